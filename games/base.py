@@ -1,0 +1,329 @@
+"""The contract between a game and the platform.
+
+A game is a *decider*: plain functions over plain data, collected in a `GameSpec`.
+Nothing here (nor in any game) imports Django, pbem, celery or redis; a test enforces it.
+
+Vocabulary
+- seat: an int, 0 .. players-1, in seating (clockwise) order.
+- command: a JSON-able dict with a "type" key (imperative: {"type": "place", ...}).
+- event: an `Event` (past tense: "CounterPlaced") whose `data` is JSON-able.
+- state: JSON-able plain data (dicts with str keys, lists, str, int, float, bool, None).
+  `json.loads(json.dumps(state)) == state` must hold: use lists, never tuples or sets.
+
+Functions a game provides (see `GameSpec`):
+- setup(players, options, rng) -> [Event]        the first events; every random outcome in them
+- decide(state, seat, command, rng) -> [Event]   raises Rejected("reason a player understands");
+                                                 must not mutate `state`
+- evolve(state, event) -> state                  pure: no randomness, no I/O; the first call gets
+                                                 state None. It may mutate and return its input:
+                                                 the platform never reuses a state it passed in.
+                                                 It must not alias the event's data into the
+                                                 state (copy lists/dicts it keeps).
+- waiting_for(state) -> [seat]                   seats whose input is awaited now ([] when over)
+- legal(state, seat) -> [command]                every command that seat may give now
+                                                 ([] exactly when the seat is not awaited)
+- result(state) -> Result | None                 None until the game is over
+- view(state, seat | None) -> dict               what that seat (None: a spectator) may see
+- parse(text, state, seat) -> command            raises ParseError (with suggestions)
+- describe(command) -> str                       a line that `parse` turns back into the command
+- help(state, seat) -> str                       commands with examples for the current phase
+- narrate(event, names) -> str                   the event in words; `event.data` may be the
+                                                 redacted `public` form for seats that may not
+                                                 see it; `names[seat]` is a display name
+- render_text(view) -> str                       fits an 80-column plain-text email
+- render_html(view) -> str                       an SVG/HTML fragment for the web page
+- summary(state) -> dict                         {"round": int, "phase": str, "scores": [int]}
+- score_sheet(state) -> [ScoreLine]              the game's own bookkeeping, per round and seat
+- timeout(state, seat) -> command | None         what the rules let a late seat do (a pass);
+                                                 None: a person must decide
+
+Randomness: `rng` is derived by the platform from the game's secret seed and the number of the
+first event the call will produce. Use only its methods; put every outcome into the events, so
+`evolve` never draws. Hidden information: an event seen only by some seats sets `visible_to`
+and gives the `public` form others see (e.g. {"seat": 1} for "seat 1 drew a counter"). An event
+that shows anyone something that was hidden until then sets `reveals=True` (undo stops there).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import hmac
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+class Rejected(Exception):
+    """The rules do not allow this command. `str(error)` is shown to the player as it is."""
+
+
+class ParseError(Rejected):
+    """The text is not a command of this game. `suggestions` are near misses ("did you mean")."""
+
+    def __init__(self, message: str, suggestions: list[str] | tuple[str, ...] = ()):
+        self.suggestions = list(suggestions)
+        if self.suggestions:
+            message = f"{message} Did you mean: {', '.join(self.suggestions)}?"
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    data: dict
+    visible_to: tuple[int, ...] | None = None  # None: everyone; (): nobody; else these seats
+    public: dict | None = None  # what other seats see of `data` when visible_to restricts it
+    reveals: bool = False  # shows someone what was hidden: an undo barrier
+
+    def seen_by(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def as_seen_by(self, seat: int | None) -> "Event":
+        """The event as `seat` may see it: itself, or its public form."""
+        if self.seen_by(seat):
+            return self
+        return Event(self.type, dict(self.public or {}), self.visible_to, self.public, self.reveals)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option or variant. The type is the default's type (bool, int or str)."""
+
+    name: str
+    default: Any
+    help: str = ""
+    choices: tuple | None = None  # allowed values; None: any value of the default's type
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, raw: Any) -> Any:
+        """Turns a value typed by a person (e.g. "yes", "3") into the option's type."""
+        kind = type(self.default)
+        try:
+            if kind is bool:
+                value = raw if isinstance(raw, bool) else _parse_bool(str(raw))
+            elif kind is int:
+                value = int(raw)
+            else:
+                value = str(raw).strip()
+        except ValueError:
+            raise Rejected(f"Option {self.name} takes a {kind.__name__}, not {raw!r}.") from None
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise Rejected(f"Option {self.name} must be one of: {allowed}.")
+        if self.minimum is not None and value < self.minimum:
+            raise Rejected(f"Option {self.name} must be at least {self.minimum}.")
+        if self.maximum is not None and value > self.maximum:
+            raise Rejected(f"Option {self.name} must be at most {self.maximum}.")
+        return value
+
+
+def _parse_bool(text: str) -> bool:
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on", "y"):
+        return True
+    if low in ("0", "false", "no", "off", "n"):
+        return False
+    raise ValueError(text)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final standings. `tiebreak[seat]` is a tuple compared after the score (higher is better)."""
+
+    scores: list[int]
+    tiebreak: list[tuple] = field(default_factory=list)
+    detail: dict = field(default_factory=dict)  # anything worth showing (e.g. breakdowns)
+
+    def ranking(self) -> list[list[int]]:
+        """Places from first to last; seats sharing a place are tied."""
+        return rank(self.scores, self.tiebreak)
+
+
+def rank(scores: list[int], tiebreak: list[tuple] | None = None) -> list[list[int]]:
+    keys = [(s, tuple(tiebreak[i]) if tiebreak else ()) for i, s in enumerate(scores)]
+    places: list[list[int]] = []
+    for seat in sorted(range(len(scores)), key=lambda i: keys[i], reverse=True):
+        if places and keys[places[-1][0]] == keys[seat]:
+            places[-1].append(seat)
+        else:
+            places.append([seat])
+    return places
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One entry of a score sheet: `points` scored by `seat` in round `round` (label `label`)."""
+
+    round: int
+    seat: int
+    points: int
+    detail: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # slug used in commands and URLs, e.g. "elfenland"
+    title: str
+    min_players: int
+    max_players: int
+    version: int  # reducer version: bump when replaying an old log could give another state
+    setup: Callable[..., list[Event]]
+    decide: Callable[..., list[Event]]
+    evolve: Callable[[Any, Event], Any]
+    waiting_for: Callable[[Any], list[int]]
+    legal: Callable[[Any, int], list[dict]]
+    result: Callable[[Any], Result | None]
+    view: Callable[[Any, int | None], dict]
+    parse: Callable[[str, Any, int], dict]
+    describe: Callable[[dict], str]
+    help: Callable[[Any, int | None], str]
+    narrate: Callable[[Event, list[str]], str]
+    render_text: Callable[[dict], str]
+    render_html: Callable[[dict], str]
+    summary: Callable[[Any], dict]
+    score_sheet: Callable[[Any], list[ScoreLine]]
+    timeout: Callable[[Any, int], dict | None]
+    options: tuple[Option, ...] = ()
+    colours: tuple[str, ...] = ()  # seat colours in order, if the game has them
+    check_options: Callable[[int, dict], None] | None = None  # raises Rejected on a bad mix
+    # Payload schema: current version per event type (default 1) and upcasters
+    # {(event_type, from_version): fn(data) -> data at from_version + 1}.
+    schema_versions: dict = field(default_factory=dict)
+    upcasters: dict = field(default_factory=dict)
+    rulebook: str = ""  # a short line about the rules, shown in the lobby
+
+    def resolve_options(self, players: int, given: dict | None = None) -> dict:
+        """Defaults filled in, each value checked and typed; raises Rejected with the reason."""
+        if not self.min_players <= players <= self.max_players:
+            raise Rejected(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
+            )
+        known = {o.name: o for o in self.options}
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise Rejected(f"{self.title} has no option {', '.join(unknown)}." + _did_you_mean(unknown[0], known))
+        options = {name: opt.coerce(given[name]) if name in given else opt.default for name, opt in known.items()}
+        if self.check_options:
+            self.check_options(players, options)
+        return options
+
+
+def _did_you_mean(word: str, candidates) -> str:
+    close = difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.6)
+    return f" Did you mean: {', '.join(close)}?" if close else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Randomness you can audit
+# ---------------------------------------------------------------------------------------------
+
+
+class Rng:
+    """Every random outcome of a game, derived from its secret seed and an event number.
+
+    Stream: block i = HMAC-SHA256(key=seed, msg=f"pbem:{seq}:{i}"), read as big-endian 64-bit
+    words. randbelow(n) takes the next word w and accepts it when w < 2**64 - (2**64 % n),
+    giving w % n (rejection sampling, so no bias). Every other method is built on randbelow,
+    and each call is logged in `draws` as [n, outcome], so anyone holding the revealed seed can
+    re-derive every outcome (see `rederive`).
+    """
+
+    def __init__(self, seed: bytes, seq: int):
+        self._seed = seed
+        self._seq = seq
+        self._block = 0
+        self._words: list[int] = []
+        self.draws: list[list[int]] = []
+
+    def _word(self) -> int:
+        if not self._words:
+            digest = hmac.new(self._seed, f"pbem:{self._seq}:{self._block}".encode(), hashlib.sha256).digest()
+            self._block += 1
+            self._words = [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
+        return self._words.pop(0)
+
+    def randbelow(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("randbelow needs n >= 1")
+        limit = 2**64 - (2**64 % n)
+        while True:
+            word = self._word()
+            if word < limit:
+                value = word % n
+                self.draws.append([n, value])
+                return value
+
+    def roll(self, sides: int = 6) -> int:
+        """A die: 1 .. sides."""
+        return self.randbelow(sides) + 1
+
+    def choice(self, items):
+        items = list(items)
+        return items[self.randbelow(len(items))]
+
+    def shuffle(self, items) -> list:
+        """A new list: Fisher-Yates from the end, one randbelow(i + 1) per position."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def sample(self, items, k: int) -> list:
+        return self.shuffle(items)[:k]
+
+    @property
+    def used(self) -> bool:
+        return bool(self.draws)
+
+
+def rederive(seed: bytes, seq: int, draws: list[list[int]]) -> bool:
+    """True when `draws` (as recorded) are exactly what the seed gives at event `seq`."""
+    rng = Rng(seed, seq)
+    return all(rng.randbelow(n) == value for n, value in draws)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers for grammars: lenient reading of what people type
+# ---------------------------------------------------------------------------------------------
+
+
+def normalize(text: str) -> str:
+    """Lower case, accents folded, apostrophes dropped, dashes to spaces, spaces collapsed.
+
+    "Mah' Davikia" -> "mah davikia"; compare names with `key()`, which drops the spaces too.
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    plain = plain.replace("ß", "ss")
+    for mark in "'’`´‘":
+        plain = plain.replace(mark, "")
+    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
+
+
+def key(text: str) -> str:
+    """A name reduced to letters and digits only, for matching names: "Erg' Eren" -> "ergeren"."""
+    return "".join(c for c in normalize(text) if c.isalnum())
+
+
+def match_name(word: str, names, what: str = "name") -> str:
+    """The one name in `names` that `word` means (by `key`, unique prefix allowed).
+
+    Raises ParseError with "did you mean" suggestions on a near miss or an ambiguous prefix.
+    """
+    names = list(names)
+    by_key = {key(n): n for n in names}
+    k = key(word)
+    if k in by_key:
+        return by_key[k]
+    prefixed = [n for kk, n in by_key.items() if k and kk.startswith(k)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if len(prefixed) > 1:
+        raise ParseError(f"'{word}' could be several {what}s.", sorted(prefixed)[:5])
+    close = difflib.get_close_matches(k, list(by_key), n=3, cutoff=0.6)
+    raise ParseError(f"There is no {what} '{word}'.", [by_key[c] for c in close])
