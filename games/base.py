@@ -36,6 +36,11 @@ Functions a game provides (see `GameSpec`):
 - score_sheet(state) -> [ScoreLine]              the game's own bookkeeping, per round and seat
 - timeout(state, seat) -> command | None         what the rules let a late seat do (a pass);
                                                  None: a person must decide
+- can_act(state, seat) -> bool (optional)        a seat not awaited that may still act now
+
+Commands every game gets from the platform (a game's grammar must not use these words):
+help, board, history, say, undo, away, back, notices. No command line may start with "-", ">",
+"From:", "To:", "Sent:", "Subject:" or read like "On ... wrote:" (quoted-reply stripping).
 
 Randomness: `rng` is derived by the platform from the game's secret seed and the number of the
 first event the call will produce. Use only its methods; put every outcome into the events, so
@@ -50,8 +55,9 @@ import difflib
 import hashlib
 import hmac
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 class Rejected(Exception):
@@ -79,7 +85,7 @@ class Event:
     def seen_by(self, seat: int | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
-    def as_seen_by(self, seat: int | None) -> "Event":
+    def as_seen_by(self, seat: int | None) -> Event:
         """The event as `seat` may see it: itself, or its public form."""
         if self.seen_by(seat):
             return self
@@ -189,6 +195,9 @@ class GameSpec:
     options: tuple[Option, ...] = ()
     colours: tuple[str, ...] = ()  # seat colours in order, if the game has them
     check_options: Callable[[int, dict], None] | None = None  # raises Rejected on a bad mix
+    # Seats that may act although not awaited (e.g. revising a secret choice already handed in
+    # while others still choose). None: only awaited seats may act.
+    can_act: Callable[[Any, int], bool] | None = None
     # Payload schema: current version per event type (default 1) and upcasters
     # {(event_type, from_version): fn(data) -> data at from_version + 1}.
     schema_versions: dict = field(default_factory=dict)
@@ -327,3 +336,8 @@ def match_name(word: str, names, what: str = "name") -> str:
         raise ParseError(f"'{word}' could be several {what}s.", sorted(prefixed)[:5])
     close = difflib.get_close_matches(k, list(by_key), n=3, cutoff=0.6)
     raise ParseError(f"There is no {what} '{word}'.", [by_key[c] for c in close])
+
+
+def may_act(spec: GameSpec, state, seat: int) -> bool:
+    """Whether `seat` may give a command now (awaited, or allowed by the game's `can_act`)."""
+    return seat in spec.waiting_for(state) or bool(spec.can_act and spec.can_act(state, seat))

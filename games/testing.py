@@ -14,7 +14,7 @@ import random
 from dataclasses import asdict
 from pathlib import Path
 
-from games.base import Event, GameSpec, Rejected, Rng
+from games.base import Event, GameSpec, Rejected, Rng, may_act
 
 
 def canonical(obj) -> str:
@@ -73,7 +73,7 @@ class Table:
 
     def act(self, seat: int, command: dict) -> list[Event]:
         """Decides and applies; raises Rejected (and changes nothing) when the rules say no."""
-        if seat not in self.spec.waiting_for(self.state):
+        if not may_act(self.spec, self.state, seat):
             raise Rejected("It is not your turn.")
         before = canonical(self.state)
         rng = Rng(self.seed, len(self.events) + 1)
