@@ -151,3 +151,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+# "on_commit": queue notices for sending when the transaction commits; "none": leave them in the
+# outbox for the periodic sweep (the benchmark measures the command service alone that way).
+PBEM_NOTICE_DISPATCH = os.environ.get("PBEM_NOTICE_DISPATCH", "on_commit")

@@ -1,0 +1,341 @@
+"""The event store: hashing, appending with optimistic concurrency, loading with snapshots.
+
+A game's state is the fold of its log: platform events ("pbem.*") change the platform's part,
+every other event goes to the game's own `evolve`. Events named in a later `pbem.Undone` are
+skipped. Snapshots are caches of that fold and may be deleted at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games.base import Event as GameEvent
+from games.base import GameSpec
+
+from .models import Event, Game, Snapshot
+from .registry import get_game
+
+GENESIS = "0" * 64
+PLATFORM_PREFIX = "pbem."
+
+
+class Conflict(Exception):
+    """Another writer appended first; reload and try again."""
+
+
+def canonical(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_hash(game_id: int, seq: int, row: dict, prev_hash: str) -> str:
+    """SHA-256 over the event's canonical content, chained to the previous event's hash."""
+    content = {
+        "game": game_id,
+        "seq": seq,
+        "type": row["type"],
+        "payload": row["payload"],
+        "public": row.get("public"),
+        "visible_to": row.get("visible_to"),
+        "reveals": bool(row.get("reveals")),
+        "rng": row.get("rng"),
+        "actor": [row["actor_kind"], row.get("actor_seat"), row.get("actor_user_id")],
+        "created_at": row["created_at"].isoformat() if isinstance(row["created_at"], datetime) else row["created_at"],
+        "causation_id": row.get("causation_id", ""),
+        "schema_version": row.get("schema_version", 1),
+        "prev": prev_hash,
+    }
+    return hashlib.sha256((prev_hash + canonical(content)).encode()).hexdigest()
+
+
+def seed_commitment(seed_hex: str) -> str:
+    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# The fold: platform part + game part
+# ---------------------------------------------------------------------------------------------
+
+
+def new_state() -> dict:
+    return {"game": None, "meta": {"players": 0, "names": [], "started": False, "ended": False,
+                                   "seed": None, "paused": False, "abandoned": False, "corrections": []}}
+
+
+def upcast(spec: GameSpec, event_type: str, payload: dict, version: int) -> dict:
+    """Brings an old payload up to the current schema, one version at a time."""
+    current = spec.schema_versions.get(event_type, 1)
+    while version < current:
+        payload = spec.upcasters[(event_type, version)](payload)
+        version += 1
+    return payload
+
+
+def apply(spec: GameSpec, state: dict, event_type: str, payload: dict, visible_to=None, public=None,
+          reveals=False, seq: int = 0) -> dict:
+    if event_type.startswith(PLATFORM_PREFIX):
+        _apply_platform(state["meta"], event_type[len(PLATFORM_PREFIX):], payload, seq)
+    else:
+        vis = tuple(visible_to) if visible_to is not None else None
+        state["game"] = spec.evolve(state["game"], GameEvent(event_type, payload, vis, public, reveals))
+    return state
+
+
+def _apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
+    if kind == "GameCreated":
+        meta["players"] = len(data["players"])
+        meta["names"] = [p["name"] for p in data["players"]]
+    elif kind == "GameStarted":
+        meta["started"] = True
+    elif kind == "GameEnded":
+        meta["ended"] = True
+    elif kind == "SeedRevealed":
+        meta["seed"] = data["seed"]
+    elif kind == "Paused":
+        meta["paused"] = True
+    elif kind == "Resumed":
+        meta["paused"] = False
+    elif kind == "Abandoned":
+        meta["abandoned"] = True
+    elif kind == "ScoreCorrected":
+        meta["corrections"].append([data["seat"], data["points"], data.get("reason", ""), seq])
+    elif kind == "PlayerReplaced":
+        meta["names"][data["seat"]] = data["name"]
+
+
+@dataclass
+class Loaded:
+    game_id: int
+    spec: GameSpec
+    state: dict
+    version: int
+    head_hash: str
+    undone: set = field(default_factory=set)
+
+
+def undone_seqs(game_id: int, upto: int | None = None) -> set[int]:
+    rows = Event.objects.filter(game_id=game_id, type="pbem.Undone")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    out: set[int] = set()
+    for payload in rows.values_list("payload", flat=True):
+        out.update(payload["events"])
+    return out
+
+
+EVENT_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "schema_version")
+
+
+def fold_rows(spec: GameSpec, state: dict, rows, undone: set) -> dict:
+    for seq, etype, payload, public, visible_to, reveals, schema in rows:
+        if seq in undone:
+            continue
+        if schema != 1 or spec.schema_versions:
+            payload = upcast(spec, etype, payload, schema)
+        state = apply(spec, state, etype, payload, visible_to, public, reveals, seq)
+    return state
+
+
+def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) -> Loaded:
+    """The state after event `at` (default: the newest), from the newest valid snapshot on."""
+    game = game if isinstance(game, Game) else Game.objects.get(pk=game)
+    spec = get_game(game.kind)
+    undone = undone_seqs(game.pk, at)
+    state, start = new_state(), 0
+    if use_snapshots:
+        snaps = Snapshot.objects.filter(game_id=game.pk, reducer_version=spec.version)
+        if at is not None:
+            snaps = snaps.filter(seq__lte=at)
+        # A snapshot that contains an event undone later is stale: take an older one.
+        if undone:
+            snaps = snaps.filter(seq__lt=min(undone))
+        snap = snaps.order_by("-seq").values_list("seq", "state").first()
+        if snap:
+            start, state = snap[0], snap[1]
+    rows = Event.objects.filter(game_id=game.pk, seq__gt=start)
+    if at is not None:
+        rows = rows.filter(seq__lte=at)
+    state = fold_rows(spec, state, rows.order_by("seq").values_list(*EVENT_FIELDS).iterator(chunk_size=2000), undone)
+    version = at if at is not None else game.version
+    return Loaded(game.pk, spec, state, version, game.head_hash, undone)
+
+
+# ---------------------------------------------------------------------------------------------
+# In-process cache of live states (consumed by each write, put back after it commits)
+# ---------------------------------------------------------------------------------------------
+
+_cache: OrderedDict[int, object] = OrderedDict()
+_cache_lock = threading.Lock()
+CACHE_SIZE = 512
+
+
+def cache_take(game_id: int):
+    """Takes the entry out: whoever holds it may mutate it, and puts it back when done."""
+    with _cache_lock:
+        return _cache.pop(game_id, None)
+
+
+def cache_put(game_id: int, entry) -> None:
+    with _cache_lock:
+        _cache[game_id] = entry
+        _cache.move_to_end(game_id)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def cache_clear() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+# ---------------------------------------------------------------------------------------------
+# Appending
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class NewEvent:
+    type: str
+    payload: dict
+    visible_to: list | None = None
+    public: dict | None = None
+    reveals: bool = False
+    rng: list | None = None
+
+
+def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], actor: tuple,
+               causation_id: str, spec: GameSpec | None) -> tuple[list[dict], str]:
+    """The rows to insert, numbered after `expected` and chained to `head`."""
+    now = timezone.now()
+    kind, seat, user_id = actor
+    rows, prev = [], head
+    for i, ev in enumerate(events, start=1):
+        schema = 1
+        if spec is not None and not ev.type.startswith(PLATFORM_PREFIX):
+            schema = spec.schema_versions.get(ev.type, 1)
+        row = {
+            "type": ev.type, "payload": ev.payload, "public": ev.public, "visible_to": ev.visible_to,
+            "reveals": ev.reveals, "rng": ev.rng, "actor_kind": kind, "actor_seat": seat,
+            "actor_user_id": user_id, "created_at": now, "causation_id": causation_id, "schema_version": schema,
+        }
+        seq = expected + i
+        row["seq"] = seq
+        row["prev_hash"] = prev
+        row["hash"] = prev = event_hash(game_id, seq, row, prev)
+        rows.append(row)
+    return rows, prev
+
+
+def append(game_id: int, expected: int, head: str, rows: list[dict], game_updates: dict,
+           notices: list[dict]) -> None:
+    """Appends `rows` if the game is still at version `expected`; else raises Conflict.
+
+    Must run inside a transaction. On PostgreSQL it is one statement (a CTE: bump the game's
+    version only where it still equals `expected`, insert the events and the outbox rows only
+    if that bump happened); elsewhere a conditional UPDATE then bulk inserts. Either way
+    UNIQUE(game, seq) is the last line of defence against a doubled number.
+    """
+    new_version = expected + len(rows)
+    new_head = rows[-1]["hash"] if rows else head
+    if connection.vendor == "postgresql":
+        _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices)
+        return
+    updated = Game.objects.filter(pk=game_id, version=expected).update(
+        version=new_version, head_hash=new_head, updated_at=timezone.now(), **game_updates
+    )
+    if not updated:
+        raise Conflict(f"game {game_id} moved past version {expected}")
+    try:
+        Event.objects.bulk_create([Event(game_id=game_id, **row) for row in rows])
+    except IntegrityError as exc:  # pragma: no cover - the conditional update makes this unreachable
+        raise Conflict(str(exc)) from exc
+    if notices:
+        from .models import Notice
+
+        Notice.objects.bulk_create([Notice(game_id=game_id, **n) for n in notices])
+
+
+_GAME_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores", "read_model_version")
+_JSON_GAME_COLUMNS = {"awaited", "deadlines", "scores"}
+_EVENT_COLUMNS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng", "actor_kind", "actor_seat",
+                  "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
+_EVENT_JSON = {"payload", "public", "visible_to", "rng"}
+_EVENT_CASTS = {"payload": "jsonb", "public": "jsonb", "visible_to": "jsonb", "rng": "jsonb", "seq": "integer",
+                "reveals": "boolean", "actor_seat": "smallint", "actor_user_id": "integer",
+                "created_at": "timestamptz", "schema_version": "smallint"}
+_NOTICE_COLUMNS = ("seat_id", "kind", "version", "to_email", "context")
+
+
+def _json_or_null(value):
+    return None if value is None else canonical(value)
+
+
+def _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices) -> None:
+    params: list = []
+    sets = ["version = %s", "head_hash = %s", "updated_at = now()"]
+    params += [new_version, new_head]
+    for col in _GAME_COLUMNS:
+        if col in game_updates:
+            value = game_updates[col]
+            sets.append(f"{col} = %s" + ("::jsonb" if col in _JSON_GAME_COLUMNS else ""))
+            params.append(canonical(value) if col in _JSON_GAME_COLUMNS else value)
+    sql = [f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s RETURNING id)"]
+    params += [game_id, expected]
+    if rows:
+        values = []
+        for row in rows:
+            cells = []
+            for col in _EVENT_COLUMNS:
+                cast = _EVENT_CASTS.get(col)
+                cells.append("%s::" + cast if cast else "%s")
+                value = row.get(col)
+                if col == "payload":
+                    value = canonical(value)
+                elif col in _EVENT_JSON:
+                    value = _json_or_null(value)
+                params.append(value)
+            values.append("(" + ", ".join(cells) + ")")
+        cols = ", ".join(_EVENT_COLUMNS)
+        sql.append(
+            f", ev AS (INSERT INTO pbem_event (game_id, {cols}) SELECT bump.id, v.* FROM bump, "
+            f"(VALUES {', '.join(values)}) AS v({cols}))"
+        )
+    if notices:
+        values = []
+        for n in notices:
+            values.append("(%s::bigint, %s, %s::integer, %s, %s::jsonb)")
+            params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),
+                       canonical(n.get("context", {}))]
+        sql.append(
+            ", ob AS (INSERT INTO pbem_notice (game_id, seat_id, kind, version, to_email, context, status, attempts,"
+            " message_id, subject, created_at, last_error) SELECT bump.id, v.seat_id, v.kind, v.version, v.to_email,"
+            f" v.context, 'pending', 0, '', '', now(), '' FROM bump, (VALUES {', '.join(values)})"
+            " AS v(seat_id, kind, version, to_email, context))"
+        )
+    sql.append(" SELECT count(*) FROM bump")
+    with connection.cursor() as cursor:
+        cursor.execute("".join(sql), params)
+        (count,) = cursor.fetchone()
+    if not count:
+        raise Conflict(f"game {game_id} moved past version {expected}")
+
+
+def maybe_snapshot(loaded: Loaded, previous_version: int) -> None:
+    """Writes a snapshot when the log crossed a multiple of PBEM_SNAPSHOT_EVERY."""
+    every = settings.PBEM_SNAPSHOT_EVERY
+    if every <= 0 or loaded.version // every == previous_version // every:
+        return
+    try:
+        with transaction.atomic():
+            Snapshot.objects.create(game_id=loaded.game_id, seq=loaded.version,
+                                    reducer_version=loaded.spec.version, state=loaded.state)
+    except IntegrityError:
+        pass  # someone else wrote the same cache entry: fine

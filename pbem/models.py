@@ -1,0 +1,200 @@
+"""The platform's tables. Events are the truth; everything else is a cache, a read model, an
+inbox or an outbox.
+
+The event table is append-only: a migration installs triggers that make the database itself
+refuse UPDATE and DELETE on it (see migrations/0002_append_only.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "open (waiting for players)"
+    RUNNING = "running", "running"
+    PAUSED = "paused", "paused"
+    FINISHED = "finished", "finished"
+    ABANDONED = "abandoned", "abandoned"
+
+
+def new_seed_hex() -> str:
+    return secrets.token_hex(32)
+
+
+class Game(models.Model):
+    kind = models.CharField(max_length=40, db_index=True)
+    title = models.CharField(max_length=200, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The secret seed of every random outcome; only its SHA-256 is public before the end.
+    seed = models.CharField(max_length=64, default=new_seed_hex, editable=False)
+    seed_commitment = models.CharField(max_length=64, editable=False)
+    reducer_version = models.IntegerField(default=1, editable=False)
+    deadline_hours = models.PositiveIntegerField(default=48)
+    away_allowance_days = models.PositiveIntegerField(default=21)
+    masters = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="mastered_games",
+        help_text="Masters of Seals who run this game on the desk.",
+    )
+    # Optimistic concurrency and the hash chain's head: bumped by every append.
+    version = models.PositiveIntegerField(default=0, editable=False)
+    head_hash = models.CharField(max_length=64, default="0" * 64, editable=False)
+    # Read model: rebuilt from the log by `rebuild_read_models`, updated with every append.
+    round = models.IntegerField(default=0)
+    phase = models.CharField(max_length=80, blank=True)
+    awaited = models.JSONField(default=list, blank=True)
+    deadlines = models.JSONField(default=dict, blank=True)  # {"seat": iso datetime}
+    scores = models.JSONField(default=list, blank=True)
+    read_model_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title or self.kind}"
+
+
+class NoticePreference(models.TextChoices):
+    EVERY = "every", "every move"
+    DIGEST = "digest", "a daily digest"
+    NONE = "none", "nothing"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    email = models.EmailField()
+    colour = models.CharField(max_length=30, blank=True)
+    # Bumped when the player is replaced: tokens of older generations stop working at once.
+    token_generation = models.PositiveIntegerField(default=1)
+    invite_accepted = models.BooleanField(default=True)
+    notice_preference = models.CharField(max_length=8, choices=NoticePreference.choices, default=NoticePreference.EVERY)
+    away_until = models.DateTimeField(null=True, blank=True)
+    away_days_used = models.PositiveIntegerField(default=0)
+    last_notice_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.number + 1} of game #{self.game_id})"
+
+
+class ActorKind(models.TextChoices):
+    SEAT = "seat", "a seat"
+    SYSTEM = "system", "the system"
+    ADMIN = "admin", "an admin"
+
+
+class Event(models.Model):
+    """One entry of a game's log. Never updated, never deleted (the database refuses)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=80)
+    payload = models.JSONField()
+    public = models.JSONField(null=True, blank=True)  # what other seats see when visible_to restricts
+    visible_to = models.JSONField(null=True, blank=True)  # null: everyone; []: no seat; else seat numbers
+    reveals = models.BooleanField(default=False)
+    rng = models.JSONField(null=True, blank=True)  # draws [[n, outcome], …] made for this batch
+    actor_kind = models.CharField(max_length=8, choices=ActorKind.choices)
+    actor_seat = models.SmallIntegerField(null=True, blank=True)
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    created_at = models.DateTimeField()
+    causation_id = models.CharField(max_length=200, blank=True, db_index=True)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+        indexes = [models.Index(fields=["game", "causation_id"], name="event_causation")]
+
+    def __str__(self) -> str:
+        return f"#{self.game_id}.{self.seq} {self.type}"
+
+
+class Snapshot(models.Model):
+    """A cache of the state after event `seq`; ignored when made by another reducer version."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    reducer_version = models.IntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq", "reducer_version"], name="snapshot_unique"),
+        ]
+
+
+class NoticeStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    SENDING = "sending", "sending"
+    SENT = "sent", "sent"
+    FAILED = "failed", "failed"
+    BOUNCED = "bounced", "bounced"
+    SKIPPED = "skipped", "skipped"
+
+
+class Notice(models.Model):
+    """The outbox: a mail to send, written in the same transaction as the events behind it.
+
+    The text is rendered when it is sent, from the log as it stood at `version`, so writing a
+    notice costs one row and sending it twice is prevented by claiming it (status) first.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notices", null=True, blank=True)
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="notices", null=True, blank=True)
+    kind = models.CharField(max_length=20)  # turn, news, final, confirmation, refusal, reminder, …
+    version = models.PositiveIntegerField(default=0)  # the game's version the notice speaks of
+    to_email = models.EmailField(blank=True)
+    context = models.JSONField(default=dict, blank=True)  # what the template needs beyond the log
+    status = models.CharField(max_length=8, choices=NoticeStatus.choices, default=NoticeStatus.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    message_id = models.CharField(max_length=250, blank=True, db_index=True)
+    subject = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+
+class InboundStatus(models.TextChoices):
+    RECEIVED = "received", "received"
+    APPLIED = "applied", "applied"
+    REFUSED = "refused", "refused"
+    IGNORED = "ignored", "ignored (automatic mail)"
+    ANSWERED = "answered", "answered (no change)"
+
+
+class InboundMessage(models.Model):
+    """A reply or a web/API submission, stored before it is processed (Message-ID unique)."""
+
+    message_id = models.CharField(max_length=250, unique=True)
+    channel = models.CharField(max_length=12)  # pipe, maildir, smtp, webhook, imap, web, api
+    raw = models.BinaryField()
+    received_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=InboundStatus.choices, default=InboundStatus.RECEIVED, db_index=True)
+    outcome = models.TextField(blank=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="inbound")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="inbound")
+    sender = models.CharField(max_length=250, blank=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    result_version = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]

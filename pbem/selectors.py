@@ -1,0 +1,159 @@
+"""Reading: views, feeds and histories exactly as a seat (or a spectator) may see them.
+
+Every page, API answer, notice and admin screen that shows a game goes through here, so the
+redaction rules live in one place: an event a seat may not see is shown in its public form,
+its random draws are withheld, and the seed stays secret until the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.base import Event as GameEvent
+
+from . import eventlog
+from .models import Event, Game, Seat
+from .registry import get_game
+
+PLATFORM_TEXT = {
+    "GameCreated": lambda d, n: f"The table is set: {', '.join(p['name'] for p in d['players'])}. "
+                                f"Seed commitment {d['seed_commitment'][:16]}…",
+    "GameStarted": lambda d, n: "The game begins.",
+    "GameEnded": lambda d, n: "The game is over. Final scores: "
+                              + ", ".join(f"{n[s]} {p}" for s, p in enumerate(d["scores"])) + ".",
+    "SeedRevealed": lambda d, n: f"The seed is revealed: {d['seed']}.",
+    "Said": lambda d, n: f"{n[d['seat']]} says: {d['text']}",
+    "Undone": lambda d, n: (f"{n[d['seat']]} took back their last move." if d.get("seat") is not None
+                            else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: "
+                                 f"{d.get('reason', '')}"),
+    "Away": lambda d, n: f"{n[d['seat']]} is away until {d['until']}; their deadlines wait.",
+    "Back": lambda d, n: f"{n[d['seat']]} is back.",
+    "NoticesChanged": lambda d, n: f"{n[d['seat']]} changed how they hear of moves"
+                                   + (f" (to {d['preference']})." if "preference" in d else "."),
+    "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
+    "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
+    "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
+    "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {d['until'][:16]} ({d['reason']}).",
+    "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
+    "TimedOut": lambda d, n: f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them.",
+    "PlayerReplaced": lambda d, n: f"{d['name']} takes over seat {d['seat'] + 1}: {d['reason']}",
+    "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
+    "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; their deadline waits.",
+    "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
+}
+
+
+@dataclass
+class FeedItem:
+    seq: int
+    type: str
+    data: dict | None  # None: this viewer may not see anything of it
+    actor: str
+    actor_seat: int | None
+    created_at: str
+    text: str
+    hash: str
+    undone: bool
+    rng: list | None
+
+
+def may_see(visible_to, seat: int | None) -> bool:
+    return visible_to is None or (seat is not None and seat in visible_to)
+
+
+def game_over(game: Game) -> bool:
+    return game.status in ("finished", "abandoned")
+
+
+def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None,
+         names: list[str] | None = None) -> list[FeedItem]:
+    """The log as `seat` (None: a spectator) may see it; everything once the game is over."""
+    spec = get_game(game.kind)
+    names = names or seat_names(game)
+    over = game_over(game)
+    undone = eventlog.undone_seqs(game.pk)
+    rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    rows = rows.order_by("seq").values_list("seq", "type", "payload", "public", "visible_to", "reveals",
+                                            "actor_kind", "actor_seat", "created_at", "hash", "rng")
+    if limit:
+        rows = rows[:limit]
+    items = []
+    for seq, etype, payload, public, visible_to, reveals, actor_kind, actor_seat, created, digest, rng in rows:
+        seen = over or may_see(visible_to, seat)
+        data = payload if seen else public
+        text = narrate(spec, etype, data, visible_to, public, reveals, names)
+        items.append(FeedItem(seq, etype, data, actor_kind, actor_seat, created.isoformat(), text, digest,
+                              seq in undone, rng if seen else None))
+    return items
+
+
+def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:
+    if data is None:
+        return "(something hidden happened)"
+    if etype.startswith("pbem."):
+        render = PLATFORM_TEXT.get(etype[5:])
+        return render(data, names) if render else etype[5:]
+    try:
+        return spec.narrate(GameEvent(etype, data, tuple(visible_to) if visible_to is not None else None,
+                                      public, reveals), names)
+    except Exception:  # a narration bug must not hide the event from the log
+        return etype
+
+
+def seat_names(game: Game) -> list[str]:
+    return list(Seat.objects.filter(game=game).order_by("number").values_list("name", flat=True))
+
+
+def history_lines(game_id: int, seat: int | None, spec=None, names=None) -> list[str]:
+    game = Game.objects.get(pk=game_id)
+    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "")
+            for item in feed(game, seat, names=names)]
+
+
+def state_at(game: Game, at: int | None = None) -> dict:
+    return eventlog.load(game, at=at).state
+
+
+def view(game: Game, seat: int | None, at: int | None = None) -> dict:
+    state = state_at(game, at)
+    if state["game"] is None:
+        return {}
+    return get_game(game.kind).view(state["game"], seat)
+
+
+def board_text(spec, state: dict, seat: int | None) -> str:
+    if state["game"] is None:
+        return "The game has not started yet."
+    text = spec.render_text(spec.view(state["game"], seat))
+    names = state["meta"]["names"]
+    awaited = spec.waiting_for(state["game"]) if not state["meta"]["ended"] else []
+    if awaited:
+        text += "\n\nWaiting for: " + ", ".join(names[s] for s in awaited)
+    return text
+
+
+def help_text(spec, state: dict, seat: int | None) -> str:
+    game_help = spec.help(state["game"], seat) if state["game"] is not None else ""
+    return (
+        f"{spec.title}: commands now\n{game_help}\n\n"
+        "Commands for every game:\n"
+        "  help                 this text\n"
+        "  board                your view of the board\n"
+        "  history [N]          the last N events you may see\n"
+        "  say TEXT             table talk to all players\n"
+        "  undo                 take back your last move (if no one has acted since,\n"
+        "                       nothing was drawn and nothing hidden revealed)\n"
+        "  away until YYYY-MM-DD / back   announce an absence; deadlines wait\n"
+        "  notices every|digest|none      how you hear of other players' moves\n"
+        "Several commands may go in one reply, one a line: all are applied, or none."
+    )
+
+
+def legal_commands(game: Game, seat: int) -> list[str]:
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    if state["game"] is None or game.status != "running":
+        return []
+    return [spec.describe(c) for c in spec.legal(state["game"], seat)]
