@@ -1,0 +1,42 @@
+"""Elfenland (Alan R. Moon, Amigo 1998), for 2-6 players, with the Home Cities, Lakes and
+Boatmen variants. Rules: rules.py; grammar: grammar.py; views and renders: view.py; the map and
+component counts: data/elfenland_map.json; rulings: RULINGS.md.
+"""
+
+from __future__ import annotations
+
+from games.base import GameSpec, Option
+
+from . import grammar, rules, view
+
+GAME = GameSpec(
+    name="elfenland",
+    title="Elfenland",
+    min_players=2,
+    max_players=6,
+    version=1,
+    setup=rules.setup,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    waiting_for=rules.waiting_for,
+    legal=rules.legal,
+    result=rules.result,
+    view=view.view,
+    parse=grammar.parse,
+    describe=grammar.describe,
+    help=grammar.help,
+    narrate=view.narrate,
+    render_text=view.render_text,
+    render_html=view.render_html,
+    summary=rules.summary,
+    score_sheet=rules.score_sheet,
+    timeout=rules.timeout,
+    options=(
+        Option("home_cities", False, "Home Cities: a secret City Card each; one town piece lost per route "
+               "between your Elf and your City at the end"),
+        Option("lakes", False, "Lakes: cross Mare Nebulae with one raft card"),
+        Option("boatmen", False, "Boatmen: cross Mare Nebulae with any three cards"),
+    ),
+    colours=view.COLOURS,
+    rulebook="Collect town pieces over four rounds by placing transport counters and playing matching cards.",
+)

@@ -1,0 +1,803 @@
+"""Elfenland rules: state, decide, evolve and the questions the platform asks.
+
+State (plain JSON data), per seat lists are indexed by seat:
+  n, opts{home_cities, lakes, boatmen}, round, first, phase, turn, step, passes,
+  pool [counter types face up], pile {type: n} (face-down counters, unordered),
+  up [[types]] (counters held face up), down [[types]] (held face down: secret),
+  board {route: counter}, trouble {route: seat}, trouble_left [bool], trouble_used int,
+  elf [town], got [[[town, round]]] (town pieces collected), hands [{card: n}] (secret),
+  deck {card: n} (unused and discarded cards, face down), home [town|None] (secret),
+  keep [choice|None] (secret until all are in), keep_await [seats], all20 bool, final dict|None.
+
+Phases a seat can be awaited in: draw (step 2), place (step 3), move and discard (step 4),
+keep (step 5, simultaneous), over. Transient phases (start, end, final) never survive a
+`decide`: the automatic part of the round is emitted right away.
+"""
+
+from __future__ import annotations
+
+import marshal
+from functools import lru_cache
+
+from games.base import Event, Rejected, Result, ScoreLine
+
+from . import board as B
+
+CARDS = B.CARD_TYPES  # fixed order for hand tuples
+CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
+
+
+def clone(state):
+    return marshal.loads(marshal.dumps(state))
+
+
+def order(state) -> list[int]:
+    n = state["n"]
+    return [(state["first"] + i) % n for i in range(n)]
+
+
+def held(state, seat) -> int:
+    return len(state["up"][seat]) + len(state["down"][seat])
+
+
+def hand_size(state, seat) -> int:
+    return sum(state["hands"][seat].values())
+
+
+# ---------------------------------------------------------------------------------------------
+# setup
+# ---------------------------------------------------------------------------------------------
+
+
+def setup(players, options, rng):
+    events: list[Event] = []
+    work: list = [None]
+
+    def emit(ev):
+        events.append(ev)
+        work[0] = evolve(work[0], ev)
+
+    opts = {"home_cities": bool(options.get("home_cities", False)), "lakes": bool(options.get("lakes", False)),
+            "boatmen": bool(options.get("boatmen", False))}
+    emit(Event("GameStarted", {"players": players, "options": opts, "first": 0}))
+    if opts["home_cities"]:
+        cards = rng.sample(B.TOWN_CARDS, players)
+        for seat in range(players):
+            emit(Event("HomeCityDealt", {"seat": seat, "town": cards[seat]}, visible_to=(seat,),
+                       public={"seat": seat}, reveals=True))
+    _advance(work[0], rng, emit)
+    return events
+
+
+# ---------------------------------------------------------------------------------------------
+# evolve
+# ---------------------------------------------------------------------------------------------
+
+
+def evolve(state, event):
+    d = event.data
+    t = event.type
+    if t == "GameStarted":
+        n = d["players"]
+        return {
+            "n": n, "opts": dict(d["options"]), "round": 0, "first": d["first"], "phase": "start",
+            "turn": None, "step": 0, "passes": 0, "pool": [], "pile": dict(B.COUNTER_COUNTS),
+            "up": [[] for _ in range(n)], "down": [[] for _ in range(n)], "board": {}, "trouble": {},
+            "trouble_left": [True] * n, "trouble_used": 0, "elf": [B.START] * n, "got": [[] for _ in range(n)],
+            "hands": [dict.fromkeys(CARDS, 0) for _ in range(n)], "deck": dict(B.CARD_COUNTS),
+            "home": [None] * n, "keep": [None] * n, "keep_await": [], "all20": False, "final": None,
+        }
+    handler = _HANDLERS.get(t)
+    if handler is None:
+        raise ValueError(f"unknown event {t}")
+    handler(state, d)
+    return state
+
+
+def _ev_home(state, d):
+    state["home"][d["seat"]] = d["town"]
+
+
+def _ev_round_started(state, d):
+    state["round"] = d["round"]
+    state["first"] = d["first"]
+    state["phase"] = "dealing"
+    state["turn"] = None
+    state["step"] = 0
+    state["passes"] = 0
+
+
+def _ev_cards_dealt(state, d):
+    hand = state["hands"][d["seat"]]
+    deck = state["deck"]
+    for c in d["cards"]:
+        hand[c] += 1
+        deck[c] -= 1
+
+
+def _ev_secret_counter(state, d):
+    state["down"][d["seat"]].append(d["counter"])
+    state["pile"][d["counter"]] -= 1
+
+
+def _ev_pool_filled(state, d):
+    for c in d["counters"]:
+        state["pool"].append(c)
+        state["pile"][c] -= 1
+    state["phase"] = "draw"
+    state["step"] = 0
+    _draw_turn(state)
+
+
+def _draw_turn(state):
+    """Moves `step` to the next seat that may still draw in step 2 (skipping full seats)."""
+    n = state["n"]
+    while state["step"] < B.DRAWS_PER_ROUND * n:
+        seat = (state["first"] + state["step"]) % n
+        if held(state, seat) < B.COUNTER_LIMIT and (state["pool"] or sum(state["pile"].values())):
+            state["turn"] = seat
+            return
+        state["step"] += 1
+    state["phase"] = "place"
+    state["passes"] = 0
+    state["turn"] = state["first"]
+
+
+def _ev_counter_taken(state, d):
+    seat = d["seat"]
+    state["pool"].remove(d["counter"])
+    state["up"][seat].append(d["counter"])
+    if d.get("refill"):
+        state["pool"].append(d["refill"])
+        state["pile"][d["refill"]] -= 1
+    state["step"] += 1
+    _draw_turn(state)
+
+
+def _ev_counter_drawn(state, d):
+    state["up"][d["seat"]].append(d["counter"])
+    state["pile"][d["counter"]] -= 1
+    state["step"] += 1
+    _draw_turn(state)
+
+
+def _next_placer(state):
+    if state["passes"] >= state["n"]:
+        state["phase"] = "move"
+        state["step"] = 0
+        state["turn"] = state["first"]
+    else:
+        state["turn"] = (state["turn"] + 1) % state["n"]
+
+
+def _ev_counter_placed(state, d):
+    seat = d["seat"]
+    (state["down"] if d["hidden"] else state["up"])[seat].remove(d["counter"])
+    state["board"][d["route"]] = d["counter"]
+    state["passes"] = 0
+    _next_placer(state)
+
+
+def _ev_trouble_placed(state, d):
+    state["trouble"][d["route"]] = d["seat"]
+    state["trouble_left"][d["seat"]] = False
+    state["passes"] = 0
+    _next_placer(state)
+
+
+def _ev_passed(state, d):
+    state["passes"] += 1
+    _next_placer(state)
+
+
+def _ev_moved(state, d):
+    seat = d["seat"]
+    hand = state["hands"][seat]
+    for c in d["cards"]:
+        hand[c] -= 1
+        state["deck"][c] += 1
+    state["elf"][seat] = d["to"]
+    if d["collected"]:
+        state["got"][seat].append([d["to"], state["round"]])
+        if len(state["got"][seat]) == len(B.PIECE_TOWNS):
+            state["all20"] = True
+
+
+def _next_mover(state):
+    state["step"] += 1
+    if state["step"] >= state["n"]:
+        state["phase"] = "end"
+        state["turn"] = None
+    else:
+        state["phase"] = "move"
+        state["turn"] = (state["first"] + state["step"]) % state["n"]
+
+
+def _ev_move_ended(state, d):
+    if hand_size(state, d["seat"]) > B.HAND_LIMIT_AFTER_MOVE:
+        state["phase"] = "discard"
+    else:
+        _next_mover(state)
+
+
+def _ev_card_discarded(state, d):
+    seat = d["seat"]
+    state["hands"][seat][d["card"]] -= 1
+    state["deck"][d["card"]] += 1
+    if hand_size(state, seat) <= B.HAND_LIMIT_AFTER_MOVE:
+        _next_mover(state)
+
+
+def _ev_round_ended(state, d):
+    pile = state["pile"]
+    for c in state["board"].values():
+        pile[c] += 1
+    for c in state["pool"]:
+        pile[c] += 1
+    state["board"] = {}
+    state["pool"] = []
+    state["trouble_used"] += len(state["trouble"])
+    state["trouble"] = {}
+    state["turn"] = None
+    if d["last"]:
+        state["phase"] = "final"
+        return
+    state["keep"] = [None] * state["n"]
+    state["keep_await"] = [s for s in range(state["n"]) if held(state, s) > B.KEEP_LIMIT]
+    if state["keep_await"]:
+        state["phase"] = "keep"
+    else:
+        state["phase"] = "start"
+
+
+def _ev_counter_kept(state, d):
+    state["keep"][d["seat"]] = {"counter": d["counter"], "hidden": d["hidden"]}
+
+
+def _ev_counters_kept(state, d):
+    pile = state["pile"]
+    for seat in state["keep_await"]:
+        choice = state["keep"][seat]
+        up, down = state["up"][seat], state["down"][seat]
+        if choice and choice["counter"] is not None:
+            (down if choice["hidden"] else up).remove(choice["counter"])
+        for c in up + down:
+            pile[c] += 1
+        if choice and choice["counter"] is not None:
+            state["up"][seat] = [] if choice["hidden"] else [choice["counter"]]
+            state["down"][seat] = [choice["counter"]] if choice["hidden"] else []
+        else:
+            state["up"][seat], state["down"][seat] = [], []
+    state["keep"] = [None] * state["n"]
+    state["keep_await"] = []
+    state["phase"] = "start"
+
+
+def _ev_homes_revealed(state, d):
+    pass  # the state already knows; the event is the public reveal
+
+
+def _ev_game_ended(state, d):
+    state["phase"] = "over"
+    state["turn"] = None
+    state["final"] = {k: list(v) if isinstance(v, list) else v for k, v in d.items()}
+
+
+_HANDLERS = {
+    "HomeCityDealt": _ev_home,
+    "RoundStarted": _ev_round_started,
+    "CardsDealt": _ev_cards_dealt,
+    "SecretCounterDrawn": _ev_secret_counter,
+    "PoolFilled": _ev_pool_filled,
+    "CounterTaken": _ev_counter_taken,
+    "CounterDrawn": _ev_counter_drawn,
+    "CounterPlaced": _ev_counter_placed,
+    "TroublePlaced": _ev_trouble_placed,
+    "Passed": _ev_passed,
+    "Moved": _ev_moved,
+    "MoveEnded": _ev_move_ended,
+    "CardDiscarded": _ev_card_discarded,
+    "RoundEnded": _ev_round_ended,
+    "CounterKept": _ev_counter_kept,
+    "CountersKept": _ev_counters_kept,
+    "HomeCitiesRevealed": _ev_homes_revealed,
+    "GameEnded": _ev_game_ended,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# waiting_for / legal
+# ---------------------------------------------------------------------------------------------
+
+
+def waiting_for(state):
+    phase = state["phase"]
+    if phase in ("draw", "place", "move", "discard"):
+        return [state["turn"]]
+    if phase == "keep":
+        return [s for s in state["keep_await"] if state["keep"][s] is None]
+    return []
+
+
+def _hand_tuple(hand) -> tuple:
+    return tuple(hand[c] for c in CARDS)
+
+
+@lru_cache(maxsize=65536)
+def _subsets(hand: tuple, k: int) -> tuple:
+    """Every distinct multiset of k cards out of `hand` (a count tuple), as count tuples."""
+    out = []
+
+    def rec(i, left, acc):
+        if left == 0:
+            out.append(tuple(acc) + (0,) * (len(hand) - len(acc)))
+            return
+        if i == len(hand):
+            return
+        rest = sum(hand[i:])
+        if rest < left:
+            return
+        for take in range(min(hand[i], left), -1, -1):
+            rec(i + 1, left - take, acc + [take])
+
+    rec(0, k, [])
+    return tuple(out)
+
+
+def _cards_of(counts: tuple) -> list[str]:
+    out = []
+    for i, c in enumerate(counts):
+        out.extend([CARDS[i]] * c)
+    return out
+
+
+def payments(state, route: str, to: str, hand: tuple) -> list[tuple[str, tuple]]:
+    """Every way to pay for travelling `route` towards `to` with `hand`: [(how, cards-count-tuple)]."""
+    r = B.ROUTES[route]
+    out = []
+    if r["type"] in B.WATER:
+        need = B.raft_cost(route, to, state["opts"]["lakes"])
+        ri = CARD_INDEX["raft"]
+        if hand[ri] >= need:
+            pay = [0] * len(CARDS)
+            pay[ri] = need
+            out.append(("raft", tuple(pay)))
+        if r["type"] == "lake" and r["lake"] == B.NEBULAE and state["opts"]["boatmen"]:
+            out.extend(("boatmen", p) for p in _subsets(hand, B.BOATMEN_CARDS))
+        return out
+    counter = state["board"].get(route)
+    if counter is None:
+        return out
+    extra = 1 if route in state["trouble"] else 0
+    need = B.counter_cost(counter, route) + extra
+    ci = CARD_INDEX[counter]
+    if hand[ci] >= need:
+        pay = [0] * len(CARDS)
+        pay[ci] = need
+        out.append(("counter", tuple(pay)))
+    out.extend(("caravan", p) for p in _subsets(hand, B.CARAVAN_CARDS + extra))
+    return out
+
+
+def _has_move(state, seat) -> bool:
+    hand = _hand_tuple(state["hands"][seat])
+    total = sum(hand)
+    for route, other in B.EXITS[state["elf"][seat]]:
+        r = B.ROUTES[route]
+        if r["type"] in B.WATER:
+            if hand[CARD_INDEX["raft"]] >= B.raft_cost(route, other, state["opts"]["lakes"]):
+                return True
+            if r["type"] == "lake" and r["lake"] == B.NEBULAE and state["opts"]["boatmen"] and total >= 3:
+                return True
+        elif route in state["board"]:
+            extra = 1 if route in state["trouble"] else 0
+            if total >= B.CARAVAN_CARDS + extra:
+                return True
+            counter = state["board"][route]
+            if hand[CARD_INDEX[counter]] >= B.counter_cost(counter, route) + extra:
+                return True
+    return False
+
+
+def _placements(state, seat) -> list[dict]:
+    out = []
+    free = [r for r in B.LAND_ROUTES if r not in state["board"]]
+    for hidden, counters in ((False, state["up"][seat]), (True, state["down"][seat])):
+        for c in sorted(set(counters)):
+            for r in free:
+                if B.allowed(c, r):
+                    out.append({"type": "place", "counter": c, "route": r, "hidden": hidden})
+    if state["trouble_left"][seat]:
+        for r in sorted(state["board"]):
+            if r not in state["trouble"]:
+                out.append({"type": "trouble", "route": r})
+    return out
+
+
+def _can_place(state, seat) -> bool:
+    if state["trouble_left"][seat] and any(r not in state["trouble"] for r in state["board"]):
+        return True
+    counters = set(state["up"][seat]) | set(state["down"][seat])
+    return any(B.allowed(c, r) for r in B.LAND_ROUTES if r not in state["board"] for c in counters)
+
+
+def _keep_options(state, seat) -> list[dict]:
+    out = [{"type": "keep", "counter": c, "hidden": False} for c in sorted(set(state["up"][seat]))]
+    out += [{"type": "keep", "counter": c, "hidden": True} for c in sorted(set(state["down"][seat]))]
+    out.append({"type": "keep", "counter": None, "hidden": False})
+    return out
+
+
+def legal(state, seat):
+    if seat not in waiting_for(state):
+        return []
+    phase = state["phase"]
+    if phase == "draw":
+        out = [{"type": "take", "counter": c} for c in sorted(set(state["pool"]))]
+        if sum(state["pile"].values()):
+            out.append({"type": "draw"})
+        return out
+    if phase == "place":
+        return _placements(state, seat) + [{"type": "pass"}]
+    if phase == "move":
+        hand = _hand_tuple(state["hands"][seat])
+        out = []
+        for route, other in B.EXITS[state["elf"][seat]]:
+            for _how, pay in payments(state, route, other, hand):
+                out.append({"type": "move", "route": route, "to": other, "cards": _cards_of(pay)})
+        out.append({"type": "end"})
+        return out
+    if phase == "discard":
+        return [{"type": "discard", "card": c} for c in CARDS if state["hands"][seat][c]]
+    if phase == "keep":
+        return _keep_options(state, seat)
+    return []
+
+
+def reachable(state, seat) -> list[str]:
+    """Every town the seat's Elf can still reach this turn with the cards in hand (exact search
+    over (town, cards left); each distinct hand is explored once per town)."""
+    start = state["elf"][seat]
+    hand = _hand_tuple(state["hands"][seat])
+    seen = {(start, hand)}
+    stack = [(start, hand)]
+    towns = set()
+    while stack:
+        town, h = stack.pop()
+        for route, other in B.EXITS[town]:
+            for _how, pay in payments(state, route, other, h):
+                nh = tuple(a - b for a, b in zip(h, pay))
+                k = (other, nh)
+                if k not in seen:
+                    seen.add(k)
+                    towns.add(other)
+                    stack.append(k)
+    towns.discard(start)
+    return sorted(towns)
+
+
+# ---------------------------------------------------------------------------------------------
+# decide
+# ---------------------------------------------------------------------------------------------
+
+
+def decide(state, seat, command, rng):
+    if seat not in waiting_for(state):
+        raise Rejected("It is not your turn." if state["phase"] != "over" else "The game is over.")
+    if not isinstance(command, dict):
+        raise Rejected("That is not a command.")
+    work = clone(state)
+    events: list[Event] = []
+
+    def emit(ev):
+        events.append(ev)
+        evolve(work, ev)
+
+    _command(work, seat, command, rng, emit, auto=False)
+    _advance(work, rng, emit)
+    return events
+
+
+def _draw_from(counts: dict, rng) -> str:
+    total = sum(counts.values())
+    i = rng.randbelow(total)
+    for c in sorted(counts):
+        if i < counts[c]:
+            return c
+        i -= counts[c]
+    raise AssertionError("unreachable")
+
+
+def _command(work, seat, command, rng, emit, auto):
+    phase = work["phase"]
+    kind = command.get("type")
+    if phase == "draw":
+        if kind == "take":
+            c = command.get("counter")
+            if c not in work["pool"]:
+                shown = ", ".join(B.WORD[x] for x in work["pool"]) or "none"
+                raise Rejected(f"There is no face-up {B.WORD.get(c, c)} counter; face up: {shown}.")
+            refill = _draw_from(work["pile"], rng) if sum(work["pile"].values()) else None
+            emit(Event("CounterTaken", {"seat": seat, "counter": c, "refill": refill}, reveals=refill is not None))
+            return
+        if kind == "draw":
+            if not sum(work["pile"].values()):
+                raise Rejected("The face-down pile is empty: take a face-up counter.")
+            c = _draw_from(work["pile"], rng)
+            emit(Event("CounterDrawn", {"seat": seat, "counter": c, "auto": auto}, reveals=True))
+            return
+        raise Rejected("Now draw a counter: 'take pig' (face up) or 'draw' (a blind draw).")
+    if phase == "place":
+        if kind == "pass":
+            emit(Event("Passed", {"seat": seat, "auto": auto}))
+            return
+        if kind == "place":
+            c, route, hidden = command.get("counter"), command.get("route"), bool(command.get("hidden"))
+            mine = work["down"][seat] if hidden else work["up"][seat]
+            if c not in mine:
+                what = "face-down " if hidden else "face-up "
+                raise Rejected(f"You hold no {what}{B.WORD.get(c, c)} counter.")
+            if route not in B.ROUTES:
+                raise Rejected("There is no such route.")
+            r = B.ROUTES[route]
+            if r["type"] in B.WATER:
+                raise Rejected("No counter may be placed on a river or a lake: they are travelled by raft.")
+            if not B.allowed(c, route):
+                raise Rejected(f"{B.LONG[c]}s may not be used on {B.TYPE_LONG[r['type']]}s.")
+            if route in work["board"]:
+                raise Rejected(f"That route already has a {B.WORD[work['board'][route]]} counter.")
+            emit(Event("CounterPlaced", {"seat": seat, "counter": c, "route": route, "hidden": hidden},
+                       reveals=hidden))
+            return
+        if kind == "trouble":
+            route = command.get("route")
+            if not work["trouble_left"][seat]:
+                raise Rejected("You have already used your Trouble counter (one per game).")
+            if route not in B.ROUTES:
+                raise Rejected("There is no such route.")
+            if B.ROUTES[route]["type"] in B.WATER:
+                raise Rejected("Trouble counters may not be placed on rivers or lakes.")
+            if route not in work["board"]:
+                raise Rejected("Trouble goes next to a transportation counter already placed; that route has none.")
+            if route in work["trouble"]:
+                raise Rejected("That route already has a Trouble counter (only one per route).")
+            emit(Event("TroublePlaced", {"seat": seat, "route": route}))
+            return
+        raise Rejected("Now place a counter ('place pig on Jxara-Virst'), Trouble ('trouble on ...') or 'pass'.")
+    if phase == "move":
+        if kind == "end":
+            emit(Event("MoveEnded", {"seat": seat, "auto": auto}))
+            return
+        if kind == "move":
+            _move(work, seat, command, emit)
+            return
+        raise Rejected("Now move your Elf ('move to Lapphalya by road with pig') or 'end' your move.")
+    if phase == "discard":
+        if kind == "discard":
+            c = command.get("card")
+            if c not in CARD_INDEX or not work["hands"][seat][c]:
+                raise Rejected(f"You hold no {B.WORD.get(c, c)} card.")
+            emit(Event("CardDiscarded", {"seat": seat, "card": c, "auto": auto}, visible_to=(seat,),
+                       public={"seat": seat, "auto": auto}))
+            return
+        left = hand_size(work, seat) - B.HAND_LIMIT_AFTER_MOVE
+        raise Rejected(f"You must discard down to four cards: {left} more ('discard pig').")
+    if phase == "keep":
+        if kind != "keep":
+            raise Rejected("Choose the one counter to keep for the next round ('keep pig', 'keep none').")
+        c, hidden = command.get("counter"), bool(command.get("hidden"))
+        if c is not None and c not in (work["down"][seat] if hidden else work["up"][seat]):
+            raise Rejected(f"You hold no {'face-down ' if hidden else ''}{B.WORD.get(c, c)} counter.")
+        if c is None:
+            hidden = False
+        emit(Event("CounterKept", {"seat": seat, "counter": c, "hidden": hidden}, visible_to=(seat,),
+                   public={"seat": seat}))
+        if not waiting_for(work):
+            kept = []
+            for s in range(work["n"]):
+                if s in work["keep_await"]:
+                    ch = work["keep"][s]
+                    kept.append({"counter": None if ch["hidden"] else ch["counter"], "hidden": ch["hidden"],
+                                 "none": ch["counter"] is None})
+                else:
+                    kept.append(None)
+            emit(Event("CountersKept", {"kept": kept}, reveals=True))
+        return
+    raise Rejected("Nothing to do now.")
+
+
+def _move(work, seat, command, emit):
+    route, to, cards = command.get("route"), command.get("to"), command.get("cards")
+    here = work["elf"][seat]
+    if route not in B.ROUTES:
+        raise Rejected("There is no such route.")
+    r = B.ROUTES[route]
+    if here not in (r["a"], r["b"]) or to not in (r["a"], r["b"]) or to == here:
+        raise Rejected(f"That route does not lead from {B.name(here)}.")
+    if not isinstance(cards, list) or any(c not in CARD_INDEX for c in cards):
+        raise Rejected("Name the cards you play.")
+    hand = work["hands"][seat]
+    pay = [0] * len(CARDS)
+    for c in cards:
+        pay[CARD_INDEX[c]] += 1
+    if any(pay[i] > hand[c] for i, c in enumerate(CARDS)):
+        raise Rejected("You do not hold those cards.")
+    pay_t = tuple(pay)
+    ways = payments(work, route, to, _hand_tuple(hand))
+    how = next((h for h, p in ways if p == pay_t), None)
+    if how is None:
+        raise Rejected(_why_not(work, route, to, len(cards)))
+    collected = to in B.PIECE_TOWNS and all(g[0] != to for g in work["got"][seat])
+    emit(Event("Moved", {"seat": seat, "route": route, "from": here, "to": to, "cards": sorted(cards),
+                         "how": how, "collected": collected}))
+
+
+def _why_not(work, route, to, ncards) -> str:
+    r = B.ROUTES[route]
+    if r["type"] == "river":
+        need = B.raft_cost(route, to, work["opts"]["lakes"])
+        way = "down river" if need == 1 else "up river (slow)"
+        return f"Going {way} takes {need} raft card{'s' if need > 1 else ''}; no caravans on rivers."
+    if r["type"] == "lake":
+        need = B.raft_cost(route, to, work["opts"]["lakes"])
+        boat = (" or any 3 cards for the Boatmen" if r["lake"] == B.NEBULAE and work["opts"]["boatmen"] else "")
+        return f"Crossing {r['lake']} takes {need} raft card{'s' if need > 1 else ''}{boat}; no caravans on lakes."
+    counter = work["board"].get(route)
+    if counter is None:
+        return "There is no counter on that route: nobody can travel it this round."
+    extra = 1 if route in work["trouble"] else 0
+    need = B.counter_cost(counter, route) + extra
+    trouble = " (with Trouble)" if extra else ""
+    return (f"That route{trouble} takes {need} {B.WORD[counter]} card{'s' if need > 1 else ''}, "
+            f"or {B.CARAVAN_CARDS + extra} cards of any kind for a caravan.")
+
+
+# ---------------------------------------------------------------------------------------------
+# the automatic parts of a round
+# ---------------------------------------------------------------------------------------------
+
+
+def _advance(work, rng, emit):
+    """Emits what happens without a choice: round ends and starts, final scoring, and the
+    moves a seat is forced to make (a pass with nothing to place, an end of movement with no
+    possible move, the discard of the only kind of card held, a blind draw with no pool)."""
+    while True:
+        phase = work["phase"]
+        if phase == "start":
+            _start_round(work, rng, emit)
+        elif phase == "end":
+            last = work["round"] >= B.ROUNDS or work["all20"]
+            emit(Event("RoundEnded", {"round": work["round"], "last": last}))
+        elif phase == "final":
+            _final(work, emit)
+        elif phase == "place" and not _can_place(work, work["turn"]):
+            _command(work, work["turn"], {"type": "pass"}, rng, emit, auto=True)
+        elif phase == "move" and not _has_move(work, work["turn"]):
+            _command(work, work["turn"], {"type": "end"}, rng, emit, auto=True)
+        elif phase == "discard" and sum(1 for v in work["hands"][work["turn"]].values() if v) == 1:
+            card = next(c for c in CARDS if work["hands"][work["turn"]][c])
+            _command(work, work["turn"], {"type": "discard", "card": card}, rng, emit, auto=True)
+        elif phase == "draw" and not work["pool"]:
+            _command(work, work["turn"], {"type": "draw"}, rng, emit, auto=True)
+        else:
+            return
+
+
+def _start_round(work, rng, emit):
+    n = work["n"]
+    rnd = work["round"] + 1
+    first = 0 if rnd == 1 else (work["first"] + 1) % n
+    emit(Event("RoundStarted", {"round": rnd, "first": first}))
+    for seat in order(work):
+        need = B.HAND_SIZE - hand_size(work, seat)
+        cards = []
+        deck = dict(work["deck"])
+        for _ in range(need):
+            if not sum(deck.values()):
+                break
+            c = _draw_from(deck, rng)
+            deck[c] -= 1
+            cards.append(c)
+        emit(Event("CardsDealt", {"seat": seat, "cards": sorted(cards)}, visible_to=(seat,),
+                   public={"seat": seat, "count": len(cards)}, reveals=True))
+    for seat in order(work):
+        if sum(work["pile"].values()) and held(work, seat) < B.COUNTER_LIMIT:
+            c = _draw_from(work["pile"], rng)
+            emit(Event("SecretCounterDrawn", {"seat": seat, "counter": c}, visible_to=(seat,),
+                       public={"seat": seat}, reveals=True))
+    pile = dict(work["pile"])
+    shown = []
+    for _ in range(B.POOL_SIZE):
+        if not sum(pile.values()):
+            break
+        c = _draw_from(pile, rng)
+        pile[c] -= 1
+        shown.append(c)
+    emit(Event("PoolFilled", {"counters": shown}, reveals=True))
+
+
+def final_scores(state) -> dict:
+    n = state["n"]
+    collected = [len(g) for g in state["got"]]
+    cards = [hand_size(state, s) for s in range(n)]
+    out = {"collected": collected, "cards": cards, "distances": None, "penalties": [0] * n,
+           "homes": None}
+    if state["opts"]["home_cities"]:
+        dist = [B.distance(state["elf"][s], state["home"][s]) for s in range(n)]
+        # One town piece is removed per route away; a player cannot give back more than he holds.
+        pen = [min(dist[s], collected[s]) for s in range(n)]
+        out.update(distances=dist, penalties=pen, homes=list(state["home"]))
+    out["scores"] = [collected[s] - out["penalties"][s] for s in range(n)]
+    return out
+
+
+def _final(work, emit):
+    data = final_scores(work)
+    if work["opts"]["home_cities"]:
+        emit(Event("HomeCitiesRevealed", {"homes": list(work["home"]), "distances": list(data["distances"])},
+                   reveals=True))
+    emit(Event("GameEnded", data))
+
+
+# ---------------------------------------------------------------------------------------------
+# result, summary, score sheet, timeout
+# ---------------------------------------------------------------------------------------------
+
+
+def tiebreaks(state, data) -> list[tuple]:
+    if data["distances"] is not None:
+        return [(-data["distances"][s], data["cards"][s]) for s in range(state["n"])]
+    return [(data["cards"][s],) for s in range(state["n"])]
+
+
+def result(state):
+    if state["phase"] != "over":
+        return None
+    data = state["final"]
+    return Result(list(data["scores"]), tiebreaks(state, data), detail=dict(data))
+
+
+PHASE_NAMES = {"draw": "drawing counters", "place": "placing counters", "move": "moving",
+               "discard": "moving (discarding)", "keep": "keeping a counter", "over": "over"}
+
+
+def summary(state):
+    if state["final"]:
+        scores = list(state["final"]["scores"])
+    else:
+        scores = [len(g) for g in state["got"]]
+    return {"round": state["round"], "phase": PHASE_NAMES.get(state["phase"], state["phase"]), "scores": scores}
+
+
+def score_sheet(state):
+    lines = []
+    for rnd in range(1, state["round"] + 1):
+        for seat in range(state["n"]):
+            towns = [B.name(t) for t, r in state["got"][seat] if r == rnd]
+            lines.append(ScoreLine(rnd, seat, len(towns), ", ".join(towns), f"Round {rnd}"))
+    final = state["final"]
+    if final and final["distances"] is not None:
+        for seat in range(state["n"]):
+            d = final["distances"][seat]
+            lines.append(ScoreLine(state["round"], seat, -final["penalties"][seat],
+                                   f"{d} route{'s' if d != 1 else ''} from {B.name(final['homes'][seat])}",
+                                   "Home City"))
+    return lines
+
+
+def timeout(state, seat):
+    if seat not in waiting_for(state):
+        return None
+    phase = state["phase"]
+    if phase == "draw":
+        return {"type": "draw"} if sum(state["pile"].values()) else legal(state, seat)[0]
+    if phase == "place":
+        return {"type": "pass"}
+    if phase == "move":
+        return {"type": "end"}
+    if phase == "discard":
+        hand = state["hands"][seat]
+        return {"type": "discard", "card": max(CARDS, key=lambda c: (hand[c], c))}
+    if phase == "keep":
+        return {"type": "keep", "counter": None, "hidden": False}
+    return None
