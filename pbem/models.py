@@ -195,6 +195,9 @@ class InboundMessage(models.Model):
     sender = models.CharField(max_length=250, blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
     result_version = models.PositiveIntegerField(null=True, blank=True)
+    # Machine-readable result: applied, answered, duplicate, or the refusal's code (illegal, stale,
+    # not_your_turn, forged, …) so a page or a test can tell refusals apart without reading prose.
+    error_code = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["-id"]
