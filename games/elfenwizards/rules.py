@@ -1,0 +1,885 @@
+"""Elfenwizards: state, decide, evolve and the bookkeeping (pure Python, no platform imports).
+
+A turn has ten phases (rulebook): 1 retirement of the Grand Druid, 2 casting and allocation of
+major spells, 3 the same for the remaining dice (optional reroll for a minor spell), 4 recovery of
+minor spells, 5 competition and award of titles, 6 recovery of minor spells, 7 award of vacant
+titles, 8 demotion, 9 removal of gray magic tokens, 10 scoring.
+
+Phase names in the state: retire, cast1, cast2, recover4, compete, recover6, vacant, demote,
+gray9; transitional (never awaited): begin, retired, awarded, scored; and over.
+Everything in this game is public (dice are rolled openly, spells are placed openly).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from games.base import Event, Rejected, Result, ScoreLine
+
+from .board import (
+    BOTTOM,
+    CONTEST_OF_SPACE,
+    CONTESTS,
+    DICE_PER_PLAYER,
+    DIE_SPACES,
+    GD,
+    GRAY_ON_DEMOTION,
+    GRAY_TOKENS,
+    LEVEL_NAME,
+    LEVELS,
+    MAJOR_LEVELS,
+    MINOR_PER_PLAYER,
+    PLACEMENT,
+    POINTS,
+    ROUT_OF,
+    ROUT_SPACES,
+    SPACE_LEVEL,
+    TITLE_SPACES,
+    TITLES_BY_LEVEL,
+    TURNS,
+    WIZARD_SPACES,
+)
+
+PHASE_NUMBER = {
+    "retire": 1, "cast1": 2, "cast2": 3, "recover4": 4, "compete": 5, "awarded": 5, "recover6": 6,
+    "vacant": 7, "demote": 8, "gray9": 9, "scored": 10, "begin": 1, "retired": 1, "over": 10,
+}
+PHASE_TITLE = {
+    "retire": "retirement of the Grand Druid",
+    "cast1": "casting and allocation of major spells",
+    "cast2": "casting and allocation of remaining major spells",
+    "recover4": "recovery of minor spells",
+    "compete": "competition for titles",
+    "awarded": "award of titles",
+    "recover6": "recovery of minor spells",
+    "vacant": "award of vacant titles",
+    "demote": "demotion of remaining wizards",
+    "gray9": "removal of gray magic tokens",
+    "scored": "scoring",
+    "begin": "start of the turn",
+    "retired": "retirement of the Grand Druid",
+    "over": "game over",
+}
+PEND_PHASES = ("recover4", "recover6", "gray9")
+# where a space's rank lies (for ordering wizards top to bottom, left to right)
+SPACE_RANK = {sp: i for i, sp in enumerate([*TITLE_SPACES, *ROUT_SPACES, *WIZARD_SPACES])}
+MID_LEVELS = [lv for lv in LEVELS if lv in ROUT_OF]  # druid, sorcerer, necromancer
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def order(s) -> list[int]:
+    """Seats in turn order: the dragon's holder first, then clockwise."""
+    n, d = s["n"], s["dragon"]
+    return [(d + i) % n for i in range(n)]
+
+
+def clone(s):
+    """A copy deep enough for evolve to mutate (lists evolve never mutates in place are shared)."""
+    c = dict(s)
+    c["wiz"] = [list(w) for w in s["wiz"]]
+    for k in ("front", "supply", "mspace", "passed", "pend", "gd_count", "scores", "sheet", "counter"):
+        c[k] = list(s[k])
+    c["rolled"] = list(s["rolled"]) if s["rolled"] is not None else None
+    c["major"] = {lv: list(v) for lv, v in s["major"].items()}
+    c["mdice"] = list(s["mdice"])
+    c["gdice"] = list(s["gdice"])
+    c["cast"] = list(s["cast"])
+    return c
+
+
+def level_of(s, w: int) -> str:
+    return SPACE_LEVEL[s["wiz"][w][1]]
+
+
+def wizard_index(s, name: str) -> int | None:
+    try:
+        return s["names"].index(name)
+    except ValueError:
+        return None
+
+
+def occupant(s, space: str) -> int | None:
+    for w, (_owner, sp, _g) in enumerate(s["wiz"]):
+        if sp == space:
+            return w
+    return None
+
+
+def my_dice(pairs, seat) -> list[int]:
+    return sorted((v for st, v in pairs if st == seat), reverse=True)
+
+
+def gray_of(s, seat) -> int:
+    return sum(g for owner, _sp, g in s["wiz"] if owner == seat)
+
+
+def sub_multisets(values) -> list[list[int]]:
+    """Every sub-multiset of `values`, each sorted high to low."""
+    counts = Counter(values)
+    out = [[]]
+    for v in sorted(counts, reverse=True):
+        out = [r + [v] * k for r in out for k in range(counts[v] + 1)]
+    return out
+
+
+def gain(dice, per: int, available: int) -> int:
+    return min(sum(dice) // per, available)
+
+
+def useful(dice, per: int, available: int) -> bool:
+    """A set of dice may be spent when it gains something and every die in it is needed."""
+    g = gain(dice, per, available)
+    if g <= 0:
+        return False
+    for v in set(dice):
+        rest = list(dice)
+        rest.remove(v)
+        if gain(rest, per, available) >= g:
+            return False
+    return True
+
+
+def spend_options(dice, per: int, available: int) -> list[list[int]]:
+    return [sub for sub in sub_multisets(dice) if sub and useful(sub, per, available)]
+
+
+def candidates(s) -> list[list[int]]:
+    """Per contest (in award order), the wizards standing on its candidate spaces."""
+    cands: list[list[int]] = [[] for _ in CONTESTS]
+    for w, (_owner, sp, _g) in enumerate(s["wiz"]):
+        ci = CONTEST_OF_SPACE.get(sp)
+        if ci is not None:
+            cands[ci].append(w)
+    return cands
+
+
+def targets(s, seat) -> list[int]:
+    """Wizards `seat` may cast spells for. In a contest whose candidates all belong to one
+    player, only that player may cast (rulebook: opponents cannot oppose)."""
+    wiz = s["wiz"]
+    out = []
+    for ws in candidates(s):
+        if not ws:
+            continue
+        owners = {wiz[w][0] for w in ws}
+        if len(owners) == 1 and seat not in owners:
+            continue
+        out.extend(ws)
+    return out
+
+
+def castable(s, seat) -> bool:
+    minor = s["supply"][seat] > 0
+    levels = {lv for lv in MAJOR_LEVELS if any(st == seat for st, _v in s["major"][lv])}
+    if not minor and not levels:
+        return False
+    for w in targets(s, seat):
+        if minor or level_of(s, w) in levels:
+            return True
+    return False
+
+
+def next_routed(s) -> int | None:
+    """The routed wizard to be placed next: Druid level first, then Sorcerer, then
+    Necromancer; within a level in turn order (dragon first), a player's wizards in order."""
+    pos = {seat: i for i, seat in enumerate(order(s))}
+    for rout in ROUT_SPACES:
+        here = [w for w, (_o, sp, _g) in enumerate(s["wiz"]) if sp == rout]
+        if here:
+            return min(here, key=lambda w: (pos[s["wiz"][w][0]], w))
+    return None
+
+
+def vacancy_choices(s) -> list[str]:
+    """The vacant titles a routed wizard may take: those of the highest level with a
+    vacancy, never the Grand Druid's."""
+    taken = {sp for _o, sp, _g in s["wiz"]}
+    for lv in MID_LEVELS:
+        empty = [t for t in TITLES_BY_LEVEL[lv] if t not in taken]
+        if empty:
+            return empty
+    return []
+
+
+def next_demoted(s) -> int | None:
+    """Demotion: the dragon's holder places all his routed wizards first, then the next."""
+    for seat in order(s):
+        mine = [w for w, (o, sp, _g) in enumerate(s["wiz"]) if o == seat and sp in ROUT_SPACES]
+        if mine:
+            return min(mine, key=lambda w: (SPACE_RANK[s["wiz"][w][1]], w))
+    return None
+
+
+def grand_druid(s) -> int | None:
+    return occupant(s, GD)
+
+
+# ---------------------------------------------------------------------------------------------
+# setup and evolve
+# ---------------------------------------------------------------------------------------------
+
+
+def setup(players, options, rng):
+    table = PLACEMENT[str(players)]
+    colours = list(table["colours"])
+    wizards, names = [], []
+    for seat, colour in enumerate(colours):
+        for i, space in enumerate(table["positions"][colour]):
+            wizards.append([seat, space])
+            names.append(f"{colour}{i + 1}")
+    gray_cost = 3 if options.get("translator_variant") else 4
+    start = Event("GameStarted", {
+        "players": players, "colours": colours, "wizards": wizards, "names": names,
+        "dragon": rng.randbelow(players), "gray_cost": gray_cost,
+    })
+    s = evolve(None, start)
+    events = [start]
+    run_auto(s, rng, events)
+    return events
+
+
+def _advance(s):
+    """Competition: the turn passes to the next player (clockwise) who has not passed."""
+    n = s["n"]
+    seats = order(s)
+    for k in range(1, n + 1):
+        j = (s["cur"] + k) % n
+        if not s["passed"][seats[j]]:
+            s["cur"] = j
+            return
+
+
+def evolve(s, e):
+    d = e.data
+    t = e.type
+    if t == "GameStarted":
+        n = d["players"]
+        return {
+            "n": n, "colours": list(d["colours"]), "names": list(d["names"]),
+            "gray_cost": d["gray_cost"], "turn": 1, "phase": "begin", "dragon": d["dragon"],
+            "cur": 0, "wiz": [[o, sp, 0] for o, sp in d["wizards"]],
+            "front": [DICE_PER_PLAYER] * n, "rolled": None, "rerolled": False, "placed": False,
+            "major": {lv: [] for lv in MAJOR_LEVELS}, "mdice": [], "gdice": [],
+            "supply": [MINOR_PER_PLAYER] * n, "mspace": [0] * n, "counter": [],
+            "gsupply": GRAY_TOKENS, "cast": [], "passed": [False] * n, "in_turn": 0,
+            "pend": [None] * n, "gd_count": [0] * n, "no_gd": 0, "gd_this_turn": None,
+            "scores": [0] * n, "sheet": [], "end_reason": None,
+        }
+    if t == "DiceRolled":
+        s["front"][d["seat"]] -= len(d["dice"])
+        s["rolled"] = list(d["dice"])
+    elif t == "DiePlaced":
+        s["rolled"].remove(d["value"])
+        s["placed"] = True
+        sp = d["space"]
+        pair = [d["seat"], d["value"]]
+        if sp == "minor":
+            s["mdice"].append(pair)
+        elif sp == "gray":
+            s["gdice"].append(pair)
+        else:
+            s["major"][sp].append(pair)
+    elif t == "DiceRerolled":
+        seat = d["seat"]
+        s["supply"][seat] -= 1
+        s["mspace"][seat] += 1
+        s["rolled"] = list(d["dice"])
+        s["rerolled"] = True
+    elif t == "CastingEnded":
+        if s["rolled"]:
+            s["front"][d["seat"]] += len(s["rolled"])
+        s["rolled"] = None
+        s["rerolled"] = False
+        s["placed"] = False
+        s["cur"] += 1
+    elif t == "SpellCast":
+        seat = d["seat"]
+        w = s["names"].index(d["wizard"])
+        if d["spell"] == "minor":
+            s["supply"][seat] -= 1
+            s["cast"].append([w, seat, 0])
+        else:
+            s["major"][SPACE_LEVEL[s["wiz"][w][1]]].remove([seat, d["spell"]])
+            s["cast"].append([w, seat, d["spell"]])
+        s["in_turn"] += 1
+        if s["in_turn"] >= 2:
+            s["in_turn"] = 0
+            _advance(s)
+    elif t == "CastingTurnEnded":
+        s["in_turn"] = 0
+        _advance(s)
+    elif t == "Passed":
+        s["passed"][d["seat"]] = True
+        s["in_turn"] = 0
+        _advance(s)
+    elif t == "TitlesAwarded":
+        wiz = s["wiz"]
+        for w, sp in d["moves"]:
+            wiz[w][1] = sp
+        for _w, seat, v in s["cast"]:
+            if v == 0:
+                s["mspace"][seat] += 1
+            else:
+                s["front"][seat] += 1
+        s["cast"] = []
+        for lv in MAJOR_LEVELS:
+            for seat, _v in s["major"][lv]:
+                s["front"][seat] += 1
+            s["major"][lv] = []
+        gd = d["gd"]
+        s["gd_this_turn"] = gd
+        if gd is None:
+            s["no_gd"] += 1
+        else:
+            s["gd_count"][gd] += 1
+        s["passed"] = [False] * s["n"]
+        s["phase"] = "awarded"
+    elif t == "MinorSpellsRecovered":
+        seat = d["seat"]
+        for v in d["dice"]:
+            s["mdice"].remove([seat, v])
+        s["front"][seat] += len(d["dice"])
+        s["mspace"][seat] -= d["count"]
+        s["supply"][seat] += d["count"]
+        left = any(st == seat for st, _v in s["mdice"])
+        s["pend"][seat] = "back" if (s["phase"] == "recover6" and left) else None
+    elif t == "DiceTakenBack":
+        seat = d["seat"]
+        pool = s["mdice"] if d["space"] == "minor" else s["gdice"]
+        for v in d["dice"]:
+            pool.remove([seat, v])
+        s["front"][seat] += len(d["dice"])
+        s["pend"][seat] = None
+    elif t == "GrayMagicRemoved":
+        seat = d["seat"]
+        for v in d["dice"]:
+            s["gdice"].remove([seat, v])
+        s["front"][seat] += len(d["dice"])
+        for name in d["from"]:
+            s["wiz"][s["names"].index(name)][2] -= 1
+        s["gsupply"] += len(d["from"])
+        left = any(st == seat for st, _v in s["gdice"])
+        s["pend"][seat] = "back" if left else None
+    elif t == "TitleFilled":
+        s["wiz"][s["names"].index(d["wizard"])][1] = d["space"]
+    elif t == "WizardDemoted":
+        w = s["names"].index(d["wizard"])
+        s["wiz"][w][1] = d["space"]
+        s["wiz"][w][2] += d["gray"]
+        s["gsupply"] -= d["gray"]
+    elif t == "GrandDruidRetired":
+        seat = d["seat"]
+        if d["source"] == "supply":
+            s["supply"][seat] -= 1
+        elif d["source"] == "space":
+            s["mspace"][seat] -= 1
+        if d["source"]:
+            s["counter"].append([d["counter"], seat])
+        s["wiz"][s["names"].index(d["wizard"])][1] = d["to"]
+        s["dragon"] = seat
+        s["phase"] = "retired"
+    elif t == "PhaseBegan":
+        s["phase"] = d["phase"]
+        s["cur"] = 0
+        s["rolled"] = None
+        s["rerolled"] = False
+        s["placed"] = False
+        s["in_turn"] = 0
+        s["passed"] = [False] * s["n"]
+        s["pend"] = list(d.get("pend") or [None] * s["n"])
+    elif t == "TurnScored":
+        turn = d["turn"]
+        for seat, line in enumerate(d["lines"]):
+            s["scores"][seat] += line["total"]
+            s["sheet"].append([turn, seat, line["total"], line["detail"], f"Turn {turn}"])
+        s["phase"] = "scored"
+    elif t == "TurnBegan":
+        s["turn"] = d["turn"]
+        s["gd_this_turn"] = None
+        s["phase"] = "begin"
+    elif t == "GameEnded":
+        for seat, bonus in enumerate(d["bonus"]):
+            s["scores"][seat] += bonus
+            s["sheet"].append([s["turn"], seat, bonus, f"{bonus} minor spell(s) in front: +{bonus}", "Final"])
+        s["end_reason"] = d["reason"]
+        s["phase"] = "over"
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# automatic steps (no choice to make): run inside decide/setup, each one an event
+# ---------------------------------------------------------------------------------------------
+
+
+def _phase(name, s) -> Event:
+    n = s["n"]
+    data = {"phase": name, "turn": s["turn"]}
+    if name == "recover4":
+        data["pend"] = [
+            "use" if spend_options(my_dice(s["mdice"], seat), 2, s["mspace"][seat]) else None for seat in range(n)
+        ]
+    elif name == "recover6":
+        pend = []
+        for seat in range(n):
+            dice = my_dice(s["mdice"], seat)
+            if not dice:
+                pend.append(None)
+            elif spend_options(dice, 2, s["mspace"][seat]):
+                pend.append("use")
+            else:
+                pend.append("back")
+        data["pend"] = pend
+    elif name == "gray9":
+        pend = []
+        for seat in range(n):
+            dice = my_dice(s["gdice"], seat)
+            if not dice:
+                pend.append(None)
+            elif spend_options(dice, s["gray_cost"], gray_of(s, seat)):
+                pend.append("use")
+            else:
+                pend.append("back")
+        data["pend"] = pend
+    return Event("PhaseBegan", data)
+
+
+def award(s) -> dict:
+    """Phase 5: titles awarded top to bottom, left to right (computed from the spells cast)."""
+    wiz = s["wiz"]
+    pts = [0] * len(wiz)
+    spells: list[list] = [[] for _ in wiz]
+    for w, _seat, v in s["cast"]:
+        pts[w] += v if v else 1
+        spells[w].append(v)
+    pos = {seat: i for i, seat in enumerate(order(s))}
+    results, moves = [], []
+    moved = set()
+    gd = None
+    for contest, ws in zip(CONTESTS, candidates(s)):
+        titles = contest["titles"]
+        ranked = sorted(ws, key=lambda w: (-pts[w], pos[wiz[w][0]], w))
+        won = winners([pts[w] for w in ranked], len(titles))
+        winners_w = [ranked[i] for i in won]
+        for title, w in zip(titles, winners_w):
+            moves.append([w, title])
+            moved.add(w)
+            if title == GD:
+                gd = wiz[w][0]
+        results.append({
+            "titles": list(titles),
+            "candidates": [[s["names"][w], pts[w], sorted(spells[w], reverse=True)] for w in ws],
+            "won": [[s["names"][w], title] for title, w in zip(titles, winners_w)],
+        })
+    for w, (_o, sp, _g) in enumerate(wiz):
+        lv = SPACE_LEVEL[sp]
+        if w not in moved and lv in ROUT_OF and sp in TITLE_SPACES:
+            moves.append([w, ROUT_OF[lv]])
+    return {"results": results, "moves": moves, "gd": gd}
+
+
+def winners(points: list[int], titles: int) -> list[int]:
+    """Indices (into `points`, sorted high to low) of the candidates awarded a title.
+
+    One title: the single best with at least one point (a tie for first: nobody).
+    Two titles (the Necromancer rule): the two best; more than two tied for first: nobody;
+    two tied for second: only the leader. Always at least one point.
+    """
+    if not points or points[0] < 1:
+        return []
+    top = points[0]
+    firsts = [i for i, p in enumerate(points) if p == top]
+    if titles == 1:
+        return [0] if len(firsts) == 1 else []
+    if len(firsts) > 2:
+        return []
+    if len(firsts) == 2:
+        return [0, 1]
+    rest = points[1:]
+    if rest and rest[0] >= 1 and rest.count(rest[0]) == 1:
+        return [0, 1]
+    return [0]
+
+
+def scoring(s) -> Event:
+    lines = []
+    for seat in range(s["n"]):
+        by_level = Counter(SPACE_LEVEL[sp] for o, sp, _g in s["wiz"] if o == seat)
+        titles = sum(POINTS[lv] * k for lv, k in by_level.items())
+        gray = gray_of(s, seat)
+        parts = [f"{LEVEL_NAME[lv]} {by_level[lv]}x{POINTS[lv]}" for lv in LEVELS if by_level.get(lv)]
+        detail = f"titles {titles} ({', '.join(parts)})"
+        if gray:
+            detail += f", gray magic -{gray}"
+        lines.append({
+            "titles": titles, "gray": -gray, "total": titles - gray, "detail": detail,
+            "levels": {lv: by_level[lv] for lv in LEVELS if by_level.get(lv)},
+        })
+    return Event("TurnScored", {"turn": s["turn"], "lines": lines})
+
+
+def end_reason(s) -> str | None:
+    gd = s["gd_this_turn"]
+    if gd is not None and s["gd_count"][gd] >= 2:
+        return "second_grand_druid"
+    if s["no_gd"] >= 2:
+        return "no_grand_druid_twice"
+    if s["turn"] >= TURNS:
+        return "fourth_turn"
+    return None
+
+
+def next_auto(s, rng) -> Event | None:
+    ph = s["phase"]
+    if ph == "begin":
+        if s["turn"] > 1 and grand_druid(s) is not None:
+            return _phase("retire", s)
+        return _phase("cast1", s)
+    if ph == "retired":
+        return _phase("cast1", s)
+    if ph in ("cast1", "cast2"):
+        if s["cur"] >= s["n"]:
+            return _phase("cast2" if ph == "cast1" else "recover4", s)
+        seat = order(s)[s["cur"]]
+        if s["rolled"] is None:
+            k = s["front"][seat]
+            if k == 0:
+                return Event("CastingEnded", {"seat": seat, "phase": ph, "kept": 0, "skipped": True})
+            return Event("DiceRolled", {"seat": seat, "phase": ph, "dice": [rng.roll(6) for _ in range(k)]})
+        if not s["rolled"]:
+            return Event("CastingEnded", {"seat": seat, "phase": ph, "kept": 0})
+        return None
+    if ph in PEND_PHASES:
+        if any(s["pend"]):
+            return None
+        if ph == "recover4":
+            return _phase("compete", s)
+        if ph == "recover6":
+            return _phase("vacant", s)
+        return scoring(s)
+    if ph == "compete":
+        if all(s["passed"]):
+            return Event("TitlesAwarded", award(s))
+        seat = order(s)[s["cur"]]
+        if not castable(s, seat):
+            if s["in_turn"]:
+                return Event("CastingTurnEnded", {"seat": seat})
+            return Event("Passed", {"seat": seat, "auto": True})
+        return None
+    if ph == "awarded":
+        return _phase("recover6", s)
+    if ph == "vacant":
+        w = next_routed(s)
+        choices = vacancy_choices(s) if w is not None else []
+        if not choices:
+            return _phase("demote", s)
+        if len(choices) == 1:
+            return Event("TitleFilled", {"seat": s["wiz"][w][0], "wizard": s["names"][w], "space": choices[0],
+                                         "auto": True})
+        return None
+    if ph == "demote":
+        if next_demoted(s) is None:
+            return _phase("gray9", s)
+        return None
+    if ph == "scored":
+        reason = end_reason(s)
+        if reason:
+            return Event("GameEnded", {"reason": reason, "turn": s["turn"], "bonus": list(s["supply"])})
+        return Event("TurnBegan", {"turn": s["turn"] + 1})
+    return None
+
+
+def run_auto(s, rng, events):
+    while True:
+        e = next_auto(s, rng)
+        if e is None:
+            return
+        evolve(s, e)
+        events.append(e)
+
+
+# ---------------------------------------------------------------------------------------------
+# who is awaited, what they may do
+# ---------------------------------------------------------------------------------------------
+
+
+def waiting_for(s) -> list[int]:
+    ph = s["phase"]
+    if ph == "retire":
+        w = grand_druid(s)
+        return [s["wiz"][w][0]] if w is not None else []
+    if ph in ("cast1", "cast2", "compete"):
+        if s["cur"] < s["n"]:
+            return [order(s)[s["cur"]]]
+        return []
+    if ph in PEND_PHASES:
+        return [seat for seat in order(s) if s["pend"][seat]]
+    if ph == "vacant":
+        w = next_routed(s)
+        return [s["wiz"][w][0]] if w is not None else []
+    if ph == "demote":
+        w = next_demoted(s)
+        return [s["wiz"][w][0]] if w is not None else []
+    return []
+
+
+def retire_sources(s, seat) -> list[str | None]:
+    out: list[str | None] = []
+    if s["supply"][seat] > 0:
+        out.append("supply")
+    if s["mspace"][seat] > 0:
+        out.append("space")
+    return out or [None]
+
+
+def legal(s, seat) -> list[dict]:
+    if seat not in waiting_for(s):
+        return []
+    ph = s["phase"]
+    if ph == "retire":
+        return [{"type": "retire", "source": src, "to": w} for src in retire_sources(s, seat) for w in WIZARD_SPACES]
+    if ph in ("cast1", "cast2"):
+        out = []
+        if ph == "cast2" and not s["rerolled"] and not s["placed"] and s["supply"][seat] > 0:
+            out.append({"type": "reroll"})
+        for v in sorted(set(s["rolled"]), reverse=True):
+            for sp in DIE_SPACES:
+                out.append({"type": "place", "die": v, "space": sp})
+        if ph == "cast1":
+            out.append({"type": "done"})
+        return out
+    if ph == "compete":
+        out = []
+        minor = s["supply"][seat] > 0
+        dice = {lv: sorted({v for st, v in s["major"][lv] if st == seat}, reverse=True) for lv in MAJOR_LEVELS}
+        for w in targets(s, seat):
+            name = s["names"][w]
+            for v in dice[level_of(s, w)]:
+                out.append({"type": "cast", "spell": v, "wizard": name})
+            if minor:
+                out.append({"type": "cast", "spell": "minor", "wizard": name})
+        if s["in_turn"] == 0:
+            out.append({"type": "pass"})
+        return out
+    if ph in PEND_PHASES:
+        step = s["pend"][seat]
+        if ph == "gray9":
+            dice = my_dice(s["gdice"], seat)
+            if step == "use":
+                opts = spend_options(dice, s["gray_cost"], gray_of(s, seat))
+                return [{"type": "remove", "dice": d} for d in [[], *opts]]
+            return [{"type": "takeback", "dice": d} for d in sub_multisets(dice)]
+        dice = my_dice(s["mdice"], seat)
+        if step == "use":
+            opts = spend_options(dice, 2, s["mspace"][seat])
+            return [{"type": "recover", "dice": d} for d in [[], *opts]]
+        return [{"type": "takeback", "dice": d} for d in sub_multisets(dice)]
+    if ph == "vacant":
+        return [{"type": "claim", "space": sp} for sp in vacancy_choices(s)]
+    if ph == "demote":
+        return [{"type": "demote", "to": sp} for sp in WIZARD_SPACES]
+    return []
+
+
+def _need(cond, message):
+    if not cond:
+        raise Rejected(message)
+
+
+def _dice_list(cmd) -> list[int]:
+    dice = cmd.get("dice")
+    _need(isinstance(dice, list) and all(isinstance(v, int) for v in dice), "Say which dice, e.g. '6 2', or 'none'.")
+    return sorted(dice, reverse=True)
+
+
+def _contains(have: list[int], want: list[int]) -> bool:
+    have_c = Counter(have)
+    return all(have_c[v] >= k for v, k in Counter(want).items())
+
+
+def decide(state, seat, cmd, rng):
+    awaited = waiting_for(state)
+    if seat not in awaited:
+        raise Rejected("It is not your turn.")
+    ph = state["phase"]
+    kind = cmd.get("type") if isinstance(cmd, dict) else None
+    events: list[Event] = []
+    if ph == "retire":
+        _need(kind == "retire", "Your Grand Druid retires first: e.g. 'retire from supply to W2'.")
+        src = cmd.get("source")
+        allowed = retire_sources(state, seat)
+        _need(src in allowed, "Place a minor spell on the turn counter from your 'supply' or from the Minor "
+                              f"Spells 'space' (you may: {', '.join(str(a) for a in allowed)}).")
+        _need(cmd.get("to") in WIZARD_SPACES, f"The Grand Druid goes to a Wizard space: {', '.join(WIZARD_SPACES)}.")
+        w = grand_druid(state)
+        events.append(Event("GrandDruidRetired", {
+            "seat": seat, "wizard": state["names"][w], "source": src, "to": cmd["to"], "counter": state["turn"] - 1,
+        }))
+    elif ph in ("cast1", "cast2"):
+        if kind == "place":
+            v = cmd.get("die")
+            _need(v in state["rolled"], f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.")
+            _need(cmd.get("space") in DIE_SPACES, f"Place dice on: {', '.join(DIE_SPACES)}.")
+            events.append(Event("DiePlaced", {"seat": seat, "value": v, "space": cmd["space"], "phase": ph}))
+        elif kind == "done":
+            _need(ph == "cast1", "In phase 3 you must place all your remaining dice.")
+            events.append(Event("CastingEnded", {"seat": seat, "phase": ph, "kept": len(state["rolled"])}))
+        elif kind == "reroll":
+            _need(ph == "cast2", "You may reroll only in phase 3 (casting of the remaining major spells).")
+            _need(not state["rerolled"], "You have already rerolled once.")
+            _need(not state["placed"], "You have already placed a die of this roll; no reroll now.")
+            _need(state["supply"][seat] > 0, "A reroll costs one minor spell and you have none in front of you.")
+            events.append(Event("DiceRerolled", {
+                "seat": seat, "dice": [rng.roll(6) for _ in state["rolled"]], "before": list(state["rolled"]),
+            }))
+        else:
+            raise Rejected("Place your dice: e.g. 'place 6 on druid'" + (", or 'done'." if ph == "cast1" else "."))
+    elif ph == "compete":
+        if kind == "pass":
+            _need(state["in_turn"] == 0, "You have cast one spell this turn; cast the second one.")
+            events.append(Event("Passed", {"seat": seat}))
+        elif kind == "cast":
+            w = wizard_index(state, cmd.get("wizard"))
+            _need(w is not None, f"There is no wizard {cmd.get('wizard')}.")
+            name = state["names"][w]
+            lv = level_of(state, w)
+            _need(CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None, f"{name} is not a candidate for a title.")
+            _need(w in targets(state, seat),
+                  f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
+                  "all its candidates are theirs.")
+            spell = cmd.get("spell")
+            if spell == "minor":
+                _need(state["supply"][seat] > 0, "You have no minor spell left in front of you.")
+            else:
+                mine = my_dice(state["major"][lv], seat)
+                _need(spell in mine, f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
+                                     f"(you have {_fmt(mine)}); major spells are cast at their own level.")
+            events.append(Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space":
+                                              state["wiz"][w][1]}))
+        else:
+            raise Rejected("Cast a spell ('cast 5 on red3', 'cast minor on N4') or 'pass'.")
+    elif ph in PEND_PHASES:
+        step = state["pend"][seat]
+        if ph == "gray9" and step == "use":
+            _need(kind == "remove", "Use dice from the Gray Magic space: e.g. 'remove 4' or 'remove none'.")
+            dice = _dice_list(cmd)
+            have = my_dice(state["gdice"], seat)
+            _need(_contains(have, dice), f"Your dice in the Gray Magic space are {_fmt(have)}.")
+            tokens = gray_of(state, seat)
+            _need(not dice or useful(dice, state["gray_cost"], tokens),
+                  f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.")
+            count = gain(dice, state["gray_cost"], tokens) if dice else 0
+            events.append(Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _pick_gray(state, seat,
+                                                                                                  count)}))
+        elif step == "use":
+            _need(kind == "recover", "Use dice from the Minor Spells space: e.g. 'recover 6 2' or 'recover none'.")
+            dice = _dice_list(cmd)
+            have = my_dice(state["mdice"], seat)
+            _need(_contains(have, dice), f"Your dice in the Minor Spells space are {_fmt(have)}.")
+            spent = state["mspace"][seat]
+            _need(not dice or useful(dice, 2, spent),
+                  f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.")
+            count = gain(dice, 2, spent) if dice else 0
+            events.append(Event("MinorSpellsRecovered", {"seat": seat, "dice": dice, "count": count, "phase": ph}))
+        else:
+            _need(kind == "takeback", "Take back unused dice ('take back 3 1') or leave them ('take back none').")
+            dice = _dice_list(cmd)
+            where = "gray" if ph == "gray9" else "minor"
+            have = my_dice(state["gdice" if where == "gray" else "mdice"], seat)
+            _need(_contains(have, dice), f"Your unused dice there are {_fmt(have)}.")
+            events.append(Event("DiceTakenBack", {"seat": seat, "dice": dice, "space": where,
+                                                  "left": len(have) - len(dice)}))
+    elif ph == "vacant":
+        _need(kind == "claim", "Choose the vacant title for your routed wizard: e.g. 'claim S2'.")
+        choices = vacancy_choices(state)
+        _need(cmd.get("space") in choices, f"Your routed wizard may take: {', '.join(choices)}.")
+        w = next_routed(state)
+        events.append(Event("TitleFilled", {"seat": seat, "wizard": state["names"][w], "space": cmd["space"]}))
+    elif ph == "demote":
+        _need(kind == "demote", "Place your demoted wizard on a Wizard space: e.g. 'demote to W3'.")
+        _need(cmd.get("to") in WIZARD_SPACES, f"Wizard spaces: {', '.join(WIZARD_SPACES)}.")
+        w = next_demoted(state)
+        lv = SPACE_LEVEL[state["wiz"][w][1]]
+        gray = 1 if GRAY_ON_DEMOTION[lv] and state["gsupply"] > 0 else 0
+        events.append(Event("WizardDemoted", {"seat": seat, "wizard": state["names"][w], "space": cmd["to"],
+                                              "gray": gray, "from": lv}))
+    else:
+        raise Rejected("Nothing to do now.")
+    s = clone(state)
+    for e in events:
+        evolve(s, e)
+    run_auto(s, rng, events)
+    return events
+
+
+def _pick_gray(s, seat, count) -> list[str]:
+    """Which wizards lose the tokens: the player's wizard with the most, highest ranked first
+    (scoring counts tokens per player, so the choice never changes a score)."""
+    gray = {w: g for w, (o, _sp, g) in enumerate(s["wiz"]) if o == seat and g}
+    out = []
+    for _ in range(count):
+        w = min(gray, key=lambda w: (-gray[w], SPACE_RANK[s["wiz"][w][1]], w))
+        out.append(s["names"][w])
+        gray[w] -= 1
+        if not gray[w]:
+            del gray[w]
+    return out
+
+
+def _fmt(dice) -> str:
+    return " ".join(str(v) for v in dice) if dice else "none"
+
+
+# ---------------------------------------------------------------------------------------------
+# results and bookkeeping
+# ---------------------------------------------------------------------------------------------
+
+
+def result(s):
+    if s["phase"] != "over":
+        return None
+    return Result(list(s["scores"]), [() for _ in range(s["n"])], {
+        "reason": s["end_reason"], "grand_druid_awards": list(s["gd_count"]),
+    })
+
+
+def summary(s):
+    return {"round": s["turn"], "phase": PHASE_TITLE.get(s["phase"], s["phase"]), "scores": list(s["scores"])}
+
+
+def score_sheet(s):
+    return [ScoreLine(turn, seat, pts, detail, label) for turn, seat, pts, detail, label in s["sheet"]]
+
+
+def timeout(s, seat):
+    if seat not in waiting_for(s):
+        return None
+    ph = s["phase"]
+    if ph == "retire":
+        return {"type": "retire", "source": retire_sources(s, seat)[0], "to": WIZARD_SPACES[0]}
+    if ph == "cast1":
+        return {"type": "done"}
+    if ph == "cast2":
+        return {"type": "place", "die": max(s["rolled"]), "space": "minor"}
+    if ph == "compete":
+        if s["in_turn"] == 0:
+            return {"type": "pass"}
+        return legal(s, seat)[0]
+    if ph in PEND_PHASES:
+        step = s["pend"][seat]
+        if step == "use":
+            return {"type": "remove" if ph == "gray9" else "recover", "dice": []}
+        return {"type": "takeback", "dice": []}
+    if ph == "vacant":
+        return {"type": "claim", "space": vacancy_choices(s)[0]}
+    if ph == "demote":
+        return {"type": "demote", "to": WIZARD_SPACES[0]}
+    return None
+
+
+__all__ = [
+    "BOTTOM", "setup", "decide", "evolve", "waiting_for", "legal", "result", "summary", "score_sheet", "timeout",
+]
