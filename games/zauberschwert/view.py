@@ -1,0 +1,326 @@
+"""What a seat may see, the events in words, and the renders (80-column text, inline SVG)."""
+
+from __future__ import annotations
+
+import html
+import textwrap
+
+from .rules import ADV, ART, ARTIFACTS, COLOURS, PHASE_OF_STEP, artifacts_of, order_from_start, waiting_for
+
+STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lone fight", "declare":
+              "together or alone?", "auction": "auction", "bonus": "artifact bonus", "spells": "spells",
+              "trade": "trading", "layout": "laying out artifacts", "over": "game over", "refill": "new cards",
+              "resolve": "resolution", "settle": "resolution", "end": "end of round"}
+PHASE_WORDS = {"A": "new adventure cards", "B": "magic supply", "C": "choose adventures", "D": "resolution",
+               "E": "lay out artifacts", "F": "change of start player", "over": "game over"}
+SYMBOL_MARK = {"sun": "sun", "moon": "moon", "star": "star"}
+
+
+def view(state, seat):
+    n = state["n"]
+    mine = seat is not None
+    players = []
+    for x in range(n):
+        players.append({
+            "seat": x, "colour": COLOURS[x], "magic": state["mp"][x], "power": state["ps"][x],
+            "hand_count": len(state["hand"][x]), "laid": list(state["laid"][x]),
+            "spells": list(state["spells"][x]), "used": list(state["used"][x]),
+            "wizard": state["wizard"][x], "done": bool(state["done"][x]),
+        })
+    offers = []
+    for o in state["offers"]:
+        if mine and seat in (o["from"], o["to"]):
+            offers.append(dict(o))
+        else:
+            offers.append({"from": o["from"], "to": o["to"]})
+    fight = state["fight"]
+    auction = state["auction"]
+    v = {
+        "game": "zauberschwert", "seat": seat, "players": n, "colours": list(COLOURS[:n]),
+        "round": state["round"], "step": state["step"], "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
+        "start": state["start"], "display": list(state["display"]),
+        "adventure_deck": len(state["adv_deck"]),
+        "next_letter": ADV[state["adv_deck"][0]]["letter"] if state["adv_deck"] else None,  # the backs show A-C
+        "artifact_deck": len(state["art_deck"]), "gone": list(state["gone"]), "discards": list(state["discards"]),
+        "players_info": players,
+        "hand": list(state["hand"][seat]) if mine else None,
+        "fight": None if fight is None else {k: fight[k] for k in ("slot", "card", "seats", "strength")},
+        "auction": None if auction is None else {k: (list(val) if isinstance(val, list) else val) for k, val in auction.items()},
+        "choices": [list(c) for c in state["choices"]],
+        "offers": offers,
+        "waiting_for": waiting_for(state),
+        "turn": state["turn"],
+        "ended": state["ended"],
+    }
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# narration
+# ---------------------------------------------------------------------------------------------
+
+
+def _adv(cid):
+    c = ADV[cid]
+    if c["type"] == "creature":
+        return f"{c['name']} (strength {c['strength']}, {c['symbol']})"
+    return c["name"]
+
+
+def _cards(ids):
+    return ", ".join(ART[c]["card_name"] for c in ids)
+
+
+def _who(names, seats):
+    return " and ".join(names[x] for x in seats) if seats else "nobody"
+
+
+def narrate(event, names):
+    d = event.data
+    t = event.type
+    if t == "GameStarted":
+        return f"Zauberschwert & Drachenei for {d['players']} players begins; {names[d['start']]} is the start player."
+    if t == "DecksShuffled":
+        return "The adventure deck (A on top of B on top of C) and the artifact deck are shuffled."
+    if t == "RoundStarted":
+        shown = ", ".join(_adv(c) for c in d["revealed"]) or "no new card"
+        return f"Round {d['round']} ({names[d['start']]} starts): turned over {shown}."
+    if t == "MagicSupplied":
+        extra = f" {_who(names, d['addus'])} also used Addus (+1)." if d["addus"] else ""
+        return f"Everyone receives {min(d['income'])} magic points.{extra}"
+    if t == "WizardPlaced":
+        return f"{names[d['seat']]} places a wizard on {_adv(d['card'])}."
+    if t == "WizardPassed":
+        return f"{names[d['seat']]} passes and takes {d['magic']} magic point."
+    if t == "SpellWon":
+        price = f" for {d['price']} magic points" if d["price"] else " free of charge"
+        return f"{names[d['seat']]} wins the spell {ADV[d['card']]['name']}{price}."
+    if t == "SpellUnsold":
+        return f"Nobody bid for {ADV[d['card']]['name']}; it leaves the game."
+    if t == "OrbResolved":
+        return f"Energy orb: {_who(names, d['seats'])} receive {d['magic']} magic points each."
+    if t == "HolySiteResolved":
+        return f"Holy site: {_who(names, d['seats'])} note {d['power']} power stones and draw an artifact each."
+    if t == "ArtifactsDrawn":
+        if "cards" in d:
+            return f"{names[d['seat']]} draws {_cards(d['cards'])}."
+        return f"{names[d['seat']]} draws {d['count']} artifact card(s)."
+    if t == "FightBegun":
+        return f"{_who(names, d['seats'])} face the {_adv(d['card'])}."
+    if t == "FulmentusCast":
+        return f"{names[d['seat']]} casts Fulmentus: the creature's strength is now {d['strength']}."
+    if t == "FulmentusSkipped":
+        return f"{names[d['seat']]} does not cast Fulmentus."
+    if t == "Declared":
+        return f"{names[d['seat']]} wants to face it {d['choice']}."
+    if t == "AuctionOpened":
+        what = ADV[d["card"]]["name"]
+        return f"Auction for {what} among {_who(names, d['seats'])}; the lowest first bid is {d['min']}."
+    if t == "BidMade":
+        return f"{names[d['seat']]} bids {d['amount']}."
+    if t == "BidPassed":
+        return f"{names[d['seat']]} passes."
+    if t == "CreatureDefeated":
+        parts = []
+        for w in d["winners"]:
+            bonus = ""
+            if w["bonus_power"] or w["bonus_magic"]:
+                bonus = f", bonus +{w['bonus_power']} stones +{w['bonus_magic']} magic"
+            parts.append(f"{names[w['seat']]} pays {w['paid']}, notes {w['power']} power stones and draws "
+                         f"{w['artifacts']} artifact(s){bonus}")
+        dropped = f" ({_who(names, d['dropped'])} could not pay and dropped out.)" if d["dropped"] else ""
+        return f"The {ADV[d['card']]['name']} are defeated ({d['mode']}): " + "; ".join(parts) + "." + dropped
+    if t == "CreatureWithstood":
+        why = {"withdrew": "withdraws", "cannot_pay": "cannot raise enough magic", "no_bid": "all passed"}[d["reason"]]
+        return f"The {ADV[d['card']]['name']} stay in the display ({_who(names, d['seats'])}: {why})."
+    if t == "BonusChosen":
+        what = "power stones" if d["take"] == "stones" else "magic points"
+        return f"{names[d['seat']]} takes {d['amount']} {what} from the {ARTIFACTS[d['artifact']]['name']}."
+    if t == "AdventuresEnded":
+        gone = ", ".join(_adv(c) for c in d["removed"])
+        return "The adventures are resolved." + (f" Unchosen cards leave the display: {gone}." if gone else "")
+    if t == "TransformusCast":
+        return f"{names[d['seat']]} casts Transformus: {d['magic']} magic points become {d['power']} power stone."
+    if t == "RetransformusCast":
+        drawn = f" and draws {ART[d['draw']]['card_name']}" if "draw" in d else " and draws a new card"
+        return f"{names[d['seat']]} casts Retransformus: discards {ART[d['discard']]['card_name']}{drawn}."
+    if t == "HarpagarusCast":
+        took = ART[d["card"]]["card_name"] if "card" in d else "an artifact card"
+        return f"{names[d['seat']]} casts Harpagarus and takes {took} from {names[d['target']]}."
+    if t == "SpellsDone":
+        return f"{names[d['seat']]} casts no more spells this round."
+    if t == "OfferMade":
+        if "give" in d:
+            return (f"{names[d['from']]} offers {names[d['to']]} {ART[d['give']]['card_name']} "
+                    f"for {ART[d['want']]['card_name']}.")
+        return f"{names[d['from']]} makes {names[d['to']]} an offer."
+    if t == "OfferAccepted":
+        if "give" in d:
+            return (f"{names[d['to']]} accepts: {names[d['from']]} gives {ART[d['give']]['card_name']}, "
+                    f"receives {ART[d['want']]['card_name']}.")
+        return f"{names[d['from']]} and {names[d['to']]} swap a card."
+    if t == "OfferDeclined":
+        return f"{names[d['to']]} declines {names[d['from']]}'s offer."
+    if t == "TradingDone":
+        return f"{names[d['seat']]} is done trading."
+    if t == "ArtifactLaid":
+        return f"{names[d['seat']]} lays out the {ARTIFACTS[d['artifact']]['name']} ({_cards(d['cards'])})."
+    if t == "LayingDone":
+        return f"{names[d['seat']]} lays out nothing more."
+    if t == "StonexCast":
+        return f"{names[d['seat']]} uses Stonex: {d['power']} power stone."
+    if t == "RoundEnded":
+        return f"Round {d['round']} ends; {names[d['start']]} is the new start player."
+    if t == "GameEnded":
+        if d["reason"] == "stall":
+            return "The game ends: the deck is empty and the display has not changed for many rounds."
+        return "The game ends: the display can no longer be refilled to two cards."
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# renders
+# ---------------------------------------------------------------------------------------------
+
+
+def card_line(cid):
+    c = ADV[cid]
+    if c["type"] == "creature":
+        one, two = c["reward_one_wizard"], c["reward_two_wizards_each"]
+        return (f"{c['name']} str {c['strength']} [{c['symbol']}] alone {one['power_stones']}PS+{one['artifacts']}A, "
+                f"shared {two['power_stones']}PS+{two['artifacts']}A each")
+    if c["type"] == "energy_orb":
+        return f"Energy orb: +{c['reward_each_attached_wizard']['magic_points']} magic each"
+    if c["type"] == "holy_site":
+        r = c["reward_each_attached_wizard"]
+        return f"Holy site: {r['power_stones']}PS + {r['artifacts']} artifact each"
+    return f"Spell {c['name']}: {c['effect_text']}"
+
+
+def artifact_line(key):
+    a = ARTIFACTS[key]
+    b = a["bonus"]
+    what = {"power_stones": "PS", "magic_points": "MP", "choice": "PS or MP"}[b["type"]]
+    return f"{a['name']} [{'/'.join(a['symbols'])}] +{b['amount']} {what}"
+
+
+def _where(v, seat):
+    w = v["players_info"][seat]["wizard"]
+    if w is None:
+        return ""
+    if w == -1:
+        return "passed"
+    return f"on card {w + 1}"
+
+
+def render_text(v):
+    names = [c.capitalize() for c in v["colours"]]
+    lines = []
+    phase = v["phase"]
+    head = f"Zauberschwert & Drachenei - round {v['round']}, phase {phase}"
+    if phase == "over":
+        head = f"Zauberschwert & Drachenei - game over after round {v['round']}"
+    elif phase in PHASE_WORDS:
+        head += f" ({PHASE_WORDS[phase]}; {STEP_WORDS.get(v['step'], v['step'])})"
+    lines.append(head[:80])
+    lines.append(f"Start player: {names[v['start']]}.  Adventure deck: {v['adventure_deck']}"
+                 + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
+                 + f".  Artifact deck: {v['artifact_deck']}.")
+    lines.append("Display:")
+    for i, cid in enumerate(v["display"]):
+        if cid is None:
+            continue
+        wiz = [names[p["seat"]] for p in v["players_info"] if p["wizard"] == i]
+        text = f"  {i + 1}) {card_line(cid)}" + (f"  <- {', '.join(wiz)}" if wiz else "")
+        lines += textwrap.wrap(text, 78, subsequent_indent="       ")
+    lines.append("")
+    for p in v["players_info"]:
+        x = p["seat"]
+        mark = "*" if x == v["start"] else " "
+        spells = ", ".join(ADV[c]["name"] + ("(used)" if c in p["used"] else "") for c in p["spells"]) or "-"
+        lines.append(f"{mark}{names[x]:<7} magic {p['magic']:>2}  power stones {p['power']:>3}  "
+                     f"hand {p['hand_count']:>2}  {_where(v, x)}")
+        lines += textwrap.wrap(f"spells: {spells}", 78, initial_indent="   ", subsequent_indent="     ")
+        laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"]))
+        if laid:
+            lines += textwrap.wrap(f"laid out: {laid}", 78, initial_indent="   ", subsequent_indent="     ")
+    if v["fight"]:
+        f = v["fight"]
+        lines.append(f"Fight: {ADV[f['card']]['name']} strength {f['strength']}, "
+                     f"{', '.join(names[x] for x in f['seats'])}.")
+    if v["auction"]:
+        a = v["auction"]
+        high = f"{a['high']} by {names[a['bidder']]}" if a["high"] is not None else f"none yet (min {a['min']})"
+        passed = ", ".join(names[x] for x in a["passed"]) or "nobody"
+        lines.append(f"Auction for {ADV[a['card']]['name']}: high bid {high}; passed: {passed}.")
+    for o in v["offers"]:
+        if "give" in o:
+            lines.append(f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
+                         f"for {ART[o['want']]['card_name']}.")
+        else:
+            lines.append(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
+    if v["hand"] is not None:
+        lines.append("")
+        hand = "; ".join(f"{ART[c]['card_name']} [{'/'.join(ART[c]['symbols'])}]" for c in v["hand"]) or "(empty)"
+        lines += textwrap.wrap(f"Your hand: {hand}", 78, subsequent_indent="  ")
+    if v["step"] == "over":
+        lines.append("Game over. Most power stones wins (ties: magic, then laid-out cards).")
+        ranked = sorted(v["players_info"], key=lambda p: (p["power"], p["magic"], len(p["laid"])), reverse=True)
+        lines.append("Standings: " + ", ".join(f"{names[p['seat']]} {p['power']}" for p in ranked) + ".")
+    elif v["waiting_for"]:
+        lines.append(f"Waiting for: {', '.join(names[x] for x in v['waiting_for'])}.")
+    return "\n".join(line[:80] for line in lines)
+
+
+FILL = {"red": "#c0392b", "blue": "#2e6db4", "green": "#2e8b57", "yellow": "#d4ac0d"}
+TYPE_FILL = {"creature": "#f6e0d8", "spell": "#e6ddf5", "energy_orb": "#dcefff", "holy_site": "#fff3c4"}
+
+
+def render_html(v):
+    e = html.escape
+    w, h = 640, 200 + 70 * v["players"]
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+             'font-family="sans-serif" font-size="12" role="img" aria-label="Zauberschwert board">',
+             f'<text x="10" y="20" font-size="15" font-weight="bold">Zauberschwert &amp; Drachenei - round '
+             f'{v["round"]}, phase {e(str(v["phase"]))}</text>',
+             f'<text x="10" y="38">Adventure deck {v["adventure_deck"]}'
+             f'{" (next " + e(v["next_letter"]) + ")" if v["next_letter"] else ""} · artifact deck '
+             f'{v["artifact_deck"]}</text>']
+    for i, cid in enumerate(v["display"]):
+        x = 10 + i * 315
+        if cid is None:
+            parts.append(f'<rect x="{x}" y="50" width="300" height="110" fill="none" stroke="#bbb" '
+                         'stroke-dasharray="4"/>')
+            continue
+        c = ADV[cid]
+        parts.append(f'<rect x="{x}" y="50" width="300" height="110" rx="8" fill="{TYPE_FILL[c["type"]]}" '
+                     'stroke="#555"/>')
+        title = f"{c['name']}" + (f" — strength {c['strength']} ({c['symbol']})" if c["type"] == "creature" else "")
+        parts.append(f'<text x="{x + 10}" y="72" font-weight="bold">{i + 1}) {e(title)}</text>')
+        for k, line in enumerate(textwrap.wrap(card_line(cid), 46)[:3]):
+            parts.append(f'<text x="{x + 10}" y="{92 + 16 * k}">{e(line)}</text>')
+        wiz = [p for p in v["players_info"] if p["wizard"] == i]
+        for k, p in enumerate(wiz):
+            parts.append(f'<circle cx="{x + 20 + 24 * k}" cy="146" r="9" fill="{FILL[p["colour"]]}" stroke="#222"/>')
+    for p in v["players_info"]:
+        y = 175 + 70 * p["seat"]
+        star = " (start player)" if p["seat"] == v["start"] else ""
+        parts.append(f'<rect x="10" y="{y}" width="620" height="62" rx="6" fill="#fafafa" '
+                     f'stroke="{FILL[p["colour"]]}" stroke-width="2"/>')
+        parts.append(f'<text x="20" y="{y + 18}" font-weight="bold" fill="{FILL[p["colour"]]}">'
+                     f'{e(p["colour"].capitalize())}{e(star)}</text>')
+        parts.append(f'<text x="200" y="{y + 18}">magic {p["magic"]} · power stones {p["power"]} · '
+                     f'hand {p["hand_count"]}</text>')
+        spells = ", ".join(ADV[c]["name"] for c in p["spells"]) or "none"
+        parts.append(f'<text x="20" y="{y + 36}">spells: {e(spells)}</text>')
+        laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"])) or "none"
+        parts.append(f'<text x="20" y="{y + 53}">laid out: {e(laid[:95])}</text>')
+    parts.append("</svg>")
+    out = "".join(parts)
+    if v["hand"] is not None:
+        items = "".join(f"<li>{e(ART[c]['card_name'])} [{e('/'.join(ART[c]['symbols']))}]</li>" for c in v["hand"])
+        out += f'<div class="zs-hand"><strong>Your hand</strong><ul>{items or "<li>(empty)</li>"}</ul></div>'
+    return f'<div class="zauberschwert">{out}</div>'
+
+
+__all__ = ["view", "narrate", "render_text", "render_html", "order_from_start"]
