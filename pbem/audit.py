@@ -24,6 +24,7 @@ class Report:
     draws_checked: int = 0
     seed_revealed: bool = False
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -81,6 +82,8 @@ def verify(game: Game) -> Report:
         report.problems.append(f"the game says {game.version} events, the log holds {report.events}")
     if report.events and prev != game.head_hash:
         report.problems.append("the game's recorded chain head differs from the last event's hash")
+    if not report.problems:
+        _compare_read_model(game, spec, state, report)
     if seed is not None:
         report.seed_revealed = True
         if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != game.seed_commitment:
@@ -90,6 +93,23 @@ def verify(game: Game) -> Report:
             if not rederive(bytes.fromhex(seed), seq, draws):
                 report.problems.append(f"event {seq}: its random outcomes do not follow from the seed")
     return report
+
+
+def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:
+    """The read model was written by the code that applied each move: if today's code replays
+    the log to other awaited seats or scores, this game would play on differently."""
+    from .services import awaited_seats, scores_with_corrections
+
+    if game.read_model_version != game.version:
+        return  # not yet rebuilt since the last append (e.g. after an outage): nothing to compare
+    replayed = {"awaited": awaited_seats(spec, state), "scores": scores_with_corrections(spec, state)}
+    stored = {"awaited": list(game.awaited or []), "scores": list(game.scores or [])}
+    for key in replayed:
+        if replayed[key] != stored[key]:
+            report.problems.append(f"replay with today's code gives {key} {replayed[key]}, "
+                                   f"the game recorded {stored[key]} (reducer changed?)")
+    if game.reducer_version != spec.version:
+        report.notes.append(f"started with reducer version {game.reducer_version}, code is at {spec.version}")
 
 
 def draws_table(game: Game) -> list[dict]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -91,7 +91,7 @@ class Outcome:
 
 
 GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_hours", "away_allowance_days",
-               "deadlines", "awaited", "version", "head_hash")
+               "deadlines", "awaited", "version", "head_hash", "round", "phase")
 SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used")
 
 
@@ -144,7 +144,7 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     except Game.DoesNotExist:
         raise ServiceError(f"There is no game #{game_id}.", "not_found") from None
     seats = list(Seat.objects.filter(game_id=game_id).order_by("number").values(*SEAT_FIELDS))
-    row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited")})
+    row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "round", "phase")})
     loaded = eventlog.load(row)
     return Work(loaded, game, seats, actor)
 
@@ -168,8 +168,8 @@ def _commit(work: Work, causation_id: str = "") -> None:
     eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, updates, work.notices)
     loaded.version = previous + len(rows)
     loaded.head_hash = head
-    work.game.update(version=loaded.version, head_hash=head, status=updates["status"],
-                     awaited=updates["awaited"], deadlines=updates["deadlines"])
+    work.game.update(version=loaded.version, head_hash=head, status=updates["status"], round=updates["round"],
+                     phase=updates["phase"], awaited=updates["awaited"], deadlines=updates["deadlines"])
     eventlog.maybe_snapshot(loaded, previous)
     if work.notices:
         from . import outbox
@@ -178,11 +178,20 @@ def _commit(work: Work, causation_id: str = "") -> None:
 
 
 def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
-    """Runs `body(work)` in a transaction and appends what it emitted, retrying on conflicts."""
-    for _attempt in range(MAX_ATTEMPTS):
-        work = _load_work(game_id, actor)
+    """Runs `body(work)` in a transaction and appends what it emitted, retrying on conflicts.
+
+    The first attempt is optimistic (cached state, a conditional append). When it loses a race,
+    the next attempts lock the game row first and load inside the lock, so a busy game still
+    makes progress instead of retrying forever.
+    """
+    for attempt in range(MAX_ATTEMPTS):
+        work = None
         try:
             with transaction.atomic():
+                if attempt:
+                    eventlog.cache_take(game_id)
+                    Game.objects.select_for_update().filter(pk=game_id).values_list("pk").first()
+                work = _load_work(game_id, actor)
                 if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
                     eventlog.cache_put(game_id, work)
                     return Outcome(work.loaded.version, duplicate=True)
@@ -193,9 +202,9 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
         except (Rejected, ServiceError):
             # A refusal judged on a cached state that another process has moved past would be
             # wrong: check the version, and judge again on a fresh load if it moved.
-            if work.cached and _moved(game_id, work.loaded.version):
+            if work is not None and work.cached and _moved(game_id, work.loaded.version):
                 continue
-            if not work.dirty:
+            if work is not None and not work.dirty:
                 eventlog.cache_put(game_id, work)
             raise
         eventlog.cache_put(game_id, work)
@@ -274,10 +283,14 @@ def _deadline_for(work: Work, seat: int, now: datetime) -> str:
 
 
 def _turn_notices(work: Work, version: int, updates: dict) -> None:
-    """A turn notice to each newly awaited seat; news to the others who want every move."""
+    """A turn notice to each newly awaited seat (and to the actor if a new phase awaits them too);
+    news to the others who want every move."""
     before = set(work.game.get("awaited") or [])
     after = updates["awaited"]
     status = updates["status"]
+    new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
+    if new_phase and work.actor.seat is not None:
+        before.discard(work.actor.seat)
     for seat in work.seats:
         number = seat["number"]
         if status == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED:
@@ -354,15 +367,16 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
     return game
 
 
-def start_game(game_id: int, actor: Actor = SYSTEM) -> Outcome:
-    """Deals the game: the game's setup events, every random outcome in them."""
+def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:
+    """Deals the game: the game's setup events, every random outcome in them. `reason`: why
+    (the desk records one when a Master of Seals starts a game by hand)."""
 
     def body(work: Work):
         if work.state["meta"]["started"]:
             raise ServiceError("The game has already started.", "already_started")
         players = work.state["meta"]["players"]
         options = dict(Game.objects.values_list("options", flat=True).get(pk=work.loaded.game_id))
-        work.platform("GameStarted", {})
+        work.platform("GameStarted", {"reason": reason.strip()} if reason.strip() else {})
         rng = work.rng()
         setup_events = work.spec.setup(players, options, rng)
         _emit_game_events(work, setup_events, rng)
@@ -564,7 +578,7 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     if not match:
         raise CommandRejected("Write the date you are back as 'away until YYYY-MM-DD'.", line)
     try:
-        until = datetime.fromisoformat(match.group(1)).replace(tzinfo=timezone.utc) + timedelta(days=1)
+        until = datetime.fromisoformat(match.group(1)).replace(tzinfo=UTC) + timedelta(days=1)
     except ValueError:
         raise CommandRejected(f"{match.group(1)} is not a date.", line) from None
     now = timezone.now()

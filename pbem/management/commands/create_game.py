@@ -1,0 +1,36 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from pbem import services
+from pbem.registry import UnknownGame, all_games
+
+
+class Command(BaseCommand):
+    help = "Creates and starts a game; prints its id."
+
+    def add_arguments(self, parser):
+        parser.add_argument("kind", help=f"the game: one of {', '.join(all_games()) or '(none registered)'}")
+        parser.add_argument("--player", action="append", default=[], metavar="NAME:EMAIL", required=True,
+                            help="a player, in seating order (repeat for each)")
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+        parser.add_argument("--deadline-hours", type=int, default=None)
+        parser.add_argument("--title", default="")
+
+    def handle(self, *args, **opts):
+        players = []
+        for raw in opts["player"]:
+            name, sep, email = raw.rpartition(":")
+            if not sep or not name.strip() or "@" not in email:
+                raise CommandError(f"--player takes NAME:EMAIL, not {raw!r}")
+            players.append(services.PlayerSpec(name.strip(), email.strip()))
+        options = {}
+        for raw in opts["option"]:
+            key, sep, value = raw.partition("=")
+            if not sep:
+                raise CommandError(f"--option takes KEY=VALUE, not {raw!r}")
+            options[key.strip()] = value.strip()
+        try:
+            game = services.create_game(opts["kind"], players, options, title=opts["title"],
+                                        deadline_hours=opts["deadline_hours"])
+        except (UnknownGame, services.ServiceError) as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(str(game.pk))

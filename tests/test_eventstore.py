@@ -1,0 +1,203 @@
+"""The event store: append-only rows, numbering, hash chain, optimistic concurrency, snapshots,
+upcasters."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+import pytest
+from django.db import IntegrityError, close_old_connections, connection, transaction
+
+from pbem import audit, eventlog, registry, services
+from pbem.models import Event, Game, Snapshot
+
+from .conftest import hands, requires_postgres
+
+
+def test_events_are_numbered_from_one_without_gaps_and_chained(make_game):
+    game = make_game()
+    rows = list(Event.objects.filter(game=game).order_by("seq").values("seq", "prev_hash", "hash"))
+    assert [r["seq"] for r in rows] == list(range(1, game.version + 1))
+    assert rows[0]["prev_hash"] == "0" * 64
+    for earlier, later in zip(rows, rows[1:]):
+        assert later["prev_hash"] == earlier["hash"]
+    assert game.head_hash == rows[-1]["hash"]
+    assert audit.verify(game).ok
+
+
+def test_an_event_row_holds_who_what_when_why(make_game):
+    game = make_game()
+    services.submit(game.pk, 0, "say hello", causation_id="msg-1")
+    said = Event.objects.get(game=game, type="pbem.Said")
+    assert (said.actor_kind, said.actor_seat, said.causation_id) == ("seat", 0, "msg-1")
+    assert said.payload == {"seat": 0, "text": "hello"}
+    assert said.visible_to is None and said.schema_version == 1 and said.created_at
+
+
+def test_the_orm_cannot_update_an_event(make_game):
+    game = make_game()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.filter(game=game, seq=1).update(type="Forged")
+    event = Event.objects.get(game=game, seq=1)
+    event.payload = {"forged": True}
+    with pytest.raises(IntegrityError), transaction.atomic():
+        event.save()
+    assert Event.objects.get(game=game, seq=1).type == "pbem.GameCreated"
+
+
+def test_the_orm_cannot_delete_an_event(make_game):
+    game = make_game()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.filter(game=game, seq=1).delete()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.get(game=game, seq=2).delete()
+    assert Event.objects.filter(game=game).count() == game.version
+
+
+def test_an_append_expecting_an_old_version_gets_a_conflict_and_changes_nothing(make_game):
+    game = make_game()
+    rows, _ = eventlog.build_rows(game.pk, game.version - 1, "x" * 64, [eventlog.NewEvent("pbem.Said", {})],
+                                  ("system", None, None), "", None)
+    with pytest.raises(eventlog.Conflict), transaction.atomic():
+        eventlog.append(game.pk, game.version - 1, "x" * 64, rows, {}, [])
+    game.refresh_from_db()
+    assert Event.objects.filter(game=game).count() == game.version
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_writers_on_one_game_lose_nothing_double_nothing_leave_no_gap(settings):
+    """Four threads, each with its own connection, append 'say' lines to one game at once."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
+                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    start = game.version
+    per_writer, writers = 25, 4
+    errors = []
+    barrier = threading.Barrier(writers)
+
+    def writer(n):
+        try:
+            barrier.wait()
+            for i in range(per_writer):
+                eventlog.cache_clear() if i % 7 == 0 else None
+                services.submit(game.pk, n % 2, f"say w{n}-{i}", causation_id=f"w{n}-{i}")
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            close_old_connections()
+            connection.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    texts = list(Event.objects.filter(game=game, type="pbem.Said").values_list("payload__text", flat=True))
+    assert sorted(texts) == sorted(f"w{n}-{i}" for n in range(writers) for i in range(per_writer))
+    seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, start + writers * per_writer + 1))
+    game.refresh_from_db()
+    assert audit.verify(game).ok
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_appends_expecting_the_same_version_exactly_one_wins(settings):
+    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
+                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    version, head = game.version, game.head_hash
+    results = []
+    barrier = threading.Barrier(2)
+
+    def racer(n):
+        try:
+            rows, _ = eventlog.build_rows(game.pk, version, head, [eventlog.NewEvent("pbem.Said", {"n": n})],
+                                          ("system", None, None), "", None)
+            barrier.wait()
+            with transaction.atomic():
+                eventlog.append(game.pk, version, head, rows, {}, [])
+            results.append("won")
+        except eventlog.Conflict:
+            results.append("conflict")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=racer, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["conflict", "won"]
+    assert Event.objects.filter(game=game).count() == version + 1
+
+
+def test_snapshots_are_written_every_n_events_and_are_only_a_cache(make_game, settings):
+    settings.PBEM_SNAPSHOT_EVERY = 4
+    game = make_game(3)
+    for i in range(12):
+        services.submit(game.pk, i % 3, f"say {i}")
+    game.refresh_from_db()
+    assert Snapshot.objects.filter(game=game).count() >= 3
+    with_snapshots = eventlog.load(game).state
+    Snapshot.objects.filter(game=game).delete()
+    eventlog.cache_clear()
+    assert eventlog.canonical(eventlog.load(game).state) == eventlog.canonical(with_snapshots)
+
+
+def test_loading_reads_the_newest_snapshot_and_the_events_after_it(make_game, settings, django_assert_max_num_queries):
+    settings.PBEM_SNAPSHOT_EVERY = 5
+    game = make_game(2)
+    for i in range(20):
+        services.submit(game.pk, i % 2, f"say {i}")
+    game.refresh_from_db()
+    newest = Snapshot.objects.filter(game=game).order_by("-seq").first()
+    assert newest.seq > game.version - 5
+    # A snapshot is believed: a doctored one shows through, which proves it was used.
+    doctored = dict(newest.state, meta=dict(newest.state["meta"], names=["Doctored", "Bob"]))
+    Snapshot.objects.filter(pk=newest.pk).update(state=doctored)
+    assert eventlog.load(game).state["meta"]["names"][0] == "Doctored"
+
+
+def test_a_snapshot_made_by_an_older_reducer_version_is_ignored(make_game, settings):
+    settings.PBEM_SNAPSHOT_EVERY = 1000
+    game = make_game(2)
+    real = eventlog.load(game).state
+    bogus = dict(real, meta=dict(real["meta"], names=["Old", "Code"]))
+    Snapshot.objects.create(game=game, seq=game.version, reducer_version=0, state=bogus)
+    assert eventlog.load(game).state["meta"]["names"] == ["Alice", "Bob"]
+
+
+def test_old_payloads_are_upcast_before_replay(make_game, monkeypatch):
+    """Version 2 of CardPlayed calls the card 'value'; a version-1 event in the log still replays."""
+    game = make_game(2)
+    card = hands(game)[0][0]
+    services.submit(game.pk, 0, f"play {card}")
+    spec = registry.get_game("diceduel")
+
+    def evolve_v2(state, event):
+        if event.type == "CardPlayed":
+            event = dataclasses.replace(event, data={"seat": event.data["seat"], "card": event.data["value"]})
+        return spec.evolve(state, event)
+
+    v2 = dataclasses.replace(spec, evolve=evolve_v2, schema_versions={"CardPlayed": 2},
+                             upcasters={("CardPlayed", 1): lambda d: {"seat": d["seat"], "value": d["card"]}})
+    monkeypatch.setitem(registry.all_games(), "diceduel", v2)
+    monkeypatch.setattr(eventlog, "get_game", lambda kind: v2)
+    eventlog.cache_clear()
+    state = eventlog.load(game, use_snapshots=False).state
+    assert state["game"]["played"][0] == card
+
+
+def test_the_read_model_is_updated_with_the_append_and_rebuildable(make_game):
+    from pbem import readmodels
+
+    game = make_game(2)
+    assert (game.status, game.phase, game.awaited) == ("running", "bid", [0, 1])
+    Game.objects.filter(pk=game.pk).update(phase="garbage", awaited=[], scores=[99, 99])
+    values = readmodels.rebuild(game)
+    game.refresh_from_db()
+    assert (game.phase, game.awaited, game.scores) == ("bid", [0, 1], [0, 0]) == (
+        values["phase"], values["awaited"], values["scores"])
