@@ -1,0 +1,947 @@
+"""Elixirus: state, decide, evolve and the bookkeeping around them.
+
+Stages of a round: "place" (A, apprentices one at a time in turn order), "collect" (B, resolved
+piece by piece from the signpost, space by space), "brew" (C, simultaneous and secret until all
+are done), then the end of the round. See RULINGS.md for every decision the rulebook leaves open.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+from games.base import Event, Rejected, Result, ScoreLine
+
+from .data_model import (
+    ALL_TOKENS,
+    APPRENTICES,
+    CORK_FIRST,
+    CORK_LATER,
+    CORKS_TO_END,
+    CURVES,
+    FLASKS,
+    PIECE_BY_EFFECT,
+    PIECE_IDS,
+    PIECES,
+    SPACES,
+    TABLE_IDS,
+    TABLES,
+    book_slot,
+    has_trait,
+    matches,
+    value,
+)
+
+SEAT_COLOURS = ("white", "black", "pink", "brown", "grey")
+DESTS = FLASKS + ("book", "bowl", "poison")
+
+
+def _copy(obj):
+    return json.loads(json.dumps(obj))
+
+
+# ---------------------------------------------------------------------------------------------
+# Bag
+# ---------------------------------------------------------------------------------------------
+
+
+def bag_draw(bag: list, box: list, k: int, rng) -> tuple[list, int | None]:
+    """Draws k ingredients blindly (decide side). When the bag runs dry, the box is poured back
+    into it once (RULINGS: empty bag); if both are empty, fewer are drawn.
+    Returns (drawn, poured) with poured = how many were drawn before the box was poured, or None."""
+    bag = list(bag)
+    drawn: list = []
+    poured = None
+    for _ in range(k):
+        if not bag:
+            if box and poured is None:
+                poured = len(drawn)
+                bag = list(box)
+            else:
+                break
+        drawn.append(bag.pop(rng.randbelow(len(bag))))
+    return drawn, poured
+
+
+def _apply_draw(state, drawn, poured):
+    bag = state["bag"]
+    for i, tok in enumerate(drawn):
+        if poured == i:
+            bag.extend(state["box"])
+            state["box"] = []
+        bag.remove(tok)
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
+
+
+def setup(players, options, rng):
+    tables = rng.sample(TABLE_IDS, players)
+    circle = rng.shuffle(PIECE_IDS)
+    face_up = min(players + 1, 6)
+    if face_up == 6:
+        up = [True] * 6
+        signpost = rng.randbelow(6)  # all face up: the signpost goes on a random piece
+    else:
+        up = [i < face_up for i in range(6)]
+        signpost = 0  # the first face-up piece clockwise
+    start = rng.randbelow(players)
+    bag = list(ALL_TOKENS)
+    drawn, poured = bag_draw(bag, [], 4 * face_up, rng)
+    fill = []
+    k = 0
+    for i in range(6):
+        pos = (signpost + i) % 6
+        if up[pos]:
+            for c in range(CURVES):
+                fill.append([pos, c, drawn[k]])
+                k += 1
+    public_circle = [p if up[i] else None for i, p in enumerate(circle)]
+    return [
+        Event("GameStarted", {"players": players, "tables": tables, "start": start, "signpost": signpost, "up": up}),
+        Event("ForestLaid", {"circle": circle}, visible_to=(), public={"circle": public_circle}),
+        Event("ForestFilled", {"fill": fill, "poured": poured}),
+    ]
+
+
+def _new_state(d):
+    n = d["players"]
+    return {
+        "n": n,
+        "round": 1,
+        "phase": "setup",
+        "start": d["start"],
+        "turn": d["start"],
+        "tables": list(d["tables"]),
+        "circle": [None] * 6,
+        "up": list(d["up"]),
+        "known": list(d["up"]),
+        "signpost": d["signpost"],
+        "curves": [[None] * CURVES for _ in range(6)],
+        "spaces": [[None] * SPACES for _ in range(6)],
+        "left": [APPRENTICES] * n,
+        "bag": list(ALL_TOKENS),
+        "box": [],
+        "front": [[] for _ in range(n)],
+        "bowl": [None] * n,
+        "flasks": [{f: [] for f in FLASKS} for _ in range(n)],
+        "book": [[None, None] for _ in range(n)],
+        "poison": [[] for _ in range(n)],
+        "corks": [{} for _ in range(n)],
+        "basket": None,
+        "queue": [],
+        "qi": 0,
+        "step": None,
+        "looking": [],
+        "drafts": None,
+        "done": [False] * n,
+        "history": [],
+        "end": None,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Evolve
+# ---------------------------------------------------------------------------------------------
+
+
+def evolve(state, event):
+    d = event.data
+    t = event.type
+    if t == "GameStarted":
+        return _new_state(d)
+    handler = _HANDLERS.get(t)
+    if handler is None:
+        raise ValueError(f"unknown event {t}")
+    handler(state, d)
+    return state
+
+
+def _ev_forest_laid(state, d):
+    state["circle"] = list(d["circle"])
+
+
+def _ev_forest_filled(state, d):
+    _apply_draw(state, [f[2] for f in d["fill"]], d["poured"])
+    for pos, c, tok in d["fill"]:
+        state["curves"][pos][c] = tok
+    state["phase"] = "place"
+
+
+def _ev_placed(state, d):
+    seat = d["seat"]
+    pos = _pos(state, d["piece"])
+    state["spaces"][pos][d["space"]] = seat
+    state["left"][seat] -= 1
+    if sum(state["left"]):
+        n = state["n"]
+        nxt = (seat + 1) % n
+        while not state["left"][nxt]:
+            nxt = (nxt + 1) % n
+        state["turn"] = nxt
+    else:
+        state["turn"] = None
+        state["phase"] = "collect"
+        state["queue"] = [[pos, sp] for pos in order(state) for sp in range(SPACES) if state["spaces"][pos][sp] is not None]
+        state["qi"] = 0
+        state["step"] = "take"
+        _advance(state)
+
+
+def _ev_collected(state, d):
+    seat = d["seat"]
+    pos, sp = state["queue"][state["qi"]]
+    curves = state["curves"][pos]
+    front = state["front"][seat]
+    for c in d["curves"]:
+        front.append(curves[c])
+        curves[c] = None
+    if d["drawn"]:
+        _apply_draw(state, d["drawn"], d["poured"])
+        front.extend(d["drawn"])
+    _after_take(state, sp)
+
+
+def _after_take(state, sp):
+    if sp == SPACES - 1:
+        state["step"] = "effect"
+    else:
+        _home(state)
+    _advance(state)
+
+
+def _home(state):
+    pos, sp = state["queue"][state["qi"]]
+    state["spaces"][pos][sp] = None
+    state["qi"] += 1
+    state["step"] = "take"
+
+
+def _effect_done(state):
+    _home(state)
+    _advance(state)
+
+
+def _ev_skipped(state, d):
+    _effect_done(state)
+
+
+def _ev_stolen(state, d):
+    state["front"][d["from"]].remove(d["ing"])
+    state["front"][d["seat"]].append(d["ing"])
+    _effect_done(state)
+
+
+def _ev_swapped(state, d):
+    pos = _pos(state, d["piece"])
+    front = state["front"][d["seat"]]
+    front.remove(d["ing"])
+    front.append(state["curves"][pos][d["curve"]])
+    state["curves"][pos][d["curve"]] = d["ing"]
+    _effect_done(state)
+
+
+def _ev_draw_looked(state, d):
+    _apply_draw(state, d["drawn"], d["poured"])
+    state["looking"] = list(d["drawn"])
+    if d["drawn"]:
+        state["step"] = "keep"
+    else:
+        _effect_done(state)
+
+
+def _ev_draw_kept(state, d):
+    front = state["front"][d["seat"]]
+    for tok in d["keep"]:
+        state["looking"].remove(tok)
+        front.append(tok)
+    state["bag"].extend(state["looking"])
+    state["looking"] = []
+    _effect_done(state)
+
+
+def _ev_replaced(state, d):
+    pos = _pos(state, d["piece"])
+    curves = state["curves"][pos]
+    for c in d["curves"]:
+        state["bag"].append(curves[c])
+        curves[c] = None
+    _apply_draw(state, d["drawn"], d["poured"])
+    for c, tok in zip(d["curves"], d["drawn"]):
+        curves[c] = tok
+    _effect_done(state)
+
+
+def _ev_danced(state, d):
+    pos = _pos(state, d["piece"])
+    sp = state["spaces"][pos]
+    a, b = d["spaces"]
+    sp[a], sp[b] = sp[b], sp[a]
+    _effect_done(state)
+
+
+def _ev_basket_taken(state, d):
+    state["basket"] = d["seat"]
+    _effect_done(state)
+
+
+def _ev_placed_ing(state, d):
+    dr = state["drafts"][d["seat"]]
+    tok, dest = d["ing"], d["to"]
+    if d["src"] == "front":
+        dr["front"].remove(tok)
+    else:
+        dr["bowl"] = None
+    if dest == "bowl":
+        dr["bowl"] = tok
+    elif dest == "poison":
+        dr["poison"].append(tok)
+    elif dest == "book":
+        dr["book"][book_slot(state["tables"][d["seat"]], tok)] = tok
+    else:
+        dr["flasks"][dest].append(tok)
+    dr["moves"].append([tok, dest])
+
+
+def _ev_picked(state, d):
+    dr = state["drafts"][d["seat"]]
+    dr["picked"] = [_pos(state, d["piece"]), d["curve"]]
+    dr["front"].append(d["ing"])
+    dr["moves"].append([d["ing"], "basket"])
+
+
+def _ev_brew_done(state, d):
+    state["done"][d["seat"]] = True
+
+
+def _ev_brew_reset(state, d):
+    seat = d["seat"]
+    state["done"][seat] = False
+    state["drafts"][seat] = _draft(state, seat)
+
+
+def _ev_revealed(state, d):
+    for seat in range(state["n"]):
+        dr = state["drafts"][seat]
+        state["front"][seat] = dr["front"]
+        state["bowl"][seat] = dr["bowl"]
+        state["flasks"][seat] = dr["flasks"]
+        state["book"][seat] = dr["book"]
+        state["poison"][seat] = dr["poison"]
+        if dr["picked"] is not None:
+            pos, c = dr["picked"]
+            state["curves"][pos][c] = None
+            state["basket"] = None
+    for seat, flask, points in d["corks"]:
+        state["corks"][seat][flask] = points
+    state["drafts"] = None
+    state["done"] = [False] * state["n"]
+    state["phase"] = "reveal"
+    state["history"].append([scores_breakdown(state, s) for s in range(state["n"])])
+
+
+def _ev_round_ended(state, d):
+    box = state["box"]
+    for pos in range(6):
+        curves = state["curves"][pos]
+        for c in range(CURVES):
+            if curves[c] is not None:
+                box.append(curves[c])
+                curves[c] = None
+    state["signpost"] = d["signpost"]
+    if d["down"] is not None:
+        state["up"][d["down"]] = False
+        state["up"][d["up"]] = True
+        state["known"][d["up"]] = True
+    _ev_forest_filled(state, d)
+    state["round"] += 1
+    state["start"] = d["start"]
+    state["turn"] = d["start"]
+    state["left"] = [APPRENTICES] * state["n"]
+    state["queue"] = []
+    state["qi"] = 0
+    state["step"] = None
+
+
+def _ev_game_ended(state, d):
+    for seat, tok in d["bowl"]:
+        state["bowl"][seat] = None
+        state["poison"][seat].append(tok)
+    state["phase"] = "over"
+    state["end"] = d["reason"]
+    state["known"] = [True] * 6
+    final = [scores_breakdown(state, s) for s in range(state["n"])]
+    if state["history"]:
+        state["history"][-1] = final
+    else:
+        state["history"].append(final)
+
+
+_HANDLERS = {
+    "ForestLaid": _ev_forest_laid,
+    "ForestFilled": _ev_forest_filled,
+    "ApprenticePlaced": _ev_placed,
+    "IngredientsCollected": _ev_collected,
+    "EffectSkipped": _ev_skipped,
+    "IngredientStolen": _ev_stolen,
+    "IngredientSwapped": _ev_swapped,
+    "DrawLooked": _ev_draw_looked,
+    "DrawKept": _ev_draw_kept,
+    "IngredientsReplaced": _ev_replaced,
+    "ApprenticesDanced": _ev_danced,
+    "BasketTaken": _ev_basket_taken,
+    "IngredientPlaced": _ev_placed_ing,
+    "LeftoverPicked": _ev_picked,
+    "BrewDone": _ev_brew_done,
+    "BrewReset": _ev_brew_reset,
+    "PotionsRevealed": _ev_revealed,
+    "RoundEnded": _ev_round_ended,
+    "GameEnded": _ev_game_ended,
+}
+
+
+def _draft(state, seat):
+    return {
+        "front": list(state["front"][seat]),
+        "bowl": state["bowl"][seat],
+        "flasks": {f: list(v) for f, v in state["flasks"][seat].items()},
+        "book": list(state["book"][seat]),
+        "poison": list(state["poison"][seat]),
+        "picked": None,
+        "moves": [],
+    }
+
+
+def _advance(state):
+    """Moves the collecting cursor to the next apprentice who has something to decide."""
+    queue = state["queue"]
+    while state["qi"] < len(queue):
+        pos, sp = queue[state["qi"]]
+        if state["step"] == "take":
+            if any(c is not None for c in state["curves"][pos]):
+                return
+            if sp == SPACES - 1:
+                state["step"] = "effect"
+            else:
+                _home(state)
+            continue
+        if state["step"] == "effect":
+            if effect_options(state, pos, state["spaces"][pos][sp]):
+                return
+            _home(state)
+            continue
+        return  # "keep"
+    # Stage C begins: everyone concocts at once.
+    state["phase"] = "brew"
+    state["step"] = None
+    state["drafts"] = [_draft(state, s) for s in range(state["n"])]
+    state["done"] = [False] * state["n"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Queries
+# ---------------------------------------------------------------------------------------------
+
+
+def order(state) -> list[int]:
+    """Face-up piece positions in resolution order: from the signpost, clockwise."""
+    sign = state["signpost"]
+    return [(sign + i) % 6 for i in range(6) if state["up"][(sign + i) % 6]]
+
+
+def _pos(state, effect: str) -> int:
+    return state["circle"].index(PIECE_BY_EFFECT[effect])
+
+
+def effect_of(state, pos: int) -> str:
+    return PIECES[state["circle"][pos]]["effect"]
+
+
+def current(state):
+    """(seat, pos, space) of the apprentice being resolved in stage B, or None."""
+    if state["phase"] != "collect" or state["qi"] >= len(state["queue"]):
+        return None
+    pos, sp = state["queue"][state["qi"]]
+    return state["spaces"][pos][sp], pos, sp
+
+
+def waiting_for(state):
+    phase = state["phase"]
+    if phase == "place":
+        return [state["turn"]]
+    if phase == "collect":
+        cur = current(state)
+        return [cur[0]] if cur else []
+    if phase == "brew":
+        return [s for s in range(state["n"]) if not state["done"][s]]
+    return []
+
+
+def can_act(state, seat):
+    return state["phase"] == "brew" and state["done"][seat]
+
+
+def effect_options(state, pos, seat) -> list[dict]:
+    """Every effect command the apprentice on the third space of `pos` may give (without skip)."""
+    effect = effect_of(state, pos)
+    out: list[dict] = []
+    if effect == "steal":
+        for other in range(state["n"]):
+            if other != seat:
+                for tok in sorted(set(state["front"][other])):
+                    out.append({"type": "steal", "ing": tok, "from": other})
+    elif effect == "swap":
+        mine = sorted(set(state["front"][seat]))
+        if mine:
+            for p in order(state):
+                for c, tok in enumerate(state["curves"][p]):
+                    if tok is not None:
+                        for m in mine:
+                            out.append({"type": "swap", "ing": m, "piece": effect_of(state, p), "curve": c + 1})
+    elif effect == "draw":
+        if state["bag"] or state["box"]:
+            out.append({"type": "draw"})
+    elif effect == "replace":
+        for p in order(state):
+            if p == pos:
+                continue
+            full = [c + 1 for c, tok in enumerate(state["curves"][p]) if tok is not None]
+            name = effect_of(state, p)
+            for k in (1, 2):
+                for combo in combinations(full, k):
+                    out.append({"type": "replace", "piece": name, "curves": list(combo)})
+    elif effect == "dance":
+        for p in order(state):
+            if p == pos:
+                continue
+            sp = state["spaces"][p]
+            for a, b in combinations(range(SPACES), 2):
+                if sp[a] is not None and sp[b] is not None and sp[a] != sp[b]:
+                    out.append({"type": "dance", "piece": effect_of(state, p), "spaces": [a + 1, b + 1]})
+    elif effect == "collect":
+        if state["basket"] != seat:
+            out.append({"type": "basket"})
+    return out
+
+
+def _draft_options(state, seat) -> list[dict]:
+    dr = state["drafts"][seat]
+    table = state["tables"][seat]
+    reqs = TABLES[table]["flasks"]
+    out: list[dict] = []
+    seen = set()
+    sources = [t for t in dr["front"]]
+    if dr["bowl"] is not None:
+        sources.append(dr["bowl"])
+    for tok in sources:
+        if tok in seen:
+            continue
+        seen.add(tok)
+        in_front = tok in dr["front"]
+        for f in FLASKS:
+            filled = dr["flasks"][f]
+            req = reqs[f]
+            if len(filled) < len(req) and matches(tok, req[len(filled)]):
+                out.append({"type": "put", "ing": tok, "to": f})
+        slot = book_slot(table, tok)
+        if slot is not None and dr["book"][slot] is None:
+            out.append({"type": "put", "ing": tok, "to": "book"})
+        if in_front and dr["bowl"] is None:
+            out.append({"type": "put", "ing": tok, "to": "bowl"})
+        out.append({"type": "put", "ing": tok, "to": "poison"})
+    if state["basket"] == seat and dr["picked"] is None:
+        for p in order(state):
+            for c, tok in enumerate(state["curves"][p]):
+                if tok is not None:
+                    out.append({"type": "pick", "piece": effect_of(state, p), "curve": c + 1})
+    if not dr["front"]:
+        out.append({"type": "done"})
+    # "reset" (revising this round's concocting) is accepted by decide but, like the platform's undo,
+    # not listed here: see RULINGS.md ("Revising a secret placement").
+    return out
+
+
+def legal(state, seat):
+    if seat not in waiting_for(state):
+        return []
+    phase = state["phase"]
+    if phase == "place":
+        return [
+            {"type": "place", "piece": effect_of(state, p), "space": sp + 1}
+            for p in order(state)
+            for sp in range(SPACES)
+            if state["spaces"][p][sp] is None
+        ]
+    if phase == "collect":
+        _, pos, sp = current(state)
+        step = state["step"]
+        if step == "take":
+            full = [c + 1 for c, tok in enumerate(state["curves"][pos]) if tok is not None]
+            k = min(PIECES[state["circle"][pos]]["baskets"][sp], len(full))
+            return [{"type": "take", "curves": list(combo)} for combo in combinations(full, k)]
+        if step == "effect":
+            return effect_options(state, pos, seat) + [{"type": "skip"}]
+        looking = state["looking"]
+        keeps = {tuple(sorted([a])) for a in looking}
+        keeps |= {tuple(sorted(pair)) for pair in combinations(looking, 2)}
+        return [{"type": "keep", "ings": list(k)} for k in sorted(keeps)]
+    if phase == "brew":
+        return _draft_options(state, seat)
+    return []
+
+
+# ---------------------------------------------------------------------------------------------
+# Decide
+# ---------------------------------------------------------------------------------------------
+
+
+def _seat_word(seat):
+    return SEAT_COLOURS[seat]
+
+
+def decide(state, seat, command, rng):
+    if not isinstance(command, dict):
+        raise Rejected("That is not a command.")
+    phase = state["phase"]
+    kind = command.get("type")
+    if phase == "over":
+        raise Rejected("The game is over.")
+    if phase == "brew":
+        return _decide_brew(state, seat, command, rng)
+    if seat not in waiting_for(state):
+        if phase == "place":
+            raise Rejected(f"It is {_seat_word(state['turn'])}'s turn to place an apprentice.")
+        raise Rejected("It is not your turn.")
+    if phase == "place":
+        if kind != "place":
+            raise Rejected("Now place an apprentice: 'place <piece> <space>', e.g. 'place steal 2'.")
+        return _decide_place(state, seat, command)
+    return _decide_collect(state, seat, command, rng)
+
+
+def _piece_pos(state, name, must_be_up=True):
+    if name not in PIECE_BY_EFFECT:
+        raise Rejected(f"There is no piece of forest called {name!r}.")
+    pos = _pos(state, name)
+    if must_be_up and not state["up"][pos]:
+        raise Rejected(f"The {name} piece of forest is face down.")
+    return pos
+
+
+def _decide_place(state, seat, command):
+    name = command.get("piece")
+    space = command.get("space")
+    pos = _piece_pos(state, name)
+    if space not in (1, 2, 3):
+        raise Rejected("Each piece of forest has spaces 1, 2 and 3.")
+    if state["spaces"][pos][space - 1] is not None:
+        raise Rejected(f"Space {space} of the {name} piece is taken: only 1 apprentice may occupy a space.")
+    return [Event("ApprenticePlaced", {"seat": seat, "piece": name, "space": space - 1})]
+
+
+def _decide_collect(state, seat, command, rng):
+    _, pos, sp = current(state)
+    step = state["step"]
+    kind = command.get("type")
+    if step == "take":
+        if kind != "take":
+            raise Rejected("First collect your ingredients: 'take <curve> [<curve>]', e.g. 'take 2 4'.")
+        curves = command.get("curves")
+        if not isinstance(curves, list) or not all(isinstance(c, int) for c in curves):
+            raise Rejected("Say which curves: 'take 2 4'.")
+        full = [c + 1 for c, tok in enumerate(state["curves"][pos]) if tok is not None]
+        need = min(PIECES[state["circle"][pos]]["baskets"][sp], len(full))
+        if len(set(curves)) != len(curves):
+            raise Rejected("Name each curve once.")
+        for c in curves:
+            if c not in full:
+                raise Rejected(f"There is no ingredient in curve {c} of this piece (curves with one: {full}).")
+        if len(curves) != need:
+            raise Rejected(f"You must collect exactly {need} ingredient{'s' if need != 1 else ''} here.")
+        cs = sorted(c - 1 for c in curves)
+        drawn, poured = [], None
+        if PIECES[state["circle"][pos]]["bag_curve"] in cs:
+            drawn, poured = bag_draw(state["bag"], state["box"], 1, rng)
+        return [Event("IngredientsCollected", {
+            "seat": seat, "piece": effect_of(state, pos), "space": sp, "curves": cs,
+            "ings": [state["curves"][pos][c] for c in cs], "drawn": drawn, "poured": poured,
+        }, reveals=bool(drawn))]
+    if step == "keep":
+        if kind != "keep":
+            raise Rejected("Keep 1 or 2 of the ingredients you drew: 'keep <ingredient> [and <ingredient>]'.")
+        keep = command.get("ings")
+        if not isinstance(keep, list) or not 1 <= len(keep) <= 2:
+            raise Rejected("Keep 1 or 2 of them.")
+        pool = list(state["looking"])
+        for tok in keep:
+            if tok not in pool:
+                raise Rejected(f"You did not draw {tok}; you drew {', '.join(state['looking'])}.")
+            pool.remove(tok)
+        keep = sorted(keep)
+        return [Event("DrawKept", {"seat": seat, "keep": keep, "back": pool}, visible_to=(seat,),
+                      public={"seat": seat, "keep": keep, "back": len(pool)}, reveals=True)]
+    # effect step
+    if kind == "skip":
+        return [Event("EffectSkipped", {"seat": seat, "effect": effect_of(state, pos)})]
+    options = effect_options(state, pos, seat)
+    effect = effect_of(state, pos)
+    if kind != effect and not (effect == "collect" and kind == "basket"):
+        raise Rejected(f"The effect here is {effect.capitalize()}: use it or 'skip'.")
+    norm = _normalise_effect(command)
+    if norm not in options:
+        raise Rejected(_effect_reason(state, pos, seat, norm))
+    if kind == "steal":
+        return [Event("IngredientStolen", {"seat": seat, "from": norm["from"], "ing": norm["ing"]})]
+    if kind == "swap":
+        p = _pos(state, norm["piece"])
+        got = state["curves"][p][norm["curve"] - 1]
+        return [Event("IngredientSwapped", {"seat": seat, "ing": norm["ing"], "piece": norm["piece"],
+                                            "curve": norm["curve"] - 1, "got": got})]
+    if kind == "draw":
+        drawn, poured = bag_draw(state["bag"], state["box"], 3, rng)
+        return [Event("DrawLooked", {"seat": seat, "drawn": drawn, "poured": poured}, visible_to=(seat,),
+                      public={"seat": seat, "count": len(drawn), "poured": poured}, reveals=True)]
+    if kind == "replace":
+        p = _pos(state, norm["piece"])
+        cs = [c - 1 for c in norm["curves"]]
+        removed = [state["curves"][p][c] for c in cs]
+        drawn, poured = bag_draw(state["bag"] + removed, state["box"], len(cs), rng)
+        return [Event("IngredientsReplaced", {"seat": seat, "piece": norm["piece"], "curves": cs,
+                                              "removed": removed, "drawn": drawn, "poured": poured}, reveals=True)]
+    if kind == "dance":
+        p = _pos(state, norm["piece"])
+        a, b = norm["spaces"]
+        sp_ = state["spaces"][p]
+        return [Event("ApprenticesDanced", {"seat": seat, "piece": norm["piece"], "spaces": [a - 1, b - 1],
+                                            "seats": [sp_[a - 1], sp_[b - 1]]})]
+    return [Event("BasketTaken", {"seat": seat, "from": state["basket"]})]
+
+
+def _normalise_effect(command):
+    out = dict(command)
+    for k in ("curves", "spaces"):
+        if isinstance(out.get(k), list):
+            try:
+                out[k] = sorted(out[k])
+            except TypeError:
+                pass
+    return out
+
+
+def _effect_reason(state, pos, seat, command):
+    kind = command.get("type")
+    if kind == "steal":
+        victim = command.get("from")
+        if victim == seat:
+            return "Steal takes an ingredient from someone else."
+        if not isinstance(victim, int) or not 0 <= victim < state["n"] or command.get("ing") not in state["front"][victim]:
+            return "Steal takes 1 ingredient another player has collected in this stage (not from their table)."
+    if kind == "swap":
+        if command.get("ing") not in state["front"][seat]:
+            return "Swap gives 1 ingredient you collected in this stage (not from your table)."
+        return "Swap takes 1 ingredient still lying on a face-up piece of forest: name the piece and curve."
+    if kind == "replace":
+        return "Replace 1 or 2 ingredients on one other face-up piece of forest: 'replace <piece> <curve> [<curve>]'."
+    if kind == "dance":
+        return "Dance swaps 2 apprentices of different colours on one other piece of forest: 'dance <piece> 1 3'."
+    if kind == "basket":
+        return "You already hold the basket tile."
+    if kind == "draw":
+        return "The bag and the box are empty: there is nothing to draw."
+    return "That is not possible now."
+
+
+def _decide_brew(state, seat, command, rng):
+    kind = command.get("type")
+    if state["done"][seat]:
+        if kind == "reset":
+            return [Event("BrewReset", {"seat": seat})]
+        raise Rejected("You have finished concocting for this round; 'reset' to start your concocting again "
+                       "(possible until the last player is done).")
+    dr = state["drafts"][seat]
+    table = state["tables"][seat]
+    if kind == "reset":
+        if not dr["moves"]:
+            raise Rejected("You have not placed anything yet this round.")
+        return [Event("BrewReset", {"seat": seat})]
+    if kind == "done":
+        if dr["front"]:
+            raise Rejected(f"Place all the ingredients you collected first: {', '.join(dr['front'])} still in front of you.")
+        events = [Event("BrewDone", {"seat": seat})]
+        if all(state["done"][s] for s in range(state["n"]) if s != seat):
+            events += _reveal_and_end(state, seat, rng)
+        return events
+    if kind == "pick":
+        if state["basket"] != seat:
+            raise Rejected("Only the player holding the basket tile may collect a leftover ingredient.")
+        if dr["picked"] is not None:
+            raise Rejected("You have already used the basket tile this round.")
+        name = command.get("piece")
+        pos = _piece_pos(state, name)
+        curve = command.get("curve")
+        if curve not in (1, 2, 3, 4) or state["curves"][pos][curve - 1] is None:
+            raise Rejected(f"There is no leftover ingredient in curve {curve} of the {name} piece.")
+        tok = state["curves"][pos][curve - 1]
+        return [Event("LeftoverPicked", {"seat": seat, "piece": name, "curve": curve - 1, "ing": tok},
+                      visible_to=(seat,), public={"seat": seat})]
+    if kind != "put":
+        raise Rejected("Now concoct: 'put <ingredient> on <flask|book|bowl|poison>', then 'done'.")
+    tok = command.get("ing")
+    dest = command.get("to")
+    if dest not in DESTS:
+        raise Rejected(f"Place it on one of: {', '.join(DESTS)}.")
+    if tok in dr["front"]:
+        src = "front"
+    elif tok is not None and tok == dr["bowl"]:
+        src = "bowl"
+    else:
+        raise Rejected(f"You have no {tok} to place (in front of you: {', '.join(dr['front']) or 'nothing'}"
+                       f"; in your bowl: {dr['bowl'] or 'nothing'}).")
+    if dest == "bowl":
+        if src == "bowl":
+            raise Rejected("That ingredient is already in your bowl.")
+        if dr["bowl"] is not None:
+            raise Rejected(f"Your bowl already holds {dr['bowl']}: at most 1 ingredient may be in the bowl.")
+    elif dest == "book":
+        slot = book_slot(table, tok)
+        if slot is None:
+            specials = " and ".join(f"{c} {v}" for c, v in TABLES[table]["special"])
+            raise Rejected(f"Only your special ingredients ({specials}) go in your recipe book.")
+        if dr["book"][slot] is not None:
+            raise Rejected("That space of your recipe book is already filled.")
+    elif dest in FLASKS:
+        req = TABLES[table]["flasks"][dest]
+        filled = dr["flasks"][dest]
+        if len(filled) >= len(req):
+            raise Rejected(f"Your {dest} flask is already full.")
+        need = req[len(filled)]
+        if not matches(tok, need):
+            raise Rejected(f"The next space of your {dest} flask (space {len(filled) + 1}, filled bottom to top "
+                           f"without skipping) needs {need[0]} {need[1]}.")
+    return [Event("IngredientPlaced", {"seat": seat, "ing": tok, "src": src, "to": dest},
+                  visible_to=(seat,), public={"seat": seat})]
+
+
+def _reveal_and_end(state, last_seat, rng):
+    """The last player is done: all placements are revealed, corks taken, the round ends."""
+    n = state["n"]
+    sealed_before = {f for c in state["corks"] for f in c}
+    corks = []
+    for s in range(n):
+        dr = state["drafts"][s]
+        reqs = TABLES[state["tables"][s]]["flasks"]
+        for f in FLASKS:
+            if f not in state["corks"][s] and len(dr["flasks"][f]) == len(reqs[f]):
+                corks.append([s, f, CORK_LATER if f in sealed_before else CORK_FIRST])
+    moves = [state["drafts"][s]["moves"] for s in range(n)]
+    events = [Event("PotionsRevealed", {"moves": _copy(moves), "corks": corks}, reveals=True)]
+    after = _copy(state)
+    after["done"][last_seat] = True
+    _ev_revealed(after, events[0].data)
+    if any(len(c) >= CORKS_TO_END for c in after["corks"]):
+        return events + [_game_end(after, "cork")]
+    # End of the round.
+    leftovers = [tok for pos in range(6) for tok in after["curves"][pos] if tok is not None]
+    box = after["box"] + leftovers
+    old = after["signpost"]
+    new = (old + 1) % 6
+    while not after["up"][new]:
+        new = (new + 1) % 6
+    down = up = None
+    revealed = None
+    up_now = list(after["up"])
+    if not all(after["up"]):
+        down = old
+        up = old
+        while up_now[up]:
+            up = (up + 1) % 6
+        up_now[down] = False
+        up_now[up] = True
+        if not after["known"][up]:
+            revealed = after["circle"][up]
+    slots = [[(new + i) % 6, c] for i in range(6) if up_now[(new + i) % 6] for c in range(CURVES)]
+    drawn, poured = bag_draw(after["bag"], box, len(slots), rng)
+    if not drawn:
+        return events + [_game_end(after, "exhausted")]
+    fill = [[p, c, tok] for (p, c), tok in zip(slots, drawn)]
+    data = {"signpost": new, "down": down, "up": up, "piece": revealed, "fill": fill, "poured": poured,
+            "to_box": leftovers, "start": (after["start"] + 1) % n}
+    return events + [Event("RoundEnded", data, reveals=revealed is not None)]
+
+
+def _game_end(after, reason):
+    bowl = [[s, tok] for s, tok in enumerate(after["bowl"]) if tok is not None]
+    end = _copy(after)
+    _ev_game_ended(end, {"bowl": bowl, "reason": reason})
+    return Event("GameEnded", {"reason": reason, "bowl": bowl, "circle": list(after["circle"]),
+                               "scores": [total(end, s) for s in range(end["n"])]}, reveals=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------------------------
+
+CATEGORIES = ("concocting", "corks", "recipe book", "enchanted", "cursed", "toxic")
+
+
+def scores_breakdown(state, seat) -> list[int]:
+    """[A concocting, B corks, C recipe book, D enchanted, E cursed, F toxic] from the table as it is."""
+    table = TABLES[state["tables"][seat]]
+    flask_toks = [t for f in FLASKS for t in state["flasks"][seat][f]]
+    a = sum(value(t) for t in flask_toks)
+    b = sum(state["corks"][seat].values())
+    book = [t for t in state["book"][seat] if t is not None]
+    c = sum(2 * value(t) for t in book) + (3 if len(book) == 2 else 0)
+    d = sum(1 for t in flask_toks if has_trait(t, table["enchanted"]))
+    e = -sum(1 for t in flask_toks if has_trait(t, table["cursed"]))
+    f = -sum(value(t) for t in state["poison"][seat])
+    return [a, b, c, d, e, f]
+
+
+def total(state, seat) -> int:
+    return sum(scores_breakdown(state, seat))
+
+
+def ingredients_on_table(state, seat) -> int:
+    """Tie-breaker: ingredients and crystals on the flasks and the recipe book (not the poison flask)."""
+    return sum(len(v) for v in state["flasks"][seat].values()) + sum(1 for t in state["book"][seat] if t)
+
+
+def result(state):
+    if state["phase"] != "over":
+        return None
+    n = state["n"]
+    return Result(
+        [total(state, s) for s in range(n)],
+        [(ingredients_on_table(state, s),) for s in range(n)],
+        {"breakdown": [dict(zip(CATEGORIES, scores_breakdown(state, s))) for s in range(n)], "end": state["end"]},
+    )
+
+
+def summary(state):
+    phase = state["phase"]
+    return {"round": state["round"], "phase": phase, "scores": [total(state, s) for s in range(state["n"])]}
+
+
+def score_sheet(state):
+    lines = []
+    prev = [[0] * 6 for _ in range(state["n"])]
+    for r, snap in enumerate(state["history"], start=1):
+        for s in range(state["n"]):
+            delta = [a - b for a, b in zip(snap[s], prev[s])]
+            detail = ", ".join(f"{name} {d:+d}" for name, d in zip(CATEGORIES, delta) if d)
+            lines.append(ScoreLine(r, s, sum(delta), detail, f"Round {r}"))
+        prev = snap
+    return lines
+
+
+def timeout(state, seat):
+    if seat not in waiting_for(state):
+        return None
+    if state["phase"] == "collect" and state["step"] == "effect":
+        return {"type": "skip"}  # the effect is optional
+    if state["phase"] == "brew" and not state["drafts"][seat]["front"]:
+        return {"type": "done"}
+    return None
