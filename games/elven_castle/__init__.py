@@ -1,0 +1,46 @@
+"""Elven Castle (Zvezda, 2013): 2-4 architects build one castle of arches; the higher the arch
+under the piece you place, the more points. Rules: rules.py; commands: grammar.py; renders:
+view.py; the proposed geometry and every ruling: RULINGS.md."""
+
+from games.base import GameSpec, Option
+
+from . import grammar, rules, view
+
+SCENARIO_CHOICES = ("none",) + tuple(rules.SCENARIOS)
+
+GAME = GameSpec(
+    name="elven_castle",
+    title="Elven Castle",
+    min_players=2,
+    max_players=4,
+    version=1,
+    setup=rules.setup,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    waiting_for=rules.waiting_for,
+    legal=rules.legal,
+    result=rules.result,
+    view=view.view,
+    parse=grammar.parse,
+    describe=grammar.describe,
+    help=grammar.help,
+    narrate=view.narrate,
+    render_text=view.render_text,
+    render_html=view.render_html,
+    summary=rules.summary,
+    score_sheet=rules.score_sheet,
+    timeout=rules.timeout,
+    options=(
+        Option("scoring", "A", "A: an arch's spans count down to the piece beneath it; B: down to the ground",
+               choices=("A", "B")),
+        Option("staircase", False, "experienced: reaching exactly 8/16/24/32/40 lets you join two bridges "
+               "into a staircase"),
+        Option("penalties", False, "experienced: -2 per window/portal/balcony/staircase left in hand and per "
+               "piece standing alone on the ground"),
+        Option("scenario", "none", "a 3-4 player scenario with grey pieces: " + ", ".join(SCENARIO_CHOICES[1:]),
+               choices=SCENARIO_CHOICES),
+    ),
+    colours=rules.COLOURS,
+    check_options=rules.check_options,
+    rulebook="Place an arch on the ground or on two pieces; score the height of the arch beneath it.",
+)

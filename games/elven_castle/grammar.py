@@ -1,0 +1,147 @@
+"""The text commands of Elven Castle: parse, describe, help.
+
+    place bridge c3 east level 1     (verb, piece, square, direction, level)
+    bridge c3 e                      (the verb and the level may be left out: the only level
+                                      where that footprint fits is taken)
+    make staircase / no staircase    (after reaching 8, 16, 24, 32 or 40 points)
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from games.base import ParseError, match_name, normalize
+
+from . import rules
+
+DIR_WORDS = {"e": "e", "east": "e", "w": "w", "west": "w", "n": "n", "north": "n", "s": "s", "south": "s",
+             "o": "e", "ost": "e"}
+DIR_NAMES = {"e": "east", "w": "west", "n": "north", "s": "south"}
+PIECE_WORDS = {"bridge": "bridge", "window": "window", "portal": "portal", "balcony": "balcony",
+               "staircase": "staircase", "stairs": "staircase", "stair": "staircase", "arch": "bridge",
+               "gate": "portal"}
+PLACE_VERBS = {"place", "put", "build", "play"}
+MAKE_WORDS = {"make", "yes", "join", "create"}
+DECLINE_WORDS = {"no", "decline", "skip", "pass", "nostaircase"}
+LEVEL_WORDS = {"level", "lvl", "lv", "at", "on", "z", "height"}
+SQUARE = re.compile(r"^([a-i])([1-9])([ewns]?)$")
+LEVEL = re.compile(r"^(?:level|lvl|lv|l|z|@)?(\d{1,2})$")
+
+
+def parse(text, state, seat):
+    words = normalize(text.replace(",", " ").replace("/", " ")).split()
+    if not words:
+        raise ParseError("Empty command. Try 'help'.")
+    if words[0] in PLACE_VERBS:
+        words = words[1:]
+        if not words:
+            raise ParseError("Place what? e.g. 'place bridge c3 east level 0'.")
+    head = words[0]
+    if head in DECLINE_WORDS:
+        return {"type": "decline"}
+    if head in MAKE_WORDS:
+        return {"type": "staircase"}
+    vocab = sorted(set(PIECE_WORDS) | PLACE_VERBS | MAKE_WORDS | DECLINE_WORDS)
+    word = match_name(head, vocab, "command or piece")
+    if word in DECLINE_WORDS:
+        return {"type": "decline"}
+    if word in MAKE_WORDS:
+        return {"type": "staircase"}
+    if word in PLACE_VERBS:
+        raise ParseError(f"Put the piece after '{word}': 'place bridge c3 east'.")
+    piece = PIECE_WORDS[word]
+    rest = words[1:]
+    if piece == "staircase" and not rest:
+        return {"type": "staircase"}
+    x = y = z = d = None
+    i = 0
+    while i < len(rest):
+        tok = rest[i]
+        m = SQUARE.match(tok)
+        if m and x is None:
+            x, y = rules.FILES.index(m.group(1)), int(m.group(2)) - 1
+            if m.group(3):
+                d = m.group(3)
+        elif tok in DIR_WORDS and d is None:
+            d = DIR_WORDS[tok]
+        elif tok in LEVEL_WORDS and i + 1 < len(rest) and rest[i + 1].isdigit():
+            z = int(rest[i + 1])
+            i += 1
+        elif LEVEL.match(tok) and z is None:
+            z = int(LEVEL.match(tok).group(1))
+        else:
+            close = difflib.get_close_matches(tok, list(DIR_NAMES.values()) + ["level"], n=2, cutoff=0.6)
+            raise ParseError(f"I do not understand '{tok}' in '{text.strip()}'.", close)
+        i += 1
+    if x is None:
+        raise ParseError(f"Say where the {piece} goes: a square a1..i9, e.g. 'place {piece} c3 east'.")
+    if d is None:
+        raise ParseError(f"Say which way the {piece} runs from {rules.square(x, y)}: east, west, north or south.")
+    x, y, d = rules.canonical_place(piece, x, y, d)
+    if z is None:
+        z = _infer_level(state, seat, piece, x, y, d)
+    return {"type": "place", "piece": piece, "x": x, "y": y, "z": z, "dir": d}
+
+
+def _infer_level(state, seat, piece, x, y, d):
+    if state is None or seat is None or not (0 <= x < rules.W and 0 <= y < rules.D):
+        return 0
+    if not (0 <= seat < state["players"]):
+        return 0
+    levels = sorted({p[3] for p in rules.placements_for(state, seat, piece, x, y, d)})
+    if len(levels) == 1:
+        return levels[0]
+    if len(levels) > 1:
+        opts = " or ".join(str(v) for v in levels)
+        raise ParseError(f"The {piece} fits at {rules.square(x, y)} at level {opts}: say which, e.g. "
+                         f"'place {piece} {rules.square(x, y)} {DIR_NAMES[d]} level {levels[-1]}'.")
+    # Nowhere legal: take the highest surface under its first foot, so the rejection explains why.
+    tops = rules._tops(state)[y * rules.W + x] if state.get("occ") is not None else []
+    return max(tops) if tops else 0
+
+
+def describe(command):
+    t = command["type"]
+    if t == "place":
+        sq = rules.square(command["x"], command["y"])
+        return f"place {command['piece']} {sq} {DIR_NAMES[command['dir']]} level {command['z']}"
+    if t == "staircase":
+        return "make staircase"
+    if t == "decline":
+        return "no staircase"
+    return t
+
+
+def help(state, seat):
+    lines = []
+    if state is None or state["phase"] == "over":
+        return "The game is over; no commands."
+    if state["phase"] == "staircase":
+        lines += [
+            "You reached a staircase score. Join two of your bridges into a staircase?",
+            "  make staircase     (2 bridges from your hand become 1 staircase)",
+            "  no staircase",
+        ]
+        return "\n".join(lines)
+    lines += [
+        "Place one of your pieces on the board (level 0) or on top of two pieces:",
+        "  place PIECE SQUARE DIRECTION [level N]",
+        "  PIECE: bridge, window, portal, balcony, staircase",
+        "  SQUARE: where the piece's first cell goes (a1..i9); DIRECTION: which way it",
+        "  runs from there (east, west, north, south; e w n s); level: height of its",
+        "  underside (0 = on the board; the map shows the level of each top).",
+        "  The level may be left out when the piece fits at only one level there.",
+        "Examples:",
+        "  place bridge c3 east level 0",
+        "  bridge d4 n 1",
+    ]
+    if seat is not None and seat in rules.waiting_for(state):
+        options = rules.placements(state, seat)
+        raised = [p for p in options if p[3] > 0]
+        pick = (sorted(raised, key=lambda p: -p[3])[:4] + options[:2])[:6]
+        if pick:
+            lines.append(f"Some of your {len(options)} possible placements now:")
+            for kind, x, y, z, d in pick:
+                lines.append("  " + describe({"type": "place", "piece": kind, "x": x, "y": y, "z": z, "dir": d}))
+    return "\n".join(lines)
