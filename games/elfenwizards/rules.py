@@ -471,7 +471,8 @@ def award(s) -> dict:
                 gd = wiz[w][0]
         results.append({
             "titles": list(titles),
-            "candidates": [[s["names"][w], pts[w], sorted(spells[w], reverse=True)] for w in ws],
+            "candidates": [[s["names"][w], pts[w], sorted(spells[w], reverse=True)]
+                           for w in sorted(ws, key=lambda w: (SPACE_RANK[wiz[w][1]], w))],
             "won": [[s["names"][w], title] for title, w in zip(titles, winners_w)],
         })
     for w, (_o, sp, _g) in enumerate(wiz):
