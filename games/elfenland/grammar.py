@@ -137,6 +137,9 @@ class Parsed:
 
 
 def _town(words: list[str]) -> str:
+    exact = TOWN_NAMES.get("".join(words))
+    if exact:
+        return exact
     return TOWN_NAMES[key(match_name("".join(words), list(TOWN_DISPLAY.values()), "town"))]
 
 
@@ -190,7 +193,7 @@ def parse(text, state, seat):
     toks_clean = [t for t in toks if t != "|"]
     if not toks_clean:
         raise ParseError("Empty command. Try 'help'.")
-    verb = VERBS[match_name(toks_clean[0], list(VERBS), "command")]
+    verb = VERBS.get(toks_clean[0]) or VERBS[match_name(toks_clean[0], list(VERBS), "command")]
     first_idx = toks.index(toks_clean[0])
     p = Parsed(toks[first_idx + 1:])
     if verb == "draw":

@@ -455,23 +455,56 @@ def legal(state, seat):
 
 
 def reachable(state, seat) -> list[str]:
-    """Every town the seat's Elf can still reach this turn with the cards in hand (exact search
-    over (town, cards left); each distinct hand is explored once per town)."""
+    """Every town the seat's Elf can still reach this turn with the cards in hand.
+
+    Exact, and fast because a caravan (or the Boatmen) takes *any* cards: a path is payable
+    exactly when its typed demands (k cards of one kind for a counter or the rafts) fit the hand
+    kind by kind and all its cards together fit the hand's size. So a search state is
+    (town, typed cards still free, cards still free in total) and a caravan only lowers the
+    total, instead of branching over every choice of three cards.
+    """
     start = state["elf"][seat]
     hand = _hand_tuple(state["hands"][seat])
-    seen = {(start, hand)}
-    stack = [(start, hand)]
+    lakes, boatmen = state["opts"]["lakes"], state["opts"]["boatmen"]
+    board, trouble = state["board"], state["trouble"]
+    raft = CARD_INDEX["raft"]
+    # Per route from each town: (other, kind index or None for "any cards", cards needed [, caravan]).
+    edges: dict[str, list] = {}
+    seen = {(start, hand, sum(hand))}
+    stack = [(start, hand, sum(hand))]
     towns = set()
     while stack:
-        town, h = stack.pop()
-        for route, other in B.EXITS[town]:
-            for _how, pay in payments(state, route, other, h):
-                nh = tuple(a - b for a, b in zip(h, pay))
-                k = (other, nh)
-                if k not in seen:
-                    seen.add(k)
-                    towns.add(other)
-                    stack.append(k)
+        town, h, free = stack.pop()
+        ways = edges.get(town)
+        if ways is None:
+            ways = []
+            for route, other in B.EXITS[town]:
+                r = B.ROUTES[route]
+                if r["type"] in B.WATER:
+                    ways.append((other, raft, B.raft_cost(route, other, lakes)))
+                    if boatmen and r["type"] == "lake" and r["lake"] == B.NEBULAE:
+                        ways.append((other, None, B.BOATMEN_CARDS))
+                elif route in board:
+                    extra = 1 if route in trouble else 0
+                    counter = board[route]
+                    ways.append((other, CARD_INDEX[counter], B.counter_cost(counter, route) + extra))
+                    ways.append((other, None, B.CARAVAN_CARDS + extra))
+            edges[town] = ways
+        for other, kind, need in ways:
+            if free < need:
+                continue
+            if kind is None:
+                nxt = (other, h, free - need)
+            elif h[kind] >= need:
+                nh = list(h)
+                nh[kind] -= need
+                nxt = (other, tuple(nh), free - need)
+            else:
+                continue
+            if nxt not in seen:
+                seen.add(nxt)
+                towns.add(other)
+                stack.append(nxt)
     towns.discard(start)
     return sorted(towns)
 

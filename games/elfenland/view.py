@@ -122,7 +122,7 @@ def narrate(event, names):
         return f"{who()} passed" + (" (nothing to place)." if d.get("auto") else ".")
     if t == "Moved":
         how = {"counter": "", "raft": " by raft", "caravan": " with a caravan", "boatmen": " with the Boatmen"}
-        got = f", and collected the town piece there" if d["collected"] else ""
+        got = ", and collected the town piece there" if d["collected"] else ""
         return (f"{who()} travelled {B.name(d['from'])} -> {B.name(d['to'])}{how.get(d['how'], '')}, "
                 f"playing {_cards(d['cards'])}{got}.")
     if t == "MoveEnded":
@@ -198,11 +198,11 @@ def render_text(v):
             r = B.ROUTES[route]
             text = f"  {B.name(r['a'])}-{B.name(r['b'])} {r['type']}"
             lines.append(f"{text:38} {B.WORD[v['board'][route]]}{tr}"[:80])
-    lines.append("Town pieces still on the board (by seat number):")
+    lines.append("(T: Trouble counter not yet used)   Town pieces still on the board, by seat:")
     cells = []
     for t in B.PIECE_TOWNS:
         left = "".join(str(s + 1) for s, st in enumerate(v["seats"]) if t not in st["towns"])
-        cells.append(f"{B.name(t):12} {left:6}")
+        cells.append(f"{B.name(t):11} {left:6}")
     for i in range(0, len(cells), 4):
         lines.append("  " + "  ".join(cells[i:i + 4]).rstrip())
     if v["hand"] is not None:
