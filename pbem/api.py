@@ -1,0 +1,514 @@
+"""The HTTP API (django-ninja), mounted at /api/; OpenAPI at /api/openapi.json, docs at /api/docs.
+
+Every answer goes through pbem.selectors / pbem.views' readers, so it shows exactly what the
+caller may see: a seat (X-Seat-Token header) its own view, anyone else the public one. The seed
+and the random draws appear only once the game is over. Errors are JSON:
+{"code": "machine_readable", "message": "what a person reads", "detail": ...}.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
+from django.http import HttpRequest
+from ninja import Field, Header, NinjaAPI, Query, Schema
+from ninja.errors import HttpError
+from ninja.errors import ValidationError as NinjaValidationError
+from ninja.responses import Status
+
+from games.base import may_act
+
+from . import addressing, audit, eventlog, ratelimit, selectors, services
+from .models import Game, GameStatus, Seat
+from .registry import UnknownGame, all_games, get_game
+
+log = logging.getLogger(__name__)
+
+api = NinjaAPI(
+    title="pbem",
+    version="1",
+    description="Play-by-email board games: games, seats, commands, event feeds and audits. "
+                "A seat authenticates with its token in the X-Seat-Token header.",
+    urls_namespace="api",
+)
+
+MAX_ID = 2**62
+TOKEN_HEADER = "X-Seat-Token"
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------------
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, detail: Any = None, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.detail = status, code, message, detail
+        self.headers = headers or {}
+
+
+class ErrorOut(Schema):
+    code: str = Field(description="machine-readable reason, e.g. stale, illegal, bad_token")
+    message: str = Field(description="the reason in words a person understands")
+    detail: Any = None
+
+
+def _error(request, status: int, code: str, message: str, detail: Any = None, headers: dict | None = None):
+    body = {"code": code, "message": message}
+    if detail is not None:
+        body["detail"] = detail
+    response = api.create_response(request, body, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+@api.exception_handler(ApiError)
+def _api_error(request, exc: ApiError):
+    return _error(request, exc.status, exc.code, exc.message, exc.detail, exc.headers)
+
+
+@api.exception_handler(NinjaValidationError)
+def _validation_error(request, exc: NinjaValidationError):
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e.get('loc', ()) if p not in ('body', 'query', 'path', 'header'))}: "
+        f"{e.get('msg', 'invalid')}" for e in exc.errors
+    )
+    return _error(request, 422, "invalid", f"The request is not valid: {problems}", _plain(exc.errors))
+
+
+@api.exception_handler(HttpError)
+def _http_error(request, exc: HttpError):
+    return _error(request, exc.status_code, "bad_request", str(exc.message))
+
+
+@api.exception_handler(ratelimit.Limited)
+def _limited(request, exc: ratelimit.Limited):
+    return _error(request, 429, "rate_limited", str(exc), headers={"Retry-After": str(exc.retry_after)})
+
+
+def _plain(value):
+    """Validation error details made JSON-safe (pydantic puts exceptions in `ctx`)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+# HTTP status of each refusal code of services.ServiceError.
+SERVICE_STATUS = {
+    "stale": 409, "not_your_turn": 409, "paused": 409, "not_running": 409, "busy": 409,
+    "already_started": 409, "no_undo": 409, "illegal": 422, "empty": 400, "no_seat": 404, "not_found": 404,
+    "bad_options": 422,
+}
+
+E400 = {400: ErrorOut}
+E403 = {403: ErrorOut, 429: ErrorOut}
+E404 = {404: ErrorOut}
+E422 = {422: ErrorOut}
+
+
+# ---------------------------------------------------------------------------------------------
+# Schemas
+# ---------------------------------------------------------------------------------------------
+
+
+class SeatOut(Schema):
+    number: int
+    name: str
+    colour: str
+    accepted: bool
+
+
+class GameOut(Schema):
+    id: int
+    kind: str
+    title: str
+    status: str
+    round: int
+    phase: str
+    version: int
+    players: int
+    seats: list[SeatOut]
+    awaited: list[int]
+    deadlines: dict[str, str]
+    scores: list[int]
+    seed_commitment: str
+    seed: str | None = Field(None, description="revealed only once the game is over")
+    created_at: str
+
+
+class GameDetailOut(GameOut):
+    view: dict | None = Field(None, description="the public view (what a spectator sees)")
+    board_text: str
+    board_html: str
+
+
+class PlayerIn(Schema):
+    name: str = Field(min_length=1, max_length=100)
+    email: str = Field(min_length=3, max_length=254)
+
+
+class GameCreateIn(Schema):
+    kind: str = Field(min_length=1, max_length=40, description="a registered game, see GET /api/kinds")
+    players: list[PlayerIn] = Field(min_length=1, max_length=12)
+    options: dict[str, str | int | bool] = Field(default_factory=dict)
+    title: str = Field("", max_length=200)
+    deadline_hours: int = Field(48, ge=1, le=24 * 60)
+    notices: Literal["every", "digest", "none"] = "every"
+
+
+class OptionOut(Schema):
+    name: str
+    default: str | int | bool
+    help: str
+    choices: list[str | int | bool] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class KindOut(Schema):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rulebook: str
+    options: list[OptionOut]
+
+
+class LegalOut(Schema):
+    text: str = Field(description="the command as typed in a mail or the web form")
+    command: dict = Field(description="the structured command, as POST /commands takes it")
+
+
+class SeatViewOut(Schema):
+    game_id: int
+    seat: int
+    name: str
+    status: str
+    version: int
+    awaited: list[int]
+    my_turn: bool
+    deadline: str | None
+    view: dict | None
+    board_text: str
+    board_html: str
+    legal: list[LegalOut]
+
+
+class LegalListOut(Schema):
+    version: int
+    may_act: bool
+    legal: list[LegalOut]
+
+
+class CommandIn(Schema):
+    text: str | None = Field(None, max_length=10000, description="command lines as in a mail, one a line")
+    command: dict | None = Field(None, description="one structured command, as listed by /seat/legal")
+    expected_version: int | None = Field(None, ge=0, description="the version you saw; 409 if it moved on")
+
+
+class OutcomeOut(Schema):
+    version: int
+    applied: list[str]
+    answers: list[str]
+    duplicate: bool
+    events: int
+
+
+class FeedItemOut(Schema):
+    seq: int
+    type: str
+    data: dict | None
+    actor: str
+    actor_seat: int | None
+    created_at: str
+    text: str
+    hash: str
+    undone: bool
+    rng: list | None = Field(None, description="random draws; only once the game is over")
+
+
+class FeedOut(Schema):
+    version: int
+    seat: int | None
+    items: list[FeedItemOut]
+
+
+class StateAtOut(Schema):
+    at: int
+    version: int
+    seat: int | None
+    view: dict | None
+    board_text: str
+    board_html: str
+    round: int
+    phase: str
+
+
+class DrawOut(Schema):
+    seq: int
+    draws: list
+    rederived: bool | None
+
+
+class AuditOut(Schema):
+    game_id: int
+    ok: bool
+    events: int
+    chain_intact: bool
+    snapshots_checked: int
+    problems: list[str]
+    notes: list[str]
+    seed_commitment: str
+    seed_revealed: bool
+    seed: str | None
+    draws_checked: int
+    draws: list[DrawOut] | None = Field(None, description="every random outcome, once the game is over")
+    summary: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first() if 0 < game_id < MAX_ID else None
+    if game is None:
+        raise ApiError(404, "not_found", f"There is no game #{game_id}.")
+    return game
+
+
+def _seat(request, game: Game, token: str | None, required: bool = True) -> Seat | None:
+    if not token:
+        if required:
+            raise ApiError(403, "no_token", f"This needs your seat token in the {TOKEN_HEADER} header.")
+        return None
+    try:
+        return ratelimit.resolve_token(request, token, game.pk)
+    except addressing.TokenProblem as exc:
+        raise ApiError(403, f"bad_token_{exc.code}" if exc.code != "other_game" else "other_game", str(exc)) from None
+
+
+def game_out(game: Game) -> dict:
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    over = selectors.game_over(game)
+    seed = game.seed if over else None  # the end (finished or abandoned) reveals the seed
+    return {
+        "id": game.pk, "kind": game.kind, "title": game.title, "status": game.status, "round": game.round,
+        "phase": game.phase, "version": game.version, "players": len(seats),
+        "seats": [{"number": s.number, "name": s.name, "colour": s.colour, "accepted": s.invite_accepted}
+                  for s in seats],
+        "awaited": list(game.awaited or []), "deadlines": dict(game.deadlines or {}),
+        "scores": list(game.scores or []), "seed_commitment": game.seed_commitment, "seed": seed,
+        "created_at": game.created_at.isoformat(),
+    }
+
+
+def render_for(game: Game, state: dict, seat: int | None) -> dict:
+    """The view of `seat` (None: spectator) with its renders; empty before the deal."""
+    spec = get_game(game.kind)
+    if state["game"] is None:
+        return {"view": None, "board_text": selectors.board_text(spec, state, seat), "board_html": ""}
+    view = spec.view(state["game"], seat)
+    return {"view": view, "board_text": selectors.board_text(spec, state, seat), "board_html": spec.render_html(view)}
+
+
+def legal_for(game: Game, state: dict, seat: int) -> list[dict]:
+    spec = get_game(game.kind)
+    if state["game"] is None or game.status != GameStatus.RUNNING:
+        return []
+    return [{"text": spec.describe(c), "command": c} for c in spec.legal(state["game"], seat)]
+
+
+def feed_items(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None):
+    over = selectors.game_over(game)
+    items = selectors.feed(game, seat, after=after, upto=upto, limit=limit)
+    # Random draws only after the end: the draws of a public event (e.g. the deal's shuffle)
+    # can tell what was dealt face down.
+    return [dict(item.__dict__, rng=item.rng if over else None) for item in items]
+
+
+# ---------------------------------------------------------------------------------------------
+# Endpoints
+# ---------------------------------------------------------------------------------------------
+
+
+@api.get("/kinds", response=list[KindOut], summary="The games that can be played here")
+def list_kinds(request: HttpRequest):
+    return [
+        {"name": spec.name, "title": spec.title, "min_players": spec.min_players, "max_players": spec.max_players,
+         "rulebook": spec.rulebook,
+         "options": [{"name": o.name, "default": o.default, "help": o.help,
+                      "choices": list(o.choices) if o.choices is not None else None,
+                      "minimum": o.minimum, "maximum": o.maximum} for o in spec.options]}
+        for spec in all_games().values()
+    ]
+
+
+@api.get("/games", response={200: list[GameOut], **E422}, summary="List games")
+def list_games(request: HttpRequest,
+               status: Literal["open", "running", "paused", "finished", "abandoned"] | None = None,
+               kind: str | None = Query(None, max_length=40),
+               limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)):
+    games = Game.objects.all().order_by("-id")
+    if status:
+        games = games.filter(status=status)
+    if kind:
+        games = games.filter(kind=kind)
+    return [game_out(g) for g in games[offset:offset + limit]]
+
+
+@api.post("/games", response={201: GameOut, **E400, **E422, 429: ErrorOut},
+          summary="Create a game; every player is invited by mail and it starts when all accept")
+def create_game(request: HttpRequest, payload: GameCreateIn):
+    from .views import create_invited_game
+
+    try:
+        get_game(payload.kind)
+    except UnknownGame as exc:
+        raise ApiError(422, "unknown_game", str(exc)) from None
+    for player in payload.players:
+        try:
+            validate_email(player.email)
+        except DjangoValidationError:
+            raise ApiError(422, "bad_email", f"{player.email!r} is not an email address.") from None
+        if not player.name.strip():
+            raise ApiError(422, "bad_name", "Every player needs a name.")
+    ratelimit.check_create(request)
+    players = [services.PlayerSpec(p.name.strip(), p.email.strip()) for p in payload.players]
+    try:
+        game = create_invited_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
+                                   deadline_hours=payload.deadline_hours, notices=payload.notices)
+    except services.ServiceError as exc:
+        raise ApiError(SERVICE_STATUS.get(exc.code, 400), exc.code, str(exc)) from None
+    return Status(201, game_out(game))
+
+
+@api.get("/games/{game_id}", response={200: GameDetailOut, **E404}, summary="A game's public state")
+def game_detail(request: HttpRequest, game_id: int):
+    game = _game(game_id)
+    state = eventlog.load(game).state
+    return {**game_out(game), **render_for(game, state, None)}
+
+
+@api.get("/games/{game_id}/seat", response={200: SeatViewOut, **E403, **E404},
+         summary="A seat's own view (auth: X-Seat-Token)")
+def seat_view(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    seat = _seat(request, game, token)
+    state = eventlog.load(game).state
+    deadline = (game.deadlines or {}).get(str(seat.number))
+    return {"game_id": game.pk, "seat": seat.number, "name": seat.name, "status": game.status,
+            "version": game.version, "awaited": list(game.awaited or []),
+            "my_turn": seat.number in (game.awaited or []), "deadline": deadline,
+            **render_for(game, state, seat.number), "legal": legal_for(game, state, seat.number)}
+
+
+@api.get("/games/{game_id}/seat/legal", response={200: LegalListOut, **E403, **E404},
+         summary="What the seat may do now (auth: X-Seat-Token)")
+def seat_legal(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    seat = _seat(request, game, token)
+    state = eventlog.load(game).state
+    spec = get_game(game.kind)
+    acting = (state["game"] is not None and game.status == GameStatus.RUNNING
+              and may_act(spec, state["game"], seat.number))
+    return {"version": game.version, "may_act": acting, "legal": legal_for(game, state, seat.number)}
+
+
+@api.post("/games/{game_id}/commands",
+          response={200: OutcomeOut, **E400, **E403, **E404, 409: ErrorOut, **E422},
+          summary="Submit command lines or one structured command (auth: X-Seat-Token)",
+          description="409: the game moved on (stale expected_version), it is not your turn, or the game "
+                      "is not running. 422: the rules refuse the command (detail: line and legal commands). "
+                      "The same Idempotency-Key is applied once.")
+def submit_command(request: HttpRequest, game_id: int, payload: CommandIn,
+                   token: str | None = Header(None, alias=TOKEN_HEADER),
+                   idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=150)):
+    game = _game(game_id)
+    seat = _seat(request, game, token)
+    text = (payload.text or "").strip()
+    if not text and payload.command is None:
+        raise ApiError(400, "empty", "Send command lines in `text` or one structured `command`.")
+    if text and payload.command is not None:
+        raise ApiError(400, "ambiguous", "Send either `text` or `command`, not both.")
+    ratelimit.check_submission(seat.pk)
+    if payload.command is not None:
+        _check_structured(game, seat.number, payload.command)
+    causation = f"api:{seat.pk}:{seat.token_generation}:{idempotency_key}" if idempotency_key else ""
+    try:
+        outcome = services.submit(game.pk, seat.number, text or None, command=payload.command,
+                                  expected_version=payload.expected_version, causation_id=causation,
+                                  actor=services.Actor("seat", seat.number))
+    except services.CommandRejected as exc:
+        raise ApiError(422, exc.code, str(exc),
+                       {"line": exc.line, "line_number": exc.line_number, "legal": exc.legal}) from None
+    except services.ServiceError as exc:
+        raise ApiError(SERVICE_STATUS.get(exc.code, 409), exc.code, str(exc)) from None
+    return {"version": outcome.version, "applied": outcome.applied, "answers": outcome.answers,
+            "duplicate": outcome.duplicate, "events": outcome.events}
+
+
+def _check_structured(game: Game, seat: int, command: dict) -> None:
+    """A structured command must be one the game lists as legal: a game's `decide` is written
+    for the commands its grammar makes, not for any dict a client invents."""
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    if state["game"] is None or game.status != GameStatus.RUNNING or not may_act(spec, state["game"], seat):
+        return  # services.submit says why not (not running, paused, not your turn)
+    legal = spec.legal(state["game"], seat)
+    if command not in legal:
+        raise ApiError(422, "illegal", "That command is not one you may give now.",
+                       {"line": str(command)[:300], "line_number": 1, "legal": [spec.describe(c) for c in legal]})
+
+
+@api.get("/games/{game_id}/events", response={200: FeedOut, **E403, **E404, **E422},
+         summary="The event feed after event N, as the caller may see it (seat token optional)")
+def events(request: HttpRequest, game_id: int, after: int = Query(0, ge=0, le=2**31),
+           limit: int = Query(200, ge=1, le=1000), token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    seat = _seat(request, game, token, required=False)
+    number = seat.number if seat else None
+    return {"version": game.version, "seat": number, "items": feed_items(game, number, after=after, limit=limit)}
+
+
+@api.get("/games/{game_id}/state", response={200: StateAtOut, **E403, **E404, **E422},
+         summary="The board after event N, as the caller may see it (seat token optional)")
+def state_at(request: HttpRequest, game_id: int, at: int | None = Query(None, ge=0, le=2**31),
+             token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    seat = _seat(request, game, token, required=False)
+    at = game.version if at is None else at
+    if at > game.version:
+        raise ApiError(404, "no_such_event", f"Game #{game.pk} has {game.version} events; there is no event {at}.")
+    state = selectors.state_at(game, at)
+    number = seat.number if seat else None
+    spec = get_game(game.kind)
+    summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    return {"at": at, "version": game.version, "seat": number, **render_for(game, state, number),
+            "round": int(summary.get("round") or 0), "phase": str(summary.get("phase") or "")}
+
+
+@api.get("/games/{game_id}/audit", response={200: AuditOut, **E404}, summary="The audit report")
+def audit_report(request: HttpRequest, game_id: int):
+    game = _game(game_id)
+    report = audit.verify(game)
+    over = selectors.game_over(game)
+    chain_problems = [p for p in report.problems if "hash" in p or "numbers jump" in p]
+    return {
+        "game_id": game.pk, "ok": report.ok, "events": report.events, "chain_intact": not chain_problems,
+        "snapshots_checked": report.snapshots_checked, "problems": report.problems,
+        "notes": list(getattr(report, "notes", [])), "seed_commitment": game.seed_commitment,
+        "seed_revealed": report.seed_revealed and over, "seed": game.seed if over and report.seed_revealed else None,
+        "draws_checked": report.draws_checked if over else 0,
+        "draws": audit.draws_table(game) if over else None, "summary": report.summary(),
+    }

@@ -1,0 +1,131 @@
+"""Forms of the lobby and the seat page. Every form posts with Django's CSRF token."""
+
+from __future__ import annotations
+
+from email.utils import parseaddr
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
+from games.base import GameSpec
+
+from .models import NoticePreference
+from .services import PlayerSpec
+
+
+class KindForm(forms.Form):
+    kind = forms.ChoiceField(label="Game")
+
+    def __init__(self, specs: dict[str, GameSpec], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [
+            (name, f"{spec.title} ({spec.min_players}-{spec.max_players} players)") for name, spec in specs.items()
+        ]
+
+
+def parse_invitees(text: str) -> list[PlayerSpec]:
+    """One player a line: "Ann <ann@example.org>", "Ann, ann@example.org" or just the address."""
+    players, seen = [], set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if "<" not in line and "," in line:
+            name, _, address = line.rpartition(",")
+        else:
+            name, address = parseaddr(line)
+        address, name = address.strip(), name.strip().strip('"')
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise ValidationError(f"Line {number} ({line}) has no valid email address.") from None
+        if address.lower() in seen:
+            raise ValidationError(f"{address} is invited twice.")
+        seen.add(address.lower())
+        players.append(PlayerSpec(name[:100] or address.split("@", 1)[0][:100], address))
+    if not players:
+        raise ValidationError("Invite at least one player (yourself included).")
+    return players
+
+
+class NewGameForm(forms.Form):
+    title = forms.CharField(max_length=200, required=False, help_text="optional; the game's name by default")
+    invitees = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Alice <alice@example.org>\nBob <bob@example.org>"}),
+        help_text="One player a line, in seating order (you too): Name <address>. Each gets an invitation.",
+    )
+    deadline_hours = forms.IntegerField(min_value=1, max_value=24 * 60, initial=48, label="Deadline (hours)",
+                                        help_text="how long each player has for a move")
+    notices = forms.ChoiceField(choices=NoticePreference.choices, initial=NoticePreference.EVERY,
+                                label="Players hear of others' moves",
+                                help_text="the default; each player can change it with 'notices'")
+
+    def __init__(self, spec: GameSpec, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        for option in spec.options:
+            self.fields[f"opt_{option.name}"] = _option_field(option)
+
+    def clean_invitees(self):
+        players = parse_invitees(self.cleaned_data["invitees"])
+        spec = self.spec
+        if not spec.min_players <= len(players) <= spec.max_players:
+            raise ValidationError(
+                f"{spec.title} is for {spec.min_players} to {spec.max_players} players; you invited {len(players)}.")
+        return players
+
+    def game_options(self) -> dict:
+        return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.spec.options}
+
+
+def _option_field(option) -> forms.Field:
+    label = option.name.replace("_", " ").capitalize()
+    common = {"label": label, "help_text": option.help, "initial": option.default}
+    if isinstance(option.default, bool):
+        return forms.BooleanField(required=False, **common)
+    if option.choices is not None:
+        return forms.TypedChoiceField(choices=[(c, str(c)) for c in option.choices],
+                                      coerce=type(option.default), **common)
+    if isinstance(option.default, int):
+        return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
+    return forms.CharField(max_length=200, **common)
+
+
+class CommandForm(forms.Form):
+    """The seat's move: one of the legal choices, or lines typed as in a mail (they win)."""
+
+    choice = forms.ChoiceField(required=False, label="Choose a move", widget=forms.RadioSelect)
+    text = forms.CharField(required=False, max_length=10000, label="Or type commands (one a line, as in a mail)",
+                           widget=forms.Textarea(attrs={"rows": 3, "autocapitalize": "none",
+                                                        "autocomplete": "off", "spellcheck": "false"}))
+    expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    # Radio buttons for a short list; a drop-down keeps a long one usable on a phone.
+    RADIO_LIMIT = 12
+
+    def __init__(self, legal: list[str], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].choices = [(text, text) for text in legal]
+        if len(legal) > self.RADIO_LIMIT:
+            self.fields["choice"].widget = forms.Select()
+            self.fields["choice"].choices = [("", "- choose -")] + self.fields["choice"].choices
+
+    def clean(self):
+        data = super().clean()
+        if not (data.get("text") or "").strip() and not data.get("choice"):
+            raise ValidationError("Choose a move or type a command.")
+        return data
+
+    def command_text(self) -> str:
+        return (self.cleaned_data.get("text") or "").strip() or self.cleaned_data["choice"]
+
+
+class SayForm(forms.Form):
+    message = forms.CharField(max_length=2000, label="Table talk (everyone reads it)",
+                              widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
+
+    def command_text(self) -> str:
+        # One line: table talk is the 'say' command, and a line break would start another command.
+        return "say " + " ".join(self.cleaned_data["message"].split())

@@ -1,0 +1,377 @@
+"""Web pages: lobby, invitations, the seat page, replay, spectator and audit pages.
+
+Pages only read through pbem.selectors (and the game's own `view`), so a seat sees what its
+view allows and a spectator the public view; the seed appears only once the game is over.
+A move made on the seat page is stored with `inbox.store_submission` and processed by the
+same Celery task as a mail reply; the page then shows the stored outcome.
+No page needs JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from games.base import may_act
+
+from . import addressing, audit, eventlog, inbox, ratelimit, selectors, services
+from .forms import CommandForm, KindForm, NewGameForm, SayForm
+from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
+from .registry import all_games, get_game
+
+log = logging.getLogger(__name__)
+
+REPLAY_WINDOW = 20  # events listed on each side of the one shown
+
+
+# ---------------------------------------------------------------------------------------------
+# Invitations (also used by the API)
+# ---------------------------------------------------------------------------------------------
+
+
+def create_invited_game(kind: str, players: list[services.PlayerSpec], options: dict, *, title: str = "",
+                        deadline_hours: int | None = None, notices: str = "every") -> Game:
+    """A game that starts once every invited player has accepted; the invitations go out now."""
+    game = services.create_game(kind, players, options, title=title, deadline_hours=deadline_hours,
+                                start=False, invited=True)
+    Seat.objects.filter(game=game).update(notice_preference=notices)
+    send_invitations(game)
+    return game
+
+
+def invite_url(seat: Seat) -> str:
+    return f"{settings.PBEM_BASE_URL}{reverse('pbem:invite', args=[addressing.token_for(seat)])}"
+
+
+def send_invitations(game: Game) -> list[str]:
+    """One mail per seat not yet accepted; returns the addresses that could not be sent to."""
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    spec = get_game(game.kind)
+    failed = []
+    for seat in seats:
+        if seat.invite_accepted:
+            continue
+        context = {"game": game, "spec": spec, "seat": seat, "seats": seats, "accept_url": invite_url(seat),
+                   "seat_url": addressing.seat_url(seat), "options": game.options}
+        subject = f"Invitation: {game.title} (game #{game.pk})"
+        message = EmailMultiAlternatives(
+            subject, render_to_string("pbem/invitation.txt", context), settings.DEFAULT_FROM_EMAIL, [seat.email],
+            reply_to=[addressing.reply_address(seat)],
+        )
+        message.attach_alternative(render_to_string("pbem/invitation.html", context), "text/html")
+        try:
+            message.send()
+        except Exception:  # noqa: BLE001 - one bad address must not stop the others' invitations
+            log.warning("invitation to %s for game %s failed", seat.email, game.pk, exc_info=True)
+            failed.append(seat.email)
+    return failed
+
+
+def accept_invitation(seat: Seat) -> bool:
+    """Marks the seat accepted; the last acceptance starts the game. True if it started now."""
+    with transaction.atomic():
+        # The game row lock orders concurrent acceptances: the last one sees all the others.
+        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        Seat.objects.filter(pk=seat.pk).update(invite_accepted=True)
+        if game.status != GameStatus.OPEN or Seat.objects.filter(game=game, invite_accepted=False).exists():
+            return False
+        try:
+            services.start_game(game.pk)
+        except services.ServiceError as exc:
+            if exc.code != "already_started":
+                raise
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _token_seat(request, token: str) -> Seat | HttpResponse:
+    try:
+        return ratelimit.resolve_token(request, token)
+    except ratelimit.Limited as exc:
+        response = render(request, "pbem/problem.html", {"title": "Slow down", "message": str(exc)}, status=429)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    except addressing.TokenProblem as exc:
+        return render(request, "pbem/problem.html", {"title": "This link does not work", "message": str(exc),
+                                                     "code": exc.code}, status=403)
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404(f"There is no game #{game_id}.")
+    return game
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    # A seat page is reached by a secret link: keep it out of caches, search engines and Referer.
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _board(spec, state: dict, seat: int | None) -> dict:
+    if state["game"] is None:
+        return {"board_html": "", "board_text": selectors.board_text(spec, state, seat)}
+    view = spec.view(state["game"], seat)
+    return {"board_html": mark_safe(spec.render_html(view)),  # noqa: S308 - the game's own markup
+            "board_text": selectors.board_text(spec, state, seat)}
+
+
+def _awaited(game: Game, names: list[str]) -> list[dict]:
+    deadlines = game.deadlines or {}
+    return [{"seat": s, "name": names[s], "deadline": deadlines.get(str(s), "")}
+            for s in (game.awaited or []) if s < len(names)]
+
+
+def _talk(items) -> list:
+    return [item for item in items if item.type == "pbem.Said"]
+
+
+def _game_context(game: Game) -> dict:
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    names = [s.name for s in seats]
+    over = selectors.game_over(game)
+    return {"game": game, "spec": get_game(game.kind), "seats": seats, "names": names, "over": over,
+            "awaited": _awaited(game, names), "scores": list(zip(names, game.scores or [], strict=False))}
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby
+# ---------------------------------------------------------------------------------------------
+
+
+def lobby(request):
+    games = Game.objects.order_by("-id")
+    groups = [
+        ("Open: waiting for players", games.filter(status=GameStatus.OPEN)[:50]),
+        ("Running", games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),
+        ("Finished", games.filter(status__in=[GameStatus.FINISHED, GameStatus.ABANDONED])[:50]),
+    ]
+    return render(request, "pbem/lobby.html", {"groups": groups, "kinds": all_games()})
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    specs = all_games()
+    kind = request.GET.get("kind") or request.POST.get("kind")
+    if not kind or kind not in specs:
+        form = KindForm(specs, request.GET or None)
+        return render(request, "pbem/new_game.html", {"kind_form": form, "kinds": specs})
+    spec = specs[kind]
+    form = NewGameForm(spec, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            ratelimit.check_create(request)
+            game = create_invited_game(kind, form.cleaned_data["invitees"], form.game_options(),
+                                       title=form.cleaned_data["title"].strip(),
+                                       deadline_hours=form.cleaned_data["deadline_hours"],
+                                       notices=form.cleaned_data["notices"])
+        except ratelimit.Limited as exc:
+            form.add_error(None, str(exc))
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Game #{game.pk} is set up: an invitation went to every player. "
+                                      "It starts when all have accepted.")
+            return redirect("pbem:game", game_id=game.pk)
+    return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
+
+
+# ---------------------------------------------------------------------------------------------
+# Invitations
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def invite(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    if request.method == "POST":
+        started = accept_invitation(seat)
+        if started:
+            messages.success(request, "You accepted, and the table is full: the game has begun.")
+        else:
+            messages.success(request, "You accepted. The game starts when every player has accepted.")
+        return redirect("pbem:seat", token=token)
+    context = _game_context(seat.game)
+    context.update(seat=seat, token=token)
+    return _private(render(request, "pbem/invite.html", context))
+
+
+# ---------------------------------------------------------------------------------------------
+# The seat page
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def seat_page(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    game = seat.game
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    acting = (game.status == GameStatus.RUNNING and state["game"] is not None
+              and may_act(spec, state["game"], seat.number))
+    legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)] if acting else []
+    form = CommandForm(legal, initial={"expected_version": game.version})
+    say_form = SayForm(initial={"expected_version": game.version})
+    status = 200
+    if request.method == "POST":
+        posted = SayForm(request.POST) if "message" in request.POST else CommandForm(legal, request.POST)
+        if posted.is_valid():
+            try:
+                ratelimit.check_submission(seat.pk)
+            except ratelimit.Limited as exc:
+                posted.add_error(None, str(exc))
+                status = 429
+            else:
+                expected = posted.cleaned_data.get("expected_version")
+                message = inbox.store_submission(seat, posted.command_text(), expected, channel="web")
+                return redirect(f"{reverse('pbem:seat', args=[token])}?sub={message.pk}#outcome")
+        else:
+            status = 400
+        if isinstance(posted, SayForm):
+            say_form = posted
+        else:
+            form = posted
+    submission = _submission(request, seat)
+    if submission and submission["refused"] and request.method == "GET":
+        form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"]})
+    context = _game_context(game)
+    items = selectors.feed(game, seat.number, names=context["names"])
+    context.update(
+        seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
+        deadline=(game.deadlines or {}).get(str(seat.number), ""), recent=items[-12:], talk=_talk(items)[-10:],
+        help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
+        pending=[s for s in context["seats"] if not s.invite_accepted],
+        **_board(spec, state, seat.number),
+    )
+    return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+def _submission(request, seat: Seat) -> dict | None:
+    raw_id = request.GET.get("sub", "")
+    if not raw_id.isdigit():
+        return None
+    message = InboundMessage.objects.filter(pk=int(raw_id), seat=seat, channel="web").first()
+    if message is None:
+        return None
+    try:
+        text = json.loads(bytes(message.raw).decode()).get("text", "")
+    except (ValueError, AttributeError):
+        text = ""
+    return {"message": message, "text": text, "done": message.status != InboundStatus.RECEIVED,
+            "refused": message.status == InboundStatus.REFUSED, "outcome": message.outcome,
+            "code": getattr(message, "error_code", "")}
+
+
+# ---------------------------------------------------------------------------------------------
+# History and replay (a seat's or a spectator's)
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+def seat_history(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    return _private(_replay(request, seat.game, seat, reverse("pbem:seat_history", args=[token]), token))
+
+
+def game_history(request, game_id: int):
+    game = _game_or_404(game_id)
+    return _replay(request, game, None, reverse("pbem:game_history", args=[game.pk]))
+
+
+def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") -> HttpResponse:
+    spec = get_game(game.kind)
+    number = seat.number if seat else None
+    at = _requested_event(request, game, spec)
+    if isinstance(at, HttpResponse):
+        return at
+    context = _game_context(game)
+    state = selectors.state_at(game, at)
+    items = selectors.feed(game, number, names=context["names"])
+    shown = [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
+    summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    context.update(
+        seat=seat, seat_token=token, at=at, base=base, items=shown, talk=_talk(items), event=next((i for i in items if i.seq == at), None),
+        first=1 if game.version else 0, prev=max(at - 1, 0), next=min(at + 1, game.version), last=game.version,
+        at_round=int(summary.get("round") or 0), at_phase=str(summary.get("phase") or ""),
+        rounds=list(range(1, max(game.round, 0) + 1)), **_board(spec, state, number),
+    )
+    return render(request, "pbem/history.html", context)
+
+
+def _requested_event(request, game: Game, spec) -> int | HttpResponse:
+    """?at=N (an event number), or ?round=R (the first event of round R); default: the newest."""
+    raw_round = request.GET.get("round", "")
+    if raw_round.isdigit():
+        return _first_event_of_round(game, spec, int(raw_round))
+    raw = request.GET.get("at", "")
+    if raw == "":
+        return game.version
+    if not raw.isdigit():
+        return render(request, "pbem/problem.html", {"title": "No such event",
+                                                     "message": f"'{raw}' is not an event number."}, status=400)
+    return min(int(raw), game.version)
+
+
+def _first_event_of_round(game: Game, spec, wanted: int) -> int:
+    """Folds the log once (skipping what was undone), noting where the round first reaches `wanted`."""
+    state, undone = eventlog.new_state(), eventlog.undone_seqs(game.pk)
+    rows = game.events.order_by("seq").values_list(*eventlog.EVENT_FIELDS)
+    for row in rows.iterator(chunk_size=500):
+        state = eventlog.fold_rows(spec, state, [row], undone)
+        if state["game"] is not None and int(spec.summary(state["game"]).get("round") or 0) >= wanted:
+            return row[0]
+    return game.version
+
+
+# ---------------------------------------------------------------------------------------------
+# Spectator and audit pages
+# ---------------------------------------------------------------------------------------------
+
+
+def game_page(request, game_id: int):
+    game = _game_or_404(game_id)
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    context = _game_context(game)
+    items = selectors.feed(game, None, names=context["names"])
+    context.update(recent=items[-15:], talk=_talk(items)[-10:], started=state["meta"]["started"],
+                   pending=[s for s in context["seats"] if not s.invite_accepted], **_board(spec, state, None))
+    return render(request, "pbem/game.html", context)
+
+
+def game_audit(request, game_id: int):
+    game = _game_or_404(game_id)
+    report = audit.verify(game)
+    context = _game_context(game)
+    over = context["over"]
+    context.update(report=report, draws=audit.draws_table(game) if over else None,
+                   seed=game.seed if over else None)
+    return render(request, "pbem/audit.html", context)
+

@@ -1,0 +1,35 @@
+"""Fixtures for the web pages: a started Dice Duel between Alice and Bob, and their seat links."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem import addressing, inbox
+from pbem.models import InboundMessage, Seat
+
+
+@pytest.fixture(autouse=True)
+def _quiet_limits(settings):
+    # Generous limits by default; the rate-limit tests set their own.
+    settings.PBEM_RATE_SUBMIT = (1000, 60)
+    settings.PBEM_RATE_TOKEN_FAILURES = (1000, 600)
+    settings.PBEM_RATE_CREATE = (1000, 3600)
+    settings.PBEM_BASE_URL = "http://testserver"
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def duel(make_game):
+    game = make_game(2)
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    return game, seats, [addressing.token_for(s) for s in seats]
+
+
+def process_last(seat) -> InboundMessage:
+    """Plays the Celery worker: processes the web submission just stored for `seat`."""
+    message = InboundMessage.objects.filter(seat=seat, channel="web").order_by("-id").first()
+    inbox.process(message.pk)
+    message.refresh_from_db()
+    return message
