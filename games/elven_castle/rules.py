@@ -268,12 +268,14 @@ def _tops(state):
     occ = state["occ"]
     levels = len(occ) // PLANE
     tops = [[] for _ in range(PLANE)]
+    empty = [-1] * PLANE
     for lv in range(levels):
-        base = lv * PLANE
-        nxt = base + PLANE
-        for c in range(PLANE):
-            if occ[base + c] >= 0 and (nxt + c >= len(occ) or occ[nxt + c] < 0):
-                tops[c].append(lv + 1)
+        cur = occ[lv * PLANE:(lv + 1) * PLANE]
+        nxt = occ[(lv + 1) * PLANE:(lv + 2) * PLANE] or empty
+        up = lv + 1
+        for c, a, b in zip(range(PLANE), cur, nxt):
+            if a >= 0 and b < 0:
+                tops[c].append(up)
     return tops
 
 
@@ -294,8 +296,15 @@ ANCHORS = {(k, d): _anchors(k, d) for k in KINDS for d in DIRS}
 
 def placements(state, seat, first_only=False):
     """Every legal (kind, x, y, z, dir) for `seat`, in a fixed order (the fast twin of check_place)."""
+    if first_only:
+        found = _placements(state, seat, True, [[] for _ in range(PLANE)])  # on the ground: cheap
+        if found:
+            return found
+    return _placements(state, seat, first_only, _tops(state))
+
+
+def _placements(state, seat, first_only, tops):
     hand = state["hands"][seat]
-    tops = _tops(state)
     occ = state["occ"]
     top = len(occ)
     red = {y * W + x for x, y in state["red"]}
