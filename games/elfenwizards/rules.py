@@ -395,7 +395,7 @@ def evolve(s, e):
         turn = d["turn"]
         for seat, line in enumerate(d["lines"]):
             s["scores"][seat] += line["total"]
-            s["sheet"].append([turn, seat, line["total"], line["detail"], f"Turn {turn}"])
+            s["sheet"].append([turn, seat, line["total"], line["gray"], [line["levels"].get(lv, 0) for lv in LEVELS]])
         s["phase"] = "scored"
     elif t == "TurnBegan":
         s["turn"] = d["turn"]
@@ -404,7 +404,7 @@ def evolve(s, e):
     elif t == "GameEnded":
         for seat, bonus in enumerate(d["bonus"]):
             s["scores"][seat] += bonus
-            s["sheet"].append([s["turn"], seat, bonus, f"{bonus} minor spell(s) in front: +{bonus}", "Final"])
+            s["sheet"].append([s["turn"], seat, bonus])
         s["end_reason"] = d["reason"]
         s["phase"] = "over"
     return s
@@ -511,10 +511,7 @@ def scoring(s) -> Event:
         by_level = Counter(SPACE_LEVEL[sp] for o, sp, _g in s["wiz"] if o == seat)
         titles = sum(POINTS[lv] * k for lv, k in by_level.items())
         gray = gray_of(s, seat)
-        parts = [f"{LEVEL_NAME[lv]} {by_level[lv]}x{POINTS[lv]}" for lv in LEVELS if by_level.get(lv)]
-        detail = f"titles {titles} ({', '.join(parts)})"
-        if gray:
-            detail += f", gray magic -{gray}"
+        detail = _detail(by_level, gray)
         lines.append({
             "titles": titles, "gray": -gray, "total": titles - gray, "detail": detail,
             "levels": {lv: by_level[lv] for lv in LEVELS if by_level.get(lv)},
@@ -852,7 +849,30 @@ def summary(s):
 
 
 def score_sheet(s):
-    return [ScoreLine(turn, seat, pts, detail, label) for turn, seat, pts, detail, label in s["sheet"]]
+    return [ScoreLine(*row) for row in sheet_rows(s["sheet"])]
+
+
+def sheet_rows(sheet) -> list[list]:
+    """The Master of Seals' rows [turn, seat, points, detail, label] from the compact sheet:
+    [turn, seat, total, gray, titles per level] for a turn, [turn, seat, bonus] for the final count."""
+    rows = []
+    for row in sheet:
+        if len(row) == 3:
+            turn, seat, bonus = row
+            rows.append([turn, seat, bonus, f"{bonus} minor spell(s) in front: +{bonus}", "Final"])
+            continue
+        turn, seat, total, gray, counts = row
+        rows.append([turn, seat, total, _detail(dict(zip(LEVELS, counts)), -gray), f"Turn {turn}"])
+    return rows
+
+
+def _detail(by_level, gray) -> str:
+    titles = sum(POINTS[lv] * k for lv, k in by_level.items())
+    parts = [f"{LEVEL_NAME[lv]} {by_level[lv]}x{POINTS[lv]}" for lv in LEVELS if by_level.get(lv)]
+    detail = f"titles {titles} ({', '.join(parts)})"
+    if gray:
+        detail += f", gray magic -{gray}"
+    return detail
 
 
 def timeout(s, seat):

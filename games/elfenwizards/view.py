@@ -16,7 +16,7 @@ from .board import (
     TURNS,
     WIZARD_SPACES,
 )
-from .rules import PHASE_NUMBER, PHASE_TITLE, next_demoted, next_routed, order, vacancy_choices, waiting_for
+from .rules import PHASE_NUMBER, PHASE_TITLE, next_demoted, next_routed, order, sheet_rows, vacancy_choices, waiting_for
 
 END_TEXT = {
     "fourth_turn": "the fourth turn is over",
@@ -66,7 +66,7 @@ def view(s, seat):
         "pending": {colours[p]: s["pend"][p] for p in range(s["n"]) if s["pend"][p]},
         "routed_next": names[routed] if routed is not None else None,
         "vacancies": vacancy_choices(s) if s["phase"] == "vacant" else [],
-        "scores": list(s["scores"]), "sheet": [list(r) for r in s["sheet"]],
+        "scores": list(s["scores"]), "sheet": sheet_rows(s["sheet"]),
         "no_grand_druid_turns": s["no_gd"], "end_reason": s["end_reason"],
     }
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from games.base import Rng
 from games.elfenwizards import GAME
 from games.elfenwizards.board import MAJOR_LEVELS
-from games.base import Rng
 from games.elfenwizards.rules import PEND_PHASES, _phase, gray_of, run_auto
 from games.testing import Table
 
