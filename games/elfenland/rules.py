@@ -399,26 +399,30 @@ def _has_move(state, seat) -> bool:
     return False
 
 
+_ALLOWED_ROUTES = {c: [r for r in B.LAND_ROUTES if B.allowed(c, r)] for c in B.COUNTER_TYPES}
+
+
 def _placements(state, seat) -> list[dict]:
     out = []
-    free = [r for r in B.LAND_ROUTES if r not in state["board"]]
+    board = state["board"]
     for hidden, counters in ((False, state["up"][seat]), (True, state["down"][seat])):
         for c in sorted(set(counters)):
-            for r in free:
-                if B.allowed(c, r):
+            for r in _ALLOWED_ROUTES[c]:
+                if r not in board:
                     out.append({"type": "place", "counter": c, "route": r, "hidden": hidden})
     if state["trouble_left"][seat]:
-        for r in sorted(state["board"]):
+        for r in sorted(board):
             if r not in state["trouble"]:
                 out.append({"type": "trouble", "route": r})
     return out
 
 
 def _can_place(state, seat) -> bool:
-    if state["trouble_left"][seat] and any(r not in state["trouble"] for r in state["board"]):
+    board = state["board"]
+    if state["trouble_left"][seat] and any(r not in state["trouble"] for r in board):
         return True
     counters = set(state["up"][seat]) | set(state["down"][seat])
-    return any(B.allowed(c, r) for r in B.LAND_ROUTES if r not in state["board"] for c in counters)
+    return any(r not in board for c in counters for r in _ALLOWED_ROUTES[c])
 
 
 def _keep_options(state, seat) -> list[dict]:
