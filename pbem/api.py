@@ -445,17 +445,32 @@ def submit_command(request: HttpRequest, game_id: int, payload: CommandIn,
     if payload.command is not None:
         _check_structured(game, seat.number, payload.command)
     causation = f"api:{seat.pk}:{seat.token_generation}:{idempotency_key}" if idempotency_key else ""
+    # A repeated key answers "already applied" whatever the game's state now: judged after the
+    # first application, the repeat would otherwise look like a move out of turn.
+    if _already_applied(game, causation):
+        return _duplicate(game)
     try:
         outcome = services.submit(game.pk, seat.number, text or None, command=payload.command,
                                   expected_version=payload.expected_version, causation_id=causation,
                                   actor=services.Actor("seat", seat.number))
-    except services.CommandRejected as exc:
-        raise ApiError(422, exc.code, str(exc),
-                       {"line": exc.line, "line_number": exc.line_number, "legal": exc.legal}) from None
     except services.ServiceError as exc:
+        if _already_applied(game, causation):  # the same key won a race with this request
+            return _duplicate(game)
+        if isinstance(exc, services.CommandRejected):
+            raise ApiError(422, exc.code, str(exc),
+                           {"line": exc.line, "line_number": exc.line_number, "legal": exc.legal}) from None
         raise ApiError(SERVICE_STATUS.get(exc.code, 409), exc.code, str(exc)) from None
     return {"version": outcome.version, "applied": outcome.applied, "answers": outcome.answers,
             "duplicate": outcome.duplicate, "events": outcome.events}
+
+
+def _already_applied(game: Game, causation: str) -> bool:
+    return bool(causation) and game.events.filter(causation_id=causation).exists()
+
+
+def _duplicate(game: Game) -> dict:
+    version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+    return {"version": version, "applied": [], "answers": [], "duplicate": True, "events": 0}
 
 
 def _check_structured(game: Game, seat: int, command: dict) -> None:

@@ -52,7 +52,7 @@ def create_invited_game(kind: str, players: list[services.PlayerSpec], options: 
 
 
 def invite_url(seat: Seat) -> str:
-    return f"{settings.PBEM_BASE_URL}{reverse('pbem:invite', args=[addressing.token_for(seat)])}"
+    return f"{settings.PBEM_BASE_URL}{reverse('pbem-invite', args=[addressing.token_for(seat)])}"
 
 
 def send_invitations(game: Game) -> list[str]:
@@ -191,7 +191,7 @@ def new_game(request):
         else:
             messages.success(request, f"Game #{game.pk} is set up: an invitation went to every player. "
                                       "It starts when all have accepted.")
-            return redirect("pbem:game", game_id=game.pk)
+            return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
 
 
@@ -212,7 +212,7 @@ def invite(request, token: str):
             messages.success(request, "You accepted, and the table is full: the game has begun.")
         else:
             messages.success(request, "You accepted. The game starts when every player has accepted.")
-        return redirect("pbem:seat", token=token)
+        return redirect("pbem-seat", token=token)
     context = _game_context(seat.game)
     context.update(seat=seat, token=token)
     return _private(render(request, "pbem/invite.html", context))
@@ -249,7 +249,7 @@ def seat_page(request, token: str):
             else:
                 expected = posted.cleaned_data.get("expected_version")
                 message = inbox.store_submission(seat, posted.command_text(), expected, channel="web")
-                return redirect(f"{reverse('pbem:seat', args=[token])}?sub={message.pk}#outcome")
+                return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
         else:
             status = 400
         if isinstance(posted, SayForm):
@@ -297,12 +297,12 @@ def seat_history(request, token: str):
     seat = _token_seat(request, token)
     if isinstance(seat, HttpResponse):
         return seat
-    return _private(_replay(request, seat.game, seat, reverse("pbem:seat_history", args=[token]), token))
+    return _private(_replay(request, seat.game, seat, reverse("pbem-seat_history", args=[token]), token))
 
 
 def game_history(request, game_id: int):
     game = _game_or_404(game_id)
-    return _replay(request, game, None, reverse("pbem:game_history", args=[game.pk]))
+    return _replay(request, game, None, reverse("pbem-game_history", args=[game.pk]))
 
 
 def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") -> HttpResponse:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def seat_url(token):
-    return reverse("pbem:seat", args=[token])
+    return reverse("pbem-seat", args=[token])
 
 
 def text_of(response) -> str:
@@ -274,14 +274,14 @@ def test_replay_steps_through_events_as_the_seat_may_see_them(client, duel):
     services.submit(game.pk, 0, f"play {first_hand[0][0]}")
     services.submit(game.pk, 1, f"play {first_hand[1][0]}")
     game.refresh_from_db()
-    base = reverse("pbem:seat_history", args=[tokens[0]])
+    base = reverse("pbem-seat_history", args=[tokens[0]])
     at_start = text_of(client.get(base, {"at": start}))
     assert f"event {start} of {game.version}" in at_start
     assert f"Your hand: {' '.join(map(str, first_hand[0]))}" in at_start
     assert f'href="{base}?at={start + 1}" rel="next"' in at_start and f'href="{base}?at={start - 1}" rel="prev"' in at_start
     later = text_of(client.get(base, {"at": start + 1}))
     assert f"Alice played {first_hand[0][0]} face down." in later
-    bob_view = text_of(client.get(reverse("pbem:seat_history", args=[tokens[1]]), {"at": start + 1}))
+    bob_view = text_of(client.get(reverse("pbem-seat_history", args=[tokens[1]]), {"at": start + 1}))
     assert "Alice played a card face down." in bob_view and f"Alice played {first_hand[0][0]}" not in bob_view
     assert "Your hand: " + " ".join(map(str, first_hand[0])) not in bob_view
     round_two = text_of(client.get(base, {"round": 2}))
