@@ -154,3 +154,24 @@ LOGGING = {
 # "on_commit": queue notices for sending when the transaction commits; "none": leave them in the
 # outbox for the periodic sweep (the benchmark measures the command service alone that way).
 PBEM_NOTICE_DISPATCH = os.environ.get("PBEM_NOTICE_DISPATCH", "on_commit")
+
+# --- play by email: inbound limits, reminders, the beat schedule (pbem.mail, pbem.tasks) ----------
+# A reply larger than this is answered "too large" and kept as its headers only; the SMTP
+# listener refuses anything over the hard limit at DATA.
+PBEM_INBOUND_MAX_BYTES = int(os.environ.get("PBEM_INBOUND_MAX_BYTES", str(1024 * 1024)))
+PBEM_INBOUND_HARD_LIMIT = int(os.environ.get("PBEM_INBOUND_HARD_LIMIT", str(32 * 1024 * 1024)))
+# Reminders before a deadline: at half-time, and this many hours before it.
+PBEM_REMINDER_HALF_TIME = env_bool("PBEM_REMINDER_HALF_TIME", True)
+PBEM_REMINDER_HOURS_BEFORE = [int(h) for h in env_list("PBEM_REMINDER_HOURS_BEFORE", "6")]
+PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))  # UTC hour of the daily digest
+# Publishing to a broker that is down must fail fast: the outbox keeps the notice and the sweep
+# sends it later, so a command never waits on Redis.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("CELERY_BROKER_CONNECTION_TIMEOUT", "2"))
+CELERY_BEAT_SCHEDULE = {
+    "pbem-sweep-outbox": {"task": "pbem.tasks.sweep_outbox", "schedule": 30.0},
+    "pbem-sweep-inbound": {"task": "pbem.tasks.sweep_inbound", "schedule": 60.0},
+    "pbem-deadlines": {"task": "pbem.tasks.run_deadlines", "schedule": 60.0},
+    "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
+    "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
+}

@@ -53,15 +53,22 @@ def store_submission(seat: Seat, text: str, expected_version: int | None, channe
     return message
 
 
-def store_raw(raw: bytes, channel: str) -> tuple[InboundMessage, bool]:
-    """Stores one RFC 822 message as it came; returns (row, created). A repeat is not stored again."""
+def store_raw(raw: bytes, channel: str, envelope_to: list[str] | None = None) -> tuple[InboundMessage, bool]:
+    """Stores one RFC 822 message as it came; returns (row, created). A repeat is not stored again.
+
+    A message over PBEM_INBOUND_MAX_BYTES is kept as its headers only (marked X-Pbem-Truncated):
+    enough to answer its sender that it was too large, without filling the database."""
     from .mail import inbound
 
     message_id = inbound.message_id_of(raw)
+    if len(raw) > settings.PBEM_INBOUND_MAX_BYTES:
+        raw = inbound.truncated(raw)
     try:
         with transaction.atomic():
-            message = InboundMessage.objects.create(message_id=message_id, channel=channel, raw=raw,
-                                                    sender=inbound.sender_of(raw)[:250])
+            message = InboundMessage.objects.create(
+                message_id=message_id, channel=channel, raw=raw, sender=inbound.sender_of(raw)[:250],
+                envelope_to=[a.lower() for a in (envelope_to or []) if a],
+            )
     except IntegrityError:
         # Delivered twice (an MTA retry, the same mail through two doors): applied once.
         return InboundMessage.objects.get(message_id=message_id), False

@@ -168,6 +168,9 @@ class Notice(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # For notices the timers write (reminders, digests): one per key, even when two beat
+    # processes race (unique; NULL for every other notice).
+    dedupe_key = models.CharField(max_length=200, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["-id"]
@@ -198,6 +201,9 @@ class InboundMessage(models.Model):
     # Machine-readable result: applied, answered, duplicate, or the refusal's code (illegal, stale,
     # not_your_turn, forged, …) so a page or a test can tell refusals apart without reading prose.
     error_code = models.CharField(max_length=20, blank=True)
+    # The envelope recipients (SMTP RCPT TO, an ESP's recipient field, the MTA pipe's argument):
+    # the reply address with its token may be there and nowhere in the headers.
+    envelope_to = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-id"]

@@ -6,26 +6,64 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
-from . import inbox
+from . import deadlines, inbox
+from .mail import sending
 from .models import InboundMessage, InboundStatus
 
 log = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, max_retries=5, default_retry_delay=10)
-def process_inbound(self, inbound_id: int) -> str:
+@shared_task(ignore_result=True)
+def send_pending_notices(game_id: int | None = None) -> dict:
+    """Sends the due notices of one game (all games with None); each claimed before it is sent."""
+    return sending.send_pending(game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_outbox() -> dict:
+    """Beat: what no on-commit dispatch sent (broker or SMTP was down), and expired claims."""
+    released = sending.release_expired_leases()
+    counts = sending.send_pending(None)
+    if released:
+        counts["released"] = released
+    return counts
+
+
+@shared_task(ignore_result=True)
+def process_inbound(inbound_id: int) -> str:
     message = inbox.process(inbound_id)
     return message.status if message else "missing"
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def sweep_inbound(older_than_seconds: int = 60) -> int:
-    """Processes stored submissions whose task never ran (the broker was down when they came)."""
+    """Beat: stored submissions whose task never ran (the broker was down when they came)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     ids = list(InboundMessage.objects.filter(status=InboundStatus.RECEIVED, received_at__lte=cutoff)
                .order_by("id").values_list("id", flat=True)[:500])
     for inbound_id in ids:
         inbox.process(inbound_id)
     return len(ids)
+
+
+@shared_task(ignore_result=True)
+def run_deadlines() -> dict:
+    return deadlines.run_deadlines()
+
+
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    return deadlines.send_digests()
+
+
+@shared_task(ignore_result=True)
+def poll_imap() -> int:
+    """Beat: stores every new message of the IMAP folder (when IMAP settings are given)."""
+    if not settings.PBEM_IMAP_HOST:
+        return 0
+    from .mail import imap
+
+    return imap.poll()

@@ -1,0 +1,99 @@
+"""Timers run by Celery beat: reminders before a deadline, the timeout policy at it, digests.
+
+Each run looks at the read model (Game.deadlines) and is safe to repeat or to run in two
+processes at once: timeouts go through services.timeout_seat (which re-checks the deadline
+inside its transaction), reminders and digests are outbox rows with a unique dedupe key.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import outbox, services
+from .models import Event, Game, GameStatus, Notice, NoticePreference, Seat
+
+log = logging.getLogger(__name__)
+
+
+def run_deadlines(now: datetime | None = None) -> dict:
+    """Times out the seats whose deadline passed; reminds those whose reminder is due."""
+    now = now or timezone.now()
+    counts = {"timed_out": 0, "reported": 0, "reminded": 0}
+    games = Game.objects.filter(status=GameStatus.RUNNING).exclude(deadlines={}).values_list(
+        "id", "deadlines", "deadline_hours")
+    for game_id, deadlines, hours in games.iterator():
+        for seat_key, iso in sorted((deadlines or {}).items()):
+            deadline = datetime.fromisoformat(iso)
+            if deadline <= now:
+                try:
+                    verdict = services.timeout_seat(game_id, int(seat_key), now)
+                except services.ServiceError:
+                    log.warning("timeout of game %s seat %s failed", game_id, seat_key, exc_info=True)
+                    continue
+                counts["timed_out" if verdict == "passed" else "reported"] += verdict != "not_due"
+            elif remind(game_id, int(seat_key), iso, deadline, hours, now):
+                counts["reminded"] += 1
+    return counts
+
+
+def reminder_marks(deadline: datetime, hours: int) -> list[tuple[str, datetime]]:
+    """(name, when) of each reminder before `deadline`, earliest first."""
+    start = deadline - timedelta(hours=hours)
+    marks = []
+    if settings.PBEM_REMINDER_HALF_TIME:
+        marks.append(("half", start + (deadline - start) / 2))
+    for before in settings.PBEM_REMINDER_HOURS_BEFORE:
+        at = deadline - timedelta(hours=before)
+        if at > start:
+            marks.append((f"{before}h", at))
+    return sorted(marks, key=lambda m: m[1])
+
+
+def remind(game_id: int, seat: int, iso: str, deadline: datetime, hours: int, now: datetime) -> bool:
+    """Queues the latest reminder now due for this deadline, once (a missed earlier one is skipped)."""
+    passed = [(name, at) for name, at in reminder_marks(deadline, hours) if at <= now]
+    if not passed:
+        return False
+    name, _at = passed[-1]
+    info = Seat.objects.filter(game_id=game_id, number=seat).values("id", "email").first()
+    if info is None:
+        return False
+    version = Game.objects.values_list("version", flat=True).get(pk=game_id)
+    return _queue_once(f"reminder:{game_id}:{seat}:{iso}:{name}", game_id=game_id, seat_id=info["id"],
+                       kind="reminder", version=version, to_email=info["email"],
+                       context={"mark": name, "deadline": iso})
+
+
+def send_digests(now: datetime | None = None) -> int:
+    """Once a day: news since their last notice to every seat that asked for a digest."""
+    now = now or timezone.now()
+    if now.hour < settings.PBEM_DIGEST_HOUR:
+        return 0
+    queued = 0
+    seats = Seat.objects.filter(notice_preference=NoticePreference.DIGEST,
+                                game__status__in=[GameStatus.RUNNING, GameStatus.PAUSED]).select_related("game")
+    for seat in seats.iterator():
+        game = seat.game
+        if game.version <= seat.last_notice_version:
+            continue
+        news = Event.objects.filter(game=game, seq__gt=seat.last_notice_version).exclude(actor_seat=seat.number)
+        if not news.exists():
+            continue
+        queued += _queue_once(f"digest:{seat.pk}:{now.date().isoformat()}", game_id=game.pk, seat_id=seat.pk,
+                              kind="digest", version=game.version, to_email=seat.email)
+    return queued
+
+
+def _queue_once(key: str, **fields) -> bool:
+    try:
+        with transaction.atomic():
+            Notice.objects.create(dedupe_key=key, **fields)
+            outbox.dispatch_on_commit(fields.get("game_id"))
+    except IntegrityError:
+        return False  # another run queued it already
+    return True

@@ -1,0 +1,263 @@
+"""Writing mail: one `make_message(notice)` renders subject, text and HTML from templates.
+
+A notice is rendered when it is sent, from the log as it stood at `notice.version`, so the
+outbox row stays one small insert in the command's transaction. Threading: every notice of a
+game refers to one root Message-ID (<pbem.game12@domain>), so the game stays one thread.
+Our Message-IDs carry the notice id and the version it speaks of: a reply's In-Reply-To then
+tells which notice it answers (the stale guard), and a bounce tells which notice failed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parseaddr
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from .. import addressing, eventlog, selectors
+from ..models import Event, Game, Notice, Seat
+from ..registry import get_game
+
+MAX_OPTIONS = 30
+NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)@", re.I)
+SUBJECT_TAG_RE = re.compile(r"\[(\d+)-([a-z2-7]{6})\]", re.I)
+BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
+SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
+
+SUBJECTS = {
+    "turn": "{title} #{game}: round {round}, {phase}: your move {tag}",
+    "reminder": "Reminder: {title} #{game}: round {round}, {phase}: your move {tag}",
+    "news": "{title} #{game}: round {round}, {phase}: news {tag}",
+    "digest": "{title} #{game}: today's news {tag}",
+    "final": "{title} #{game}: the game is over {tag}",
+    "answer": "Re: {subject}",
+    "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
+    "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
+}
+
+
+class NoRecipient(Exception):
+    """Nobody to send this notice to (no Master of Seals and no superuser, for instance)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Identifiers
+# ---------------------------------------------------------------------------------------------
+
+
+def _mac(text: str, length: int) -> str:
+    digest = hmac.new(settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:length]
+
+
+def seat_code(seat: Seat) -> str:
+    """A short per-seat code for the subject: with the sender's address it names the seat when a
+    mail client dropped our Reply-To. Changes with the token generation, like the token."""
+    return _mac(f"pbem-subject:{seat.pk}:{seat.token_generation}", 6)
+
+
+def subject_tag(seat: Seat) -> str:
+    return f"[{seat.game_id}-{seat_code(seat)}]"
+
+
+def thread_id(game_id: int) -> str:
+    return f"<pbem.game{game_id}@{settings.PBEM_MAIL_DOMAIN}>"
+
+
+def notice_message_id(notice: Notice) -> str:
+    return f"<pbem.n{notice.pk}.v{notice.version}.g{notice.game_id or 0}@{settings.PBEM_MAIL_DOMAIN}>"
+
+
+def bounce_address(notice: Notice) -> str:
+    """The envelope sender (VERP): a bounce comes back addressed to the notice it is about."""
+    return f"bounces+n{notice.pk}-{_mac(f'pbem-bounce:{notice.pk}', 8)}@{settings.PBEM_MAIL_DOMAIN}"
+
+
+def notice_from_bounce_address(address: str) -> int | None:
+    local, _, domain = (address or "").lower().partition("@")
+    match = BOUNCE_LOCAL_RE.match(local)
+    if not match or domain != settings.PBEM_MAIL_DOMAIN.lower():
+        return None
+    notice_id = int(match.group(1))
+    if not hmac.compare_digest(_mac(f"pbem-bounce:{notice_id}", 8), match.group(2)):
+        return None
+    return notice_id
+
+
+def audit_url(game_id: int) -> str:
+    return f"{settings.PBEM_BASE_URL}/games/{game_id}/audit/"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Rendered:
+    subject: str
+    text: str
+    html: str
+    to: list[str]
+    headers: dict
+
+
+def recipients(notice: Notice) -> list[str]:
+    if notice.kind == "answer" and notice.to_email:
+        return [notice.to_email]
+    if notice.seat_id:
+        return [notice.seat.email]
+    if notice.to_email:
+        return [notice.to_email]
+    emails: list[str] = []
+    if notice.game_id:
+        emails = [u.email for u in notice.game.masters.all() if u.email]
+    if not emails:
+        emails = list(get_user_model().objects.filter(is_superuser=True, is_active=True)
+                      .exclude(email="").values_list("email", flat=True))
+    if not emails:
+        raise NoRecipient("no Master of Seals with an address, and no superuser")
+    return sorted(set(emails))
+
+
+def render(notice: Notice) -> Rendered:
+    context = build_context(notice)
+    kind = notice.kind if notice.kind in SUBJECTS else "answer"
+    subject = SUBJECTS[kind].format(**context["subject_fields"])
+    subject = re.sub(r"\s+", " ", subject).strip()[:250]
+    text = render_to_string(f"pbem/email/{kind}.txt", context).strip() + "\n"
+    html = render_to_string(f"pbem/email/{kind}.html", context)
+    headers = {
+        "From": settings.DEFAULT_FROM_EMAIL,
+        "Message-ID": notice_message_id(notice),
+        "X-Pbem-Notice": str(notice.pk),
+        # RFC 3834: a player's vacation responder must not answer us (and we never answer it).
+        "Auto-Submitted": "auto-replied" if notice.kind == "answer" else "auto-generated",
+    }
+    references = [thread_id(notice.game_id)] if notice.game_id else []
+    reply_to_id = (notice.context or {}).get("in_reply_to")
+    if reply_to_id:
+        references.append(reply_to_id)
+    if references:
+        headers["In-Reply-To"] = references[-1]
+        headers["References"] = " ".join(references)
+    if notice.seat_id:
+        headers["Reply-To"] = addressing.reply_address(notice.seat)
+    return Rendered(subject, text, html, recipients(notice), headers)
+
+
+def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
+    rendered = render(notice)
+    message = EmailMultiAlternatives(
+        subject=rendered.subject, body=rendered.text, from_email=bounce_address(notice), to=rendered.to,
+        headers=rendered.headers, connection=connection,
+    )
+    message.attach_alternative(rendered.html, "text/html")
+    return message
+
+
+# ---------------------------------------------------------------------------------------------
+# What each kind of notice says
+# ---------------------------------------------------------------------------------------------
+
+
+def build_context(notice: Notice) -> dict:
+    ctx: dict = {"notice": notice, "extra": notice.context or {}, "base_url": settings.PBEM_BASE_URL,
+                 "domain": settings.PBEM_MAIL_DOMAIN}
+    fields = {"title": "", "game": notice.game_id or "", "round": "", "phase": "", "tag": "", "subject": "",
+              "seat_name": ""}
+    game = notice.game
+    if game is not None:
+        spec = get_game(game.kind)
+        version = notice.version or game.version
+        loaded = eventlog.load(game, at=min(version, game.version))
+        state = loaded.state
+        summary = spec.summary(state["game"]) if state["game"] is not None else {}
+        names = state["meta"]["names"] or selectors.seat_names(game)
+        head = Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first()
+        ctx.update(game=game, spec=spec, names=names, head_hash=head or game.head_hash, version=loaded.version,
+                   round=summary.get("round", ""), phase=summary.get("phase", ""), audit_url=audit_url(game.pk),
+                   standings=_standings(game, state, names), seed=state["meta"].get("seed"))
+        fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])
+        other = (notice.context or {}).get("seat")
+        if other is not None and 0 <= int(other) < len(names):
+            fields["seat_name"] = ctx["other_name"] = names[int(other)]
+        if notice.seat_id:
+            seat = notice.seat
+            ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
+            fields["tag"] = subject_tag(seat)
+    fields["subject"] = _answer_subject(notice)
+    ctx["subject_fields"] = fields
+    return ctx
+
+
+def _answer_subject(notice: Notice) -> str:
+    subject = (notice.context or {}).get("subject") or "your message"
+    return re.sub(r"^((re|aw|sv|antw|fwd?)\s*:\s*)+", "", subject, flags=re.I)
+
+
+def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> dict:
+    number = seat.number
+    since = [] if notice.kind == "answer" else selectors.feed(
+        game, number, after=min(seat.last_notice_version, version), upto=version)
+    options = []
+    if state["game"] is not None and not state["meta"]["ended"] and notice.kind in ("turn", "reminder", "answer"):
+        legal = spec.legal(state["game"], number) if not state["meta"]["paused"] else []
+        options = [(code, spec.describe(command)) for code, command in enumerate(legal[:MAX_OPTIONS], start=1)]
+        more = max(0, len(legal) - MAX_OPTIONS)
+    else:
+        more = 0
+    deadline = (game.deadlines or {}).get(str(number))
+    return {
+        "seat": seat,
+        "seat_name": seat.name,
+        "since": [item.text for item in since if not item.undone],
+        "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
+        "options": options,
+        "more_options": more,
+        "deadline": _when(deadline) if deadline else "",
+        "seat_url": addressing.seat_url(seat),
+        "reply_address": addressing.reply_address(seat),
+        "tag": subject_tag(seat),
+        "waiting": [state["meta"]["names"][s] for s in selectors_waiting(spec, state)],
+        "awaited_me": number in selectors_waiting(spec, state),
+    }
+
+
+def selectors_waiting(spec, state) -> list[int]:
+    if state["game"] is None or state["meta"]["ended"] or state["meta"]["abandoned"]:
+        return []
+    return list(spec.waiting_for(state["game"]))
+
+
+def _standings(game: Game, state: dict, names: list[str]) -> list[dict]:
+    ended = Event.objects.filter(game=game, type="pbem.GameEnded").values_list("payload", flat=True).first()
+    if not ended:
+        return []
+    place = {}
+    for position, group in enumerate(ended.get("ranking") or [], start=1):
+        for seat in group:
+            place[seat] = position
+    rows = [{"place": place.get(s, ""), "name": names[s], "score": score} for s, score in enumerate(ended["scores"])]
+    return sorted(rows, key=lambda r: (r["place"] if r["place"] != "" else 99, r["name"]))
+
+
+def _when(iso: str) -> str:
+    moment = datetime.fromisoformat(iso)
+    delta = moment - timezone.now()
+    hours = int(delta.total_seconds() // 3600)
+    left = f"in {hours} hours" if hours >= 1 else "in less than an hour" if delta.total_seconds() > 0 else "passed"
+    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC ({left})"
+
+
+def sender_address() -> str:
+    return parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower()

@@ -1,0 +1,229 @@
+"""Processing one stored mail: who wrote it, what they asked, and the answer.
+
+Runs inside `inbox.process`'s transaction (the InboundMessage row locked): the command goes
+through `services.submit` and the answer into the outbox, both committed with the row's new
+status, so a crash anywhere leaves the message "received" for the sweep to take again.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from .. import addressing, eventlog, inbox, selectors, services
+from ..models import Game, InboundMessage, InboundStatus, Notice, Seat
+from ..registry import get_game
+from . import inbound, outbound, sending
+
+log = logging.getLogger(__name__)
+
+CODE_RE = re.compile(r"^#?(\d{1,3})$")
+
+
+@dataclass
+class Refusal(Exception):
+    code: str
+    text: str
+    seat: Seat | None = None
+
+
+def process_mail(message: InboundMessage) -> None:
+    raw = bytes(message.raw)
+    parsed = inbound.parse(raw, message.envelope_to)
+    message.sender = parsed.sender[:250]
+    bounced_notice = _bounce_target(parsed)
+    if parsed.automatic or bounced_notice:
+        _automatic(message, parsed, raw, bounced_notice)
+        return
+    try:
+        seat = identify(parsed)
+        if parsed.too_large:
+            raise Refusal("too_large", f"Your message is {parsed.size // 1024} KB; replies may be at most "
+                          f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
+                          "text, without attachments.", seat)
+        if not parsed.lines:
+            raise Refusal("empty", "We found no command in your message (quoted text and signatures are "
+                          "left out). Write one command a line above the quoted notice; 'help' lists them.", seat)
+        if len(parsed.lines) > inbound.MAX_LINES:
+            raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
+    except Refusal as refusal:
+        if refusal.seat is not None:
+            message.game_id, message.seat = refusal.seat.game_id, refusal.seat
+        inbox.finish(message, InboundStatus.REFUSED, refusal.code, refusal.text)
+        answer(message, parsed, refusal.seat, refusal.code, refusal.text)
+        return
+    expected = _expected_version(parsed, seat)
+    lines = translate_codes(parsed.lines, seat, expected)
+    result = inbox.apply(message, seat, "\n".join(lines), expected)
+    board = ""
+    if isinstance(result, services.StaleVersion):
+        game = Game.objects.get(pk=seat.game_id)
+        board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
+    answer(message, parsed, seat, message.error_code, message.outcome, board=board)
+
+
+# ---------------------------------------------------------------------------------------------
+# Who: the token in the address, else the sender plus the seat code in the subject
+# ---------------------------------------------------------------------------------------------
+
+
+def identify(parsed: inbound.Parsed) -> Seat:
+    tokens = [t for t in (addressing.token_from_address(a) for a in parsed.recipients if _ours(a)) if t]
+    if tokens:
+        problem = None
+        for token in tokens:
+            try:
+                seat = addressing.resolve(token, _game_in_subject(parsed.subject))
+            except addressing.TokenProblem as exc:
+                problem = problem or exc
+                continue
+            return _check_sender(seat, parsed)
+        raise Refusal(problem.code, f"{problem} Nothing was applied. Reply to the latest notice of your game, "
+                      "or use the link in it.")
+    return _by_subject(parsed)
+
+
+def _ours(address: str) -> bool:
+    return address.rpartition("@")[2] == settings.PBEM_MAIL_DOMAIN.lower()
+
+
+def _game_in_subject(subject: str) -> int | None:
+    match = outbound.SUBJECT_TAG_RE.search(subject or "")
+    return int(match.group(1)) if match else None
+
+
+def _check_sender(seat: Seat, parsed: inbound.Parsed) -> Seat:
+    if parsed.sender == seat.email.lower():
+        return seat
+    others = Seat.objects.filter(game_id=seat.game_id, email__iexact=parsed.sender).exists()
+    if others:
+        raise Refusal("wrong_sender", f"You wrote from {parsed.sender}, which plays another seat of game "
+                      f"#{seat.game_id}; this reply address belongs to a different seat. Nothing was applied.")
+    raise Refusal("not_at_table", f"{parsed.sender or 'Your address'} is not at the table of game #{seat.game_id}: "
+                  "only its players may send it commands, from the address they play with. Nothing was applied.")
+
+
+def _by_subject(parsed: inbound.Parsed) -> Seat:
+    match = outbound.SUBJECT_TAG_RE.search(parsed.subject or "")
+    if not match:
+        raise Refusal("no_token", "We could not tell which game and seat your message is for: the reply address "
+                      "of the notice is missing, and so is the code in square brackets from its subject. "
+                      "Reply to the notice itself (keeping its subject), or use the link in it.")
+    game_id, code = int(match.group(1)), match.group(2).lower()
+    seats = list(Seat.objects.select_related("game").filter(game_id=game_id))
+    if not seats:
+        raise Refusal("unknown", f"There is no game #{game_id} here.")
+    for seat in seats:
+        if outbound.seat_code(seat) == code:
+            return _check_sender(seat, parsed)
+    if any(s.email.lower() == parsed.sender for s in seats):
+        raise Refusal("revoked", f"The code {code} in your subject is not (or no longer) the code of your seat in "
+                      f"game #{game_id}. Reply to the latest notice of your game. Nothing was applied.")
+    raise Refusal("not_at_table", f"{parsed.sender or 'Your address'} is not at the table of game #{game_id}. "
+                  "Nothing was applied.")
+
+
+# ---------------------------------------------------------------------------------------------
+# What: the version the reply answers, and short codes from that notice
+# ---------------------------------------------------------------------------------------------
+
+
+def _expected_version(parsed: inbound.Parsed, seat: Seat) -> int | None:
+    """The version of the notice this reply answers (from In-Reply-To/References), if ours."""
+    for ref in parsed.in_reply_to:
+        match = outbound.NOTICE_ID_RE.match(ref)
+        if not match or not ref.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
+            continue
+        notice_id, version, game_id = (int(g) for g in match.groups())
+        if game_id != seat.game_id:
+            continue
+        # Trust only a notice we sent to this seat: a Message-ID is not signed.
+        if Notice.objects.filter(pk=notice_id, seat=seat, version=version).exists():
+            return version
+    return None
+
+
+def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:
+    """'3' becomes the third option the answered notice listed (legal at its version)."""
+    if not any(CODE_RE.match(line) for line in lines):
+        return lines
+    game = Game.objects.get(pk=seat.game_id)
+    spec = get_game(game.kind)
+    state = eventlog.load(game, at=version if version is not None else None).state
+    if state["game"] is None:
+        return lines
+    legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)][: outbound.MAX_OPTIONS]
+    out = []
+    for line in lines:
+        match = CODE_RE.match(line)
+        if match and 1 <= int(match.group(1)) <= len(legal):
+            out.append(legal[int(match.group(1)) - 1])
+        else:
+            out.append(line)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Automatic mail and bounces: recorded, never answered
+# ---------------------------------------------------------------------------------------------
+
+
+def _bounce_target(parsed: inbound.Parsed) -> int | None:
+    for address in parsed.recipients:
+        notice_id = outbound.notice_from_bounce_address(address)
+        if notice_id:
+            return notice_id
+    return None
+
+
+def _automatic(message: InboundMessage, parsed: inbound.Parsed, raw: bytes, bounced_notice: int | None) -> None:
+    reason = parsed.automatic or "sent to a bounce address"
+    failure = parsed.is_bounce or _looks_like_failure(parsed)
+    ids, diagnostic = inbound.bounce_details(raw) if failure else ([], "")
+    if bounced_notice is None and failure:
+        # No VERP address (a relay rewrote the envelope): find our Message-ID in the report.
+        for ref in ids:
+            match = outbound.NOTICE_ID_RE.match(ref)
+            if match and Notice.objects.filter(pk=int(match.group(1))).exists():
+                bounced_notice = int(match.group(1))
+                break
+    if failure and bounced_notice is not None:
+        notice = Notice.objects.get(pk=bounced_notice)
+        sending.record_bounce(notice.pk, diagnostic)
+        message.game_id, message.seat_id = notice.game_id, notice.seat_id
+        inbox.finish(message, InboundStatus.IGNORED, "bounce", f"Bounce of notice {notice.pk}: {diagnostic}")
+        return
+    # An out-of-office or list mail, even one sent to a bounce address: recorded, not answered.
+    inbox.finish(message, InboundStatus.IGNORED, "automatic", f"Not answered: automatic mail ({reason}).")
+
+
+def _looks_like_failure(parsed: inbound.Parsed) -> bool:
+    return bool(re.search(r"undeliver|delivery (status|failure)|returned mail|failure notice", parsed.subject, re.I))
+
+
+# ---------------------------------------------------------------------------------------------
+# The answer
+# ---------------------------------------------------------------------------------------------
+
+
+def answer(message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, code: str, text: str,
+           board: str = "") -> Notice | None:
+    """Queues the answer to a person's mail (in this transaction); sent once it commits."""
+    if not parsed.sender:
+        return None
+    version = message.result_version
+    if seat is not None and version is None:
+        version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
+    notice = Notice.objects.create(
+        game_id=seat.game_id if seat else None, seat=seat, kind="answer", version=version or 0,
+        to_email=parsed.sender,
+        context={"code": code, "text": text, "subject": parsed.subject[:200], "in_reply_to": parsed.message_id,
+                 "board": board, "inbound": message.pk},
+    )
+    from .. import outbox
+
+    outbox.dispatch_on_commit(notice.game_id)
+    return notice

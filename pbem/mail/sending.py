@@ -1,0 +1,168 @@
+"""Sending the outbox: each notice claimed once with a conditional update, then sent.
+
+A notice goes pending -> sending (claimed: attempts + 1, a lease in next_attempt_at) -> sent.
+Two workers cannot both claim it; a worker that dies mid-send leaves a lease that expires, and
+the sweep hands the notice out again with the same Message-ID (the only window in which a
+player could see it twice, and their mail client folds the copies by Message-ID).
+A temporary failure (SMTP down, 4xx) goes back to pending with a growing delay (the periodic
+sweep sends it when due: no task waits, and nothing depends on the broker); a permanent
+one (5xx, no such user) or too many attempts marks it undeliverable: recorded in the game's
+log, the Master of Seals told, and the seat's deadline held (services.suspend_deadline).
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from datetime import timedelta
+
+from django.db.models import F, Q
+from django.utils import timezone
+
+from .. import services
+from ..models import Game, GameStatus, Notice, NoticeStatus, Seat
+from . import outbound
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8
+LEASE = timedelta(minutes=10)
+BATCH = 200
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s, 1 min, 2 min, … capped at an hour."""
+    return timedelta(seconds=min(3600, 30 * 2 ** max(0, attempts - 1)))
+
+
+def due(game_id: int | None = None):
+    now = timezone.now()
+    rows = Notice.objects.filter(status=NoticeStatus.PENDING).filter(
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
+    return rows.order_by("id")
+
+
+def send_pending(game_id: int | None = None) -> dict:
+    """Sends every due notice (of one game, or all); returns counts by result."""
+    counts: dict[str, int] = {}
+    for notice_id in list(due(game_id).values_list("id", flat=True)[:BATCH]):
+        result = send_notice(notice_id)
+        counts[result] = counts.get(result, 0) + 1
+    return counts
+
+
+def claim(notice_id: int) -> bool:
+    now = timezone.now()
+    return Notice.objects.filter(pk=notice_id, status=NoticeStatus.PENDING).filter(
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    ).update(status=NoticeStatus.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + LEASE) == 1
+
+
+def release_expired_leases() -> int:
+    """Notices whose sender died mid-send go back to pending."""
+    return Notice.objects.filter(status=NoticeStatus.SENDING, next_attempt_at__lte=timezone.now()).update(
+        status=NoticeStatus.PENDING, next_attempt_at=None)
+
+
+def send_notice(notice_id: int, connection=None) -> str:
+    """Sends one notice if it can claim it. Returns sent, skipped, retry, undeliverable or not_claimed."""
+    if not claim(notice_id):
+        return "not_claimed"
+    notice = Notice.objects.select_related("game", "seat").get(pk=notice_id)
+    if _unwanted(notice):
+        _finish(notice, NoticeStatus.SKIPPED, error="the player asked for no news")
+        return "skipped"
+    try:
+        message = outbound.make_message(notice, connection=connection)
+    except outbound.NoRecipient as exc:
+        _finish(notice, NoticeStatus.SKIPPED, error=str(exc))
+        return "skipped"
+    except Exception as exc:  # a rendering bug: keep the notice, retry later, and say so in the log
+        log.exception("could not render notice %s", notice_id)
+        return _failed(notice, f"rendering failed: {exc!r}", permanent=False)
+    try:
+        message.send(fail_silently=False)
+    except Exception as exc:
+        return _failed(notice, _describe(exc), permanent=_permanent(exc))
+    _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=message.subject)
+    _after_delivery(notice)
+    return "sent"
+
+
+def _unwanted(notice: Notice) -> bool:
+    return notice.kind == "news" and notice.seat_id is not None and notice.seat.notice_preference != "every"
+
+
+def _finish(notice: Notice, status: str, error: str = "", message_id: str = "", subject: str = "") -> None:
+    updates = {"status": status, "next_attempt_at": None}
+    if status == NoticeStatus.SENT:
+        updates.update(sent_at=timezone.now(), message_id=message_id, subject=subject[:300])
+    if error:
+        updates["last_error"] = error
+    Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SENDING).update(**updates)
+
+
+def _failed(notice: Notice, error: str, permanent: bool) -> str:
+    if not permanent and notice.attempts < MAX_ATTEMPTS:
+        Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SENDING).update(
+            status=NoticeStatus.PENDING, next_attempt_at=timezone.now() + backoff(notice.attempts), last_error=error)
+        return "retry"
+    _finish(notice, NoticeStatus.BOUNCED if permanent else NoticeStatus.FAILED, error=error)
+    undeliverable(notice, error)
+    return "undeliverable"
+
+
+def _permanent(exc: Exception) -> bool:
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _msg in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return exc.smtp_code >= 500
+    return False
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return "; ".join(f"{addr}: {code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
+                         for addr, (code, msg) in exc.recipients.items())
+    return f"{type(exc).__name__}: {exc}"
+
+
+def undeliverable(notice: Notice, reason: str) -> None:
+    """A seat's notice could not be delivered: the game's log records it, the Master of Seals is
+    told, and the seat's deadline is held. Notices to Masters or to strangers just stay failed."""
+    if not notice.seat_id or not notice.game_id or notice.kind == "answer":
+        return
+    game = Game.objects.filter(pk=notice.game_id).values("status").first()
+    if not game or game["status"] not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return
+    try:
+        services.suspend_deadline(notice.game_id, notice.seat.number, reason)
+    except services.ServiceError:
+        log.warning("could not record the bounce of notice %s", notice.pk, exc_info=True)
+
+
+def _after_delivery(notice: Notice) -> None:
+    if not notice.seat_id:
+        return
+    if notice.kind in outbound.SEAT_KINDS_MOVING_LAST_NOTICE:
+        Seat.objects.filter(pk=notice.seat_id, last_notice_version__lt=notice.version).update(
+            last_notice_version=notice.version)
+    # A notice got through to a seat whose deadline was held after a bounce: it runs again.
+    game = Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines").first()
+    number = notice.seat.number
+    if (game and game["status"] == GameStatus.RUNNING and number in (game["awaited"] or [])
+            and str(number) not in (game["deadlines"] or {})):
+        services.rearm_deadline(notice.game_id, number)
+
+
+def record_bounce(notice_id: int, reason: str) -> bool:
+    """A bounce came back for a notice we had sent. Returns False if it was already recorded."""
+    updated = Notice.objects.filter(pk=notice_id).exclude(status=NoticeStatus.BOUNCED).update(
+        status=NoticeStatus.BOUNCED, last_error=reason[:2000])
+    if not updated:
+        return False
+    notice = Notice.objects.select_related("seat").get(pk=notice_id)
+    undeliverable(notice, reason)
+    return True

@@ -1,0 +1,60 @@
+"""The first door: `receive_email` stores one RFC 822 message from stdin (an MTA pipe), or every
+message of a Maildir (`--maildir PATH`). A Celery task then processes each one.
+
+Postfix, for instance (master.cf):
+    pbem unix - n n - - pipe flags=R user=pbem argv=/app/manage.py receive_email --recipient ${original_recipient}
+Exit status 75 (EX_TEMPFAIL) when the message could not be stored: the MTA keeps it and retries.
+"""
+
+from __future__ import annotations
+
+import mailbox
+import os
+import sys
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from pbem import inbox
+
+EX_TEMPFAIL = 75
+
+
+class Command(BaseCommand):
+    help = "Store one message from stdin (an MTA pipe), or every message of a Maildir, for processing."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--maildir", help="read every message of this Maildir instead of stdin")
+        parser.add_argument("--keep", action="store_true", help="leave stored messages in the Maildir")
+        parser.add_argument("--recipient", action="append", default=[],
+                            help="the envelope recipient (default: $ORIGINAL_RECIPIENT, as Postfix sets it)")
+
+    def handle(self, *args, maildir=None, keep=False, recipient=(), **options):
+        recipients = list(recipient) or [r for r in [os.environ.get("ORIGINAL_RECIPIENT", "")] if r]
+        if maildir:
+            self._maildir(maildir, keep)
+            return
+        raw = sys.stdin.buffer.read(settings.PBEM_INBOUND_HARD_LIMIT + 1)
+        if not raw.strip():
+            raise CommandError("no message on stdin", returncode=1)
+        if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
+            raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=1)
+        self._store(raw, "pipe", recipients)
+
+    def _maildir(self, path: str, keep: bool) -> None:
+        box = mailbox.Maildir(path, factory=None, create=False)
+        stored = repeated = 0
+        for key in list(box.keys()):
+            created = self._store(box.get_bytes(key), "maildir", [])
+            stored += created
+            repeated += not created
+            if not keep:
+                box.remove(key)  # stored (or stored before): the database holds it now
+        self.stdout.write(f"{stored} stored, {repeated} already stored")
+
+    def _store(self, raw: bytes, channel: str, recipients: list[str]) -> bool:
+        try:
+            _message, created = inbox.store_raw(raw, channel, recipients)
+        except Exception as exc:
+            raise CommandError(f"could not store the message: {exc}", returncode=EX_TEMPFAIL) from exc
+        return created
