@@ -221,7 +221,7 @@ def render_html(v):
     # boxes, far to near, low to high
     boxes = []
     for p in v["pieces"]:
-        colour = _colour(p["owner"])
+        colour = _shade(_colour(p["owner"]), (1.0, 0.86, 1.12)[p["id"] % 3])  # neighbours told apart
         cells = rules.SHAPES[p["kind"]][p["dir"]]
         column_top = {}
         for dx, dy, dz, _r in cells:
@@ -264,11 +264,15 @@ def _plan_svg(v):
                 stroke = "#e00000" if v["altar"] == pid else "#333"
                 out.append(f'<rect x="{px}" y="{py}" width="{s - 2}" height="{s - 2}" fill="{fill}" '
                            f'stroke="{stroke}" stroke-width="1.5"/>')
-                out.append(f'<text x="{px + s / 2 - 1}" y="{py + s / 2 + 4}" font-size="13" text-anchor="middle" '
-                           f'fill="#fff" stroke="#000" stroke-width="0.4">{lv}</text>')
+                out.append(f'<rect x="{px + s / 2 - 8}" y="{py + s / 2 - 9}" width="14" height="16" rx="3" '
+                           f'fill="#fff" opacity="0.85"/>')
+                out.append(f'<text x="{px + s / 2 - 1}" y="{py + s / 2 + 4}" font-size="13" font-weight="bold" '
+                           f'text-anchor="middle" fill="#000">{lv}</text>')
             else:
                 fill = "#f3c9c9" if (x, y) in red else "#f4f0e4"
                 out.append(f'<rect x="{px}" y="{py}" width="{s - 2}" height="{s - 2}" fill="{fill}" stroke="#bbb"/>')
+                if (x, y) in red:
+                    out.append(f'<circle cx="{px + s / 2 - 1}" cy="{py + s / 2 - 1}" r="4" fill="#d00"/>')
         out.append(f'<text x="{s / 2}" y="{(rules.D - 1 - y) * s + 5 + s / 2 + 4}" font-size="12" '
                    f'text-anchor="middle">{y + 1}</text>')
     for x in range(rules.W):
