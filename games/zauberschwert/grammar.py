@@ -18,6 +18,11 @@ SYNONYMS = {"join": "place", "put": "place", "raise": "bid", "finish": "done", "
             "share": "together", "solo": "alone", "retreat": "withdraw", "defeat": "fight", "attack": "fight"}
 CARD_NAMES = {c["card_name"]: c["id"] for c in ART.values()}
 ARTIFACT_NAMES = {a["name"]: k for k, a in ARTIFACTS.items()}
+# the German names work too ("Zauberstab 1", "Phönixfeder")
+for _c in ART.values():
+    _de = _c["name_de_proposed"] + (f" {_c['part']}" if _c["parts"] == 2 else "")
+    CARD_NAMES.setdefault(_de, _c["id"])
+    ARTIFACT_NAMES.setdefault(_c["name_de_proposed"], _c["artifact"])
 SPELL_NAMES = list(SPELL_ID)
 
 

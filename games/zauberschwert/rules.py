@@ -628,7 +628,7 @@ def waiting_for(state):
     if step == "lone":
         return [state["fight"]["seats"][0]]
     if step == "declare":
-        return [state["fight"]["ask"][0]]
+        return state["fight"]["ask"][:1]
     if step == "auction":
         return [state["auction"]["turn"]]
     if step == "bonus":
