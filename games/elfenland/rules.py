@@ -474,41 +474,50 @@ def reachable(state, seat) -> list[str]:
     raft = CARD_INDEX["raft"]
     # Per route from each town: (other, kind index or None for "any cards", cards needed [, caravan]).
     edges: dict[str, list] = {}
-    seen = {(start, hand, sum(hand))}
-    stack = [(start, hand, sum(hand))]
+    # States are expanded by decreasing number of free cards (every move spends at least one),
+    # so a state is skipped when one already expanded at the same town had at least as many cards
+    # of every kind and in total (it dominates: whatever this one reaches, that one reached).
+    total = sum(hand)
+    buckets: list[list] = [[] for _ in range(total + 1)]
+    buckets[total].append((start, hand))
+    done: dict[str, list] = {}
     towns = set()
-    while stack:
-        town, h, free = stack.pop()
-        ways = edges.get(town)
-        if ways is None:
-            ways = []
-            for route, other in B.EXITS[town]:
-                r = B.ROUTES[route]
-                if r["type"] in B.WATER:
-                    ways.append((other, raft, B.raft_cost(route, other, lakes)))
-                    if boatmen and r["type"] == "lake" and r["lake"] == B.NEBULAE:
-                        ways.append((other, None, B.BOATMEN_CARDS))
-                elif route in board:
-                    extra = 1 if route in trouble else 0
-                    counter = board[route]
-                    ways.append((other, CARD_INDEX[counter], B.counter_cost(counter, route) + extra))
-                    ways.append((other, None, B.CARAVAN_CARDS + extra))
-            edges[town] = ways
-        for other, kind, need in ways:
-            if free < need:
+    goal = len(B.TOWN_IDS) - 1
+    for free in range(total, 0, -1):
+        for town, h in buckets[free]:
+            kept = done.setdefault(town, [])
+            if any(f2 >= free and all(a >= b for a, b in zip(h2, h)) for h2, f2 in kept):
                 continue
-            if kind is None:
-                nxt = (other, h, free - need)
-            elif h[kind] >= need:
-                nh = list(h)
-                nh[kind] -= need
-                nxt = (other, tuple(nh), free - need)
-            else:
-                continue
-            if nxt not in seen:
-                seen.add(nxt)
+            kept.append((h, free))
+            ways = edges.get(town)
+            if ways is None:
+                ways = []
+                for route, other in B.EXITS[town]:
+                    r = B.ROUTES[route]
+                    if r["type"] in B.WATER:
+                        ways.append((other, raft, B.raft_cost(route, other, lakes)))
+                        if boatmen and r["type"] == "lake" and r["lake"] == B.NEBULAE:
+                            ways.append((other, None, B.BOATMEN_CARDS))
+                    elif route in board:
+                        extra = 1 if route in trouble else 0
+                        counter = board[route]
+                        ways.append((other, CARD_INDEX[counter], B.counter_cost(counter, route) + extra))
+                        ways.append((other, None, B.CARAVAN_CARDS + extra))
+                edges[town] = ways
+            for other, kind, need in ways:
+                if free < need:
+                    continue
+                if kind is None:
+                    buckets[free - need].append((other, h))
+                elif h[kind] >= need:
+                    nh = list(h)
+                    nh[kind] -= need
+                    buckets[free - need].append((other, tuple(nh)))
+                else:
+                    continue
                 towns.add(other)
-                stack.append(nxt)
+        if len(towns) >= goal and start not in towns or len(towns) > goal:
+            break
     towns.discard(start)
     return sorted(towns)
 

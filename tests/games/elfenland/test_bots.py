@@ -90,3 +90,25 @@ def test_reachable_equals_a_brute_force_search(config):
 def test_replay_from_the_log_equals_the_live_state():
     tb = play_random(GAME, 5, CONFIGS["all"], seed=77)
     assert canonical(tb.replayed()) == canonical(tb.state)
+
+
+def test_reachable_equals_brute_force_on_crowded_boards_with_full_hands():
+    import random
+
+    from games.elfenland import board as B
+
+    from .common import given
+
+    rnd = random.Random(5)
+    for i in range(12):
+        options = [{}, {"lakes": True}, {"boatmen": True}, {"lakes": True, "boatmen": True}][i % 4]
+        board = {}
+        for route in B.LAND_ROUTES:
+            kinds = [c for c in B.COUNTER_TYPES if B.allowed(c, route)]
+            if rnd.random() < 0.8:
+                board[route] = rnd.choice(kinds)
+        trouble = {r: 1 for r in rnd.sample(sorted(board), 3)}
+        hand = [rnd.choice(R.CARDS) for _ in range(8)]
+        t = given(3, phase="move", turn=0, elf={0: rnd.choice(B.TOWN_IDS)}, hands={0: hand}, board=board,
+                  trouble=trouble, **options)
+        assert R.reachable(t.state, 0) == _brute_reachable(t.state, 0)
