@@ -480,3 +480,28 @@ def test_events_are_json_and_replay():
     assert isinstance(t.events[0], Event)
     replay = Table(GAME, 4, {}, seed=b"elven")
     assert replay.state["turn"] == t.state["first"]
+
+
+# --- The fast enumeration agrees with the rule check -------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{"staircase": True}, {"scenario": "legacy", "staircase": True},
+                                     {"scenario": "altar"}, {"scenario": "catacombs"}, {"scenario": "royal-gates"}])
+def test_legal_lists_exactly_the_placements_the_rules_allow(options):
+    from games.testing import fold, play_random
+
+    done = play_random(GAME, 3, options, seed=21)
+    for cut in (len(done.events) // 3, 2 * len(done.events) // 3):
+        state = fold(GAME, done.events[:cut])
+        for seat in range(3):
+            state["hands"][seat]["staircase"] = 1
+            levels = len(state["occ"]) // rules.PLANE + 1
+            allowed = set()
+            for kind in rules.KINDS:
+                for d in rules.PLACE_DIRS[kind]:
+                    for x in range(rules.W):
+                        for y in range(rules.D):
+                            for z in range(levels):
+                                if rules.check_place(state, seat, kind, x, y, z, d)[0] is None:
+                                    allowed.add((kind, x, y, z, d))
+            assert set(rules.placements(state, seat)) == allowed
