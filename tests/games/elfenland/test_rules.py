@@ -521,3 +521,39 @@ def test_timeouts_are_the_passive_choices():
     assert GAME.timeout(t.state, 0) == {"type": "pass"}
     t = given(2, phase="move", turn=1)
     assert GAME.timeout(t.state, 1) == {"type": "end"}
+
+
+def test_no_keep_step_after_the_last_round():
+    t = given(2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]},
+              up={0: ["dragon", "unicorn"], 1: ["elfcycle", "elfcycle"]})
+    t.state["round"] = 4
+    t.act(0, {"type": "end"})
+    events = t.act(1, {"type": "end"})
+    assert "CounterKept" not in types(events) and t.state["phase"] == "over"
+    conserved(t.state)
+
+
+def test_discard_of_the_only_kind_of_card_held_is_automatic():
+    t = given(2, phase="move", turn=0, hands={0: ["dragon"] * 6, 1: ["raft"]})
+    events = t.act(0, {"type": "end"})
+    assert types(events) == ["MoveEnded", "CardDiscarded", "CardDiscarded"]
+    assert all(e.data["auto"] and e.visible_to == (0,) for e in events[1:])
+    assert R.hand_size(t.state, 0) == 4 and t.state["turn"] == 1
+
+
+def test_a_tie_on_pieces_and_cards_is_shared():
+    t = given(2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]})
+    t.state["round"] = 4
+    t.act(0, {"type": "end"})
+    t.act(1, {"type": "end"})
+    assert GAME.result(t.state).ranking() == [[0, 1]]
+
+
+def test_timeouts_discard_the_most_plentiful_card_and_keep_none():
+    t = given(2, phase="move", turn=0, hands={0: ["dragon", "dragon", "raft", "unicorn", "elfcycle"], 1: ["raft"]})
+    t.act(0, {"type": "end"})
+    assert GAME.timeout(t.state, 0) == {"type": "discard", "card": "dragon"}
+    t = given(2, phase="move", turn=0, hands={0: [], 1: []}, up={0: ["dragon", "unicorn"]})
+    t.act(0, {"type": "end"})
+    assert t.state["phase"] == "keep"
+    assert GAME.timeout(t.state, 0) == {"type": "keep", "counter": None, "hidden": False}
