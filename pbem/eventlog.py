@@ -145,27 +145,47 @@ def fold_rows(spec: GameSpec, state: dict, rows, undone: set) -> dict:
 
 
 def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) -> Loaded:
-    """The state after event `at` (default: the newest), from the newest valid snapshot on."""
+    """The state after event `at` (default: the newest), from the newest valid snapshot on.
+
+    Two queries: the snapshot, then the events after it. Undo needs no scan of the whole log:
+    a snapshot already reflects every undo before it, and an undo after it that reaches back
+    behind it makes it stale (we then replay from scratch).
+    """
     game = game if isinstance(game, Game) else Game.objects.get(pk=game)
     spec = get_game(game.kind)
-    undone = undone_seqs(game.pk, at)
-    state, start = new_state(), 0
+    snap = None
     if use_snapshots:
         snaps = Snapshot.objects.filter(game_id=game.pk, reducer_version=spec.version)
         if at is not None:
             snaps = snaps.filter(seq__lte=at)
-        # A snapshot that contains an event undone later is stale: take an older one.
-        if undone:
-            snaps = snaps.filter(seq__lt=min(undone))
         snap = snaps.order_by("-seq").values_list("seq", "state").first()
-        if snap:
-            start, state = snap[0], snap[1]
-    rows = Event.objects.filter(game_id=game.pk, seq__gt=start)
-    if at is not None:
-        rows = rows.filter(seq__lte=at)
-    state = fold_rows(spec, state, rows.order_by("seq").values_list(*EVENT_FIELDS).iterator(chunk_size=2000), undone)
+    start = snap[0] if snap else 0
+    rows = _event_rows(game.pk, start, at)
+    undone = _undone_in(rows)
+    if snap and any(seq <= start for seq in undone):
+        snap, start = None, 0
+        rows = _event_rows(game.pk, 0, at)
+        undone = _undone_in(rows)
+    if not snap and start == 0:
+        undone = _undone_in(rows)
+    state = fold_rows(spec, snap[1] if snap else new_state(), rows, undone)
     version = at if at is not None else game.version
     return Loaded(game.pk, spec, state, version, game.head_hash, undone)
+
+
+def _event_rows(game_id: int, after: int, upto: int | None) -> list:
+    rows = Event.objects.filter(game_id=game_id, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return list(rows.order_by("seq").values_list(*EVENT_FIELDS))
+
+
+def _undone_in(rows) -> set[int]:
+    undone: set[int] = set()
+    for row in rows:
+        if row[1] == "pbem.Undone":
+            undone.update(row[2]["events"])
+    return undone
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,18 +255,19 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
 
 
 def append(game_id: int, expected: int, head: str, rows: list[dict], game_updates: dict,
-           notices: list[dict]) -> None:
+           notices: list[dict], causation_id: str = "") -> None:
     """Appends `rows` if the game is still at version `expected`; else raises Conflict.
 
-    Must run inside a transaction. On PostgreSQL it is one statement (a CTE: bump the game's
-    version only where it still equals `expected`, insert the events and the outbox rows only
-    if that bump happened); elsewhere a conditional UPDATE then bulk inserts. Either way
-    UNIQUE(game, seq) is the last line of defence against a doubled number.
+    On PostgreSQL it is one statement (a CTE: bump the game's version only where it still equals
+    `expected` and no event carries `causation_id` yet, insert the events and the outbox rows
+    only if that bump happened), atomic on its own; elsewhere a conditional UPDATE then bulk
+    inserts, which the caller runs in a transaction. Either way UNIQUE(game, seq) is the last
+    line of defence against a doubled number.
     """
     new_version = expected + len(rows)
     new_head = rows[-1]["hash"] if rows else head
     if connection.vendor == "postgresql":
-        _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices)
+        _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id)
         return
     updated = Game.objects.filter(pk=game_id, version=expected).update(
         version=new_version, head_hash=new_head, updated_at=timezone.now(), **game_updates
@@ -278,7 +299,7 @@ def _json_or_null(value):
     return None if value is None else canonical(value)
 
 
-def _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices) -> None:
+def _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id) -> None:
     params: list = []
     sets = ["version = %s", "head_hash = %s", "updated_at = now()"]
     params += [new_version, new_head]
@@ -287,8 +308,11 @@ def _append_pg(game_id, expected, new_version, new_head, rows, game_updates, not
             value = game_updates[col]
             sets.append(f"{col} = %s" + ("::jsonb" if col in _JSON_GAME_COLUMNS else ""))
             params.append(canonical(value) if col in _JSON_GAME_COLUMNS else value)
-    sql = [f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s RETURNING id)"]
-    params += [game_id, expected]
+    fresh = ""
+    if causation_id:
+        fresh = " AND NOT EXISTS (SELECT 1 FROM pbem_event WHERE game_id = %s AND causation_id = %s)"
+    sql = [f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s{fresh} RETURNING id)"]
+    params += [game_id, expected] + ([game_id, causation_id] if causation_id else [])
     if rows:
         values = []
         for row in rows:

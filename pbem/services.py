@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.base import Rejected, Rng, may_act
@@ -107,6 +107,11 @@ class Work:
     notices: list[dict] = field(default_factory=list)
     outcome: Outcome | None = None
     extra_updates: dict = field(default_factory=dict)
+    side_effects: list = field(default_factory=list)  # writes to run in the append's transaction
+
+    def later(self, write) -> None:
+        """Runs `write()` in the same transaction as the append (never on its own)."""
+        self.side_effects.append(write)
 
     @property
     def spec(self):
@@ -137,7 +142,7 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     cached = eventlog.cache_take(game_id)
     if cached is not None and isinstance(cached, Work):
         cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
-        cached.outcome, cached.extra_updates, cached.cached = None, {}, True
+        cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
         return cached
     try:
         game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
@@ -165,7 +170,9 @@ def _commit(work: Work, causation_id: str = "") -> None:
     updates = _read_model(work, previous + len(rows))
     updates.update(work.extra_updates)
     _turn_notices(work, previous + len(rows), updates)
-    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, updates, work.notices)
+    for write in work.side_effects:
+        write()
+    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, updates, work.notices, causation_id)
     loaded.version = previous + len(rows)
     loaded.head_hash = head
     work.game.update(version=loaded.version, head_hash=head, status=updates["status"], round=updates["round"],
@@ -178,27 +185,37 @@ def _commit(work: Work, causation_id: str = "") -> None:
 
 
 def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
-    """Runs `body(work)` in a transaction and appends what it emitted, retrying on conflicts.
+    """Runs `body(work)` and appends what it emitted, retrying on conflicts.
 
-    The first attempt is optimistic (cached state, a conditional append). When it loses a race,
-    the next attempts lock the game row first and load inside the lock, so a busy game still
-    makes progress instead of retrying forever.
+    The first attempt is optimistic: the cached state, and on PostgreSQL a single statement
+    that appends only if the game is still at the expected version and the causation id is new
+    (in autocommit: one round trip, as cheap as a bare INSERT). When it loses a race, the next
+    attempts lock the game row and load inside the lock, so a busy game still makes progress.
     """
     for attempt in range(MAX_ATTEMPTS):
         work = None
         try:
-            with transaction.atomic():
-                if attempt:
-                    eventlog.cache_take(game_id)
-                    Game.objects.select_for_update().filter(pk=game_id).values_list("pk").first()
+            if attempt == 0 and connection.vendor == "postgresql":
                 work = _load_work(game_id, actor)
-                if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
-                    eventlog.cache_put(game_id, work)
-                    return Outcome(work.loaded.version, duplicate=True)
                 body(work)
-                _commit(work, causation_id)
+                if work.side_effects:
+                    with transaction.atomic():
+                        _commit(work, causation_id)
+                else:
+                    _commit(work, causation_id)
+            else:
+                with transaction.atomic():
+                    if attempt:
+                        eventlog.cache_take(game_id)
+                        Game.objects.select_for_update().filter(pk=game_id).values_list("pk").first()
+                    work = _load_work(game_id, actor)
+                    if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
+                        eventlog.cache_put(game_id, work)
+                        return Outcome(work.loaded.version, duplicate=True)
+                    body(work)
+                    _commit(work, causation_id)
         except Conflict:
-            continue  # the cached state was behind or someone else won: reload and retry
+            continue  # the cached state was behind, someone else won, or a duplicate: look again
         except (Rejected, ServiceError):
             # A refusal judged on a cached state that another process has moved past would be
             # wrong: check the version, and judge again on a fresh load if it moved.
@@ -206,6 +223,8 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
                 continue
             if work is not None and not work.dirty:
                 eventlog.cache_put(game_id, work)
+            if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
+                return Outcome(work.loaded.version if work else 0, duplicate=True)  # already applied
             raise
         eventlog.cache_put(game_id, work)
         outcome = work.outcome or Outcome(work.loaded.version)
@@ -522,7 +541,8 @@ def _cmd_undo(work: Work, seat: int, rest: str, line: str) -> None:
 def _rebuild_after_undo(work: Work, seqs: list[int]) -> None:
     # Replay skips the undone events: rebuild the state from the log, then apply what this
     # request has emitted so far on top. Snapshots that contain the undone events are stale.
-    Snapshot.objects.filter(game_id=work.loaded.game_id, seq__gte=min(seqs)).delete()
+    game_id = work.loaded.game_id
+    work.later(lambda: Snapshot.objects.filter(game_id=game_id, seq__gte=min(seqs)).delete())
     pending = list(work.events)
     row = Game(pk=work.loaded.game_id, kind=work.game["kind"], version=work.loaded.version,
                head_hash=work.loaded.head_hash)
@@ -589,8 +609,9 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     left = work.game["away_allowance_days"] - info["away_days_used"]
     if days > left:
         raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
-    Seat.objects.filter(pk=info["id"]).update(away_until=until, away_days_used=info["away_days_used"] + days)
-    info["away_until"], info["away_days_used"] = until, info["away_days_used"] + days
+    used = info["away_days_used"] + days
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=until, away_days_used=used))
+    info["away_until"], info["away_days_used"] = until, used
     deadlines = dict(work.game.get("deadlines") or {})
     if str(seat) in deadlines:
         deadlines[str(seat)] = _deadline_for(work, seat, now)
@@ -606,7 +627,7 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
         raise CommandRejected("You are not away.", line)
     refund = max(0, (info["away_until"] - now).days)
     used = max(0, info["away_days_used"] - refund)
-    Seat.objects.filter(pk=info["id"]).update(away_until=None, away_days_used=used)
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=None, away_days_used=used))
     info["away_until"], info["away_days_used"] = None, used
     deadlines = dict(work.game.get("deadlines") or {})
     if str(seat) in deadlines:
@@ -622,7 +643,7 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
         raise CommandRejected("Choose how you hear of other players' moves: 'notices every', "
                               "'notices digest' or 'notices none'.", line)
     info = work.seats[seat]
-    Seat.objects.filter(pk=info["id"]).update(notice_preference=choice)
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(notice_preference=choice))
     info["notice_preference"] = choice
     work.platform("NoticesChanged", {"seat": seat, "preference": choice}, visible_to=[seat], public={"seat": seat})
     work.outcome.applied.append(f"notices {choice}")
@@ -760,8 +781,8 @@ def replace_player(game_id: int, seat: int, name: str, email: str, actor: Actor,
     def body(work: Work):
         _check_seat(work, seat)
         info = work.seats[seat]
-        Seat.objects.filter(pk=info["id"]).update(name=name, email=email,
-                                                  token_generation=_next_generation(info["id"]))
+        work.later(lambda: Seat.objects.filter(pk=info["id"]).update(
+            name=name, email=email, token_generation=_next_generation(info["id"])))
         info.update(name=name, email=email)
         work.platform("PlayerReplaced", {"seat": seat, "name": name, "reason": _need_reason(reason)})
 

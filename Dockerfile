@@ -1,0 +1,17 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+COPY . .
+RUN python manage.py collectstatic --noinput -v0 \
+    && useradd --create-home --uid 1000 pbem \
+    && mkdir -p /app/data && chown -R pbem /app/data
+
+# Celery warns when run as root: the app runs as a normal user.
+USER pbem
+EXPOSE 8000 2525
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000"]

@@ -1,0 +1,176 @@
+"""The platform benchmark (not a test). One command, run from the project's root:
+
+    .venv/bin/python -m bench.run            # needs PostgreSQL on 127.0.0.1 (or BENCH_DATABASE_URL)
+
+Prints, in one run and against the same database:
+- commands applied per second through the command service with 1 and 4 concurrent writers
+  (different games, separate processes), beside a raw psycopg loop inserting one row per
+  transaction into the same database — the ratio is the figure (target >= 50%);
+- events replayed per second from scratch (target >= 50,000/s);
+- time to load a game of 10,000 events against one of 100 events with snapshots on (target <= 2x);
+- each game's own benchmark lines (bench/game_*.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing as mp
+import os
+import pkgutil
+import sys
+import time
+
+DB_NAME = "pbem_bench"
+BASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+
+
+def db_url(name: str) -> str:
+    return BASE_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def setup_django() -> None:
+    os.environ["DATABASE_URL"] = db_url(DB_NAME)
+    os.environ["PBEM_EXTRA_GAMES"] = "bench.tally"
+    os.environ["PBEM_NOTICE_DISPATCH"] = "none"  # notices stay in the outbox; sending is another process
+    os.environ.setdefault("PBEM_SNAPSHOT_EVERY", "100")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(BASE_URL, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+# --- raw psycopg: one row per transaction ----------------------------------------------------------
+
+
+def raw_worker(args) -> int:
+    worker, seconds = args
+    import psycopg
+
+    count, seq = 0, 0
+    with psycopg.connect(db_url(DB_NAME), autocommit=True) as conn:
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            seq += 1
+            conn.execute("INSERT INTO bench_raw (game, seq, payload) VALUES (%s, %s, %s::jsonb)",
+                         (worker, seq, '{"seat": 0, "n": 1}'))
+            count += 1
+    return count
+
+
+# --- the command service -------------------------------------------------------------------------
+
+
+def service_worker(args) -> int:
+    game_id, seconds = args
+    from pbem import services
+
+    services.submit(game_id, 0, "mark 1")  # warm: load the game into this process's cache
+    count = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        services.submit(game_id, 0, f"mark {count % 9 + 1}", causation_id=f"bench-{game_id}-{count}")
+        count += 1
+    return count
+
+
+def rate(pool_size: int, fn, args, initializer=None) -> float:
+    """Commands per second over all writers; each writer is its own process (no shared GIL)."""
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(pool_size, initializer=initializer) as pool:
+        pool.map(time.sleep, [0.2] * pool_size)  # every process started and initialised
+        counts = pool.map(fn, args)
+    return sum(counts) / SECONDS
+
+
+def new_game(players: int = 1):
+    from pbem import services
+
+    return services.create_game("tally", [services.PlayerSpec(f"P{i}", f"p{i}@bench.invalid")
+                                          for i in range(players)], {})
+
+
+def fill(game_id: int, commands: int) -> None:
+    from pbem import services
+
+    for i in range(commands):
+        services.submit(game_id, 0, f"mark {i % 9 + 1}")
+
+
+def timed_load(game, repeat: int = 20, snapshots: bool = True) -> float:
+    from pbem import eventlog
+
+    best = float("inf")
+    for _ in range(repeat):
+        eventlog.cache_clear()
+        started = time.perf_counter()
+        eventlog.load(game, use_snapshots=snapshots)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main() -> int:
+    sys.path.insert(0, os.getcwd())
+    recreate_database()
+    setup_django()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE bench_raw (id bigserial PRIMARY KEY, game int, seq int, payload jsonb)")
+    print(f"pbem benchmark - PostgreSQL {connection.cursor().connection.info.server_version}, "
+          f"{os.cpu_count()} cores, {SECONDS:.0f} s per measurement")
+
+    lines = []
+    for writers in (1, 4):
+        raw = rate(writers, raw_worker, [(w, SECONDS) for w in range(writers)])
+        games = [new_game().pk for _ in range(writers)]
+        connection.close()
+        svc = rate(writers, service_worker, [(g, SECONDS) for g in games], initializer=setup_django)
+        ratio = svc / raw
+        verdict = "ok" if ratio >= 0.5 else "BELOW TARGET"
+        lines.append(f"commands/s, {writers} writer(s): service {svc:,.0f}/s, raw insert {raw:,.0f}/s, "
+                     f"ratio {ratio:.2f} (target >= 0.50: {verdict})")
+        print(lines[-1], flush=True)
+
+    from pbem.models import Game
+
+    small, big = new_game(), new_game()
+    fill(small.pk, 100 - small.version)
+    fill(big.pk, 10_000 - big.version)
+    small.refresh_from_db()
+    big.refresh_from_db()
+    scratch = timed_load(big, repeat=3, snapshots=False)
+    per_second = big.version / scratch
+    lines.append(f"replay from scratch: {big.version:,} events in {scratch * 1000:.0f} ms = {per_second:,.0f} events/s "
+                 f"(target >= 50,000: {'ok' if per_second >= 50_000 else 'BELOW TARGET'})")
+    print(lines[-1], flush=True)
+    t_small, t_big = timed_load(small), timed_load(big)
+    ratio = t_big / t_small
+    lines.append(f"load with snapshots: {big.version:,}-event game {t_big * 1000:.2f} ms, {small.version}-event game "
+                 f"{t_small * 1000:.2f} ms, ratio {ratio:.2f} (target <= 2: {'ok' if ratio <= 2 else 'BELOW TARGET'})")
+    print(lines[-1], flush=True)
+    assert Game.objects.filter(pk=big.pk).exists()
+
+    import bench
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("game_")):
+        try:
+            for line in importlib.import_module(f"bench.{module}").run():
+                print(f"{module[5:]}: {line}", flush=True)
+        except Exception as exc:  # noqa: BLE001 - one game's bench failing must not hide the rest
+            print(f"{module[5:]}: benchmark failed: {exc!r}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

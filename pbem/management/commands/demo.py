@@ -1,0 +1,31 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from pbem import addressing, services
+from pbem.models import Game
+from pbem.registry import all_games
+
+DEMO_PLAYERS = [("Alice", "alice@example.org"), ("Bob", "bob@example.org"), ("Carol", "carol@example.org")]
+
+
+class Command(BaseCommand):
+    help = "Creates a demo game (once) and prints its seat links, so a newcomer can play at once."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--kind", default=None, help="which game (default: the first registered)")
+        parser.add_argument("--force", action="store_true", help="create another even if games exist")
+
+    def handle(self, *args, **opts):
+        game = Game.objects.filter(title__startswith="Demo:").order_by("pk").first()
+        if game is None or opts["force"]:
+            games = all_games()
+            kind = opts["kind"] or next(iter(games))
+            spec = games[kind]
+            count = max(spec.min_players, min(3, spec.max_players))
+            players = [services.PlayerSpec(n, e) for n, e in DEMO_PLAYERS[:count]]
+            game = services.create_game(kind, players, {}, title=f"Demo: {spec.title}")
+            self.stdout.write(f"Created demo game #{game.pk} ({spec.title}).")
+        self.stdout.write(f"Demo game #{game.pk}: {settings.PBEM_BASE_URL}/")
+        for seat in game.seats.order_by("number"):
+            self.stdout.write(f"  {seat.name:6} {addressing.seat_url(seat)}")
+        self.stdout.write(f"Outgoing mail is written to {settings.EMAIL_FILE_PATH}/")

@@ -1,0 +1,68 @@
+"""Checks what `docker-compose config` cannot without an engine: that every command the compose
+file runs exists in this codebase (manage.py commands, the Celery app, the WSGI module, the beat
+scheduler) and that the Dockerfile it builds is there.
+
+Usage: python scripts/check_compose.py RESOLVED_COMPOSE.yml   (the output of docker-compose config)
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+REQUIRED = {"postgres", "redis", "web", "worker", "beat", "smtpd", "mailpit"}
+
+
+def check_command(service: str, command: list[str], problems: list[str]) -> None:
+    from django.core.management import get_commands
+
+    if command[:2] == ["python", "manage.py"]:
+        if command[2] not in get_commands():
+            problems.append(f"{service}: manage.py has no command {command[2]!r}")
+    elif command[0] == "gunicorn":
+        module, _, attr = command[1].partition(":")
+        if not hasattr(importlib.import_module(module), attr):
+            problems.append(f"{service}: {command[1]} does not exist")
+    elif command[0] == "celery":
+        app = importlib.import_module(command[command.index("-A") + 1])
+        if not hasattr(app, "celery_app"):
+            problems.append(f"{service}: no Celery app in {command[command.index('-A') + 1]}")
+        if "--scheduler" in command:
+            module, _, cls = command[command.index("--scheduler") + 1].partition(":")
+            if not hasattr(importlib.import_module(module), cls):
+                problems.append(f"{service}: scheduler {module}:{cls} does not exist")
+    if shutil.which(command[0]) is None and not (ROOT / ".venv" / "bin" / command[0]).exists():
+        problems.append(f"{service}: {command[0]} is not installed by requirements.txt")
+
+
+def main(path: str) -> int:
+    import django
+
+    django.setup()
+    compose = yaml.safe_load(Path(path).read_text())
+    services = compose["services"]
+    problems = [f"missing service {name}" for name in sorted(REQUIRED - set(services))]
+    for name, service in services.items():
+        if "build" in service:
+            context = service["build"]["context"] if isinstance(service["build"], dict) else service["build"]
+            if not (Path(context) / "Dockerfile").exists():
+                problems.append(f"{name}: no Dockerfile in {context}")
+        if "command" in service and "build" in service:
+            command = service["command"]
+            check_command(name, command if isinstance(command, list) else command.split(), problems)
+    for problem in problems:
+        print("compose:", problem)
+    print(f"compose: {len(services)} services checked, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
