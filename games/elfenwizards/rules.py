@@ -609,8 +609,12 @@ def waiting_for(s) -> list[int]:
     if ph == "retire":
         w = grand_druid(s)
         return [s["wiz"][w][0]] if w is not None else []
-    if ph in ("cast1", "cast2", "compete"):
-        if s["cur"] < s["n"]:
+    if ph in ("cast1", "cast2"):
+        if s["cur"] < s["n"] and s["rolled"]:
+            return [order(s)[s["cur"]]]
+        return []
+    if ph == "compete":
+        if s["cur"] < s["n"] and not all(s["passed"]):
             return [order(s)[s["cur"]]]
         return []
     if ph in PEND_PHASES:
@@ -689,7 +693,7 @@ def _need(cond, message):
 
 def _dice_list(cmd) -> list[int]:
     dice = cmd.get("dice")
-    _need(isinstance(dice, list) and all(isinstance(v, int) for v in dice), "Say which dice, e.g. '6 2', or 'none'.")
+    _need(isinstance(dice, list) and all(type(v) is int for v in dice), "Say which dice, e.g. '6 2', or 'none'.")
     return sorted(dice, reverse=True)
 
 
@@ -719,7 +723,7 @@ def decide(state, seat, cmd, rng):
     elif ph in ("cast1", "cast2"):
         if kind == "place":
             v = cmd.get("die")
-            _need(v in state["rolled"], f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.")
+            _need(type(v) is int and v in state["rolled"], f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.")
             _need(cmd.get("space") in DIE_SPACES, f"Place dice on: {', '.join(DIE_SPACES)}.")
             events.append(Event("DiePlaced", {"seat": seat, "value": v, "space": cmd["space"], "phase": ph}))
         elif kind == "done":
@@ -753,7 +757,7 @@ def decide(state, seat, cmd, rng):
                 _need(state["supply"][seat] > 0, "You have no minor spell left in front of you.")
             else:
                 mine = my_dice(state["major"][lv], seat)
-                _need(spell in mine, f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
+                _need(type(spell) is int and spell in mine, f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
                                      f"(you have {_fmt(mine)}); major spells are cast at their own level.")
             events.append(Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space":
                                               state["wiz"][w][1]}))

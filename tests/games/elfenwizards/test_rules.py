@@ -83,6 +83,31 @@ def test_phase2_placing_every_die_ends_the_players_turn():
     assert GAME.waiting_for(t.state) == [GREEN]
 
 
+def test_phase2_a_player_may_place_no_die_at_all():
+    t = stage("cast1", dragon=RED, rolled=[6, 6, 5, 4, 3, 2, 1])
+    events = t.act(RED, {"type": "done"})
+    assert first(events, "CastingEnded").data["kept"] == 7
+    assert t.state["front"][RED] == 7
+
+
+def test_dice_left_in_a_space_keep_their_face_into_the_next_turn():
+    t = stage("gray9", gdice=[[RED, 6]], mdice=[[RED, 5]])
+    assert t.state["pend"][RED] == "back"  # no gray magic token to remove
+    events = t.act(RED, {"type": "takeback", "dice": []})
+    assert t.state["turn"] == 2
+    assert t.state["gdice"] == [[RED, 6]] and t.state["mdice"] == [[RED, 5]]
+    rolled = first(events, "DiceRolled")
+    assert rolled.data["seat"] == RED and len(rolled.data["dice"]) == 5  # only the dice in front are rolled
+
+
+def test_malformed_commands_are_rejected():
+    t = stage("cast1", dragon=RED, rolled=[1, 2])
+    for bad in [{"type": "place", "die": True, "space": "druid"}, {"type": "place", "die": "2", "space": "druid"},
+                {"type": "cast", "spell": 1, "wizard": "red1"}, {"type": "nonsense"}, {}]:
+        with pytest.raises(Rejected):
+            t.act(RED, bad)
+
+
 def test_a_die_can_be_placed_only_with_a_face_that_was_rolled():
     t = stage("cast1", dragon=RED, rolled=[2, 3])
     with pytest.raises(Rejected):
@@ -383,6 +408,12 @@ def test_necromancer_contest_on_a_wizard_space():
     t = stage("compete", dragon=RED)  # W1 holds red5, green5
     data = awarded(t, [(RED, 3, "red5"), (RED, 2, "green5")])
     assert result_for(data, "N1")["won"] == [["red5", "N1"], ["green5", "N2"]]
+
+
+def test_two_necromancers_tied_for_first_take_n1_and_n2_in_turn_order():
+    t = stage("compete", dragon=GREEN)  # W1 holds red5, green5
+    data = awarded(t, [(RED, 3, "red5"), (RED, 3, "green5")])
+    assert result_for(data, "N1")["won"] == [["green5", "N1"], ["red5", "N2"]]
 
 
 def test_after_the_award_spells_are_returned_major_dice_in_front_minor_spells_to_the_space():
