@@ -134,9 +134,9 @@ def evolve(state, event):
         gained = d["points"] + d["bonus"]
         state["scores"][seat] += gained
         state["connections"] += d["connections"]
-        state["sheet"].append([round_of(state), seat, d["points"], _place_detail(d), "placement"])
+        state["sheet"].append([round_of(state), seat, d["points"], _place_detail(d), ""])
         if d["bonus"]:
-            state["sheet"].append([round_of(state), seat, d["bonus"], "Library connection", "scenario"])
+            state["sheet"].append([round_of(state), seat, d["bonus"], "connection between grey blocks", "Library"])
         if d["offer"]:
             state["phase"] = "staircase"
         else:
@@ -551,12 +551,12 @@ def final_lines(state):
             specials = sum(n for k, n in hand.items() if k in SPECIAL)
             if specials:
                 names = ", ".join(f"{n} {k}" for k, n in hand.items() if k in SPECIAL and n)
-                lines.append([seat, -pen["per_special_in_hand"] * specials, f"left in hand: {names}", "penalty"])
+                lines.append([seat, -pen["per_special_in_hand"] * specials, f"left in hand: {names}", "Penalty"])
         carried = {q for p in pieces for q in p["on"]}
         for p in pieces:
             if p["owner"] is not None and p["z"] == 0 and not p["on"] and p["id"] not in carried:
                 where = f"{p['kind']} #{p['id']} at {square(p['x'], p['y'])}"
-                lines.append([p["owner"], -pen["per_lone_ground_piece"], f"{where} alone on the ground", "penalty"])
+                lines.append([p["owner"], -pen["per_lone_ground_piece"], f"{where} alone on the ground", "Penalty"])
     return lines
 
 

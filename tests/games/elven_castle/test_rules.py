@@ -318,7 +318,7 @@ def test_penalty_2_per_window_portal_balcony_or_staircase_left_in_hand():
     given(t, first, "place bridge a1 north")
     end = t.say(1 - first, "place bridge c1 north")[-1]
     assert end.type == "GameEnded" and end.data["reason"] == "no pieces"
-    assert [1 - first, -8, "left in hand: 2 window, 1 portal, 1 staircase", "penalty"] in end.data["lines"]
+    assert [1 - first, -8, "left in hand: 2 window, 1 portal, 1 staircase", "Penalty"] in end.data["lines"]
     assert not any(line[0] == first and "in hand" in line[2] for line in end.data["lines"])
 
 
@@ -333,8 +333,8 @@ def test_penalty_2_per_piece_standing_alone_on_the_ground():
     t.say(other, "place bridge a2 east 1")  # #3: on #0 and #1, one span
     end = t.say(first, "place bridge g9 east")[-1]  # #4 alone; the other has no piece left
     assert end.type == "GameEnded"
-    assert end.data["lines"] == [[first, -2, "bridge #2 at g7 alone on the ground", "penalty"],
-                                 [first, -2, "bridge #4 at g9 alone on the ground", "penalty"]]
+    assert end.data["lines"] == [[first, -2, "bridge #2 at g7 alone on the ground", "Penalty"],
+                                 [first, -2, "bridge #4 at g9 alone on the ground", "Penalty"]]
     assert t.state["scores"][first] == -4 and t.state["scores"][other] == 1
 
 
