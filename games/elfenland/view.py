@@ -187,6 +187,7 @@ def render_text(v):
         trouble = " T" if st["trouble"] else ""
         lines.append(f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 "
                      f"cards {st['cards']} {trouble:2} {ctr}"[:80])
+    lines.append("(T: Trouble counter not yet used)")
     lines.append("")
     if v["phase"] in ("draw",):
         lines.append("Face-up counters: " + (" ".join(B.WORD[c] for c in v["pool"]) or "none"))
@@ -198,7 +199,7 @@ def render_text(v):
             r = B.ROUTES[route]
             text = f"  {B.name(r['a'])}-{B.name(r['b'])} {r['type']}"
             lines.append(f"{text:38} {B.WORD[v['board'][route]]}{tr}"[:80])
-    lines.append("(T: Trouble counter not yet used)   Town pieces still on the board, by seat:")
+    lines.append("Town pieces still on the board, by seat:")
     cells = []
     for t in B.PIECE_TOWNS:
         left = "".join(str(s + 1) for s, st in enumerate(v["seats"]) if t not in st["towns"])
@@ -260,7 +261,7 @@ def _xy(town):
 
 
 def render_html(v):
-    w, h = 1000, 740
+    w, h = 1000, 770
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="Elfenland board" style="max-width:100%;height:auto;background:#f4efe1;'
              f'font-family:sans-serif">',
@@ -328,10 +329,10 @@ def render_html(v):
               ("mountain", "mountain trail"), ("river", "river (arrow: downstream)"), ("lake", "lake")]
     for i, (k, text) in enumerate(legend):
         colour, dash, width = STYLE[k]
-        y = 600 + i * 20
+        x, y = 20 + (i % 3) * 250, 725 + (i // 3) * 22
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<line x1="780" y1="{y}" x2="815" y2="{y}" stroke="{colour}" stroke-width="{width}"{dash_attr}/>'
-                     f'<text x="822" y="{y + 4}" font-size="12">{escape(text)}</text>')
+        parts.append(f'<line x1="{x}" y1="{y}" x2="{x + 35}" y2="{y}" stroke="{colour}" stroke-width="{width}"{dash_attr}/>'
+                     f'<text x="{x + 42}" y="{y + 4}" font-size="12">{escape(text)}</text>')
     parts.append("</svg>")
     return '<div class="elfenland">' + "".join(parts) + _html_table(v) + "</div>"
 
