@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from urllib.parse import quote
 
 from django import forms
 from django.apps import apps
@@ -186,7 +187,13 @@ class EventAdmin(DeskAccess, admin.ModelAdmin):
     def causation(self, obj):
         if not obj.causation_id:
             return "—"
-        inbound = InboundMessage.objects.filter(message_id=obj.causation_id).values_list("pk", flat=True).first()
+        # The inbox uses the Message-ID (cut to 200 characters) as the causation id.
+        candidates = InboundMessage.objects.filter(game_id=obj.game_id)
+        if len(obj.causation_id) >= 200:
+            candidates = candidates.filter(message_id__startswith=obj.causation_id)
+        else:
+            candidates = candidates.filter(message_id=obj.causation_id)
+        inbound = candidates.values_list("pk", flat=True).first()
         if inbound is None:
             return obj.causation_id
         url = reverse("admin:pbem_inboundmessage_change", args=[inbound])
@@ -228,8 +235,18 @@ class InboundMessageAdmin(DeskAccess, admin.ModelAdmin):
     search_fields = ("sender", "message_id", "outcome")
     list_select_related = ("seat",)
     fields = ("message_id", "channel", "received_at", "sender", "game_ref", "seat", "status", "code", "outcome",
-              "processed_at", "result_version", "raw_text")
+              "processed_at", "result_version", "caused", "raw_text")
     readonly_fields = fields
+
+    @admin.display(description="events it caused")
+    def caused(self, obj):
+        if obj.game_id is None:
+            return "—"
+        count = Event.objects.filter(game_id=obj.game_id, causation_id=obj.message_id[:200]).count()
+        if not count:
+            return "none"
+        url = reverse("admin:pbem_event_changelist") + f"?game={obj.game_id}&q={quote(obj.message_id[:200])}"
+        return format_html('<a href="{}">{} event(s)</a>', url, count)
 
     @admin.display(description="game", ordering="game_id")
     def game_ref(self, obj):

@@ -210,3 +210,18 @@ def test_masters_choices_offer_only_members_of_the_group(client, root, master, s
     client.force_login(root)
     form = client.get(reverse("admin:pbem_game_change", args=[game.pk])).context["adminform"].form
     assert list(form.fields["masters"].queryset) == [master]
+
+
+def test_the_autocomplete_endpoint_offers_no_foreign_game(client, master, game, foreign_game):
+    client.force_login(master)
+    response = client.get(reverse("admin:autocomplete"), {"app_label": "pbem", "model_name": "event",
+                                                           "field_name": "game", "term": ""})
+    assert response.status_code == 403 or [int(r["id"]) for r in response.json()["results"]] == [game.pk]
+
+
+def test_the_master_of_seals_group_exists_after_migrate(db):
+    from django.contrib.auth.models import Group
+
+    from pbem.permissions import MASTER_GROUP
+
+    assert Group.objects.filter(name=MASTER_GROUP).exists()
