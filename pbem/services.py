@@ -280,7 +280,9 @@ def _read_model(work: Work, version: int) -> dict:
         if int(seat) not in awaited:
             del deadlines[seat]
     for seat in awaited:
-        if str(seat) not in deadlines or seat not in before:
+        # Only a newly awaited seat gets a fresh deadline: one still awaited without a deadline
+        # has it held (a notice to it bounced, suspend_deadline) until rearm_deadline.
+        if seat not in before:
             deadlines[str(seat)] = _deadline_for(work, seat, now)
     return {
         "status": game_status(state),
