@@ -55,7 +55,9 @@ def process_mail(message: InboundMessage) -> None:
         inbox.finish(message, InboundStatus.REFUSED, refusal.code, refusal.text)
         answer(message, parsed, refusal.seat, refusal.code, refusal.text)
         return
-    expected = _expected_version(parsed, seat)
+    # The stale guard is for moves: a reply of only table talk, questions or preferences to an
+    # older notice is as good as one to the newest.
+    expected = None if all(_neutral(line) for line in parsed.lines) else _expected_version(parsed, seat)
     lines = translate_codes(parsed.lines, seat, expected)
     result = inbox.apply(message, seat, "\n".join(lines), expected)
     board = ""
@@ -144,6 +146,13 @@ def _expected_version(parsed: inbound.Parsed, seat: Seat) -> int | None:
         if Notice.objects.filter(pk=notice_id, seat=seat, version=version).exists():
             return version
     return None
+
+
+NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back"}
+
+
+def _neutral(line: str) -> bool:
+    return line.split(None, 1)[0].lower() in NEUTRAL_WORDS
 
 
 def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:
