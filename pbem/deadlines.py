@@ -30,6 +30,8 @@ def run_deadlines(now: datetime | None = None) -> dict:
         for seat_key, iso in sorted((deadlines or {}).items()):
             deadline = datetime.fromisoformat(iso)
             if deadline <= now:
+                if _reported(game_id, int(seat_key), iso):
+                    continue  # the Master of Seals was told of this very deadline already
                 try:
                     verdict = services.timeout_seat(game_id, int(seat_key), now)
                 except services.ServiceError:
@@ -39,6 +41,11 @@ def run_deadlines(now: datetime | None = None) -> dict:
             elif remind(game_id, int(seat_key), iso, deadline, hours, now):
                 counts["reminded"] += 1
     return counts
+
+
+def _reported(game_id: int, seat: int, iso: str) -> bool:
+    return Event.objects.filter(game_id=game_id, type="pbem.DeadlineMissed", payload__seat=seat,
+                                payload__deadline=iso).exists()
 
 
 def reminder_marks(deadline: datetime, hours: int) -> list[tuple[str, datetime]]:
