@@ -1,4 +1,8 @@
-"""Random bots over legal(): complete games with the game's invariants checked after every event."""
+"""Random bots over legal(): complete games with the game's invariants checked.
+
+Default suite: 50 games per player count (checks every 5th step, describe/parse too).
+Soak: 1,000 games per player count, checked after every event: `pytest -m soak tests/games`.
+"""
 
 import json
 import re
@@ -77,7 +81,9 @@ def test_random_bots_play_50_complete_games(players):
 
 @pytest.mark.soak
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_soak_random_bots_play_1000_complete_games(players):
+def test_soak_random_bots_play_1000_complete_games(players, request):
+    if "soak" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("soak run: pytest -m soak tests/games")
     for seed in range(10_000, 10_000 + SOAK_GAMES):
         table = play_random(GAME, players, seed=seed, check=check, check_every=1)
         _finish(table)

@@ -481,11 +481,11 @@ def test_trading_accepting_needs_the_asked_card_and_declining_ends_the_offer():
 
 def test_trading_ends_when_no_one_wants_to_trade_more_and_offers_are_limited():
     table = _to_trading([["ART16"], ["ART17"]])
-    for _ in range(3):
+    for _ in range(2):
         table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
         table.act(BLUE, {"type": "decline", "from": RED})
     assert not any(c["type"] == "offer" for c in GAME.legal(table.state, RED))
-    with pytest.raises(Rejected, match="3 offers"):
+    with pytest.raises(Rejected, match="2 offers"):
         table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
     table.act(RED, {"type": "done"})
     assert table.state["step"] == "trade"
