@@ -568,3 +568,15 @@ def test_a_late_player_passes_withdraws_or_declines():
     assert GAME.timeout(table.state, BLUE) is None
     place_all(table, {RED: 0, BLUE: 1})
     assert GAME.timeout(table.state, RED) == {"type": "withdraw"}
+
+
+def test_trading_one_open_offer_at_a_time_and_an_offer_lapses_when_its_card_leaves_the_hand():
+    table = _to_trading([["ART16"], ["ART17"], ["ART18"]], players=3)
+    table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART17"})
+    assert RED not in GAME.waiting_for(table.state)  # Red waits for Blue's answer
+    with pytest.raises(Rejected):
+        GAME.decide(table.state, RED, {"type": "offer", "give": "ART16", "to": GREEN, "want": "ART18"}, None)
+    table.act(GREEN, {"type": "offer", "give": "ART18", "to": RED, "want": "ART16"})
+    table.act(RED, {"type": "accept", "from": GREEN})  # Red's potion goes to Green: the offer to Blue lapses
+    assert table.state["offers"] == []
+    assert table.state["hand"] == [["ART18"], ["ART17"], ["ART16"]]
