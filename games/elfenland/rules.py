@@ -345,10 +345,15 @@ def _subsets(hand: tuple, k: int) -> tuple:
 
 
 def _cards_of(counts: tuple) -> list[str]:
+    return list(_cards_cached(counts))
+
+
+@lru_cache(maxsize=4096)
+def _cards_cached(counts: tuple) -> tuple:
     out = []
     for i, c in enumerate(counts):
         out.extend([CARDS[i]] * c)
-    return out
+    return tuple(out)
 
 
 def payments(state, route: str, to: str, hand: tuple) -> list[tuple[str, tuple]]:

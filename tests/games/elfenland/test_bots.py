@@ -41,7 +41,7 @@ def _play(players, config, seed, check_every):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_bots_complete_games(players, config):
     for seed in range(10):
-        _play(players, config, seed=1000 * players + seed, check_every=8)
+        _play(players, config, seed=1000 * players + seed, check_every=10)
 
 
 @pytest.mark.soak
@@ -75,8 +75,8 @@ def _brute_reachable(state, seat):
 @pytest.mark.parametrize("config", ["base", "all"])
 def test_reachable_equals_a_brute_force_search(config):
     checked = 0
-    for seed in range(6):
-        tb = play_random(GAME, 3 + seed % 3, CONFIGS[config], seed=seed)
+    for seed in range(3):
+        tb = play_random(GAME, 3 + seed, CONFIGS[config], seed=seed)
         # walk the log again, comparing at every movement decision
         state = None
         for ev in tb.events:
@@ -84,7 +84,7 @@ def test_reachable_equals_a_brute_force_search(config):
             if state["phase"] == "move":
                 assert R.reachable(state, state["turn"]) == _brute_reachable(state, state["turn"])
                 checked += 1
-    assert checked > 50
+    assert checked > 30
 
 
 def test_replay_from_the_log_equals_the_live_state():
