@@ -173,10 +173,20 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, 78, subsequent_indent=indent) or [""]
 
 
+def _grouped(pairs) -> str:
+    """Dice by colour: "red 6 6 2, blue 3"."""
+    by: dict[str, list] = {}
+    for colour, value in pairs:
+        by.setdefault(colour, []).append(value)
+    return ", ".join(f"{c} {' '.join(str(x) for x in sorted(vals, key=str, reverse=True))}"
+                     for c, vals in by.items()) or "-"
+
+
 def render_text(v):
     b = v["board"]
     lines = [f"ELFENWIZARDS - turn {v['turn']} of {v['turns']} - phase {v['phase_number']}: {v['phase_title']}"]
-    lines.append(f"Dragon: {v['dragon']}   turn order: {', '.join(v['order'])}")
+    you = f"You are {v['you']}.  " if v.get("you") else ""
+    lines.append(f"{you}Dragon: {v['dragon']}   turn order: {', '.join(v['order'])}")
     if v["waiting_for"]:
         lines.append(f"Waiting for: {', '.join(v['waiting_for'])}")
     lines.append("-" * 78)
@@ -204,13 +214,18 @@ def render_text(v):
             continue
         lines += _wrap(label + "  ".join(cells), " " * 12)
     lines.append("(* = gray magic token, [n] = points cast in favour this turn)")
+    if v["spells_cast"]:
+        lines.append("Spells cast (m = minor spell):")
+        for c in v["spells_cast"]:
+            spells = _grouped([[x["by"], "m" if x["spell"] == "minor" else x["spell"]] for x in c["spells"]])
+            lines += _wrap(f"  {c['wizard']} ({c['space']}) {c['points']}: {spells}", " " * 6)
     lines.append("-" * 78)
-    maj = "; ".join(f"{LEVEL_NAME[lv]}: " + (", ".join(f"{c} {x}" for c, x in v["major"][lv]) or "-")
-                    for lv in MAJOR_LEVELS)
-    lines += _wrap("Major Spells spaces - " + maj)
-    lines += _wrap("Minor Spells space - dice: " + (", ".join(f"{c} {x}" for c, x in v["minor_dice"]) or "-"))
-    lines += _wrap("Gray Magic space - dice: " + (", ".join(f"{c} {x}" for c, x in v["gray_dice"]) or "-")
-                   + f"; tokens left: {v['gray_supply']} (cost {v['gray_cost']} pips)")
+    lines.append("Major Spells spaces:")
+    for lv in MAJOR_LEVELS:
+        lines += _wrap(f"  {LEVEL_NAME[lv]:<12}{_grouped(v['major'][lv])}", " " * 14)
+    lines += _wrap(f"Minor Spells space: {_grouped(v['minor_dice'])}")
+    lines += _wrap(f"Gray Magic space: {_grouped(v['gray_dice'])}; tokens left: {v['gray_supply']} "
+                   f"(cost {v['gray_cost']} pips)")
     if v["turn_counter"]:
         lines += _wrap("Turn counter: " + ", ".join(f"turn {t}: {c}" for t, c in v["turn_counter"]))
     if v["rolled"]:
@@ -242,7 +257,7 @@ def render_text(v):
             lines.append(f"  {label:<8}" + "".join(f"{v['colours'][i]} {x:+d}  " for i, x in enumerate(row)))
     if v["end_reason"]:
         lines.append(f"Game over: {END_TEXT.get(v['end_reason'], v['end_reason'])}.")
-    return "\n".join(line[:80] for line in lines)
+    return "\n".join(line[:80].rstrip() for line in lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,10 +277,10 @@ def render_html(v):
     for lv in LEVELS:
         spaces = TITLES_BY_LEVEL[lv] or WIZARD_SPACES
         has_rout = lv in ROUT_OF
-        usable = width - (130 if has_rout else 0) - 120
+        usable = width - (130 if has_rout else 0) - 125
         box_w = min(150, usable // len(spaces) - 6)
         total = len(spaces) * (box_w + 6)
-        x0 = 110 + (usable - total) // 2
+        x0 = 122 + (usable - total) // 2
         out.append(f'<text x="8" y="{y + 40}" font-size="13" font-weight="bold">{e(LEVEL_NAME[lv])}</text>')
         boxes = [(sp, x0 + i * (box_w + 6), box_w) for i, sp in enumerate(spaces)]
         if has_rout:
@@ -278,7 +293,11 @@ def render_html(v):
             label = "Rout" if rout else sp
             out.append(f'<text x="{x + 4}" y="{y + 13}" font-size="11" fill="#555">{e(label)}</text>')
             here = v["board"].get(sp, [])
-            for k, wz in enumerate(here[:12]):
+            if len(here) > 12:
+                out.append(f'<text x="{x + bw - 4}" y="{y + 13}" font-size="11" text-anchor="end">'
+                           f'+{len(here) - 11} more</text>')
+                here = here[:11]
+            for k, wz in enumerate(here):
                 cx = x + 14 + (k % 6) * 22
                 cy = y + 30 + (k // 6) * 24
                 col = FILL.get(wz["colour"], "#888")
@@ -290,8 +309,8 @@ def render_html(v):
                 if wz["gray"]:
                     out.append(f'<text x="{cx + 7}" y="{cy - 6}" font-size="9" fill="#666">{wz["gray"]}g</text>')
                 if wz["name"] in points:
-                    out.append(f'<text x="{cx}" y="{cy + 21}" font-size="9" text-anchor="middle">'
-                               f'{points[wz["name"]]}</text>')
+                    out.append(f'<text x="{cx}" y="{cy + 21}" font-size="10" font-weight="bold" '
+                               f'text-anchor="middle">{points[wz["name"]]}</text>')
         y += row_h
     spaces_txt = []
     for lv in MAJOR_LEVELS:
@@ -299,18 +318,20 @@ def render_html(v):
     spaces_txt.append(("Minor Spells", v["minor_dice"]))
     spaces_txt.append((f"Gray Magic ({v['gray_supply']} tokens)", v["gray_dice"]))
     bw = width // len(spaces_txt) - 6
+    rows = max([3] + [(len(dice) + 5) // 6 for _label, dice in spaces_txt])
+    box_h = 24 + rows * 16
     for i, (label, dice) in enumerate(spaces_txt):
         x = 4 + i * (bw + 6)
-        out.append(f'<rect x="{x}" y="{y}" width="{bw}" height="70" rx="6" fill="#eef2f7" stroke="#8a8fa0"/>')
+        out.append(f'<rect x="{x}" y="{y}" width="{bw}" height="{box_h}" rx="6" fill="#eef2f7" stroke="#8a8fa0"/>')
         out.append(f'<text x="{x + 4}" y="{y + 13}" font-size="11" fill="#333">{e(label)}</text>')
-        for k, (colour, val) in enumerate(dice[:18]):
+        for k, (colour, val) in enumerate(dice):
             dx = x + 4 + (k % 6) * 21
             dy = y + 20 + (k // 6) * 16
             col = FILL.get(colour, "#888")
             tc = "#000" if colour == "yellow" else "#fff"
             out.append(f'<rect x="{dx}" y="{dy}" width="15" height="14" rx="2" fill="{col}"/>'
                        f'<text x="{dx + 7}" y="{dy + 11}" font-size="10" text-anchor="middle" fill="{tc}">{val}</text>')
-    y += 80
+    y += box_h + 10
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {y}" width="100%" '
            f'style="max-width:{width}px;font-family:sans-serif" role="img" aria-label="Elfenwizards board">'
            + "".join(out) + "</svg>")
@@ -320,7 +341,15 @@ def render_html(v):
         f"<td>{p['minor_in_space']}</td><td>{p['gray']}</td><td>{'passed' if p['passed'] else ''}</td></tr>"
         for p in v["player_info"])
     head = (f"<p><b>Turn {v['turn']} of {v['turns']}</b> - phase {v['phase_number']}: {e(v['phase_title'])}. "
+            f"Dragon: {e(v['dragon'])}; turn order: {e(', '.join(v['order']))}. "
             f"Waiting for: {e(', '.join(v['waiting_for']) or 'nobody')}.</p>")
+    if v["turn_counter"]:
+        head += "<p>Turn counter: " + e(", ".join(f"turn {n}: {c}" for n, c in v["turn_counter"])) + "</p>"
+    if v["spells_cast"]:
+        items = "".join(
+            f"<li>{e(c['wizard'])} ({e(c['space'])}): {c['points']} - "
+            + e(", ".join(f"{x['by']} {x['spell']}" for x in c["spells"])) + "</li>" for c in v["spells_cast"])
+        head += f"<details><summary>Spells cast</summary><ul>{items}</ul></details>"
     roll = ""
     if v["rolled"]:
         roll = f"<p>Rolled by {e(v['rolled']['by'])}: {' '.join(str(x) for x in v['rolled']['dice'])}</p>"
