@@ -266,32 +266,50 @@ def arch_spans(state, kind, x, y, z, d):
 def _tops(state):
     """For each ground point, the levels > 0 where a foot could stand (occupied below, free at)."""
     occ = state["occ"]
-    levels = len(occ) // PLANE
     tops = [[] for _ in range(PLANE)]
-    empty = [-1] * PLANE
-    for lv in range(levels):
-        cur = occ[lv * PLANE:(lv + 1) * PLANE]
-        nxt = occ[(lv + 1) * PLANE:(lv + 2) * PLANE] or empty
-        up = lv + 1
-        for c, a, b in zip(range(PLANE), cur, nxt):
-            if a >= 0 and b < 0:
-                tops[c].append(up)
+    above = occ[PLANE:] + [-1] * PLANE
+    for i in [i for i, v, w in zip(range(len(occ)), occ, above) if v >= 0 > w]:
+        tops[i % PLANE].append(i // PLANE + 1)
     return tops
 
 
 def _anchors(kind, d):
-    """[(x, y, cells [(dz, col)], feet [(dz, col)])] for every anchor keeping the piece on the board."""
+    """For every anchor keeping the piece on the board: (x, y, cells, feet, low, high) with
+    cells the flat offsets dz * PLANE + col, feet [(dz, col)], low the columns of the feet at
+    the piece's own level, high [(dz, col)] of the feet above it (the staircase's)."""
     out = []
+    shape = SHAPES[kind][d]
     for y in range(D):
         for x in range(W):
-            cells = [(dz, (y + dy) * W + x + dx) for dx, dy, dz, _r in SHAPES[kind][d]]
-            if all(0 <= x + dx < W and 0 <= y + dy < D for dx, dy, _dz, _r in SHAPES[kind][d]):
-                feet = [(dz, (y + dy) * W + x + dx) for dx, dy, dz in FEET[kind][d]]
-                out.append((x, y, cells, feet))
+            if not all(0 <= x + dx < W and 0 <= y + dy < D for dx, dy, _dz, _r in shape):
+                continue
+            cells = tuple(dz * PLANE + (y + dy) * W + x + dx for dx, dy, dz, _r in shape)
+            feet = tuple((dz, (y + dy) * W + x + dx) for dx, dy, dz in FEET[kind][d])
+            low = tuple(col for dz, col in feet if dz == 0)
+            high = tuple((dz, col) for dz, col in feet if dz > 0)
+            out.append((x, y, cells, feet, low, high))
     return out
 
 
 ANCHORS = {(k, d): _anchors(k, d) for k in KINDS for d in DIRS}
+
+
+def _index(kind, d):
+    """Lookups for the enumeration: which anchors a ground-level cell or a red column blocks, and
+    the anchor (if any) whose first foot stands on each column."""
+    uses: dict[int, set] = {}
+    red_uses: dict[int, set] = {}
+    by_foot = {}
+    for n, (_x, _y, cells, feet, low, _high) in enumerate(ANCHORS[(kind, d)]):
+        for c in cells:
+            uses.setdefault(c, set()).add(n)
+        for c in low:
+            red_uses.setdefault(c, set()).add(n)
+        by_foot[feet[0][1]] = n
+    return uses, red_uses, by_foot
+
+
+INDEX = {(k, d): _index(k, d) for k in KINDS for d in DIRS}
 
 
 def placements(state, seat, first_only=False):
@@ -307,55 +325,77 @@ def _placements(state, seat, first_only, tops):
     hand = state["hands"][seat]
     occ = state["occ"]
     top = len(occ)
-    red = {y * W + x for x, y in state["red"]}
+    low_cells = [i for i, v in enumerate(occ[: 2 * PLANE]) if v >= 0]
+    red = [y * W + x for x, y in state["red"]]
     altar = state["altar"]
     scen = SCENARIOS.get(state["options"]["scenario"])
     no_grey = scen.get("no_special_on_grey", ()) if scen else ()
     grey = _grey_ids(state) if no_grey else set()
+    raised_cols = [c for c in range(PLANE) if tops[c]]
     out = []
     for kind in KINDS:
         if hand.get(kind, 0) <= 0:
             continue
         avoid_grey = kind in no_grey
         for d in PLACE_DIRS[kind]:
-            for x, y, cells, feet in ANCHORS[(kind, d)]:
-                col0 = feet[0][1]
-                zs = tops[col0]
-                if feet[0][0] == 0:
-                    zs = [0] + zs
-                for z in zs:
-                    ok = True
-                    for dz, col in cells:
-                        i = (z + dz) * PLANE + col
-                        if i < top and occ[i] >= 0:
-                            ok = False
-                            break
-                    if not ok:
-                        continue
+            anchors = ANCHORS[(kind, d)]
+            uses, red_uses, by_foot = INDEX[(kind, d)]
+            # on the ground: every anchor none of whose cells is taken and no foot on a red point
+            blocked = set()
+            for c in low_cells:
+                if c in uses:
+                    blocked |= uses[c]
+            for c in red:
+                if c in red_uses:
+                    blocked |= red_uses[c]
+            for n in range(len(anchors)):
+                if n in blocked:
+                    continue
+                x, y, cells, feet, low, high = anchors[n]
+                if high:  # the staircase's high foot needs a piece under it, besides the ground
                     on = []
-                    ground = 0
-                    for dz, col in feet:
-                        cz = z + dz
-                        if cz == 0:
-                            if col in red:
-                                ok = False
-                                break
-                            ground = 1
-                            continue
-                        i = (cz - 1) * PLANE + col
+                    for dz, col in high:
+                        i = (dz - 1) * PLANE + col
                         b = occ[i] if i < top else -1
                         if b < 0:
-                            ok = False
+                            on = None
                             break
                         if b not in on:
                             on.append(b)
-                    if not ok:
+                    if on is None or altar in on or (avoid_grey and any(b in grey for b in on)):
                         continue
-                    if on:
-                        if len(on) + ground < 2 or altar in on:
-                            continue
-                        if avoid_grey and any(b in grey for b in on):
-                            continue
+                out.append((kind, x, y, 0, d))
+                if first_only:
+                    return out
+            # raised: the first foot on a top, every other foot on a top too, on two pieces
+            for col in raised_cols:
+                n = by_foot.get(col)
+                if n is None:
+                    continue
+                x, y, cells, feet, low, high = anchors[n]
+                for z in tops[col]:
+                    base = z * PLANE
+                    free = True
+                    for c in cells:
+                        i = base + c
+                        if i < top and occ[i] >= 0:
+                            free = False
+                            break
+                    if not free:
+                        continue
+                    on = []
+                    for dz, fc in feet:
+                        i = (z + dz - 1) * PLANE + fc
+                        b = occ[i] if i < top else -1
+                        if b < 0:
+                            on = None
+                            break
+                        if b not in on:
+                            on.append(b)
+                    if on is None or len(on) < 2 or altar in on:
+                        continue
+                    if avoid_grey and any(b in grey for b in on):
+                        continue
                     out.append((kind, x, y, z, d))
                     if first_only:
                         return out
