@@ -52,8 +52,8 @@ def run() -> list[str]:
         "elfenwizards: Master of Seals, 3-player bot game (seed 1):",
     ]
     for line in sheet:
-        lines.append(f"  {line.label:<7} {sample.state['colours'][line.seat]:<6} {line.points:+4d}  {line.detail}")
-    lines.append(f"  total   {sample.state['scores']}")
+        lines.append(f"  {line.label:<20} {sample.state['colours'][line.seat]:<6} {line.points:+4d}  {line.detail}")
+    lines.append(f"  {'total':<20} {sample.state['scores']}")
     return lines
 
 

@@ -857,16 +857,20 @@ def score_sheet(s):
 
 
 def sheet_rows(sheet) -> list[list]:
-    """The Master of Seals' rows [turn, seat, points, detail, label] from the compact sheet:
-    [turn, seat, total, gray, titles per level] for a turn, [turn, seat, bonus] for the final count."""
+    """The Master of Seals' rows [turn, seat, points, detail, label] from the compact sheet
+    ([turn, seat, total, gray, titles per level] per turn, [turn, seat, bonus] for the final count):
+    per turn one row for the titles and one for the gray magic tokens, then the final minor spells."""
     rows = []
     for row in sheet:
         if len(row) == 3:
             turn, seat, bonus = row
-            rows.append([turn, seat, bonus, f"{bonus} minor spell(s) in front: +{bonus}", "Final"])
+            rows.append([turn, seat, bonus, f"{bonus} minor spell(s) in front", "Final: minor spells"])
             continue
         turn, seat, total, gray, counts = row
-        rows.append([turn, seat, total, _detail(dict(zip(LEVELS, counts)), -gray), f"Turn {turn}"])
+        by_level = dict(zip(LEVELS, counts))
+        parts = [f"{LEVEL_NAME[lv]} {by_level[lv]}x{POINTS[lv]}" for lv in LEVELS if by_level.get(lv)]
+        rows.append([turn, seat, total - gray, ", ".join(parts), f"Turn {turn}: titles"])
+        rows.append([turn, seat, gray, f"{-gray} token(s)" if gray else "none", f"Turn {turn}: gray magic"])
     return rows
 
 

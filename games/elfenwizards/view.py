@@ -252,7 +252,7 @@ def render_text(v):
         lines.append("Master of Seals:")
         by_turn: dict = {}
         for _turn, seat, pts, _detail, label in v["sheet"]:
-            by_turn.setdefault(label, [0] * v["players"])[seat] += pts
+            by_turn.setdefault(label.split(":")[0], [0] * v["players"])[seat] += pts
         for label, row in by_turn.items():
             lines.append(f"  {label:<8}" + "".join(f"{v['colours'][i]} {x:+d}  " for i, x in enumerate(row)))
     if v["end_reason"]:

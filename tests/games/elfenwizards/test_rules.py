@@ -678,9 +678,12 @@ def test_score_sheet_breaks_down_each_turn_and_sums_to_the_scores():
     sheet = GAME.score_sheet(t.state)
     for seat in range(3):
         assert sum(line.points for line in sheet if line.seat == seat) == t.state["scores"][seat]
-    red = [line for line in sheet if line.seat == RED]
-    assert red[0].label == "Turn 4" and "titles 27" in red[0].detail and "gray magic -1" in red[0].detail
-    assert red[1].label == "Final" and red[1].points == 2
+    red = [(line.label, line.points, line.detail) for line in sheet if line.seat == RED]
+    assert red == [
+        ("Turn 4: titles", 27, "Grand Druid 1x10, Sorcerer 1x5, Necromancer 2x3, Wizard 3x2"),
+        ("Turn 4: gray magic", -1, "1 token(s)"),
+        ("Final: minor spells", 2, "2 minor spell(s) in front"),
+    ]
     notice = GAME.narrate(first(t.events[-5:], "TurnScored"), ["Ann", "Bob", "Cid"])
     assert "Ann: +26" in notice and "Master of Seals" in notice
 
