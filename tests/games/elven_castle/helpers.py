@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from games.elven_castle import GAME, rules
 from games.testing import Table
 
@@ -50,6 +52,7 @@ def invariants(t):
             assert q < p["id"]
     assert sum(1 for c in s["occ"] if c >= 0) == cells
     assert GAME.summary(s)["scores"] == s["scores"]
+    assert json.loads(json.dumps(s)) == s
 
 
 def no_leak(t):

@@ -505,3 +505,28 @@ def test_legal_lists_exactly_the_placements_the_rules_allow(options):
                                 if rules.check_place(state, seat, kind, x, y, z, d)[0] is None:
                                     allowed.add((kind, x, y, z, d))
             assert set(rules.placements(state, seat)) == allowed
+
+
+def test_a_late_player_is_not_played_for_since_every_turn_needs_a_placement():
+    t = table(2)
+    assert GAME.timeout(t.state, t.state["turn"]) is None
+
+
+def test_malformed_commands_are_rejected_with_a_reason():
+    t = table(2)
+    seat = t.state["turn"]
+    bad = [
+        ({"type": "pass"}, "place one of your pieces"),
+        ({"type": "place", "piece": "bridge"}, "Say which piece"),
+        ({"type": "place", "piece": "bridge", "x": "c", "y": 0, "z": 0, "dir": "e"}, "Say which piece"),
+        ({"type": "place", "piece": "tower", "x": 0, "y": 0, "z": 0, "dir": "e"}, "no piece 'tower'"),
+        ({"type": "place", "piece": "bridge", "x": 0, "y": 0, "z": 0, "dir": "up"}, "no direction"),
+        ({"type": "place", "piece": "bridge", "x": 0, "y": 0, "z": -1, "dir": "e"}, "Levels start at 0"),
+        ({"type": "place", "piece": "bridge", "x": 9, "y": 0, "z": 0, "dir": "e"}, "out of the board"),
+        ({"type": "staircase"}, "place one of your pieces"),
+    ]
+    for command, reason in bad:
+        with pytest.raises(Rejected, match=reason):
+            t.act(seat, command)
+    with pytest.raises(Rejected, match="not your turn"):
+        GAME.decide(t.state, 1 - seat, {"type": "place", "piece": "bridge", "x": 0, "y": 0, "z": 0, "dir": "e"}, None)
