@@ -70,6 +70,8 @@ def parse(text, state, seat):
             i += 1
         elif LEVEL.match(tok) and z is None:
             z = int(LEVEL.match(tok).group(1))
+        elif re.match(r"^[a-z]\d+$", tok):
+            raise ParseError(f"There is no square '{tok}': squares run from a1 to i9.")
         else:
             close = difflib.get_close_matches(tok, list(DIR_NAMES.values()) + ["level"], n=2, cutoff=0.6)
             raise ParseError(f"I do not understand '{tok}' in '{text.strip()}'.", close)

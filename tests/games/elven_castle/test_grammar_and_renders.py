@@ -63,6 +63,8 @@ def test_parse_did_you_mean_on_a_near_miss():
         GAME.parse("bridge c3", t.state, 0)
     with pytest.raises(ParseError, match="Say where"):
         GAME.parse("bridge", t.state, 0)
+    with pytest.raises(ParseError, match="a1 to i9"):
+        GAME.parse("bridge j3 east", t.state, 0)
 
 
 def test_a_placement_the_rules_forbid_is_rejected_with_the_reason():
