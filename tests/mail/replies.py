@@ -47,8 +47,8 @@ def values_for(notice, command: str, *, sender: str, to: str | None, message_id:
         else "<unrelated@mail.example.org>",
         "DATE": format_datetime(timezone.now()), "COMMAND": command,
         "QUOTED": "\n".join(("> " + line).rstrip() for line in body.splitlines()), "QUOTED_PLAIN": body,
-        "COMMAND_HTML": "<br>".join(html.escape(line) for line in command.splitlines()),
-        "QUOTED_HTML": "<br>".join(html.escape(line) for line in body.splitlines()),
+        "COMMAND_HTML": "<br>\n".join(html.escape(line) for line in command.splitlines()),
+        "QUOTED_HTML": "<br>\n".join(html.escape(line) for line in body.splitlines()),
     }
 
 

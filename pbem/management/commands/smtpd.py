@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from pbem import inbox
 
@@ -28,7 +28,11 @@ def ours(address: str) -> bool:
 
 def store_message(data: bytes, recipients: list[str]) -> bool:
     close_old_connections()
-    _message, created = inbox.store_raw(data, "smtp", recipients)
+    try:
+        _message, created = inbox.store_raw(data, "smtp", recipients)
+    finally:
+        # Runs in a pool thread: leave no connection behind in it (mail comes rarely).
+        connection.close()
     return created
 
 

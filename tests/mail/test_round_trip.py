@@ -1,0 +1,112 @@
+"""A real round trip: notices over SMTP to a server the test starts, replies in through every
+door, each move applied exactly once, the confirmation received over SMTP.
+
+Transactional: the SMTP listener stores mail from its own thread, and on-commit dispatch runs
+(Celery is eager here; tests/mail/test_celery_redis.py runs a real worker on Redis).
+"""
+
+from __future__ import annotations
+
+import base64
+import smtplib
+
+import pytest
+
+from pbem import services
+from pbem.models import Event, InboundMessage, Notice
+from tests.conftest import CAST
+
+from .conftest import hand
+from .doors import DELIVER, DOORS, SmtpDoor, webhook_parsed
+from .replies import reply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def smtp_door():
+    door = SmtpDoor()
+    yield door
+    door.stop()
+
+
+@pytest.fixture
+def live_game(settings, smtp_sink):
+    settings.PBEM_NOTICE_DISPATCH = "on_commit"
+    game = services.create_game("diceduel", CAST[:2], {})
+    smtp_sink.wait_for(2)
+    return game
+
+
+def notice_to(sink, address: str, kind: str = "turn"):
+    for msg in reversed(sink.parsed()):
+        if str(msg["To"]) == address or address in str(msg["To"]):
+            if Notice.objects.get(pk=int(msg["X-Pbem-Notice"])).kind == kind:
+                return msg
+    raise AssertionError(f"no {kind} mail to {address}: {[str(m['Subject']) for m in sink.parsed()]}")
+
+
+CASES = [(door, style) for door in DOORS for style in ("gmail", "outlook", "apple")]
+
+
+@pytest.mark.parametrize(("door", "style"), CASES)
+def test_round_trip_through_each_door(door, style, live_game, smtp_sink, smtp_door, monkeypatch, tmp_path, settings):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    assert turn["Reply-To"].startswith("play+") and turn["In-Reply-To"] == f"<pbem.game{live_game.pk}@pbem.localhost>"
+    assert turn.get_body(preferencelist=("html",)) is not None
+    card = hand(live_game, 0)[2]
+    raw = reply(style, turn, f"play {card}")
+    sent_before = len(smtp_sink.messages)
+
+    DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path, settings=settings, smtp_door=smtp_door)
+
+    message = InboundMessage.objects.get()
+    assert (message.channel, message.status) == ({"pipe": "pipe", "maildir": "maildir", "smtp": "smtp",
+                                                  "webhook": "webhook", "imap": "imap"}[door], "applied")
+    assert list(Event.objects.filter(game=live_game, type="CardPlayed").values_list("payload", flat=True)) == [
+        {"seat": 0, "card": card}]
+    smtp_sink.wait_for(sent_before + 1)
+    confirmation = notice_to(smtp_sink, "alice@example.org", "answer")
+    assert confirmation["In-Reply-To"] == message.message_id
+    assert "Done." in confirmation.get_body(preferencelist=("plain",)).get_content()
+    assert f"play {card}" in confirmation.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_one_reply_through_all_doors_is_applied_once(live_game, smtp_sink, smtp_door, monkeypatch, tmp_path,
+                                                    settings):
+    raw = reply("gmail", notice_to(smtp_sink, "bob@example.org"), f"play {hand(live_game, 1)[0]}",
+                sender="bob@example.org")
+    for door in DOORS:
+        DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path / door, settings=settings,
+                      smtp_door=smtp_door)
+    assert InboundMessage.objects.count() == 1
+    assert Event.objects.filter(game=live_game, type="CardPlayed").count() == 1
+    assert Notice.objects.filter(kind="answer").count() == 1
+
+
+def test_mailgun_fully_parsed_payload(live_game, smtp_sink, settings):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    second_option = hand(live_game, 0)[1]  # the notice lists the hand in order: code 2
+    webhook_parsed(reply("outlook", turn, "2"), settings=settings)
+    message = InboundMessage.objects.get()
+    assert (message.channel, message.status) == ("webhook", "applied"), message.outcome
+    assert Event.objects.get(game=live_game, type="CardPlayed").payload == {"seat": 0, "card": second_option}
+
+
+def test_webhook_with_a_bad_signature_is_refused(client, settings):
+    fields = {"recipient": "play+1-1-aaaa@pbem.localhost", "body-mime": "Subject: x\r\n\r\nplay 1",
+              "timestamp": "1", "token": "t", "signature": "0" * 64}
+    auth = base64.b64encode(settings.ANYMAIL["WEBHOOK_SECRET"].encode()).decode()
+    response = client.post("/mail/anymail/mailgun/inbound_mime/", fields, HTTP_AUTHORIZATION=f"Basic {auth}")
+    assert response.status_code == 400
+    assert InboundMessage.objects.count() == 0
+
+
+def test_smtpd_refuses_other_domains_at_rcpt(smtp_door):
+    with smtplib.SMTP("127.0.0.1", smtp_door.port) as client:
+        client.ehlo()
+        client.mail("eve@example.net")
+        code, _msg = client.rcpt("someone@example.com")
+        assert code == 550
+        code, _msg = client.rcpt("play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost")
+        assert code == 250
