@@ -535,8 +535,7 @@ def reachable(state, seat) -> list[str]:
 def decide(state, seat, command, rng):
     if seat not in waiting_for(state):
         raise Rejected("It is not your turn." if state["phase"] != "over" else "The game is over.")
-    if not isinstance(command, dict):
-        raise Rejected("That is not a command.")
+    _check_shape(command)
     work = clone(state)
     events: list[Event] = []
 
@@ -547,6 +546,20 @@ def decide(state, seat, command, rng):
     _command(work, seat, command, rng, emit, auto=False)
     _advance(work, rng, emit)
     return events
+
+
+def _check_shape(command) -> None:
+    """Commands come from the web form and the API too: refuse malformed ones politely."""
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise Rejected("That is not a command.")
+    for field in ("counter", "route", "to", "card"):
+        if field in command and command[field] is not None and not isinstance(command[field], str):
+            raise Rejected(f"The {field} must be a name.")
+    if "hidden" in command and not isinstance(command["hidden"], bool):
+        raise Rejected("'hidden' must be true or false.")
+    cards = command.get("cards")
+    if cards is not None and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+        raise Rejected("The cards must be a list of card names.")
 
 
 def _draw_from(counts: dict, rng) -> str:

@@ -101,10 +101,9 @@ def test_describe_parses_back_for_every_legal_command_of_a_game():
 
 def test_no_command_uses_a_platform_word_or_a_quote_marker():
     tb = play_random(GAME, 3, seed=5, check_every=1)
-    from games.testing import fold
     state = None
     for ev in tb.events:
-        state = fold(GAME, [ev], state)
+        state = GAME.evolve(state, ev)
         for seat in GAME.waiting_for(state):
             for cmd in GAME.legal(state, seat):
                 text = GAME.describe(cmd)
@@ -146,3 +145,40 @@ def test_narration_in_both_forms_hides_secrets():
             redacted = GAME.narrate(ev.as_seen_by(None), names)
             assert not any(w in redacted for w in words), redacted
             assert "City Card" not in redacted or "secret" in redacted
+
+
+def test_garbage_text_and_malformed_commands_are_refused_politely():
+    import json
+    import random
+
+    from games.base import Rejected, Rng
+
+    words = ["move", "place", "take", "draw", "keep", "discard", "trouble", "pass", "end", "to", "by", "with",
+             "hidden", "none", "virst", "jxara", "mah", "davika", "2", "x3", "pig", "raft", "river", "road", "-",
+             ":", "jxara-virst:river", "al'baran", "zzz", "Erg'Eren", "troll", "wagon", ",", "blind", "3x"]
+    vals = [None, 1, "x", "raft", "jxara-virst:river", "virst", [], ["raft"], ["zz"], {}, True]
+    rnd = random.Random(1)
+    tb = play_random(GAME, 3, {"boatmen": True}, seed=2)
+    states, state = [], None
+    for i, ev in enumerate(tb.events):
+        state = GAME.evolve(state, ev)
+        if i % 9 == 0:
+            states.append(json.loads(json.dumps(state)))
+    for _ in range(1500):
+        st = rnd.choice(states)
+        seat = rnd.choice([0, 1, 2, None])
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(0, 6)))
+        try:
+            GAME.parse(text, st, seat)
+        except Rejected:
+            pass
+        waiting = GAME.waiting_for(st)
+        if waiting:
+            cmd = {"type": rnd.choice(["take", "place", "move", "keep", "discard", "trouble", 3])}
+            for k in ("counter", "route", "to", "cards", "card", "hidden"):
+                if rnd.random() < 0.6:
+                    cmd[k] = rnd.choice(vals)
+            try:
+                GAME.decide(st, waiting[0], cmd, Rng(b"fuzz", 1))
+            except Rejected:
+                pass
