@@ -347,9 +347,20 @@ class RewindForm(ReasonForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        items = selectors.feed(self.game, None, after=max(0, self.game.version - 60))
+        # Never before the end of the deal: taking back the setup would leave a game without a board.
+        floor = setup_end(self.game)
+        items = selectors.feed(self.game, None, after=max(floor - 1, self.game.version - 60))
         self.fields["to_seq"].choices = [(i.seq, f"#{i.seq} {i.text}"[:140]) for i in reversed(items)
                                          if not i.undone]
+
+
+def setup_end(game: Game) -> int:
+    """The number of the last event of the game's deal (written with pbem.GameStarted)."""
+    started = Event.objects.filter(game=game, type="pbem.GameStarted").values("seq", "created_at").first()
+    if started is None:
+        return game.version + 1
+    batch = Event.objects.filter(game=game, seq__gte=started["seq"], created_at=started["created_at"])
+    return max(batch.values_list("seq", flat=True))
 
 
 @dataclass(frozen=True)

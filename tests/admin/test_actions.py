@@ -149,6 +149,17 @@ def test_rewind_takes_back_a_mistaken_ruling(desk, master, game):
     assert all(item.undone for item in selectors.feed(game, None) if item.seq in played)
 
 
+def test_rewind_offers_no_point_before_the_end_of_the_deal(desk, game):
+    game.refresh_from_db()
+    dealt = game.version  # GameCreated, GameStarted, the game's setup events
+    card = eventlog.load(game).state["game"]["hands"][0][0]
+    services.submit(game.pk, 0, f"play {card}")
+    page = desk.get(reverse("admin:pbem_game_desk", args=[game.pk, "rewind"]))
+    assert [seq for seq, _label in page.context["form"].fields["to_seq"].choices] == [dealt + 1, dealt]
+    response, events = act(desk, game, "rewind", to_seq=1, reason="back to the start")
+    assert response.status_code == 200 and events == []
+
+
 def test_verify_leaves_no_event_and_shows_the_result(desk, game):
     before = game.version
     page = desk.get(reverse("admin:pbem_game_verify", args=[game.pk]))

@@ -13,6 +13,7 @@ from django.urls import reverse
 from pbem import services
 from pbem.admin import GameAdmin
 from pbem.models import Event, InboundMessage, Notice
+from pbem.permissions import MASTER_GROUP
 
 from .conftest import events_after
 
@@ -40,6 +41,7 @@ def log_urls(game):
                                             status="refused", outcome=f"secret outcome of game {game.pk}")
     return {
         "event": reverse("admin:pbem_event_change", args=[event.pk]),
+        "event-history": reverse("admin:pbem_event_history", args=[event.pk]),
         "notice": reverse("admin:pbem_notice_change", args=[notice.pk]),
         "inbound": reverse("admin:pbem_inboundmessage_change", args=[inbound.pk]),
     }
@@ -222,6 +224,16 @@ def test_the_autocomplete_endpoint_offers_no_foreign_game(client, master, game, 
 def test_the_master_of_seals_group_exists_after_migrate(db):
     from django.contrib.auth.models import Group
 
-    from pbem.permissions import MASTER_GROUP
-
     assert Group.objects.filter(name=MASTER_GROUP).exists()
+
+
+def test_leaving_the_group_ends_access_even_to_assigned_games(client, master, game):
+    from django.contrib.auth.models import Group
+
+    master.groups.remove(Group.objects.get(name=MASTER_GROUP))
+    client.force_login(master)
+    assert client.get(reverse("admin:pbem_game_changelist")).status_code == 403
+    assert client.get(reverse("admin:pbem_game_sheet_csv", args=[game.pk])).status_code == 403
+    before = game.version
+    assert client.post(reverse("admin:pbem_game_desk", args=[game.pk, "pause"]), {"reason": "x"}).status_code == 403
+    assert events_after(game, before) == []
