@@ -173,6 +173,27 @@ def describe(cmd):
     return t
 
 
+def _context(state, seat) -> list[str]:
+    """What the player has to work with now."""
+    from .board import LEVEL_NAME, MAJOR_LEVELS
+    from .rules import gray_of, my_dice
+
+    ph = state["phase"]
+    if ph in ("cast1", "cast2"):
+        return [f"Your roll: {_dtext(state['rolled'] or [])}."]
+    if ph == "compete":
+        dice = [f"{LEVEL_NAME[lv]} {_dtext(my_dice(state['major'][lv], seat))}" for lv in MAJOR_LEVELS
+                if my_dice(state["major"][lv], seat)]
+        return [f"Your spells: {state['supply'][seat]} minor; major: {', '.join(dice) or 'none'}."]
+    if ph in ("recover4", "recover6"):
+        return [f"Your dice in the Minor Spells space: {_dtext(my_dice(state['mdice'], seat))}; "
+                f"your spent minor spells there: {state['mspace'][seat]}."]
+    if ph == "gray9":
+        return [f"Your dice in the Gray Magic space: {_dtext(my_dice(state['gdice'], seat))}; "
+                f"your gray magic tokens: {gray_of(state, seat)}."]
+    return []
+
+
 def help(state, seat):
     from .rules import waiting_for
 
@@ -218,6 +239,8 @@ def help(state, seat):
         lines += ["demote to W3          the Wizard space your routed wizard goes to"]
     else:
         lines.append("The game is over." if ph == "over" else "Nothing to type now.")
+    if seat is not None and seat in waiting_for(state):
+        lines += _context(state, seat)
     lines.append("Wizards are named by colour and number (red3); spaces: GD, D1-D2, S1-S4, N1-N8, W1-W4.")
     if ph not in ("over",):
         seats = order(state)

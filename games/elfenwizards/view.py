@@ -105,7 +105,7 @@ def narrate(e, names):
         if d.get("skipped"):
             return f"{who()} has no major spells to roll."
         if d.get("kept"):
-            return f"{who()} keeps {d['kept']} dice for phase 3."
+            return f"{who()} keeps {d['kept']} {'die' if d['kept'] == 1 else 'dice'} for phase 3."
         return f"{who()} has placed all dice."
     if t == "SpellCast":
         spell = "a minor spell" if d["spell"] == "minor" else f"a {d['spell']}"

@@ -698,3 +698,22 @@ def test_timeout_gives_a_legal_command_in_every_phase():
         t.act(seat, cmd)
         steps += 1
     assert GAME.result(t.state) is not None
+
+
+def test_a_turn_runs_the_phases_in_the_rulebooks_order():
+    t = Table(GAME, 4, seed=b"order")
+    while t.state["turn"] == 1 or t.state["phase"] in ("begin",):
+        seat = GAME.waiting_for(t.state)[0]
+        t.act(seat, GAME.legal(t.state, seat)[0])
+        if t.state["turn"] == 2:
+            break
+    phases = [e.data["phase"] for e in t.events if e.type == "PhaseBegan" and e.data["turn"] == 1]
+    assert phases == ["cast1", "cast2", "recover4", "compete", "recover6", "vacant", "demote", "gray9"]
+    kinds = [e.type for e in t.events]
+    assert kinds.index("TitlesAwarded") < kinds.index("TurnScored") < kinds.index("TurnBegan")
+
+
+def test_on_a_wizard_space_held_by_one_player_only_he_may_cast():
+    t = stage("compete", dragon=GREEN, layout={"green5": "W2"})  # W1 holds red5 only
+    with pytest.raises(Rejected, match="Only red"):
+        t.act(GREEN, {"type": "cast", "spell": "minor", "wizard": "red5"})
