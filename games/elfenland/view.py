@@ -155,8 +155,17 @@ def narrate(event, names):
         parts = [f"{names[s]}: {B.name(h)} ({d['distances'][s]} away)" for s, h in enumerate(d["homes"])]
         return "City Cards revealed: " + "; ".join(parts) + "."
     if t == "GameEnded":
+        n = len(d["scores"])
         parts = [f"{names[s]} {sc}" for s, sc in enumerate(d["scores"])]
-        return "The game is over. Town pieces: " + ", ".join(parts) + "."
+        if d.get("distances") is not None:
+            keys = [(d["scores"][s], -d["distances"][s], d["cards"][s]) for s in range(n)]
+        else:
+            keys = [(d["scores"][s], d["cards"][s]) for s in range(n)]
+        best = max(keys)
+        winners = " and ".join(names[s] for s in range(n) if keys[s] == best)
+        what = "Final scores (town pieces less Home City penalties)" if d.get("distances") is not None \
+            else "Town pieces"
+        return f"The game is over. {what}: " + ", ".join(parts) + f". Winner: {winners}."
     return t
 
 

@@ -145,6 +145,9 @@ def test_narration_in_both_forms_hides_secrets():
             redacted = GAME.narrate(ev.as_seen_by(None), names)
             assert not any(w in redacted for w in words), redacted
             assert "City Card" not in redacted or "secret" in redacted
+    ranking = GAME.result(tb.state).ranking()
+    winners = " and ".join(names[s] for s in ranking[0])
+    assert GAME.narrate(tb.events[-1], names).endswith(f"Winner: {winners}.")
 
 
 def test_garbage_text_and_malformed_commands_are_refused_politely():
