@@ -874,8 +874,9 @@ def _do_trade(out, seat, kind, cmd, rng):
         raise Rejected("That player has no artifact cards in hand.")
     if want not in ART or want in s["hand"][seat] or want in known_out(s):
         raise Rejected("Ask for an artifact card that may be in another player's hand (not laid out or discarded).")
+    # the recipient now sees one of the offerer's hand cards: a reveal (an undo barrier)
     out.emit(Event("OfferMade", {"from": seat, "to": to, "give": give, "want": want}, visible_to=(seat, to),
-                   public={"from": seat, "to": to}))
+                   public={"from": seat, "to": to}, reveals=True))
 
 
 def _do_layout(out, seat, kind, cmd, rng):

@@ -240,7 +240,8 @@ def render_text(v):
         spells = ", ".join(ADV[c]["name"] + ("(used)" if c in p["used"] else "") for c in p["spells"]) or "-"
         lines.append(f"{mark}{names[x]:<7} magic {p['magic']:>2}  power stones {p['power']:>3}  "
                      f"hand {p['hand_count']:>2}  {_where(v, x)}")
-        lines += textwrap.wrap(f"spells: {spells}", 78, initial_indent="   ", subsequent_indent="     ")
+        if p["spells"]:
+            lines += textwrap.wrap(f"spells: {spells}", 78, initial_indent="   ", subsequent_indent="     ")
         laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"]))
         if laid:
             lines += textwrap.wrap(f"laid out: {laid}", 78, initial_indent="   ", subsequent_indent="     ")
@@ -259,8 +260,12 @@ def render_text(v):
                          f"for {ART[o['want']]['card_name']}.")
         else:
             lines.append(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
+    if v["choices"]:
+        seat, art = v["choices"][0]
+        lines.append(f"Bonus: {names[seat]} takes the {ARTIFACTS[art]['name']}'s bonus as stones or magic.")
     if v["hand"] is not None:
         lines.append("")
+        lines.append(f"You are {names[v['seat']]}.")
         hand = "; ".join(f"{ART[c]['card_name']} [{'/'.join(ART[c]['symbols'])}]" for c in v["hand"]) or "(empty)"
         lines += textwrap.wrap(f"Your hand: {hand}", 78, subsequent_indent="  ")
     if v["step"] == "over":
