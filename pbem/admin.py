@@ -518,7 +518,7 @@ class GameAdmin(admin.ModelAdmin):
     # --- who may see and do what -----------------------------------------------------------
 
     def get_queryset(self, request):
-        qs = super().get_queryset(request)
+        qs = super().get_queryset(request).prefetch_related("seats")
         if not permissions.may_use_desk(request.user):
             return qs.none()
         return qs if request.user.is_superuser else qs.filter(masters=request.user)
@@ -593,7 +593,7 @@ class GameAdmin(admin.ModelAdmin):
     def awaited_until(self, obj):
         if not obj.awaited:
             return "—"
-        names = dict(obj.seats.values_list("number", "name"))
+        names = {seat.number: seat.name for seat in obj.seats.all()}
         now = timezone.now()
         items = []
         for seat in obj.awaited:
@@ -605,7 +605,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description="scores")
     def score_list(self, obj):
-        names = dict(obj.seats.values_list("number", "name"))
+        names = {seat.number: seat.name for seat in obj.seats.all()}
         return ", ".join(f"{names.get(i, i)} {s}" for i, s in enumerate(obj.scores or [])) or "—"
 
     # --- bulk action: verify ------------------------------------------------------------------

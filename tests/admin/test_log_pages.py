@@ -76,3 +76,18 @@ def test_notices_show_their_status(client, master, game):
     page = client.get(reverse("admin:pbem_notice_changelist"), {"status": "bounced"})
     assert [n.to_email for n in page.context["cl"].result_list] == ["bob@example.org"]
     assert "550 no such user" in page.text
+
+
+def test_game_list_queries_do_not_grow_with_the_number_of_games(client, root, new_game):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(root)
+    new_game(2)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(reverse("admin:pbem_game_changelist")).status_code == 200
+    for _ in range(4):
+        new_game(3)
+    with CaptureQueriesContext(connection) as five:
+        assert client.get(reverse("admin:pbem_game_changelist")).status_code == 200
+    assert len(five) == len(one)
