@@ -516,7 +516,8 @@ def scoring(s) -> Event:
             "titles": titles, "gray": -gray, "total": titles - gray, "detail": detail,
             "levels": {lv: by_level[lv] for lv in LEVELS if by_level.get(lv)},
         })
-    return Event("TurnScored", {"turn": s["turn"], "lines": lines})
+    totals = [score + line["total"] for score, line in zip(s["scores"], lines)]
+    return Event("TurnScored", {"turn": s["turn"], "lines": lines, "totals": totals})
 
 
 def end_reason(s) -> str | None:
@@ -585,7 +586,9 @@ def next_auto(s, rng) -> Event | None:
     if ph == "scored":
         reason = end_reason(s)
         if reason:
-            return Event("GameEnded", {"reason": reason, "turn": s["turn"], "bonus": list(s["supply"])})
+            final = [score + bonus for score, bonus in zip(s["scores"], s["supply"])]
+            return Event("GameEnded", {"reason": reason, "turn": s["turn"], "bonus": list(s["supply"]),
+                                       "final": final})
         return Event("TurnBegan", {"turn": s["turn"] + 1})
     return None
 

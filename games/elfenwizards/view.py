@@ -150,13 +150,22 @@ def narrate(e, names):
         lines = [f"Master of Seals - scoring of turn {d['turn']}:"]
         for seat, line in enumerate(d["lines"]):
             name = names[seat] if seat < len(names) else f"seat {seat}"
-            lines.append(f"  {name}: {line['total']:+d} ({line['detail']})")
+            total = f", total {d['totals'][seat]}" if "totals" in d else ""
+            lines += textwrap.wrap(f"{name}: {line['total']:+d}{total} - {line['detail']}", 76,
+                                   initial_indent="  ", subsequent_indent="      ")
         return "\n".join(lines)
     if t == "TurnBegan":
         return f"Turn {d['turn']} begins."
     if t == "GameEnded":
         bonus = ", ".join(f"{names[s] if s < len(names) else s} +{b}" for s, b in enumerate(d["bonus"]))
-        return f"The game ends: {END_TEXT.get(d['reason'], d['reason'])}. Final minor spells: {bonus}."
+        text = f"The game ends: {END_TEXT.get(d['reason'], d['reason'])}. Final minor spells: {bonus}."
+        if "final" in d:
+            top = max(d["final"])
+            winners = [names[s] if s < len(names) else str(s) for s, x in enumerate(d["final"]) if x == top]
+            scores = ", ".join(f"{names[s] if s < len(names) else s} {x}" for s, x in enumerate(d["final"]))
+            text += f" Final scores: {scores}. " + (f"{winners[0]} wins." if len(winners) == 1 else
+                                                   f"Shared victory: {', '.join(winners)}.")
+        return "\n".join(textwrap.wrap(text, 78))
     return t
 
 
