@@ -169,8 +169,10 @@ def _iso(x, y, z, ox, oy):
 
 
 def _poly(points, fill, stroke="#222", extra=""):
-    pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-    return f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" stroke-width="0.8"{extra}/>'
+    """A polygon; the default dark outline comes from the enclosing <g>."""
+    pts = " ".join(f"{px:.0f},{py:.0f}" for px, py in points)
+    line = "" if stroke == "#222" else f' stroke="{stroke}"'
+    return f'<polygon points="{pts}" fill="{fill}"{line}{extra}/>'
 
 
 def _shade(colour, factor):
@@ -178,15 +180,21 @@ def _shade(colour, factor):
     return "#" + "".join(f"{max(0, min(255, int(c * factor))):02x}" for c in (r, g, b))
 
 
-def _box(x, y, z0, z1, colour, ox, oy, outline="#222"):
-    """An axis-aligned box over ground cell (x, y) from height z0 to z1, three visible faces."""
-    # ground cell (x, y) spans lattice corners x..x+1, y..y+1 (y+1 is to the north / further)
+def _box(x, y, z0, z1, colour, ox, oy, outline="#222", hide=()):
+    """An axis-aligned box over ground cell (x, y) from height z0 to z1: its visible faces (top,
+    south, east) except those in `hide`, which a neighbouring full box covers."""
     p = lambda px, py, pz: _iso(px, py, pz, ox, oy)  # noqa: E731
-    top = [p(x, y, z1), p(x + 1, y, z1), p(x + 1, y + 1, z1), p(x, y + 1, z1)]
-    south = [p(x, y, z0), p(x + 1, y, z0), p(x + 1, y, z1), p(x, y, z1)]
-    east = [p(x + 1, y, z0), p(x + 1, y + 1, z0), p(x + 1, y + 1, z1), p(x + 1, y, z1)]
-    return [_poly(south, _shade(colour, 0.8), outline), _poly(east, _shade(colour, 0.62), outline),
-            _poly(top, colour, outline)]
+    out = []
+    if "south" not in hide:
+        south = [p(x, y, z0), p(x + 1, y, z0), p(x + 1, y, z1), p(x, y, z1)]
+        out.append(_poly(south, _shade(colour, 0.8), outline))
+    if "east" not in hide:
+        east = [p(x + 1, y, z0), p(x + 1, y + 1, z0), p(x + 1, y + 1, z1), p(x + 1, y, z1)]
+        out.append(_poly(east, _shade(colour, 0.62), outline))
+    if "top" not in hide:
+        top = [p(x, y, z1), p(x + 1, y, z1), p(x + 1, y + 1, z1), p(x, y + 1, z1)]
+        out.append(_poly(top, colour, outline))
+    return out
 
 
 def _colour(owner):
@@ -194,17 +202,32 @@ def _colour(owner):
 
 
 def render_html(v):
+    views = _iso_svg(v, False) + _iso_svg(v, True)
+    return (f'<div class="elven-castle">{_scores_html(v)}<div style="display:flex;flex-wrap:wrap;gap:12px">'
+            f'{views}<div>{_plan_svg(v)}</div></div>{_pieces_html(v)}</div>')
+
+
+def _iso_svg(v, turned):
+    """The castle in isometric view from the south-east, or (turned) from the north-west."""
+    W, D = rules.W, rules.D
+
+    def turn(x, y):
+        return (W - 1 - x, D - 1 - y) if turned else (x, y)
+
     levels = max([p["z"] + rules.HEIGHT[p["kind"]] for p in v["pieces"]] + [3])
-    ox = (rules.D + 1) * A + 10
+    ox = (D + 1) * A + 10
     oy = levels * C + 20
-    width = (rules.W + rules.D + 2) * A + 20
-    height = oy + (rules.W + rules.D) * B + 30
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-             f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="Elven Castle, isometric view">']
-    red = {tuple(p) for p in v["red"]}
-    # board: one diamond per ground point, labelled along the south and east edges
-    for y in range(rules.D):
-        for x in range(rules.W):
+    width = (W + D + 2) * A + 20
+    height = oy + (W + D) * B + 30
+    side = "north-west" if turned else "south-east"
+    parts = [f'<div><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+             f'width="{width:.0f}" height="{height:.0f}" role="img" '
+             f'aria-label="Elven Castle seen from the {side}">',
+             f'<text x="8" y="16" font-size="12" fill="#555">seen from the {side}</text>',
+             '<g stroke="#222" stroke-width="0.8">']
+    red = {turn(*p) for p in v["red"]}
+    for y in range(D):
+        for x in range(W):
             corners = [_iso(x, y, 0, ox, oy), _iso(x + 1, y, 0, ox, oy), _iso(x + 1, y + 1, 0, ox, oy),
                        _iso(x, y + 1, 0, ox, oy)]
             fill = "#f3c9c9" if (x, y) in red else ("#e9e4d4" if (x + y) % 2 else "#f4f0e4")
@@ -212,14 +235,16 @@ def render_html(v):
             if (x, y) in red:
                 cx, cy = _iso(x + 0.5, y + 0.5, 0, ox, oy)
                 parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.5" fill="#d00"/>')
-    for x in range(rules.W):
-        lx, ly = _iso(x + 0.5, -0.45, 0, ox, oy)
-        parts.append(f'<text x="{lx:.1f}" y="{ly + 4:.1f}" font-size="11" text-anchor="middle">{rules.FILES[x]}</text>')
-    for y in range(rules.D):
-        lx, ly = _iso(rules.W + 0.45, y + 0.5, 0, ox, oy)
-        parts.append(f'<text x="{lx + 4:.1f}" y="{ly + 4:.1f}" font-size="11" text-anchor="middle">{y + 1}</text>')
-    # boxes, far to near, low to high
+    for x in range(W):  # files along the near-left edge, ranks along the near-right edge
+        tx, _ = turn(x, 0)
+        lx, ly = _iso(tx + 0.5, -0.45, 0, ox, oy)
+        parts.append(f'<text x="{lx:.1f}" y="{ly + 4:.1f}" font-size="11" stroke="none" text-anchor="middle">{rules.FILES[x]}</text>')
+    for y in range(D):
+        _, ty = turn(0, y)
+        lx, ly = _iso(W + 0.45, ty + 0.5, 0, ox, oy)
+        parts.append(f'<text x="{lx + 4:.1f}" y="{ly + 4:.1f}" font-size="11" stroke="none" text-anchor="middle">{y + 1}</text>')
     boxes = []
+    full = set()
     for p in v["pieces"]:
         colour = _shade(_colour(p["owner"]), (1.0, 0.86, 1.12)[p["id"] % 3])  # neighbours told apart
         cells = rules.SHAPES[p["kind"]][p["dir"]]
@@ -228,22 +253,32 @@ def render_html(v):
             column_top[(dx, dy)] = max(dz, column_top.get((dx, dy), dz))
         outline = "#e00000" if v["altar"] == p["id"] else "#222"
         for dx, dy, dz, role in cells:
-            cx, cy, cz = p["x"] + dx, p["y"] + dy, p["z"] + dz
+            cx, cy = turn(p["x"] + dx, p["y"] + dy)
+            cz = p["z"] + dz
             if role in ("foot", "body"):
                 z0, z1 = cz, cz + 1
+                full.add((cx, cy, cz, p["id"]))
             elif dz == column_top[(dx, dy)]:
                 z0, z1 = cz + 0.62, cz + 1  # the deck over an opening, or a cantilever
             else:
                 continue
-            depth = cx + (rules.D - cy)
-            boxes.append((depth, z0, cx, cy, z1, colour, outline, p["id"]))
+            boxes.append((cx + (D - cy), z0, cx, cy, z1, colour, outline, p["id"]))
+    solid = {(x, y, z) for x, y, z, _pid in full}
+    same = {(x, y, z): pid for x, y, z, pid in full}
     boxes.sort(key=lambda b: (b[0], b[1], b[2]))
-    for _depth, z0, cx, cy, z1, colour, outline, _pid in boxes:
-        parts.extend(_box(cx, cy, z0, z1, colour, ox, oy, outline))
-    parts.append("</svg>")
-    iso = "".join(parts)
-    return (f'<div class="elven-castle">{_scores_html(v)}<div style="display:flex;flex-wrap:wrap;gap:12px">'
-            f'<div>{iso}</div><div>{_plan_svg(v)}</div></div>{_pieces_html(v)}</div>')
+    for _depth, z0, cx, cy, z1, colour, outline, pid in boxes:
+        hide = []
+        if z1 - z0 == 1:  # a full cell: faces against another full cell of the same piece vanish
+            cz = int(z0)
+            if same.get((cx, cy - 1, cz)) == pid:
+                hide.append("south")
+            if same.get((cx + 1, cy, cz)) == pid:
+                hide.append("east")
+            if (cx, cy, cz + 1) in solid:
+                hide.append("top")
+        parts.extend(_box(cx, cy, z0, z1, colour, ox, oy, outline, hide))
+    parts.append("</g></svg></div>")
+    return "".join(parts)
 
 
 def _plan_svg(v):

@@ -139,7 +139,7 @@ def test_render_text_shows_the_map_with_levels_and_owners():
 def test_render_html_is_an_inline_svg_without_scripts():
     t = play_random(GAME, 3, {"scenario": "altar"}, seed=2)
     html = GAME.render_html(GAME.view(t.state, None))
-    assert html.count("<svg") == 2 and "<script" not in html and "http://" not in html.replace(
+    assert html.count("<svg") == 3 and "<script" not in html and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
     assert "#e00000" in html  # the altar's red frame
 
