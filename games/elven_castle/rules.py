@@ -510,6 +510,11 @@ def decide(state, seat, command, rng):
         else:
             raise Rejected("You reached a staircase score: 'make staircase' or 'no staircase'.")
         return events + _end_if_stuck(after)
+    if kind == "staircase":
+        if not state["options"]["staircase"]:
+            raise Rejected("This game is played without staircases.")
+        raise Rejected("A staircase can be made only right after a placement that brings you to exactly "
+                       "8, 16, 24, 32 or 40 points. Now place one of your pieces.")
     if kind != "place":
         raise Rejected("On your turn place one of your pieces, e.g. 'place bridge c3 east level 0'.")
     try:

@@ -257,6 +257,12 @@ def test_staircase_can_be_declined_and_a_late_player_declines():
     assert t.state["hands"][0]["staircase"] == 0 and t.state["turn"] == 1
 
 
+def test_staircase_cannot_be_made_except_right_after_reaching_a_threshold():
+    t = table(2, {"staircase": True})
+    with pytest.raises(Rejected, match="only right after a placement"):
+        t.act(t.state["turn"], {"type": "staircase"})
+
+
 def test_staircase_needs_two_bridges_in_hand():
     t = build(table(2, {"staircase": True}), STAIR_STEP[:2])
     t.state["scores"][0] = 7
@@ -523,7 +529,7 @@ def test_malformed_commands_are_rejected_with_a_reason():
         ({"type": "place", "piece": "bridge", "x": 0, "y": 0, "z": 0, "dir": "up"}, "no direction"),
         ({"type": "place", "piece": "bridge", "x": 0, "y": 0, "z": -1, "dir": "e"}, "Levels start at 0"),
         ({"type": "place", "piece": "bridge", "x": 9, "y": 0, "z": 0, "dir": "e"}, "out of the board"),
-        ({"type": "staircase"}, "place one of your pieces"),
+        ({"type": "staircase"}, "without staircases"),
     ]
     for command, reason in bad:
         with pytest.raises(Rejected, match=reason):
