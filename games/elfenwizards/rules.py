@@ -547,7 +547,9 @@ def next_auto(s, rng) -> Event | None:
             k = s["front"][seat]
             if k == 0:
                 return Event("CastingEnded", {"seat": seat, "phase": ph, "kept": 0, "skipped": True})
-            return Event("DiceRolled", {"seat": seat, "phase": ph, "dice": [rng.roll(6) for _ in range(k)]})
+            # a roll shows an outcome no one knew: an undo barrier
+            return Event("DiceRolled", {"seat": seat, "phase": ph, "dice": [rng.roll(6) for _ in range(k)]},
+                         reveals=True)
         if not s["rolled"]:
             return Event("CastingEnded", {"seat": seat, "phase": ph, "kept": 0})
         return None
@@ -739,7 +741,7 @@ def decide(state, seat, cmd, rng):
             _need(state["supply"][seat] > 0, "A reroll costs one minor spell and you have none in front of you.")
             events.append(Event("DiceRerolled", {
                 "seat": seat, "dice": [rng.roll(6) for _ in state["rolled"]], "before": list(state["rolled"]),
-            }))
+            }, reveals=True))
         else:
             raise Rejected("Place your dice: e.g. 'place 6 on druid'" + (", or 'done'." if ph == "cast1" else "."))
     elif ph == "compete":

@@ -154,6 +154,13 @@ def test_phase3_no_reroll_after_placing_a_die_or_without_a_minor_spell():
     assert {"type": "reroll"} not in GAME.legal(t.state, RED)
 
 
+def test_every_roll_is_public_and_an_undo_barrier():
+    t = stage("cast2", dragon=RED, rolled=[1, 1, 2])
+    events = t.act(RED, {"type": "reroll"})
+    assert first(events, "DiceRerolled").reveals and first(events, "DiceRerolled").visible_to is None
+    assert all(e.reveals for e in Table(GAME, 3).events if e.type == "DiceRolled")
+
+
 def test_phase2_reroll_is_not_allowed():
     t = stage("cast1", dragon=RED, rolled=[1, 2])
     with pytest.raises(Rejected):
