@@ -211,7 +211,32 @@ def help(state, seat):
              + ", ".join(COLOURS[: state["n"]]) + "."]
     if step == "over":
         return "\n".join(lines + ["The game is over."])
+    context = _context(state, seat)
+    if context:
+        lines.append(context)
     if seat is not None and seat not in waiting_for(state):
         lines.append("You are not awaited now. Commands of this phase:")
     lines += HELP.get(step, [])
     return "\n".join(lines)
+
+
+def _context(state, seat):
+    step = state["step"]
+    f, a = state["fight"], state["auction"]
+    if step == "place":
+        shown = [f"{i + 1}) {_adv_name(c)}" for i, c in enumerate(state["display"]) if c is not None]
+        return "The display: " + ", ".join(shown) + "."
+    if step in ("lone", "declare", "fulmentus") and f:
+        share = -(-f["strength"] // max(1, len(f["seats"])))
+        return (f"{ADV[f['card']]['name']}, strength {f['strength']}: together each of the {len(f['seats'])} pays "
+                f"{share} (rounded up)." if len(f["seats"]) > 1 else
+                f"{ADV[f['card']]['name']}, strength {f['strength']}.")
+    if step == "auction" and a:
+        low = a["min"] if a["high"] is None else a["high"] + 1
+        return f"Auction for {ADV[a['card']]['name']}: the next bid must be at least {low}."
+    if step == "bonus" and state["choices"]:
+        return f"Bonus of the {ARTIFACTS[state['choices'][0][1]]['name']}: {ARTIFACTS[state['choices'][0][1]]['bonus']['amount']}."
+    if step == "trade" and seat is not None:
+        limit = state["offers_limit"] - state["made"][seat]
+        return f"You may make {max(0, limit)} more offer(s) this round."
+    return ""

@@ -281,9 +281,34 @@ FILL = {"red": "#c0392b", "blue": "#2e6db4", "green": "#2e8b57", "yellow": "#d4a
 TYPE_FILL = {"creature": "#f6e0d8", "spell": "#e6ddf5", "energy_orb": "#dcefff", "holy_site": "#fff3c4"}
 
 
+def _card_body(cid):
+    c = ADV[cid]
+    if c["type"] == "creature":
+        one, two = c["reward_one_wizard"], c["reward_two_wizards_each"]
+        return [f"Alone: {one['power_stones']} power stones + {one['artifacts']} artifacts",
+                f"Shared: {two['power_stones']} power stones + {two['artifacts']} artifacts each"]
+    return textwrap.wrap(card_line(cid), 46)[:3]
+
+
+def _status(v):
+    names = [c.capitalize() for c in v["colours"]]
+    if v["auction"]:
+        a = v["auction"]
+        high = f"high bid {a['high']} by {names[a['bidder']]}" if a["high"] is not None else f"no bid yet (min {a['min']})"
+        return f"Auction for {ADV[a['card']]['name']}: {high}"
+    if v["fight"]:
+        f = v["fight"]
+        return f"Fight: {ADV[f['card']]['name']} (strength {f['strength']}) against {', '.join(names[x] for x in f['seats'])}"
+    if v["step"] == "over":
+        return "Game over"
+    return ""
+
+
 def render_html(v):
     e = html.escape
-    w, h = 640, 200 + 70 * v["players"]
+    names = [c.capitalize() for c in v["colours"]]
+    top = 196
+    w, h = 640, top + 84 * v["players"] + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
              'font-family="sans-serif" font-size="12" role="img" aria-label="Zauberschwert board">',
              f'<text x="10" y="20" font-size="15" font-weight="bold">Zauberschwert &amp; Drachenei - round '
@@ -302,29 +327,38 @@ def render_html(v):
                      'stroke="#555"/>')
         title = f"{c['name']}" + (f" — strength {c['strength']} ({c['symbol']})" if c["type"] == "creature" else "")
         parts.append(f'<text x="{x + 10}" y="72" font-weight="bold">{i + 1}) {e(title)}</text>')
-        for k, line in enumerate(textwrap.wrap(card_line(cid), 46)[:3]):
+        for k, line in enumerate(_card_body(cid)):
             parts.append(f'<text x="{x + 10}" y="{92 + 16 * k}">{e(line)}</text>')
         wiz = [p for p in v["players_info"] if p["wizard"] == i]
         for k, p in enumerate(wiz):
-            parts.append(f'<circle cx="{x + 20 + 24 * k}" cy="146" r="9" fill="{FILL[p["colour"]]}" stroke="#222"/>')
+            parts.append(f'<circle cx="{x + 20 + 24 * k}" cy="146" r="9" fill="{FILL[p["colour"]]}" stroke="#222">'
+                         f'<title>{e(names[p["seat"]])}</title></circle>')
+    status = _status(v)
+    waiting = ", ".join(names[x] for x in v["waiting_for"])
+    line = " · ".join(x for x in (status, f"waiting for {waiting}" if waiting else "") if x)
+    parts.append(f'<text x="10" y="182" font-style="italic">{e(line)}</text>')
     for p in v["players_info"]:
-        y = 175 + 70 * p["seat"]
+        y = top + 84 * p["seat"]
         star = " (start player)" if p["seat"] == v["start"] else ""
-        parts.append(f'<rect x="10" y="{y}" width="620" height="62" rx="6" fill="#fafafa" '
+        where = {None: "", -1: " · passed"}.get(p["wizard"], f" · wizard on card {(p['wizard'] or 0) + 1}")
+        parts.append(f'<rect x="10" y="{y}" width="620" height="76" rx="6" fill="#fafafa" '
                      f'stroke="{FILL[p["colour"]]}" stroke-width="2"/>')
         parts.append(f'<text x="20" y="{y + 18}" font-weight="bold" fill="{FILL[p["colour"]]}">'
-                     f'{e(p["colour"].capitalize())}{e(star)}</text>')
+                     f'{e(names[p["seat"]])}{e(star)}</text>')
         parts.append(f'<text x="200" y="{y + 18}">magic {p["magic"]} · power stones {p["power"]} · '
-                     f'hand {p["hand_count"]}</text>')
-        spells = ", ".join(ADV[c]["name"] for c in p["spells"]) or "none"
+                     f'hand {p["hand_count"]}{e(where)}</text>')
+        spells = ", ".join(ADV[c]["name"] + (" (used)" if c in p["used"] else "") for c in p["spells"]) or "none"
         parts.append(f'<text x="20" y="{y + 36}">spells: {e(spells)}</text>')
         laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"])) or "none"
-        parts.append(f'<text x="20" y="{y + 53}">laid out: {e(laid[:95])}</text>')
+        for k, chunk in enumerate(textwrap.wrap(f"laid out: {laid}", 100)[:2]):
+            parts.append(f'<text x="20" y="{y + 53 + 16 * k}" font-size="11">{e(chunk)}</text>')
     parts.append("</svg>")
     out = "".join(parts)
     if v["hand"] is not None:
-        items = "".join(f"<li>{e(ART[c]['card_name'])} [{e('/'.join(ART[c]['symbols']))}]</li>" for c in v["hand"])
-        out += f'<div class="zs-hand"><strong>Your hand</strong><ul>{items or "<li>(empty)</li>"}</ul></div>'
+        items = "".join(f"<li>{e(ART[c]['card_name'])} [{e('/'.join(ART[c]['symbols']))}] — "
+                        f"{e(artifact_line(ART[c]['artifact']))}</li>" for c in v["hand"])
+        out += (f'<div class="zs-hand"><strong>Your hand ({e(names[v["seat"]])})</strong>'
+                f'<ul>{items or "<li>(empty)</li>"}</ul></div>')
     return f'<div class="zauberschwert">{out}</div>'
 
 
