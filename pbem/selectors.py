@@ -80,12 +80,14 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, 
     if limit:
         rows = rows[:limit]
     items = []
+    # Random draws only once the game is over: the draws recorded on a public event (the deal's
+    # shuffle on the first setup event) tell what was dealt face down.
     for seq, etype, payload, public, visible_to, reveals, actor_kind, actor_seat, created, digest, rng in rows:
         seen = over or may_see(visible_to, seat)
         data = payload if seen else public
         text = narrate(spec, etype, data, visible_to, public, reveals, names)
         items.append(FeedItem(seq, etype, data, actor_kind, actor_seat, created.isoformat(), text, digest,
-                              seq in undone, rng if seen else None))
+                              seq in undone, rng if over else None))
     return items
 
 

@@ -150,6 +150,8 @@ def test_the_toy_games_hands_stay_private(client, make_game):
                     continue
                 assert dealt not in page and f"Your hand: {' '.join(map(str, hand))}" not in page
         assert f"Your hand: {' '.join(map(str, hands[seat.number]))}" in pages[0]
+        # The deal's shuffle is recorded on the public setup event; its draws would give every hand.
+        assert all(item.rng is None for item in selectors.feed(game, seat.number))
         assert f"{seat.name} was dealt {', '.join(map(str, hands[seat.number]))}." in pages[1]
 
 
