@@ -139,3 +139,18 @@ def test_summary_and_score_sheet_add_up():
     for line in GAME.score_sheet(table.state):
         totals[line.seat] += line.points
     assert totals == GAME.summary(table.state)["scores"] == GAME.result(table.state).scores
+
+
+def test_hidden_no_public_form_of_a_restricted_event_names_a_secret_card():
+    # Drawn cards, traded and stolen cards and the deck order are secret; a Retransformus discard is public.
+    for players, seed in ((2, 3), (4, 8)):
+        table = play_random(GAME, players, seed=seed)
+        for e in table.events:
+            if e.visible_to is None:
+                continue
+            public = dict(e.public or {})
+            public.pop("discard", None)
+            text = repr(public)
+            assert "ART" not in text and not any(c in text for c in ("'A0", "'B0", "'C0")), (e.type, public)
+            if e.type in ("ArtifactsDrawn", "RetransformusCast", "HarpagarusCast", "OfferMade", "OfferAccepted"):
+                assert e.reveals, e.type
