@@ -274,10 +274,23 @@ class InboundMessageAdmin(DeskAccess, admin.ModelAdmin):
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
                              help_text="Recorded with the event; the players see it in the game's history.")
+    # The game's version when the form was shown: a second click, or an action decided on a page
+    # the game has since moved past, is refused instead of being recorded twice or blindly.
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
     def __init__(self, *args, game: Game, **kwargs):
         self.game = game
         super().__init__(*args, **kwargs)
+        self.fields["seen_version"].initial = game.version
+
+    def clean_seen_version(self):
+        seen = self.cleaned_data["seen_version"]
+        now = Game.objects.values_list("version", flat=True).get(pk=self.game.pk)
+        if seen != now:
+            raise forms.ValidationError(
+                f"The game has moved on since this form was opened (event #{seen} then, #{now} now). "
+                "Look at the game again, then repeat the action if it still applies.")
+        return seen
 
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()

@@ -23,8 +23,10 @@ def desk(client, master):
 
 
 def act(client, game, action, **data):
+    """POSTs the action's form as the page would: with the game's version the form was shown at."""
     game.refresh_from_db()
     before = game.version
+    data.setdefault("seen_version", before)
     response = client.post(reverse("admin:pbem_game_desk", args=[game.pk, action]), data)
     game.refresh_from_db()
     return response, events_after(game, before)
@@ -147,6 +149,19 @@ def test_rewind_takes_back_a_mistaken_ruling(desk, master, game):
     # Nothing was deleted: the taken-back events are still in the log, marked as such.
     assert Event.objects.filter(game=game, seq__in=played).count() == 2
     assert all(item.undone for item in selectors.feed(game, None) if item.seq in played)
+
+
+def test_a_second_click_or_a_stale_form_records_nothing(desk, master, game):
+    game.refresh_from_db()
+    shown_at = game.version
+    response, events = act(desk, game, "correct", seat=1, points=2, reason="late bonus", seen_version=shown_at)
+    assert [e.type for e in events] == ["pbem.ScoreCorrected"]
+    response, events = act(desk, game, "correct", seat=1, points=2, reason="late bonus", seen_version=shown_at)
+    assert response.status_code == 200 and events == []
+    assert "moved on since this form was opened" in response.text
+    assert game.scores == [0, 2, 0]
+    page = desk.get(reverse("admin:pbem_game_desk", args=[game.pk, "correct"]))
+    assert f'name="seen_version" value="{game.version}"' in page.text
 
 
 def test_rewind_offers_no_point_before_the_end_of_the_deal(desk, game):

@@ -83,8 +83,10 @@ def test_a_master_cannot_open_export_or_act_on_a_foreign_game(client, master, ga
         assert response.status_code in (302, 404), (name, response.status_code)
         if response.status_code == 302:
             assert response.url == reverse("admin:index"), name
+        # A form that would pass if the game were theirs: only the boundary may stop it.
         post = client.post(url, {"reason": "trying", "seat": 0, "points": 5, "name": "Eve", "email": "eve@x.org",
-                                 "confirm": "on", "to_seq": 1, "until": "2099-01-01 10:00"})
+                                 "confirm": "on", "to_seq": 1, "until": "2099-01-01 10:00",
+                                 "seen_version": before})
         assert post.status_code in (302, 403, 404), (name, post.status_code)
         if post.status_code == 302:
             assert post.url == reverse("admin:index"), name
@@ -142,7 +144,8 @@ def test_superuser_sees_and_manages_every_game(client, root, game, foreign_game)
                 reverse("admin:pbem_game_verify", args=[foreign_game.pk])):
         assert client.get(url).status_code == 200
     before = foreign_game.version
-    response = client.post(reverse("admin:pbem_game_desk", args=[foreign_game.pk, "pause"]), {"reason": "holiday"})
+    response = client.post(reverse("admin:pbem_game_desk", args=[foreign_game.pk, "pause"]),
+                           {"reason": "holiday", "seen_version": before})
     assert response.status_code == 302
     assert [e.type for e in events_after(foreign_game, before)] == ["pbem.Paused"]
 
@@ -161,7 +164,7 @@ def test_players_and_outsiders_have_no_desk(client, request, who, game):
                                                           response.url == reverse("admin:index")), url
         else:
             assert response.status_code == 302 and reverse("admin:login") in response.url, url
-        assert client.post(url, {"reason": "x"}).status_code in (302, 403, 404)
+        assert client.post(url, {"reason": "x", "seen_version": before}).status_code in (302, 403, 404)
     assert events_after(game, before) == []
     if who == "staff_only":
         index = client.get(reverse("admin:index"))
@@ -235,5 +238,6 @@ def test_leaving_the_group_ends_access_even_to_assigned_games(client, master, ga
     assert client.get(reverse("admin:pbem_game_changelist")).status_code == 403
     assert client.get(reverse("admin:pbem_game_sheet_csv", args=[game.pk])).status_code == 403
     before = game.version
-    assert client.post(reverse("admin:pbem_game_desk", args=[game.pk, "pause"]), {"reason": "x"}).status_code == 403
+    assert client.post(reverse("admin:pbem_game_desk", args=[game.pk, "pause"]),
+                       {"reason": "x", "seen_version": before}).status_code == 403
     assert events_after(game, before) == []
