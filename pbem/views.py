@@ -121,8 +121,10 @@ def _game_or_404(game_id: int) -> Game:
 
 
 def _private(response: HttpResponse) -> HttpResponse:
-    # A seat page is reached by a secret link: keep it out of caches, search engines and Referer.
-    response["Referrer-Policy"] = "no-referrer"
+    # A seat page is reached by a secret link: keep it out of caches, search engines and the
+    # Referer sent to other sites. ("no-referrer" would make browsers send "Origin: null" with
+    # the page's own forms, which Django's CSRF check rightly refuses.)
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
@@ -137,8 +139,14 @@ def _board(spec, state: dict, seat: int | None) -> dict:
 
 def _awaited(game: Game, names: list[str]) -> list[dict]:
     deadlines = game.deadlines or {}
-    return [{"seat": s, "name": names[s], "deadline": deadlines.get(str(s), "")}
+    return [{"seat": s, "name": names[s], "deadline": deadlines.get(str(s), ""),
+             "deadline_text": _when(deadlines.get(str(s), ""))}
             for s in (game.awaited or []) if s < len(names)]
+
+
+def _when(iso: str) -> str:
+    """An ISO deadline as people read it: "2026-12-02 07:22 UTC" (deadlines are stored in UTC)."""
+    return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 else iso
 
 
 def _talk(items) -> list:
@@ -263,7 +271,8 @@ def seat_page(request, token: str):
     items = selectors.feed(game, seat.number, names=context["names"])
     context.update(
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
-        deadline=(game.deadlines or {}).get(str(seat.number), ""), recent=items[-12:], talk=_talk(items)[-10:],
+        deadline=(game.deadlines or {}).get(str(seat.number), ""),
+        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items[-12:], talk=_talk(items)[-10:],
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
         **_board(spec, state, seat.number),

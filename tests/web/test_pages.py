@@ -125,7 +125,7 @@ def test_seat_page_shows_own_hand_whats_awaited_and_the_legal_moves(client, duel
     assert "Waiting for:" in page and "Bob" in page and "deadline" in page
     assert 'class="toy"' in page  # the game's own HTML render of the board
     assert "csrfmiddlewaretoken" in page and "<script" not in page
-    assert response["Referrer-Policy"] == "no-referrer" and "no-cache" in response["Cache-Control"]
+    assert response["Referrer-Policy"] == "same-origin" and "no-cache" in response["Cache-Control"]
 
 
 def test_a_legal_move_goes_through_the_pipeline_and_the_page_shows_the_outcome(client, duel):
