@@ -296,12 +296,6 @@ def _ev_placed_ing(state, d):
         dr["bowl"] = None
     if dest == "bowl":
         dr["bowl"] = tok
-    elif dest == "poison":
-        dr["poison"].append(tok)
-    elif dest == "book":
-        dr["book"][book_slot(state["tables"][d["seat"]], tok)] = tok
-    else:
-        dr["flasks"][dest].append(tok)
     dr["moves"].append([tok, dest])
 
 
@@ -325,11 +319,9 @@ def _ev_brew_reset(state, d):
 def _ev_revealed(state, d):
     for seat in range(state["n"]):
         dr = state["drafts"][seat]
+        _apply_moves(state, seat, dr["moves"], state["flasks"][seat], state["book"][seat], state["poison"][seat])
         state["front"][seat] = dr["front"]
         state["bowl"][seat] = dr["bowl"]
-        state["flasks"][seat] = dr["flasks"]
-        state["book"][seat] = dr["book"]
-        state["poison"][seat] = dr["poison"]
         if dr["picked"] is not None:
             pos, c = dr["picked"]
             state["curves"][pos][c] = None
@@ -403,15 +395,31 @@ _HANDLERS = {
 
 
 def _draft(state, seat):
-    return {
-        "front": list(state["front"][seat]),
-        "bowl": state["bowl"][seat],
-        "flasks": {f: list(v) for f, v in state["flasks"][seat].items()},
-        "book": list(state["book"][seat]),
-        "poison": list(state["poison"][seat]),
-        "picked": None,
-        "moves": [],
-    }
+    """A seat's secret concocting this round: what is still in front, the bowl, and the moves made.
+    The flasks, book and poison flask as they would be are the committed ones plus the moves."""
+    return {"front": list(state["front"][seat]), "bowl": state["bowl"][seat], "picked": None, "moves": []}
+
+
+def _apply_moves(state, seat, moves, flasks, book, poison):
+    table = state["tables"][seat]
+    for tok, dest in moves:
+        if dest == "poison":
+            poison.append(tok)
+        elif dest == "book":
+            book[book_slot(table, tok)] = tok
+        elif dest in flasks:
+            flasks[dest].append(tok)
+
+
+def draft_table(state, seat) -> dict:
+    """The seat's table as its secret concocting would leave it (only that seat may see this)."""
+    dr = state["drafts"][seat]
+    flasks = {f: list(v) for f, v in state["flasks"][seat].items()}
+    book = list(state["book"][seat])
+    poison = list(state["poison"][seat])
+    _apply_moves(state, seat, dr["moves"], flasks, book, poison)
+    return {"front": list(dr["front"]), "bowl": dr["bowl"], "flasks": flasks, "book": book, "poison": poison,
+            "picked": list(dr["picked"]) if dr["picked"] else None, "moves": [list(m) for m in dr["moves"]]}
 
 
 def _advance(state):
@@ -527,7 +535,7 @@ def effect_options(state, pos, seat) -> list[dict]:
 
 
 def _draft_options(state, seat) -> list[dict]:
-    dr = state["drafts"][seat]
+    dr = draft_table(state, seat)
     table = state["tables"][seat]
     reqs = TABLES[table]["flasks"]
     out: list[dict] = []
@@ -760,7 +768,7 @@ def _decide_brew(state, seat, command, rng):
             return [Event("BrewReset", {"seat": seat})]
         raise Rejected("You have finished concocting for this round; 'reset' to start your concocting again "
                        "(possible until the last player is done).")
-    dr = state["drafts"][seat]
+    dr = draft_table(state, seat)
     table = state["tables"][seat]
     if kind == "reset":
         if not dr["moves"]:
@@ -830,7 +838,7 @@ def _reveal_and_end(state, last_seat, rng):
     sealed_before = {f for c in state["corks"] for f in c}
     corks = []
     for s in range(n):
-        dr = state["drafts"][s]
+        dr = draft_table(state, s)
         reqs = TABLES[state["tables"][s]]["flasks"]
         for f in FLASKS:
             if f not in state["corks"][s] and len(dr["flasks"][f]) == len(reqs[f]):

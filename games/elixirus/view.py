@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import CATEGORIES, SEAT_COLOURS, current, scores_breakdown, waiting_for
+from .rules import CATEGORIES, SEAT_COLOURS, current, draft_table, scores_breakdown, waiting_for
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
           "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
@@ -67,16 +67,7 @@ def view(state, seat):
     if seat is not None and state["looking"] and cur and cur[0] == seat:
         out["looking"] = list(state["looking"])
     if seat is not None and state["drafts"] is not None:
-        dr = state["drafts"][seat]
-        out["mine"] = {
-            "front": list(dr["front"]),
-            "bowl": dr["bowl"],
-            "flasks": {f: list(v) for f, v in dr["flasks"].items()},
-            "book": list(dr["book"]),
-            "poison": list(dr["poison"]),
-            "picked": list(dr["picked"]) if dr["picked"] else None,
-            "moves": [list(m) for m in dr["moves"]],
-        }
+        out["mine"] = draft_table(state, seat)
     return out
 
 
