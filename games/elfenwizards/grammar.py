@@ -9,7 +9,8 @@ from .rules import PEND_PHASES, order, retire_sources, vacancy_choices
 
 VERBS = ["place", "done", "reroll", "cast", "pass", "recover", "take", "takeback", "remove", "retire", "claim",
          "demote"]
-FILLER = {"on", "to", "for", "from", "the", "in", "at", "of", "a", "my", "die", "dice", "spell", "space"}
+FILLER = {"on", "to", "for", "from", "the", "in", "at", "of", "a", "my", "die", "dice", "spell", "spells", "space",
+          "major"}
 SPACE_ALIASES = {
     "grey": "gray", "graymagic": "gray", "greymagic": "gray", "g": "gray",
     "minorspells": "minor", "minorspell": "minor", "m": "minor",
@@ -42,7 +43,10 @@ def _space(word: str) -> str:
     k = key(word)
     if k in SPACE_ALIASES:
         return SPACE_ALIASES[k]
-    return match_name(word, DIE_SPACES, "space")
+    try:
+        return match_name(word, DIE_SPACES, "space")
+    except ParseError as err:
+        raise ParseError(f"{err} Dice go on: {', '.join(DIE_SPACES)}.") from None
 
 
 _KEYS: dict[tuple, dict] = {}
