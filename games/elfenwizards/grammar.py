@@ -46,7 +46,8 @@ def _space(word: str) -> str:
     try:
         return match_name(word, DIE_SPACES, "space")
     except ParseError as err:
-        raise ParseError(f"{err} Dice go on: {', '.join(DIE_SPACES)}.") from None
+        raise ParseError(f"There is no space '{word}' (dice go on: {', '.join(DIE_SPACES)}).",
+                         err.suggestions) from None
 
 
 _KEYS: dict[tuple, dict] = {}
