@@ -508,9 +508,30 @@ class SeatInline(admin.TabularInline):
         return (obj.game.deadlines or {}).get(str(obj.number), "awaited, no deadline")[:16].replace("T", " ")
 
 
+class GameForm(forms.ModelForm):
+    """Only `masters` is editable. The desk shows a running game's hidden information (every
+    payload, every draw), so a player may not be a Master of Seals of their own game."""
+
+    class Meta:
+        model = Game
+        fields = ("masters",)
+
+    def clean_masters(self):
+        masters = self.cleaned_data["masters"]
+        emails = {e.lower() for e in self.instance.seats.values_list("email", flat=True)}
+        playing = [u.get_username() for u in masters if u.email and u.email.lower() in emails]
+        if playing:
+            raise forms.ValidationError(
+                f"{', '.join(playing)} plays in this game and would see the other players' hidden "
+                "information on the desk: choose a Master of Seals who is not at the table.")
+        return masters
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "title", "kind", "variants", "status", "round", "phase", "awaited_until", "version")
+    form = GameForm
+    list_display = ("id", "title", "kind", "variants", "status", "round", "phase", "awaited_until", "version",
+                    "sheet_links")
     list_display_links = ("id", "title")
     list_filter = ("status", KindFilter, OverdueFilter)
     search_fields = ("title", "kind", "seats__name", "seats__email")
@@ -615,6 +636,12 @@ class GameAdmin(admin.ModelAdmin):
             when = deadline[:16].replace("T", " ") if deadline else "no deadline"
             items.append((names.get(seat, f"seat {seat + 1}"), when, " (late)" if late else ""))
         return format_html_join(mark_safe("<br>"), "{} until {}{}", items)
+
+    @admin.display(description="score sheet")
+    def sheet_links(self, obj):
+        return format_html('<a href="{}">sheet</a> · <a href="{}">CSV</a>',
+                           reverse("admin:pbem_game_sheet", args=[obj.pk]),
+                           reverse("admin:pbem_game_sheet_csv", args=[obj.pk]))
 
     @admin.display(description="scores")
     def score_list(self, obj):

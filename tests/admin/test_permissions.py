@@ -241,3 +241,20 @@ def test_leaving_the_group_ends_access_even_to_assigned_games(client, master, ga
     assert client.post(reverse("admin:pbem_game_desk", args=[game.pk, "pause"]),
                        {"reason": "x", "seen_version": before}).status_code == 403
     assert events_after(game, before) == []
+
+
+def test_a_player_cannot_be_made_master_of_their_own_game(client, root, django_user_model, game):
+    from django.contrib.auth.models import Group
+
+    bob = django_user_model.objects.create_user("bob", "Bob@Example.org", "pw", is_staff=True)
+    bob.groups.add(Group.objects.get(name=MASTER_GROUP))
+    client.force_login(root)
+    data = {"masters": [bob.pk], "seats-TOTAL_FORMS": "3", "seats-INITIAL_FORMS": "3",
+            "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000"}
+    for i, seat in enumerate(game.seats.order_by("number")):
+        data[f"seats-{i}-id"] = seat.pk
+        data[f"seats-{i}-game"] = game.pk
+    response = client.post(reverse("admin:pbem_game_change", args=[game.pk]), data)
+    assert response.status_code == 200
+    assert "plays in this game" in response.text
+    assert bob not in game.masters.all()
