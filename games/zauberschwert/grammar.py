@@ -148,7 +148,8 @@ def _fulmentus(rest):
 
 def _adv_name(cid):
     c = ADV[cid]
-    return f"{c['name']} {c['strength']}" if c["type"] == "creature" else c["name"]
+    # with the symbol, so that two spiders of strength 4 (sun and moon) have different names
+    return f"{c['name']} {c['strength']} {c['symbol']}" if c["type"] == "creature" else c["name"]
 
 
 def describe(cmd):

@@ -25,6 +25,14 @@ def test_grammar_place_pass_by_number_side_or_card_name():
     assert parse(table, "pass") == {"type": "pass"}
 
 
+def test_grammar_two_creatures_of_the_same_name_are_told_apart():
+    table = table_at(display=("A06", "A07"))  # spiders 4 (sun) and spiders 4 (moon)
+    with pytest.raises(ParseError, match="could be several"):
+        parse(table, "place spiders")
+    assert parse(table, "place spiders 4 moon") == {"type": "place", "slot": 1}
+    assert parse(table, "place Spiders 4 sun") == {"type": "place", "slot": 0}
+
+
 def test_grammar_did_you_mean_on_a_near_miss():
     table = table_at(display=("A08", "B03"))
     with pytest.raises(ParseError, match="Did you mean"):
