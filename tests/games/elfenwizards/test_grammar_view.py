@@ -8,7 +8,7 @@ from games.base import ParseError
 from games.elfenwizards import GAME
 from games.testing import Table, play_random
 
-from .helpers import RED, stage
+from .helpers import BLUE, GREEN, RED, stage
 
 PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices")
 
@@ -131,3 +131,19 @@ def test_there_is_nothing_secret_every_seat_sees_what_a_spectator_sees():
         assert {k: v for k, v in mine.items() if k not in ("seat", "you")} == \
                {k: v for k, v in public.items() if k not in ("seat", "you")}
     assert all(e.visible_to is None for e in t.events)
+
+
+def test_a_turn_of_competition_played_by_typed_commands():
+    """The rulebook's example, typed as players would type it in their mail."""
+    t = stage("compete", dragon=RED, layout={"blue1": "D1", "red1": "D2", "green1": "W1"},
+              major={"druid": [[RED, 6], [BLUE, 5], [BLUE, 6]]})
+    t.say(RED, "Cast 6 on D2")
+    t.say(RED, "cast minor for red1")
+    t.say(GREEN, "PASS")
+    t.say(BLUE, "cast 5 on blue 1")
+    t.say(BLUE, "cast 6 on D1")
+    t.say(RED, "pass")
+    events = t.say(BLUE, "pass")
+    gd = next(e for e in events if e.type == "TitlesAwarded").data["results"][0]
+    assert gd["won"] == [["blue1", "GD"]]
+    assert [c[1] for c in gd["candidates"]] == [11, 7]
