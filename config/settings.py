@@ -175,3 +175,5 @@ CELERY_BEAT_SCHEDULE = {
     "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
     "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
 }
+# The queue tasks go to (a test suite sharing one Redis gives its worker a queue of its own).
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
