@@ -413,6 +413,27 @@ def seat_view(request: HttpRequest, game_id: int, token: str | None = Header(Non
             **render_for(game, state, seat.number), "legal": legal_for(game, state, seat.number)}
 
 
+class AcceptOut(Schema):
+    seat: int
+    accepted: bool
+    started: bool = Field(description="this acceptance filled the table and the game began")
+    status: str
+
+
+@api.post("/games/{game_id}/seat/accept", response={200: AcceptOut, **E403, **E404, 409: ErrorOut},
+          summary="Accept the seat's invitation (auth: X-Seat-Token); the last acceptance starts the game")
+def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+    from .views import accept_invitation
+
+    game = _game(game_id)
+    seat = _seat(request, game, token)
+    if game.status != GameStatus.OPEN and not seat.invite_accepted:
+        raise ApiError(409, "not_open", f"Game #{game.pk} is {game.status}: it takes no more acceptances.")
+    started = accept_invitation(seat)
+    game.refresh_from_db()
+    return {"seat": seat.number, "accepted": True, "started": started, "status": game.status}
+
+
 @api.get("/games/{game_id}/seat/legal", response={200: LegalListOut, **E403, **E404},
          summary="What the seat may do now (auth: X-Seat-Token)")
 def seat_legal(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):

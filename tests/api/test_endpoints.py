@@ -37,7 +37,8 @@ def test_openapi_and_docs_are_served(client):
     schema = client.get("/api/openapi.json").json()
     assert {"/api/games", "/api/games/{game_id}/commands", "/api/games/{game_id}/events",
             "/api/games/{game_id}/state", "/api/games/{game_id}/audit", "/api/games/{game_id}/seat",
-            "/api/games/{game_id}/seat/legal", "/api/kinds", "/api/games/{game_id}"} <= set(schema["paths"])
+            "/api/games/{game_id}/seat/legal", "/api/kinds", "/api/games/{game_id}",
+            "/api/games/{game_id}/seat/accept"} <= set(schema["paths"])
     responses = schema["paths"]["/api/games/{game_id}/commands"]["post"]["responses"]
     assert {"200", "400", "403", "404", "409", "422", "429"} <= set(responses)
     assert client.get("/api/docs").status_code == 200
@@ -108,6 +109,25 @@ def test_create_game_is_rate_limited(api, db, settings):
     assert api.post("/games", body).status_code == 201
     limited = error(api.post("/games", body), 429, "rate_limited")
     assert limited and Game.objects.count() == 1
+
+
+def test_accepting_by_api_starts_the_game_when_the_table_is_full(api, make_game):
+    game = make_game(2, start=False, invited=True)
+    alice, bob = [addressing.token_for(s) for s in game.seats.order_by("number")]
+    first = api.post(f"/games/{game.pk}/seat/accept", {}, alice).json()
+    assert first == {"seat": 0, "accepted": True, "started": False, "status": "open"}
+    assert api.post(f"/games/{game.pk}/seat/accept", {}, alice).json()["started"] is False  # twice: no change
+    second = api.post(f"/games/{game.pk}/seat/accept", {}, bob).json()
+    assert second == {"seat": 1, "accepted": True, "started": True, "status": "running"}
+    error(api.post(f"/games/{game.pk}/seat/accept", {}, "1-1-aaaaaaaaaaaaaaaa"), 403, "bad_token_forged")
+    error(api.post(f"/games/{game.pk}/seat/accept", {}), 403, "no_token")
+
+
+def test_an_abandoned_invitation_cannot_be_accepted(api, make_game):
+    game = make_game(2, start=False, invited=True)
+    services.abandon_game(game.pk, services.SYSTEM, "nobody came")
+    token = addressing.token_for(game.seats.first())
+    error(api.post(f"/games/{game.pk}/seat/accept", {}, token), 409, "not_open")
 
 
 def test_public_state_shows_the_spectator_view(api, duel):

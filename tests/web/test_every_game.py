@@ -1,0 +1,55 @@
+"""Every registered game can be set up in the lobby, accepted, and played from its pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils.html import escape
+
+from pbem import addressing, eventlog, selectors
+from pbem.models import Game
+from pbem.registry import all_games, get_game
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Fay"]
+
+
+def option_value(option):
+    if isinstance(option.default, bool):
+        return "on" if option.default else ""
+    return str(option.default)
+
+
+@pytest.mark.parametrize("kind", sorted(all_games()))
+def test_lobby_to_seat_page_for_every_game(client, kind, mailoutbox, settings):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    spec = get_game(kind)
+    form = client.get("/games/new/", {"kind": kind})
+    assert form.status_code == 200
+    for option in spec.options:
+        assert f'name="opt_{option.name}"' in form.content.decode()
+    players = NAMES[: max(spec.min_players, 2)]
+    data = {"kind": kind, "title": f"{kind} table", "deadline_hours": 48, "notices": "every",
+            "invitees": "\n".join(f"{n} <{n.lower()}@example.org>" for n in players)}
+    data.update({f"opt_{o.name}": option_value(o) for o in spec.options if option_value(o) != ""})
+    response = client.post(f"/games/new/?kind={kind}", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(title=f"{kind} table")
+    assert len(mailoutbox) == len(players)
+    tokens = [addressing.token_for(s) for s in game.seats.order_by("number")]
+    for token in tokens:
+        client.post(f"/invite/{token}/")
+    game.refresh_from_db()
+    assert game.status == "running" and game.awaited
+    state = eventlog.load(game).state
+    seat = game.awaited[0]
+    page = client.get(f"/play/{tokens[seat]}/").content.decode()
+    assert "It is your turn." in page
+    legal = [spec.describe(c) for c in spec.legal(state["game"], seat)]
+    shown = legal[:3]
+    for text in shown:
+        assert f'value="{escape(text)}"' in page
+    assert client.get(f"/play/{tokens[seat]}/history/").status_code == 200
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    assert client.get(f"/games/{game.pk}/audit/").status_code == 200
+    assert selectors.game_over(game) is False
