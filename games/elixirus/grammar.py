@@ -152,9 +152,9 @@ def parse(text, state, seat):
                 "spaces": sorted(_int(w, "space", (1, 2, 3)) for w in rest[1:])}
     if verb == "put":
         tok, j = _ingredient(rest, 0)
-        if len(rest) - j != 1:
+        if j >= len(rest):
             raise ParseError("Say where: 'put red root 2 on love' (a flask, book, bowl or poison).")
-        return {"type": "put", "ing": tok, "to": _dest(rest[j])}
+        return {"type": "put", "ing": tok, "to": _dest(" ".join(rest[j:]))}
     if verb == "pick":
         if len(rest) != 2:
             raise ParseError("Say the piece and the curve: 'pick steal 3'.")

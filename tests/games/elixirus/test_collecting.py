@@ -120,3 +120,32 @@ def test_when_all_apprentices_are_home_everyone_concocts_at_once():
         t.act(seat, GAME.legal(t.state, seat)[-1])
     assert t.state["phase"] == "brew"
     assert GAME.waiting_for(t.state) == [0, 1]
+
+
+def test_with_fewer_ingredients_than_baskets_you_collect_what_is_there():
+    t = table(2)
+    set_curves(t, "steal", [None, None, None, "yellow stem 1"])
+    _two_player_round(t)
+    assert GAME.legal(t.state, 0) == [{"type": "take", "curves": [4]}]
+    t.act(0, {"type": "take", "curves": [4]})
+    # the piece is empty now: Marco's apprentice on space 3 goes straight to its effect (steal)
+    assert t.state["step"] == "effect" and GAME.waiting_for(t.state) == [1]
+
+
+def test_a_draw_from_an_empty_bag_pours_the_box_back_first():
+    t = table(2)
+    set_curves(t, "steal", STEAL)
+    _two_player_round(t)
+    s = t.state
+    s["box"], s["bag"] = s["bag"], []
+    t.act(0, {"type": "take", "curves": [2, 4]})
+    events = t.act(1, {"type": "take", "curves": [1]})
+    assert events[0].data["poured"] == 0 and len(events[0].data["drawn"]) == 1
+    assert s["box"] == [] and events[0].data["drawn"][0] not in s["bag"]
+
+
+def test_the_starting_marker_goes_to_a_player_drawn_at_random():
+    from games.testing import Table
+
+    starts = {Table(GAME, 4, seed=f"start{i}".encode()).state["start"] for i in range(20)}
+    assert len(starts) > 1

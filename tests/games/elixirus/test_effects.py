@@ -283,3 +283,13 @@ def test_give_front_helper_keeps_ingredients_conserved():
     t = table(2)
     give_front(t, 0, ["red root 3"])
     assert t.state["front"][0] == ["red root 3"] and "red root 3" not in t.state["bag"]
+
+
+def test_a_crystal_may_be_stolen():
+    t = table(2, signpost=0)
+    set_curves(t, "steal", ["crystal", "blue leaf 2", "green seed 3", "yellow stem 1"])
+    place(t, (0, "steal", 2), (1, "steal", 3), (0, "swap", 1), (1, "swap", 2), (0, "draw", 1), (1, "draw", 2))
+    t.act(0, {"type": "take", "curves": [1, 2]})
+    t.act(1, {"type": "take", "curves": [3]})
+    t.act(1, {"type": "steal", "ing": "crystal", "from": 0})
+    assert "crystal" in t.state["front"][1]
