@@ -299,7 +299,7 @@ def _seat(request, game: Game, token: str | None, required: bool = True) -> Seat
 
 
 def game_out(game: Game) -> dict:
-    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    seats = sorted(game.seats.all(), key=lambda s: s.number)  # prefetched when listing
     over = selectors.game_over(game)
     seed = game.seed if over else None  # the end (finished or abandoned) reveals the seed
     return {
@@ -359,7 +359,7 @@ def list_games(request: HttpRequest,
                status: Literal["open", "running", "paused", "finished", "abandoned"] | None = None,
                kind: str | None = Query(None, max_length=40),
                limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)):
-    games = Game.objects.all().order_by("-id")
+    games = Game.objects.all().order_by("-id").prefetch_related("seats")
     if status:
         games = games.filter(status=status)
     if kind:

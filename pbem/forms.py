@@ -92,10 +92,19 @@ def _option_field(option) -> forms.Field:
     return forms.CharField(max_length=200, **common)
 
 
+class MoveChoiceField(forms.ChoiceField):
+    """Offers the legal moves, but lets any line through: the pipeline judges it. A choice made
+    on a page the game has since moved past then gets the pipeline's own answer ("the game has
+    moved on") instead of a bare "not a valid choice"."""
+
+    def valid_value(self, value):
+        return len(str(value)) <= 500
+
+
 class CommandForm(forms.Form):
     """The seat's move: one of the legal choices, or lines typed as in a mail (they win)."""
 
-    choice = forms.ChoiceField(required=False, label="Choose a move", widget=forms.RadioSelect)
+    choice = MoveChoiceField(required=False, label="Choose a move", widget=forms.RadioSelect)
     text = forms.CharField(required=False, max_length=10000, label="Or type commands (one a line, as in a mail)",
                            widget=forms.Textarea(attrs={"rows": 3, "autocapitalize": "none",
                                                         "autocomplete": "off", "spellcheck": "false"}))

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -167,7 +168,7 @@ def _game_context(game: Game) -> dict:
 
 
 def lobby(request):
-    games = Game.objects.order_by("-id")
+    games = Game.objects.order_by("-id").annotate(players=Count("seats"))
     groups = [
         ("Open: waiting for players", games.filter(status=GameStatus.OPEN)[:50]),
         ("Running", games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),

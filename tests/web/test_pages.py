@@ -323,3 +323,15 @@ def test_audit_page_keeps_the_seed_until_the_end_then_rederives_every_draw(clien
     assert f'<code id="seed">{game.seed}</code>' in after and "matches the commitment" in after
     assert "✓ yes" in after and "✗ NO" not in after
     assert "random outcomes re-derived from the seed" in after
+
+
+def test_a_choice_from_an_outdated_page_gets_the_pipelines_answer(client, duel):
+    game, seats, tokens = duel
+    old_version = game.version
+    card = hands(game)[0][0]
+    services.submit(game.pk, 0, f"play {card}")  # the same move, made meanwhile by mail
+    response = client.post(seat_url(tokens[0]), {"choice": f"play {card}", "expected_version": old_version})
+    assert response.status_code == 302
+    message = process_last(seats[0])
+    assert message.status == InboundStatus.REFUSED and message.error_code in ("stale", "not_your_turn")
+    assert "Not applied." in text_of(client.get(response["Location"]))
