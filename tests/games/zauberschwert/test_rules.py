@@ -580,3 +580,12 @@ def test_trading_one_open_offer_at_a_time_and_an_offer_lapses_when_its_card_leav
     table.act(RED, {"type": "accept", "from": GREEN})  # Red's potion goes to Green: the offer to Blue lapses
     assert table.state["offers"] == []
     assert table.state["hand"] == [["ART18"], ["ART17"], ["ART16"]]
+
+
+def test_option_offers_per_round_sets_the_trading_limit():
+    table = Table(GAME, 2, options={"offers_per_round": 1}, seed=b"opt")
+    assert table.state["offers_limit"] == 1
+    with pytest.raises(Rejected):
+        GAME.resolve_options(2, {"offers_per_round": 0})
+    with pytest.raises(Rejected):
+        GAME.resolve_options(5, {})  # 2 to 4 players
