@@ -64,6 +64,7 @@ PEND_PHASES = ("recover4", "recover6", "gray9")
 # where a space's rank lies (for ordering wizards top to bottom, left to right)
 SPACE_RANK = {sp: i for i, sp in enumerate([*TITLE_SPACES, *ROUT_SPACES, *WIZARD_SPACES])}
 MID_LEVELS = [lv for lv in LEVELS if lv in ROUT_OF]  # druid, sorcerer, necromancer
+CONTEST_LEVEL = [SPACE_LEVEL[c["from"][0]] for c in CONTESTS]  # the level of a contest's candidates
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,20 +166,40 @@ def targets(s, seat) -> list[int]:
     for ws in candidates(s):
         if not ws:
             continue
-        owners = {wiz[w][0] for w in ws}
-        if len(owners) == 1 and seat not in owners:
+        first = wiz[ws[0]][0]
+        if first != seat and all(wiz[w][0] == first for w in ws):
             continue
         out.extend(ws)
     return out
 
 
+def contest_owners(s) -> list[set]:
+    """Per contest, the players owning its candidates."""
+    owners: list[set] = [set() for _ in CONTESTS]
+    for owner, sp, _g in s["wiz"]:
+        ci = CONTEST_OF_SPACE.get(sp)
+        if ci is not None:
+            owners[ci].add(owner)
+    return owners
+
+
+def may_cast_for(s, seat, w) -> bool:
+    """Whether `seat` may cast for wizard `w` (a candidate, in a contest open to him)."""
+    ci = CONTEST_OF_SPACE.get(s["wiz"][w][1])
+    if ci is None:
+        return False
+    owners = contest_owners(s)[ci]
+    return len(owners) > 1 or seat in owners
+
+
 def castable(s, seat) -> bool:
+    """Whether `seat` has a spell he can cast for some candidate."""
     minor = s["supply"][seat] > 0
     levels = {lv for lv in MAJOR_LEVELS if any(st == seat for st, _v in s["major"][lv])}
     if not minor and not levels:
         return False
-    for w in targets(s, seat):
-        if minor or level_of(s, w) in levels:
+    for ci, owners in enumerate(contest_owners(s)):
+        if owners and (len(owners) > 1 or seat in owners) and (minor or CONTEST_LEVEL[ci] in levels):
             return True
     return False
 
@@ -754,7 +775,7 @@ def decide(state, seat, cmd, rng):
             name = state["names"][w]
             lv = level_of(state, w)
             _need(CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None, f"{name} is not a candidate for a title.")
-            _need(w in targets(state, seat),
+            _need(may_cast_for(state, seat, w),
                   f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
                   "all its candidates are theirs.")
             spell = cmd.get("spell")
