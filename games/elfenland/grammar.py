@@ -182,6 +182,8 @@ def _card_suggestions(p: Parsed) -> list[str]:
 
 
 def _land_route(a: str, b: str, types: list[str]) -> str:
+    if any(t in B.WATER for t in types):
+        raise ParseError("Counters and Trouble go on land routes only: rivers and lakes are travelled by raft.")
     routes = [r for r in B.BETWEEN.get((a, b), []) if B.ROUTES[r]["type"] in B.LAND]
     if not routes:
         raise ParseError(f"No land route joins {B.name(a)} and {B.name(b)}.")

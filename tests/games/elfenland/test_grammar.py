@@ -37,6 +37,8 @@ def test_place_names_forgive_case_accents_apostrophes_and_spaces():
                  "place dragons on Dâg Amura to Jxara", "put dragon dag_amura-jxara:forest"):
         assert parse(t, text) == want, text
     assert parse(t, "place pig on mah' davika - grangor")["route"] == "grangor-mah_davikia:mountain"
+    with pytest.raises(ParseError, match="land routes only"):
+        parse(t, "place pig on jxara-virst:river")
 
 
 def test_place_hidden_counter():
