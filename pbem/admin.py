@@ -19,11 +19,9 @@ from datetime import datetime, timedelta
 from urllib.parse import quote
 
 from django import forms
-from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models.signals import post_migrate
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -34,9 +32,6 @@ from django.utils.safestring import mark_safe
 from . import audit, eventlog, permissions, readmodels, scoresheets, selectors, services
 from .models import Event, Game, GameStatus, InboundMessage, Notice, Seat
 from .registry import all_games, get_game
-
-# The group must exist for a superuser to put people in it (see also permissions.master_group).
-post_migrate.connect(permissions.ensure_group, sender=apps.get_app_config("pbem"), dispatch_uid="pbem_master_group")
 
 
 def pretty_json(value) -> str:

@@ -28,6 +28,9 @@ from .registry import get_game
 # and undo looks past them.
 NEUTRAL_EVENTS = {"pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
                   "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
+# Platform events that are nobody else's news (no "every move" notice for them).
+QUIET_EVENTS = {"pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
+                "pbem.DeadlineMissed"}
 PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices")
 MAX_ATTEMPTS = 8
 
@@ -310,6 +313,7 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
     after = updates["awaited"]
     status = updates["status"]
     new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
+    newsworthy = any(ev.type not in QUIET_EVENTS for ev in work.events)
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
     for seat in work.seats:
@@ -320,7 +324,7 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
             kind = "turn"
         elif number in after:
             continue  # still choosing; the actor gets a confirmation from the channel
-        elif number != work.actor.seat and seat["notice_preference"] == "every":
+        elif number != work.actor.seat and seat["notice_preference"] == "every" and newsworthy:
             kind = "news"
         else:
             continue
