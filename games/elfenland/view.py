@@ -59,6 +59,7 @@ def view(state, seat):
         v["reachable"] = R.reachable(state, seat)
     if over:
         v["final"] = dict(state["final"])
+        v["final"]["ranking"] = R.result(state).ranking()
         if state["opts"]["home_cities"]:
             v["homes"] = list(state["home"])
     return v
@@ -232,13 +233,13 @@ def render_text(v):
     if v["final"]:
         f = v["final"]
         lines.append("")
-        lines.append("Final result:")
+        lines.append("Final result (winner: " + " and ".join(_label(s) for s in f["ranking"][0]) + "):")
         for s in range(v["players"]):
             extra = ""
             if f["distances"] is not None:
                 extra = f", City Card {B.name(f['homes'][s])} {f['distances'][s]} away (-{f['penalties'][s]})"
             lines.append(f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
-                         f"{f['cards'][s]} cards)"[:80])
+                         f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})"[:80])
     return "\n".join(line.rstrip() for line in lines)
 
 
