@@ -137,9 +137,27 @@ def no_leaks(st) -> None:
             assert f"{SECRET}-{viewer}-hand" in text, "a seat must see its own cards"
 
 
+def round_rules(st) -> None:
+    """What the round's steps promise at any moment."""
+    n = st["n"]
+    if st["phase"] == "draw":
+        assert len(st["pool"]) == B.POOL_SIZE or not sum(st["pile"].values()), "face-up pool not refilled"
+    if st["phase"] in ("move", "discard"):
+        moved = [(st["first"] + i) % n for i in range(st["step"])]
+        assert all(R.hand_size(st, s) <= B.HAND_LIMIT_AFTER_MOVE for s in moved), "a mover kept 5+ cards"
+    if st["phase"] in ("draw", "place", "move", "discard", "keep"):
+        assert 1 <= st["round"] <= B.ROUNDS
+    if st["phase"] == "keep":
+        assert all(R.held(st, s) > B.KEEP_LIMIT for s in st["keep_await"])
+    if st["phase"] == "over":
+        assert st["round"] == B.ROUNDS or st["all20"]
+        assert all(R.hand_size(st, s) <= B.HAND_LIMIT_AFTER_MOVE for s in range(n))
+
+
 def check(t: Table) -> None:
     st = t.state
     conserved(st)
+    round_rules(st)
     scores_consistent(st)
     no_leaks(st)
     assert json.loads(json.dumps(st)) == st
