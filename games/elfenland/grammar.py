@@ -62,7 +62,8 @@ BIGRAMS = {("giant", "pig"), ("giant", "pigs"), ("magic", "cloud"), ("magic", "c
            ("desert", "track"), ("mountain", "trail"), ("mare", "magnum"), ("mare", "nebulae"),
            ("face", "down"), ("face", "up")}
 HIDDEN_WORDS = {"hidden", "secret", "facedown", "covered"}
-FILLERS = {"to", "on", "by", "with", "via", "using", "the", "from", "and", "of", "an", "my", "counter",
+NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+FILLERS = {"to", "on", "by", "with", "via", "using", "the", "from", "and", "of", "a", "an", "my", "counter",
            "counters", "card", "cards", "route", "at", "into", "across", "faceup", "|", "x", "please"}
 NONE_WORDS = {"none", "nothing", "no"}
 
@@ -108,6 +109,7 @@ class Parsed:
         mult = 1
         for tok in tokens:
             k = key(tok) if tok != "|" else "|"
+            k = NUMBER_WORDS.get(k, k)
             if k.isdigit():
                 mult = int(k)
                 seg = self._close(seg)

@@ -69,6 +69,8 @@ def test_move_route_unambiguous_where_land_route_and_river_join_two_towns():
         "type": "move", "route": "jxara-virst:road", "to": "virst", "cards": ["giant_pig"]}
     assert parse(t, "move Jxara-Virst:river")["route"] == "jxara-virst:river"
     assert parse(t, "move to virst with 2 rafts")["route"] == "jxara-virst:river"
+    assert parse(t, "move to virst with two rafts")["cards"] == ["raft", "raft"]
+    assert parse(t, "move to virst with a pig")["route"] == "jxara-virst:road"
     # both a pig and two rafts would do: the player has to say which route
     with pytest.raises(ParseError, match="by road.*by river|by river.*by road"):
         parse(t, "move to virst")
