@@ -710,6 +710,10 @@ def decide(state, seat, command, rng):
     return out.events
 
 
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _want(kind, allowed, hint):
     if kind not in allowed:
         raise Rejected(hint)
@@ -722,7 +726,7 @@ def _do_place(out, seat, kind, cmd, rng):
         out.emit(Event("WizardPassed", {"seat": seat, "magic": RULES["pass_bonus"]}))
         return
     slot = cmd.get("slot")
-    if slot not in (0, 1) or s["display"][slot] is None:
+    if not _is_int(slot) or slot not in (0, 1) or s["display"][slot] is None:
         raise Rejected("There is no such card in the display; say 'place 1' or 'place 2'.")
     out.emit(Event("WizardPlaced", {"seat": seat, "slot": slot, "card": s["display"][slot]}))
 
@@ -734,7 +738,7 @@ def _do_fulmentus(out, seat, kind, cmd, rng):
         out.emit(Event("FulmentusSkipped", {"seat": seat}))
         return
     delta = cmd.get("delta")
-    if delta not in DATA_SPELL["Fulmentus"]["effect"]["creature_strength_delta"]:
+    if not _is_int(delta) or delta not in DATA_SPELL["Fulmentus"]["effect"]["creature_strength_delta"]:
         raise Rejected("Fulmentus raises or lowers the strength by 2: 'fulmentus up' or 'fulmentus down'.")
     f = s["fight"]
     out.emit(Event("FulmentusCast", {"seat": seat, "card": f["card"], "delta": delta,
@@ -768,7 +772,7 @@ def _do_auction(out, seat, kind, cmd, rng):
     if kind == "bid":
         amount = cmd.get("amount")
         low = a["min"] if a["high"] is None else a["high"] + 1
-        if not isinstance(amount, int) or isinstance(amount, bool):
+        if not _is_int(amount):
             raise Rejected("Say how much you bid: 'bid 5'.")
         if amount < low:
             raise Rejected(f"Your bid must be at least {low}.")
@@ -828,7 +832,7 @@ def _do_spells(out, seat, kind, cmd, rng):
                        public={"seat": seat, "discard": card}, reveals=True))
     else:
         target = cmd.get("target")
-        if target not in steal_targets(s, seat):
+        if not _is_int(target) or target not in steal_targets(s, seat):
             raise Rejected("Harpagarus takes a card from a player who received artifact cards this round.")
         pool = [c for c in s["received"][target] if c in s["hand"][target]]
         card = rng.choice(pool)
@@ -845,7 +849,7 @@ def _do_trade(out, seat, kind, cmd, rng):
           "Trade: 'offer <your card> to <colour> for <card>', 'accept <colour>', 'decline <colour>' or 'done'.")
     if kind in ("accept", "decline"):
         src = cmd.get("from")
-        offer = next((o for o in s["offers"] if o["from"] == src and o["to"] == seat), None)
+        offer = next((o for o in s["offers"] if _is_int(src) and o["from"] == src and o["to"] == seat), None)
         if offer is None:
             raise Rejected("There is no offer to you from that player.")
         if kind == "decline":
@@ -868,7 +872,7 @@ def _do_trade(out, seat, kind, cmd, rng):
     give, to, want = cmd.get("give"), cmd.get("to"), cmd.get("want")
     if give not in s["hand"][seat]:
         raise Rejected("You can only offer an artifact card from your hand.")
-    if not isinstance(to, int) or not 0 <= to < s["n"] or to == seat:
+    if not _is_int(to) or not 0 <= to < s["n"] or to == seat:
         raise Rejected("Offer to another player.")
     if not s["hand"][to]:
         raise Rejected("That player has no artifact cards in hand.")
