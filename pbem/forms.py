@@ -131,9 +131,10 @@ class CommandForm(forms.Form):
 
 
 class SayForm(forms.Form):
+    """Table talk. No expected version: talk is never stale, whatever happened on the board."""
+
     message = forms.CharField(max_length=2000, label="Table talk (everyone reads it)",
                               widget=forms.TextInput(attrs={"autocomplete": "off"}))
-    expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
 
     def command_text(self) -> str:
         # One line: table talk is the 'say' command, and a line break would start another command.

@@ -245,7 +245,7 @@ def seat_page(request, token: str):
               and may_act(spec, state["game"], seat.number))
     legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)] if acting else []
     form = CommandForm(legal, initial={"expected_version": game.version})
-    say_form = SayForm(initial={"expected_version": game.version})
+    say_form = SayForm()
     status = 200
     if request.method == "POST":
         posted = SayForm(request.POST) if "message" in request.POST else CommandForm(legal, request.POST)
