@@ -14,7 +14,7 @@ import logging
 import uuid
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from . import services
@@ -94,21 +94,40 @@ def queue(inbound_id: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def process(inbound_id: int) -> InboundMessage | None:
-    """Processes one stored submission once: the row is locked, and left alone once handled."""
-    with transaction.atomic():
-        message = InboundMessage.objects.select_for_update().filter(pk=inbound_id).first()
-        if message is None or message.status != InboundStatus.RECEIVED:
-            return message
-        if message.channel in WEB_CHANNELS:
-            _process_submission(message)
-        else:
-            from .mail import replies
+class TryLater(Exception):
+    """Processing should be retried later (the game was busy): the row stays "received"."""
 
-            replies.process_mail(message)
-        message.processed_at = timezone.now()
-        message.save()
-    return message
+
+def process(inbound_id: int) -> InboundMessage | None:
+    """Processes one stored submission once: the row is locked, and left alone once handled.
+
+    A database error (or a busy game) leaves the row "received" for the sweep to retry; any other
+    failure is a bug that retrying will not cure: the row is marked refused ("error") and logged.
+    """
+    try:
+        with transaction.atomic():
+            message = InboundMessage.objects.select_for_update().filter(pk=inbound_id).first()
+            if message is None or message.status != InboundStatus.RECEIVED:
+                return message
+            if message.channel in WEB_CHANNELS:
+                _process_submission(message)
+            else:
+                from .mail import replies
+
+                replies.process_mail(message)
+            message.processed_at = timezone.now()
+            message.save()
+        return message
+    except (DatabaseError, TryLater):
+        log.warning("inbound message %s left for a retry", inbound_id, exc_info=True)
+        return InboundMessage.objects.filter(pk=inbound_id).first()
+    except Exception:
+        log.exception("inbound message %s could not be processed", inbound_id)
+        InboundMessage.objects.filter(pk=inbound_id, status=InboundStatus.RECEIVED).update(
+            status=InboundStatus.REFUSED, error_code="error", processed_at=timezone.now(),
+            outcome="Something went wrong on our side while reading this; nothing was applied. "
+                    "The Master of Seals can see it on the desk.")
+        return InboundMessage.objects.filter(pk=inbound_id).first()
 
 
 def _process_submission(message: InboundMessage) -> None:
@@ -130,6 +149,8 @@ def apply(message: InboundMessage, seat: Seat, text: str, expected_version: int 
         outcome = services.submit(seat.game_id, seat.number, text, expected_version=expected_version,
                                   causation_id=message.message_id[:200])
     except services.ServiceError as exc:
+        if exc.code == "busy":
+            raise TryLater(str(exc)) from exc
         finish(message, InboundStatus.REFUSED, exc.code, describe_refusal(exc))
         return exc
     if outcome.duplicate:

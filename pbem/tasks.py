@@ -42,7 +42,9 @@ def process_inbound(inbound_id: int) -> str:
 def sweep_inbound(older_than_seconds: int = 60) -> int:
     """Beat: stored submissions whose task never ran (the broker was down when they came)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    ids = list(InboundMessage.objects.filter(status=InboundStatus.RECEIVED, received_at__lte=cutoff)
+    # Two days of retries: a message the database keeps refusing is left for the desk after that.
+    ids = list(InboundMessage.objects.filter(status=InboundStatus.RECEIVED, received_at__lte=cutoff,
+                                             received_at__gte=timezone.now() - timedelta(days=2))
                .order_by("id").values_list("id", flat=True)[:500])
     for inbound_id in ids:
         inbox.process(inbound_id)

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import hmac
 import re
+import textwrap
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parseaddr
@@ -220,7 +221,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     return {
         "seat": seat,
         "seat_name": seat.name,
-        "since": [item.text for item in since if not item.undone],
+        "since": [textwrap.fill(item.text, 74, subsequent_indent="    ") for item in since if not item.undone],
         "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
         "options": options,
         "more_options": more,

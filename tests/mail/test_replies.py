@@ -46,6 +46,7 @@ def test_a_reply_in_each_style_plays_the_move_and_is_confirmed(style, table, mai
     assert f"play {card}" in body and "Next: waiting for Bob" in body
     assert confirmation["In-Reply-To"] == message.message_id
     assert confirmation["Auto-Submitted"] == "auto-replied"
+    assert all(len(line) <= 80 for line in body.splitlines()), "plain text for an 80-column reader"
 
 
 def test_a_code_is_the_option_the_notice_listed(table, mailoutbox):
