@@ -174,3 +174,27 @@ def test_pages_fit_a_phone(browser, site):
         shot(page, f"phone-{name}")
         assert width <= 360, f"{path} is {width}px wide on a 360px phone"
     context.close()
+
+
+def test_every_games_seat_page_in_the_browser(browser, site):
+    """Each registered game's seat page, board included, renders and fits a phone's width."""
+    from pbem import addressing, services
+    from pbem.models import Seat
+    from pbem.registry import all_games
+
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740},
+                                  is_mobile=True)
+    page = context.new_page()
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    for kind, spec in all_games().items():
+        players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in names[: max(spec.min_players, 2)]]
+        game = services.create_game(kind, players, {})
+        game.refresh_from_db()
+        seat = Seat.objects.get(game=game, number=game.awaited[0])
+        response = page.goto(f"{site}/play/{addressing.token_for(seat)}/")
+        assert response.status == 200
+        assert "It is your turn." in page.content()
+        shot(page, f"game-{kind}-seat")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{kind}: the seat page is {width}px wide on a 360px phone"
+    context.close()
