@@ -9,7 +9,7 @@ and the random draws appear only once the game is over. Errors are JSON:
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
@@ -18,6 +18,7 @@ from ninja import Field, Header, NinjaAPI, Query, Schema
 from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.responses import Status
+from pydantic import AfterValidator
 
 from games.base import may_act
 
@@ -120,6 +121,22 @@ E422 = {422: ErrorOut}
 # ---------------------------------------------------------------------------------------------
 
 
+def _no_nul(value: str) -> str:
+    # PostgreSQL stores no NUL character in text or JSON: refuse it here, as a 422, rather than
+    # fail in the database.
+    if "\x00" in value:
+        raise ValueError("must not contain a NUL character")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+
+
+def _check_text(name: str, value: str | None) -> None:
+    if value and "\x00" in value:
+        raise ApiError(422, "invalid", f"The request is not valid: {name} must not contain a NUL character.")
+
+
 class SeatOut(Schema):
     number: int
     name: str
@@ -152,15 +169,15 @@ class GameDetailOut(GameOut):
 
 
 class PlayerIn(Schema):
-    name: str = Field(min_length=1, max_length=100)
-    email: str = Field(min_length=3, max_length=254)
+    name: Text = Field(min_length=1, max_length=100)
+    email: Text = Field(min_length=3, max_length=254)
 
 
 class GameCreateIn(Schema):
-    kind: str = Field(min_length=1, max_length=40, description="a registered game, see GET /api/kinds")
+    kind: Text = Field(min_length=1, max_length=40, description="a registered game, see GET /api/kinds")
     players: list[PlayerIn] = Field(min_length=1, max_length=12)
-    options: dict[str, str | int | bool] = Field(default_factory=dict)
-    title: str = Field("", max_length=200)
+    options: dict[Text, Text | int | bool] = Field(default_factory=dict)
+    title: Text = Field("", max_length=200)
     deadline_hours: int = Field(48, ge=1, le=24 * 60)
     notices: Literal["every", "digest", "none"] = "every"
 
@@ -210,7 +227,7 @@ class LegalListOut(Schema):
 
 
 class CommandIn(Schema):
-    text: str | None = Field(None, max_length=10000, description="command lines as in a mail, one a line")
+    text: Text | None = Field(None, max_length=10000, description="command lines as in a mail, one a line")
     command: dict | None = Field(None, description="one structured command, as listed by /seat/legal")
     expected_version: int | None = Field(None, ge=0, description="the version you saw; 409 if it moved on")
 
@@ -359,6 +376,7 @@ def list_games(request: HttpRequest,
                status: Literal["open", "running", "paused", "finished", "abandoned"] | None = None,
                kind: str | None = Query(None, max_length=40),
                limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)):
+    _check_text("kind", kind)
     games = Game.objects.all().order_by("-id").prefetch_related("seats")
     if status:
         games = games.filter(status=status)
@@ -457,6 +475,7 @@ def submit_command(request: HttpRequest, game_id: int, payload: CommandIn,
                    idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=150)):
     game = _game(game_id)
     seat = _seat(request, game, token)
+    _check_text("Idempotency-Key", idempotency_key)
     text = (payload.text or "").strip()
     if not text and payload.command is None:
         raise ApiError(400, "empty", "Send command lines in `text` or one structured `command`.")

@@ -379,3 +379,15 @@ def test_audit_report_before_and_after_the_end(api, duel):
     assert after["draws"] and all(d["rederived"] is True for d in after["draws"])
     assert after["draws_checked"] == sum(len(d["draws"]) for d in after["draws"])
     error(api.get("/games/31337/audit"), 404, "not_found")
+
+
+def test_nul_characters_are_refused_before_they_reach_the_database(api, duel):
+    """PostgreSQL stores no NUL in text or JSON: found by the schemathesis run (a 500 before)."""
+    game, seats, tokens = duel
+    error(api.post(f"/games/{game.pk}/commands", {"text": "say a\u0000b"}, tokens[0]), 422, "invalid")
+    error(api.post(f"/games/{game.pk}/commands", {"text": "help"}, tokens[0], key="k\u0000"), 422, "invalid")
+    players = [{"name": "A\u0000", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}]
+    error(api.post("/games", {"kind": "diceduel", "players": players}), 422, "invalid")
+    error(api.post("/games", {"kind": "diceduel", "title": "\u0000", "players": players[1:] * 2}), 422, "invalid")
+    error(api.get("/games", kind="dice\u0000"), 422, "invalid")
+    assert Game.objects.get(pk=game.pk).version == game.version

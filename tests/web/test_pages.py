@@ -336,3 +336,10 @@ def test_a_choice_from_an_outdated_page_gets_the_pipelines_answer(client, duel):
     message = process_last(seats[0])
     assert message.status == InboundStatus.REFUSED and message.error_code in ("stale", "not_your_turn")
     assert "Not applied." in text_of(client.get(response["Location"]))
+
+
+def test_a_nul_character_is_refused_by_the_form(client, duel):
+    game, seats, tokens = duel
+    response = client.post(seat_url(tokens[0]), {"text": "say a\x00b", "expected_version": game.version})
+    assert response.status_code == 400 and InboundMessage.objects.count() == 0
+    assert client.post(seat_url(tokens[0]), {"message": "a\x00b"}).status_code == 400
