@@ -404,7 +404,7 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
     ratelimit.check_create(request)
     players = [services.PlayerSpec(p.name.strip(), p.email.strip()) for p in payload.players]
     try:
-        game = create_invited_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
+        game, _failed = create_invited_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
                                    deadline_hours=payload.deadline_hours, notices=payload.notices)
     except services.ServiceError as exc:
         raise ApiError(SERVICE_STATUS.get(exc.code, 400), exc.code, str(exc)) from None

@@ -43,13 +43,13 @@ REPLAY_WINDOW = 20  # events listed on each side of the one shown
 
 
 def create_invited_game(kind: str, players: list[services.PlayerSpec], options: dict, *, title: str = "",
-                        deadline_hours: int | None = None, notices: str = "every") -> Game:
-    """A game that starts once every invited player has accepted; the invitations go out now."""
+                        deadline_hours: int | None = None, notices: str = "every") -> tuple[Game, list[str]]:
+    """A game that starts once every invited player has accepted; the invitations go out now.
+    Returns the game and the addresses whose invitation could not be sent."""
     game = services.create_game(kind, players, options, title=title, deadline_hours=deadline_hours,
                                 start=False, invited=True)
     Seat.objects.filter(game=game).update(notice_preference=notices)
-    send_invitations(game)
-    return game
+    return game, send_invitations(game)
 
 
 def invite_url(seat: Seat) -> str:
@@ -189,7 +189,7 @@ def new_game(request):
     if request.method == "POST" and form.is_valid():
         try:
             ratelimit.check_create(request)
-            game = create_invited_game(kind, form.cleaned_data["invitees"], form.game_options(),
+            game, failed = create_invited_game(kind, form.cleaned_data["invitees"], form.game_options(),
                                        title=form.cleaned_data["title"].strip(),
                                        deadline_hours=form.cleaned_data["deadline_hours"],
                                        notices=form.cleaned_data["notices"])
@@ -198,8 +198,12 @@ def new_game(request):
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Game #{game.pk} is set up: an invitation went to every player. "
-                                      "It starts when all have accepted.")
+            if failed:
+                messages.warning(request, f"Game #{game.pk} is set up, but the invitation to {', '.join(failed)} "
+                                          "could not be sent; a Master of Seals can replace that player.")
+            else:
+                messages.success(request, f"Game #{game.pk} is set up: an invitation went to every player. "
+                                          "It starts when all have accepted.")
             return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
 

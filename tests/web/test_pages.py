@@ -343,3 +343,13 @@ def test_a_nul_character_is_refused_by_the_form(client, duel):
     response = client.post(seat_url(tokens[0]), {"text": "say a\x00b", "expected_version": game.version})
     assert response.status_code == 400 and InboundMessage.objects.count() == 0
     assert client.post(seat_url(tokens[0]), {"message": "a\x00b"}).status_code == 400
+
+
+def test_an_invitation_that_cannot_be_sent_is_reported(client, db, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 1, 2  # nothing listens
+    response = client.post("/games/new/?kind=diceduel", {"kind": "diceduel", "invitees": "a@x.org\nb@x.org",
+                                                         "deadline_hours": 48, "notices": "every", "opt_rounds": 1},
+                           follow=True)
+    assert "could not be sent" in text_of(response) and "a@x.org, b@x.org" in text_of(response)
+    assert Game.objects.get().status == "open"
