@@ -328,10 +328,11 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
     context = _game_context(game)
     state = selectors.state_at(game, at)
     items = selectors.feed(game, number, names=context["names"])
-    shown = [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
+    whole = request.GET.get("all") == "1"
+    shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
     context.update(
-        seat=seat, seat_token=token, at=at, base=base, items=shown, talk=_talk(items), event=next((i for i in items if i.seq == at), None),
+        seat=seat, seat_token=token, at=at, base=base, items=shown, whole=whole, talk=_talk(items), event=next((i for i in items if i.seq == at), None),
         first=1 if game.version else 0, prev=max(at - 1, 0), next=min(at + 1, game.version), last=game.version,
         at_round=int(summary.get("round") or 0), at_phase=str(summary.get("phase") or ""),
         rounds=list(range(1, max(game.round, 0) + 1)), **_board(spec, state, number),

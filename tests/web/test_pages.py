@@ -353,3 +353,14 @@ def test_an_invitation_that_cannot_be_sent_is_reported(client, db, settings):
                            follow=True)
     assert "could not be sent" in text_of(response) and "a@x.org, b@x.org" in text_of(response)
     assert Game.objects.get().status == "open"
+
+
+def test_the_whole_log_in_words(client, duel):
+    game, seats, tokens = duel
+    for _ in range(25):
+        services.submit(game.pk, 0, "say hello")
+    game.refresh_from_db()
+    window = text_of(client.get(f"/games/{game.pk}/history/", {"at": game.version}))
+    whole = text_of(client.get(f"/games/{game.pk}/history/", {"at": game.version, "all": "1"}))
+    assert "The table is set" not in window and "The table is set" in whole
+    assert whole.count("Alice says: hello") >= 25 + 10  # every line in the log, plus the table talk
