@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from kombu import pools as kombu_pools
 
 from config.celery import app as celery_app
@@ -113,7 +113,13 @@ def test_the_worker_sends_notices_and_processes_replies(worker, smtp_sink):
     assert InboundMessage.objects.get(pk=message.pk).status == "applied"
     wait_until(lambda: len(smtp_sink.messages) == 3, what="the confirmation")
     assert notice_to(smtp_sink, "alice@example.org", "answer")["In-Reply-To"] == message.message_id
-    assert Notice.objects.exclude(status="sent").count() == 0
+    # A web-form submission takes the same way: stored, then processed by the worker.
+    bob = game.seats.get(number=1)
+    with transaction.atomic():
+        web = inbox.store_submission(bob, f"play {hand(game, 1)[0]}", None)
+    wait_until(lambda: InboundMessage.objects.get(pk=web.pk).status != "received", what="the web submission")
+    assert InboundMessage.objects.get(pk=web.pk).status == "applied"
+    wait_until(lambda: not Notice.objects.exclude(status="sent").exists(), what="every notice sent")
     ids = sent_message_ids(smtp_sink)
     assert len(ids) == len(set(ids)) == Notice.objects.count()
 

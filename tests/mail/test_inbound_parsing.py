@@ -59,3 +59,48 @@ def test_html_to_text_drops_quotes_and_keeps_lines():
     text = inbound.html_to_text('<div>play 7</div><div>say hi&nbsp;there</div><blockquote type="cite">'
                                 "<div>1 play 5</div></blockquote>")
     assert text.split("\n") == ["play 7", "say hi there"]
+
+
+AUTOMATIC = [
+    ("Auto-Submitted: auto-replied", "Auto-Submitted: auto-replied"),
+    ("Auto-Submitted: auto-generated", "Auto-Submitted: auto-generated"),
+    ("Precedence: bulk", "Precedence: bulk"),
+    ("Precedence: list", "Precedence: list"),
+    ("List-Id: <players.example.org>", "List-Id header"),
+    ("X-Autoreply: yes", "X-Autoreply header"),
+    ("X-Auto-Response-Suppress: OOF", "X-Auto-Response-Suppress header"),
+    ("X-Pbem-Notice: 12", "one of our own notices"),
+]
+
+
+@pytest.mark.parametrize(("header", "reason"), AUTOMATIC)
+def test_automatic_mail_is_recognised(header, reason, settings):
+    raw = f"From: alice@example.org\r\nTo: play+1-1-x@pbem.localhost\r\n{header}\r\nSubject: hi\r\n\r\nplay 5\r\n"
+    assert inbound.parse(raw.encode()).automatic == reason
+
+
+@pytest.mark.parametrize("sender", ["MAILER-DAEMON@mx.example.org", "postmaster@example.org",
+                                    "no-reply@example.org", "noreply@example.org", "seals@pbem.localhost"])
+def test_automatic_senders(sender):
+    raw = f"From: {sender}\r\nTo: seals@pbem.localhost\r\nSubject: hi\r\n\r\nplay 5\r\n"
+    assert inbound.parse(raw.encode()).automatic
+
+
+def test_a_person_writing_is_not_automatic():
+    raw = b"From: Alice <alice@example.org>\r\nAuto-Submitted: no\r\nSubject: hi\r\n\r\nplay 5\r\n"
+    parsed = inbound.parse(raw)
+    assert parsed.automatic == "" and parsed.lines == ["play 5"]
+
+
+def test_no_message_id_gets_a_stable_one():
+    raw = b"From: alice@example.org\r\nSubject: hi\r\n\r\nplay 5\r\n"
+    assert inbound.message_id_of(raw) == inbound.message_id_of(raw) != inbound.message_id_of(raw + b"x")
+
+
+def test_oversized_message_keeps_headers_and_its_size(settings):
+    raw = (b"From: alice@example.org\r\nSubject: big\r\nContent-Type: multipart/mixed;\r\n boundary=x\r\n\r\n"
+           + b"a" * (settings.PBEM_INBOUND_MAX_BYTES + 10))
+    kept = inbound.truncated(raw)
+    assert len(kept) < 300 and b"boundary" not in kept
+    parsed = inbound.parse(kept)
+    assert parsed.too_large and parsed.size == len(raw) and parsed.sender == "alice@example.org"

@@ -8,15 +8,22 @@ Transactional: the SMTP listener stores mail from its own thread, and on-commit 
 from __future__ import annotations
 
 import base64
+import os
+import signal
 import smtplib
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from pbem import services
 from pbem.models import Event, InboundMessage, Notice
 from tests.conftest import CAST
 
-from .conftest import hand
+from .conftest import free_port, hand
 from .doors import DELIVER, DOORS, SmtpDoor, webhook_parsed
 from .replies import reply
 
@@ -110,3 +117,36 @@ def test_smtpd_refuses_other_domains_at_rcpt(smtp_door):
         assert code == 550
         code, _msg = client.rcpt("play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost")
         assert code == 250
+
+
+def test_the_smtpd_command_serves_until_stopped(live_game, smtp_sink, tmp_path):
+    """`manage.py smtpd` as its own process (Celery eager there): a reply handed to it is applied."""
+    db = connection.settings_dict
+    port = free_port()
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", CELERY_BROKER_URL="",
+               CELERY_TASK_ALWAYS_EAGER="1", PBEM_NOTICE_DISPATCH="on_commit",
+               DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+                            f"{db['PORT'] or 5432}/{db['NAME']}",
+               EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
+               EMAIL_PORT=str(smtp_sink.port))
+    out = tmp_path / "smtpd.out"
+    with out.open("wb") as sink_file:
+        server = subprocess.Popen([sys.executable, "manage.py", "smtpd", "--port", str(port)],
+                                  cwd=Path(__file__).resolve().parents[2], env=env, stdout=sink_file,
+                                  stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while b"Listening" not in out.read_bytes() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        card = hand(live_game, 1)[0]
+        raw = reply("outlook", notice_to(smtp_sink, "bob@example.org"), f"play {card}", sender="bob@example.org")
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            client.sendmail("bob@example.org", [notice_to(smtp_sink, "bob@example.org")["Reply-To"]], raw)
+        message = InboundMessage.objects.get()
+        assert message.channel == "smtp" and message.status == "applied", message.outcome
+        assert message.envelope_to == [str(notice_to(smtp_sink, "bob@example.org")["Reply-To"]).lower()]
+        smtp_sink.wait_for(3)
+        assert notice_to(smtp_sink, "bob@example.org", "answer")["In-Reply-To"] == message.message_id
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(10) == 0

@@ -69,3 +69,39 @@ def test_help_is_answered_without_events(make_game):
     message.refresh_from_db()
     assert (message.status, message.error_code) == ("answered", "answered")
     assert "play N" in message.outcome
+
+
+def test_a_bug_while_processing_marks_the_submission_and_keeps_the_game(make_game, monkeypatch):
+    game = make_game()
+    alice = game.seats.get(number=0)
+    message = inbox.store_submission(alice, "play 1", game.version)
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(inbox.services, "submit", broken)
+    inbox.process(message.pk)
+    message.refresh_from_db()
+    assert (message.status, message.error_code) == ("refused", "error")
+    assert "nothing was applied" in message.outcome
+
+
+def test_a_busy_game_leaves_the_submission_for_the_sweep(make_game, monkeypatch):
+    from pbem import services, tasks
+
+    game = make_game()
+    alice = game.seats.get(number=0)
+    message = inbox.store_submission(alice, f"play {_hand(game, 0)[0]}", game.version)
+    real_submit = services.submit
+
+    def busy(*args, **kwargs):
+        raise services.ServiceError("The game is busy; please try again.", "busy")
+
+    monkeypatch.setattr(inbox.services, "submit", busy)
+    inbox.process(message.pk)
+    message.refresh_from_db()
+    assert message.status == "received"
+    monkeypatch.setattr(inbox.services, "submit", real_submit)
+    assert tasks.sweep_inbound(older_than_seconds=0) == 1
+    message.refresh_from_db()
+    assert message.status == "applied"
