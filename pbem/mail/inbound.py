@@ -162,6 +162,8 @@ def automatic_reason(msg, sender: str) -> str:
             continue
         if _header(msg, header):
             return f"{header} header"
+    if _header(msg, "Return-Path").strip() == "<>":
+        return "null return path (Return-Path: <>)"
     if not sender:
         return "no sender address"
     if AUTOMATIC_SENDERS.match(sender.split("@", 1)[0]):

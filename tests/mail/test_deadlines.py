@@ -94,3 +94,16 @@ def test_beat_schedule_names_real_tasks(task, settings):
     names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert f"pbem.tasks.{task}" in names
     assert getattr(tasks, task).name == f"pbem.tasks.{task}"
+
+
+def test_beat_installs_the_schedule_in_the_database(transactional_db):
+    from django_celery_beat.models import PeriodicTask
+    from django_celery_beat.schedulers import DatabaseScheduler
+
+    from config.celery import app
+
+    DatabaseScheduler(app=app, lazy=True).setup_schedule()
+    installed = dict(PeriodicTask.objects.values_list("name", "task"))
+    assert installed["pbem-deadlines"] == "pbem.tasks.run_deadlines"
+    assert installed["pbem-sweep-outbox"] == "pbem.tasks.sweep_outbox"
+    assert PeriodicTask.objects.get(name="pbem-sweep-outbox").interval.every == 30

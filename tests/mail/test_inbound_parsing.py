@@ -70,6 +70,7 @@ AUTOMATIC = [
     ("X-Autoreply: yes", "X-Autoreply header"),
     ("X-Auto-Response-Suppress: OOF", "X-Auto-Response-Suppress header"),
     ("X-Pbem-Notice: 12", "one of our own notices"),
+    ("Return-Path: <>", "null return path (Return-Path: <>)"),
 ]
 
 
