@@ -17,7 +17,6 @@ from collections import Counter
 from games.base import Event, Rejected, Result, ScoreLine
 
 from .board import (
-    BOTTOM,
     CONTEST_OF_SPACE,
     CONTESTS,
     DICE_PER_PLAYER,
@@ -933,8 +932,3 @@ def timeout(s, seat):
     if ph == "demote":
         return {"type": "demote", "to": WIZARD_SPACES[0]}
     return None
-
-
-__all__ = [
-    "BOTTOM", "setup", "decide", "evolve", "waiting_for", "legal", "result", "summary", "score_sheet", "timeout",
-]

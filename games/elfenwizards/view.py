@@ -11,7 +11,6 @@ from .board import (
     LEVELS,
     MAJOR_LEVELS,
     ROUT_OF,
-    SPACE_LEVEL,
     TITLES_BY_LEVEL,
     TURNS,
     WIZARD_SPACES,
@@ -370,6 +369,3 @@ def render_html(v):
                         f"<td>{e(detail)}</td></tr>" for _t, seat, pts, detail, label in v["sheet"])
         sheet = f"<details><summary>Master of Seals</summary><table>{cells}</table></details>"
     return f'<div class="elfenwizards">{head}{roll}{svg}{table}{sheet}</div>'
-
-
-__all__ = ["view", "narrate", "render_text", "render_html", "GD", "SPACE_LEVEL"]
