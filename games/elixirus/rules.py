@@ -928,9 +928,15 @@ def result(state):
     )
 
 
+def breakdowns(state) -> list[list[int]]:
+    """A-F per seat as of the last revealed concocting (the tables change only then)."""
+    if state["history"]:
+        return state["history"][-1]
+    return [[0] * 6 for _ in range(state["n"])]
+
+
 def summary(state):
-    phase = state["phase"]
-    return {"round": state["round"], "phase": phase, "scores": [total(state, s) for s in range(state["n"])]}
+    return {"round": state["round"], "phase": state["phase"], "scores": [sum(b) for b in breakdowns(state)]}
 
 
 def score_sheet(state):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import CATEGORIES, SEAT_COLOURS, current, draft_table, scores_breakdown, waiting_for
+from .rules import CATEGORIES, SEAT_COLOURS, breakdowns, current, draft_table, waiting_for
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
           "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
@@ -28,6 +28,7 @@ def view(state, seat):
             "spaces": list(state["spaces"][pos]) if up else None,
         })
     tables = []
+    scores = breakdowns(state)
     for s in range(n):
         tables.append({
             "table": state["tables"][s],
@@ -39,7 +40,7 @@ def view(state, seat):
             "corks": dict(state["corks"][s]),
             "left": state["left"][s],
             "done": state["done"][s],
-            "score": scores_breakdown(state, s),
+            "score": list(scores[s]),
         })
     cur = current(state)
     out = {
