@@ -282,6 +282,7 @@ def _table_lines(table_id, tab):
 # ---------------------------------------------------------------------------------------------
 
 FILL = {"red": "#d33", "orange": "#f90", "yellow": "#ec2", "green": "#3a3", "blue": "#36c", "purple": "#94c"}
+INK = {"yellow": "#222", "orange": "#222"}
 SEAT_FILL = {"white": "#fff", "black": "#222", "pink": "#f8c", "brown": "#852", "grey": "#999"}
 
 
@@ -293,7 +294,8 @@ def _token_svg(tok, x, y, r=11):
                 f"<title>crystal</title></polygon>")
     c, var, val = INGREDIENTS[tok]
     return (f'<g><title>{escape(tok)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[c]}" stroke="#333"/>'
-            f'<text x="{x}" y="{y + 4}" font-size="10" text-anchor="middle" fill="#fff">{var[:2]}{val}</text></g>')
+            f'<text x="{x}" y="{y + 4}" font-size="10" text-anchor="middle" fill="{INK.get(c, "#fff")}">'
+            f"{var[:2]}{val}</text></g>")
 
 
 def render_html(v):
@@ -325,8 +327,17 @@ def render_html(v):
             label = f"{i + 1}: {b} basket{'s' if b > 1 else ''}" + (f" + {name}" if i == 2 else "")
             svg.append(f'<text x="{x + 34}" y="{y + 34}" font-size="10">{escape(label)}</text>')
         y += 70
+    down = [(f["piece"] or "?").capitalize() for f in v["forest"] if not f["up"]]
+    notes = []
+    if down:
+        notes.append("face down: " + ", ".join(down))
+    basket = "centre" if v["basket"] is None else SEAT_COLOURS[v["basket"]]
+    notes.append(f"basket tile: {basket}; starting marker: {SEAT_COLOURS[v['start']]}")
+    if v["waiting"]:
+        notes.append("awaiting: " + ", ".join(SEAT_COLOURS[s] for s in v["waiting"]))
+    svg.append(f'<text x="10" y="{y + 5}">{escape("; ".join(notes))}</text>')
     svg.append("</svg>")
-    parts.append("".join(svg))
+    parts.append("".join(svg).replace(f'viewBox="0 0 {width} {forest_h}"', f'viewBox="0 0 {width} {forest_h + 15}"'))
     for s, tab in enumerate(v["tables"]):
         shown = v["mine"] if (s == v["seat"] and v["mine"] is not None) else tab
         parts.append(_table_svg(v, s, tab, shown))
@@ -355,8 +366,11 @@ def _table_svg(v, s, tab, shown):
         for j, r in enumerate(req):
             yy = h - 34 - 26 * j
             tok = shown["flasks"][f][j] if j < len(shown["flasks"][f]) else None
-            if tok is None:
-                out.append(f'<circle cx="{x}" cy="{yy}" r="11" fill="#fff" stroke="#999"/>'
+            if tok is None and r[0] == "colour":
+                out.append(f'<circle cx="{x}" cy="{yy}" r="10" fill="#fff" stroke="{FILL[r[1]]}" stroke-width="3">'
+                           f"<title>{r[1]}</title></circle>")
+            elif tok is None:
+                out.append(f'<circle cx="{x}" cy="{yy}" r="11" fill="#fff" stroke="#999"><title>{r[1]}</title></circle>'
                            f'<text x="{x}" y="{yy + 3}" font-size="7" text-anchor="middle">{r[1][:6]}</text>')
             else:
                 out.append(_token_svg(tok, x, yy))
