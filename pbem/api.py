@@ -87,6 +87,13 @@ def _http_error(request, exc: HttpError):
     return _error(request, exc.status_code, "bad_request", str(exc.message))
 
 
+@api.exception_handler(Exception)
+def _unexpected(request, exc: Exception):
+    log.exception("API error on %s", request.path)
+    return _error(request, 500, "internal", "Something went wrong on our side; nothing you sent was applied "
+                                            "unless the game's history says so. Please try again later.")
+
+
 @api.exception_handler(ratelimit.Limited)
 def _limited(request, exc: ratelimit.Limited):
     return _error(request, 429, "rate_limited", str(exc), headers={"Retry-After": str(exc.retry_after)})
@@ -553,12 +560,17 @@ def state_at(request: HttpRequest, game_id: int, at: int | None = Query(None, ge
             "round": int(summary.get("round") or 0), "phase": str(summary.get("phase") or "")}
 
 
+def chain_problems_of(report) -> list[str]:
+    """The findings about the hash chain itself (audit.verify words them this way)."""
+    return [p for p in report.problems if "hash" in p or "numbers jump" in p or "altered" in p]
+
+
 @api.get("/games/{game_id}/audit", response={200: AuditOut, **E404}, summary="The audit report")
 def audit_report(request: HttpRequest, game_id: int):
     game = _game(game_id)
     report = audit.verify(game)
     over = selectors.game_over(game)
-    chain_problems = [p for p in report.problems if "hash" in p or "numbers jump" in p]
+    chain_problems = chain_problems_of(report)
     return {
         "game_id": game.pk, "ok": report.ok, "events": report.events, "chain_intact": not chain_problems,
         "snapshots_checked": report.snapshots_checked, "problems": report.problems,

@@ -9,6 +9,7 @@ No page needs JavaScript.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 
@@ -386,7 +387,11 @@ def game_audit(request, game_id: int):
     report = audit.verify(game)
     context = _game_context(game)
     over = context["over"]
-    context.update(report=report, draws=audit.draws_table(game) if over else None,
-                   seed=game.seed if over else None)
+    from .api import chain_problems_of
+
+    seed = game.seed if over else None
+    context.update(report=report, draws=audit.draws_table(game) if over else None, seed=seed,
+                   chain_ok=not chain_problems_of(report),
+                   seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment)
     return render(request, "pbem/audit.html", context)
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
 from pbem import addressing, eventlog, services
 from pbem.models import Game, InboundMessage, InboundStatus, Seat
 
-from ..conftest import hands
+from ..conftest import hands, requires_postgres
 from .conftest import process_last
 
 pytestmark = pytest.mark.django_db
@@ -364,3 +365,19 @@ def test_the_whole_log_in_words(client, duel):
     whole = text_of(client.get(f"/games/{game.pk}/history/", {"at": game.version, "all": "1"}))
     assert "The table is set" not in window and "The table is set" in whole
     assert whole.count("Alice says: hello") >= 25 + 10  # every line in the log, plus the table talk
+
+
+@requires_postgres
+def test_the_audit_page_and_api_show_an_altered_event(client, duel):
+    game, seats, tokens = duel
+    with transaction.atomic(), connection.cursor() as cursor:
+        # A tamperer with a superuser session and the append-only trigger switched off.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
+        cursor.execute("UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 3",
+                       ['{"players": 2, "rounds": 9}', game.pk])
+        cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
+    page = text_of(client.get(f"/games/{game.pk}/audit/"))
+    assert "broken" in page and "event 3: content does not match its hash" in page
+    report = client.get(f"/api/games/{game.pk}/audit").json()
+    assert report["ok"] is False and report["chain_intact"] is False
