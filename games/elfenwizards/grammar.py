@@ -9,7 +9,7 @@ from .rules import PEND_PHASES, order, retire_sources, vacancy_choices
 
 VERBS = ["place", "done", "reroll", "cast", "pass", "recover", "take", "takeback", "remove", "retire", "claim",
          "demote"]
-FILLER = {"on", "to", "for", "from", "the", "in", "at", "of", "a", "my", "die", "dice", "spell", "spells", "space",
+FILLER = {"on", "to", "for", "from", "the", "in", "at", "of", "a", "my", "die", "dice", "spell", "spells", "space", "and",
           "major"}
 SPACE_ALIASES = {
     "grey": "gray", "graymagic": "gray", "greymagic": "gray", "g": "gray",
