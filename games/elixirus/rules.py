@@ -630,7 +630,7 @@ def decide(state, seat, command, rng):
 
 
 def _piece_pos(state, name, must_be_up=True):
-    if name not in PIECE_BY_EFFECT:
+    if not isinstance(name, str) or name not in PIECE_BY_EFFECT:
         raise Rejected(f"There is no piece of forest called {name!r}.")
     pos = _pos(state, name)
     if must_be_up and not state["up"][pos]:
@@ -876,7 +876,8 @@ def _reveal_and_end(state, last_seat, rng):
     fill = [[p, c, tok] for (p, c), tok in zip(slots, drawn)]
     data = {"signpost": new, "down": down, "up": up, "piece": revealed, "fill": fill, "poured": poured,
             "to_box": leftovers, "start": (after["start"] + 1) % n}
-    return events + [Event("RoundEnded", data, reveals=revealed is not None)]
+    # The refill shows ingredients drawn blindly from the bag (and maybe a piece turned face up).
+    return events + [Event("RoundEnded", data, reveals=True)]
 
 
 def _game_end(after, reason):
