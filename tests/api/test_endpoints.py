@@ -391,3 +391,14 @@ def test_nul_characters_are_refused_before_they_reach_the_database(api, duel):
     error(api.post("/games", {"kind": "diceduel", "title": "\u0000", "players": players[1:] * 2}), 422, "invalid")
     error(api.get("/games", kind="dice\u0000"), 422, "invalid")
     assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_an_unexpected_failure_is_still_a_json_error(api, duel, monkeypatch):
+    game, seats, tokens = duel
+
+    def broken(game):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("pbem.api.audit.verify", broken)
+    body = error(api.get(f"/games/{game.pk}/audit"), 500, "internal")
+    assert "disk on fire" not in body["message"]  # no internals shown
