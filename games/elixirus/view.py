@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import CATEGORIES, SEAT_COLOURS, breakdowns, current, draft_table, waiting_for
+from .rules import CATEGORIES, SEAT_COLOURS, breakdowns, current, draft_table, result, waiting_for
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
           "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
@@ -62,7 +62,12 @@ def view(state, seat):
         "looking": None,
         "looking_count": len(state["looking"]),
         "end": state["end"],
+        "ranking": None,
     }
+    if state["phase"] == "over":
+        res = result(state)
+        out["ranking"] = res.ranking()
+        out["tiebreak"] = [list(t) for t in res.tiebreak]
     if cur:
         out["current"] = {"seat": cur[0], "pos": cur[1], "space": cur[2], "step": state["step"]}
     if seat is not None and state["looking"] and cur and cur[0] == seat:
@@ -240,6 +245,16 @@ def render_text(v):
             shown = v["mine"]
             lines.append("  (your concocting this round, hidden from the others until all are done)")
         lines.extend(_table_lines(tab["table"], shown))
+    if v["ranking"]:
+        lines.append("")
+        why = "a fourth cork was taken" if v["end"] == "cork" else "no ingredients were left"
+        lines.append(f"GAME OVER ({why}). Final standings:")
+        for place, seats in enumerate(v["ranking"], start=1):
+            for s in seats:
+                tab = v["tables"][s]
+                parts = " ".join(f"{p:+d}" for p in tab["score"])
+                lines.append(f"  {place}. {_who(v, s)}: {sum(tab['score'])} points (A-F: {parts}), "
+                             f"{v['tiebreak'][s][0]} ingredients")
     lines.append("")
     lines.append("Ingredients are written colour-variety-value: red-roo2 = red root 2. 'help' lists commands.")
     return "\n".join(_wrap(line) for line in lines)
@@ -273,7 +288,8 @@ def _table_lines(table_id, tab):
     ench = spec["enchanted"][1]
     curse = spec["cursed"][1]
     lines.append(f"  book: {book[0]}; {book[1]}   enchanted +1: {ench}, cursed -1: {curse}")
-    lines.append(f"  poison: {_list(tab['poison'])}")
+    toxic = sum(INGREDIENTS[t][2] for t in tab["poison"])
+    lines.append(f"  poison (-{toxic}): " + (" ".join(short(t) for t in tab["poison"]) or "nothing"))
     return lines
 
 
