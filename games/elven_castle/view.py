@@ -118,25 +118,25 @@ def render_text(v):
         you = "*" if v["seat"] == s else " "
         lines.append(f"{mark}{LETTERS[s]} {rules.COLOURS[s]:<6}{you}{v['scores'][s]:>4} pts top {v['highest'][s]:>2}"
                      f"  hand {hand}")
-    lines.append("Map from above: letter = owner of the top piece (# grey), digit = level")
-    lines.append("of its top (a foot placed there stands at that level); x = red point.")
+    lines.append("Map from above. R3.12 = the top piece here is red piece #12 (# = grey) and its")
+    lines.append("top is at level 3: a foot placed here stands at level 3. x = red point.")
     tops = _grid(v)
     red = {tuple(p) for p in v["red"]}
-    header = "    " + "".join(f"  {f}  " for f in rules.FILES)
-    lines.append(header)
+    header = "    " + "".join(f"   {f}   " for f in rules.FILES)
+    lines.append(header.rstrip())
     for y in range(rules.D - 1, -1, -1):
         row = f"{y + 1:>2}  "
         for x in range(rules.W):
             if (x, y) in tops:
-                lv, owner, _pid = tops[(x, y)]
-                cell = f"{_letter(owner)}{lv}"
+                lv, owner, pid = tops[(x, y)]
+                cell = f"{_letter(owner)}{lv}.{pid}"
             elif (x, y) in red:
-                cell = "x"
+                cell = "  x"
             else:
-                cell = "."
-            row += f" {cell:<3} "
+                cell = "  ."
+            row += f" {cell:<6}"
         lines.append(row.rstrip())
-    lines.append(header)
+    lines.append(header.rstrip())
     if v["pieces"]:
         lines.append("Pieces (# number, owner, piece, first cell, direction, level, resting on):")
         for p in v["pieces"]:

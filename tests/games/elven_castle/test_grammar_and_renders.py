@@ -133,7 +133,7 @@ def test_render_text_shows_the_map_with_levels_and_owners():
     given(t, 0, "place window c3 east")
     text = GAME.render_text(GAME.view(t.state, 1))
     row3 = [line for line in text.splitlines() if line.startswith(" 3  ")][0]
-    assert row3.split()[1:6] == [".", ".", "R2", "R2", "R2"]
+    assert row3.split()[1:6] == [".", ".", "R2.0", "R2.0", "R2.0"]
 
 
 def test_render_html_is_an_inline_svg_without_scripts():
