@@ -113,6 +113,10 @@ class Option:
                 value = int(raw)
             else:
                 value = str(raw).strip()
+                if self.choices is not None and value not in self.choices:
+                    # Lenient with what people type: "royal gates" means "Royal Gates".
+                    folded = {key(str(c)): c for c in self.choices}
+                    value = folded.get(key(value), value)
         except ValueError:
             raise Rejected(f"Option {self.name} takes a {kind.__name__}, not {raw!r}.") from None
         if self.choices is not None and value not in self.choices:
