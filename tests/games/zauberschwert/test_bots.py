@@ -1,6 +1,6 @@
 """Random bots over legal(): complete games with the game's invariants checked.
 
-Default suite: 50 games per player count (checks every 5th step, describe/parse too).
+Default suite: 50 games per player count (checks every 10th step, describe/parse too).
 Soak: 1,000 games per player count, checked after every event: `pytest -m soak tests/games`.
 """
 
@@ -75,7 +75,7 @@ def _finish(table):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_bots_play_50_complete_games(players):
     for seed in range(GAMES):
-        table = play_random(GAME, players, seed=seed, check=check, check_every=5)
+        table = play_random(GAME, players, seed=seed, check=check, check_every=10)
         _finish(table)
 
 
