@@ -509,7 +509,8 @@ def _auto_step(out, rng) -> bool:
         for x in order_from_start(s):
             if owns_unused(s, x, "Stonex") and not s["gained"][x]:
                 out.emit(Event("StonexCast", {"seat": x, "power": DATA_SPELL["Stonex"]["effect"]["gain_ps_if_none_gained"]}))
-        idle = s["idle"] + 1 if (not s["adv_deck"] and not s["moved"]) else 0
+        # a round in which no card left the display: the next round starts with the same two creatures
+        idle = 0 if s["moved"] else s["idle"] + 1
         out.emit(Event("RoundEnded", {"round": s["round"], "start": (s["start"] + 1) % s["n"], "idle": idle}))
         return True
     return False

@@ -550,6 +550,24 @@ def test_game_ends_after_a_long_stall_with_an_empty_deck():
     assert table.state["step"] == "over" and table.state["ended"] == "stall"
 
 
+def test_game_ends_after_a_long_stall_with_cards_left_in_the_deck():
+    table = table_at(players=2, display=("C07", "C06"), start=RED, adv_deck=["B03", "B04"], mp=[0, 0])
+    for _ in range(14):
+        place_all(table, {})
+        _finish_round(table)
+    assert table.state["step"] == "place" and table.state["idle"] == 14
+    place_all(table, {})
+    _finish_round(table)
+    assert table.state["step"] == "over" and table.state["ended"] == "stall"
+
+
+def test_a_round_in_which_a_card_leaves_the_display_resets_the_stall_count():
+    table = table_at(players=2, display=("C07", "A04"), start=RED, adv_deck=["B03", "B04"], mp=[0, 0], idle=14)
+    place_all(table, {})  # the energy orb, unchosen, leaves the display
+    _finish_round(table)
+    assert table.state["idle"] == 0 and table.state["step"] == "place"
+
+
 def test_no_spells_in_phase_a_nothing_is_awaited_between_rounds():
     table = table_at(players=2, display=("A04", "B03"), start=RED, adv_deck=["B04", "B05"],
                      spells=[[SPELL_ID["Transformus"]], []], mp=[0, 0])
