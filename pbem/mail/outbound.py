@@ -221,7 +221,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     return {
         "seat": seat,
         "seat_name": seat.name,
-        "since": [textwrap.fill(item.text, 74, subsequent_indent="    ") for item in since if not item.undone],
+        "since": _since_lines([item.text for item in since if not item.undone]),
         "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
         "options": options,
         "more_options": more,
@@ -232,6 +232,17 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "waiting": [state["meta"]["names"][s] for s in selectors_waiting(spec, state)],
         "awaited_me": number in selectors_waiting(spec, state),
     }
+
+
+MAX_SINCE = 30
+
+
+def _since_lines(texts: list[str]) -> list[str]:
+    """The events since the last notice, wrapped; only the newest when there are many."""
+    lines = [textwrap.fill(text, 74, subsequent_indent="    ") for text in texts[-MAX_SINCE:]]
+    if len(texts) > MAX_SINCE:
+        lines.insert(0, f"({len(texts) - MAX_SINCE} earlier events: reply \"history {len(texts)}\" for all)")
+    return lines
 
 
 def selectors_waiting(spec, state) -> list[int]:

@@ -44,9 +44,11 @@ def test_turn_notice_codes_reply_applied(kind, db, settings, mailoutbox):
 
 def test_the_end_brings_standings_the_seed_and_the_audit_link(make_game, mailoutbox):
     game = make_game(2, options={"rounds": 1})
-    services.submit(game.pk, 0, f"play {max(hand(game, 0))}")
-    services.submit(game.pk, 1, f"play {min(hand(game, 1))}")
-    services.submit(game.pk, 0, "take")
+    alice_card, bob_card = max(hand(game, 0)), min(hand(game, 1))
+    services.submit(game.pk, 0, f"play {alice_card}")
+    services.submit(game.pk, 1, f"play {bob_card}")
+    winner, loser = ("Alice", "Bob") if alice_card > bob_card else ("Bob", "Alice")
+    services.submit(game.pk, 0 if winner == "Alice" else 1, "take")
     game.refresh_from_db()
     assert game.status == "finished"
     send_all()
@@ -55,7 +57,7 @@ def test_the_end_brings_standings_the_seed_and_the_audit_link(make_game, mailout
     final = parsed(next(m for m in mailoutbox if m.to == ["bob@example.org"] and "is over" in m.subject))
     text = final.get_body(preferencelist=("plain",)).get_content()
     seed = Event.objects.get(game=game, type="pbem.SeedRevealed").payload["seed"]
-    assert "1. Alice: 2" in text and "2. Bob: 0" in text
+    assert f"1. {winner}: 2" in text and f"2. {loser}: 0" in text
     assert seed in text and f"/games/{game.pk}/audit/" in text
 
 

@@ -144,3 +144,19 @@ def test_the_same_reply_through_two_doors_is_applied_once(table, mailoutbox):
     again = deliver(raw, "smtp")
     assert first.pk == again.pk and InboundMessage.objects.count() == 1
     assert Event.objects.filter(game=table, type="CardPlayed").count() == 1
+
+
+def test_a_long_absence_of_notices_is_summed_up_not_pasted(table, mailoutbox):
+    from django.utils import timezone
+
+    from pbem import deadlines
+
+    send_all()
+    services.submit(table.pk, 1, "notices digest")
+    for n in range(35):
+        services.submit(table.pk, 0, f"say chatter {n}")
+    assert deadlines.send_digests(timezone.now().replace(hour=9)) == 1
+    send_all()
+    body = text_of(received(mailoutbox, "bob@example.org", "digest"))
+    assert "earlier events: reply \"history" in body
+    assert "Alice says: chatter 34" in body and "Alice says: chatter 0\n" not in body

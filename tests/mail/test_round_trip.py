@@ -45,38 +45,41 @@ def live_game(settings, smtp_sink):
     return game
 
 
-def notice_to(sink, address: str, kind: str = "turn"):
+def notice_to(sink, address: str, kind: str = "turn", game=None):
     for msg in reversed(sink.parsed()):
         if str(msg["To"]) == address or address in str(msg["To"]):
-            if Notice.objects.get(pk=int(msg["X-Pbem-Notice"])).kind == kind:
+            notice = Notice.objects.get(pk=int(msg["X-Pbem-Notice"]))
+            if notice.kind == kind and (game is None or notice.game_id == game.pk):
                 return msg
     raise AssertionError(f"no {kind} mail to {address}: {[str(m['Subject']) for m in sink.parsed()]}")
 
 
-CASES = [(door, style) for door in DOORS for style in ("gmail", "outlook", "apple")]
+@pytest.mark.parametrize("door", DOORS)
+def test_round_trip_through_each_door(door, live_game, smtp_sink, smtp_door, monkeypatch, tmp_path, settings):
+    """For each door, a reply quoted as Gmail, Outlook and Apple Mail quote (a game for each)."""
+    games = [live_game] + [services.create_game("diceduel", CAST[:2], {}) for _ in range(2)]
+    smtp_sink.wait_for(6)
+    for game, style in zip(games, ("gmail", "outlook", "apple")):
+        turn = notice_to(smtp_sink, "alice@example.org", game=game)
+        assert turn["Reply-To"].startswith("play+") and turn["In-Reply-To"] == f"<pbem.game{game.pk}@pbem.localhost>"
+        assert turn.get_body(preferencelist=("html",)) is not None
+        card = hand(game, 0)[2]
+        raw = reply(style, turn, f"play {card}")
+        sent_before = len(smtp_sink.messages)
 
+        DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path / style, settings=settings,
+                      smtp_door=smtp_door)
 
-@pytest.mark.parametrize(("door", "style"), CASES)
-def test_round_trip_through_each_door(door, style, live_game, smtp_sink, smtp_door, monkeypatch, tmp_path, settings):
-    turn = notice_to(smtp_sink, "alice@example.org")
-    assert turn["Reply-To"].startswith("play+") and turn["In-Reply-To"] == f"<pbem.game{live_game.pk}@pbem.localhost>"
-    assert turn.get_body(preferencelist=("html",)) is not None
-    card = hand(live_game, 0)[2]
-    raw = reply(style, turn, f"play {card}")
-    sent_before = len(smtp_sink.messages)
-
-    DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path, settings=settings, smtp_door=smtp_door)
-
-    message = InboundMessage.objects.get()
-    assert (message.channel, message.status) == ({"pipe": "pipe", "maildir": "maildir", "smtp": "smtp",
-                                                  "webhook": "webhook", "imap": "imap"}[door], "applied")
-    assert list(Event.objects.filter(game=live_game, type="CardPlayed").values_list("payload", flat=True)) == [
-        {"seat": 0, "card": card}]
-    smtp_sink.wait_for(sent_before + 1)
-    confirmation = notice_to(smtp_sink, "alice@example.org", "answer")
-    assert confirmation["In-Reply-To"] == message.message_id
-    assert "Done." in confirmation.get_body(preferencelist=("plain",)).get_content()
-    assert f"play {card}" in confirmation.get_body(preferencelist=("plain",)).get_content()
+        message = InboundMessage.objects.get(game=game)
+        assert (message.channel, message.status) == (door, "applied"), (style, message.outcome)
+        assert list(Event.objects.filter(game=game, type="CardPlayed").values_list("payload", flat=True)) == [
+            {"seat": 0, "card": card}]
+        smtp_sink.wait_for(sent_before + 1)
+        confirmation = notice_to(smtp_sink, "alice@example.org", "answer", game=game)
+        assert confirmation["In-Reply-To"] == message.message_id
+        assert "Done." in confirmation.get_body(preferencelist=("plain",)).get_content()
+        assert f"play {card}" in confirmation.get_body(preferencelist=("plain",)).get_content()
+    assert InboundMessage.objects.count() == 3 and Notice.objects.filter(kind="answer").count() == 3
 
 
 def test_one_reply_through_all_doors_is_applied_once(live_game, smtp_sink, smtp_door, monkeypatch, tmp_path,
