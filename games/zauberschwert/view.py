@@ -173,7 +173,7 @@ def narrate(event, names):
         return f"Round {d['round']} ends; {names[d['start']]} is the new start player."
     if t == "GameEnded":
         if d["reason"] == "stall":
-            return "The game ends: the deck is empty and the display has not changed for many rounds."
+            return "The game ends: no card has left the display for 15 rounds (a stalemate)."
         return "The game ends: the display can no longer be refilled to two cards."
     return t
 
