@@ -430,6 +430,12 @@ def submit(game_id: int, seat: int, lines: str | list[str] | None = None, *, com
     """
     actor = actor or Actor("seat", seat)
     if isinstance(lines, str):
+        lines = lines.replace("\x00", "")  # a NUL cannot be stored (PostgreSQL text) and means nothing
+    elif lines:
+        lines = [line.replace("\x00", "") for line in lines]
+    if command is not None and "\\u0000" in eventlog.canonical(command):  # JSON writes a NUL as \u0000
+        raise ServiceError("The command contains a NUL character.", "bad_input")
+    if isinstance(lines, str):
         lines = [line for line in (raw.strip() for raw in lines.splitlines()) if line]
     items: list[tuple[str, dict | None]] = [(line, None) for line in (lines or [])]
     if command is not None:

@@ -9,11 +9,16 @@ from pbem import eventlog, services
 
 
 @pytest.fixture(autouse=True)
-def _fresh_state_cache():
-    # The in-process cache must not carry states across tests (each test has its own database).
+def _fresh_caches():
+    # Neither the state cache nor Django's cache (rate-limit counters) may carry over between
+    # tests: each test has its own database, and a limit hit by one test must not refuse the next.
+    from django.core.cache import cache
+
     eventlog.cache_clear()
+    cache.clear()
     yield
     eventlog.cache_clear()
+    cache.clear()
 
 
 CAST = [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org"),

@@ -172,3 +172,12 @@ def test_a_timeout_plays_the_games_pass_and_says_so(make_game):
     timed = Event.objects.get(game=game, type="pbem.TimedOut")
     assert timed.actor_kind == "system" and timed.payload["command"].startswith("play ")
     assert services.timeout_seat(game.pk, 0, now=later) == "not_due"  # no longer awaited
+
+
+def test_a_nul_character_is_dropped_from_text_and_refused_in_a_structured_command(make_game):
+    game = make_game(2)
+    services.submit(game.pk, 0, "say hel\x00lo")
+    assert Event.objects.filter(game=game, type="pbem.Said").get().payload["text"] == "hello"
+    with pytest.raises(services.ServiceError) as err:
+        services.submit(game.pk, 0, command={"type": "play", "card": "1\x00"})
+    assert err.value.code == "bad_input"
