@@ -48,7 +48,8 @@ def test_random_bots_complete_games(players, config):
 @pytest.mark.parametrize("config", list(CONFIGS))
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_soak_random_bots(players, config, request):
-    if "soak" not in (request.config.getoption("-m") or ""):
+    marks = request.config.getoption("-m") or ""
+    if "soak" not in marks or "not soak" in marks:  # also safe where addopts does not deselect it
         pytest.skip("soak run: pytest -m soak tests/games")
     for seed in range(1000):
         _play(players, config, seed=10_000_000 + 10_000 * players + seed, check_every=2)
