@@ -20,6 +20,7 @@ from .data_model import (
     CORKS_TO_END,
     CURVES,
     FLASKS,
+    INGREDIENTS,
     PIECE_BY_EFFECT,
     PIECE_IDS,
     PIECES,
@@ -27,9 +28,7 @@ from .data_model import (
     TABLE_IDS,
     TABLES,
     book_slot,
-    has_trait,
     matches,
-    value,
 )
 
 SEAT_COLOURS = ("white", "black", "pink", "brown", "grey")
@@ -898,14 +897,23 @@ CATEGORIES = ("concocting", "corks", "recipe book", "enchanted", "cursed", "toxi
 def scores_breakdown(state, seat) -> list[int]:
     """[A concocting, B corks, C recipe book, D enchanted, E cursed, F toxic] from the table as it is."""
     table = TABLES[state["tables"][seat]]
-    flask_toks = [t for f in FLASKS for t in state["flasks"][seat][f]]
-    a = sum(value(t) for t in flask_toks)
+    ench_kind, ench = table["enchanted"]
+    curse_kind, curse = table["cursed"]
+    ei = 0 if ench_kind == "colour" else 1
+    ci = 0 if curse_kind == "colour" else 1
+    a = d = e = 0
+    for toks in state["flasks"][seat].values():
+        for t in toks:
+            info = INGREDIENTS[t]
+            a += info[2]
+            if info[ei] == ench:
+                d += 1
+            if info[ci] == curse:
+                e -= 1
     b = sum(state["corks"][seat].values())
     book = [t for t in state["book"][seat] if t is not None]
-    c = sum(2 * value(t) for t in book) + (3 if len(book) == 2 else 0)
-    d = sum(1 for t in flask_toks if has_trait(t, table["enchanted"]))
-    e = -sum(1 for t in flask_toks if has_trait(t, table["cursed"]))
-    f = -sum(value(t) for t in state["poison"][seat])
+    c = sum(2 * INGREDIENTS[t][2] for t in book) + (3 if len(book) == 2 else 0)
+    f = -sum(INGREDIENTS[t][2] for t in state["poison"][seat])
     return [a, b, c, d, e, f]
 
 

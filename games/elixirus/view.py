@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
+from games.base import rank
+
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import CATEGORIES, SEAT_COLOURS, breakdowns, current, draft_table, result, waiting_for
+from .rules import CATEGORIES, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, waiting_for
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
           "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
@@ -65,9 +67,9 @@ def view(state, seat):
         "ranking": None,
     }
     if state["phase"] == "over":
-        res = result(state)
-        out["ranking"] = res.ranking()
-        out["tiebreak"] = [list(t) for t in res.tiebreak]
+        tiebreak = [(ingredients_on_table(state, s),) for s in range(n)]
+        out["ranking"] = rank([sum(b) for b in scores], tiebreak)
+        out["tiebreak"] = [list(t) for t in tiebreak]
     if cur:
         out["current"] = {"seat": cur[0], "pos": cur[1], "space": cur[2], "step": state["step"]}
     if seat is not None and state["looking"] and cur and cur[0] == seat:

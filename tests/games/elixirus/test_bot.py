@@ -14,7 +14,7 @@ COUNTS = (2, 3, 4, 5)
 def test_random_bots_play_50_complete_games(players):
     ends = set()
     for seed in range(50):
-        table = play_random(GAME, players, seed=1000 * players + seed, check=check_invariants, check_every=10)
+        table = play_random(GAME, players, seed=1000 * players + seed, check=check_invariants, check_every=13)
         check_invariants(table)
         result = GAME.result(table.state)
         assert result is not None and len(result.scores) == players
