@@ -11,7 +11,6 @@ import copy
 import hashlib
 import json
 import random
-from dataclasses import asdict
 from pathlib import Path
 
 from games.base import Event, GameSpec, Rejected, Rng, may_act
@@ -26,9 +25,10 @@ def state_digest(state) -> str:
 
 
 def event_to_json(event: Event) -> dict:
-    out = asdict(event)
-    out["visible_to"] = list(event.visible_to) if event.visible_to is not None else None
-    return out
+    # Built by hand: dataclasses.asdict deep-copies the data and costs as much as the game's rules.
+    return {"type": event.type, "data": event.data,
+            "visible_to": list(event.visible_to) if event.visible_to is not None else None,
+            "public": event.public, "reveals": event.reveals}
 
 
 def event_from_json(raw: dict) -> Event:
