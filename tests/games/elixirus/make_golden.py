@@ -9,7 +9,7 @@ from games.elixirus import GAME
 from games.testing import play_random, save_golden
 
 OUT = Path(__file__).resolve().parents[2] / "golden" / "elixirus"
-GAMES = [(2, 11), (3, 23), (5, 57)]
+GAMES = [(2, 4), (2, 11), (3, 23), (5, 57)]  # 2p seed 4 ends with a fourth cork
 
 
 def main():
