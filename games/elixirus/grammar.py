@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from games.base import ParseError, key, match_name, normalize
 
 from .data_model import COLOURS, CRYSTAL, EFFECTS, FLASKS, VARIETIES
@@ -216,7 +218,8 @@ def help(state, seat):
     if seat is None or seat not in waiting_for(state):
         if phase == "brew" and seat is not None and state["done"][seat]:
             lines.append("You are done concocting; waiting for the others.")
-            lines.append(f"  {'reset':40} {_HELP['reset'][1]}")
+            lines.append("  reset")
+            lines.append("      " + _HELP["reset"][1])
             return "\n".join(lines)
         lines.append("You are not awaited now. Stage: " + {"place": "A, placing apprentices",
                                                              "collect": "B, collecting ingredients",
@@ -230,7 +233,11 @@ def help(state, seat):
     for kind, cmds in kinds.items():
         form, text = _HELP[kind]
         lines.append(f"  {form}")
-        lines.append(f"      {text}")
+        lines += textwrap.wrap(text, 78, initial_indent="      ", subsequent_indent="      ")
         examples = ", ".join(f"'{describe(c)}'" for c in cmds[:2])
-        lines.append(f"      e.g. {examples}")
+        lines += textwrap.wrap(f"e.g. {examples}", 78, initial_indent="      ", subsequent_indent="      ")
+    if phase == "brew":
+        lines.append("  reset")
+        lines.append("      " + _HELP["reset"][1])
+        lines.append("Send all your lines in one reply; nobody sees them until everyone is done.")
     return "\n".join(lines)

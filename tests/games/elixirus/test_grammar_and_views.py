@@ -124,3 +124,13 @@ def test_timeout_skips_an_effect_and_finishes_an_empty_concocting_only():
     assert GAME.timeout(b.state, 0) is None
     assert GAME.timeout(b.state, 1) == {"type": "done"}
     assert GAME.timeout(table(2).state, 0) is None
+
+
+def test_help_fits_an_80_column_email_in_every_stage():
+    from games.testing import play_random
+
+    def check(table):
+        for seat in range(table.players):
+            assert all(len(line) <= 80 for line in GAME.help(table.state, seat).splitlines())
+
+    play_random(GAME, 3, seed=8, check=check, check_every=3)
