@@ -162,3 +162,15 @@ def test_hidden_no_public_form_of_a_restricted_event_names_a_secret_card():
             assert "ART" not in text and not any(c in text for c in ("'A0", "'B0", "'C0")), (e.type, public)
             if e.type in ("ArtifactsDrawn", "RetransformusCast", "HarpagarusCast", "OfferMade", "OfferAccepted"):
                 assert e.reveals, e.type
+
+
+def test_bids_are_public_and_seen_by_everyone():
+    table = table_at(players=3, display=("A08", "A04"), mp=[9, 9, 9])
+    place_all(table, {RED: 0, BLUE: 0})
+    table.act(RED, {"type": "alone"})
+    events = table.act(RED, {"type": "bid", "amount": 6})
+    assert all(e.visible_to is None for e in events)
+    for viewer in (None, GREEN):
+        auction = GAME.view(table.state, viewer)["auction"]
+        assert auction["high"] == 6 and auction["bidder"] == RED
+    assert "high bid 6 by Red" in GAME.render_text(GAME.view(table.state, None))

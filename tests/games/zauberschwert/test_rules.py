@@ -607,3 +607,15 @@ def test_option_offers_per_round_sets_the_trading_limit():
         GAME.resolve_options(2, {"offers_per_round": 0})
     with pytest.raises(Rejected):
         GAME.resolve_options(5, {})  # 2 to 4 players
+
+
+def test_commands_with_wrong_kinds_of_values_are_rejected():
+    table = table_at(players=2, display=("A08", "A04"), mp=[9, 9])
+    for bad in ({"type": "place", "slot": True}, {"type": "place", "slot": 2}, {"type": "place"}, {"type": "bid"}):
+        with pytest.raises(Rejected):
+            GAME.decide(table.state, RED, bad, None)
+    place_all(table, {RED: 0, BLUE: 0})
+    table.act(RED, {"type": "alone"})
+    for bad in ({"type": "bid", "amount": "9"}, {"type": "bid", "amount": True}, {"type": "bid", "amount": 10}):
+        with pytest.raises(Rejected):
+            GAME.decide(table.state, RED, bad, None)
