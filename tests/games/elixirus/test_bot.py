@@ -1,4 +1,7 @@
-"""Random bots over legal(): complete games for every player count, invariants after every event."""
+"""Random bots over legal(): complete games for every player count, with invariant checks.
+
+Soak run (1,000 games per player count): .venv/bin/python -m pytest -m soak tests/games/elixirus
+"""
 
 import pytest
 
