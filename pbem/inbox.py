@@ -178,13 +178,13 @@ def describe_outcome(outcome: services.Outcome) -> str:
     return "\n\n".join(parts) or "Nothing to apply."
 
 
-def describe_refusal(exc: services.ServiceError) -> str:
+def describe_refusal(exc: services.ServiceError, with_legal: bool = True) -> str:
     if isinstance(exc, services.CommandRejected):
         text = ""
         if exc.line:
             text = f"Line {exc.line_number}: {exc.line}\n" if exc.line_number else f"{exc.line}\n"
         text += f"Refused: {exc}\nNothing in your message was applied."
-        if exc.legal:
+        if exc.legal and with_legal:
             text += "\n\nWhat you may do now:\n" + "\n".join(f"  {c}" for c in exc.legal)
         return text
     return f"{exc}\nNothing was applied."

@@ -196,9 +196,16 @@ def build_context(notice: Notice) -> dict:
             seat = notice.seat
             ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
             fields["tag"] = subject_tag(seat)
+    if "text" in ctx["extra"]:
+        ctx["answer_text"] = wrap(ctx["extra"]["text"])
     fields["subject"] = _answer_subject(notice)
     ctx["subject_fields"] = fields
     return ctx
+
+
+def wrap(text: str, width: int = 76) -> str:
+    """Long lines folded for an 80-column reader; short ones (boards, lists) left as they are."""
+    return "\n".join(textwrap.fill(line, width) if len(line) > width else line for line in text.split("\n"))
 
 
 def _answer_subject(notice: Notice) -> str:

@@ -60,11 +60,13 @@ def process_mail(message: InboundMessage) -> None:
     expected = None if all(_neutral(line) for line in parsed.lines) else _expected_version(parsed, seat)
     lines = translate_codes(parsed.lines, seat, expected)
     result = inbox.apply(message, seat, "\n".join(lines), expected)
-    board = ""
+    board, text = "", message.outcome
+    if isinstance(result, services.CommandRejected):
+        text = inbox.describe_refusal(result, with_legal=False)  # the answer lists them with codes
     if isinstance(result, services.StaleVersion):
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
-    answer(message, parsed, seat, message.error_code, message.outcome, board=board)
+    answer(message, parsed, seat, message.error_code, text, board=board)
 
 
 # ---------------------------------------------------------------------------------------------
