@@ -3,7 +3,7 @@
 from games.elixirus import GAME
 from games.elixirus.rules import effect_of
 
-from .helpers import CIRCLE, give_front, place, pos, rejected, set_curves, table, types
+from .helpers import CIRCLE, place, pos, rejected, set_curves, table, types
 
 A = ["red root 1", "blue leaf 2", "green seed 3", "yellow stem 1"]
 B = ["purple berry 3", "orange blossom 2", "red seed 1", "blue root 3"]
@@ -277,12 +277,6 @@ def test_a_seat_already_holding_the_basket_tile_cannot_take_it_again():
         t.act(who, GAME.legal(t.state, who)[0] if t.state["step"] != "effect" else {"type": "skip"})
     # the collect effect had nothing to offer: the apprentice went home without asking
     assert not (t.state["phase"] == "collect" and t.state["step"] == "effect" and effect_at(t) == "collect")
-
-
-def test_give_front_helper_keeps_ingredients_conserved():
-    t = table(2)
-    give_front(t, 0, ["red root 3"])
-    assert t.state["front"][0] == ["red root 3"] and "red root 3" not in t.state["bag"]
 
 
 def test_a_crystal_may_be_stolen():
