@@ -184,3 +184,5 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The queue tasks go to (a test suite sharing one Redis gives its worker a queue of its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# At most this many answers an hour to one address (a loop guard besides RFC 3834).
+PBEM_MAIL_ANSWERS_PER_HOUR = int(os.environ.get("PBEM_MAIL_ANSWERS_PER_HOUR", "30"))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
+from django.utils import timezone
 
 from .. import addressing, eventlog, inbox, selectors, services
 from ..models import Game, InboundMessage, InboundStatus, Notice, Seat
@@ -224,6 +226,14 @@ def answer(message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, c
            board: str = "") -> Notice | None:
     """Queues the answer to a person's mail (in this transaction); sent once it commits."""
     if not parsed.sender:
+        return None
+    # A loop guard for what RFC 3834 headers miss (an autoresponder that does not say so, a
+    # forged sender): at most so many answers an hour to one address; the rest is recorded only.
+    limit = getattr(settings, "PBEM_MAIL_ANSWERS_PER_HOUR", 30)
+    since = timezone.now() - timedelta(hours=1)
+    if Notice.objects.filter(kind="answer", to_email=parsed.sender, created_at__gte=since).count() >= limit:
+        log.warning("not answering %s: %s answers in the last hour", parsed.sender, limit)
+        message.outcome += f"\n(Not answered: {limit} answers went to this address in the last hour.)"
         return None
     version = message.result_version
     if seat is not None and version is None:

@@ -127,3 +127,13 @@ def test_our_own_notice_coming_back_is_not_answered(table, mailoutbox):
     message = deliver(sent.message().as_bytes())
     assert (message.status, message.error_code) == ("ignored", "automatic")
     assert Notice.objects.filter(kind="answer").count() == 0
+
+
+def test_answers_to_one_address_are_capped_per_hour(table, mailoutbox, settings):
+    settings.PBEM_MAIL_ANSWERS_PER_HOUR = 3
+    send_all()
+    notice = received(mailoutbox, "alice@example.org")
+    messages = [deliver(reply("gmail", notice, "dance")) for _ in range(5)]
+    assert [m.status for m in messages] == ["refused"] * 5
+    assert Notice.objects.filter(kind="answer").count() == 3
+    assert "Not answered" in messages[-1].outcome
