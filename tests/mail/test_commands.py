@@ -1,0 +1,48 @@
+"""receive_email's answers to the MTA: stored, or "try again later" (75), or a bad message."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import OperationalError
+
+from pbem import inbox
+from pbem.models import InboundMessage
+
+RAW = b"From: alice@example.org\r\nTo: play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost\r\nMessage-ID: <a@b>\r\n\r\nhelp\r\n"
+
+
+def stdin(monkeypatch, raw: bytes):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="latin-1"))
+
+
+def test_pipe_stores_with_the_envelope_recipient(db, monkeypatch):
+    stdin(monkeypatch, RAW)
+    monkeypatch.setenv("ORIGINAL_RECIPIENT", "play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost")
+    call_command("receive_email")
+    message = InboundMessage.objects.get()
+    assert message.channel == "pipe" and message.envelope_to == ["play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost"]
+    assert bytes(message.raw) == RAW
+
+
+def test_database_down_asks_the_mta_to_retry(db, monkeypatch):
+    stdin(monkeypatch, RAW)
+
+    def down(*args, **kwargs):
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr(inbox, "store_raw", down)
+    with pytest.raises(CommandError) as error:
+        call_command("receive_email")
+    assert error.value.returncode == 75
+
+
+def test_empty_input_is_an_error(db, monkeypatch):
+    stdin(monkeypatch, b"")
+    with pytest.raises(CommandError) as error:
+        call_command("receive_email")
+    assert error.value.returncode == 1
+    assert InboundMessage.objects.count() == 0
