@@ -189,19 +189,14 @@ def bounce_details(raw: bytes) -> tuple[list[str], str]:
     diagnostic = ""
     for part in msg.walk():
         ctype = part.get_content_type()
-        if ctype in ("message/rfc822", "text/rfc822-headers", "message/rfc822-headers"):
-            text = _part_text(part) if ctype != "message/rfc822" else ""
-            if ctype == "message/rfc822":
-                inner = part.get_payload()
-                inner = inner[0] if isinstance(inner, list) and inner else inner
-                text = str(inner.get("Message-ID", "")) if hasattr(inner, "get") else ""
-            ids += re.findall(r"<[^<>\s]+>", text if ctype == "message/rfc822" else
-                              "\n".join(line for line in text.splitlines() if line.lower().startswith("message-id")))
-        elif ctype == "message/delivery-status":
-            text = part.as_string() if not isinstance(part.get_payload(), str) else part.get_payload()
-            found = re.search(r"Diagnostic-Code:\s*(.+)", text, re.I)
-            if found:
-                diagnostic = found.group(1).strip()
+        if ctype == "message/rfc822" and part.is_multipart():  # the returned message itself
+            ids += _ids(str(part.get_payload(0).get("Message-ID", "")))
+        elif ctype in ("text/rfc822-headers", "message/rfc822-headers"):  # only its headers
+            ids += [found for line in _part_text(part).splitlines() if line.lower().startswith("message-id:")
+                    for found in _ids(line)]
+        elif ctype == "message/delivery-status" and not diagnostic:
+            found = re.search(r"Diagnostic-Code:\s*(.+)", part.as_string(), re.I)
+            diagnostic = found.group(1).strip() if found else ""
     if not ids:  # a plain-text bounce: look for our Message-IDs anywhere
         ids = re.findall(r"<pbem\.[^<>\s]+>", raw.decode("latin-1"))
     return list(dict.fromkeys(ids)), diagnostic or "the message could not be delivered"

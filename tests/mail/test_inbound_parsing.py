@@ -105,3 +105,16 @@ def test_oversized_message_keeps_headers_and_its_size(settings):
     assert len(kept) < 300 and b"boundary" not in kept
     parsed = inbound.parse(kept)
     assert parsed.too_large and parsed.size == len(raw) and parsed.sender == "alice@example.org"
+
+
+@pytest.mark.parametrize("container", ["text/rfc822-headers", "message/rfc822"])
+def test_a_delivery_report_names_our_notice_and_the_reason(container, alice_notice):
+    from .replies import corpus
+
+    raw = corpus("bounce", alice_notice, to="seals@pbem.localhost")
+    raw = raw.replace(b"Content-Type: text/rfc822-headers", f"Content-Type: {container}".encode())
+    ids, diagnostic = inbound.bounce_details(raw)
+    assert ids == [str(alice_notice["Message-ID"])]
+    assert diagnostic.startswith("smtp; 550 5.1.1") and "User unknown" in diagnostic
+    parsed = inbound.parse(raw)
+    assert parsed.is_bounce and parsed.automatic
