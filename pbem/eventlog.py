@@ -107,6 +107,8 @@ def _apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
         meta["abandoned"] = True
     elif kind == "ScoreCorrected":
         meta["corrections"].append([data["seat"], data["points"], data.get("reason", ""), seq])
+    elif kind == "DeadlineMissed":
+        meta.setdefault("overdue", {})[str(data["seat"])] = data["deadline"]
     elif kind == "PlayerReplaced":
         meta["names"][data["seat"]] = data["name"]
 

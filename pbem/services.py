@@ -314,6 +314,8 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
     status = updates["status"]
     new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
     newsworthy = any(ev.type not in QUIET_EVENTS for ev in work.events)
+    # Table talk reaches everyone but the speaker, awaited or not (unless they want no news).
+    talk = any(ev.type == "pbem.Said" for ev in work.events)
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
     for seat in work.seats:
@@ -322,8 +324,10 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
             kind = "final"
         elif number in after and number not in before:
             kind = "turn"
-        elif number in after:
+        elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
             continue  # still choosing; the actor gets a confirmation from the channel
+        elif number in after:
+            kind = "news"
         elif number != work.actor.seat and seat["notice_preference"] == "every" and newsworthy:
             kind = "news"
         else:
@@ -682,8 +686,8 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
             return
         command = work.spec.timeout(work.state["game"], seat)
         if command is None:
-            if work.state["meta"].get("overdue_reported") == [seat, deadline]:
-                return
+            if work.state["meta"].get("overdue", {}).get(str(seat)) == deadline:
+                return  # the Master of Seals was already told about this deadline
             work.platform("DeadlineMissed", {"seat": seat, "deadline": deadline})
             work.notices.append({"seat_id": None, "kind": "overdue", "version": work.loaded.version + 1,
                                  "to_email": "", "context": {"seat": seat}})

@@ -181,3 +181,33 @@ def test_a_nul_character_is_dropped_from_text_and_refused_in_a_structured_comman
     with pytest.raises(services.ServiceError) as err:
         services.submit(game.pk, 0, command={"type": "play", "card": "1\x00"})
     assert err.value.code == "bad_input"
+
+
+def test_table_talk_reaches_every_other_player_even_those_still_choosing(make_game):
+    game = make_game(3)
+    before = Notice.objects.count()
+    services.submit(game.pk, 0, "say I will play low this round")
+    told = set(Notice.objects.filter(pk__gt=Notice.objects.order_by("pk")[before - 1].pk if before else 0)
+               .values_list("seat__number", flat=True))
+    assert told == {1, 2}
+
+
+def test_a_missed_deadline_without_a_pass_is_reported_once(make_game, monkeypatch):
+    import dataclasses
+    import datetime
+
+    from pbem.registry import get_game
+
+    game = make_game(2)
+    spec = get_game("diceduel")
+    no_pass = dataclasses.replace(spec, timeout=lambda state, seat: None)
+    monkeypatch.setattr(services, "get_game", lambda kind: no_pass)
+    from pbem import eventlog as el
+
+    monkeypatch.setattr(el, "get_game", lambda kind: no_pass)
+    el.cache_clear()
+    later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
+    assert services.timeout_seat(game.pk, 0, now=later) == "reported"
+    assert services.timeout_seat(game.pk, 0, now=later) == "not_due"
+    assert Event.objects.filter(game=game, type="pbem.DeadlineMissed").count() == 1
+    assert Notice.objects.filter(game=game, kind="overdue").count() == 1
