@@ -176,10 +176,25 @@ def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) ->
 
 
 def _event_rows(game_id: int, after: int, upto: int | None) -> list:
-    rows = Event.objects.filter(game_id=game_id, seq__gt=after)
+    """(seq, type, payload, public, visible_to, reveals, schema_version) rows in order.
+
+    A plain cursor with JSON as text: replay is the hot path of every cold load, and this is
+    about a quarter faster than going through the ORM's JSONField.
+    """
+    text = "::text" if connection.vendor == "postgresql" else ""
+    sql = (f"SELECT seq, type, payload{text}, public{text}, visible_to{text}, reveals, schema_version "
+           "FROM pbem_event WHERE game_id = %s AND seq > %s")
+    params = [game_id, after]
     if upto is not None:
-        rows = rows.filter(seq__lte=upto)
-    return list(rows.order_by("seq").values_list(*EVENT_FIELDS))
+        sql += " AND seq <= %s"
+        params.append(upto)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " ORDER BY seq", params)
+        raw = cursor.fetchall()
+    loads = json.loads
+    return [(seq, etype, loads(payload), None if public is None else loads(public),
+             None if visible is None else loads(visible), bool(reveals), schema)
+            for seq, etype, payload, public, visible, reveals, schema in raw]
 
 
 def _undone_in(rows) -> set[int]:
