@@ -80,6 +80,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Lets psycopg prepare statements where asked to (the event append asks; Django's own
+    # queries use client-side binding and are unaffected).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

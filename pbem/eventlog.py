@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import psycopg
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -362,8 +363,12 @@ def _append_pg(game_id, expected, new_version, new_head, rows, game_updates, not
             " AS v(seat_id, kind, version, to_email, context))"
         )
     sql.append(" SELECT count(*) FROM bump")
-    with connection.cursor() as cursor:
-        cursor.execute("".join(sql), params)
+    # A server-side-binding cursor on Django's own connection (so: the same transaction), asked
+    # to prepare: the statement has few shapes, and planning it anew each time cost more than
+    # executing it (Django's default client-side binding sends literals, which cannot be prepared).
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute("".join(sql), params, prepare=True)
         (count,) = cursor.fetchone()
     if not count:
         raise Conflict(f"game {game_id} moved past version {expected}")
