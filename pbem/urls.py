@@ -1,4 +1,5 @@
-from django.urls import path
+from django.http import JsonResponse
+from django.urls import path, re_path
 
 from . import views
 from .api import api
@@ -15,4 +16,7 @@ urlpatterns = [
     path("play/<str:token>/", views.seat_page, name="pbem-seat"),
     path("play/<str:token>/history/", views.seat_history, name="pbem-seat_history"),
     path("api/", api.urls),
+    # Anything else under /api/ answers in the API's error shape, not with an HTML page.
+    re_path(r"^api/.*$", lambda request: JsonResponse(
+        {"code": "not_found", "message": f"There is no API endpoint {request.path}; see /api/docs."}, status=404)),
 ]

@@ -402,3 +402,8 @@ def test_an_unexpected_failure_is_still_a_json_error(api, duel, monkeypatch):
     monkeypatch.setattr("pbem.api.audit.verify", broken)
     body = error(api.get(f"/games/{game.pk}/audit"), 500, "internal")
     assert "disk on fire" not in body["message"]  # no internals shown
+
+
+def test_an_unknown_api_path_answers_json_404(client):
+    response = client.get("/api/no/such/thing")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
