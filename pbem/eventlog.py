@@ -16,7 +16,7 @@ from datetime import datetime
 
 import psycopg
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from games.base import Event as GameEvent
@@ -33,8 +33,13 @@ class Conflict(Exception):
     """Another writer appended first; reload and try again."""
 
 
+# One encoder built once: json.dumps with these arguments would build a new one on every call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
 def canonical(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON spelling that hashes are taken over (sorted keys, no spaces, UTF-8 as is)."""
+    return _CANONICAL(obj)
 
 
 def event_hash(game_id: int, seq: int, row: dict, prev_hash: str) -> str:
@@ -284,8 +289,9 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
     """
     new_version = expected + len(rows)
     new_head = rows[-1]["hash"] if rows else head
-    if connection.vendor == "postgresql":
-        _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id)
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor == "postgresql":
+        _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id)
         return
     updated = Game.objects.filter(pk=game_id, version=expected).update(
         version=new_version, head_hash=new_head, updated_at=timezone.now(), **game_updates
@@ -303,72 +309,69 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
 
 
 _GAME_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores", "read_model_version")
-_JSON_GAME_COLUMNS = {"awaited", "deadlines", "scores"}
-_EVENT_COLUMNS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng", "actor_kind", "actor_seat",
-                  "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
-_EVENT_JSON = {"payload", "public", "visible_to", "rng"}
-_EVENT_CASTS = {"payload": "jsonb", "public": "jsonb", "visible_to": "jsonb", "rng": "jsonb", "seq": "integer",
-                "reveals": "boolean", "actor_seat": "smallint", "actor_user_id": "integer",
-                "created_at": "timestamptz", "schema_version": "smallint"}
-_NOTICE_COLUMNS = ("seat_id", "kind", "version", "to_email", "context")
+_JSON_GAME_COLUMNS = frozenset({"awaited", "deadlines", "scores"})
+# Event columns in insert order, with the cast each parameter needs and whether it is JSON.
+_EVENT_COLUMNS = (("seq", "integer", False), ("type", "", False), ("payload", "jsonb", True),
+                  ("public", "jsonb", True), ("visible_to", "jsonb", True), ("reveals", "boolean", False),
+                  ("rng", "jsonb", True), ("actor_kind", "", False), ("actor_seat", "smallint", False),
+                  ("actor_user_id", "integer", False), ("created_at", "timestamptz", False),
+                  ("causation_id", "", False), ("schema_version", "smallint", False), ("prev_hash", "", False),
+                  ("hash", "", False))
+_APPEND_SQL: dict[tuple, str] = {}
 
 
-def _json_or_null(value):
-    return None if value is None else canonical(value)
-
-
-def _append_pg(game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id) -> None:
-    params: list = []
+def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: bool) -> str:
+    """The append statement for one shape of append (built once per shape, then prepared)."""
+    key = (game_columns, events, notices, with_causation)
+    sql = _APPEND_SQL.get(key)
+    if sql is not None:
+        return sql
     sets = ["version = %s", "head_hash = %s", "updated_at = now()"]
-    params += [new_version, new_head]
-    for col in _GAME_COLUMNS:
-        if col in game_updates:
-            value = game_updates[col]
-            sets.append(f"{col} = %s" + ("::jsonb" if col in _JSON_GAME_COLUMNS else ""))
-            params.append(canonical(value) if col in _JSON_GAME_COLUMNS else value)
-    fresh = ""
-    if causation_id:
-        fresh = " AND NOT EXISTS (SELECT 1 FROM pbem_event WHERE game_id = %s AND causation_id = %s)"
-    sql = [f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s{fresh} RETURNING id)"]
-    params += [game_id, expected] + ([game_id, causation_id] if causation_id else [])
-    if rows:
-        values = []
-        for row in rows:
-            cells = []
-            for col in _EVENT_COLUMNS:
-                cast = _EVENT_CASTS.get(col)
-                cells.append("%s::" + cast if cast else "%s")
-                value = row.get(col)
-                if col == "payload":
-                    value = canonical(value)
-                elif col in _EVENT_JSON:
-                    value = _json_or_null(value)
-                params.append(value)
-            values.append("(" + ", ".join(cells) + ")")
-        cols = ", ".join(_EVENT_COLUMNS)
-        sql.append(
-            f", ev AS (INSERT INTO pbem_event (game_id, {cols}) SELECT bump.id, v.* FROM bump, "
-            f"(VALUES {', '.join(values)}) AS v({cols}))"
-        )
+    sets += [f"{col} = %s" + ("::jsonb" if col in _JSON_GAME_COLUMNS else "") for col in game_columns]
+    fresh = " AND NOT EXISTS (SELECT 1 FROM pbem_event WHERE game_id = %s AND causation_id = %s)"
+    parts = [f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s"
+             f"{fresh if with_causation else ''} RETURNING id)"]
+    if events:
+        cols = ", ".join(col for col, _cast, _json in _EVENT_COLUMNS)
+        cells = "(" + ", ".join("%s::" + cast if cast else "%s" for _col, cast, _json in _EVENT_COLUMNS) + ")"
+        parts.append(f", ev AS (INSERT INTO pbem_event (game_id, {cols}) SELECT bump.id, v.* FROM bump, "
+                     f"(VALUES {', '.join([cells] * events)}) AS v({cols}))")
     if notices:
-        values = []
-        for n in notices:
-            values.append("(%s::bigint, %s, %s::integer, %s, %s::jsonb)")
-            params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),
-                       canonical(n.get("context", {}))]
-        sql.append(
+        cells = "(%s::bigint, %s, %s::integer, %s, %s::jsonb)"
+        parts.append(
             ", ob AS (INSERT INTO pbem_notice (game_id, seat_id, kind, version, to_email, context, status, attempts,"
             " message_id, subject, created_at, last_error) SELECT bump.id, v.seat_id, v.kind, v.version, v.to_email,"
-            f" v.context, 'pending', 0, '', '', now(), '' FROM bump, (VALUES {', '.join(values)})"
+            f" v.context, 'pending', 0, '', '', now(), '' FROM bump, (VALUES {', '.join([cells] * notices)})"
             " AS v(seat_id, kind, version, to_email, context))"
         )
-    sql.append(" SELECT count(*) FROM bump")
+    parts.append(" SELECT count(*) FROM bump")
+    sql = _APPEND_SQL[key] = "".join(parts)
+    return sql
+
+
+def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id) -> None:
+    game_columns = tuple(col for col in _GAME_COLUMNS if col in game_updates)
+    params: list = [new_version, new_head]
+    for col in game_columns:
+        value = game_updates[col]
+        params.append(canonical(value) if col in _JSON_GAME_COLUMNS else value)
+    params += [game_id, expected]
+    if causation_id:
+        params += [game_id, causation_id]
+    for row in rows:
+        for col, _cast, is_json in _EVENT_COLUMNS:
+            value = row.get(col)
+            params.append(canonical(value) if is_json and (value is not None or col == "payload") else value)
+    for n in notices:
+        params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),
+                   canonical(n.get("context", {}))]
+    sql = _append_sql(game_columns, len(rows), len(notices), bool(causation_id))
     # A server-side-binding cursor on Django's own connection (so: the same transaction), asked
     # to prepare: the statement has few shapes, and planning it anew each time cost more than
     # executing it (Django's default client-side binding sends literals, which cannot be prepared).
-    connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute("".join(sql), params, prepare=True)
+    db.ensure_connection()
+    with psycopg.Cursor(db.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
         (count,) = cursor.fetchone()
     if not count:
         raise Conflict(f"game {game_id} moved past version {expected}")

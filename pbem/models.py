@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 
 
@@ -36,14 +37,16 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, default=new_seed_hex, editable=False)
     seed_commitment = models.CharField(max_length=64, editable=False)
     reducer_version = models.IntegerField(default=1, editable=False)
-    deadline_hours = models.PositiveIntegerField(default=48)
-    away_allowance_days = models.PositiveIntegerField(default=21)
+    # Plain integers with validators, not PositiveIntegerField: PostgreSQL re-checks every CHECK
+    # constraint of a row on each UPDATE, and this row is updated by every append.
+    deadline_hours = models.IntegerField(default=48, validators=[MinValueValidator(0)])
+    away_allowance_days = models.IntegerField(default=21, validators=[MinValueValidator(0)])
     masters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="mastered_games",
         help_text="Masters of Seals who run this game on the desk.",
     )
     # Optimistic concurrency and the hash chain's head: bumped by every append.
-    version = models.PositiveIntegerField(default=0, editable=False)
+    version = models.IntegerField(default=0, editable=False)
     head_hash = models.CharField(max_length=64, default="0" * 64, editable=False)
     # Read model: rebuilt from the log by `rebuild_read_models`, updated with every append.
     round = models.IntegerField(default=0)
@@ -51,7 +54,7 @@ class Game(models.Model):
     awaited = models.JSONField(default=list, blank=True)
     deadlines = models.JSONField(default=dict, blank=True)  # {"seat": iso datetime}
     scores = models.JSONField(default=list, blank=True)
-    read_model_version = models.PositiveIntegerField(default=0)
+    read_model_version = models.IntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]
@@ -97,10 +100,17 @@ class ActorKind(models.TextChoices):
 class Event(models.Model):
     """One entry of a game's log. Never updated, never deleted (the database refuses)."""
 
-    # Indexes cost every append: UNIQUE(game, seq) serves lookups by game, and (game,
-    # causation_id) serves the duplicate check, so neither column gets an index of its own.
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
-    seq = models.PositiveIntegerField()
+    # Every index, constraint and trigger here is paid by every append, so only what earns it:
+    # - UNIQUE(game, seq) serves lookups by game and is the last line against a doubled number;
+    #   (game, causation_id) serves the duplicate check; neither column has an index of its own.
+    # - No foreign-key constraint in the database (the ORM still treats `game` and `actor_user`
+    #   as relations and PROTECTs them): the append statement takes the game's id from the game
+    #   row it has just bumped, so the game exists by construction, and a trigger refuses to
+    #   delete a game that has a log (migration 0006). A deferred FK check cost a lookup per row.
+    # - No CHECK constraints (seq >= 0 …): the append numbers events from the game's version.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False,
+                             db_constraint=False)
+    seq = models.IntegerField()
     type = models.CharField(max_length=80)
     payload = models.JSONField()
     public = models.JSONField(null=True, blank=True)  # what other seats see when visible_to restricts
@@ -110,10 +120,10 @@ class Event(models.Model):
     actor_kind = models.CharField(max_length=8, choices=ActorKind.choices)
     actor_seat = models.SmallIntegerField(null=True, blank=True)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   db_index=False)
+                                   db_index=False, db_constraint=False)
     created_at = models.DateTimeField()
     causation_id = models.CharField(max_length=200, blank=True)
-    schema_version = models.PositiveSmallIntegerField(default=1)
+    schema_version = models.SmallIntegerField(default=1)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
@@ -155,17 +165,24 @@ class Notice(models.Model):
 
     The text is rendered when it is sent, from the log as it stood at `version`, so writing a
     notice costs one row and sending it twice is prevented by claiming it (status) first.
+
+    Most notices are written by an append, so the row carries only the indexes the sender needs
+    (by game, by status) and partial ones that a fresh notice skips (message id, dedupe key);
+    like the event, no database FK or CHECK constraints (the append writes game and seat ids it
+    has just read from those rows).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notices", null=True, blank=True)
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="notices", null=True, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notices", null=True, blank=True,
+                             db_constraint=False)
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="notices", null=True, blank=True,
+                             db_constraint=False, db_index=False)
     kind = models.CharField(max_length=20)  # turn, news, final, confirmation, refusal, reminder, …
-    version = models.PositiveIntegerField(default=0)  # the game's version the notice speaks of
+    version = models.IntegerField(default=0)  # the game's version the notice speaks of
     to_email = models.EmailField(blank=True)
     context = models.JSONField(default=dict, blank=True)  # what the template needs beyond the log
-    status = models.CharField(max_length=8, choices=NoticeStatus.choices, default=NoticeStatus.PENDING, db_index=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    message_id = models.CharField(max_length=250, blank=True, db_index=True)
+    status = models.CharField(max_length=8, choices=NoticeStatus.choices, default=NoticeStatus.PENDING)
+    attempts = models.SmallIntegerField(default=0)
+    message_id = models.CharField(max_length=250, blank=True)
     subject = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
@@ -173,10 +190,18 @@ class Notice(models.Model):
     last_error = models.TextField(blank=True)
     # For notices the timers write (reminders, digests): one per key, even when two beat
     # processes race (unique; NULL for every other notice).
-    dedupe_key = models.CharField(max_length=200, null=True, blank=True, unique=True)
+    dedupe_key = models.CharField(max_length=200, null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status"], name="notice_status"),
+            models.Index(fields=["message_id"], name="notice_message_id", condition=~models.Q(message_id="")),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["dedupe_key"], name="notice_unique_dedupe_key",
+                                    condition=models.Q(dedupe_key__isnull=False)),
+        ]
 
 
 class InboundStatus(models.TextChoices):

@@ -55,6 +55,28 @@ def test_the_orm_cannot_delete_an_event(make_game):
     assert Event.objects.filter(game=game).count() == game.version
 
 
+def test_a_game_with_a_log_cannot_be_deleted_by_the_orm_nor_behind_its_back(make_game):
+    """Events carry no database FK (the append takes the game's id from the game row it bumps),
+    so a trigger keeps a game from being deleted from under its log."""
+    from django.db.models import ProtectedError
+
+    game = make_game()
+    with pytest.raises(ProtectedError), transaction.atomic():
+        game.delete()
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM pbem_game WHERE id = %s", [game.pk])
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert Event.objects.filter(game=game).count() == game.version
+
+
+def test_the_append_never_writes_events_for_a_game_that_does_not_exist(make_game):
+    rows, _ = eventlog.build_rows(10**9, 0, "0" * 64, [eventlog.NewEvent("pbem.Said", {})],
+                                  ("system", None, None), "", None)
+    with pytest.raises(eventlog.Conflict), transaction.atomic():
+        eventlog.append(10**9, 0, "0" * 64, rows, {}, [])
+    assert not Event.objects.filter(game_id=10**9).exists()
+
+
 def test_an_append_expecting_an_old_version_gets_a_conflict_and_changes_nothing(make_game):
     game = make_game()
     rows, _ = eventlog.build_rows(game.pk, game.version - 1, "x" * 64, [eventlog.NewEvent("pbem.Said", {})],

@@ -8,43 +8,15 @@ TRUNCATE is not a row operation: in production the app's role must not own the t
 
 from django.db import migrations
 
-PG_SQL = """
-CREATE OR REPLACE FUNCTION pbem_event_append_only() RETURNS trigger AS $$
-BEGIN
-    RAISE EXCEPTION 'pbem_event is append-only: % refused', TG_OP USING ERRCODE = 'restrict_violation';
-END;
-$$ LANGUAGE plpgsql;
-DROP TRIGGER IF EXISTS pbem_event_no_update ON pbem_event;
-CREATE TRIGGER pbem_event_no_update BEFORE UPDATE OR DELETE ON pbem_event
-    FOR EACH ROW EXECUTE FUNCTION pbem_event_append_only();
-"""
-PG_REVERSE = """
-DROP TRIGGER IF EXISTS pbem_event_no_update ON pbem_event;
-DROP FUNCTION IF EXISTS pbem_event_append_only();
-"""
-SQLITE_SQL = [
-    """CREATE TRIGGER IF NOT EXISTS pbem_event_no_update BEFORE UPDATE ON pbem_event
-       BEGIN SELECT RAISE(ABORT, 'pbem_event is append-only: UPDATE refused'); END;""",
-    """CREATE TRIGGER IF NOT EXISTS pbem_event_no_delete BEFORE DELETE ON pbem_event
-       BEGIN SELECT RAISE(ABORT, 'pbem_event is append-only: DELETE refused'); END;""",
-]
-SQLITE_REVERSE = ["DROP TRIGGER IF EXISTS pbem_event_no_update;", "DROP TRIGGER IF EXISTS pbem_event_no_delete;"]
+from . import _append_only
 
 
 def forwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(PG_SQL, params=None)
-    elif schema_editor.connection.vendor == "sqlite":
-        for sql in SQLITE_SQL:
-            schema_editor.execute(sql, params=None)
+    _append_only.install(schema_editor)
 
 
 def backwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(PG_REVERSE, params=None)
-    elif schema_editor.connection.vendor == "sqlite":
-        for sql in SQLITE_REVERSE:
-            schema_editor.execute(sql, params=None)
+    _append_only.uninstall(schema_editor)
 
 
 class Migration(migrations.Migration):
