@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +19,7 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
+from psycopg.pq import DiagnosticField, ExecStatus, TransactionStatus
 
 from games.base import Event as GameEvent
 from games.base import GameSpec
@@ -35,6 +37,11 @@ class Conflict(Exception):
 
 # One encoder built once: json.dumps with these arguments would build a new one on every call.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
+# A snapshot's state need not be canonical (nothing hashes it), and a state may have keys that
+# do not sort against each other.
+_SNAPSHOT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def canonical(obj) -> str:
@@ -278,7 +285,7 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
 
 
 def append(game_id: int, expected: int, head: str, rows: list[dict], game_updates: dict,
-           notices: list[dict], causation_id: str = "") -> None:
+           notices: list[dict], causation_id: str = "", snapshot: tuple[int, dict] | None = None) -> None:
     """Appends `rows` if the game is still at version `expected`; else raises Conflict.
 
     On PostgreSQL it is one statement (a CTE: bump the game's version only where it still equals
@@ -286,12 +293,16 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
     only if that bump happened), atomic on its own; elsewhere a conditional UPDATE then bulk
     inserts, which the caller runs in a transaction. Either way UNIQUE(game, seq) is the last
     line of defence against a doubled number.
+
+    `snapshot` (reducer version, state) is written as the snapshot at the new version, in the
+    same statement: a cache that costs no transaction of its own.
     """
     new_version = expected + len(rows)
     new_head = rows[-1]["hash"] if rows else head
     db = connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
-        _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id)
+        _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id,
+                   snapshot)
         return
     updated = Game.objects.filter(pk=game_id, version=expected).update(
         version=new_version, head_hash=new_head, updated_at=timezone.now(), **game_updates
@@ -306,6 +317,13 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
         from .models import Notice
 
         Notice.objects.bulk_create([Notice(game_id=game_id, **n) for n in notices])
+    if snapshot is not None:
+        try:
+            with transaction.atomic():
+                Snapshot.objects.create(game_id=game_id, seq=new_version, reducer_version=snapshot[0],
+                                        state=snapshot[1])
+        except IntegrityError:
+            pass  # someone else wrote the same cache entry: fine
 
 
 _GAME_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores", "read_model_version")
@@ -317,15 +335,26 @@ _EVENT_COLUMNS = (("seq", "integer", False), ("type", "", False), ("payload", "j
                   ("actor_user_id", "integer", False), ("created_at", "timestamptz", False),
                   ("causation_id", "", False), ("schema_version", "smallint", False), ("prev_hash", "", False),
                   ("hash", "", False))
-_APPEND_SQL: dict[tuple, str] = {}
+@dataclass(frozen=True)
+class AppendStatement:
+    """One shape of the append statement: psycopg's spelling (%s) and libpq's ($1 …), and the
+    name it is prepared under on a connection."""
+
+    sql: str
+    numbered: bytes
+    name: bytes
 
 
-def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: bool) -> str:
+_APPEND_SQL: dict[tuple, AppendStatement] = {}
+
+
+def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: bool,
+                with_snapshot: bool) -> AppendStatement:
     """The append statement for one shape of append (built once per shape, then prepared)."""
-    key = (game_columns, events, notices, with_causation)
-    sql = _APPEND_SQL.get(key)
-    if sql is not None:
-        return sql
+    key = (game_columns, events, notices, with_causation, with_snapshot)
+    statement = _APPEND_SQL.get(key)
+    if statement is not None:
+        return statement
     sets = ["version = %s", "head_hash = %s", "updated_at = now()"]
     sets += [f"{col} = %s" + ("::jsonb" if col in _JSON_GAME_COLUMNS else "") for col in game_columns]
     fresh = " AND NOT EXISTS (SELECT 1 FROM pbem_event WHERE game_id = %s AND causation_id = %s)"
@@ -344,12 +373,20 @@ def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: 
             f" v.context, 'pending', 0, '', '', now(), '' FROM bump, (VALUES {', '.join([cells] * notices)})"
             " AS v(seat_id, kind, version, to_email, context))"
         )
+    if with_snapshot:
+        parts.append(", sn AS (INSERT INTO pbem_snapshot (game_id, seq, reducer_version, state, created_at)"
+                     " SELECT bump.id, %s::integer, %s::integer, %s::jsonb, now() FROM bump ON CONFLICT DO NOTHING)")
     parts.append(" SELECT count(*) FROM bump")
-    sql = _APPEND_SQL[key] = "".join(parts)
-    return sql
+    sql = "".join(parts)
+    pieces = sql.split("%s")
+    numbered = pieces[0] + "".join(f"${i}{piece}" for i, piece in enumerate(pieces[1:], start=1))
+    statement = AppendStatement(sql, numbered.encode(), f"pbem_append_{len(_APPEND_SQL)}".encode())
+    _APPEND_SQL[key] = statement
+    return statement
 
 
-def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id) -> None:
+def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id,
+               snapshot) -> None:
     game_columns = tuple(col for col in _GAME_COLUMNS if col in game_updates)
     params: list = [new_version, new_head]
     for col in game_columns:
@@ -365,26 +402,77 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
     for n in notices:
         params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),
                    canonical(n.get("context", {}))]
-    sql = _append_sql(game_columns, len(rows), len(notices), bool(causation_id))
-    # A server-side-binding cursor on Django's own connection (so: the same transaction), asked
-    # to prepare: the statement has few shapes, and planning it anew each time cost more than
-    # executing it (Django's default client-side binding sends literals, which cannot be prepared).
+    if snapshot is not None:
+        params += [new_version, snapshot[0], _SNAPSHOT_JSON(snapshot[1])]
+    statement = _append_sql(game_columns, len(rows), len(notices), bool(causation_id), snapshot is not None)
     db.ensure_connection()
-    with psycopg.Cursor(db.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
-        (count,) = cursor.fetchone()
+    with db.wrap_database_errors:
+        conn = db.connection
+        if conn.autocommit and conn.pgconn.transaction_status == TransactionStatus.IDLE:
+            count = _exec_prepared(conn, statement, params)
+        else:
+            # Inside a transaction: psycopg's own cursor, which knows to open it. Server-side
+            # binding on Django's connection (so: the same transaction), prepared.
+            with psycopg.Cursor(conn) as cursor:
+                cursor.execute(statement.sql, params, prepare=True)
+                (count,) = cursor.fetchone()
     if not count:
         raise Conflict(f"game {game_id} moved past version {expected}")
 
 
-def maybe_snapshot(loaded: Loaded, previous_version: int) -> None:
-    """Writes a snapshot when the log crossed a multiple of PBEM_SNAPSHOT_EVERY."""
+# Statements prepared on each connection (by the psycopg connection object: a reconnection is a
+# new object and starts empty).
+_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
+    """Runs the append in autocommit as one libpq call: a prepared statement, text parameters.
+
+    This is the hot path of every command, and psycopg's general machinery (adapting each
+    parameter, its generators and waits) cost more CPU than the statement's own execution; the
+    statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
+    spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
+    """
+    values = [_as_text(value) for value in params]
+    with conn.lock:
+        prepared = _PREPARED.setdefault(conn, set())
+        for _attempt in (1, 2):
+            if statement.name not in prepared:
+                _check(conn, conn.pgconn.prepare(statement.name, statement.numbered, None), ExecStatus.COMMAND_OK)
+                prepared.add(statement.name)
+            result = conn.pgconn.exec_prepared(statement.name, values)
+            if result.status == ExecStatus.FATAL_ERROR and \
+                    result.error_field(DiagnosticField.SQLSTATE) == b"26000":  # the session lost it (DISCARD ALL)
+                prepared.discard(statement.name)
+                continue
+            _check(conn, result, ExecStatus.TUPLES_OK)
+            return int(result.get_value(0, 0))
+    raise psycopg.OperationalError("the append statement could not be prepared")
+
+
+def _check(conn, result, expected) -> None:
+    if result.status != expected:
+        raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+
+
+def _as_text(value) -> bytes | None:
+    if value is None:
+        return None
+    if value is True:
+        return b"t"
+    if value is False:
+        return b"f"
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, int):
+        return b"%d" % value
+    if isinstance(value, datetime):
+        return value.isoformat().encode()
+    raise TypeError(f"the append cannot send a {type(value).__name__}")
+
+
+def snapshot_due(previous_version: int, new_version: int) -> bool:
+    """Whether an append from `previous_version` to `new_version` crosses a multiple of
+    PBEM_SNAPSHOT_EVERY (the append then writes a snapshot of the new state with its events)."""
     every = settings.PBEM_SNAPSHOT_EVERY
-    if every <= 0 or loaded.version // every == previous_version // every:
-        return
-    try:
-        with transaction.atomic():
-            Snapshot.objects.create(game_id=loaded.game_id, seq=loaded.version,
-                                    reducer_version=loaded.spec.version, state=loaded.state)
-    except IntegrityError:
-        pass  # someone else wrote the same cache entry: fine
+    return every > 0 and new_version // every != previous_version // every

@@ -175,12 +175,12 @@ def _commit(work: Work, causation_id: str = "") -> None:
     _turn_notices(work, previous + len(rows), updates)
     for write in work.side_effects:
         write()
-    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, updates, work.notices, causation_id)
+    snapshot = (loaded.spec.version, loaded.state) if eventlog.snapshot_due(previous, previous + len(rows)) else None
+    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, updates, work.notices, causation_id, snapshot)
     loaded.version = previous + len(rows)
     loaded.head_hash = head
     work.game.update(version=loaded.version, head_hash=head, status=updates["status"], round=updates["round"],
                      phase=updates["phase"], awaited=updates["awaited"], deadlines=updates["deadlines"])
-    eventlog.maybe_snapshot(loaded, previous)
     if work.notices:
         from . import outbox
 
