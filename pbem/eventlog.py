@@ -433,7 +433,7 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
     spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
     """
-    values = [_as_text(value) for value in params]
+    values = [_TO_TEXT.get(value.__class__, _as_text)(value) for value in params]
     with conn.lock:
         prepared = _PREPARED.setdefault(conn, set())
         for _attempt in (1, 2):
@@ -453,6 +453,13 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
 def _check(conn, result, expected) -> None:
     if result.status != expected:
         raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+
+
+def _int_text(value: int) -> bytes:
+    return b"%d" % value
+
+
+_TO_TEXT = {str: str.encode, int: _int_text, type(None): lambda _value: None}
 
 
 def _as_text(value) -> bytes | None:

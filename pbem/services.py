@@ -242,11 +242,13 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
 # ---------------------------------------------------------------------------------------------
 
 
-def scores_with_corrections(spec, state) -> list[int]:
+def scores_with_corrections(spec, state, summary: dict | None = None) -> list[int]:
     meta = state["meta"]
     if state["game"] is None:
         return [0] * meta["players"]
-    scores = list(spec.summary(state["game"]).get("scores") or [0] * meta["players"])
+    if summary is None:
+        summary = spec.summary(state["game"])
+    scores = list(summary.get("scores") or [0] * meta["players"])
     for seat, points, _reason, _seq in meta["corrections"]:
         scores[seat] += points
     return scores
@@ -293,7 +295,7 @@ def _read_model(work: Work, version: int) -> dict:
         "phase": str(summary.get("phase") or "")[:80],
         "awaited": awaited,
         "deadlines": deadlines,
-        "scores": scores_with_corrections(spec, state),
+        "scores": scores_with_corrections(spec, state, summary),
         "read_model_version": version,
     }
 
