@@ -262,9 +262,9 @@ class NewEvent:
 
 
 def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], actor: tuple,
-               causation_id: str, spec: GameSpec | None) -> tuple[list[dict], str]:
+               causation_id: str, spec: GameSpec | None, now: datetime | None = None) -> tuple[list[dict], str]:
     """The rows to insert, numbered after `expected` and chained to `head`."""
-    now = timezone.now()
+    now = now or timezone.now()
     kind, seat, user_id = actor
     rows, prev = [], head
     for i, ev in enumerate(events, start=1):
@@ -285,7 +285,8 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
 
 
 def append(game_id: int, expected: int, head: str, rows: list[dict], game_updates: dict,
-           notices: list[dict], causation_id: str = "", snapshot: tuple[int, dict] | None = None) -> None:
+           notices: list[dict], causation_id: str = "", snapshot: tuple[int, dict] | None = None,
+           db=None) -> None:
     """Appends `rows` if the game is still at version `expected`; else raises Conflict.
 
     On PostgreSQL it is one statement (a CTE: bump the game's version only where it still equals
@@ -299,7 +300,7 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
     """
     new_version = expected + len(rows)
     new_head = rows[-1]["hash"] if rows else head
-    db = connections[DEFAULT_DB_ALIAS]
+    db = db or connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
         _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id,
                    snapshot)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from games.base import Rejected, Rng, may_act
@@ -94,7 +94,9 @@ class Outcome:
 
 
 GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_hours", "away_allowance_days",
-               "deadlines", "awaited", "version", "head_hash", "round", "phase")
+               "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
+# The read model's columns as the game row holds them (kept in Work.game after each append).
+READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
 SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used")
 
 
@@ -111,6 +113,7 @@ class Work:
     outcome: Outcome | None = None
     extra_updates: dict = field(default_factory=dict)
     side_effects: list = field(default_factory=list)  # writes to run in the append's transaction
+    stored: dict = field(default_factory=dict)  # the read model as the game row holds it now
 
     def later(self, write) -> None:
         """Runs `write()` in the same transaction as the append (never on its own)."""
@@ -152,35 +155,47 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     except Game.DoesNotExist:
         raise ServiceError(f"There is no game #{game_id}.", "not_found") from None
     seats = list(Seat.objects.filter(game_id=game_id).order_by("number").values(*SEAT_FIELDS))
-    row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "round", "phase")})
+    row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
     loaded = eventlog.load(row)
-    return Work(loaded, game, seats, actor)
+    return Work(loaded, game, seats, actor, stored=_stored(game))
+
+
+def _stored(values: dict) -> dict:
+    """A copy of the read model's columns (commands may replace Work.game's values before the
+    append, and the append writes only what differs from the row)."""
+    return {k: (v.copy() if isinstance(v, dict | list) else v) for k, v in values.items() if k in READ_MODEL_COLUMNS}
 
 
 def _moved(game_id: int, version: int) -> bool:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() != version
 
 
-def _commit(work: Work, causation_id: str = "") -> None:
+def _commit(work: Work, causation_id: str = "", db=None) -> None:
     """Appends what `work` emitted, with the read model and the outbox, or raises Conflict."""
     if not work.events:
         return
     loaded = work.loaded
     previous = loaded.version
     _finish_if_over(work)
+    now = timezone.now()
     rows, head = eventlog.build_rows(loaded.game_id, previous, loaded.head_hash, work.events,
-                                     work.actor.as_tuple(), causation_id, loaded.spec)
-    updates = _read_model(work, previous + len(rows))
-    updates.update(work.extra_updates)
+                                     work.actor.as_tuple(), causation_id, loaded.spec, now)
+    model = _read_model(work, previous + len(rows), now)
+    # Only the columns that changed are written (the row is at `previous`, as Work.game knows it:
+    # the append applies only where the version still is `previous`).
+    changed = {k: v for k, v in model.items() if k not in READ_MODEL_COLUMNS or work.stored.get(k) != v}
+    changed.update(work.extra_updates)
+    updates = {**model, **work.extra_updates}
     _turn_notices(work, previous + len(rows), updates)
     for write in work.side_effects:
         write()
     snapshot = (loaded.spec.version, loaded.state) if eventlog.snapshot_due(previous, previous + len(rows)) else None
-    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, updates, work.notices, causation_id, snapshot)
+    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, changed, work.notices, causation_id, snapshot,
+                    db=db)
     loaded.version = previous + len(rows)
     loaded.head_hash = head
-    work.game.update(version=loaded.version, head_hash=head, status=updates["status"], round=updates["round"],
-                     phase=updates["phase"], awaited=updates["awaited"], deadlines=updates["deadlines"])
+    work.game.update(version=loaded.version, head_hash=head, **{k: updates[k] for k in READ_MODEL_COLUMNS})
+    work.stored = _stored(updates)
     if work.notices:
         from . import outbox
 
@@ -195,17 +210,18 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
     (in autocommit: one round trip, as cheap as a bare INSERT). When it loses a race, the next
     attempts lock the game row and load inside the lock, so a busy game still makes progress.
     """
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each lookup goes through a thread-local
     for attempt in range(MAX_ATTEMPTS):
         work = None
         try:
-            if attempt == 0 and connection.vendor == "postgresql":
+            if attempt == 0 and db.vendor == "postgresql":
                 work = _load_work(game_id, actor)
                 body(work)
                 if work.side_effects:
                     with transaction.atomic():
-                        _commit(work, causation_id)
+                        _commit(work, causation_id, db)
                 else:
-                    _commit(work, causation_id)
+                    _commit(work, causation_id, db)
             else:
                 with transaction.atomic():
                     if attempt:
@@ -216,7 +232,7 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
                         eventlog.cache_put(game_id, work)
                         return Outcome(work.loaded.version, duplicate=True)
                     body(work)
-                    _commit(work, causation_id)
+                    _commit(work, causation_id, db)
         except Conflict:
             continue  # the cached state was behind, someone else won, or a duplicate: look again
         except (Rejected, ServiceError):
@@ -274,13 +290,12 @@ def game_status(state) -> str:
     return GameStatus.RUNNING
 
 
-def _read_model(work: Work, version: int) -> dict:
+def _read_model(work: Work, version: int, now: datetime) -> dict:
     spec, state = work.spec, work.state
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
     awaited = awaited_seats(spec, state)
     before = set(work.game.get("awaited") or [])
     deadlines = dict(work.game.get("deadlines") or {})
-    now = timezone.now()
     for seat in list(deadlines):
         if int(seat) not in awaited:
             del deadlines[seat]
