@@ -401,8 +401,9 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
             value = row.get(col)
             params.append(canonical(value) if is_json and (value is not None or col == "payload") else value)
     for n in notices:
+        context = n.get("context")
         params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),
-                   canonical(n.get("context", {}))]
+                   canonical(context) if context else "{}"]
     if snapshot is not None:
         params += [new_version, snapshot[0], _SNAPSHOT_JSON(snapshot[1])]
     statement = _append_sql(game_columns, len(rows), len(notices), bool(causation_id), snapshot is not None)
@@ -434,7 +435,8 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
     spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
     """
-    values = [_TO_TEXT.get(value.__class__, _as_text)(value) for value in params]
+    encode = str.encode  # most parameters are strings: they take the short way
+    values = [encode(value) if value.__class__ is str else _as_text(value) for value in params]
     with conn.lock:
         prepared = _PREPARED.setdefault(conn, set())
         for _attempt in (1, 2):
@@ -454,13 +456,6 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
 def _check(conn, result, expected) -> None:
     if result.status != expected:
         raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
-
-
-def _int_text(value: int) -> bytes:
-    return b"%d" % value
-
-
-_TO_TEXT = {str: str.encode, int: _int_text, type(None): lambda _value: None}
 
 
 def _as_text(value) -> bytes | None:
