@@ -223,3 +223,24 @@ def test_the_read_model_is_updated_with_the_append_and_rebuildable(make_game):
     game.refresh_from_db()
     assert (game.phase, game.awaited, game.scores) == ("bid", [0, 1], [0, 0]) == (
         values["phase"], values["awaited"], values["scores"])
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_append_prepares_its_statement_again_when_the_session_lost_it(settings):
+    """In autocommit the append is one prepared statement sent through libpq; a pooler's
+    DISCARD ALL (or DEALLOCATE) drops it from the session, and the next append prepares it anew."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
+                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    services.submit(game.pk, 0, "say one", causation_id="prep-1")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'pbem_append_%%'")
+        assert cursor.fetchone()[0] >= 1
+        cursor.execute("DEALLOCATE ALL")
+    outcome = services.submit(game.pk, 0, "say two", causation_id="prep-2")
+    assert not outcome.duplicate
+    assert services.submit(game.pk, 0, "say two", causation_id="prep-2").duplicate
+    said = list(Event.objects.filter(game=game, type="pbem.Said").values_list("payload__text", flat=True))
+    assert said == ["one", "two"]
+    assert audit.verify(Game.objects.get(pk=game.pk)).ok
