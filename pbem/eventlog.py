@@ -35,8 +35,25 @@ class Conflict(Exception):
     """Another writer appended first; reload and try again."""
 
 
-# One encoder built once: json.dumps with these arguments would build a new one on every call.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+def _canonical_encoder():
+    """json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False), built once.
+
+    json.dumps builds a new encoder on every call, and JSONEncoder.encode builds a new C
+    encoder on every call too; the append encodes six small values per command, so the C
+    encoder is made once here with exactly the arguments JSONEncoder would give it (a test
+    holds the two spellings equal). Without the C accelerator, the plain encoder.
+    """
+    def refuse(obj):
+        raise TypeError(f"Object of type {obj.__class__.__name__} is not JSON serializable")
+
+    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if c_make_encoder is None:  # pragma: no cover - CPython has it
+        return json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+    encoder = c_make_encoder(None, refuse, json.encoder.encode_basestring, None, ":", ",", True, False, True)
+    return lambda obj: "".join(encoder(obj, 0))
+
+
+_CANONICAL = _canonical_encoder()
 
 
 # A snapshot's state need not be canonical (nothing hashes it), and a state may have keys that
