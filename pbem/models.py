@@ -27,10 +27,10 @@ def new_seed_hex() -> str:
 
 
 class Game(models.Model):
-    kind = models.CharField(max_length=40, db_index=True)
+    kind = models.CharField(max_length=40)
     title = models.CharField(max_length=200, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True)
+    status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # The secret seed of every random outcome; only its SHA-256 is public before the end.
@@ -58,6 +58,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        # Every append updates this row, and PostgreSQL opens and locks each of a table's
+        # indexes for it (HOT updates included), so only the index the lobby and the timers
+        # use: by status. (A games table is small; by kind is a scan.) No varchar_pattern_ops
+        # twin either: nothing here searches with LIKE.
+        indexes = [models.Index(fields=["status"], name="game_status")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title or self.kind}"
@@ -166,8 +171,8 @@ class Notice(models.Model):
     The text is rendered when it is sent, from the log as it stood at `version`, so writing a
     notice costs one row and sending it twice is prevented by claiming it (status) first.
 
-    Most notices are written by an append, so the row carries only the indexes the sender needs
-    (by game, by status) and partial ones that a fresh notice skips (message id, dedupe key);
+    Most notices are written by an append, so the row carries only the indexes the sender and
+    the desk need (by game, by status) and a partial one a fresh notice skips (dedupe key);
     like the event, no database FK or CHECK constraints (the append writes game and seat ids it
     has just read from those rows).
     """
@@ -194,10 +199,7 @@ class Notice(models.Model):
 
     class Meta:
         ordering = ["-id"]
-        indexes = [
-            models.Index(fields=["status"], name="notice_status"),
-            models.Index(fields=["message_id"], name="notice_message_id", condition=~models.Q(message_id="")),
-        ]
+        indexes = [models.Index(fields=["status"], name="notice_status")]
         constraints = [
             models.UniqueConstraint(fields=["dedupe_key"], name="notice_unique_dedupe_key",
                                     condition=models.Q(dedupe_key__isnull=False)),

@@ -18,43 +18,14 @@ from django.db import migrations, models
 
 from . import _append_only  # shared SQL, not a migration (its name starts with _)
 
-GUARD_PG = """
-CREATE OR REPLACE FUNCTION pbem_game_keeps_log() RETURNS trigger AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM pbem_event WHERE game_id = OLD.id) THEN
-        RAISE EXCEPTION 'game % has a log and cannot be deleted', OLD.id USING ERRCODE = 'restrict_violation';
-    END IF;
-    RETURN OLD;
-END;
-$$ LANGUAGE plpgsql;
-DROP TRIGGER IF EXISTS pbem_game_keeps_log ON pbem_game;
-CREATE TRIGGER pbem_game_keeps_log BEFORE DELETE ON pbem_game
-    FOR EACH ROW EXECUTE FUNCTION pbem_game_keeps_log();
-"""
-GUARD_PG_REVERSE = """
-DROP TRIGGER IF EXISTS pbem_game_keeps_log ON pbem_game;
-DROP FUNCTION IF EXISTS pbem_game_keeps_log();
-"""
-GUARD_SQLITE = """CREATE TRIGGER IF NOT EXISTS pbem_game_keeps_log BEFORE DELETE ON pbem_game
-    WHEN EXISTS (SELECT 1 FROM pbem_event WHERE game_id = OLD.id)
-    BEGIN SELECT RAISE(ABORT, 'a game with a log cannot be deleted'); END;"""
-
 
 def forwards(apps, schema_editor):
     _append_only.install(schema_editor)
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(GUARD_PG, params=None)
-    elif vendor == "sqlite":
-        schema_editor.execute(GUARD_SQLITE, params=None)
+    _append_only.install_game_guard(schema_editor)
 
 
 def backwards(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(GUARD_PG_REVERSE, params=None)
-    elif vendor == "sqlite":
-        schema_editor.execute("DROP TRIGGER IF EXISTS pbem_game_keeps_log;", params=None)
+    _append_only.uninstall_game_guard(schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -1,4 +1,7 @@
-"""The append-only triggers on pbem_event, shared by migrations 0002 and 0006 (not a migration).
+"""The triggers that keep the log: shared by migrations 0002, 0006 and 0007 (not a migration).
+
+SQLite rebuilds a table to alter it, and the table's triggers go with the old one, so a
+migration that alters pbem_event or pbem_game installs these again (they are idempotent).
 
 The database itself refuses to change or delete an event.
 
@@ -47,3 +50,41 @@ def uninstall(schema_editor):
         for sql in SQLITE_REVERSE:
             schema_editor.execute(sql, params=None)
 
+
+GUARD_PG = """
+CREATE OR REPLACE FUNCTION pbem_game_keeps_log() RETURNS trigger AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pbem_event WHERE game_id = OLD.id) THEN
+        RAISE EXCEPTION 'game % has a log and cannot be deleted', OLD.id USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN OLD;
+END;
+$$ LANGUAGE plpgsql;
+DROP TRIGGER IF EXISTS pbem_game_keeps_log ON pbem_game;
+CREATE TRIGGER pbem_game_keeps_log BEFORE DELETE ON pbem_game
+    FOR EACH ROW EXECUTE FUNCTION pbem_game_keeps_log();
+"""
+GUARD_PG_REVERSE = """
+DROP TRIGGER IF EXISTS pbem_game_keeps_log ON pbem_game;
+DROP FUNCTION IF EXISTS pbem_game_keeps_log();
+"""
+GUARD_SQLITE = """CREATE TRIGGER IF NOT EXISTS pbem_game_keeps_log BEFORE DELETE ON pbem_game
+    WHEN EXISTS (SELECT 1 FROM pbem_event WHERE game_id = OLD.id)
+    BEGIN SELECT RAISE(ABORT, 'a game with a log cannot be deleted'); END;"""
+
+
+def install_game_guard(schema_editor):
+    """A game that has a log cannot be deleted (the events carry no database FK)."""
+    vendor = schema_editor.connection.vendor
+    if vendor == "postgresql":
+        schema_editor.execute(GUARD_PG, params=None)
+    elif vendor == "sqlite":
+        schema_editor.execute(GUARD_SQLITE, params=None)
+
+
+def uninstall_game_guard(schema_editor):
+    vendor = schema_editor.connection.vendor
+    if vendor == "postgresql":
+        schema_editor.execute(GUARD_PG_REVERSE, params=None)
+    elif vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS pbem_game_keeps_log;", params=None)
