@@ -424,7 +424,8 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
     if snapshot is not None:
         params += [new_version, snapshot[0], _SNAPSHOT_JSON(snapshot[1])]
     statement = _append_sql(game_columns, len(rows), len(notices), bool(causation_id), snapshot is not None)
-    db.ensure_connection()
+    if db.connection is None:
+        db.ensure_connection()
     with db.wrap_database_errors:
         conn = db.connection
         if conn.autocommit and conn.pgconn.transaction_status == TransactionStatus.IDLE:
@@ -452,8 +453,9 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
     spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
     """
-    encode = str.encode  # most parameters are strings: they take the short way
-    values = [encode(value) if value.__class__ is str else _as_text(value) for value in params]
+    encode = str.encode  # most parameters are strings or ints: they take the short way
+    values = [encode(value) if value.__class__ is str else b"%d" % value if value.__class__ is int else _as_text(value)
+              for value in params]
     with conn.lock:
         prepared = _PREPARED.setdefault(conn, set())
         for _attempt in (1, 2):

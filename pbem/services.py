@@ -141,7 +141,10 @@ class Work:
         self.emit(NewEvent("pbem." + kind, payload, **kw))
 
     def rng(self) -> Rng:
-        return Rng(bytes.fromhex(self.game["seed"]), self.next_seq)
+        seed = self.game.get("seed_bytes")
+        if seed is None:
+            seed = self.game["seed_bytes"] = bytes.fromhex(self.game["seed"])
+        return Rng(seed, self.next_seq)
 
 
 def _load_work(game_id: int, actor: Actor) -> Work:
