@@ -34,6 +34,11 @@ def browser():
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         yield chromium
+        # While Playwright's loop runs in this thread, Django keeps the test's own connection
+        # per async context: close it here, or it outlives the test database's teardown.
+        from django.db import connections
+
+        connections.close_all()
         chromium.close()
 
 
