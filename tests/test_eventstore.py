@@ -261,3 +261,22 @@ def test_canonical_json_is_exactly_json_dumps_with_sorted_keys(value):
 def test_canonical_json_refuses_what_json_refuses():
     with pytest.raises(TypeError):
         eventlog.canonical({"when": object()})
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_database_error_in_the_append_is_djangos_error_and_changes_nothing(settings):
+    """The append's libpq path raises what Django's cursor would (here: a NUL that jsonb refuses)
+    and leaves the connection usable."""
+    from django.db import DataError
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
+                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    rows, _ = eventlog.build_rows(game.pk, game.version, game.head_hash,
+                                  [eventlog.NewEvent("pbem.Said", {"text": "nul \x00 here"})], ("system", None, None),
+                                  "", None)
+    with pytest.raises(DataError):
+        eventlog.append(game.pk, game.version, game.head_hash, rows, {}, [])
+    assert Game.objects.get(pk=game.pk).version == game.version
+    assert services.submit(game.pk, 0, "say still here").version == game.version + 1
