@@ -398,7 +398,9 @@ def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: 
     sql = "".join(parts)
     pieces = sql.split("%s")
     numbered = pieces[0] + "".join(f"${i}{piece}" for i, piece in enumerate(pieces[1:], start=1))
-    statement = AppendStatement(sql, numbered.encode(), f"pbem_append_{len(_APPEND_SQL)}".encode())
+    # Named after its text: two threads building statements at once cannot give one name to two.
+    name = "pbem_append_" + hashlib.sha256(numbered.encode()).hexdigest()[:20]
+    statement = AppendStatement(sql, numbered.encode(), name.encode())
     _APPEND_SQL[key] = statement
     return statement
 
@@ -443,6 +445,7 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
 # Statements prepared on each connection (by the psycopg connection object: a reconnection is a
 # new object and starts empty).
 _PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PREPARED_LOCK = threading.Lock()
 
 
 def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
@@ -456,11 +459,16 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     encode = str.encode  # most parameters are strings or ints: they take the short way
     values = [encode(value) if value.__class__ is str else b"%d" % value if value.__class__ is int else _as_text(value)
               for value in params]
+    with _PREPARED_LOCK:
+        prepared = _PREPARED.get(conn)
+        if prepared is None:
+            prepared = _PREPARED[conn] = set()
     with conn.lock:
-        prepared = _PREPARED.setdefault(conn, set())
         for _attempt in (1, 2):
             if statement.name not in prepared:
-                _check(conn, conn.pgconn.prepare(statement.name, statement.numbered, None), ExecStatus.COMMAND_OK)
+                made = conn.pgconn.prepare(statement.name, statement.numbered, None)
+                if made.error_field(DiagnosticField.SQLSTATE) != b"42P05":  # already there: as good
+                    _check(conn, made, ExecStatus.COMMAND_OK)
                 prepared.add(statement.name)
             result = conn.pgconn.exec_prepared(statement.name, values)
             if result.status == ExecStatus.FATAL_ERROR and \

@@ -280,3 +280,14 @@ def test_a_database_error_in_the_append_is_djangos_error_and_changes_nothing(set
         eventlog.append(game.pk, game.version, game.head_hash, rows, {}, [])
     assert Game.objects.get(pk=game.pk).version == game.version
     assert services.submit(game.pk, 0, "say still here").version == game.version + 1
+
+
+def test_each_shape_of_append_statement_has_a_name_of_its_own():
+    """Prepared statements are looked up by name on a connection: a name given to two texts would
+    run the wrong statement, so the name comes from the text."""
+    shapes = [((), 1, 0, False, False), (("round",), 1, 1, True, False), (("round", "scores"), 2, 1, True, True)]
+    statements = [eventlog._append_sql(*shape) for shape in shapes]
+    assert len({s.name for s in statements}) == len({s.numbered for s in statements}) == len(shapes)
+    assert eventlog._append_sql(*shapes[1]) is statements[1]
+    for statement in statements:
+        assert statement.sql.count("%s") == statement.numbered.count(b"$") and b"%s" not in statement.numbered
