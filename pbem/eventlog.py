@@ -363,6 +363,7 @@ class AppendStatement:
     name: bytes
 
 
+_EVENT_PARAMS = tuple((col, is_json) for col, _cast, is_json in _EVENT_COLUMNS)
 _APPEND_SQL: dict[tuple, AppendStatement] = {}
 
 
@@ -416,9 +417,9 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
     if causation_id:
         params += [game_id, causation_id]
     for row in rows:
-        for col, _cast, is_json in _EVENT_COLUMNS:
+        for col, is_json in _EVENT_PARAMS:
             value = row.get(col)
-            params.append(canonical(value) if is_json and (value is not None or col == "payload") else value)
+            params.append(_CANONICAL(value) if is_json and (value is not None or col == "payload") else value)
     for n in notices:
         context = n.get("context")
         params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),

@@ -498,8 +498,9 @@ def _check_fresh(work: Work, seat: int, expected: int) -> None:
 
 
 def _one(work: Work, seat: int, line: str, structured: dict | None, number: int) -> None:
-    word = line.split(None, 1)[0].lower() if line else ""
-    rest = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
+    parts = line.split(None, 1)
+    word = parts[0].lower() if parts else ""
+    rest = parts[1].strip() if len(parts) > 1 else ""
     if structured is None and word in PLATFORM_WORDS:
         return PLATFORM_COMMANDS[word](work, seat, rest, line)
     _require_running(work)
