@@ -186,9 +186,13 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     model = _read_model(work, previous + len(rows), now)
     # Only the columns that changed are written (the row is at `previous`, as Work.game knows it:
     # the append applies only where the version still is `previous`).
-    changed = {k: v for k, v in model.items() if k not in READ_MODEL_COLUMNS or work.stored.get(k) != v}
-    changed.update(work.extra_updates)
-    updates = {**model, **work.extra_updates}
+    stored = work.stored
+    changed = {k: v for k, v in model.items() if k not in READ_MODEL_COLUMNS or stored.get(k) != v}
+    if work.extra_updates:
+        changed.update(work.extra_updates)
+        updates = {**model, **work.extra_updates}
+    else:
+        updates = model
     _turn_notices(work, previous + len(rows), updates)
     for write in work.side_effects:
         write()
@@ -197,8 +201,8 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
                     db=db)
     loaded.version = previous + len(rows)
     loaded.head_hash = head
-    work.game.update(version=loaded.version, head_hash=head, **{k: updates[k] for k in READ_MODEL_COLUMNS})
-    work.stored = _stored(updates)
+    work.stored = {k: updates[k] for k in READ_MODEL_COLUMNS}  # fresh values: _read_model builds new ones
+    work.game.update(work.stored, version=loaded.version, head_hash=head)
     if work.notices:
         from . import outbox
 
