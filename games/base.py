@@ -173,6 +173,11 @@ class ScoreLine:
     label: str = ""
 
 
+# The functions every game provides, by the names GameSpec.from_modules looks for.
+CONTRACT_FUNCTIONS = ("setup", "decide", "evolve", "waiting_for", "legal", "result", "view", "parse", "describe",
+                      "help", "narrate", "render_text", "render_html", "summary", "score_sheet", "timeout")
+
+
 @dataclass(frozen=True)
 class GameSpec:
     name: str  # slug used in commands and URLs, e.g. "elfenland"
@@ -207,6 +212,21 @@ class GameSpec:
     schema_versions: dict = field(default_factory=dict)
     upcasters: dict = field(default_factory=dict)
     rulebook: str = ""  # a short line about the rules, shown in the lobby
+
+    @classmethod
+    def from_modules(cls, *modules, **metadata) -> GameSpec:
+        """The spec of a game whose contract functions live in `modules` under their contract
+        names (setup, decide, evolve, … timeout), looked up in the order given; `metadata` is the
+        rest (name, title, player counts, options, and the optional hooks, which are never
+        picked up by name). A function the contract needs and no module has is an error here,
+        at import, not when the first player needs it."""
+        found = {}
+        for name in CONTRACT_FUNCTIONS:
+            holder = next((m for m in modules if callable(getattr(m, name, None))), None)
+            if holder is None:
+                raise TypeError(f"{metadata.get('name', '?')}: no module gives the contract function {name}()")
+            found[name] = getattr(holder, name)
+        return cls(**found, **metadata)
 
     def resolve_options(self, players: int, given: dict | None = None) -> dict:
         """Defaults filled in, each value checked and typed; raises Rejected with the reason."""

@@ -9,28 +9,13 @@ from games.base import GameSpec, Option
 
 from . import grammar, rules, view
 
-GAME = GameSpec(
+GAME = GameSpec.from_modules(
+    rules, grammar, view,
     name="elfenland",
     title="Elfenland",
     min_players=2,
     max_players=6,
     version=1,
-    setup=rules.setup,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    waiting_for=rules.waiting_for,
-    legal=rules.legal,
-    result=rules.result,
-    view=view.view,
-    parse=grammar.parse,
-    describe=grammar.describe,
-    help=grammar.help,
-    narrate=view.narrate,
-    render_text=view.render_text,
-    render_html=view.render_html,
-    summary=rules.summary,
-    score_sheet=rules.score_sheet,
-    timeout=rules.timeout,
     options=(
         Option("home_cities", False, "Home Cities: a secret City Card each; one town piece lost per route "
                "between your Elf and your City at the end"),

@@ -8,28 +8,13 @@ from . import grammar, rules, view
 
 SCENARIO_CHOICES = ("none",) + tuple(rules.SCENARIOS)
 
-GAME = GameSpec(
+GAME = GameSpec.from_modules(
+    rules, grammar, view,
     name="elven_castle",
     title="Elven Castle",
     min_players=2,
     max_players=4,
     version=1,
-    setup=rules.setup,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    waiting_for=rules.waiting_for,
-    legal=rules.legal,
-    result=rules.result,
-    view=view.view,
-    parse=grammar.parse,
-    describe=grammar.describe,
-    help=grammar.help,
-    narrate=view.narrate,
-    render_text=view.render_text,
-    render_html=view.render_html,
-    summary=rules.summary,
-    score_sheet=rules.score_sheet,
-    timeout=rules.timeout,
     options=(
         Option("scoring", "A", "A: an arch's spans count down to the piece beneath it; B: down to the ground",
                choices=("A", "B")),

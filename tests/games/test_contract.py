@@ -70,3 +70,14 @@ def test_golden_logs_replay_to_the_recorded_outcome(path):
     record = json.loads(path.read_text())
     spec = all_games()[record["game"]]
     check_golden(spec, record)
+
+
+def test_a_spec_is_assembled_from_its_modules_and_a_missing_function_is_named_at_import():
+    import types
+
+    rules = types.SimpleNamespace(**{name: (lambda *a: None) for name in ("setup", "decide", "evolve")})
+    with pytest.raises(TypeError, match=r"lonely: no module gives the contract function waiting_for\(\)"):
+        GameSpec.from_modules(rules, name="lonely", title="Lonely", min_players=1, max_players=1, version=1)
+    elfenland = __import__("games.elfenland", fromlist=["rules", "grammar", "view"])
+    assert elfenland.GAME.parse is elfenland.grammar.parse and elfenland.GAME.view is elfenland.view.view
+    assert elfenland.GAME.decide is elfenland.rules.decide and elfenland.GAME.can_act is None

@@ -10,6 +10,8 @@ left in hand. A late bidder plays their lowest card; a late winner takes 2.
 
 from __future__ import annotations
 
+import sys
+
 from games.base import Event, GameSpec, Option, ParseError, Rejected, Result, ScoreLine, match_name
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -196,28 +198,13 @@ def timeout(state, seat):
     return None
 
 
-GAME = GameSpec(
+GAME = GameSpec.from_modules(
+    sys.modules[__name__],
     name="diceduel",
     title="Dice Duel",
     min_players=2,
     max_players=4,
     version=1,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    waiting_for=waiting_for,
-    legal=legal,
-    result=result,
-    view=view,
-    parse=parse,
-    describe=describe,
-    help=help,
-    narrate=narrate,
-    render_text=render_text,
-    render_html=render_html,
-    summary=summary,
-    score_sheet=score_sheet,
-    timeout=timeout,
     options=(Option("rounds", 3, "rounds to play", minimum=1, maximum=3),),
     colours=COLOURS,
 )
