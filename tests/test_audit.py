@@ -213,3 +213,13 @@ def test_verify_games_catches_a_snapshot_that_differs_from_replay(make_game, set
     Snapshot.objects.filter(pk=snap.pk).update(state={**snap.state, "game": {**snap.state["game"], "scores": [9, 9]}})
     report = audit.verify(game)
     assert any(f"snapshot at event {snap.seq} differs" in p for p in report.problems)
+
+
+def test_rebuild_read_models_names_an_id_that_is_no_game_and_fails(make_game):
+    from django.core.management.base import CommandError
+
+    game = make_game(2)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError, match="1 game id"):
+        call_command("rebuild_read_models", str(game.pk), "99999", stdout=out, stderr=err)
+    assert "game #99999: no such game" in err.getvalue() and "1 game(s)" in out.getvalue()

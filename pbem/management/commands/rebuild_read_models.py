@@ -1,21 +1,21 @@
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from pbem import readmodels
-from pbem.models import Game
+from pbem.management.games import add_game_arguments, named_games
 
 
 class Command(BaseCommand):
     help = "Rebuilds every game's read model (status, round, phase, awaited seats, scores) from its log."
 
     def add_arguments(self, parser):
-        parser.add_argument("games", nargs="*", type=int, help="game ids (default: all)")
+        add_game_arguments(parser)
 
     def handle(self, *args, **opts):
-        games = Game.objects.order_by("pk")
-        if opts["games"]:
-            games = games.filter(pk__in=opts["games"])
+        games, missing = named_games(opts["games"], self.stderr)
         count = 0
         for game in games.iterator():
             readmodels.rebuild(game)
             count += 1
         self.stdout.write(f"Rebuilt the read models of {count} game(s).")
+        if missing:
+            raise CommandError(f"{len(missing)} game id(s) name no game.")

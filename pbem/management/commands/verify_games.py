@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from pbem import audit
-from pbem.models import Game
+from pbem.management.games import add_game_arguments, named_games
 
 
 class Command(BaseCommand):
@@ -12,17 +12,10 @@ class Command(BaseCommand):
             "every random outcome re-derived from the revealed seed. Exit status 1 on any failure.")
 
     def add_arguments(self, parser):
-        parser.add_argument("games", nargs="*", type=int, help="game ids (default: all)")
+        add_game_arguments(parser)
 
     def handle(self, *args, **opts):
-        games = Game.objects.order_by("pk")
-        if opts["games"]:
-            games = games.filter(pk__in=opts["games"])
-            missing = set(opts["games"]) - set(games.values_list("pk", flat=True))
-            for pk in sorted(missing):
-                self.stderr.write(f"game #{pk}: no such game")
-        else:
-            missing = set()
+        games, missing = named_games(opts["games"], self.stderr)
         failed = []
         bar = tqdm(games.iterator(), total=games.count(), unit="game", file=sys.stderr,
                    disable=games.count() < 2)
