@@ -472,7 +472,7 @@ class OverdueFilter(admin.SimpleListFilter):
         return queryset.filter(pk__in=late)
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(DeskAccess, admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
@@ -480,17 +480,8 @@ class SeatInline(admin.TabularInline):
               "away_days_used", "token_generation", "deadline")
     readonly_fields = fields
 
-    def has_view_permission(self, request, obj=None):
-        return permissions.may_use_desk(request.user) and (obj is None or permissions.may_manage(request.user, obj))
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    def game_of(self, obj):
+        return obj  # an inline is asked about its parent: the game itself
 
     @admin.display(description="seat")
     def number_1(self, obj):
