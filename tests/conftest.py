@@ -21,6 +21,18 @@ def _fresh_caches():
     cache.clear()
 
 
+@pytest.fixture
+def quiet_limits(settings):
+    """Generous rate limits, for tests of pages and the API that are not about the limits."""
+    from django.core.cache import cache
+
+    settings.PBEM_RATE_SUBMIT = (1000, 60)
+    settings.PBEM_RATE_TOKEN_FAILURES = (1000, 600)
+    settings.PBEM_RATE_CREATE = (1000, 3600)
+    settings.PBEM_BASE_URL = "http://testserver"
+    cache.clear()
+
+
 CAST = [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org"),
         services.PlayerSpec("Carol", "carol@example.org")]
 

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from pbem import addressing
@@ -9,12 +8,8 @@ from pbem.models import Seat
 
 
 @pytest.fixture(autouse=True)
-def _quiet_limits(settings):
-    settings.PBEM_RATE_SUBMIT = (1000, 60)
-    settings.PBEM_RATE_TOKEN_FAILURES = (1000, 600)
-    settings.PBEM_RATE_CREATE = (1000, 3600)
-    settings.PBEM_BASE_URL = "http://testserver"
-    cache.clear()
+def _quiet_limits(quiet_limits):
+    pass
 
 
 class Api:

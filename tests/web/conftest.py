@@ -9,15 +9,8 @@ from pbem.models import InboundMessage, Seat
 
 
 @pytest.fixture(autouse=True)
-def _quiet_limits(settings):
-    # Generous limits by default; the rate-limit tests set their own.
-    settings.PBEM_RATE_SUBMIT = (1000, 60)
-    settings.PBEM_RATE_TOKEN_FAILURES = (1000, 600)
-    settings.PBEM_RATE_CREATE = (1000, 3600)
-    settings.PBEM_BASE_URL = "http://testserver"
-    from django.core.cache import cache
-
-    cache.clear()
+def _quiet_limits(quiet_limits):
+    pass  # generous limits by default; the rate-limit tests set their own
 
 
 @pytest.fixture
