@@ -65,10 +65,19 @@ def test_every_view_is_json_and_spectators_see_no_more_than_players(name):
         assert isinstance(spec.render_html(view), str)
 
 
+def test_every_real_game_has_golden_logs_of_three_table_sizes():
+    games = {name for name in game_names() if (ROOT / "games" / name).is_dir()}
+    sizes = {name: {json.loads(p.read_text())["players"] for p in GOLDEN if p.parent.name == name} for name in games}
+    assert {name: len(s) >= 3 for name, s in sizes.items()} == {name: True for name in games}, sizes
+
+
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_golden_logs_replay_to_the_recorded_outcome(path):
+    """Complete games recorded with an earlier build replay to the same states and scores (a
+    change that would replay a live game differently must bump the game's reducer version)."""
     record = json.loads(path.read_text())
     spec = all_games()[record["game"]]
+    assert record["game"] == path.parent.name and record["version"] == spec.version
     check_golden(spec, record)
 
 
