@@ -1,0 +1,66 @@
+"""Records complete bot games as golden fixtures under tests/golden/<game>/.
+
+    .venv/bin/python -m tests.games.make_golden [GAME ...]      # default: every game below
+
+CI replays every file (tests/games/test_contract.py), so a change that would replay a game in
+progress differently fails. Record again (and commit the new files) only when a rules change is
+meant to change old games, and bump that game's GAME.version then.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+from games.testing import play_random, save_golden
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+# game: [(file name, players, options, bot seed), ...]
+GAMES = {
+    "elfenland": [
+        ("base_3p.json", 3, {}, 101),
+        ("home_cities_4p.json", 4, {"home_cities": True}, 202),
+        ("lakes_boatmen_2p.json", 2, {"lakes": True, "boatmen": True}, 303),
+    ],
+    "elfenwizards": [
+        ("three_players.json", 3, {}, 101),
+        ("four_players_translator_variant.json", 4, {"translator_variant": True}, 202),
+        ("five_players.json", 5, {}, 303),
+    ],
+    "elixirus": [  # 2 players, seed 4, ends with a fourth cork
+        ("elixirus_2p_seed4.json", 2, {}, 4),
+        ("elixirus_2p_seed11.json", 2, {}, 11),
+        ("elixirus_3p_seed23.json", 3, {}, 23),
+        ("elixirus_5p_seed57.json", 5, {}, 57),
+    ],
+    "elven_castle": [
+        ("2p_variant_a.json", 2, {"scoring": "A"}, 11),
+        ("3p_variant_b_staircase_penalties.json", 3, {"scoring": "B", "staircase": True, "penalties": True}, 12),
+        ("4p_library_staircase.json", 4, {"scenario": "library", "staircase": True, "penalties": True}, 15),
+    ],
+    "zauberschwert": [
+        ("two_players.json", 2, {}, 101),
+        ("three_players.json", 3, {}, 202),
+        ("four_players.json", 4, {}, 303),
+    ],
+}
+
+
+def record(game: str, out: Path = GOLDEN) -> None:
+    spec = importlib.import_module(f"games.{game}").GAME
+    for name, players, options, seed in GAMES[game]:
+        table = play_random(spec, players, options, seed=seed)
+        path = out / game / name
+        save_golden(table, path)
+        print(f"{path}: {len(table.events)} events, scores {spec.result(table.state).scores}")
+
+
+def main(argv: list[str]) -> None:
+    for game in argv or list(GAMES):
+        record(game)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
