@@ -650,13 +650,7 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     left = work.game["away_allowance_days"] - info["away_days_used"]
     if days > left:
         raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
-    used = info["away_days_used"] + days
-    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=until, away_days_used=used))
-    info["away_until"], info["away_days_used"] = until, used
-    deadlines = dict(work.game.get("deadlines") or {})
-    if str(seat) in deadlines:
-        deadlines[str(seat)] = _deadline_for(work, seat, now)
-        work.game["deadlines"] = deadlines
+    _set_away(work, seat, until, info["away_days_used"] + days, now)
     work.platform("Away", {"seat": seat, "until": until.date().isoformat(), "days": days})
     work.outcome.applied.append(f"away until {match.group(1)}")
 
@@ -667,15 +661,20 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
     if not info["away_until"] or info["away_until"] <= now:
         raise CommandRejected("You are not away.", line)
     refund = max(0, (info["away_until"] - now).days)
-    used = max(0, info["away_days_used"] - refund)
-    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=None, away_days_used=used))
-    info["away_until"], info["away_days_used"] = None, used
+    _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
+    work.platform("Back", {"seat": seat})
+    work.outcome.applied.append("back")
+
+
+def _set_away(work: Work, seat: int, until: datetime | None, used: int, now: datetime) -> None:
+    """Records the seat's absence (with the append) and moves its running deadline to match."""
+    info = work.seats[seat]
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=until, away_days_used=used))
+    info["away_until"], info["away_days_used"] = until, used
     deadlines = dict(work.game.get("deadlines") or {})
     if str(seat) in deadlines:
         deadlines[str(seat)] = _deadline_for(work, seat, now)
         work.game["deadlines"] = deadlines
-    work.platform("Back", {"seat": seat})
-    work.outcome.applied.append("back")
 
 
 def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
