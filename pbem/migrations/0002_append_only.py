@@ -8,15 +8,15 @@ TRUNCATE is not a row operation: in production the app's role must not own the t
 
 from django.db import migrations
 
-from . import _append_only
+from . import _log_triggers
 
 
 def forwards(apps, schema_editor):
-    _append_only.install(schema_editor)
+    _log_triggers.install(schema_editor)
 
 
 def backwards(apps, schema_editor):
-    _append_only.uninstall(schema_editor)
+    _log_triggers.uninstall(schema_editor)
 
 
 class Migration(migrations.Migration):

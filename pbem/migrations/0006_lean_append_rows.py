@@ -16,16 +16,16 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from . import _append_only  # shared SQL, not a migration (its name starts with _)
+from . import _log_triggers  # shared SQL, not a migration (its name starts with _)
 
 
 def forwards(apps, schema_editor):
-    _append_only.install(schema_editor)
-    _append_only.install_game_guard(schema_editor)
+    _log_triggers.install(schema_editor)
+    _log_triggers.install_game_guard(schema_editor)
 
 
 def backwards(apps, schema_editor):
-    _append_only.uninstall_game_guard(schema_editor)
+    _log_triggers.uninstall_game_guard(schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -6,11 +6,11 @@ no index on a notice's message id (nothing looks notices up by it)."""
 from django.conf import settings
 from django.db import migrations, models
 
-from . import _append_only  # shared SQL, not a migration (its name starts with _)
+from . import _log_triggers  # shared SQL, not a migration (its name starts with _)
 
 
 def forwards(apps, schema_editor):
-    _append_only.install_game_guard(schema_editor)  # SQLite rebuilt pbem_game without it
+    _log_triggers.install_game_guard(schema_editor)  # SQLite rebuilt pbem_game without it
 
 
 class Migration(migrations.Migration):
