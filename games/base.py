@@ -38,6 +38,25 @@ Functions a game provides (see `GameSpec`):
                                                  None: a person must decide
 - can_act(state, seat) -> bool (optional)        a seat not awaited that may still act now
 
+Optional functions, picked up by name like the ones above when a module has them:
+- choices(state, seat) -> [Choice]               the legal moves as a chooser offers them: every
+                                                 command of legal(state, seat) exactly once, the
+                                                 moves that matter first; the mail's short codes
+                                                 and the web form's step-by-step chooser both come
+                                                 from it (default: `default_choices`)
+- standin(view, legal) -> command                a sensible player for a seat whose player is
+                                                 gone: one of `legal`, chosen only from what
+                                                 `view` (that seat's view) shows, so it cannot
+                                                 cheat; deterministic (no randomness, no clock)
+- render_svg(view) -> str                        the board as one standalone SVG document (for
+                                                 the picture in a mail: rasterised to PNG), with
+                                                 width and height set and only the fonts
+                                                 "DejaVu Sans" / sans-serif
+
+render_html(view, links=None): `links` maps the `target` of a Choice (an id in the drawing: a
+town, a route, a cell, a card) to a URL; the render wraps each such element in <a href="…">
+so a player can pick a move by touching the board (no JavaScript needed).
+
 Commands every game gets from the platform (a game's grammar must not use these words):
 help, board, history, say, undo, away, back, notices. No command line may start with "-", ">",
 "From:", "To:", "Sent:", "Subject:" or read like "On ... wrote:" (quoted-reply stripping).
@@ -163,6 +182,41 @@ def rank(scores: list[int], tiebreak: list[tuple] | None = None) -> list[list[in
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One legal move as a chooser offers it, in two steps: `group` (what: the piece, the
+    action) then `label` (where or how, readable on its own within its group).
+
+    `featured`: worth a short code in a turn notice (the few moves that matter: scoring
+    placements, the sensible routes); the others stay reachable by typing (`describe(command)`)
+    or by the web chooser. `target`: the id of the element of the board drawing where this move
+    is made (see render_html's `links`), if there is one. `note`: why it is worth it ("scores
+    6"), shown beside the label.
+    """
+
+    command: dict
+    group: str
+    label: str
+    featured: bool = False
+    target: str | None = None
+    note: str = ""
+
+
+# At most this many featured moves are numbered in a notice (the rest: typed, or on the web).
+MAX_FEATURED = 20
+
+
+def default_choices(spec: GameSpec, state, seat: int) -> list[Choice]:
+    """Every legal move, grouped by the first word of its description, the first
+    MAX_FEATURED featured (for a game without a `choices` of its own)."""
+    out = []
+    for i, command in enumerate(spec.legal(state, seat)):
+        text = spec.describe(command)
+        word = text.split(" ", 1)[0] if text else str(command.get("type", "move"))
+        out.append(Choice(command, word.capitalize(), text, featured=i < MAX_FEATURED))
+    return out
+
+
+@dataclass(frozen=True)
 class ScoreLine:
     """One entry of a score sheet: `points` scored by `seat` in round `round` (label `label`)."""
 
@@ -176,6 +230,8 @@ class ScoreLine:
 # The functions every game provides, by the names GameSpec.from_modules looks for.
 CONTRACT_FUNCTIONS = ("setup", "decide", "evolve", "waiting_for", "legal", "result", "view", "parse", "describe",
                       "help", "narrate", "render_text", "render_html", "summary", "score_sheet", "timeout")
+# Functions a game may provide, picked up by the same names when a module has them.
+OPTIONAL_FUNCTIONS = ("choices", "standin", "render_svg")
 
 
 @dataclass(frozen=True)
@@ -212,6 +268,16 @@ class GameSpec:
     schema_versions: dict = field(default_factory=dict)
     upcasters: dict = field(default_factory=dict)
     rulebook: str = ""  # a short line about the rules, shown in the lobby
+    # Optional contract functions (see the module's docstring); None: the platform's default.
+    choices: Callable[[Any, int], list[Choice]] | None = None
+    standin: Callable[[dict, list[dict]], dict] | None = None
+    render_svg: Callable[[dict], str] | None = None
+
+    def choices_for(self, state, seat: int) -> list[Choice]:
+        """The chooser's moves for `seat` (the game's own `choices`, else `default_choices`)."""
+        if self.choices is not None:
+            return self.choices(state, seat)
+        return default_choices(self, state, seat)
 
     @classmethod
     def from_modules(cls, *modules, **metadata) -> GameSpec:
@@ -226,6 +292,10 @@ class GameSpec:
             if holder is None:
                 raise TypeError(f"{metadata.get('name', '?')}: no module gives the contract function {name}()")
             found[name] = getattr(holder, name)
+        for name in OPTIONAL_FUNCTIONS:
+            holder = next((m for m in modules if callable(getattr(m, name, None))), None)
+            if holder is not None and name not in metadata:
+                found[name] = getattr(holder, name)
         return cls(**found, **metadata)
 
     def resolve_options(self, players: int, given: dict | None = None) -> dict:

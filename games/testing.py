@@ -132,6 +132,42 @@ def play_random(spec: GameSpec, players: int, options: dict | None = None, seed:
     return table
 
 
+def play_with_standins(spec: GameSpec, players: int, standins, options: dict | None = None, seed: int = 0,
+                       max_steps: int = 20000, check=None) -> Table:
+    """A game where the seats in `standins` are played by the game's stand-in (`spec.standin`,
+    from each seat's own view) and the others by the random-legal bot of `play_random`; the
+    same checks as `play_random` on the way (each stand-in move legal, the game ends, replay)."""
+    assert spec.standin is not None, f"{spec.name} has no stand-in"
+    standins = set(standins)
+    pick = random.Random(seed)
+    table = Table(spec, players, options, seed=f"bot-{seed}".encode())
+    for step in range(max_steps):
+        awaited = spec.waiting_for(table.state)
+        if not awaited:
+            break
+        seat = pick.choice(awaited)
+        legal = spec.legal(table.state, seat)
+        assert legal, f"seat {seat} is awaited but has no legal command (step {step})"
+        if seat in standins:
+            command = spec.standin(spec.view(table.state, seat), legal)
+            assert command in legal, f"the stand-in chose {command}, which is not legal"
+        else:
+            command = pick.choice(legal)
+        table.act(seat, command)
+        if check:
+            check(table)
+    else:
+        raise AssertionError(f"the game did not end within {max_steps} steps")
+    assert spec.result(table.state) is not None, "no one is awaited, yet the game has no result"
+    assert canonical(table.replayed()) == canonical(table.state), "replay differs from the live state"
+    return table
+
+
+def winners(spec: GameSpec, table: Table) -> list[int]:
+    """The seats sharing first place."""
+    return spec.result(table.state).ranking()[0]
+
+
 # ---------------------------------------------------------------------------------------------
 # Golden logs: complete games kept as fixtures and replayed in CI
 # ---------------------------------------------------------------------------------------------

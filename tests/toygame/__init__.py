@@ -177,7 +177,7 @@ def render_text(v):
     return "\n".join(lines)
 
 
-def render_html(v):
+def render_html(v, links=None):
     cells = "".join(f"<li>seat {s}: {score}</li>" for s, score in enumerate(v["scores"]))
     return f'<div class="toy"><ul>{cells}</ul></div>'
 
