@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from . import audit, eventlog, permissions, readmodels, scoresheets, selectors, services
+from . import audit, desk, eventlog, permissions, readmodels, scoresheets, selectors, services
 from .models import Event, Game, GameStatus, InboundMessage, Notice, Seat
 from .registry import all_games, get_game
 
@@ -408,28 +408,28 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
         services.start_game(game.pk, actor, reason=reason)
         return "The game has started."
     if action == "pause":
-        services.pause_game(game.pk, actor, reason)
+        desk.pause_game(game.pk, actor, reason)
         return "The game is paused."
     if action == "resume":
-        services.resume_game(game.pk, actor, reason)
+        desk.resume_game(game.pk, actor, reason)
         return "The game is running again."
     if action == "abandon":
-        services.abandon_game(game.pk, actor, reason)
+        desk.abandon_game(game.pk, actor, reason)
         return "The game was abandoned; its seed is revealed."
     if action == "extend":
-        services.extend_deadline(game.pk, data["seat"], data["until"], actor, reason)
+        desk.extend_deadline(game.pk, data["seat"], data["until"], actor, reason)
         return f"The deadline of seat {data['seat'] + 1} is now {data['until']:%Y-%m-%d %H:%M} UTC."
     if action == "remind":
-        services.remind_now(game.pk, actor, reason)
+        desk.remind_now(game.pk, actor, reason)
         return "A reminder goes out to every awaited player."
     if action == "replace":
-        services.replace_player(game.pk, data["seat"], data["name"], data["email"], actor, reason)
+        desk.replace_player(game.pk, data["seat"], data["name"], data["email"], actor, reason)
         return f"{data['name']} now holds seat {data['seat'] + 1}; the old seat links and addresses are revoked."
     if action == "correct":
-        services.correct_score(game.pk, data["seat"], data["points"], actor, reason)
+        desk.correct_score(game.pk, data["seat"], data["points"], actor, reason)
         return f"Seat {data['seat'] + 1}: {data['points']:+d} points, recorded with its reason."
     if action == "rewind":
-        services.rewind(game.pk, data["to_seq"], actor, reason)
+        desk.rewind(game.pk, data["to_seq"], actor, reason)
         return f"Every game event after #{data['to_seq']} is taken back; play resumes from there."
     if action == "rebuild":
         before = Game.objects.values("status", "round", "phase", "awaited", "scores").get(pk=game.pk)

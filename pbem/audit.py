@@ -98,7 +98,7 @@ def verify(game: Game) -> Report:
 def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:
     """The read model was written by the code that applied each move: if today's code replays
     the log to other awaited seats or scores, this game would play on differently."""
-    from .services import awaited_seats, scores_with_corrections
+    from .readmodels import awaited_seats, scores_with_corrections
 
     if game.read_model_version != game.version:
         return  # not yet rebuilt since the last append (e.g. after an outage): nothing to compare

@@ -1,7 +1,7 @@
 """Timers run by Celery beat: reminders before a deadline, the timeout policy at it, digests.
 
 Each run looks at the read model (Game.deadlines) and is safe to repeat or to run in two
-processes at once: timeouts go through services.timeout_seat (which re-checks the deadline
+processes at once: timeouts go through timeout_seat (which re-checks the deadline
 inside its transaction), reminders and digests are outbox rows with a unique dedupe key.
 """
 
@@ -14,8 +14,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from . import outbox, services
+from . import outbox
 from .models import Event, Game, GameStatus, Notice, NoticePreference, Seat
+from .readmodels import awaited_seats
+from .runner import SYSTEM, ServiceError, Work, emit_game_events, run
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +35,43 @@ def run_deadlines(now: datetime | None = None) -> dict:
                 if _reported(game_id, int(seat_key), iso):
                     continue  # the Master of Seals was told of this very deadline already
                 try:
-                    verdict = services.timeout_seat(game_id, int(seat_key), now)
-                except services.ServiceError:
+                    verdict = timeout_seat(game_id, int(seat_key), now)
+                except ServiceError:
                     log.warning("timeout of game %s seat %s failed", game_id, seat_key, exc_info=True)
                     continue
                 counts["timed_out" if verdict == "passed" else "reported"] += verdict != "not_due"
             elif remind(game_id, int(seat_key), iso, deadline, hours, now):
                 counts["reminded"] += 1
     return counts
+
+
+def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
+    """At a deadline: the game's timeout policy (a pass where the rules allow), else tell the
+    Master of Seals. Returns "passed", "reported" or "not_due"."""
+    now = now or timezone.now()
+    verdict = {"value": "not_due"}
+
+    def body(work: Work):
+        deadline = (work.game.get("deadlines") or {}).get(str(seat))
+        if seat not in awaited_seats(work.spec, work.state) or not deadline or datetime.fromisoformat(deadline) > now:
+            return
+        command = work.spec.timeout(work.state["game"], seat)
+        if command is None:
+            if work.state["meta"].get("overdue", {}).get(str(seat)) == deadline:
+                return  # the Master of Seals was already told about this deadline
+            work.platform("DeadlineMissed", {"seat": seat, "deadline": deadline})
+            work.notices.append({"seat_id": None, "kind": "overdue", "version": work.loaded.version + 1,
+                                 "to_email": "", "context": {"seat": seat}})
+            verdict["value"] = "reported"
+            return
+        work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": work.spec.describe(command)})
+        rng = work.rng()
+        events = work.spec.decide(work.state["game"], seat, command, rng)
+        emit_game_events(work, events, rng)
+        verdict["value"] = "passed"
+
+    run(game_id, SYSTEM, body)
+    return verdict["value"]
 
 
 def _reported(game_id: int, seat: int, iso: str) -> bool:

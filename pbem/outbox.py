@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
@@ -21,9 +22,19 @@ def dispatch_on_commit(game_id: int | None) -> None:
 
 
 def _dispatch(game_id: int | None) -> None:
-    from . import tasks
-
     try:
-        tasks.send_pending_notices.delay(game_id)
+        queue_task("pbem.tasks.send_pending_notices", game_id)
     except Exception:  # broker down: the outbox keeps the rows; the sweep sends them later
         log.warning("could not queue notices for game %s; the outbox sweep will send them", game_id, exc_info=True)
+
+
+def queue_task(name: str, *args) -> None:
+    """Queues the Celery task `name` (run at once in-process without a broker).
+
+    By name, through the app's registry, not by importing `pbem.tasks`: the tasks are the top of
+    the platform (they call everything), and the write path below them must not import them."""
+    task = current_app.tasks.get(name)
+    if task is None:  # a process that is no worker: the app's autodiscovery has not run yet
+        current_app.loader.import_default_modules()
+        task = current_app.tasks[name]
+    task.delay(*args)

@@ -1,4 +1,5 @@
-"""The read model (status, round, phase, awaited seats, scores) rebuilt from the log alone."""
+"""The read model (status, round, phase, awaited seats, scores): how a state reads on the game row,
+and the row rebuilt from the log alone."""
 
 from __future__ import annotations
 
@@ -8,8 +9,39 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import eventlog
-from .models import Game
-from .services import awaited_seats, game_status, scores_with_corrections
+from .models import Game, GameStatus
+
+
+def scores_with_corrections(spec, state, summary: dict | None = None) -> list[int]:
+    meta = state["meta"]
+    if state["game"] is None:
+        return [0] * meta["players"]
+    if summary is None:
+        summary = spec.summary(state["game"])
+    scores = list(summary.get("scores") or [0] * meta["players"])
+    for seat, points, _reason, _seq in meta["corrections"]:
+        scores[seat] += points
+    return scores
+
+
+def awaited_seats(spec, state) -> list[int]:
+    meta = state["meta"]
+    if state["game"] is None or meta["ended"] or meta["abandoned"] or meta["paused"] or not meta["started"]:
+        return []
+    return list(spec.waiting_for(state["game"]))
+
+
+def game_status(state) -> str:
+    meta = state["meta"]
+    if meta["abandoned"]:
+        return GameStatus.ABANDONED
+    if meta["ended"]:
+        return GameStatus.FINISHED
+    if not meta["started"]:
+        return GameStatus.OPEN
+    if meta["paused"]:
+        return GameStatus.PAUSED
+    return GameStatus.RUNNING
 
 
 def rebuild(game: Game) -> dict:

@@ -19,7 +19,7 @@ from games.base import rank
 
 from . import eventlog
 from .models import Game
-from .services import scores_with_corrections
+from .readmodels import scores_with_corrections
 
 
 @dataclass

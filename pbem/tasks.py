@@ -9,7 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, inbox
+from . import deadlines, processing
 from .mail import sending
 from .models import InboundMessage, InboundStatus
 
@@ -34,7 +34,7 @@ def sweep_outbox() -> dict:
 
 @shared_task(ignore_result=True)
 def process_inbound(inbound_id: int) -> str:
-    message = inbox.process(inbound_id)
+    message = processing.process(inbound_id)
     return message.status if message else "missing"
 
 
@@ -47,7 +47,7 @@ def sweep_inbound(older_than_seconds: int = 60) -> int:
                                              received_at__gte=timezone.now() - timedelta(days=2))
                .order_by("id").values_list("id", flat=True)[:500])
     for inbound_id in ids:
-        inbox.process(inbound_id)
+        processing.process(inbound_id)
     return len(ids)
 
 

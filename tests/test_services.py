@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import eventlog, selectors, services
+from pbem import deadlines, eventlog, selectors, services
 from pbem.models import Event, Notice
 
 from .conftest import hands
@@ -168,10 +168,10 @@ def test_a_timeout_plays_the_games_pass_and_says_so(make_game):
 
     game = make_game(2)
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
-    assert services.timeout_seat(game.pk, 0, now=later) == "passed"
+    assert deadlines.timeout_seat(game.pk, 0, now=later) == "passed"
     timed = Event.objects.get(game=game, type="pbem.TimedOut")
     assert timed.actor_kind == "system" and timed.payload["command"].startswith("play ")
-    assert services.timeout_seat(game.pk, 0, now=later) == "not_due"  # no longer awaited
+    assert deadlines.timeout_seat(game.pk, 0, now=later) == "not_due"  # no longer awaited
 
 
 def test_a_nul_character_is_dropped_from_text_and_refused_in_a_structured_command(make_game):
@@ -207,7 +207,7 @@ def test_a_missed_deadline_without_a_pass_is_reported_once(make_game, monkeypatc
     monkeypatch.setattr(el, "get_game", lambda kind: no_pass)
     el.cache_clear()
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
-    assert services.timeout_seat(game.pk, 0, now=later) == "reported"
-    assert services.timeout_seat(game.pk, 0, now=later) == "not_due"
+    assert deadlines.timeout_seat(game.pk, 0, now=later) == "reported"
+    assert deadlines.timeout_seat(game.pk, 0, now=later) == "not_due"
     assert Event.objects.filter(game=game, type="pbem.DeadlineMissed").count() == 1
     assert Notice.objects.filter(game=game, kind="overdue").count() == 1

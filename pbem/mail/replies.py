@@ -1,6 +1,6 @@
 """Processing one stored mail: who wrote it, what they asked, and the answer.
 
-Runs inside `inbox.process`'s transaction (the InboundMessage row locked): the command goes
+Runs inside `processing.process`'s transaction (the InboundMessage row locked): the command goes
 through `services.submit` and the answer into the outbox, both committed with the row's new
 status, so a crash anywhere leaves the message "received" for the sweep to take again.
 """
@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from .. import addressing, eventlog, inbox, selectors, services
+from .. import addressing, eventlog, outbox, selectors, services, submissions
 from ..models import Game, InboundMessage, InboundStatus, Notice, Seat
 from ..registry import get_game
 from . import inbound, outbound, sending
@@ -54,17 +54,17 @@ def process_mail(message: InboundMessage) -> None:
     except Refusal as refusal:
         if refusal.seat is not None:
             message.game_id, message.seat = refusal.seat.game_id, refusal.seat
-        inbox.finish(message, InboundStatus.REFUSED, refusal.code, refusal.text)
+        submissions.finish(message, InboundStatus.REFUSED, refusal.code, refusal.text)
         answer(message, parsed, refusal.seat, refusal.code, refusal.text)
         return
     # The stale guard is for moves: a reply of only table talk, questions or preferences to an
     # older notice is as good as one to the newest.
     expected = None if all(_neutral(line) for line in parsed.lines) else _expected_version(parsed, seat)
     lines = translate_codes(parsed.lines, seat, expected)
-    result = inbox.apply(message, seat, "\n".join(lines), expected)
+    result = submissions.apply(message, seat, "\n".join(lines), expected)
     board, text = "", message.outcome
     if isinstance(result, services.CommandRejected):
-        text = inbox.describe_refusal(result, with_legal=False)  # the answer lists them with codes
+        text = submissions.describe_refusal(result, with_legal=False)  # the answer lists them with codes
     if isinstance(result, services.StaleVersion):
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
@@ -207,10 +207,10 @@ def _automatic(message: InboundMessage, parsed: inbound.Parsed, raw: bytes, boun
         notice = Notice.objects.get(pk=bounced_notice)
         sending.record_bounce(notice.pk, diagnostic)
         message.game_id, message.seat_id = notice.game_id, notice.seat_id
-        inbox.finish(message, InboundStatus.IGNORED, "bounce", f"Bounce of notice {notice.pk}: {diagnostic}")
+        submissions.finish(message, InboundStatus.IGNORED, "bounce", f"Bounce of notice {notice.pk}: {diagnostic}")
         return
     # An out-of-office or list mail, even one sent to a bounce address: recorded, not answered.
-    inbox.finish(message, InboundStatus.IGNORED, "automatic", f"Not answered: automatic mail ({reason}).")
+    submissions.finish(message, InboundStatus.IGNORED, "automatic", f"Not answered: automatic mail ({reason}).")
 
 
 def _looks_like_failure(parsed: inbound.Parsed) -> bool:
@@ -244,7 +244,5 @@ def answer(message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, c
         context={"code": code, "text": text, "subject": parsed.subject[:200], "in_reply_to": parsed.message_id,
                  "board": board, "inbound": message.pk},
     )
-    from .. import outbox
-
     outbox.dispatch_on_commit(notice.game_id)
     return notice

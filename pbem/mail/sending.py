@@ -19,7 +19,7 @@ from datetime import timedelta
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .. import services
+from .. import desk, services
 from ..models import Game, GameStatus, Notice, NoticeStatus, Seat
 from . import outbound
 
@@ -138,7 +138,7 @@ def undeliverable(notice: Notice, reason: str) -> None:
     if not game or game["status"] not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return
     try:
-        services.suspend_deadline(notice.game_id, notice.seat.number, reason)
+        desk.suspend_deadline(notice.game_id, notice.seat.number, reason)
     except services.ServiceError:
         log.warning("could not record the bounce of notice %s", notice.pk, exc_info=True)
 
@@ -154,7 +154,7 @@ def _after_delivery(notice: Notice) -> None:
     number = notice.seat.number
     if (game and game["status"] == GameStatus.RUNNING and number in (game["awaited"] or [])
             and str(number) not in (game["deadlines"] or {})):
-        services.rearm_deadline(notice.game_id, number)
+        desk.rearm_deadline(notice.game_id, number)
 
 
 def record_bounce(notice_id: int, reason: str) -> bool:

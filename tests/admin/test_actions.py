@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from pbem import addressing, eventlog, scoresheets, selectors, services
+from pbem import desk as lifecycle
 from pbem.models import Event, Game, Notice
 
 from .conftest import events_after
@@ -188,7 +189,7 @@ def test_verify_leaves_no_event_and_shows_the_result(desk, game):
 
 
 def test_verify_shows_the_rederived_draws_once_the_seed_is_revealed(desk, game):
-    services.abandon_game(game.pk, services.Actor("system"), "to reveal the seed")
+    lifecycle.abandon_game(game.pk, services.Actor("system"), "to reveal the seed")
     page = desk.get(reverse("admin:pbem_game_verify", args=[game.pk]))
     assert page.context["report"].seed_revealed and page.context["draws"]
     assert all(row["rederived"] for row in page.context["draws"])

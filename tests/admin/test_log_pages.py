@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from pbem import eventlog, services
+from pbem import desk, eventlog, services
 from pbem.models import Event, InboundMessage, Notice
 
 
@@ -39,7 +39,7 @@ def test_event_page_shows_payload_actor_causation_and_hash(client, master, game)
                                             seat=game.seats.get(number=0), status="applied", outcome="applied: play 3")
     card = eventlog.load(game).state["game"]["hands"][0][0]
     services.submit(game.pk, 0, f"play {card}", causation_id=message_id)
-    services.pause_game(game.pk, services.Actor("admin", user_id=master.pk), "tea break")
+    desk.pause_game(game.pk, services.Actor("admin", user_id=master.pk), "tea break")
     played = Event.objects.get(game=game, type="CardPlayed")
     paused = Event.objects.get(game=game, type="pbem.Paused")
     client.force_login(master)

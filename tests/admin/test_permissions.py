@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pbem import services
+from pbem import desk, services
 from pbem.admin import GameAdmin
 from pbem.models import Event, InboundMessage, Notice
 from pbem.permissions import MASTER_GROUP
@@ -189,7 +189,7 @@ def test_superuser_assigns_masters_without_touching_the_log(client, root, master
     def get_object_then_someone_appends(self, request, object_id, from_field=None):
         obj = original(self, request, object_id, from_field)
         if request.method == "POST":
-            services.pause_game(game.pk, services.Actor("system"), "a stale form must not undo this")
+            desk.pause_game(game.pk, services.Actor("system"), "a stale form must not undo this")
         return obj
 
     monkeypatch.setattr(GameAdmin, "get_object", get_object_then_someone_appends)

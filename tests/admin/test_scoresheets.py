@@ -10,7 +10,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from pbem import eventlog, scoresheets, services
+from pbem import desk, eventlog, scoresheets, services
 from pbem.models import Event
 from pbem.registry import all_games, get_game
 
@@ -88,7 +88,7 @@ def test_csv_export_content(client, root, new_game):
         services.submit(game.pk, winner, how[rnd])
     rolled = Event.objects.filter(game=game, type="PointsTaken").order_by("seq").last().payload["points"]
     points = [2, rolled]
-    services.correct_score(game.pk, 1, -1, ADMIN, 'scored a die twice, "sorry"')
+    desk.correct_score(game.pk, 1, -1, ADMIN, 'scored a die twice, "sorry"')
     game.refresh_from_db()
 
     client.force_login(root)
@@ -122,7 +122,7 @@ def test_standings_break_a_tie_with_the_games_tiebreaker(new_game):
     scores = list(game.scores)
     if scores[0] != scores[1]:
         low = 0 if scores[0] < scores[1] else 1
-        services.correct_score(game.pk, low, abs(scores[0] - scores[1]), ADMIN, "level the scores for the test")
+        desk.correct_score(game.pk, low, abs(scores[0] - scores[1]), ADMIN, "level the scores for the test")
         game.refresh_from_db()
     assert game.scores[0] == game.scores[1]
     left = [hand[0] for hand in eventlog.load(game).state["game"]["hands"]]
@@ -147,7 +147,7 @@ def test_a_correction_is_placed_in_the_round_it_was_made(new_game):
         game.refresh_from_db()
         seat = game.awaited[0]
         services.submit(game.pk, seat, command=spec.legal(eventlog.load(game).state["game"], seat)[0])
-    services.correct_score(game.pk, 0, 4, ADMIN, "bonus for hosting")
+    desk.correct_score(game.pk, 0, 4, ADMIN, "bonus for hosting")
     play_to_the_end(game)
     sheet = scoresheets.build(game)
     assert sheet.problems == []
@@ -161,7 +161,7 @@ def test_a_correction_is_placed_in_the_round_it_was_made(new_game):
 
 def test_an_abandoned_game_has_provisional_standings(new_game):
     game = new_game(2)
-    services.abandon_game(game.pk, ADMIN, "no one came back")
+    desk.abandon_game(game.pk, ADMIN, "no one came back")
     game.refresh_from_db()
     sheet = scoresheets.build(game)
     assert not sheet.final and sheet.rows == [] and sheet.totals == [0, 0]

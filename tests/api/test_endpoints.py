@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import addressing, eventlog, services
+from pbem import addressing, desk, eventlog, services
 from pbem.models import Game, Seat
 
 from ..conftest import hands
@@ -125,7 +125,7 @@ def test_accepting_by_api_starts_the_game_when_the_table_is_full(api, make_game)
 
 def test_an_abandoned_invitation_cannot_be_accepted(api, make_game):
     game = make_game(2, start=False, invited=True)
-    services.abandon_game(game.pk, services.SYSTEM, "nobody came")
+    desk.abandon_game(game.pk, services.SYSTEM, "nobody came")
     token = addressing.token_for(game.seats.first())
     error(api.post(f"/games/{game.pk}/seat/accept", {}, token), 409, "not_open")
 
@@ -178,7 +178,7 @@ def test_a_token_never_works_on_another_game(api, duel, make_game):
 
 def test_a_replaced_players_token_is_revoked(api, duel):
     game, seats, tokens = duel
-    services.replace_player(game.pk, 1, "Dora", "dora@example.org", services.SYSTEM, "Bob left")
+    desk.replace_player(game.pk, 1, "Dora", "dora@example.org", services.SYSTEM, "Bob left")
     error(api.get(f"/games/{game.pk}/seat", tokens[1]), 403, "bad_token_revoked")
     new = addressing.token_for(Seat.objects.get(pk=seats[1].pk))
     assert api.get(f"/games/{game.pk}/seat", new).json()["name"] == "Dora"
@@ -293,9 +293,9 @@ def test_the_same_idempotency_key_is_applied_once(api, duel):
 
 def test_a_paused_or_finished_game_refuses_moves_with_409(api, duel):
     game, seats, tokens = duel
-    services.pause_game(game.pk, services.SYSTEM, "a break")
+    desk.pause_game(game.pk, services.SYSTEM, "a break")
     error(api.post(f"/games/{game.pk}/commands", {"text": f"play {hands(game)[0][0]}"}, tokens[0]), 409, "paused")
-    services.resume_game(game.pk, services.SYSTEM, "back")
+    desk.resume_game(game.pk, services.SYSTEM, "back")
     play_out(game)
     error(api.post(f"/games/{game.pk}/commands", {"text": "play 1"}, tokens[0]), 409, "not_running")
 

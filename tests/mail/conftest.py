@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from pbem import eventlog, inbox
+from pbem import eventlog, inbox, processing
 from pbem.mail import sending
 from pbem.models import Game, InboundMessage, Notice
 
@@ -74,7 +74,7 @@ def hand(game: Game, seat: int) -> list[int]:
 def deliver(raw: bytes, channel: str = "pipe", envelope=None) -> InboundMessage:
     """Stores and processes one message as a door and its task would."""
     message, _created = inbox.store_raw(raw, channel, envelope)
-    inbox.process(message.pk)
+    processing.process(message.pk)
     message.refresh_from_db()
     return message
 

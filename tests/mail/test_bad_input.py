@@ -8,7 +8,7 @@ import os
 import pytest
 from django.contrib.auth import get_user_model
 
-from pbem import addressing, services
+from pbem import addressing, desk, services
 from pbem.mail import outbound
 from pbem.models import Event, Game, InboundMessage, Notice
 
@@ -60,7 +60,7 @@ def test_bad_input(case, table, mailoutbox, make_game):
     send_all()
     notice = received(mailoutbox, "alice@example.org")
     if case == "revoked token":
-        services.replace_player(table.pk, 0, "Dora", "dora@example.org", services.SYSTEM, "Alice moved away")
+        desk.replace_player(table.pk, 0, "Dora", "dora@example.org", services.SYSTEM, "Alice moved away")
         builder = lambda g, n: reply("gmail", n, "play 5")  # noqa: E731
     elif case == "wrong game":
         other = make_game(2)

@@ -12,7 +12,7 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from pbem import services
+from pbem import desk, services
 from pbem.mail import sending
 from pbem.models import Event, Game, Notice
 from tests.conftest import CAST
@@ -114,8 +114,8 @@ def test_a_refused_address_is_logged_told_and_holds_the_deadline_until_mail_gets
     told = [m for _f, to, m in refusing_sink.messages if to == ["master@example.org"]]
     assert len(told) == 1 and b"could not be delivered" in told[0]
     # The Master fixes the address; the next notice gets through and the deadline runs again.
-    services.replace_player(table.pk, 0, "Alice", "alice2@example.org", services.SYSTEM, "new address")
-    services.remind_now(table.pk, services.SYSTEM)
+    desk.replace_player(table.pk, 0, "Alice", "alice2@example.org", services.SYSTEM, "new address")
+    desk.remind_now(table.pk, services.SYSTEM)
     send_all()
     assert "0" in Game.objects.get(pk=table.pk).deadlines
     assert Event.objects.filter(game=table, type="pbem.DeadlineExtended", payload__seat=0).exists()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import addressing, inbox
+from pbem import addressing, processing
 from pbem.models import InboundMessage, Seat
 
 
@@ -23,6 +23,6 @@ def duel(make_game):
 def process_last(seat) -> InboundMessage:
     """Plays the Celery worker: processes the web submission just stored for `seat`."""
     message = InboundMessage.objects.filter(seat=seat, channel="web").order_by("-id").first()
-    inbox.process(message.pk)
+    processing.process(message.pk)
     message.refresh_from_db()
     return message

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from pbem import addressing, eventlog, services
+from pbem import addressing, desk, eventlog, services
 from pbem.models import Game, InboundMessage, InboundStatus, Seat
 
 from ..conftest import hands, requires_postgres
@@ -202,7 +202,7 @@ def test_seat_page_refuses_bad_tokens(client, duel):
     forged = tokens[0][:-2] + ("aa" if not tokens[0].endswith("aa") else "bb")
     response = client.get(seat_url(forged))
     assert response.status_code == 403 and "not one we issued" in text_of(response)
-    services.replace_player(game.pk, 0, "Dora", "dora@example.org", services.SYSTEM, "Alice left")
+    desk.replace_player(game.pk, 0, "Dora", "dora@example.org", services.SYSTEM, "Alice left")
     revoked = client.get(seat_url(tokens[0]))
     assert revoked.status_code == 403 and "revoked" in text_of(revoked)
     assert client.post(seat_url(tokens[0]), {"text": "play 1", "expected_version": 0}).status_code == 403

@@ -1,0 +1,371 @@
+"""The command runner: the one write path's machinery, which every channel goes through.
+
+`run(game_id, actor, body)` loads the game (from the in-process cache when it is still at the
+database's version), lets `body(work)` check, decide and emit events, and appends them with the
+read model and the outbox rows in one transaction (one statement on PostgreSQL), then puts the
+new state back into the cache. A concurrent writer makes the append fail with Conflict; we
+reload and try again. What the commands are lives above: `services` (games, seats' commands),
+`commands` (the platform's own), `desk` (the Master of Seals), `deadlines` (the timers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.utils import timezone
+
+from games.base import Rejected, Rng, rank
+
+from . import eventlog, outbox
+from .eventlog import Conflict, Loaded, NewEvent
+from .models import Event, Game, GameStatus, Seat
+from .readmodels import awaited_seats, game_status, scores_with_corrections
+
+# Platform events that change nothing on the board: a reply written before them is not stale,
+# and undo looks past them.
+NEUTRAL_EVENTS = {"pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
+                  "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
+QUIET_EVENTS = {"pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
+                "pbem.DeadlineMissed"}
+
+MAX_ATTEMPTS = 8
+
+
+class ServiceError(Exception):
+    """A request the platform refuses (not a rule of the game). `code` is machine-readable."""
+
+    code = "refused"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code:
+            self.code = code
+
+
+class StaleVersion(ServiceError):
+    code = "stale"
+
+
+class NotAwaited(ServiceError):
+    code = "not_your_turn"
+
+
+class CommandRejected(ServiceError):
+    """A line the game refused: says which line, why, and what is legal now."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, line: str = "", line_number: int = 0, legal: list[str] | None = None):
+        super().__init__(message)
+        self.line = line
+        self.line_number = line_number
+        self.legal = legal or []
+
+
+@dataclass
+class Actor:
+    kind: str  # seat, system, admin
+    seat: int | None = None
+    user_id: int | None = None
+
+    def as_tuple(self):
+        return (self.kind, self.seat, self.user_id)
+
+
+SYSTEM = Actor("system")
+
+
+@dataclass
+class Outcome:
+    version: int
+    applied: list[str] = field(default_factory=list)  # what was done, in words (one per line)
+    answers: list[str] = field(default_factory=list)  # replies to help/board/history
+    duplicate: bool = False
+    events: int = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The unit of work: a loaded game plus what this request appends
+# ---------------------------------------------------------------------------------------------
+
+
+GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_hours", "away_allowance_days",
+               "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
+# The read model's columns as the game row holds them (kept in Work.game after each append).
+READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
+SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used")
+
+
+@dataclass
+class Work:
+    loaded: Loaded
+    game: dict
+    seats: list[dict]
+    actor: Actor
+    events: list[NewEvent] = field(default_factory=list)
+    dirty: bool = False  # state mutated: must not go back into the cache unless committed
+    cached: bool = False  # came from the in-process cache: may be behind the database
+    notices: list[dict] = field(default_factory=list)
+    outcome: Outcome | None = None
+    extra_updates: dict = field(default_factory=dict)
+    side_effects: list = field(default_factory=list)  # writes to run in the append's transaction
+    stored: dict = field(default_factory=dict)  # the read model as the game row holds it now
+
+    def later(self, write) -> None:
+        """Runs `write()` in the same transaction as the append (never on its own)."""
+        self.side_effects.append(write)
+
+    @property
+    def spec(self):
+        return self.loaded.spec
+
+    @property
+    def state(self):
+        return self.loaded.state
+
+    @property
+    def next_seq(self) -> int:
+        return self.loaded.version + len(self.events) + 1
+
+    def emit(self, event: NewEvent) -> None:
+        self.dirty = True
+        self.events.append(event)
+        eventlog.apply(self.spec, self.loaded.state, event.type, event.payload, event.visible_to, event.public,
+                       event.reveals, self.next_seq - 1)
+
+    def platform(self, kind: str, payload: dict, **kw) -> None:
+        self.emit(NewEvent("pbem." + kind, payload, **kw))
+
+    def rng(self) -> Rng:
+        seed = self.game.get("seed_bytes")
+        if seed is None:
+            seed = self.game["seed_bytes"] = bytes.fromhex(self.game["seed"])
+        return Rng(seed, self.next_seq)
+
+
+def _load_work(game_id: int, actor: Actor) -> Work:
+    cached = eventlog.cache_take(game_id)
+    if cached is not None and isinstance(cached, Work):
+        cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
+        cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
+        return cached
+    try:
+        game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ServiceError(f"There is no game #{game_id}.", "not_found") from None
+    seats = list(Seat.objects.filter(game_id=game_id).order_by("number").values(*SEAT_FIELDS))
+    row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
+    loaded = eventlog.load(row)
+    return Work(loaded, game, seats, actor, stored=_stored(game))
+
+
+def _stored(values: dict) -> dict:
+    """A copy of the read model's columns (commands may replace Work.game's values before the
+    append, and the append writes only what differs from the row)."""
+    return {k: (v.copy() if isinstance(v, dict | list) else v) for k, v in values.items() if k in READ_MODEL_COLUMNS}
+
+
+def _moved(game_id: int, version: int) -> bool:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() != version
+
+
+def _commit(work: Work, causation_id: str = "", db=None) -> None:
+    """Appends what `work` emitted, with the read model and the outbox, or raises Conflict."""
+    if not work.events:
+        return
+    loaded = work.loaded
+    previous = loaded.version
+    _finish_if_over(work)
+    now = timezone.now()
+    rows, head = eventlog.build_rows(loaded.game_id, previous, loaded.head_hash, work.events,
+                                     work.actor.as_tuple(), causation_id, loaded.spec, now)
+    model = _read_model(work, previous + len(rows), now)
+    # Only the columns that changed are written (the row is at `previous`, as Work.game knows it:
+    # the append applies only where the version still is `previous`).
+    stored = work.stored
+    changed = {k: v for k, v in model.items() if k not in READ_MODEL_COLUMNS or stored.get(k) != v}
+    if work.extra_updates:
+        changed.update(work.extra_updates)
+        updates = {**model, **work.extra_updates}
+    else:
+        updates = model
+    _turn_notices(work, previous + len(rows), updates)
+    for write in work.side_effects:
+        write()
+    snapshot = (loaded.spec.version, loaded.state) if eventlog.snapshot_due(previous, previous + len(rows)) else None
+    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, changed, work.notices, causation_id, snapshot,
+                    db=db)
+    loaded.version = previous + len(rows)
+    loaded.head_hash = head
+    work.stored = {k: updates[k] for k in READ_MODEL_COLUMNS}  # fresh values: _read_model builds new ones
+    work.game.update(work.stored, version=loaded.version, head_hash=head)
+    if work.notices:
+        outbox.dispatch_on_commit(loaded.game_id)
+
+
+def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
+    """Runs `body(work)` and appends what it emitted, retrying on conflicts.
+
+    The first attempt is optimistic: the cached state, and on PostgreSQL a single statement
+    that appends only if the game is still at the expected version and the causation id is new
+    (in autocommit: one round trip, as cheap as a bare INSERT). When it loses a race, the next
+    attempts lock the game row and load inside the lock, so a busy game still makes progress.
+    """
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each lookup goes through a thread-local
+    for attempt in range(MAX_ATTEMPTS):
+        work = None
+        try:
+            if attempt == 0 and db.vendor == "postgresql":
+                work = _load_work(game_id, actor)
+                body(work)
+                if work.side_effects:
+                    with transaction.atomic():
+                        _commit(work, causation_id, db)
+                else:
+                    _commit(work, causation_id, db)
+            else:
+                with transaction.atomic():
+                    if attempt:
+                        eventlog.cache_take(game_id)
+                        Game.objects.select_for_update().filter(pk=game_id).values_list("pk").first()
+                    work = _load_work(game_id, actor)
+                    if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
+                        eventlog.cache_put(game_id, work)
+                        return Outcome(work.loaded.version, duplicate=True)
+                    body(work)
+                    _commit(work, causation_id, db)
+        except Conflict:
+            continue  # the cached state was behind, someone else won, or a duplicate: look again
+        except (Rejected, ServiceError):
+            # A refusal judged on a cached state that another process has moved past would be
+            # wrong: check the version, and judge again on a fresh load if it moved.
+            if work is not None and work.cached and _moved(game_id, work.loaded.version):
+                continue
+            if work is not None and not work.dirty:
+                eventlog.cache_put(game_id, work)
+            if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
+                return Outcome(work.loaded.version if work else 0, duplicate=True)  # already applied
+            raise
+        eventlog.cache_put(game_id, work)
+        outcome = work.outcome or Outcome(work.loaded.version)
+        outcome.version = work.loaded.version
+        outcome.events = len(work.events)
+        return outcome
+    raise ServiceError("The game is busy; please try again.", "busy")
+
+
+# ---------------------------------------------------------------------------------------------
+# Read model, deadlines and notices written with every append
+# ---------------------------------------------------------------------------------------------
+
+
+
+def _read_model(work: Work, version: int, now: datetime) -> dict:
+    spec, state = work.spec, work.state
+    summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    awaited = awaited_seats(spec, state)
+    before = set(work.game.get("awaited") or [])
+    deadlines = dict(work.game.get("deadlines") or {})
+    for seat in list(deadlines):
+        if int(seat) not in awaited:
+            del deadlines[seat]
+    for seat in awaited:
+        # Only a newly awaited seat gets a fresh deadline: one still awaited without a deadline
+        # has it held (a notice to it bounced, suspend_deadline) until rearm_deadline.
+        if seat not in before:
+            deadlines[str(seat)] = deadline_for(work, seat, now)
+    return {
+        "status": game_status(state),
+        "round": int(summary.get("round") or 0),
+        "phase": str(summary.get("phase") or "")[:80],
+        "awaited": awaited,
+        "deadlines": deadlines,
+        "scores": scores_with_corrections(spec, state, summary),
+        "read_model_version": version,
+    }
+
+
+def deadline_for(work: Work, seat: int, now: datetime) -> str:
+    start = now
+    away = work.seats[seat].get("away_until") if seat < len(work.seats) else None
+    if away and away > now:
+        start = away
+    return (start + timedelta(hours=work.game["deadline_hours"])).isoformat()
+
+
+def _turn_notices(work: Work, version: int, updates: dict) -> None:
+    """A turn notice to each newly awaited seat (and to the actor if a new phase awaits them too);
+    news to the others who want every move."""
+    before = set(work.game.get("awaited") or [])
+    after = updates["awaited"]
+    status = updates["status"]
+    new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
+    newsworthy = any(ev.type not in QUIET_EVENTS for ev in work.events)
+    # Table talk reaches everyone but the speaker, awaited or not (unless they want no news).
+    talk = any(ev.type == "pbem.Said" for ev in work.events)
+    if new_phase and work.actor.seat is not None:
+        before.discard(work.actor.seat)
+    for seat in work.seats:
+        number = seat["number"]
+        if status == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED:
+            kind = "final"
+        elif number in after and number not in before:
+            kind = "turn"
+        elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
+            continue  # still choosing; the actor gets a confirmation from the channel
+        elif number in after:
+            kind = "news"
+        elif number != work.actor.seat and seat["notice_preference"] == "every" and newsworthy:
+            kind = "news"
+        else:
+            continue
+        if any(n["seat_id"] == seat["id"] and n["kind"] == kind for n in work.notices):
+            continue
+        work.notices.append({"seat_id": seat["id"], "kind": kind, "version": version, "to_email": seat["email"]})
+
+
+def _finish_if_over(work: Work) -> None:
+    spec, state = work.spec, work.state
+    meta = state["meta"]
+    if meta["ended"] or state["game"] is None or not meta["started"]:
+        return
+    result = spec.result(state["game"])
+    if result is None:
+        return
+    scores = scores_with_corrections(spec, state)
+    tiebreak = [list(t) for t in result.tiebreak] if result.tiebreak else []
+    work.platform("GameEnded", {"scores": scores, "ranking": rank(scores, result.tiebreak or None),
+                                "tiebreak": tiebreak})
+    work.platform("SeedRevealed", {"seed": work.game["seed"]}, reveals=True)
+
+
+def emit_game_events(work: Work, events, rng: Rng) -> None:
+    for i, ev in enumerate(events):
+        work.emit(NewEvent(ev.type, ev.data, list(ev.visible_to) if ev.visible_to is not None else None,
+                           ev.public, ev.reveals, rng.draws if (i == 0 and rng.used) else None))
+
+
+def check_seat(work: Work, seat: int) -> None:
+    if not 0 <= seat < len(work.seats):
+        raise ServiceError(f"Game #{work.loaded.game_id} has no seat {seat}.", "no_seat")
+
+
+def require_running(work: Work) -> None:
+    meta = work.state["meta"]
+    if meta["abandoned"]:
+        raise ServiceError("This game was abandoned.", "not_running")
+    if meta["ended"]:
+        raise ServiceError("This game is over.", "not_running")
+    if not meta["started"]:
+        raise ServiceError("This game has not started yet.", "not_running")
+    if meta["paused"]:
+        raise ServiceError("This game is paused by the Master of Seals.", "paused")
+
+
+def need_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("Give a reason: every action on the desk is recorded with one.", "reason_required")
+    return reason
