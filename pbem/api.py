@@ -395,8 +395,6 @@ def list_games(request: HttpRequest,
 @api.post("/games", response={201: GameOut, **E400, **E422, 429: ErrorOut},
           summary="Create a game; every player is invited by mail and it starts when all accept")
 def create_game(request: HttpRequest, payload: GameCreateIn):
-    from .views import create_invited_game
-
     try:
         get_game(payload.kind)
     except UnknownGame as exc:
@@ -411,8 +409,9 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
     ratelimit.check_create(request)
     players = [services.PlayerSpec(p.name.strip(), p.email.strip()) for p in payload.players]
     try:
-        game, _failed = create_invited_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
-                                   deadline_hours=payload.deadline_hours, notices=payload.notices)
+        game = services.create_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
+                                    deadline_seconds=payload.deadline_hours * 3600, invited=True,
+                                    notices=payload.notices)
     except services.ServiceError as exc:
         raise ApiError(SERVICE_STATUS.get(exc.code, 400), exc.code, str(exc)) from None
     return Status(201, game_out(game))
@@ -448,13 +447,11 @@ class AcceptOut(Schema):
 @api.post("/games/{game_id}/seat/accept", response={200: AcceptOut, **E403, **E404, 409: ErrorOut},
           summary="Accept the seat's invitation (auth: X-Seat-Token); the last acceptance starts the game")
 def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
-    from .views import accept_invitation
-
     game = _game(game_id)
     seat = _seat(request, game, token)
     if game.status != GameStatus.OPEN and not seat.invite_accepted:
         raise ApiError(409, "not_open", f"Game #{game.pk} is {game.status}: it takes no more acceptances.")
-    started = accept_invitation(seat)
+    started = services.accept_invitation(seat)
     game.refresh_from_db()
     return {"seat": seat.number, "accepted": True, "started": started, "status": game.status}
 
@@ -560,17 +557,12 @@ def state_at(request: HttpRequest, game_id: int, at: int | None = Query(None, ge
             "round": int(summary.get("round") or 0), "phase": str(summary.get("phase") or "")}
 
 
-def chain_problems_of(report) -> list[str]:
-    """The findings about the hash chain itself (audit.verify words them this way)."""
-    return [p for p in report.problems if "hash" in p or "numbers jump" in p or "altered" in p]
-
-
 @api.get("/games/{game_id}/audit", response={200: AuditOut, **E404}, summary="The audit report")
 def audit_report(request: HttpRequest, game_id: int):
     game = _game(game_id)
     report = audit.verify(game)
     over = selectors.game_over(game)
-    chain_problems = chain_problems_of(report)
+    chain_problems = audit.chain_problems_of(report)
     return {
         "game_id": game.pk, "ok": report.ok, "events": report.events, "chain_intact": not chain_problems,
         "snapshots_checked": report.snapshots_checked, "problems": report.problems,

@@ -112,6 +112,11 @@ def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:
         report.notes.append(f"started with reducer version {game.reducer_version}, code is at {spec.version}")
 
 
+def chain_problems_of(report: Report) -> list[str]:
+    """The findings about the hash chain itself (`verify` words them this way)."""
+    return [p for p in report.problems if "hash" in p or "numbers jump" in p or "altered" in p]
+
+
 def draws_table(game: Game) -> list[dict]:
     """Every recorded random outcome with its re-derivation (only meaningful after the end)."""
     seed = Event.objects.filter(game=game, type="pbem.SeedRevealed").values_list("payload", flat=True).first()

@@ -27,8 +27,8 @@ def run_deadlines(now: datetime | None = None) -> dict:
     now = now or timezone.now()
     counts = {"timed_out": 0, "reported": 0, "reminded": 0}
     games = Game.objects.filter(status=GameStatus.RUNNING).exclude(deadlines={}).values_list(
-        "id", "deadlines", "deadline_hours")
-    for game_id, deadlines, hours in games.iterator():
+        "id", "deadlines", "deadline_seconds")
+    for game_id, deadlines, period in games.iterator():
         for seat_key, iso in sorted((deadlines or {}).items()):
             deadline = datetime.fromisoformat(iso)
             if deadline <= now:
@@ -40,7 +40,7 @@ def run_deadlines(now: datetime | None = None) -> dict:
                     log.warning("timeout of game %s seat %s failed", game_id, seat_key, exc_info=True)
                     continue
                 counts["timed_out" if verdict == "passed" else "reported"] += verdict != "not_due"
-            elif remind(game_id, int(seat_key), iso, deadline, hours, now):
+            elif remind(game_id, int(seat_key), iso, deadline, period, now):
                 counts["reminded"] += 1
     return counts
 
@@ -79,9 +79,9 @@ def _reported(game_id: int, seat: int, iso: str) -> bool:
                                 payload__deadline=iso).exists()
 
 
-def reminder_marks(deadline: datetime, hours: int) -> list[tuple[str, datetime]]:
+def reminder_marks(deadline: datetime, period: int) -> list[tuple[str, datetime]]:
     """(name, when) of each reminder before `deadline`, earliest first."""
-    start = deadline - timedelta(hours=hours)
+    start = deadline - timedelta(seconds=period)
     marks = []
     if settings.PBEM_REMINDER_HALF_TIME:
         marks.append(("half", start + (deadline - start) / 2))
@@ -92,9 +92,9 @@ def reminder_marks(deadline: datetime, hours: int) -> list[tuple[str, datetime]]
     return sorted(marks, key=lambda m: m[1])
 
 
-def remind(game_id: int, seat: int, iso: str, deadline: datetime, hours: int, now: datetime) -> bool:
+def remind(game_id: int, seat: int, iso: str, deadline: datetime, period: int, now: datetime) -> bool:
     """Queues the latest reminder now due for this deadline, once (a missed earlier one is skipped)."""
-    passed = [(name, at) for name, at in reminder_marks(deadline, hours) if at <= now]
+    passed = [(name, at) for name, at in reminder_marks(deadline, period) if at <= now]
     if not passed:
         return False
     name, _at = passed[-1]

@@ -39,7 +39,8 @@ class Game(models.Model):
     reducer_version = models.IntegerField(default=1, editable=False)
     # Plain integers with validators, not PositiveIntegerField: PostgreSQL re-checks every CHECK
     # constraint of a row on each UPDATE, and this row is updated by every append.
-    deadline_hours = models.IntegerField(default=48, validators=[MinValueValidator(0)])
+    # How long each awaited seat has for its move (seconds: the desk and the forms speak hours).
+    deadline_seconds = models.IntegerField(default=48 * 3600, validators=[MinValueValidator(1)])
     away_allowance_days = models.IntegerField(default=21, validators=[MinValueValidator(0)])
     masters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="mastered_games",
@@ -66,6 +67,24 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title or self.kind}"
+
+    @property
+    def deadline_text(self) -> str:
+        """The time per move as people say it: "48 hours", "90 minutes", "1 minute"."""
+        return duration_text(self.deadline_seconds)
+
+
+def duration_text(seconds: int) -> str:
+    """A duration in the largest whole unit: "48 hours", "5 days", "90 minutes", "1 minute"."""
+    if seconds >= 3 * 86400 and seconds % 86400 == 0:
+        count, unit = seconds // 86400, "day"
+    elif seconds >= 3600 and seconds % 3600 == 0:
+        count, unit = seconds // 3600, "hour"
+    elif seconds >= 60 and seconds % 60 == 0:
+        count, unit = seconds // 60, "minute"
+    else:
+        count, unit = seconds, "second"
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 class NoticePreference(models.TextChoices):

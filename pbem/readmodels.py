@@ -56,7 +56,7 @@ def rebuild(game: Game) -> dict:
         deadlines = {}
         for seat in awaited:
             kept = (game.deadlines or {}).get(str(seat))
-            deadlines[str(seat)] = kept or (now + timedelta(hours=game.deadline_hours)).isoformat()
+            deadlines[str(seat)] = kept or (now + timedelta(seconds=game.deadline_seconds)).isoformat()
         values = {
             "status": game_status(state),
             "round": int(summary.get("round") or 0),

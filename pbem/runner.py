@@ -91,7 +91,7 @@ class Outcome:
 # ---------------------------------------------------------------------------------------------
 
 
-GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_hours", "away_allowance_days",
+GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_seconds", "away_allowance_days",
                "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
@@ -292,7 +292,7 @@ def deadline_for(work: Work, seat: int, now: datetime) -> str:
     away = work.seats[seat].get("away_until") if seat < len(work.seats) else None
     if away and away > now:
         start = away
-    return (start + timedelta(hours=work.game["deadline_hours"])).isoformat()
+    return (start + timedelta(seconds=work.game["deadline_seconds"])).isoformat()
 
 
 def _turn_notices(work: Work, version: int, updates: dict) -> None:

@@ -14,9 +14,9 @@ from django.db import transaction
 
 from games.base import Rejected, may_act
 
-from . import commands, eventlog
+from . import commands, eventlog, outbox
 from .eventlog import NewEvent
-from .models import Event, Game, GameStatus, Seat
+from .models import Event, Game, GameStatus, Notice, Seat
 from .registry import get_game
 from .runner import (  # noqa: F401 - the errors and actors every caller of the write path names
     NEUTRAL_EVENTS,
@@ -42,34 +42,71 @@ class PlayerSpec:
 
 
 def create_game(kind: str, players: list[PlayerSpec], options: dict | None = None, *, title: str = "",
-                deadline_hours: int | None = None, start: bool = True, invited: bool = False,
-                actor: Actor = SYSTEM) -> Game:
-    """A new game with its seats; its first event publishes the seed's commitment."""
+                deadline_seconds: int | None = None, start: bool = True, invited: bool = False,
+                notices: str = "every", actor: Actor = SYSTEM) -> Game:
+    """A new game with its seats; its first event publishes the seed's commitment.
+
+    `invited`: every player gets an invitation (an outbox row written with the first event, so
+    it is retried like any notice and visible on the desk) and the game starts once all have
+    accepted; else it starts at once when `start`. `notices`: each seat's preference for news."""
     spec = get_game(kind)
     try:
         resolved = spec.resolve_options(len(players), options)
     except Rejected as exc:
         raise ServiceError(str(exc), "bad_options") from None
     colours = list(spec.colours[: len(players)]) if spec.colours else [""] * len(players)
+    invitations: list[dict] = []
     with transaction.atomic():
         game = Game(kind=kind, title=title or spec.title, options=resolved, reducer_version=spec.version,
-                    deadline_hours=deadline_hours or settings.PBEM_DEFAULT_DEADLINE_HOURS)
+                    deadline_seconds=deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600)
         game.seed_commitment = eventlog.seed_commitment(game.seed)
         game.save()
         for number, (player, colour) in enumerate(zip(players, colours)):
-            Seat.objects.create(game=game, number=number, name=player.name, email=player.email, colour=colour,
-                                invite_accepted=not invited)
+            seat = Seat.objects.create(game=game, number=number, name=player.name, email=player.email,
+                                       colour=colour, invite_accepted=not invited, notice_preference=notices)
+            if invited:
+                invitations.append({"seat_id": seat.pk, "kind": "invitation", "version": 1, "to_email": seat.email})
         created = NewEvent("pbem.GameCreated", {
             "kind": kind, "title": game.title, "options": resolved, "reducer_version": spec.version,
             "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
-            "seed_commitment": game.seed_commitment, "deadline_hours": game.deadline_hours,
+            "seed_commitment": game.seed_commitment, "deadline_seconds": game.deadline_seconds,
         })
         rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, [created], actor.as_tuple(), "", spec)
-        eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, [])
-    if start:
+        eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, invitations)
+        if invitations:
+            outbox.dispatch_on_commit(game.pk)
+    if start and not invited:
         start_game(game.pk, actor)
     game.refresh_from_db()
     return game
+
+
+def accept_invitation(seat: Seat) -> bool:
+    """Marks the seat accepted; the last acceptance starts the game. True if it started now."""
+    with transaction.atomic():
+        # The game row lock orders concurrent acceptances: the last one sees all the others.
+        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        Seat.objects.filter(pk=seat.pk).update(invite_accepted=True)
+        if game.status != GameStatus.OPEN or Seat.objects.filter(game=game, invite_accepted=False).exists():
+            return False
+        try:
+            start_game(game.pk)
+        except ServiceError as exc:
+            if exc.code != "already_started":
+                raise
+            return False
+    return True
+
+
+def resend_invitation(seat: Seat) -> None:
+    """A new invitation for a seat that has not accepted yet (the desk's "resend")."""
+    if seat.invite_accepted:
+        raise ServiceError(f"{seat.name} has already accepted.", "already_accepted")
+    with transaction.atomic():
+        version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
+        Notice.objects.create(game_id=seat.game_id, seat=seat, kind="invitation", version=version,
+                              to_email=seat.email)
+        outbox.dispatch_on_commit(seat.game_id)
 
 
 def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:

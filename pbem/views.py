@@ -13,14 +13,10 @@ import hashlib
 import json
 import logging
 
-from django.conf import settings
 from django.contrib import messages
-from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
@@ -36,66 +32,6 @@ from .registry import all_games, get_game
 log = logging.getLogger(__name__)
 
 REPLAY_WINDOW = 20  # events listed on each side of the one shown
-
-
-# ---------------------------------------------------------------------------------------------
-# Invitations (also used by the API)
-# ---------------------------------------------------------------------------------------------
-
-
-def create_invited_game(kind: str, players: list[services.PlayerSpec], options: dict, *, title: str = "",
-                        deadline_hours: int | None = None, notices: str = "every") -> tuple[Game, list[str]]:
-    """A game that starts once every invited player has accepted; the invitations go out now.
-    Returns the game and the addresses whose invitation could not be sent."""
-    game = services.create_game(kind, players, options, title=title, deadline_hours=deadline_hours,
-                                start=False, invited=True)
-    Seat.objects.filter(game=game).update(notice_preference=notices)
-    return game, send_invitations(game)
-
-
-def invite_url(seat: Seat) -> str:
-    return f"{settings.PBEM_BASE_URL}{reverse('pbem-invite', args=[addressing.token_for(seat)])}"
-
-
-def send_invitations(game: Game) -> list[str]:
-    """One mail per seat not yet accepted; returns the addresses that could not be sent to."""
-    seats = list(Seat.objects.filter(game=game).order_by("number"))
-    spec = get_game(game.kind)
-    failed = []
-    for seat in seats:
-        if seat.invite_accepted:
-            continue
-        context = {"game": game, "spec": spec, "seat": seat, "seats": seats, "accept_url": invite_url(seat),
-                   "seat_url": addressing.seat_url(seat), "options": game.options}
-        subject = f"Invitation: {game.title} (game #{game.pk})"
-        message = EmailMultiAlternatives(
-            subject, render_to_string("pbem/invitation.txt", context), settings.DEFAULT_FROM_EMAIL, [seat.email],
-            reply_to=[addressing.reply_address(seat)],
-        )
-        message.attach_alternative(render_to_string("pbem/invitation.html", context), "text/html")
-        try:
-            message.send()
-        except Exception:  # noqa: BLE001 - one bad address must not stop the others' invitations
-            log.warning("invitation to %s for game %s failed", seat.email, game.pk, exc_info=True)
-            failed.append(seat.email)
-    return failed
-
-
-def accept_invitation(seat: Seat) -> bool:
-    """Marks the seat accepted; the last acceptance starts the game. True if it started now."""
-    with transaction.atomic():
-        # The game row lock orders concurrent acceptances: the last one sees all the others.
-        game = Game.objects.select_for_update().get(pk=seat.game_id)
-        Seat.objects.filter(pk=seat.pk).update(invite_accepted=True)
-        if game.status != GameStatus.OPEN or Seat.objects.filter(game=game, invite_accepted=False).exists():
-            return False
-        try:
-            services.start_game(game.pk)
-        except services.ServiceError as exc:
-            if exc.code != "already_started":
-                raise
-            return False
-    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,21 +126,18 @@ def new_game(request):
     if request.method == "POST" and form.is_valid():
         try:
             ratelimit.check_create(request)
-            game, failed = create_invited_game(kind, form.cleaned_data["invitees"], form.game_options(),
-                                       title=form.cleaned_data["title"].strip(),
-                                       deadline_hours=form.cleaned_data["deadline_hours"],
-                                       notices=form.cleaned_data["notices"])
+            game = services.create_game(kind, form.cleaned_data["invitees"], form.game_options(),
+                                        title=form.cleaned_data["title"].strip(),
+                                        deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
+                                        invited=True, notices=form.cleaned_data["notices"])
         except ratelimit.Limited as exc:
             form.add_error(None, str(exc))
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            if failed:
-                messages.warning(request, f"Game #{game.pk} is set up, but the invitation to {', '.join(failed)} "
-                                          "could not be sent; a Master of Seals can replace that player.")
-            else:
-                messages.success(request, f"Game #{game.pk} is set up: an invitation went to every player. "
-                                          "It starts when all have accepted.")
+            messages.success(request, f"Game #{game.pk} is set up: an invitation is on its way to every player "
+                                      "(a mail that cannot be delivered now is retried). "
+                                      "The game starts when all have accepted.")
             return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
 
@@ -221,7 +154,7 @@ def invite(request, token: str):
     if isinstance(seat, HttpResponse):
         return seat
     if request.method == "POST":
-        started = accept_invitation(seat)
+        started = services.accept_invitation(seat)
         if started:
             messages.success(request, "You accepted, and the table is full: the game has begun.")
         else:
@@ -387,11 +320,9 @@ def game_audit(request, game_id: int):
     report = audit.verify(game)
     context = _game_context(game)
     over = context["over"]
-    from .api import chain_problems_of
-
     seed = game.seed if over else None
     context.update(report=report, draws=audit.draws_table(game) if over else None, seed=seed,
-                   chain_ok=not chain_problems_of(report),
+                   chain_ok=not audit.chain_problems_of(report),
                    seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment)
     return render(request, "pbem/audit.html", context)
 

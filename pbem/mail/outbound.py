@@ -43,6 +43,7 @@ SUBJECTS = {
     "answer": "Re: {subject}",
     "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
     "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
+    "invitation": "Invitation: {title} (game #{game}) {tag}",
 }
 
 
@@ -92,6 +93,10 @@ def notice_from_bounce_address(address: str) -> int | None:
     if not hmac.compare_digest(_mac(f"pbem-bounce:{notice_id}", 8), match.group(2)):
         return None
     return notice_id
+
+
+def invite_url(seat: Seat) -> str:
+    return f"{settings.PBEM_BASE_URL}/invite/{addressing.token_for(seat)}/"
 
 
 def audit_url(game_id: int) -> str:
@@ -196,6 +201,9 @@ def build_context(notice: Notice) -> dict:
             seat = notice.seat
             ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
             fields["tag"] = subject_tag(seat)
+            if notice.kind == "invitation":
+                ctx.update(seats=list(game.seats.order_by("number")), options=game.options,
+                           accept_url=invite_url(seat))
     if "text" in ctx["extra"]:
         ctx["answer_text"] = wrap(ctx["extra"]["text"])
     fields["subject"] = _answer_subject(notice)

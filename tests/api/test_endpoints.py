@@ -66,8 +66,9 @@ def test_list_games_filters_by_status(api, make_game):
     error(api.get("/games", limit=0), 422, "invalid")
 
 
-def test_create_game_invites_every_player_and_shows_no_token(api, db, mailoutbox):
-    response = api.post("/games", {"kind": "diceduel", "players": [{"name": "Ann", "email": "ann@example.org"},
+def test_create_game_invites_every_player_and_shows_no_token(api, db, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post("/games", {"kind": "diceduel", "players": [{"name": "Ann", "email": "ann@example.org"},
                                                                     {"name": "Ben", "email": "ben@example.org"}],
                                    "options": {"rounds": "2"}, "deadline_hours": 12, "notices": "none"})
     assert response.status_code == 201, response.content

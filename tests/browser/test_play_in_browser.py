@@ -90,7 +90,7 @@ def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
     page.fill("input[name=opt_rounds]", "1")
     shot(page, "01-create-game")
     page.click("text=Create and send invitations")
-    assert "an invitation went to every player" in page.content()
+    assert "an invitation is on its way to every player" in page.content()
     game = Game.objects.get(title="Browser duel")
     assert game.status == "open"
 

@@ -9,7 +9,7 @@ from django.db import connection
 
 from pbem import services
 from pbem.models import Event, Game, Seat
-from pbem.views import accept_invitation
+from pbem.services import accept_invitation
 
 from ..conftest import CAST, requires_postgres
 

@@ -8,9 +8,10 @@ import pytest
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from pbem import addressing, desk, eventlog, services
-from pbem.models import Game, InboundMessage, InboundStatus, Seat
+from pbem import addressing, desk, eventlog, services, tasks
+from pbem.models import Game, InboundMessage, InboundStatus, Notice, Seat
 
 from ..conftest import hands, requires_postgres
 from .conftest import process_last
@@ -39,25 +40,26 @@ def test_lobby_lists_open_running_and_finished_games(client, make_game):
     assert "<script" not in page  # no page needs JavaScript
 
 
-def test_create_game_in_two_steps_sends_invitations(client, db, mailoutbox):
+def test_create_game_in_two_steps_sends_invitations(client, db, mailoutbox, django_capture_on_commit_callbacks):
     step1 = client.get("/games/new/")
     assert 'name="kind"' in text_of(step1)
     step2 = client.get("/games/new/", {"kind": "diceduel"})
     assert 'name="opt_rounds"' in text_of(step2) and "csrfmiddlewaretoken" in text_of(step2)
-    response = client.post("/games/new/?kind=diceduel", {
-        "kind": "diceduel", "title": "Friday duel", "invitees": "Alice <alice@example.org>\nbob@example.org",
-        "deadline_hours": 24, "notices": "digest", "opt_rounds": 2,
-    })
+    with django_capture_on_commit_callbacks(execute=True):  # the invitations go out through the outbox
+        response = client.post("/games/new/?kind=diceduel", {
+            "kind": "diceduel", "title": "Friday duel", "invitees": "Alice <alice@example.org>\nbob@example.org",
+            "deadline_hours": 24, "notices": "digest", "opt_rounds": 2,
+        })
     game = Game.objects.get(title="Friday duel")
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
-    assert game.status == "open" and game.options == {"rounds": 2} and game.deadline_hours == 24
+    assert game.status == "open" and game.options == {"rounds": 2} and game.deadline_seconds == 24 * 3600
     seats = list(game.seats.order_by("number"))
     assert [(s.name, s.email, s.invite_accepted, s.notice_preference) for s in seats] == [
         ("Alice", "alice@example.org", False, "digest"), ("bob", "bob@example.org", False, "digest")]
     assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.org", "bob@example.org"]
     mail = next(m for m in mailoutbox if m.to == ["alice@example.org"])
     accept = f"http://testserver/invite/{addressing.token_for(seats[0])}/"
-    assert accept in mail.body and mail.reply_to == [addressing.reply_address(seats[0])]
+    assert accept in mail.body and mail.extra_headers["Reply-To"] == addressing.reply_address(seats[0])
     assert accept in mail.alternatives[0][0]
     assert addressing.token_for(seats[1]) not in mail.body  # nobody gets another player's link
 
@@ -346,14 +348,23 @@ def test_a_nul_character_is_refused_by_the_form(client, duel):
     assert client.post(seat_url(tokens[0]), {"message": "a\x00b"}).status_code == 400
 
 
-def test_an_invitation_that_cannot_be_sent_is_reported(client, db, settings):
+def test_an_invitation_that_cannot_be_sent_now_is_retried_by_the_outbox(client, db, settings, mailoutbox,
+                                                                         django_capture_on_commit_callbacks):
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 1, 2  # nothing listens
-    response = client.post("/games/new/?kind=diceduel", {"kind": "diceduel", "invitees": "a@x.org\nb@x.org",
-                                                         "deadline_hours": 48, "notices": "every", "opt_rounds": 1},
-                           follow=True)
-    assert "could not be sent" in text_of(response) and "a@x.org, b@x.org" in text_of(response)
-    assert Game.objects.get().status == "open"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/games/new/?kind=diceduel", {"kind": "diceduel", "invitees": "a@x.org\nb@x.org",
+                                                             "deadline_hours": 48, "notices": "every",
+                                                             "opt_rounds": 1}, follow=True)
+    assert "invitation is on its way" in text_of(response)
+    game = Game.objects.get()
+    invitations = Notice.objects.filter(game=game, kind="invitation")
+    assert game.status == "open" and [(n.status, n.attempts) for n in invitations] == [("pending", 1)] * 2
+    assert all(n.next_attempt_at and "Connection refused" in n.last_error for n in invitations)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # the mail server is back
+    invitations.update(next_attempt_at=timezone.now())
+    assert tasks.sweep_outbox()["sent"] == 2
+    assert sorted(m.to[0] for m in mailoutbox) == ["a@x.org", "b@x.org"]
 
 
 def test_the_whole_log_in_words(client, duel):

@@ -30,7 +30,7 @@ class Command(BaseCommand):
             options[key.strip()] = value.strip()
         try:
             game = services.create_game(opts["kind"], players, options, title=opts["title"],
-                                        deadline_hours=opts["deadline_hours"])
+                                        deadline_seconds=opts["deadline_hours"] * 3600 if opts["deadline_hours"] else None)
         except (UnknownGame, services.ServiceError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(str(game.pk))
