@@ -25,7 +25,7 @@ def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
 
 def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     count = int(rest) if rest.isdigit() else 10
-    lines = selectors.history_lines(work.loaded.game_id, seat, work.spec, work.state["meta"]["names"])
+    lines = selectors.history_lines(work.loaded.game_id, seat)
     work.outcome.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
 
 

@@ -11,7 +11,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from . import outbox
@@ -64,14 +64,34 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
                                  "to_email": "", "context": {"seat": seat}})
             verdict["value"] = "reported"
             return
-        work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": work.spec.describe(command)})
+        described = work.spec.describe(command)
+        work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": described})
         rng = work.rng()
         events = work.spec.decide(work.state["game"], seat, command, rng)
         emit_game_events(work, events, rng)
+        # Still awaited (a turn of several steps): the seat is told and gets a whole period
+        # again, so the timer never plays for it twice without a notice in between.
+        work.fresh_turn.add(seat)
+        work.notices.append({"seat_id": None, "kind": "timedout", "version": work.loaded.version + len(work.events),
+                             "to_email": "", "context": {"seat": seat, "command": described,
+                                                         "misses": _misses_in_a_row(work.loaded.game_id, seat) + 1}})
         verdict["value"] = "passed"
 
     run(game_id, SYSTEM, body)
     return verdict["value"]
+
+
+def _misses_in_a_row(game_id: int, seat: int) -> int:
+    """How many deadlines this seat has missed since it last acted itself."""
+    misses = 0
+    rows = (Event.objects.filter(game_id=game_id).filter(models.Q(actor_kind="seat", actor_seat=seat) |
+                                                         models.Q(type="pbem.TimedOut", payload__seat=seat))
+            .order_by("-seq").values_list("type", flat=True))
+    for etype in rows.iterator(chunk_size=50):
+        if etype != "pbem.TimedOut":
+            break
+        misses += 1
+    return misses
 
 
 def _reported(game_id: int, seat: int, iso: str) -> bool:

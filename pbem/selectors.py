@@ -36,7 +36,8 @@ PLATFORM_TEXT = {
     "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {d['until'][:16]} ({d['reason']}).",
     "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
     "TimedOut": lambda d, n: f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them.",
-    "PlayerReplaced": lambda d, n: f"{d['name']} takes over seat {d['seat'] + 1}: {d['reason']}",
+    "PlayerReplaced": lambda d, n: (f"{d['name']} takes over seat {d['seat'] + 1}"
+                                    + (f" from {d['replaced']}" if d.get("replaced") else "") + f": {d['reason']}"),
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
     "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; their deadline waits.",
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
@@ -57,6 +58,34 @@ class FeedItem:
     rng: list | None
 
 
+@dataclass
+class Occupancy:
+    """Who held each seat when: a replacement changes the seat's player from that event on, and
+    what happened before it stays the replaced player's (history, feeds, score sheets)."""
+
+    spans: list[list[tuple[int, str]]]  # per seat: (first event number, player's name), in order
+
+    def names_at(self, seq: int) -> list[str]:
+        """Each seat's player when event `seq` happened (the replacement event itself already
+        names the newcomer's seat by the newcomer)."""
+        return [next(name for first, name in reversed(spans) if first <= seq) for spans in self.spans]
+
+    def players(self, seat: int) -> list[str]:
+        return [name for _first, name in self.spans[seat]]
+
+
+def occupancy(game_id: int) -> Occupancy:
+    spans: list[list[tuple[int, str]]] = []
+    rows = (Event.objects.filter(game_id=game_id, type__in=("pbem.GameCreated", "pbem.PlayerReplaced"))
+            .order_by("seq").values_list("seq", "type", "payload"))
+    for seq, etype, payload in rows:
+        if etype == "pbem.GameCreated":
+            spans = [[(0, player["name"])] for player in payload["players"]]
+        elif 0 <= payload["seat"] < len(spans):
+            spans[payload["seat"]].append((seq, payload["name"]))
+    return Occupancy(spans)
+
+
 def may_see(visible_to, seat: int | None) -> bool:
     return visible_to is None or (seat is not None and seat in visible_to)
 
@@ -65,11 +94,12 @@ def game_over(game: Game) -> bool:
     return game.status in ("finished", "abandoned")
 
 
-def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None,
-         names: list[str] | None = None) -> list[FeedItem]:
-    """The log as `seat` (None: a spectator) may see it; everything once the game is over."""
+def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
+         limit: int | None = None) -> list[FeedItem]:
+    """The log as `seat` (None: a spectator) may see it; everything once the game is over. Each
+    event names the players who held the seats when it happened."""
     spec = get_game(game.kind)
-    names = names or seat_names(game)
+    seated = occupancy(game.pk)
     over = game_over(game)
     undone = eventlog.undone_seqs(game.pk)
     rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
@@ -85,7 +115,7 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, 
     for seq, etype, payload, public, visible_to, reveals, actor_kind, actor_seat, created, digest, rng in rows:
         seen = over or may_see(visible_to, seat)
         data = payload if seen else public
-        text = narrate(spec, etype, data, visible_to, public, reveals, names)
+        text = narrate(spec, etype, data, visible_to, public, reveals, seated.names_at(seq))
         items.append(FeedItem(seq, etype, data, actor_kind, actor_seat, created.isoformat(), text, digest,
                               seq in undone, rng if over else None))
     return items
@@ -108,10 +138,9 @@ def seat_names(game: Game) -> list[str]:
     return list(Seat.objects.filter(game=game).order_by("number").values_list("name", flat=True))
 
 
-def history_lines(game_id: int, seat: int | None, spec=None, names=None) -> list[str]:
+def history_lines(game_id: int, seat: int | None) -> list[str]:
     game = Game.objects.get(pk=game_id)
-    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "")
-            for item in feed(game, seat, names=names)]
+    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "") for item in feed(game, seat)]
 
 
 def state_at(game: Game, at: int | None = None) -> dict:

@@ -207,7 +207,7 @@ def seat_page(request, token: str):
     if submission and submission["refused"] and request.method == "GET":
         form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"]})
     context = _game_context(game)
-    items = selectors.feed(game, seat.number, names=context["names"])
+    items = selectors.feed(game, seat.number)
     context.update(
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
@@ -261,7 +261,7 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
         return at
     context = _game_context(game)
     state = selectors.state_at(game, at)
-    items = selectors.feed(game, number, names=context["names"])
+    items = selectors.feed(game, number)
     whole = request.GET.get("all") == "1"
     shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
@@ -309,7 +309,7 @@ def game_page(request, game_id: int):
     spec = get_game(game.kind)
     state = eventlog.load(game).state
     context = _game_context(game)
-    items = selectors.feed(game, None, names=context["names"])
+    items = selectors.feed(game, None)
     context.update(recent=items[-15:], talk=_talk(items)[-10:], started=state["meta"]["started"],
                    pending=[s for s in context["seats"] if not s.invite_accepted], **_board(spec, state, None))
     return render(request, "pbem/game.html", context)

@@ -105,7 +105,7 @@ def test_replace_player_revokes_the_old_token_at_once(desk, master, game):
     response, events = act(desk, game, "replace", seat=1, name="Dora", email="dora@example.org",
                            reason="Bob left the club")
     assert_done(response, events, game, master, ["pbem.PlayerReplaced"], "Bob left the club")
-    assert events[0].payload == {"seat": 1, "name": "Dora", "reason": "Bob left the club"}
+    assert events[0].payload == {"seat": 1, "name": "Dora", "replaced": "Bob", "reason": "Bob left the club"}
     with pytest.raises(addressing.TokenProblem) as problem:
         addressing.resolve(old_token)
     assert problem.value.code == "revoked"
