@@ -15,7 +15,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from . import outbox
-from .models import Event, Game, GameStatus, Notice, NoticePreference, Seat
+from .models import TURN_NOTICE_KINDS, Event, Game, GameStatus, Notice, NoticePreference, NoticeStatus, Seat
 from .readmodels import awaited_seats
 from .runner import SYSTEM, ServiceError, Work, emit_game_events, run
 
@@ -55,6 +55,8 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
         deadline = (work.game.get("deadlines") or {}).get(str(seat))
         if seat not in awaited_seats(work.spec, work.state) or not deadline or datetime.fromisoformat(deadline) > now:
             return
+        if _notice_unsent(work.loaded.game_id, work.seats[seat]["id"]):
+            return  # the seat has not been told yet (the mail server is down): its time waits
         command = work.spec.timeout(work.state["game"], seat)
         if command is None:
             if work.state["meta"].get("overdue", {}).get(str(seat)) == deadline:
@@ -79,6 +81,11 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
 
     run(game_id, SYSTEM, body)
     return verdict["value"]
+
+
+def _notice_unsent(game_id: int, seat_id: int) -> bool:
+    return Notice.objects.filter(game_id=game_id, seat_id=seat_id, kind__in=TURN_NOTICE_KINDS,
+                                 status__in=(NoticeStatus.PENDING, NoticeStatus.SENDING)).exists()
 
 
 def _misses_in_a_row(game_id: int, seat: int) -> int:

@@ -119,6 +119,24 @@ def rearm_deadline(game_id: int, seat: int) -> None:
     run(game_id, SYSTEM, body)
 
 
+def restart_deadline(game_id: int, seat: int, reason: str) -> None:
+    """The seat's turn notice reached it only late (the mail server was down): its deadline runs
+    a whole period from now, so the delay is not taken from the player's time."""
+
+    def body(work: Work):
+        deadlines = dict(work.game.get("deadlines") or {})
+        if seat not in (work.game.get("awaited") or []) or str(seat) not in deadlines:
+            return
+        until = deadline_for(work, seat, timezone.now())
+        if until <= deadlines[str(seat)]:
+            return
+        work.platform("DeadlineExtended", {"seat": seat, "until": until, "reason": reason})
+        deadlines[str(seat)] = until
+        work.game["deadlines"] = deadlines
+
+    run(game_id, SYSTEM, body)
+
+
 def replace_player(game_id: int, seat: int, name: str, email: str, actor: Actor, reason: str) -> Outcome:
     """A new player takes the seat: new email, new token; the old token stops working at once."""
 

@@ -225,6 +225,10 @@ class Notice(models.Model):
         ]
 
 
+# Notices that tell a seat it is its move: its deadline must not run out before one reaches it.
+TURN_NOTICE_KINDS = ("turn", "welcome")
+
+
 class InboundStatus(models.TextChoices):
     RECEIVED = "received", "received"
     APPLIED = "applied", "applied"

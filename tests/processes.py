@@ -23,8 +23,9 @@ def database_url() -> str:
 
 
 def service_env(**extra) -> dict:
-    return dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", DATABASE_URL=database_url(),
-                CELERY_BROKER_URL="", CELERY_TASK_ALWAYS_EAGER="1", PBEM_NOTICE_DISPATCH="none", **extra)
+    base = {"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": database_url(), "CELERY_BROKER_URL": "",
+            "CELERY_TASK_ALWAYS_EAGER": "1", "PBEM_NOTICE_DISPATCH": "none"}
+    return {**os.environ, **base, **extra}
 
 
 class Peer:

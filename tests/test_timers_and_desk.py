@@ -10,7 +10,7 @@ import pytest
 from pbem import deadlines, desk, scoresheets, selectors, services
 from pbem.models import Event, Game, Notice
 
-from .conftest import hands
+from .conftest import deliver, hands
 
 
 def _far_future() -> datetime:
@@ -25,6 +25,7 @@ def test_a_seat_timed_out_and_awaited_again_gets_a_notice_and_a_whole_new_period
     low = [min(h) for h in hands(game)]
     late, early = (0, 1) if low[0] > low[1] else (1, 0)
     services.submit(game.pk, early, f"play {low[early]}")
+    deliver(game)
     desk.extend_deadline(game.pk, late, datetime.now(UTC) - timedelta(seconds=1), services.SYSTEM, "time is up")
     assert deadlines.timeout_seat(game.pk, late) == "passed"
     game.refresh_from_db()
@@ -34,7 +35,25 @@ def test_a_seat_timed_out_and_awaited_again_gets_a_notice_and_a_whole_new_period
     turn = Notice.objects.filter(game=game, seat__number=late, kind="turn").order_by("-id").first()
     timed_out = Event.objects.get(game=game, type="pbem.TimedOut")
     assert turn is not None and turn.version > timed_out.seq
+    deliver(game)
     assert deadlines.timeout_seat(game.pk, late, now=datetime.now(UTC) + timedelta(minutes=1)) == "not_due"
+
+
+def test_a_deadline_does_not_run_out_before_the_turn_notice_went_out(make_game):
+    game = make_game(2)  # its turn notices wait in the outbox (the mail server is down, say)
+    assert deadlines.timeout_seat(game.pk, 0, now=_far_future()) == "not_due"
+    deliver(game)
+    assert deadlines.timeout_seat(game.pk, 0, now=_far_future()) == "passed"
+
+
+def test_a_turn_notice_that_goes_out_late_gives_the_seat_a_whole_period(make_game):
+    game = make_game(2, deadline_seconds=3600)
+    desk.extend_deadline(game.pk, 0, datetime.now(UTC) + timedelta(minutes=5), services.SYSTEM, "short")
+    deliver(game)
+    game.refresh_from_db()
+    assert datetime.fromisoformat(game.deadlines["0"]) > datetime.now(UTC) + timedelta(minutes=55)
+    assert Event.objects.filter(game=game, type="pbem.DeadlineExtended",
+                                payload__reason="the turn notice reached the player late").exists()
 
 
 def test_the_master_of_seals_is_told_of_every_missed_deadline_with_the_count_in_a_row(make_game):
@@ -42,6 +61,7 @@ def test_the_master_of_seals_is_told_of_every_missed_deadline_with_the_count_in_
     for _ in range(2):
         game.refresh_from_db()
         seat = game.awaited[0]
+        deliver(game)
         assert deadlines.timeout_seat(game.pk, seat, now=_far_future()) == "passed"
     told = list(Notice.objects.filter(game=game, kind="timedout").order_by("id"))
     assert len(told) == 2 and all(n.seat_id is None for n in told)

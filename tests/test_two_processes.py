@@ -10,7 +10,7 @@ import pytest
 
 from pbem import desk, services
 
-from .conftest import hands, requires_postgres
+from .conftest import deliver, hands, requires_postgres
 from .processes import Peer
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
@@ -49,6 +49,7 @@ def test_a_deadline_sweep_in_another_process_times_out_the_seats_awaited_now(wor
     assert game.phase == "claim" and game.awaited == [1]
     _look(worker, game)
     services.submit(game.pk, game.awaited[0], "take")
+    deliver(game)
     swept = worker.run("result = deadlines.run_deadlines(datetime.now(UTC) + timedelta(days=30))")
     assert swept["timed_out"] == 2
 
@@ -56,6 +57,7 @@ def test_a_deadline_sweep_in_another_process_times_out_the_seats_awaited_now(wor
 def test_a_shortened_deadline_expires_in_the_worker_that_saw_the_old_one(worker, duel):
     game = duel
     _look(worker, game)
+    deliver(game)
     desk.extend_deadline(game.pk, 1, datetime.now(UTC) - timedelta(seconds=1), services.SYSTEM, "shortened")
     swept = worker.run("result = deadlines.run_deadlines()")
     assert swept["timed_out"] == 1
