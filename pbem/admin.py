@@ -298,6 +298,16 @@ class ReasonForm(forms.Form):
         return [(s.number, f"{s.number + 1}: {s.name}") for s in seats if only is None or s.number in only]
 
 
+class ResendForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int, help_text="Players who have not accepted yet.")
+    field_order = ["seat", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        waiting = list(Seat.objects.filter(game=self.game, invite_accepted=False).values_list("number", flat=True))
+        self.fields["seat"].choices = self.seat_choices(only=waiting)
+
+
 class AbandonForm(ReasonForm):
     confirm = forms.BooleanField(label="Yes, end this game unfinished (the seed is revealed; this cannot be undone)")
 
@@ -389,6 +399,7 @@ ANY = tuple(GameStatus.values)
 
 ACTIONS = {a.name: a for a in (
     DeskAction("start", "Start the game", ReasonForm, (GameStatus.OPEN,)),
+    DeskAction("resend", "Resend an invitation", ResendForm, (GameStatus.OPEN,)),
     DeskAction("pause", "Pause", ReasonForm, (GameStatus.RUNNING,)),
     DeskAction("resume", "Resume", ReasonForm, (GameStatus.PAUSED,)),
     DeskAction("extend", "Extend a deadline", ExtendForm, (GameStatus.RUNNING,), needs_awaited=True),
@@ -407,6 +418,9 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
     if action == "start":
         services.start_game(game.pk, actor, reason=reason)
         return "The game has started."
+    if action == "resend":
+        desk.resend_invitation(game.pk, data["seat"], actor, reason)
+        return f"Another invitation goes out to seat {data['seat'] + 1}."
     if action == "pause":
         desk.pause_game(game.pk, actor, reason)
         return "The game is paused."

@@ -119,6 +119,24 @@ def rearm_deadline(game_id: int, seat: int) -> None:
     run(game_id, SYSTEM, body)
 
 
+def resend_invitation(game_id: int, seat: int, actor: Actor, reason: str) -> Outcome:
+    """Another invitation for a seat that has not accepted yet (the first one bounced, or was
+    lost in a spam folder): a new outbox row, recorded as an event with its reason."""
+
+    def body(work: Work):
+        check_seat(work, seat)
+        if work.state["meta"]["started"]:
+            raise ServiceError("The game has started: there is no invitation to send.", "already_started")
+        info = work.seats[seat]
+        if Seat.objects.filter(pk=info["id"], invite_accepted=True).exists():
+            raise ServiceError(f"{info['name']} has already accepted.", "already_accepted")
+        work.platform("InvitationResent", {"seat": seat, "reason": need_reason(reason)})
+        work.notices.append({"seat_id": info["id"], "kind": "invitation", "version": work.loaded.version + 1,
+                             "to_email": info["email"]})
+
+    return run(game_id, actor, body)
+
+
 def restart_deadline(game_id: int, seat: int, reason: str) -> None:
     """The seat's turn notice reached it only late (the mail server was down): its deadline runs
     a whole period from now, so the delay is not taken from the player's time."""

@@ -41,6 +41,7 @@ PLATFORM_TEXT = {
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
     "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; their deadline waits.",
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
+    "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
 
 

@@ -16,7 +16,7 @@ from games.base import Rejected, may_act
 
 from . import commands, eventlog, outbox
 from .eventlog import NewEvent
-from .models import Event, Game, GameStatus, Notice, Seat
+from .models import Event, Game, GameStatus, Seat
 from .registry import get_game
 from .runner import (  # noqa: F401 - the errors and actors every caller of the write path names
     NEUTRAL_EVENTS,
@@ -96,17 +96,6 @@ def accept_invitation(seat: Seat) -> bool:
                 raise
             return False
     return True
-
-
-def resend_invitation(seat: Seat) -> None:
-    """A new invitation for a seat that has not accepted yet (the desk's "resend")."""
-    if seat.invite_accepted:
-        raise ServiceError(f"{seat.name} has already accepted.", "already_accepted")
-    with transaction.atomic():
-        version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
-        Notice.objects.create(game_id=seat.game_id, seat=seat, kind="invitation", version=version,
-                              to_email=seat.email)
-        outbox.dispatch_on_commit(seat.game_id)
 
 
 def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:

@@ -52,6 +52,18 @@ def test_start(desk, master, new_game):
     assert game.status == "running" and game.awaited == [0, 1]
 
 
+def test_resend_an_invitation_to_a_player_who_has_not_accepted(desk, master, new_game):
+    game = new_game(2, start=False, invited=True, masters=[master])
+    Notice.objects.filter(game=game, kind="invitation").update(status="bounced")  # the first one was lost
+    response, events = act(desk, game, "resend", seat=1, reason="Bob found nothing in his inbox")
+    assert_done(response, events, game, master, ["pbem.InvitationResent"], "Bob found nothing in his inbox")
+    again = Notice.objects.filter(game=game, kind="invitation", status="pending").get()
+    assert again.seat.number == 1 and again.to_email == game.seats.get(number=1).email
+    game.seats.filter(number=1).update(invite_accepted=True)
+    response, events = act(desk, game, "resend", seat=1, reason="once more")
+    assert events == [] and response.status_code == 200
+
+
 def test_pause_then_resume(desk, master, game):
     response, events = act(desk, game, "pause", reason="Carol is in hospital")
     assert_done(response, events, game, master, ["pbem.Paused"], "Carol is in hospital")
