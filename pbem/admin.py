@@ -308,6 +308,15 @@ class ResendForm(ReasonForm):
         self.fields["seat"].choices = self.seat_choices(only=waiting)
 
 
+class StandInForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int, help_text="Its player can take it back with one reply: 'back'.")
+    field_order = ["seat", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = self.seat_choices()
+
+
 class AbandonForm(ReasonForm):
     confirm = forms.BooleanField(label="Yes, end this game unfinished (the seed is revealed; this cannot be undone)")
 
@@ -405,6 +414,7 @@ ACTIONS = {a.name: a for a in (
     DeskAction("extend", "Extend a deadline", ExtendForm, (GameStatus.RUNNING,), needs_awaited=True),
     DeskAction("remind", "Send a reminder now", ReasonForm, (GameStatus.RUNNING,), needs_awaited=True),
     DeskAction("replace", "Replace a player", ReplaceForm, NOT_OVER),
+    DeskAction("standin", "Let the stand-in play a seat", StandInForm, LIVE),
     DeskAction("correct", "Correct a score", CorrectForm, ANY),
     DeskAction("rewind", "Correct a mistaken ruling (rewind)", RewindForm, LIVE),
     DeskAction("abandon", "Abandon the game", AbandonForm, NOT_OVER),
@@ -439,6 +449,9 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
     if action == "replace":
         desk.replace_player(game.pk, data["seat"], data["name"], data["email"], actor, reason)
         return f"{data['name']} now holds seat {data['seat'] + 1}; the old seat links and addresses are revoked."
+    if action == "standin":
+        desk.seat_standin(game.pk, data["seat"], actor, reason)
+        return f"The stand-in plays seat {data['seat'] + 1} until its player replies 'back'."
     if action == "correct":
         desk.correct_score(game.pk, data["seat"], data["points"], actor, reason)
         return f"Seat {data['seat'] + 1}: {data['points']:+d} points, recorded with its reason."

@@ -137,6 +137,25 @@ def resend_invitation(game_id: int, seat: int, actor: Actor, reason: str) -> Out
     return run(game_id, actor, body)
 
 
+def seat_standin(game_id: int, seat: int, actor: Actor, reason: str) -> Outcome:
+    """The Master of Seals hands a seat to the stand-in (its player asked for it, or is gone);
+    the player can take it back with one reply ('back')."""
+
+    def body(work: Work):
+        check_seat(work, seat)
+        require_running(work)
+        if seat in work.state["meta"].get("standins", ()):
+            raise ServiceError("The stand-in already plays that seat.", "no_change")
+        work.platform("StandInSeated", {"seat": seat, "reason": need_reason(reason)})
+        info = work.seats[seat]
+        if info["email"]:
+            work.notices.append({"seat_id": info["id"], "kind": "standin", "version": work.loaded.version + 1,
+                                 "to_email": info["email"],
+                                 "context": {"reason": "been handed to the stand-in by the Master of Seals"}})
+
+    return run(game_id, actor, body)
+
+
 def restart_deadline(game_id: int, seat: int, reason: str) -> None:
     """The seat's turn notice reached it only late (the mail server was down): its deadline runs
     a whole period from now, so the delay is not taken from the player's time."""

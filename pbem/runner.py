@@ -94,6 +94,7 @@ class Outcome:
 
 
 GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_seconds", "away_allowance_days",
+               "absence_policy", "standin_after",
                "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
@@ -212,6 +213,11 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     work.game.update(work.stored, version=loaded.version, head_hash=head)
     if work.notices:
         outbox.dispatch_on_commit(loaded.game_id)
+    standins = loaded.state["meta"].get("standins")
+    if standins and work.actor.kind != "standin" and set(standins) & set(work.stored["awaited"]):
+        # A seat the stand-in plays is awaited: it moves after this commits (its own moves
+        # carry on by themselves, so they do not queue it again).
+        transaction.on_commit(lambda: outbox.queue_task("pbem.tasks.play_standins", loaded.game_id))
 
 
 def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
@@ -322,10 +328,15 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
     talk = any(ev.type in TABLE_NEWS for ev in work.events)
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
+    standins = set(work.state["meta"].get("standins", ()))
     for seat in work.seats:
         number = seat["number"]
+        if not seat["email"]:
+            continue  # a seat only a stand-in ever plays (a practice game's)
         if status == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED:
             kind = "final"
+        elif number in after and number not in before and number in standins:
+            continue  # the stand-in moves for it at once; its player hears of it as news
         elif number in after and number not in before:
             kind = "turn"
         elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from games.base import rank
 
 from . import eventlog, selectors
-from .models import Game
+from .models import Event, Game
 from .readmodels import scores_with_corrections
 
 
@@ -37,11 +37,12 @@ class Row:
     reason: str = ""
     seq: int | None = None  # the correction's event number
     players: list[str] = field(default_factory=list)  # who held each seat then, where it changed hands
+    standin: list[bool] = field(default_factory=list)  # the stand-in played the seat in this round
 
     @property
     def cells(self) -> list[dict]:
-        return [{"points": p, "total": t, "detail": d, "player": n}
-                for p, t, d, n in zip(self.points, self.totals, self.details, self.players)]
+        return [{"points": p, "total": t, "detail": d, "player": n, "standin": s}
+                for p, t, d, n, s in zip(self.points, self.totals, self.details, self.players, self.standin)]
 
 
 @dataclass
@@ -105,6 +106,9 @@ def build(game: Game) -> Sheet:
         # Named only on a seat that changed hands ("" elsewhere: the header says who it is).
         row.players = [_holder(holders[seat], row.round) if len(holders[seat]) > 1 else ""
                        for seat in range(players)]
+    standin_rounds = _standin_rounds(game, spec, players)
+    for row in rows:
+        row.standin = [row.round in standin_rounds[seat] for seat in range(players)]
 
     running = [0] * players
     for row in rows:
@@ -143,6 +147,34 @@ def _holders_by_round(game: Game, spec, players: int, names: list[str]) -> list[
         return [[(0, name)] for name in names]
     return [[(0 if first == 0 else _round_at(game, spec, first), name) for first, name in spans]
             for spans in seated.spans]
+
+
+def _standin_rounds(game: Game, spec, players: int) -> list[set[int]]:
+    """Per seat: the rounds in which the stand-in made at least one of its moves."""
+    moves = dict(Event.objects.filter(game_id=game.pk, actor_kind="standin").exclude(type__startswith="pbem.")
+                 .values_list("seq", "actor_seat"))
+    rounds: list[set[int]] = [set() for _ in range(players)]
+    for seq, round_ in _rounds_at(game, spec, set(moves)).items():
+        seat = moves[seq]
+        if seat is not None and 0 <= seat < players:
+            rounds[seat].add(round_)
+    return rounds
+
+
+def _rounds_at(game: Game, spec, seqs: set[int]) -> dict[int, int]:
+    """The game's round at each event of `seqs`, in one replay of the log."""
+    if not seqs:
+        return {}
+    undone = eventlog.undone_seqs(game.pk)
+    state, out = eventlog.new_state(), {}
+    rows = Event.objects.filter(game_id=game.pk, seq__lte=max(seqs)).order_by("seq").values_list(*eventlog.EVENT_FIELDS)
+    for seq, etype, payload, public, visible_to, reveals, schema in rows.iterator(chunk_size=500):
+        if seq not in undone:
+            payload = eventlog.upcast(spec, etype, payload, schema)
+            state = eventlog.apply(spec, state, etype, payload, visible_to, public, reveals, seq)
+        if seq in seqs and state["game"] is not None:
+            out[seq] = int(spec.summary(state["game"]).get("round") or 0)
+    return out
 
 
 def _holder(spans: list[tuple[int, str]], round_: int) -> str:

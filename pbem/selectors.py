@@ -35,7 +35,10 @@ PLATFORM_TEXT = {
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
     "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {d['until'][:16]} ({d['reason']}).",
     "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
-    "TimedOut": lambda d, n: f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them.",
+    "TimedOut": lambda d, n: (f"{n[d['seat']]} missed the deadline again." if d.get("standin") else
+                              f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."),
+    "StandInSeated": lambda d, n: f"The stand-in plays for {n[d['seat']]} from now on ({d['reason']}).",
+    "StandInLeft": lambda d, n: f"{n[d['seat']]} is back and plays their own seat again.",
     "PlayerReplaced": lambda d, n: (f"{d['name']} takes over seat {d['seat'] + 1}"
                                     + (f" from {d['replaced']}" if d.get("replaced") else "") + f": {d['reason']}"),
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
@@ -116,7 +119,10 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
     for seq, etype, payload, public, visible_to, reveals, actor_kind, actor_seat, created, digest, rng in rows:
         seen = over or may_see(visible_to, seat)
         data = payload if seen else public
-        text = narrate(spec, etype, data, visible_to, public, reveals, seated.names_at(seq))
+        names = seated.names_at(seq)
+        text = narrate(spec, etype, data, visible_to, public, reveals, names)
+        if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
+            text += f" (played by the stand-in for {names[actor_seat]})"
         items.append(FeedItem(seq, etype, data, actor_kind, actor_seat, created.isoformat(), text, digest,
                               seq in undone, rng if over else None))
     return items

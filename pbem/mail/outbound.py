@@ -47,6 +47,7 @@ SUBJECTS = {
     "replaced": "{title} #{game}: your seat has a new player",
     "welcome": "{title} #{game}: round {round}, {phase}: you take over a seat {tag}",
     "correction": "{title} #{game}: your score was corrected {tag}",
+    "standin": "{title} #{game}: the stand-in plays your seat; reply 'back' to play it again {tag}",
     "invitation": "Invitation: {title} (game #{game}) {tag}",
 }
 

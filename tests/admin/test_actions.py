@@ -234,7 +234,7 @@ def test_a_refusal_by_the_service_is_shown_and_changes_nothing(desk, game):
 def test_the_desk_offers_the_actions_that_fit_the_game(desk, game):
     page = desk.get(reverse("admin:pbem_game_change", args=[game.pk]))
     offered = [a.name for a in page.context["desk_actions"]]
-    assert offered == ["pause", "extend", "remind", "replace", "correct", "rewind", "abandon", "rebuild"]
+    assert offered == ["pause", "extend", "remind", "replace", "standin", "correct", "rewind", "abandon", "rebuild"]
     for name in offered:
         assert reverse("admin:pbem_game_desk", args=[game.pk, name]) in page.text
         assert desk.get(reverse("admin:pbem_game_desk", args=[game.pk, name])).status_code == 200

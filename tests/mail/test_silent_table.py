@@ -34,7 +34,8 @@ def _mail_env(smtp_sink) -> dict:
 def _silent_game(settings) -> Game:
     settings.PBEM_NOTICE_DISPATCH = "none"  # this process only sets the table; the timers' process mails
     get_user_model().objects.create_superuser("seals", "seals@example.org", "x")
-    return services.create_game("diceduel", CAST[:2], {"rounds": 1}, deadline_seconds=2)
+    # The rules' minimal action at every deadline (a table that chose no stand-in: see test_standins).
+    return services.create_game("diceduel", CAST[:2], {"rounds": 1}, deadline_seconds=2, absence="minimal")
 
 
 def _stop(process) -> None:
