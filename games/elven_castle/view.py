@@ -7,6 +7,7 @@ piece, since a placement scores the arch under its opening."""
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from html import escape
 
@@ -234,12 +235,13 @@ def _map_lines(v, tops):
 # Drawings: an isometric view (from the south-east or, turned, the north-west) and the plan
 # ---------------------------------------------------------------------------------------------
 
-A, B, C = 26.0, 13.0, 22.0  # iso half-width, half-depth, level height
+A, B, C = 26, 13, 22  # iso half-width, half-depth, level height (whole pixels: integer points)
 ISO_WIDTH = (rules.W + rules.D + 2) * A + 20  # 540 user units
 FONT = 'font-family="DejaVu Sans,sans-serif"'
-DECK = 0.62  # a deck or a cantilever is drawn as the top 38 % of its cell
+DECK = 14  # a deck or a cantilever is drawn as the top 8 of a cell's 22 units of height
 
 
+@functools.cache
 def _shade(colour, factor):
     r, g, b = int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
     return "#" + "".join(f"{max(0, min(255, int(c * factor))):02x}" for c in (r, g, b))
@@ -249,115 +251,108 @@ def _colour(owner):
     return FILL[rules.COLOURS[owner]] if owner is not None else FILL[None]
 
 
-def _num(value):
-    return f"{value:.1f}".rstrip("0").rstrip(".")
-
-
 def _box_faces(height):
-    """The south, east and top faces of a box one cell wide, `height` levels tall, relative to
+    """The south, east and top faces of a box one cell wide, `height` units tall, relative to
     the screen point of its south-west bottom corner (every box is the same shape moved)."""
-    h = height * C
-    south = [(0, 0), (A, B), (A, B - h), (0, -h)]
-    east = [(A, B), (2 * A, 0), (2 * A, -h), (A, B - h)]
-    top = [(0, -h), (A, B - h), (2 * A, -h), (A, -B - h)]
-    return [" ".join(f"{_num(x)},{_num(y)}" for x, y in face) for face in (south, east, top)]
+    south = [(0, 0), (A, B), (A, B - height), (0, -height)]
+    east = [(A, B), (2 * A, 0), (2 * A, -height), (A, B - height)]
+    top = [(0, -height), (A, B - height), (2 * A, -height), (A, -B - height)]
+    return [" ".join(f"{x},{y}" for x, y in face) for face in (south, east, top)]
 
 
-CUBE, SLAB = _box_faces(1.0), _box_faces(1 - DECK)
+CUBE, SLAB = _box_faces(C), _box_faces(C - DECK)
+
+
+def _drawn_cells(kind, d):
+    """The boxes drawn for a piece: (dx, dy, height of the box's bottom in units, "k" a full
+    cube for a foot or body cell, "s" a slab for the deck over an opening or a cantilever)."""
+    cells = rules.SHAPES[kind][d]
+    column_top = {}
+    for dx, dy, dz, _r in cells:
+        column_top[(dx, dy)] = max(dz, column_top.get((dx, dy), dz))
+    out = []
+    for dx, dy, dz, role in cells:
+        if role in ("foot", "body"):
+            out.append((dx, dy, dz * C, "k"))
+        elif dz == column_top[(dx, dy)]:
+            out.append((dx, dy, dz * C + DECK, "s"))
+    return out
+
+
+DRAWN = {(k, d): _drawn_cells(k, d) for k in rules.KINDS for d in rules.DIRS}
+
+
+def _box_def(key, shape, colour, altar):
+    faces = CUBE if shape == "k" else SLAB
+    stroke = ' stroke="#e00000" stroke-width="2"' if altar else ""
+    return (f'<g id="{key}"{stroke}><polygon points="{faces[0]}" fill="{_shade(colour, 0.8)}"/>'
+            f'<polygon points="{faces[1]}" fill="{_shade(colour, 0.62)}"/>'
+            f'<polygon points="{faces[2]}" fill="{colour}"/></g>')
 
 
 def iso_parts(v, turned, prefix):
     """(width, height, markup) of an isometric view, without the enclosing <svg>: boxes drawn
     far to near, each a <use> of one box per colour (defined once in <defs>)."""
     W, D = rules.W, rules.D
-
-    def turn(x, y):
-        return (W - 1 - x, D - 1 - y) if turned else (x, y)
-
-    # The drawing starts just above its highest point: the board's far corner or a piece's top.
-    highest = max([(p["z"] + rules.HEIGHT[p["kind"]]) * C - _near(p, turn) * B for p in v["pieces"]] + [0])
+    side = "north-west" if turned else "south-east"
+    boxes, defs = [], {}
+    highest = 0  # how far above the board's far corner the drawing reaches, in units
+    for p in v["pieces"]:
+        colour = _shade(_colour(p["owner"]), (1.0, 0.86, 1.12)[p["id"] % 3])  # neighbours told apart
+        altar = v["altar"] == p["id"]
+        base = p["z"] * C
+        for dx, dy, lift, shape in DRAWN[(p["kind"], p["dir"])]:
+            cx, cy = p["x"] + dx, p["y"] + dy
+            if turned:
+                cx, cy = W - 1 - cx, D - 1 - cy
+            key = f"{prefix}{shape}{colour[1:]}{'a' if altar else ''}"
+            if key not in defs:
+                defs[key] = _box_def(key, shape, colour, altar)
+            near = cx + D - cy  # towards the viewer, in steps of B down the screen
+            z0 = base + lift
+            boxes.append((near, z0, cx, cy, key))
+            highest = max(highest, z0 + (C if shape == "k" else C - DECK) - (near - 1) * B)
+    boxes.sort()
     ox, oy = (D + 1) * A + 10, 30 + highest
+    height = oy + (W + D) * B + 34
 
     def iso(x, y, z):
         yy = D - y
         return ox + (x - yy) * A, oy + (x + yy) * B - z * C
 
-    height = oy + (W + D) * B + 34
-    side = "north-west" if turned else "south-east"
-    defs, boxes, used = [], [], set()
-    for p in v["pieces"]:
-        altar = v["altar"] == p["id"]
-        colour = _shade(_colour(p["owner"]), (1.0, 0.86, 1.12)[p["id"] % 3])  # neighbours told apart
-        column_top = {}
-        for dx, dy, dz, _r in rules.SHAPES[p["kind"]][p["dir"]]:
-            column_top[(dx, dy)] = max(dz, column_top.get((dx, dy), dz))
-        for dx, dy, dz, role in rules.SHAPES[p["kind"]][p["dir"]]:
-            if role in ("foot", "body"):
-                shape, z0 = "k", p["z"] + dz
-            elif dz == column_top[(dx, dy)]:
-                shape, z0 = "s", p["z"] + dz + DECK  # the deck over an opening, or a cantilever
-            else:
-                continue
-            key = f"{prefix}{shape}{colour[1:]}{'a' if altar else ''}"
-            if key not in used:
-                used.add(key)
-                faces = CUBE if shape == "k" else SLAB
-                stroke = ' stroke="#e00000" stroke-width="2"' if altar else ""
-                defs.append(f'<g id="{key}"{stroke}><polygon points="{faces[0]}" fill="{_shade(colour, 0.8)}"/>'
-                            f'<polygon points="{faces[1]}" fill="{_shade(colour, 0.62)}"/>'
-                            f'<polygon points="{faces[2]}" fill="{colour}"/></g>')
-            cx, cy = turn(p["x"] + dx, p["y"] + dy)
-            boxes.append((cx + (D - cy), z0, cx, cy, key))
-    boxes.sort(key=lambda b: (b[0], b[1], b[2]))
-    parts = [f'<defs>{"".join(defs)}</defs>' if defs else "",
+    parts = [f'<defs>{"".join(defs.values())}</defs>' if defs else "",
              f'<text x="8" y="20" font-size="15" fill="#444" {FONT}>seen from the {side}</text>']
     corners = [iso(0, 0, 0), iso(W, 0, 0), iso(W, D, 0), iso(0, D, 0)]
-    parts.append(f'<polygon points="{" ".join(f"{_num(x)},{_num(y)}" for x, y in corners)}" fill="#f1ecdc" '
-                 'stroke="#b8b0a0"/>')
-    grid = []
-    for i in range(1, W):
-        (x0, y0), (x1, y1) = iso(i, 0, 0), iso(i, D, 0)
-        grid.append(f"M{_num(x0)} {_num(y0)}L{_num(x1)} {_num(y1)}")
-    for j in range(1, D):
-        (x0, y0), (x1, y1) = iso(0, j, 0), iso(W, j, 0)
-        grid.append(f"M{_num(x0)} {_num(y0)}L{_num(x1)} {_num(y1)}")
+    parts.append(f'<polygon points="{" ".join(f"{x},{y}" for x, y in corners)}" fill="#f1ecdc" stroke="#b8b0a0"/>')
+    grid = [f"M{iso(i, 0, 0)[0]} {iso(i, 0, 0)[1]}L{iso(i, D, 0)[0]} {iso(i, D, 0)[1]}" for i in range(1, W)]
+    grid += [f"M{iso(0, j, 0)[0]} {iso(0, j, 0)[1]}L{iso(W, j, 0)[0]} {iso(W, j, 0)[1]}" for j in range(1, D)]
     parts.append(f'<path d="{"".join(grid)}" stroke="#cfc6b0" fill="none"/>')
     for rx, ry in v["red"]:
-        tx, ty = turn(rx, ry)
+        tx, ty = (W - 1 - rx, D - 1 - ry) if turned else (rx, ry)
         pts = [iso(tx + 0.2, ty + 0.2, 0), iso(tx + 0.8, ty + 0.2, 0), iso(tx + 0.8, ty + 0.8, 0), iso(tx + 0.2, ty + 0.8, 0)]
-        parts.append(f'<polygon points="{" ".join(f"{_num(x)},{_num(y)}" for x, y in pts)}" fill="#e04848"/>')
+        parts.append(f'<polygon points="{" ".join(f"{x:.0f},{y:.0f}" for x, y in pts)}" fill="#e04848"/>')
     labels = []
     for x in range(W):  # files along the near-left edge, ranks along the near-right edge
-        tx, _ = turn(x, 0)
+        tx = W - 1 - x if turned else x
         lx, ly = iso(tx + 0.5, -0.6, 0)
-        labels.append(f'<text x="{_num(lx - 4)}" y="{_num(ly + 8)}">{rules.FILES[x]}</text>')
+        labels.append(f'<text x="{lx - 4:.0f}" y="{ly + 8:.0f}">{rules.FILES[x]}</text>')
     for y in range(D):
-        _, ty = turn(0, y)
+        ty = D - 1 - y if turned else y
         lx, ly = iso(W + 0.6, ty + 0.5, 0)
-        labels.append(f'<text x="{_num(lx + 6)}" y="{_num(ly + 8)}">{y + 1}</text>')
+        labels.append(f'<text x="{lx + 6:.0f}" y="{ly + 8:.0f}">{y + 1}</text>')
     parts.append(f'<g font-size="15" text-anchor="middle" fill="#333" {FONT}>{"".join(labels)}</g>')
-    uses = "".join(f'<use href="#{key}" x="{_num(iso(cx, cy, z0)[0])}" y="{_num(iso(cx, cy, z0)[1])}"/>'
-                   for _d, z0, cx, cy, key in boxes)
-    parts.append(f'<g stroke="#222" stroke-width="0.8" stroke-linejoin="round">{uses}</g>')
+    uses = []
+    for near, z0, cx, _cy, key in boxes:
+        uses.append(f'<use href="#{key}" x="{ox + (cx - (D - _cy)) * A}" y="{oy + near * B - z0}"/>')
+    parts.append(f'<g stroke="#222" stroke-width="0.8" stroke-linejoin="round">{"".join(uses)}</g>')
     return ISO_WIDTH, height, "".join(parts)
-
-
-def _near(p, turn):
-    """How far towards the viewer (in half-depths B) the farthest cell of piece p lies: the
-    screen height of its top is measured from the board's far corner."""
-    out = None
-    for dx, dy, _dz, _r in rules.SHAPES[p["kind"]][p["dir"]]:
-        x, y = turn(p["x"] + dx, p["y"] + dy)
-        near = x + (rules.D - (y + 1))
-        out = near if out is None else min(out, near)
-    return out
 
 
 def _iso_svg(v, turned):
     width, height, inner = iso_parts(v, turned, "ec-nw-" if turned else "ec-se-")
     side = "north-west" if turned else "south-east"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
-            f'width="{_num(width)}" height="{_num(height)}" role="img" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'width="{width}" height="{height}" role="img" '
             f'aria-label="The castle seen from the {side}">{inner}</svg>')
 
 
@@ -370,58 +365,58 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
     """(width, height, markup) of the plan from above: each ground point with the level of its
     top, the arch under it and the top piece's number; a square in `links` is a link. Cells
     are cw x ch units; `scale` sizes the text and margins (the picture draws it 1:1 in pixels,
-    so the grid's lines fall on whole pixels)."""
+    so the grid's lines fall on whole pixels). Drawn in layers, each sharing its attributes:
+    the squares (the links, the targets `ec-<square>`), the frames, the red points, the texts
+    (which let a touch through to the square under them)."""
     tops = columns(v)
     red = {tuple(p) for p in v["red"]}
     last = last_piece(v)
     left, top = round(PLAN_LEFT * scale), round(PLAN_TOP * scale)
-    f_level, f_small = round(18 * scale), round(11 * scale)
-    out = []
+    squares, frames, dots, levels, numbers = [], [], [], [], []
     for y in range(rules.D - 1, -1, -1):
         for x in range(rules.W):
             px, py = left + x * cw, top + (rules.D - 1 - y) * ch
             sq = rules.square(x, y)
-            cell, name = _plan_cell(v, (x, y), tops.get((x, y)), (x, y) in red, last, px, py, cw, ch, f_level, f_small)
+            here = tops.get((x, y))
+            if here is None:
+                fill, name = "#f4f0e4", "free ground"
+                if (x, y) in red:
+                    name = "red point, free ground"
+                    dots.append(f'<circle cx="{px + cw // 2}" cy="{py + ch // 2}" r="{cw // 7}"/>')
+            else:
+                level, owner, pid, arch = here
+                fill = TINT[rules.COLOURS[owner]] if owner is not None else TINT[None]
+                name = f"level {level}, {_owner_name(owner)} {v['pieces'][pid]['kind']} #{pid}"
+                if arch:
+                    name += f", arch {arch} high"
+                    levels.append(f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}<tspan font-size="'
+                                  f'{round(12 * scale)}" font-weight="normal">{ARCH}{arch}</tspan></text>')
+                else:
+                    levels.append(f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}</text>')
+                numbers.append(f'<text x="{px + cw // 2}" y="{py + round(ch * 0.86)}">#{pid}</text>')
+                frame = "#e00000" if v["altar"] == pid else ("#000" if pid == last else None)
+                if frame:
+                    frames.append(f'<rect x="{px + 1.5}" y="{py + 1.5}" width="{cw - 3}" height="{ch - 3}" stroke="{frame}"/>')
+            rect = f'<rect id="ec-{sq}" x="{px}" y="{py}" width="{cw}" height="{ch}" fill="{fill}"/>'
             target = f"ec-{sq}"
             if links and target in links:
-                out.append(f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {name}">'
-                           f'<g id="{target}">{cell}</g></a>')
-            else:
-                out.append(f'<g id="{target}">{cell}</g>')
+                rect = f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {name}">{rect}</a>'
+            squares.append(rect)
     labels = []
     for y in range(rules.D):
-        labels.append(f'<text x="{left / 2:.0f}" y="{top + (rules.D - 1 - y) * ch + ch / 2 + 5 * scale:.0f}">{y + 1}</text>')
+        labels.append(f'<text x="{left // 2}" y="{top + (rules.D - 1 - y) * ch + ch // 2 + round(5 * scale)}">{y + 1}</text>')
     base = top + rules.D * ch
     for x in range(rules.W):
-        labels.append(f'<text x="{left + x * cw + cw / 2:.0f}" y="{base + 17 * scale:.0f}">{rules.FILES[x]}</text>')
-    out.append(f'<g font-size="{round(14 * scale)}" text-anchor="middle" fill="#333">{"".join(labels)}</g>')
+        labels.append(f'<text x="{left + x * cw + cw // 2}" y="{base + round(17 * scale)}">{rules.FILES[x]}</text>')
     width = left + rules.W * cw + round(2 * scale)
     height = base + round(22 * scale)
-    return width, height, f'<g {FONT} shape-rendering="crispEdges">{"".join(out)}</g>'
-
-
-def _plan_cell(v, point, top, is_red, last, px, py, cw, ch, f_level, f_small):
-    """The markup of one square of the plan and its name for a screen reader."""
-    if top is None:
-        rect = f'<rect x="{px}" y="{py}" width="{cw}" height="{ch}" fill="#f4f0e4" stroke="#c8c0ae"/>'
-        if is_red:
-            dot = f'<circle cx="{px + cw / 2:.0f}" cy="{py + ch / 2:.0f}" r="{cw / 7:.0f}" fill="#d00"/>'
-            return rect + dot, "red point, free ground"
-        return rect, "free ground"
-    level, owner, pid, arch = top
-    stroke, width = ("#e00000", 3) if v["altar"] == pid else (("#000", 3) if pid == last else ("#666", 1))
-    inset = width / 2
-    rect = (f'<rect x="{px + inset:g}" y="{py + inset:g}" width="{cw - width:g}" height="{ch - width:g}" '
-            f'fill="{TINT[rules.COLOURS[owner]] if owner is not None else TINT[None]}" stroke="{stroke}" '
-            f'stroke-width="{width}"/>')
-    mid = px + cw / 2
-    arch_mark = f'<tspan font-size="{f_small + 1}" font-weight="normal">{ARCH}{arch}</tspan>' if arch else ""
-    text = (f'<text x="{mid:.0f}" y="{py + ch * 0.5:.0f}" font-size="{f_level}" font-weight="bold" '
-            f'text-anchor="middle">{level}{arch_mark}</text>'
-            f'<text x="{mid:.0f}" y="{py + ch * 0.86:.0f}" font-size="{f_small}" text-anchor="middle">#{pid}</text>')
-    piece = v["pieces"][pid]
-    name = f"level {level}, {_owner_name(owner)} {piece['kind']} #{pid}" + (f", arch {arch} high" if arch else "")
-    return rect + text, name
+    markup = (f'<g stroke="#8a8478" shape-rendering="crispEdges">{"".join(squares)}</g>'
+              f'<g fill="none" stroke-width="3">{"".join(frames)}</g><g fill="#d00">{"".join(dots)}</g>'
+              f'<g {FONT} text-anchor="middle" pointer-events="none">'
+              f'<g font-size="{round(18 * scale)}" font-weight="bold">{"".join(levels)}</g>'
+              f'<g font-size="{round(11 * scale)}">{"".join(numbers)}</g>'
+              f'<g font-size="{round(14 * scale)}" fill="#333">{"".join(labels)}</g></g>')
+    return width, height, markup
 
 
 def _plan_svg(v, links=None):
