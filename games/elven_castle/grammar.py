@@ -180,10 +180,16 @@ def choices(state, seat):
     left = judged.reply(pick)
     notes[pick] = f"careful: leaves the next player at most {left}" if left else "careful: leaves the next player nothing"
     chosen = set(featured)
-    rest = sorted((i for i in range(len(places)) if i not in chosen),
-                  key=lambda i: (rules.KINDS.index(places[i][0]), -gains[i], i))
+    # legal() lists the placements piece type by piece type: within each, the scoring ones first
+    rest = sorted((i for i in range(len(places)) if i not in chosen), key=lambda i: (KIND_ORDER[places[i][0]], -gains[i], i))
     on = _resting_on(state)
-    return [_choice(legal[i], places[i], gains[i], on, i in chosen, notes.get(i, "")) for i in featured + rest]
+    out = [_choice(legal[i], places[i], gains[i], on, True, notes.get(i, "")) for i in featured]
+    for i in rest:
+        kind, x, y, z, d = places[i]
+        sq = SQUARES[x][y]
+        out.append(Choice(legal[i], GROUPS[kind], f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}",
+                          False, f"ec-{sq}", f"scores {gains[i]}" if gains[i] else ""))
+    return out
 
 
 def _featured(places, judged):
@@ -223,6 +229,7 @@ def _resting_on(state):
 
 
 GROUPS = {k: k.capitalize() for k in rules.KINDS}
+KIND_ORDER = {k: n for n, k in enumerate(rules.KINDS)}
 SQUARES = [[rules.square(x, y) for y in range(rules.D)] for x in range(rules.W)]
 
 

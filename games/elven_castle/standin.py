@@ -67,8 +67,14 @@ def state_from_view(view):
     return state
 
 
+# The cells (flat offsets at level 0) and the ground points of each piece at each anchor.
+FOOTPRINT = {key: {(a[0], a[1]): (a[2], frozenset(c % PLANE for c in a[2])) for a in anchors}
+             for key, anchors in rules.ANCHORS.items()}
+
+
 def _cells(kind, x, y, z, d):
-    return [(z + dz) * PLANE + (y + dy) * W + x + dx for dx, dy, dz, _r in rules.SHAPES[kind][d]]
+    base = z * PLANE
+    return [base + c for c in FOOTPRINT[(kind, d)][(x, y)][0]]
 
 
 def _arch_columns(kind, x, y, d):
@@ -112,8 +118,9 @@ def place_of(command):
 
 
 class Evaluation:
-    """The placements `places` (kind, x, y, z, dir) of `seat`, valued as the module's docstring
-    says: `gains[i]` what each scores now, `best(among)` the best of them."""
+    """The placements `places` (kind, x, y, z, dir) of `seat`, which must be all his legal
+    ones (the next player's replies are partly taken from them), valued as the module's
+    docstring says: `gains[i]` what each scores now, `best(among)` the best of them."""
 
     def __init__(self, state, seat, places):
         self.places = places
@@ -121,7 +128,11 @@ class Evaluation:
         self.prefs = preferences(state, seat, places)
         nxt = (seat + 1) % state["players"]
         # When the next player has no piece, the game ends before he moves: no reply to fear.
-        self.replies = Replies(state, nxt) if sum(state["hands"][nxt].values()) else None
+        if sum(state["hands"][nxt].values()):
+            held = [k for k, n in state["hands"][seat].items() if n > 0]
+            self.replies = Replies(state, nxt, list(zip(places, self.gains)), held)
+        else:
+            self.replies = None
         self._reply = {}
         self._bounds = None
 
@@ -197,17 +208,43 @@ def my_turns_left(state, seat):
     return mine
 
 
+# The anchors at which each piece laid each way stays on the board.
+ON_BOARD = {key: {(a[0], a[1]) for a in anchors} for key, anchors in rules.ANCHORS.items()}
+
+
+def _feet_supported(occ, top, place, feet):
+    """Whether every foot of `place` stands on the board or on an occupied cell."""
+    _kind, x, y, z, _d = place
+    for fx, fy, fz in feet:
+        level = z + fz
+        if level:
+            i = (level - 1) * PLANE + (y + fy) * W + x + fx
+            if i >= top or occ[i] < 0:
+                return False
+    return True
+
+
 class Replies:
     """The next player's best immediate score after a candidate placement of ours."""
 
-    def __init__(self, state, seat):
+    def __init__(self, state, seat, known=(), known_kinds=()):
+        """`known`: (placement, score) pairs already listed for another seat holding the
+        kinds `known_kinds`; where a placement is legal does not depend on who holds the
+        piece, so those of the kinds this seat holds are taken over, not searched again."""
         self.state = state
         self.seat = seat
         self.variant_a = state["options"]["scoring"] == "A"
-        reply_state = dict(state, turn=seat)
+        hand = state["hands"][seat]
+        held = {k for k, n in hand.items() if n > 0}
+        scored = [(score, p) for p, score in known if score > 0 and p[0] in held]
+        missing = held - set(known_kinds)
+        if missing:
+            hands = list(state["hands"])
+            hands[seat] = {k: hand[k] if k in missing else 0 for k in hand}
+            reply_state = dict(state, turn=seat, hands=hands)
+            scored += [(points(reply_state, *p), p) for p in rules.placements(reply_state, seat)]
         self.now = []  # (score, cells, arch columns, placement), best first
-        for p in rules.placements(reply_state, seat):
-            score = points(reply_state, *p)
+        for score, p in scored:
             if score > 0:
                 kind, x, y, z, d = p
                 self.now.append((score, set(_cells(kind, x, y, z, d)), _arch_columns(kind, x, y, d), p))
@@ -220,9 +257,9 @@ class Replies:
         if not self.now:
             return 0
         kind, x, y, z, d = place
-        cells = _cells(kind, x, y, z, d)
-        taken = set(cells)
-        columns = {c % PLANE for c in cells}
+        cells, columns = FOOTPRINT[(kind, d)][(x, y)]
+        base = z * PLANE
+        taken = {base + c for c in cells}
         best = 0
         for score, their_cells, arch_columns, p in self.now:
             if score <= best:
@@ -253,11 +290,15 @@ class Replies:
                 if hand.get(k, 0) <= 0:
                     continue
                 for pd in rules.PLACE_DIRS[k]:
-                    for fx, fy, fz in rules.FEET[k][pd]:
+                    feet = rules.FEET[k][pd]
+                    on_board = ON_BOARD[(k, pd)]
+                    for fx, fy, fz in feet:
                         p = (k, cx - fx, cy - fy, level - fz, pd)
-                        if p[3] < 0 or p in seen:
+                        if p[3] < 0 or (p[1], p[2]) not in on_board or p in seen:
                             continue
                         seen.add(p)
+                        if not _feet_supported(occ, top, p, feet):
+                            continue  # (the cheap test first: most candidates fail it)
                         err, _info = rules.check_place(after, self.seat, *p, full=False)
                         if err is None:
                             best = max(best, points(after, *p))
