@@ -434,9 +434,9 @@ def _plan_svg(v, links=None):
 # 358 px each drawing takes the full width (plan 1:1, isometric views at 0.66 with 15-unit
 # labels, 9.9 px) and at 1200 px the plan and a view sit side by side.
 STYLE = ("<style>.ec-board{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}"
-         ".ec-plan{flex:1 1 300px;max-width:400px}.ec-iso{flex:1 1 300px;max-width:560px}"
+         ".ec-plan{flex:1 1 360px;max-width:420px}.ec-iso{flex:1 1 440px;max-width:600px}"
          ".ec-board svg{display:block;width:100%;height:auto}"
-         ".ec-board a:focus rect,.ec-board a:hover rect{stroke:#000;stroke-width:4}"
+         ".ec-board a:focus rect,.ec-board a:hover rect{stroke:#1a5fd0;stroke-width:4}"
          ".ec-legend{font-size:14px;margin:4px 0}</style>")
 
 
@@ -464,7 +464,7 @@ def _scores_html(v):
     rows = []
     for s in range(v["players"]):
         h = v["hands"][s]
-        hand = ", ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k) or k != "staircase")
+        hand = ", ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "nothing"
         turn = " &#9664;" if v["phase"] != "over" and v["turn"] == s else ""
         colour = rules.COLOURS[s]
         rows.append(f'<tr><td><span style="color:{FILL[colour]}">&#9632;</span> {escape(colour)}{turn}</td>'
