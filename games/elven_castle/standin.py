@@ -16,11 +16,12 @@ into, lowers the arches it stands in, and opens new ones on its own top (which a
 around it alone). Candidates are looked at best bound first and the search stops when no
 bound beats the best value found, so a turn costs a few milliseconds.
 
-Staircase offers: made when it keeps a lead (a staircase is one piece for two bridges, so
-the seat runs out a turn sooner and the game ends on that turn, while it leads); declined
-when behind (every turn is needed to catch up) or when it would be left in hand.
+Staircase offers: made when the seat leads (a staircase is one piece for two bridges, so the
+seat runs out a turn sooner and the game ends on that turn, while it leads; and the staircase
+scores every arch it forms); declined when behind (every turn is needed to catch up).
 
-Deterministic: no randomness, no clock; ties go to the first command of `legal`.
+Deterministic: no randomness, no clock; ties are broken in a fixed order (the bound, then the
+order of `legal`).
 """
 
 from __future__ import annotations
