@@ -160,7 +160,9 @@ def _letter(owner):
 
 def _wrapped(line):
     """A line of at most 80 columns, or several: nothing is cut off."""
-    return textwrap.wrap(line, 80, subsequent_indent="      ", break_long_words=True) or [""]
+    if len(line) <= 80:
+        return [line]
+    return textwrap.wrap(line, 80, subsequent_indent="      ", break_long_words=True)
 
 
 def render_text(v):
