@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import textwrap
 
-from .rules import ADV, ART, ARTIFACTS, COLOURS, PHASE_OF_STEP, artifacts_of, order_from_start, waiting_for
+from .rules import ADV, ART, ARTIFACTS, COLOURS, PHASE_OF_STEP, artifacts_of, next_letter, order_from_start, waiting_for
 
 STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lone fight", "declare":
               "together or alone?", "auction": "auction", "bonus": "artifact bonus", "spells": "spells",
@@ -40,7 +40,7 @@ def view(state, seat):
         "round": state["round"], "step": state["step"], "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
         "start": state["start"], "display": list(state["display"]),
         "adventure_deck": len(state["adv_deck"]),
-        "next_letter": ADV[state["adv_deck"][0]]["letter"] if state["adv_deck"] else None,  # the backs show A-C
+        "next_letter": next_letter(len(state["adv_deck"])),  # the backs show A-C
         "artifact_deck": len(state["art_deck"]), "gone": list(state["gone"]), "discards": list(state["discards"]),
         "players_info": players,
         "hand": list(state["hand"][seat]) if mine else None,
@@ -51,6 +51,9 @@ def view(state, seat):
         "waiting_for": waiting_for(state),
         "turn": state["turn"],
         "ended": state["ended"],
+        # the seat's own count (it knows how many offers it made this round); others' stay private
+        "offers_made": state["made"][seat] if mine else None,
+        "offers_limit": state["offers_limit"],
     }
     return v
 
