@@ -99,7 +99,7 @@ class Seen:
 
     def hand_worth(self, hand: list) -> float:
         total = 0.0
-        for key in {ART[c]["artifact"] for c in hand}:
+        for key in dict.fromkeys(ART[c]["artifact"] for c in hand):  # in hand order: sums repeat exactly
             parts = ARTIFACTS[key]["cards"]
             held = [c for c in parts if c in hand]
             total += self.card_worth(held[0], hand) if len(held) == len(parts) else sum(
@@ -241,19 +241,27 @@ def _lone(seen: Seen, legal: list) -> dict:
 
 
 def _declare(seen: Seen, legal: list) -> dict:
-    """Together or alone: alone when the lone reward (at the opening bid), with the others left
-    empty-handed, beats the shared one."""
+    """Together or alone: alone when this seat can outbid the others (more magic than each can
+    or will pay) and the lone reward, with the others left empty-handed, beats the shared one;
+    never alone against a richer rival, who would win the auction and leave it nothing."""
     fight = seen.view["fight"]
     card, strength, seats = fight["card"], fight["strength"], fight["seats"]
     share = -(-strength // len(seats))
     others = [x for x in seats if x != seen.me]
     together = seen.victory(seen.me, card, False, share)
-    # claiming it starts an auction the others may raise: count on paying a little more
-    alone = seen.victory(seen.me, card, True, min(seen.magic[seen.me], strength + len(others)))
-    denied = sum(max(0.0, seen.victory(x, card, False, share)) for x in others if seen.magic[x] >= share)
-    if alone + seen.opponent_weight() * denied > together + 0.5:
-        return {"type": "alone"}
-    return {"type": "together"}
+    shared_by_others = sum(max(0.0, seen.victory(x, card, False, share)) for x in others if seen.magic[x] >= share)
+    if seen.magic[seen.me] > max(seen.magic[x] for x in others):
+        price = max(strength, min(max(_willing(seen, x, card) for x in others) + 1, seen.magic[seen.me]))
+        alone = seen.victory(seen.me, card, True, price) + seen.opponent_weight() * shared_by_others
+    else:
+        alone = -seen.opponent_weight() * max(seen.victory(x, card, True, strength) for x in others)
+    return {"type": "alone"} if alone > together + 0.5 else {"type": "together"}
+
+
+def _willing(seen: Seen, seat: int, card: str) -> int:
+    """The most magic `seat` would bid for a lone victory over `card` (what it is worth to it)."""
+    worth = seen.victory(seat, card, True, 0)
+    return min(seen.magic[seat], int(worth / seen.magic_worth()))
 
 
 def _auction(seen: Seen, legal: list) -> dict:
@@ -328,35 +336,49 @@ def _answer(seen: Seen, incoming: list, legal: list) -> dict:
         accept = {"type": "accept", "from": offer["from"]}
         if accept not in legal:
             continue
-        after = [c for c in seen.hand if c != offer["want"]] + [offer["give"]]
-        mine = seen.hand_worth(after) - seen.hand_worth(seen.hand)
-        # they asked for that card: count it as completing their artifact
-        theirs = seen.artifact_worth(ART[offer["want"]]["artifact"]) - seen.card_worth(offer["give"], [])
-        gain = mine - seen.opponent_weight() * max(0.0, theirs)
+        gain = _swap_gain(seen, seen.hand, offer["want"], offer["give"])
         if gain > best_gain:
             best, best_gain = accept, gain
     return best or {"type": "decline", "from": incoming[0]["from"]}
 
 
+def _swap_gain(seen: Seen, hand: list, lose: str, receive: str) -> float:
+    """What swapping `lose` (from `hand`) for `receive` gains this seat, less what it gives the
+    other side: they asked for `lose`, so count it as the other half of an artifact of theirs."""
+    after = [c for c in hand if c != lose] + [receive]
+    mine = seen.hand_worth(after) - seen.hand_worth(hand)
+    theirs = _asked_worth(seen, lose) - seen.card_worth(receive, [])
+    return mine - seen.opponent_weight() * max(0.0, theirs)
+
+
+def _asked_worth(seen: Seen, card: str) -> float:
+    """What a card is worth to a player who asks for it (the half they lack, or a whole artifact)."""
+    return seen.artifact_worth(ART[card]["artifact"]) * (1 - PARTNER_CHANCE if ART[card]["parts"] == 2 else 1)
+
+
 def _offer(seen: Seen, offers: list) -> dict | None:
-    """The other half of a two-part artifact, for the least useful card; asked of the players
-    with the most cards first (a second offer goes to the next player)."""
+    """The other half of a two-part artifact, for the card that makes the best swap that the
+    other side should accept too (seen with the same measure from its side); asked of the
+    players with the most cards first (a second offer goes to the next player)."""
     hand = seen.hand
-    asks = []
-    for card in hand:
-        key = ART[card]["artifact"]
-        for partner in ARTIFACTS[key]["cards"]:
-            if partner not in hand and partner not in seen.out:
-                asks.append((seen.artifact_worth(key) * (1 - PARTNER_CHANCE), partner))
-    if not asks:
+    best = None
+    for want in dict.fromkeys(p for c in hand for p in ARTIFACTS[ART[c]["artifact"]]["cards"]):
+        if want in hand or want in seen.out:
+            continue
+        for give in hand:
+            if ART[give]["artifact"] == ART[want]["artifact"]:
+                continue
+            mine = seen.hand_worth([c for c in hand if c != give] + [want]) - seen.hand_worth(hand)
+            # their side: a card of generic worth for one they hold as a lone half
+            theirs = seen.card_worth(give, []) - seen.card_worth(want, [])
+            if theirs - seen.opponent_weight() * mine <= 0:
+                continue  # they would refuse it
+            gain = mine - seen.opponent_weight() * theirs
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, give, want)
+    if best is None:
         return None
-    gain, want = max(asks, key=lambda a: a[0])
-    spare = [c for c in hand if ART[c]["artifact"] != ART[want]["artifact"]]
-    if not spare:
-        return None
-    give = min(spare, key=lambda c: (seen.card_worth(c, hand), hand.index(c)))
-    if gain - seen.card_worth(give, hand) <= 0:
-        return None
+    _, give, want = best
     players = [p for p in seen.view["players_info"] if p["seat"] != seen.me and p["hand_count"]]
     players.sort(key=lambda p: (-p["hand_count"], (p["seat"] - seen.me) % seen.n))
     made = seen.view.get("offers_made") or 0
