@@ -84,8 +84,9 @@ class Seen:
         tie_break = 0.01 * len(artifact["cards"])  # laid-out cards break a tie
         return each * matching * min(1.0, FIGHT_SHARE / self.n) + tie_break
 
-    def card_worth(self, card: str, hand: list) -> float:
-        """One artifact card held in `hand` (a half counts fully only beside its other half)."""
+    def card_worth(self, card: str, hand: list, elsewhere: tuple = ()) -> float:
+        """One artifact card held in `hand` (a half counts fully only beside its other half, and
+        not at all when the other half is out of reach: laid out, discarded or `elsewhere`)."""
         key = ART[card]["artifact"]
         parts = ARTIFACTS[key]["cards"]
         if len(parts) == 1:
@@ -93,17 +94,17 @@ class Seen:
         partner = next(c for c in parts if c != card)
         if partner in hand:
             return self.artifact_worth(key)
-        if partner in self.out:
+        if partner in self.out or partner in elsewhere:
             return 0.0
         return self.artifact_worth(key) * PARTNER_CHANCE
 
-    def hand_worth(self, hand: list) -> float:
+    def hand_worth(self, hand: list, elsewhere: tuple = ()) -> float:
         total = 0.0
         for key in dict.fromkeys(ART[c]["artifact"] for c in hand):  # in hand order: sums repeat exactly
             parts = ARTIFACTS[key]["cards"]
             held = [c for c in parts if c in hand]
             total += self.card_worth(held[0], hand) if len(held) == len(parts) else sum(
-                self.card_worth(c, hand) for c in held)
+                self.card_worth(c, hand, elsewhere) for c in held)
         return total
 
     def draw_worth(self) -> float:
@@ -265,7 +266,8 @@ def _willing(seen: Seen, seat: int, card: str) -> int:
 
 
 def _auction(seen: Seen, legal: list) -> dict:
-    """Bid the lowest amount while winning is still worth the price (the rivals' loss counted)."""
+    """Bid the lowest amount while winning is worth the price, counting what a rival would gain
+    at the current high bid if this seat let it have the card."""
     auction = seen.view["auction"]
     bids = [c for c in legal if c["type"] == "bid"]
     if not bids:
@@ -273,12 +275,14 @@ def _auction(seen: Seen, legal: list) -> dict:
     lowest = bids[0]["amount"]
     card = auction["card"]
     rivals = [x for x in auction["seats"] if x != seen.me and x not in auction["passed"]]
+    their_price = auction["high"] if auction["high"] is not None else auction["min"]
     if auction["kind"] == "spell":
-        mine = theirs = seen.spell_worth(ADV[card]["name"])
+        mine = seen.spell_worth(ADV[card]["name"])
+        theirs = mine - their_price * seen.magic_worth()
     else:
         mine = seen.victory(seen.me, card, True, 0)
-        theirs = max((seen.victory(x, card, True, 0) for x in rivals), default=0.0)
-    worth = mine + seen.opponent_weight() * max(0.0, theirs) - lowest * seen.magic_worth()
+        theirs = max((seen.victory(x, card, True, their_price) for x in rivals), default=0.0)
+    worth = mine - lowest * seen.magic_worth() + seen.opponent_weight() * max(0.0, theirs)
     return bids[0] if worth > 0 else {"type": "pass"}
 
 
@@ -344,16 +348,19 @@ def _answer(seen: Seen, incoming: list, legal: list) -> dict:
 
 def _swap_gain(seen: Seen, hand: list, lose: str, receive: str) -> float:
     """What swapping `lose` (from `hand`) for `receive` gains this seat, less what it gives the
-    other side: they asked for `lose`, so count it as the other half of an artifact of theirs."""
+    offerer. Asking for a half tells that the offerer holds the other one: for this seat that
+    half is then out of reach, and for the offerer the swap completes an artifact."""
+    elsewhere = _other_halves(lose)
     after = [c for c in hand if c != lose] + [receive]
-    mine = seen.hand_worth(after) - seen.hand_worth(hand)
-    theirs = _asked_worth(seen, lose) - seen.card_worth(receive, [])
+    mine = seen.hand_worth(after) - seen.hand_worth(hand, elsewhere)
+    theirs = seen.artifact_worth(ART[lose]["artifact"]) - seen.card_worth(receive, [])
+    if ART[lose]["parts"] == 2:
+        theirs -= seen.artifact_worth(ART[lose]["artifact"]) * PARTNER_CHANCE  # they held that half already
     return mine - seen.opponent_weight() * max(0.0, theirs)
 
 
-def _asked_worth(seen: Seen, card: str) -> float:
-    """What a card is worth to a player who asks for it (the half they lack, or a whole artifact)."""
-    return seen.artifact_worth(ART[card]["artifact"]) * (1 - PARTNER_CHANCE if ART[card]["parts"] == 2 else 1)
+def _other_halves(card: str) -> tuple:
+    return tuple(c for c in ARTIFACTS[ART[card]["artifact"]]["cards"] if c != card)
 
 
 def _offer(seen: Seen, offers: list) -> dict | None:
@@ -369,8 +376,9 @@ def _offer(seen: Seen, offers: list) -> dict | None:
             if ART[give]["artifact"] == ART[want]["artifact"]:
                 continue
             mine = seen.hand_worth([c for c in hand if c != give] + [want]) - seen.hand_worth(hand)
-            # their side: a card of generic worth for one they hold as a lone half
-            theirs = seen.card_worth(give, []) - seen.card_worth(want, [])
+            # their side: a card of generic worth for a half they cannot complete (this seat holds
+            # the other one, as the offer tells them)
+            theirs = seen.card_worth(give, []) - seen.card_worth(want, [], _other_halves(want))
             if theirs - seen.opponent_weight() * mine <= 0:
                 continue  # they would refuse it
             gain = mine - seen.opponent_weight() * theirs
