@@ -161,15 +161,20 @@ def creature_name(cid):
 
 
 def setup(players, options, rng):
+    return setup_with_data(DATA_VERSION, players, options, rng)
+
+
+def setup_with_data(version, players, options, rng):
+    """setup with the card data of `version` (an older one to compare with: bench/game_zauberschwert)."""
     piles = {}
-    for cid, letter in letters(DATA_VERSION).items():
+    for cid, letter in letters(version).items():
         piles.setdefault(letter, []).append(cid)
     # stacked C at the bottom, B on it, A on top; index 0 is the top of the deck
     adventure = rng.shuffle(piles["A"]) + rng.shuffle(piles["B"]) + rng.shuffle(piles["C"])
     artifacts = rng.shuffle([c["id"] for c in DATA["artifact_cards"]])
     start = rng.randbelow(players)
     events = [
-        Event("GameStarted", {"players": players, "start": start, "options": dict(options), "data": DATA_VERSION}),
+        Event("GameStarted", {"players": players, "start": start, "options": dict(options), "data": version}),
         Event("DecksShuffled", {"adventure": adventure, "artifacts": artifacts}, visible_to=(),
               public={"adventure": len(adventure), "artifacts": len(artifacts)}),
     ]

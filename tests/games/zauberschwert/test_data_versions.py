@@ -12,7 +12,7 @@ from games.zauberschwert.rules import ART, DATA_VERSION, LETTER_COUNTS, letters,
 from .helpers import BLUE, GREEN, RED, table_at
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "zauberschwert"
-STONEX, HARPAGARUS = "A03", "C01"
+ADDUS, STONEX, TRANSFORMUS, HARPAGARUS = "A01", "A03", "B01", "C01"
 
 
 def pile_of(position):
@@ -20,11 +20,10 @@ def pile_of(position):
     return "A" if position < LETTER_COUNTS["A"] else "B" if position < LETTER_COUNTS["A"] + LETTER_COUNTS["B"] else "C"
 
 
-def test_data_version_2_stacks_stonex_in_the_c_pile_and_harpagarus_in_the_a_pile():
+def test_data_version_2_stacks_addus_in_b_stonex_in_c_and_transformus_and_harpagarus_in_a():
     assert DATA_VERSION == 2
-    assert letters(2)[STONEX] == "C" and letters(2)[HARPAGARUS] == "A"
-    assert letters(1)[STONEX] == "A" and letters(1)[HARPAGARUS] == "C"
-    assert {c: letter for c, letter in letters(1).items() if letter != letters(2)[c]} == {STONEX: "A", HARPAGARUS: "C"}
+    moved = {c: (letters(1)[c], letters(2)[c]) for c in letters(1) if letters(1)[c] != letters(2)[c]}
+    assert moved == {ADDUS: ("A", "B"), STONEX: ("A", "C"), TRANSFORMUS: ("B", "A"), HARPAGARUS: ("C", "A")}
     for version in (1, 2):  # the piles keep their sourced sizes: 9 A, 9 B, 7 C
         counts = {letter: list(letters(version).values()).count(letter) for letter in "ABC"}
         assert counts == LETTER_COUNTS
@@ -36,7 +35,7 @@ def test_a_new_game_records_its_data_version_and_is_dealt_with_it():
         started, shuffled = table.events[0], table.events[1]
         assert started.data["data"] == 2
         deal = shuffled.data["adventure"]
-        assert pile_of(deal.index(STONEX)) == "C" and pile_of(deal.index(HARPAGARUS)) == "A"
+        assert [pile_of(deal.index(c)) for c in (ADDUS, STONEX, TRANSFORMUS, HARPAGARUS)] == ["B", "C", "A", "A"]
         assert [letters(2)[c] for c in deal] == ["A"] * 9 + ["B"] * 9 + ["C"] * 7
 
 
@@ -47,7 +46,7 @@ def test_old_games_were_dealt_with_data_version_1_and_replay_unchanged():
         assert "data" not in started["data"]  # recorded before data versions: version 1
         deal = shuffled["data"]["adventure"]
         assert [letters(1)[c] for c in deal] == ["A"] * 9 + ["B"] * 9 + ["C"] * 7
-        assert pile_of(deal.index(STONEX)) == "A"
+        assert pile_of(deal.index(STONEX)) == pile_of(deal.index(ADDUS)) == "A"
         check_golden(GAME, record)
 
 
