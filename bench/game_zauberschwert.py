@@ -16,6 +16,7 @@ from collections import Counter
 
 from games.testing import fold, play_random, play_with_standins, winners
 from games.zauberschwert import GAME
+from games.zauberschwert.board import wrap
 from games.zauberschwert.rules import DATA_VERSION, setup_with_data
 
 STANDIN_GAMES = 240  # per player count, the stand-in's seat rotating
@@ -123,19 +124,31 @@ def render_lines() -> list[str]:
     for state, seat, view in views:
         for name, render in (("render_html", GAME.render_html), ("render_svg", GAME.render_svg),
                              ("render_text", GAME.render_text)):
-            start = time.perf_counter()
-            render(view)
-            timings[name].append(time.perf_counter() - start)
+            timings[name].append(_best_of(REPEATS, render, view))
         if seat is not None:
-            start = time.perf_counter()
-            GAME.choices(state, seat)
-            timings["choices"].append(time.perf_counter() - start)
-    lines = [f"zauberschwert: renders over {len(views)} views of 6 bot games (target: p99 under 5 ms)"]
+            timings["choices"].append(_best_of(REPEATS, GAME.choices, state, seat))
+    lines = [f"zauberschwert: renders over {len(views)} views of 6 bot games, each the best of {REPEATS} "
+             "(a busy machine's pauses left out), uncached; target: p99 under 5 ms"]
     for name, took in timings.items():
         ordered = sorted(took)
         p50, p99 = ordered[len(ordered) // 2], ordered[int(len(ordered) * 0.99)]
         lines.append(f"  {name:<12} p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, max {ordered[-1] * 1000:.2f} ms")
     return lines
+
+
+REPEATS = 3
+
+
+def _best_of(repeats, call, *args):
+    """The fastest of `repeats` calls, each with the board's text-wrapping cache emptied first
+    (so a repeat does not time the cached path: this is the cost of a view never drawn before)."""
+    best = float("inf")
+    for _ in range(repeats):
+        wrap.cache_clear()
+        start = time.perf_counter()
+        call(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 if __name__ == "__main__":

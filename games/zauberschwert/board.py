@@ -16,6 +16,7 @@ narrower fallbacks fit too).
 
 from __future__ import annotations
 
+import functools
 import html
 
 from .grammar import card_target, hand_target, player_target
@@ -58,8 +59,10 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return width * size * (1.08 if bold else 1.0)
 
 
-def wrap(text: str, room: float, size: float, bold: bool = False) -> list[str]:
-    """Lines of `text` none wider than `room` px (a word too long for a line gets one alone)."""
+@functools.lru_cache(maxsize=4096)
+def wrap(text: str, room: float, size: float, bold: bool = False) -> tuple[str, ...]:
+    """Lines of `text` none wider than `room` px (a word too long for a line gets one alone).
+    Cached: the same card, artifact and player lines come back in view after view."""
     lines: list[str] = []
     line = ""
     for word in text.split():
@@ -71,7 +74,7 @@ def wrap(text: str, room: float, size: float, bold: bool = False) -> list[str]:
             line = candidate
     if line:
         lines.append(line)
-    return lines or [""]
+    return tuple(lines or [""])
 
 
 class Drawing:
@@ -286,7 +289,7 @@ def _draw_player(d, v, p, names, room):
     facts = f"magic {p['magic']} · power stones {p['power']} · hand {p['hand_count']}{where}"
     spells = ", ".join(ADV[c]["name"] + (" (used)" if c in p["used"] else "") for c in p["spells"]) or "none"
     laid = "; ".join(artifact_text(k) for k in artifacts_of(p["laid"])) or "none"
-    body = wrap(facts, inner, SMALL) + wrap(f"Spells: {spells}", inner, SMALL) + wrap(f"Laid out: {laid}", inner, SMALL)
+    body = [*wrap(facts, inner, SMALL), *wrap(f"Spells: {spells}", inner, SMALL), *wrap(f"Laid out: {laid}", inner, SMALL)]
     if p.get("hand") is not None and seat != v["seat"]:  # the hands shown at the end of the game
         hand = ", ".join(ART[c]["card_name"] for c in p["hand"]) or "empty"
         body += wrap(f"Hand: {hand}", inner, SMALL)

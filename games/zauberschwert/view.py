@@ -1,4 +1,4 @@
-"""What a seat may see, the events in words, and the renders (80-column text, inline SVG)."""
+"""What a seat may see, the events in words, and the 80-column text (the board drawings: board.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lo
               "resolve": "resolution", "settle": "resolution", "end": "end of round"}
 PHASE_WORDS = {"A": "new adventure cards", "B": "magic supply", "C": "choose adventures", "D": "resolution",
                "E": "lay out artifacts", "F": "change of start player", "over": "game over"}
-SYMBOL_MARK = {"sun": "sun", "moon": "moon", "star": "star"}
 
 
 def view(state, seat):
