@@ -163,8 +163,8 @@ class Seen:
         return self.victory(seat, card, False, share)
 
     def loss_to_others(self, card: str, others: list) -> float:
-        """What joining `others` on `card` takes from them: a lone victory becomes a shared one,
-        a free spell goes to auction, for a creature (they would fight it) or a spell."""
+        """What joining `others` on `card` takes from them: on a creature a lone victory becomes
+        a shared one (a smaller reward), a free spell goes to auction."""
         if not others:
             return 0.0
         c = ADV[card]
