@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, view
+from . import grammar, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view,
+    rules, grammar, view, standin,
     name="elfenland",
     title="Elfenland",
     min_players=2,
