@@ -279,14 +279,16 @@ def _title(cv, v):
     lay = cv.layout
     phase = PHASE_TEXT.get(v["phase"], v["phase"])
     x = 10 if lay.name == "narrow" else 20
-    cv.text(x, 20, f"Elfenland · round {v['round']} of {v['rounds']} · {phase}", lay.font + 2, weight="bold")
+    cv.text(x, 20, f"Round {v['round']} of {v['rounds']} · {phase}", lay.font + 2, weight="bold")
     if v["waiting"]:
         me = v["seat"]
-        if me is not None and me in v["waiting"]:
-            line = "Your turn" if len(v["waiting"]) == 1 else "Your turn, and " + ", ".join(
-                _seat_name(s) for s in v["waiting"] if s != me)
-        else:
-            line = "Waiting for " + ", ".join(_seat_name(s) for s in v["waiting"])
+        others = [s for s in v["waiting"] if s != me]
+        mine = me is not None and me in v["waiting"]
+        for name in (_seat_name, lambda s: f"P{s + 1}"):  # the colours too, where they fit
+            names = ", ".join(name(s) for s in others)
+            line = ("Your turn" + (f", and {names}" if others else "")) if mine else f"Waiting for {names}"
+            if text_width(line, lay.font) <= lay.panel[2]:
+                break
         cv.text(x, 38, line)
     opts = [k.replace("_", " ").title() for k, on in v["options"].items() if on]
     if opts:
@@ -371,16 +373,19 @@ def _route_spot(cv, v, route):
                  f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" text-anchor="middle">'
                  f"{escape(word)}</text>")
     target = target_of_route(route)
-    if target in cv.links or counter:
-        name = _route_name(route) + (f", {B.LONG[counter]} counter" if counter else "") + (
-            " and Trouble" if trouble else "")
-        if not counter:  # a free route offered for a counter: a "+" square shows where to touch
-            h = lay.font * 1.3
-            inner = (f'<rect x="{x - h / 2:.1f}" y="{y - h / 2:.1f}" width="{h:.1f}" height="{h:.1f}" rx="3" '
-                     f'fill="#e3f2fd" stroke="#0d47a1" stroke-width="1.2"/>'
-                     f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
-                     f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>')
-        cv.add(cv.target(target, name, inner, hit_circle(x, y)))
+    if target not in cv.links and not counter:  # the spot is still there (an element to point at)
+        cv.add(f'<g id="{escape(cv.prefix + target)}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{HIT}" fill="#fff" '
+               f'fill-opacity="0"/></g>')
+        return
+    name = _route_name(route) + (f", {B.LONG[counter]} counter" if counter else "") + (
+        " and Trouble" if trouble else "")
+    if not counter:  # a free route offered for a counter: a "+" square shows where to touch
+        h = lay.font * 1.3
+        inner = (f'<rect x="{x - h / 2:.1f}" y="{y - h / 2:.1f}" width="{h:.1f}" height="{h:.1f}" rx="3" '
+                 f'fill="#e3f2fd" stroke="#0d47a1" stroke-width="1.2"/>'
+                 f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
+                 f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>')
+    cv.add(cv.target(target, name, inner, hit_circle(x, y)))
 
 
 def _route_name(route):
@@ -394,11 +399,15 @@ def _towns(cv, v):
     for s, st in enumerate(v["seats"]):
         elves.setdefault(st["elf"], []).append(s)
     home = v.get("home")
+    reach = set(v.get("reachable") or ())
     for town in B.TOWN_IDS:
         x, y = lay.xy[town]
         start = town == B.START
         r = lay.town_r * (1.25 if start else 1)
         parts = []
+        if town in reach:  # where the seat's cards can take its Elf this turn
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3.5:.1f}" fill="#a5d6a7" stroke="#2e7d32" '
+                         f'stroke-width="1.5"/>')
         if town == home:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#c62828" '
                          f'stroke-width="2" stroke-dasharray="3 2"/>')
@@ -434,14 +443,14 @@ def _boots(lay, town, seats, x, y, r):
     br = lay.font * 0.62
     lx, _ly, anchor = lay.labels[town]
     name_right = anchor == "start" and lx > x + r  # the name is to the right of the town
-    side = -1 if name_right or x + r + 6 * br > lay.map_limit_x() else 1
+    side = -1 if name_right or x + r + 7 * br > lay.map_limit_x() else 1
     for i, s in enumerate(seats):
         if len(seats) == 1:
             bx, by = x, y
-        else:
-            col, row = divmod(i, 3)
+        else:  # two rows, level with the town and above it (its name is below or beside it)
+            col, row = divmod(i, 2)
             bx = x + side * (r + br + 1 + col * br * 2.1)
-            by = y + (row - (min(len(seats), 3) - 1) / 2) * br * 2.1
+            by = y - row * br * 2.1
         fill = SEAT_FILL[COLOURS[s]]
         text = "#212121" if COLOURS[s] == "yellow" else "#fff"
         out.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{br:.1f}" fill="{fill}" stroke="#fff" stroke-width="1"/>'
@@ -466,7 +475,7 @@ def _panels(cv, v, players=True) -> float:
         y = _pool(cv, v, x, y + f * 0.6, width)
     if v["hand"] is not None:
         y = _hand(cv, v, x, y + f * 0.6, width)
-    y = _legend(cv, x, y + f * 0.8, width)
+    y = _legend(cv, v, x, y + f * 0.8, width)
     if v["final"]:
         y = _final(cv, v, x, y + f * 0.4, width, line)
     bottom = y + f
@@ -492,8 +501,9 @@ def _players(cv, v, x, y, width, line):
         facts = f"{len(st['towns'])} towns · {st['cards']} cards" + (f" · {trouble}" if trouble else "")
         cv.text(x + width, y, facts, anchor="end")
         if counters:
-            y += line * 0.85
-            cv.text(x + f * 1.3, y, f"counters: {counters}", fill="#4e342e")
+            for part in _fit(f"counters: {counters}", width - f * 1.3, f):
+                y += line * 0.85
+                cv.text(x + f * 1.3, y, part, fill="#4e342e")
         y += line
     cv.text(x, y - line * 0.2, "★ First Player this round", fill="#4e342e")
     return y + line * 0.3
@@ -516,8 +526,8 @@ def _chip_row(cv, items, x, y, width, h):
     """Chips side by side, wrapping: items are (target, name, fill, lines)."""
     f = cv.layout.font
     gap = 6
-    per_row = max(1, int((width + gap) // (f * 4.6 + gap)))
-    w = min(f * 6.5, (width - gap * (per_row - 1)) / per_row)
+    per_row = max(1, int((width + gap) // (f * 5.2 + gap)))
+    w = min(f * 7, (width - gap * (per_row - 1)) / per_row)
     for i, (target, name, fill, lines) in enumerate(items):
         row, col = divmod(i, per_row)
         _chip(cv, target, name, x + col * (w + gap), y + row * (h + gap), w, h, fill, lines)
@@ -537,7 +547,7 @@ def _pool(cv, v, x, y, width):
         else:
             seen.add(item[0])
             unique.append(item)
-    unique.append(("pile", f"the face-down pile, {v['pile']} counters", "#8d6e63", ["pile", f"{v['pile']} left"]))
+    unique.append(("pile", f"the face-down pile, {v['pile']} counters", "#d7ccc8", ["pile", f"{v['pile']} left"]))
     return _chip_row(cv, unique, x, y + f * 1.5, width, max(2 * HIT, f * 3.2))
 
 
@@ -580,10 +590,10 @@ def _hand(cv, v, x, y, width):
     return y
 
 
-def _legend(cv, x, y, width):
+def _legend(cv, v, x, y, width):
     f = cv.layout.font
-    items = [("road", "open road"), ("forest", "forest path"), ("desert", "desert track"),
-             ("mountain", "mountain trail"), ("river", "river (arrow: downstream)"), ("lake", "lake")]
+    items = [("road", "open road"), ("forest", "forest"), ("desert", "desert"),
+             ("mountain", "mountain"), ("river", "river"), ("lake", "lake")]
     longest = max(text_width(text, f) for _, text in items) + f * 3.2
     cols = max(1, min(3, int(width // longest)))
     colw = width / cols
@@ -597,7 +607,9 @@ def _legend(cv, x, y, width):
         cv.text(lx + f * 2.7, ly + f * 0.35, text)
     rows = (len(items) + cols - 1) // cols
     y += rows * f * 1.6
-    note = "Squares above a town: who still has its piece there."
+    note = "River arrows point downstream. Squares above a town: who still has its piece there."
+    if v.get("reachable"):
+        note += " Green: where your cards can take your Elf this turn."
     if any(t.startswith("route-") for t in cv.links):
         note += " A + marks a free route you can place on."
     for line in _fit(note, width, f):
@@ -630,6 +642,9 @@ def _final(cv, v, x, y, width, line):
         extra = ""
         if f["distances"] is not None:
             extra = f", −{f['penalties'][s]} ({B.name(f['homes'][s])} {f['distances'][s]} away)"
-        cv.text(x, y, f"{_seat_name(s)}: {f['scores'][s]} ({f['collected'][s]} towns{extra}, {f['cards'][s]} cards)")
-        y += line
+        text = f"{_seat_name(s)}: {f['scores'][s]} ({f['collected'][s]} towns{extra}, {f['cards'][s]} cards)"
+        for part in _fit(text, width, lay.font):
+            cv.text(x, y, part)
+            y += line * 0.85
+        y += line * 0.15
     return y

@@ -298,8 +298,9 @@ def place_command(seat: Seat, plan: Plan, legal) -> dict:
 
 
 def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:
-    """A route for Trouble: one my plan does not use, leaving a rival's Elf towards a town that
-    rival still needs, the rival with the most town pieces first (ties: the next to move)."""
+    """A route for Trouble: one my plan does not use, leaving the leading rival's Elf towards a
+    town that rival still needs (the leader: most town pieces, ties to the next to move), when
+    that rival is ahead of me (or level, in the last round)."""
     allowed = {cmd["route"] for cmd in legal if cmd["type"] == "trouble"}
     if not allowed:
         return None
@@ -308,8 +309,9 @@ def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:
     n = view["players"]
     rivals = sorted((s for s in range(n) if s != seat.me),
                     key=lambda s: (-len(view["seats"][s]["towns"]), (s - seat.me) % n))
-    if len(view["seats"][rivals[0]]["towns"]) < seat.count:
-        return None  # nobody is ahead: keep it for a rival who is
+    lead = len(view["seats"][rivals[0]]["towns"])
+    if lead < seat.count or lead == seat.count and not seat.last:
+        return None  # nobody is ahead: keep it for a rival who is (in the last round, one level)
     for s in rivals[:1]:
         st = view["seats"][s]
         for route, other in sorted(B.EXITS[st["elf"]]):
