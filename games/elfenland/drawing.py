@@ -20,7 +20,8 @@ right or left of it, wherever it overlaps least with the other towns, names and 
 
 from __future__ import annotations
 
-from html import escape
+from functools import lru_cache
+from html import escape as _escape
 
 from . import board as B
 
@@ -42,6 +43,12 @@ LAKES = {B.MAGNUM: ("elvenhold", "strykhaven", "virst"), B.NEBULAE: ("grangor", 
 PHASE_TEXT = {"draw": "step 2: drawing counters", "place": "step 3: placing counters", "move": "step 4: moving",
               "discard": "step 4: discarding", "keep": "step 5: keeping a counter", "over": "game over"}
 HIT = 23  # radius of a touch target: 46 units across, 45.7 CSS px on a phone
+
+
+@lru_cache(maxsize=8192)
+def escape(text: str) -> str:
+    """html.escape, remembered: the same names and ids come back in every drawing."""
+    return _escape(text)
 
 
 def text_width(text: str, size: float) -> float:
@@ -239,6 +246,7 @@ class Canvas:
                 f"<title>{escape(name)}</title>{inner}{hit}</g></a>")
 
 
+@lru_cache(maxsize=1024)
 def hit_circle(x, y, r=HIT) -> str:
     return (f'<circle class="elf-hit" cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="#fff" fill-opacity="0" '
             f'pointer-events="all"/>')
@@ -254,8 +262,9 @@ def draw(v, layout: Layout, links=None, prefix="", standalone=False, css_width=N
     which the mail's picture leaves to the mail's text)."""
     cv = Canvas(layout, links, prefix)
     _title(cv, v)
-    _lakes(cv)
-    _routes(cv, v)
+    cv.add(_background(layout))
+    for route in B.LAND_ROUTES:
+        _route_spot(cv, v, route)
     _towns(cv, v)
     height = _panels(cv, v, players)
     width = layout.width
@@ -318,18 +327,24 @@ def _route_path(lay, route):
     return f"M{x1:.1f},{y1:.1f} L{x2:.1f},{y2:.1f}"
 
 
-def _routes(cv, v):
-    lay = cv.layout
-    for route in B.ROUTE_IDS:
-        r = B.ROUTES[route]
-        colour, dash, width = ROUTE_STYLE[r["type"]]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        cv.add(f'<path d="{_route_path(lay, route)}" fill="none" stroke="{colour}" stroke-width="{width}"'
-               f'{dash_attr}/>')
-        if r["type"] == "river":
-            _river_arrow(cv, route)
-    for route in B.LAND_ROUTES:
-        _route_spot(cv, v, route)
+_BACKGROUND: dict[str, str] = {}
+
+
+def _background(lay) -> str:
+    """The lakes and every route with its river arrow: the same in every game, drawn once."""
+    if lay.name not in _BACKGROUND:
+        cv = Canvas(lay, None, "")
+        _lakes(cv)
+        for route in B.ROUTE_IDS:
+            r = B.ROUTES[route]
+            colour, dash, width = ROUTE_STYLE[r["type"]]
+            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+            cv.add(f'<path d="{_route_path(lay, route)}" fill="none" stroke="{colour}" stroke-width="{width}"'
+                   f'{dash_attr}/>')
+            if r["type"] == "river":
+                _river_arrow(cv, route)
+        _BACKGROUND[lay.name] = "".join(cv.parts)
+    return _BACKGROUND[lay.name]
 
 
 def _river_arrow(cv, route):
@@ -340,12 +355,7 @@ def _river_arrow(cv, route):
     up = r["a"] if down == r["b"] else r["b"]
     mx, my = lay.spots[route]
     (ux, uy), (dx, dy) = lay.xy[up], lay.xy[down]
-    if route in lay.curves:
-        cx, cy = lay.curves[route]
-        ux, uy, dx, dy = ux + (cx - ux) * 0.0, uy, dx, dy
-        tx, ty = (dx - ux), (dy - uy)
-    else:
-        tx, ty = dx - ux, dy - uy
+    tx, ty = dx - ux, dy - uy  # the curve's tangent at its middle is parallel to its chord too
     ln = max((tx * tx + ty * ty) ** 0.5, 1)
     tx, ty = tx / ln, ty / ln
     s = lay.font * 0.7
@@ -359,35 +369,47 @@ def _river_arrow(cv, route):
 def _route_spot(cv, v, route):
     """The counter on a land route (if any), and the route's target."""
     lay = cv.layout
-    x, y = lay.spots[route]
     counter = v["board"].get(route)
     trouble = route in v["trouble"]
-    inner = ""
-    if counter:
-        word = CHIP_WORD[counter] + (" !" if trouble else "")
-        w = text_width(word, lay.font) + 8
-        h = lay.font * 1.5
-        stroke = ' stroke="#c62828" stroke-width="2.5"' if trouble else ' stroke="#424242" stroke-width="1"'
-        inner = (f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
-                 f'fill="{COUNTER_FILL[counter]}"{stroke}/>'
-                 f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" text-anchor="middle">'
-                 f"{escape(word)}</text>")
     target = target_of_route(route)
     if target not in cv.links and not counter:  # the spot is still there (an element to point at)
-        cv.add(f'<g id="{escape(cv.prefix + target)}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{HIT}" fill="#fff" '
-               f'fill-opacity="0"/></g>')
+        cv.add(_empty_spot(lay, cv.prefix, route))
         return
     name = _route_name(route) + (f", {B.LONG[counter]} counter" if counter else "") + (
         " and Trouble" if trouble else "")
-    if not counter:  # a free route offered for a counter: a "+" square shows where to touch
+    x, y = lay.spots[route]
+    cv.add(cv.target(target, name, _spot(lay, route, counter, trouble), hit_circle(x, y)))
+
+
+@lru_cache(maxsize=2048)
+def _spot(lay, route, counter, trouble) -> str:
+    """A counter's chip (Trouble: a red frame and "!"), or for a free route offered for a
+    counter a "+" square where to touch."""
+    x, y = lay.spots[route]
+    if not counter:
         h = lay.font * 1.3
-        inner = (f'<rect x="{x - h / 2:.1f}" y="{y - h / 2:.1f}" width="{h:.1f}" height="{h:.1f}" rx="3" '
-                 f'fill="#e3f2fd" stroke="#0d47a1" stroke-width="1.2"/>'
-                 f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
-                 f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>')
-    cv.add(cv.target(target, name, inner, hit_circle(x, y)))
+        return (f'<rect x="{x - h / 2:.1f}" y="{y - h / 2:.1f}" width="{h:.1f}" height="{h:.1f}" rx="3" '
+                f'fill="#e3f2fd" stroke="#0d47a1" stroke-width="1.2"/>'
+                f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
+                f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>')
+    word = CHIP_WORD[counter] + (" !" if trouble else "")
+    w = text_width(word, lay.font) + 8
+    h = lay.font * 1.5
+    stroke = ' stroke="#c62828" stroke-width="2.5"' if trouble else ' stroke="#424242" stroke-width="1"'
+    return (f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
+            f'fill="{COUNTER_FILL[counter]}"{stroke}/>'
+            f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" text-anchor="middle">'
+            f"{escape(word)}</text>")
 
 
+@lru_cache(maxsize=512)
+def _empty_spot(lay, prefix, route):
+    x, y = lay.spots[route]
+    return (f'<g id="{escape(prefix + target_of_route(route))}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{HIT}" '
+            f'fill="#fff" fill-opacity="0"/></g>')
+
+
+@lru_cache(maxsize=64)
 def _route_name(route):
     r = B.ROUTES[route]
     return f"{B.name(r['a'])}–{B.name(r['b'])} ({B.TYPE_LONG[r['type']]})"
@@ -402,8 +424,8 @@ def _towns(cv, v):
     reach = set(v.get("reachable") or ())
     for town in B.TOWN_IDS:
         x, y = lay.xy[town]
-        start = town == B.START
-        r = lay.town_r * (1.25 if start else 1)
+        r = lay.town_r * (1.25 if town == B.START else 1)
+        circle, label = _town_marks(lay, town)
         parts = []
         if town in reach:  # where the seat's cards can take its Elf this turn
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3.5:.1f}" fill="#a5d6a7" stroke="#2e7d32" '
@@ -411,21 +433,37 @@ def _towns(cv, v):
         if town == home:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#c62828" '
                          f'stroke-width="2" stroke-dasharray="3 2"/>')
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{"#ffe082" if start else "#fffdf5"}" '
-                     f'stroke="#5d4037" stroke-width="1.6"/>')
+        parts.append(circle)
         if B.TOWNS[town]["has_town_pieces"]:
             parts.append(_pieces(lay, v, town, x, y, r))
-        lx, ly, anchor = lay.labels[town]
-        parts.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="{lay.font:g}" text-anchor="{anchor}" '
-                     f'font-weight="bold" fill="#3e2723">{escape(B.name(town))}</text>')
-        parts.append(_boots(lay, town, elves.get(town, []), x, y, r))
+        parts.append(label)
+        if town in elves:
+            parts.append(_boots(lay, town, tuple(elves[town]), x, y, r))
         name = B.name(town) + (" (your City Card)" if town == home else "")
         cv.add(cv.target(f"town-{town}", name, "".join(parts), hit_circle(x, y)))
 
 
+@lru_cache(maxsize=64)
+def _town_marks(lay, town) -> tuple[str, str]:
+    """A town's circle and its name, the same in every game."""
+    x, y = lay.xy[town]
+    start = town == B.START
+    r = lay.town_r * (1.25 if start else 1)
+    lx, ly, anchor = lay.labels[town]
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{"#ffe082" if start else "#fffdf5"}" '
+            f'stroke="#5d4037" stroke-width="1.6"/>',
+            f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="{lay.font:g}" text-anchor="{anchor}" '
+            f'font-weight="bold" fill="#3e2723">{escape(B.name(town))}</text>')
+
+
 def _pieces(lay, v, town, x, y, r):
     """A small square per seat still to collect this town's piece, in that seat's colour."""
-    left = [s for s, st in enumerate(v["seats"]) if town not in st["towns"]]
+    return _squares(lay, town, tuple(s for s, st in enumerate(v["seats"]) if town not in st["towns"]), r)
+
+
+@lru_cache(maxsize=8192)
+def _squares(lay, town, left, r):
+    x, y = lay.xy[town]
     size = lay.font * 0.42
     total = len(left) * (size + 1)
     out = []
@@ -436,6 +474,7 @@ def _pieces(lay, v, town, x, y, r):
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def _boots(lay, town, seats, x, y, r):
     """The Elves standing in a town: a disc in the seat's colour with its number. One Elf
     stands on the town; several stand beside it, on the side away from the town's name."""
