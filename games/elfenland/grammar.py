@@ -14,6 +14,9 @@
   keep pig | keep hidden pig | keep none
                                 the counter you keep for the next round (step 5)
 
+`choices(state, seat)` (at the end) offers the same commands to a two-step chooser and as the
+numbered codes of a turn notice.
+
 Town names forgive case, accents, apostrophes and spaces ("mah davika", "erg eren"), take a
 unique prefix, and answer a near miss with "did you mean". Route ids ("jxara-virst:river") work
 wherever a route is named.

@@ -1,4 +1,5 @@
-"""What each seat sees, the events in words, and the two renders (80-column text, inline SVG)."""
+"""What each seat sees, the events in words, and the renders: the 80-column text, the web board
+and the picture of a turn notice (both drawn by drawing.py)."""
 
 from __future__ import annotations
 
