@@ -3,17 +3,28 @@
 Replay speed of bot games, and the time per call of what the issue asks to stay fast on the
 full map: legal() during movement, the towns a player can reach this turn with the cards in hand
 (also on a worst-case board with a counter on every land route), and Home Cities distances.
+
+The stand-in: its win rate with one stand-in seat (rotated) among random players, beside the
+random players' and the fair share, per table size; in games of stand-ins only, how the games
+end, their length in rounds, the scores and the spread, and the wins by seat. The renders:
+p50/p99 of render_html, render_svg, render_text and choices() on the views of bot games (the
+fastest of five runs per view, and the single-run p99 too: the machine is shared), and the
+mail picture's PNG size. Game counts: ELFENLAND_BENCH_GAMES (default 200 per table size with one
+stand-in) and ELFENLAND_BENCH_STANDIN_GAMES (default 100 per table size of stand-ins only).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import statistics
 import time
+from collections import Counter
 
 from games.elfenland import GAME
 from games.elfenland import board as B
 from games.elfenland import rules as R
-from games.testing import Table, event_from_json, fold, play_random
+from games.testing import Table, canonical, event_from_json, fold, play_random, play_with_standins, winners
 
 
 def _per_call(fn, args_list, repeat=1):
@@ -77,6 +88,114 @@ def run() -> list[str]:
     lines.append(f"elfenland: Home Cities shortest-route distance {_per_call(B.distance, pairs, 20):.2f} us/call "
                  f"(all-pairs table built once at import); final scoring "
                  f"{_per_call(R.final_scores, [(tables[0].state,)], 1000):.0f} us")
+    lines += standin_lines(int(os.environ.get("ELFENLAND_BENCH_GAMES", "200")),
+                           int(os.environ.get("ELFENLAND_BENCH_STANDIN_GAMES", "100")))
+    lines += render_lines()
+    return lines
+
+
+def standin_lines(games: int, all_games: int) -> list[str]:
+    lines = [f"stand-in among random players ({games} games per table size, its seat rotated; "
+             "a shared first place counts as a share):",
+             "  players  stand-in wins  each random player  fair share"]
+    for players in range(2, 7):
+        mine = others = 0.0
+        for game in range(games):
+            seat = game % players
+            tb = play_with_standins(GAME, players, [seat], seed=100_000 + 1000 * players + game)
+            first = winners(GAME, tb)
+            mine += (seat in first) / len(first)
+            others += sum(1 for s in first if s != seat) / len(first)
+        lines.append(f"  {players:7}  {mine / games:13.1%}  {others / games / (players - 1):18.1%}  "
+                     f"{1 / players:10.1%}")
+    lines.append(f"stand-ins only ({all_games} games per table size): endings, rounds, scores")
+    for players in range(2, 7):
+        lines += _all_standin_line(players, all_games)
+    return lines
+
+
+def _all_standin_line(players, games) -> list[str]:
+    endings, decided = Counter(), Counter()
+    rounds, spreads, tops = [], [], []
+    seat_wins = [0.0] * players
+    for game in range(games):
+        tb = play_with_standins(GAME, players, range(players), seed=200_000 + 1000 * players + game)
+        st = tb.state
+        result = GAME.result(st)
+        early = st["all20"] and st["round"] < B.ROUNDS
+        endings["all 20 town pieces before round 4" if early else
+                 "after round 4, someone with all 20" if st["all20"] else "after round 4"] += 1
+        first = result.ranking()[0]
+        best = max(result.scores)
+        level = [s for s in range(players) if result.scores[s] == best]
+        decided["shared" if len(first) > 1 else "on the tie-break" if len(level) > 1 else "outright"] += 1
+        rounds.append(st["round"])
+        spreads.append(best - min(result.scores))
+        tops.append(best)
+        for s in first:
+            seat_wins[s] += 1 / len(first)
+    share = ", ".join(f"{k} {v / games:.0%}" for k, v in endings.most_common())
+    how = ", ".join(f"{k} {v / games:.0%}" for k, v in decided.most_common())
+    seats = " ".join(f"{w / games:.0%}" for w in seat_wins)
+    return [f"  {players} players: ends {share}; won {how}",
+            f"    rounds mean {statistics.mean(rounds):.2f} min {min(rounds)} max {max(rounds)}; "
+            f"winner's town pieces mean {statistics.mean(tops):.1f} min {min(tops)} max {max(tops)}; "
+            f"spread (first - last) mean {statistics.mean(spreads):.1f} min {min(spreads)} max {max(spreads)}",
+            f"    wins by seat (fair {1 / players:.0%}): {seats}"]
+
+
+def _bot_positions():
+    """(state, seat) at every decision of bot games at every table size, with and without the
+    variants, every third taken."""
+    found = []
+    for players in range(2, 7):
+        for options in ({}, {"home_cities": True, "lakes": True, "boatmen": True}):
+            def keep(table):
+                for seat in GAME.waiting_for(table.state):
+                    found.append((json.loads(canonical(table.state)), seat))
+            play_random(GAME, players, options, seed=players, check=keep)
+    return found[::3]
+
+
+def _percentiles(fn, args_list):
+    best, single = [], []
+    for args in args_list:
+        runs = []
+        for _ in range(5):
+            start = time.perf_counter()
+            fn(*args)
+            runs.append(time.perf_counter() - start)
+        best.append(min(runs))
+        single.append(runs[0])
+    best.sort()
+    single.sort()
+    at = int(len(best) * 0.99)
+    return best[len(best) // 2] * 1e3, best[at] * 1e3, single[at] * 1e3
+
+
+def render_lines() -> list[str]:
+    positions = _bot_positions()
+    views = [(GAME.view(state, seat),) for state, seat in positions]
+    links = []
+    for (v,), (state, seat) in zip(views, positions):
+        links.append((v, {c.target: f"/pick/{i}" for i, c in enumerate(GAME.choices(state, seat)) if c.target}))
+    lines = [f"renders on {len(views)} views of bot games, 2-6 players (target: p99 under 5 ms each); "
+             "ms, fastest of 5 runs per view (single-run p99 in brackets):"]
+    for name, fn, args in (("view() itself", GAME.view, positions),
+                           ("render_html", GAME.render_html, [(v,) for v, _ in links]),
+                           ("render_html with links", GAME.render_html, links),
+                           ("render_svg", GAME.render_svg, views),
+                           ("render_text", GAME.render_text, views),
+                           ("choices", GAME.choices, positions)):
+        p50, p99, single = _percentiles(fn, args)
+        lines.append(f"  {name:24} p50 {p50:5.2f}  p99 {p99:5.2f}  ({single:5.2f})")
+    try:
+        import resvg_py
+    except ImportError:
+        return lines + ["  (resvg-py missing: no PNG sizes)"]
+    sizes = sorted(len(bytes(resvg_py.svg_to_bytes(svg_string=GAME.render_svg(v)))) for (v,) in views[::15])
+    lines.append(f"  mail picture PNG (600 px wide, {len(sizes)} views): median {sizes[len(sizes) // 2] / 1000:.0f} kB, "
+                 f"max {sizes[-1] / 1000:.0f} kB (limit 150 kB)")
     return lines
 
 

@@ -1,16 +1,17 @@
 """Elfenland (Alan R. Moon, Amigo 1998), for 2-6 players, with the Home Cities, Lakes and
-Boatmen variants. Rules: rules.py; grammar: grammar.py; views and renders: view.py; the map and
-component counts: data/elfenland_map.json; rulings: RULINGS.md.
+Boatmen variants. Rules: rules.py; grammar and chooser: grammar.py; views and renders: view.py
+(the drawings: drawing.py); the stand-in: standin.py; the map and component counts:
+data/elfenland_map.json; rulings: RULINGS.md.
 """
 
 from __future__ import annotations
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, view
+from . import grammar, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view,
+    rules, grammar, view, standin,
     name="elfenland",
     title="Elfenland",
     min_players=2,

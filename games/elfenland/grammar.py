@@ -14,6 +14,9 @@
   keep pig | keep hidden pig | keep none
                                 the counter you keep for the next round (step 5)
 
+`choices(state, seat)` (at the end) offers the same commands to a two-step chooser and as the
+numbered codes of a turn notice.
+
 Town names forgive case, accents, apostrophes and spaces ("mah davika", "erg eren"), take a
 unique prefix, and answer a near miss with "did you mean". Route ids ("jxara-virst:river") work
 wherever a route is named.
@@ -22,11 +25,15 @@ wherever a route is named.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from games.base import ParseError, key, match_name, normalize
+from games.base import MAX_FEATURED, Choice, ParseError, key, match_name, normalize
 
 from . import board as B
+from . import drawing as D
 from . import rules as R
+from . import standin as S
+from . import view as V
 
 VERBS = {
     "take": "take", "draw": "draw", "blind": "draw", "place": "place", "put": "place",
@@ -342,8 +349,8 @@ def help(state, seat):
     phase = state["phase"]
     lines = []
     if seat is None or seat not in R.waiting_for(state):
-        lines.append("You are not awaited now. Waiting for: "
-                     + (", ".join(f"seat {s}" for s in R.waiting_for(state)) or "nobody") + ".")
+        # Seats are not numbered here: the platform names whom it waits for.
+        lines.append("You are not awaited now.")
     if phase == "draw":
         pool = ", ".join(B.WORD[c] for c in state["pool"]) or "none"
         lines += [f"Step 2: draw counters (face up now: {pool}).",
@@ -377,3 +384,210 @@ def help(state, seat):
     elif phase == "over":
         lines.append("The game is over.")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# the chooser: the legal moves in two steps, the few worth a code in a notice featured
+# ---------------------------------------------------------------------------------------------
+
+# A smaller search than the stand-in's own, so the chooser stays within a few milliseconds; the
+# plans it finds are the same in nearly every position (see bench/game_elfenland.py).
+CHOOSER_LIMIT = 150
+NEAR_PLACES = 8  # at most this many placements beside the plan's are featured
+
+
+def choices(state, seat):
+    """Every legal command once, as a two-step chooser offers it: `group` is what (a counter, a
+    destination, a card), `label` where or how. The stand-in's own choice comes first and is
+    featured, with the other sensible moves of the phase and a pass or end where allowed."""
+    legal = R.legal(state, seat)
+    if not legal:
+        return []
+    v = V.view(state, seat)
+    chooser = _CHOOSERS[state["phase"]]
+    offered = chooser(v, legal)
+    assert len(offered) == len(legal)
+    return offered
+
+
+def _ordered(choices_, first=None):
+    """The recommended move first, then featured ones, then the rest (each group together); no
+    more than MAX_FEATURED featured."""
+    groups: dict[str, int] = {}
+    for c in choices_:
+        groups.setdefault(c.group, len(groups))
+    out = sorted(choices_, key=lambda c: (c.command != first, not c.featured, groups[c.group]))
+    return [c if i < MAX_FEATURED or not c.featured else replace(c, featured=False) for i, c in enumerate(out)]
+
+
+def _plural(k, word):
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+def _draw_choices(v, legal):
+    hand = v["hand"]
+    out = []
+    for cmd in legal:
+        if cmd["type"] == "take":
+            c = cmd["counter"]
+            held = hand.get(c, 0)
+            note = f"you hold {_plural(held, B.WORD[c] + ' card')}" if held else ""
+            out.append(Choice(cmd, "Take a face-up counter", B.LONG[c], True, f"pool-{c}", note))
+        else:
+            out.append(Choice(cmd, "Draw blind", "a face-down counter from the pile", True, "pile",
+                              f"{v['pile']} in the pile"))
+    out.sort(key=lambda c: (c.command["type"] != "take", -hand.get(c.command.get("counter"), 0)))
+    return out
+
+
+ROUTE_LABEL = {route: f"on {B.name(r['a'])}–{B.name(r['b'])} ({B.TYPE_LONG[r['type']]})"
+               for route, r in B.ROUTES.items()}
+
+
+def _route_label(route) -> str:
+    return ROUTE_LABEL[route]
+
+
+def _place_choices(v, legal):
+    seat = S.Seat(v)
+    plan = S.placing_plan(seat, CHOOSER_LIMIT)
+    first = S.place_command(seat, plan, legal)
+    planned = set(plan.places)
+    near = _near_placements(seat, legal)
+    trouble = S.trouble_target(seat, plan, legal)
+    out = []
+    for cmd in legal:
+        kind = cmd["type"]
+        if kind == "pass":
+            out.append(Choice(cmd, "Pass", "pass (place nothing this turn)", True,
+                              note="you may still place on your next turn"))
+        elif kind == "trouble":
+            route = cmd["route"]
+            word = B.WORD[v["board"][route]]
+            out.append(Choice(cmd, "Place your Trouble counter", _route_label(route) + f", next to the {word}",
+                              route == trouble, D.target_of_route(route), "one card more to travel it"))
+        else:
+            c, route = cmd["counter"], cmd["route"]
+            group = f"Place {'your face-down ' if cmd['hidden'] else ''}{B.LONG[c]}"
+            cost = B.counter_cost(c, route)
+            usual = cmd["hidden"] == (c not in seat.up)  # the face-up one when both are held
+            featured = cmd == first or usual and ((route, c) in planned or (route, c) in near)
+            note = "on your best route" if (route, c) in planned else \
+                f"{_plural(cost, B.WORD[c] + ' card')} to travel it"
+            out.append(Choice(cmd, group, _route_label(route), featured, D.target_of_route(route), note))
+    return _ordered(out, first)
+
+
+def _near_placements(seat, legal) -> set:
+    """Placements on a route leaving the seat's Elf towards a town it still needs, with a
+    counter its hand can pay: the cheapest first, at most NEAR_PLACES."""
+    here = B.TOWN_IDS[seat.start]
+    mine = set(seat.view["seats"][seat.me]["towns"])
+    exits = {route: other for route, other in B.EXITS[here]}
+    found = []
+    for cmd in legal:
+        if cmd["type"] != "place" or cmd["route"] not in exits:
+            continue
+        c, route = cmd["counter"], cmd["route"]
+        cost = B.counter_cost(c, route)
+        if seat.hand[S.KIND[c]] >= cost and exits[route] not in mine:
+            found.append((cost, -seat.hand[S.KIND[c]], route, c))
+    found.sort()
+    best_per_route = {}
+    for _cost, _held, route, c in found:
+        best_per_route.setdefault(route, c)
+    return set(list(best_per_route.items())[:NEAR_PLACES])
+
+
+def _move_choices(v, legal):
+    seat = S.Seat(v)
+    plan = S.best_plan(seat, limit=CHOOSER_LIMIT)
+    first = S.step_command(seat, plan, 0) if plan.steps else {"type": "end"}
+    mine = set(v["seats"][v["seat"]]["towns"])
+    here = v["seats"][v["seat"]]["elf"]
+    # per route, the one payment worth a code: the counter's (or the rafts'), else a caravan of
+    # the cards the stand-in would spare
+    spare = {}
+    for cmd in legal:
+        if cmd["type"] == "move" and _how(v, cmd) in ("counter", "raft"):
+            spare[cmd["route"]] = cmd
+    for cmd in legal:
+        if cmd["type"] == "move" and cmd["route"] not in spare:
+            spare[cmd["route"]] = _caravan_pick(seat, v, cmd["route"], cmd["to"], legal)
+    out = []
+    for cmd in legal:
+        if cmd["type"] == "end":
+            out.append(Choice(cmd, "End the move", f"stay in {B.name(here)}", True,
+                              note="" if first != cmd else "nothing more worth the cards"))
+            continue
+        route, to = cmd["route"], cmd["to"]
+        twin = len(B.BETWEEN[(here, to)]) > 1
+        group = f"Move to {B.name(to)}" + (f" by {B.ROUTES[route]['type']}" if twin else "")
+        note = "collects a town piece" if to in B.PIECE_TOWNS and to not in mine else "already collected"
+        if cmd == first:
+            note += "; the best plan"
+        out.append(Choice(cmd, group, _pay_label(v, cmd), cmd == first or spare.get(route) == cmd,
+                          f"town-{to}", note))
+    return _ordered(out, first)
+
+
+def _how(v, cmd) -> str:
+    r = B.ROUTES[cmd["route"]]
+    cards = cmd["cards"]
+    if r["type"] in B.WATER:
+        return "raft" if set(cards) == {"raft"} and len(cards) == B.raft_cost(
+            cmd["route"], cmd["to"], v["options"]["lakes"]) else "boatmen"
+    counter = v["board"][cmd["route"]]
+    need = B.counter_cost(counter, cmd["route"]) + (1 if cmd["route"] in v["trouble"] else 0)
+    return "counter" if set(cards) == {counter} and len(cards) == need else "caravan"
+
+
+def _pay_label(v, cmd) -> str:
+    cards = " ".join(B.WORD[c] for c in cmd["cards"])
+    how = _how(v, cmd)
+    if how == "raft":
+        r = B.ROUTES[cmd["route"]]
+        if r["type"] == "river":
+            way = "down river" if r["downstream_to"] == cmd["to"] else "up river"
+            return f"with {cards} ({way})"
+        return f"with {cards} (across {r['lake']})"
+    if how == "boatmen":
+        return f"Boatmen: {cards}"
+    if how == "caravan":
+        return f"caravan: {cards}"
+    return f"with {cards}"
+
+
+def _caravan_pick(seat, v, route, to, legal):
+    """The caravan (or Boatmen) paid with the cards the stand-in would spare."""
+    k = len(next(c for c in legal if c.get("route") == route)["cards"])
+    cards = S.spare_cards(seat, seat.hand, k)
+    wanted = {"type": "move", "route": route, "to": to, "cards": cards}
+    return wanted if wanted in legal else next(c for c in legal if c.get("route") == route)
+
+
+def _discard_choices(v, legal):
+    first = S.choose_discard(v, legal)
+    hand = v["hand"]
+    out = [Choice(cmd, "Discard a card", B.LONG[cmd["card"]], True, f"card-{cmd['card']}",
+                  f"you hold {hand[cmd['card']]}") for cmd in legal]
+    return _ordered(out, first)
+
+
+def _keep_choices(v, legal):
+    first = S.choose_keep(v, legal)
+    out = []
+    for cmd in legal:
+        c = cmd["counter"]
+        if c is None:
+            out.append(Choice(cmd, "Keep a counter", "none (keep no counter)", True))
+        elif cmd["hidden"]:
+            out.append(Choice(cmd, "Keep a counter", f"your face-down {B.LONG[c]}", True,
+                              f"counter-hidden-{c}", "stays secret"))
+        else:
+            out.append(Choice(cmd, "Keep a counter", B.LONG[c], True, f"counter-{c}"))
+    return _ordered(out, first)
+
+
+_CHOOSERS = {"draw": _draw_choices, "place": _place_choices, "move": _move_choices,
+             "discard": _discard_choices, "keep": _keep_choices}

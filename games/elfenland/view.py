@@ -1,15 +1,15 @@
-"""What each seat sees, the events in words, and the two renders (80-column text, inline SVG)."""
+"""What each seat sees, the events in words, and the renders: the 80-column text, the web board
+and the picture of a turn notice (both drawn by drawing.py)."""
 
 from __future__ import annotations
 
-from html import escape
+import textwrap
 
 from . import board as B
+from . import drawing as D
 from . import rules as R
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
-SVG_COLOURS = {"red": "#d32f2f", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#f9a825",
-               "purple": "#6a1b9a", "black": "#212121"}
+COLOURS = D.COLOURS
 
 
 def view(state, seat):
@@ -174,9 +174,19 @@ def narrate(event, names):
 # text
 # ---------------------------------------------------------------------------------------------
 
+WIDTH = 80
+
 
 def _label(s) -> str:
     return f"P{s + 1} {COLOURS[s]}"
+
+
+def _wrap(text, width=WIDTH, indent="    ") -> list[str]:
+    """`text` in lines of at most `width` columns, broken between words and continued with
+    `indent`; nothing is cut (the standard library's textwrap keeps every word)."""
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def render_text(v):
@@ -185,22 +195,16 @@ def render_text(v):
                   "over": "game over"}.get(v["phase"], v["phase"])
     lines = [f"ELFENLAND  round {v['round']}/{v['rounds']}  {phase_text}"]
     opts = [k.replace("_", " ") for k, on in v["options"].items() if on]
-    lines.append(f"First player: {_label(v['first'])}" + (f"   variants: {', '.join(opts)}" if opts else ""))
+    lines += _wrap(f"First player: {_label(v['first'])}" + (f"   variants: {', '.join(opts)}" if opts else ""))
     if v["waiting"]:
-        lines.append("Waiting for: " + ", ".join(_label(s) for s in v["waiting"]))
+        lines += _wrap("Waiting for: " + ", ".join(_label(s) for s in v["waiting"]))
     lines.append("")
     for s, st in enumerate(v["seats"]):
-        me = "*" if s == v["seat"] else " "
-        ctr = " ".join(B.WORD[c] for c in st["up"])
-        if st["down"]:
-            ctr = (ctr + f" +{st['down']} hidden").strip()
-        trouble = " T" if st["trouble"] else ""
-        lines.append(f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 "
-                     f"cards {st['cards']} {trouble:2} {ctr}"[:80])
+        lines += _seat_lines(v, s, st)
     lines.append("(T: Trouble counter not yet used)")
     lines.append("")
     if v["phase"] in ("draw",):
-        lines.append("Face-up counters: " + (" ".join(B.WORD[c] for c in v["pool"]) or "none"))
+        lines += _wrap("Face-up counters: " + (" ".join(B.WORD[c] for c in v["pool"]) or "none"))
     lines.append(f"Face-down counters: {v['pile']}   movement cards in the deck: {v['deck']}")
     if v["board"]:
         lines.append("Counters on routes:")
@@ -208,7 +212,7 @@ def render_text(v):
             tr = f" + Trouble (P{v['trouble'][route] + 1})" if route in v["trouble"] else ""
             r = B.ROUTES[route]
             text = f"  {B.name(r['a'])}-{B.name(r['b'])} {r['type']}"
-            lines.append(f"{text:38} {B.WORD[v['board'][route]]}{tr}"[:80])
+            lines += _wrap(f"{text:38} {B.WORD[v['board'][route]]}{tr}", indent=" " * 39)
     lines.append("Town pieces still on the board, by seat:")
     cells = []
     for t in B.PIECE_TOWNS:
@@ -219,9 +223,9 @@ def render_text(v):
     if v["hand"] is not None:
         lines.append("")
         hand = ", ".join(f"{k} {B.WORD[c]}" for c, k in sorted(v["hand"].items()) if k) or "none"
-        lines.append(f"Your cards: {hand}")
+        lines += _wrap(f"Your cards: {hand}")
         if v["down"]:
-            lines.append("Your face-down counter(s): " + " ".join(B.WORD[c] for c in v["down"]))
+            lines += _wrap("Your face-down counter(s): " + " ".join(B.WORD[c] for c in v["down"]))
         if v["home"]:
             lines.append(f"Your City Card: {B.name(v['home'])}")
         if v["my_keep"]:
@@ -229,133 +233,63 @@ def render_text(v):
             lines.append("You keep: " + ("none" if k["counter"] is None else B.WORD[k["counter"]]))
         if v["reachable"] is not None:
             reach = ", ".join(B.name(t) for t in v["reachable"]) or "nowhere"
-            lines.extend(_wrap(f"You can reach this turn: {reach}"))
+            lines += _wrap(f"You can reach this turn: {reach}", indent="  ")
     if v["final"]:
         f = v["final"]
         lines.append("")
-        lines.append("Final result (winner: " + " and ".join(_label(s) for s in f["ranking"][0]) + "):")
+        lines += _wrap("Final result (winner: " + " and ".join(_label(s) for s in f["ranking"][0]) + "):")
         for s in range(v["players"]):
             extra = ""
             if f["distances"] is not None:
                 extra = f", City Card {B.name(f['homes'][s])} {f['distances'][s]} away (-{f['penalties'][s]})"
-            lines.append(f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
-                         f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})"[:80])
+            lines += _wrap(f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
+                           f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})", indent=" " * 16)
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _wrap(text, width=78):
-    out, line = [], ""
-    for word in text.split(" "):
-        if len(line) + len(word) + 1 > width:
-            out.append(line)
-            line = "  " + word
-        else:
-            line = f"{line} {word}" if line else word
-    out.append(line)
-    return out
+def _seat_lines(v, s, st) -> list[str]:
+    """A seat's line: where its Elf is, towns, cards, Trouble; its counters after it, or on a
+    second line when they do not fit."""
+    me = "*" if s == v["seat"] else " "
+    trouble = "T" if st["trouble"] else " "
+    head = (f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 "
+            f"cards {st['cards']} {trouble}")
+    ctr = " ".join(B.WORD[c] for c in st["up"])
+    if st["down"]:
+        ctr = (ctr + f" +{st['down']} hidden").strip()
+    if not ctr:
+        return [head]
+    if len(head) + 2 + len(ctr) <= WIDTH:
+        return [f"{head}  {ctr}"]
+    return [head] + _wrap(" " * 12 + "counters: " + ctr, indent=" " * 22)
 
 
 # ---------------------------------------------------------------------------------------------
-# SVG
+# pictures
 # ---------------------------------------------------------------------------------------------
 
-STYLE = {
-    "road": ("#b8864b", "", 5), "forest": ("#2e7d32", "", 5), "desert": ("#e6b800", "10 5", 5),
-    "mountain": ("#6d4c41", "3 4", 5), "river": ("#1e88e5", "", 4), "lake": ("#64b5f6", "2 6", 4),
-}
+HTML_STYLE = (
+    "<style>"
+    ".elfenland svg{display:block;max-width:100%}.elfenland .elf-narrow{display:none}"
+    "@media (max-width:700px){.elfenland .elf-wide{display:none}.elfenland .elf-narrow{display:block}}"
+    ".elfenland a.elf-link:hover .elf-hit{fill-opacity:.2}"
+    ".elfenland a.elf-link:focus{outline:none}"
+    ".elfenland a.elf-link:focus .elf-hit,.elfenland a.elf-link:focus-visible .elf-hit"
+    "{fill-opacity:.3;stroke:#0d47a1;stroke-width:3}"
+    "</style>"
+)
 
 
-def _xy(town):
-    x, y = B.TOWNS[town]["approx_xy"]
-    return 60 + x * 8.8, 40 + y * 6.6
+def render_html(v, links=None):
+    """The board for the web page: a landscape drawing, and on a narrow screen (a media query)
+    a portrait one whose text stays about 10 CSS px at a phone's width. With `links` (target ->
+    URL) the targets are links with touch-sized hit areas. The text board is not repeated here:
+    the page shows render_text once."""
+    wide = D.draw(v, D.WIDE, links=links)
+    narrow = D.draw(v, D.NARROW, links=links, prefix="n-")
+    return f'<div class="elfenland">{HTML_STYLE}{wide}{narrow}</div>'
 
 
-def render_html(v):
-    w, h = 1000, 770
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="Elfenland board" style="max-width:100%;height:auto;background:#f4efe1;'
-             f'font-family:sans-serif">',
-             '<defs><marker id="elf-arrow" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" '
-             'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#1e88e5"/></marker></defs>']
-    labels = []
-    for route in B.ROUTE_IDS:
-        r = B.ROUTES[route]
-        (x1, y1), (x2, y2) = _xy(r["a"]), _xy(r["b"])
-        colour, dash, width = STYLE[r["type"]]
-        twin = len(B.BETWEEN[(r["a"], r["b"])]) > 1
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        if twin and r["type"] in B.WATER:
-            dx, dy = x2 - x1, y2 - y1
-            ln = max((dx * dx + dy * dy) ** 0.5, 1)
-            cx, cy = mx - dy / ln * 40, my + dx / ln * 40
-            d = f"M{x1:.0f},{y1:.0f} Q{cx:.0f},{cy:.0f} {x2:.0f},{y2:.0f}"
-            mx, my = (x1 + 2 * cx + x2) / 4, (y1 + 2 * cy + y2) / 4
-        else:
-            d = f"M{x1:.0f},{y1:.0f} L{x2:.0f},{y2:.0f}"
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        title = escape(_route(route))
-        parts.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{width}"{dash_attr}>'
-                     f'<title>{title}</title></path>')
-        if r["type"] == "river":
-            down = r["downstream_to"]
-            up = r["a"] if down == r["b"] else r["b"]
-            (ux, uy), (dx2, dy2) = _xy(up), _xy(down)
-            ax, ay = mx + (dx2 - ux) * 0.08, my + (dy2 - uy) * 0.08
-            parts.append(f'<line x1="{mx:.0f}" y1="{my:.0f}" x2="{ax:.0f}" y2="{ay:.0f}" stroke="#1e88e5" '
-                         f'stroke-width="3" marker-end="url(#elf-arrow)"/>')
-        if route in v["board"]:
-            text = B.WORD[v["board"][route]]
-            trouble = route in v["trouble"]
-            stroke = "#c62828" if trouble else "#333"
-            wbox = 8 + 7 * len(text) + (10 if trouble else 0)
-            labels.append(f'<rect x="{mx - wbox / 2:.0f}" y="{my - 10:.0f}" width="{wbox:.0f}" height="20" rx="4" '
-                          f'fill="#fff" stroke="{stroke}" stroke-width="{3 if trouble else 1}"/>'
-                          f'<text x="{mx:.0f}" y="{my + 4:.0f}" font-size="12" text-anchor="middle">'
-                          f'{escape(text)}{" !" if trouble else ""}</text>')
-    parts.extend(labels)
-    for town in B.TOWN_IDS:
-        x, y = _xy(town)
-        start = town == B.START
-        parts.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{18 if start else 14}" fill="{"#ffe082" if start else "#fff8e1"}" '
-                     f'stroke="#5d4037" stroke-width="2"/>')
-        parts.append(f'<text x="{x:.0f}" y="{y + 30:.0f}" font-size="13" text-anchor="middle" '
-                     f'font-weight="bold">{escape(B.name(town))}</text>')
-        if B.TOWNS[town]["has_town_pieces"]:
-            left = [s for s, st in enumerate(v["seats"]) if town not in st["towns"]]
-            for i, s in enumerate(left):
-                px = x - 15 + (i % 6) * 6
-                parts.append(f'<rect x="{px:.0f}" y="{y - 25:.0f}" width="5" height="5" '
-                             f'fill="{SVG_COLOURS[COLOURS[s]]}"/>')
-    here: dict[str, list[int]] = {}
-    for s, st in enumerate(v["seats"]):
-        here.setdefault(st["elf"], []).append(s)
-    for town, seats in here.items():
-        x, y = _xy(town)
-        for i, s in enumerate(seats):
-            ex, ey = x + 16 + (i % 3) * 11, y - 6 + (i // 3) * 11
-            parts.append(f'<circle cx="{ex:.0f}" cy="{ey:.0f}" r="6" fill="{SVG_COLOURS[COLOURS[s]]}" '
-                         f'stroke="#fff" stroke-width="1.5"><title>Elf of P{s + 1}</title></circle>')
-    legend = [("road", "open road"), ("forest", "forest path"), ("desert", "desert track"),
-              ("mountain", "mountain trail"), ("river", "river (arrow: downstream)"), ("lake", "lake")]
-    for i, (k, text) in enumerate(legend):
-        colour, dash, width = STYLE[k]
-        x, y = 20 + (i % 3) * 250, 725 + (i // 3) * 22
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<line x1="{x}" y1="{y}" x2="{x + 35}" y2="{y}" stroke="{colour}" stroke-width="{width}"{dash_attr}/>'
-                     f'<text x="{x + 42}" y="{y + 4}" font-size="12">{escape(text)}</text>')
-    parts.append("</svg>")
-    return '<div class="elfenland">' + "".join(parts) + _html_table(v) + "</div>"
-
-
-def _html_table(v):
-    rows = []
-    for s, st in enumerate(v["seats"]):
-        mark = " (you)" if s == v["seat"] else ""
-        ctr = " ".join(B.WORD[c] for c in st["up"]) + (f" +{st['down']} face down" if st["down"] else "")
-        rows.append(f"<tr><td style='color:{SVG_COLOURS[COLOURS[s]]}'>P{s + 1} {COLOURS[s]}{mark}</td>"
-                    f"<td>{escape(B.name(st['elf']))}</td><td>{len(st['towns'])}</td><td>{st['cards']}</td>"
-                    f"<td>{escape(ctr)}</td><td>{'yes' if st['trouble'] else 'used'}</td></tr>")
-    head = ("<table class='elfenland-seats'><tr><th>Seat</th><th>Elf at</th><th>Towns</th><th>Cards</th>"
-            "<th>Counters</th><th>Trouble</th></tr>")
-    text = escape(render_text(v))
-    return head + "".join(rows) + f"</table><pre class='elfenland-text'>{text}</pre>"
+def render_svg(v):
+    """The picture of a turn notice: the portrait drawing as one standalone SVG, 600 px wide."""
+    return D.draw(v, D.NARROW, standalone=True, css_width=600, players=False)

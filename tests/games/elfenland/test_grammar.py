@@ -134,7 +134,8 @@ def test_render_text_fits_80_columns_and_html_is_an_svg():
         text = GAME.render_text(v)
         assert max(len(line) for line in text.splitlines()) <= 80
         html = GAME.render_html(v)
-        assert html.startswith('<div class="elfenland"><svg') and "</svg>" in html and "<script" not in html
+        assert html.startswith('<div class="elfenland"><style>') and html.count("<svg") == 2
+        assert "<script" not in html
     assert "Final result" in GAME.render_text(GAME.view(tb.state, None))
 
 

@@ -1,0 +1,284 @@
+"""The stand-in (games/elfenland/standin.py): a player for a seat whose player is gone.
+
+It must win clearly more than its fair share against random players, make the sensible choice
+in each kind of decision (drawing, placing, Trouble, passing, moving, caravans, ending the move,
+heading for the City Card, discarding, keeping), decide from the seat's view alone, and be
+deterministic. Soak runs (pytest -m soak tests/games) play it beside random players with the
+invariants of the random-bot soak.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+
+from games.elfenland import GAME
+from games.elfenland import board as B
+from games.elfenland import rules as R
+from games.elfenland import standin as S
+from games.testing import play_with_standins, winners
+
+from .common import check, events_hide_secrets, given, table
+
+ROAD_EL_LA = "elvenhold-lapphalya:road"
+ELVENHOLD_EXITS = {route for route, _ in B.EXITS["elvenhold"]}
+
+
+def decide(t, seat=None):
+    seat = t.state["turn"] if seat is None else seat
+    legal = GAME.legal(t.state, seat)
+    return S.standin(GAME.view(t.state, seat), legal)
+
+
+def with_pool(t, counters):
+    """Sets the face-up pool (the counters come from and go back to the pile)."""
+    st = t.state
+    for c in st["pool"]:
+        st["pile"][c] += 1
+    st["pool"] = list(counters)
+    for c in counters:
+        st["pile"][c] -= 1
+    return t
+
+
+def collected(t, seat, towns, rnd=1):
+    t.state["got"][seat] = [[town, rnd] for town in towns]
+    return t
+
+
+def binomial_tail(wins: float, games: int, p: float) -> float:
+    """P(at least `wins` wins out of `games`) for a player who wins each with chance p."""
+    k = int(wins)
+    return sum(comb(games, i) * p**i * (1 - p) ** (games - i) for i in range(k, games + 1))
+
+
+def fair_share_tail(wins: float, chances: list[float]) -> float:
+    """P(at least `wins` wins) for a player winning game i with chance chances[i] (the exact
+    distribution of the sum, game by game)."""
+    dist = [1.0]
+    for p in chances:
+        dist = [(dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0)
+                for k in range(len(dist) + 1)]
+    return sum(dist[int(wins):])
+
+
+# --- strength ------------------------------------------------------------------------------
+
+
+def test_the_stand_in_wins_far_more_than_its_fair_share_against_random_players():
+    """Eight games per table size (2 to 6 players), the stand-in's seat rotated, the others
+    random; a shared first place counts as a share of a win. It must win at least 6 of 8 at
+    every size, and a player with only the fair share (1/n a game) would reach its total with a
+    chance below one in a billion, so this cannot pass by luck (200 games per size: the bench)."""
+    total, chances = 0.0, []
+    for players in range(2, 7):
+        games, wins = 8, 0.0
+        for game in range(games):
+            seat = game % players
+            tb = play_with_standins(GAME, players, [seat], seed=700 + 10 * players + game)
+            first = winners(GAME, tb)
+            wins += (seat in first) / len(first)
+        assert wins >= 6, f"{players} players: the stand-in won {wins} of {games}"
+        total += wins
+        chances += [1 / players] * games
+    assert fair_share_tail(total, chances) < 1e-9, total
+
+
+def test_the_stand_in_also_wins_with_home_cities_lakes_and_boatmen():
+    options = {"home_cities": True, "lakes": True, "boatmen": True}
+    wins = 0.0
+    for game in range(8):
+        tb = play_with_standins(GAME, 4, [game % 4], options=options, seed=900 + game)
+        first = winners(GAME, tb)
+        wins += (game % 4 in first) / len(first)
+    assert wins >= 7 and binomial_tail(wins, 8, 1 / 4) < 0.001  # by luck: 1 in 2,600
+
+
+# --- step 2: drawing counters ---------------------------------------------------------------
+
+
+def test_draw_takes_the_face_up_counter_that_fits_the_hand_and_the_way_out():
+    t = given(3, hands={0: ["giant_pig"] * 4 + ["unicorn"] * 4})
+    with_pool(t, ["dragon", "magic_cloud", "giant_pig", "troll_wagon", "dragon"])
+    assert decide(t, 0) == {"type": "take", "counter": "giant_pig"}
+
+
+def test_draw_is_blind_when_no_face_up_counter_helps():
+    # unicorn cards pay only unicorn counters: none of these face-up counters opens a route
+    t = given(3, hands={0: ["unicorn"] * 8})
+    with_pool(t, ["giant_pig", "giant_pig", "elfcycle", "troll_wagon", "magic_cloud"])
+    assert decide(t, 0) == {"type": "draw"}
+
+
+# --- step 3: placing counters ---------------------------------------------------------------
+
+
+def test_place_lays_a_counter_the_hand_can_pay_on_a_route_out_of_the_elfs_town():
+    t = given(3, phase="place", turn=0, up={0: ["giant_pig"]}, down={0: []}, hands={0: ["giant_pig"] * 3})
+    command = decide(t)
+    assert command["type"] == "place" and command["counter"] == "giant_pig" and not command["hidden"]
+    assert command["route"] in ELVENHOLD_EXITS
+
+
+def test_place_uses_the_face_down_counter_when_that_is_the_one_that_fits():
+    t = given(3, phase="place", turn=0, up={0: ["giant_pig"]}, down={0: ["unicorn"]},
+              hands={0: ["unicorn"] * 4 + ["raft"] * 4})
+    command = decide(t)
+    assert command == {"type": "place", "counter": "unicorn", "route": command["route"], "hidden": True}
+    assert B.allowed("unicorn", command["route"])
+
+
+def test_place_follows_counters_already_on_the_board_to_extend_the_route():
+    # Elvenhold-Lapphalya already has a pig: the plan rides it, then lays its dragon beyond
+    t = given(3, phase="place", turn=0, up={0: ["dragon"]}, down={0: []},
+              hands={0: ["giant_pig", "dragon", "dragon", "dragon"] + ["raft"] * 4}, board={ROAD_EL_LA: "giant_pig"})
+    command = decide(t)
+    assert command["type"] == "place" and command["counter"] == "dragon"
+    r = B.ROUTES[command["route"]]
+    assert "lapphalya" in (r["a"], r["b"]) or command["route"] in ELVENHOLD_EXITS
+
+
+def test_trouble_goes_in_front_of_the_leading_rival():
+    t = given(3, phase="place", turn=0, up={0: []}, down={0: []}, elf={0: "usselen", 1: "lapphalya"},
+              board={"lapphalya-virst:road": "giant_pig"})
+    collected(t, 1, ["feodor", "rivinia", "lapphalya"])
+    collected(t, 0, ["wylhien"])
+    assert decide(t) == {"type": "trouble", "route": "lapphalya-virst:road"}
+
+
+def test_no_trouble_against_a_rival_who_is_behind():
+    t = given(3, phase="place", turn=0, up={0: []}, down={0: []}, elf={0: "usselen", 1: "lapphalya"},
+              board={"lapphalya-virst:road": "giant_pig"})
+    collected(t, 0, ["feodor", "rivinia", "lapphalya"])
+    assert decide(t) == {"type": "pass"}
+
+
+def test_pass_when_no_counter_held_helps():
+    # a dragon counter, but not one dragon card (and no caravan worth laying it for): keep it
+    t = given(3, phase="place", turn=0, up={0: ["dragon"]}, down={0: []}, hands={0: ["raft"] * 2})
+    t.state["trouble_left"][0] = False
+    assert decide(t) == {"type": "pass"}
+
+
+# --- step 4: moving -------------------------------------------------------------------------
+
+
+def test_move_takes_the_counter_on_the_route_to_a_new_town():
+    t = given(3, phase="move", turn=0, hands={0: ["giant_pig"]}, board={ROAD_EL_LA: "giant_pig"})
+    assert decide(t) == {"type": "move", "route": ROAD_EL_LA, "to": "lapphalya", "cards": ["giant_pig"]}
+
+
+def test_move_follows_the_longest_route_not_the_first_town():
+    # Beata is a dead end for these cards; Lapphalya leads on to Virst and Jxara
+    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "elfcycle", "dragon"]},
+              board={ROAD_EL_LA: "giant_pig", "beata-elvenhold:road": "giant_pig", "lapphalya-virst:road": "elfcycle",
+                     "jxara-virst:road": "dragon"})
+    assert decide(t)["to"] == "lapphalya"
+
+
+def test_caravan_pays_with_the_cards_the_rest_of_the_route_does_not_need():
+    # no troll card for the trollwagon: a caravan of three cards, keeping the pig for the next route
+    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "raft", "unicorn", "unicorn"]},
+              board={ROAD_EL_LA: "troll_wagon", "lapphalya-virst:road": "giant_pig"})
+    command = decide(t)
+    assert command["to"] == "lapphalya" and len(command["cards"]) == 3 and "giant_pig" not in command["cards"]
+
+
+def test_end_the_move_in_the_last_round_rather_than_spend_cards_for_nothing():
+    # every town in reach already collected: in the last round cards break ties, so keep them
+    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "giant_pig"]}, board={ROAD_EL_LA: "giant_pig"})
+    t.state["round"] = 4
+    collected(t, 0, ["lapphalya"])
+    assert decide(t) == {"type": "end"}
+
+
+def test_home_cities_last_round_heads_for_the_city_card():
+    t = given(3, phase="move", turn=0, hands={0: ["giant_pig"]}, elf={0: "lapphalya"},
+              board={"lapphalya-virst:road": "giant_pig"}, home_cities=True)
+    t.state["round"] = 4
+    t.state["home"][0] = "virst"
+    collected(t, 0, ["lapphalya", "virst"])
+    assert decide(t) == {"type": "move", "route": "lapphalya-virst:road", "to": "virst", "cards": ["giant_pig"]}
+
+
+def test_rafts_down_river_and_across_a_lake_are_part_of_the_plan():
+    # Elvenhold -> Rivinia is down river (1 raft); no counters at all on the board
+    t = given(3, phase="move", turn=0, hands={0: ["raft"]})
+    assert decide(t) == {"type": "move", "route": "elvenhold-rivinia:river", "to": "rivinia", "cards": ["raft"]}
+
+
+# --- discarding and keeping -----------------------------------------------------------------
+
+
+def test_discard_keeps_the_cards_that_match_the_counter_held():
+    t = given(3, phase="move", turn=0, up={0: ["dragon"]}, down={0: []},
+              hands={0: ["dragon", "dragon", "magic_cloud", "magic_cloud", "raft"]})
+    t.act(0, {"type": "end"})
+    assert t.state["phase"] == "discard" and t.state["turn"] == 0
+    assert decide(t)["card"] != "dragon"
+
+
+def test_keep_the_counter_the_cards_in_hand_can_pay():
+    t = given(3, phase="place", turn=0, up={0: ["giant_pig", "dragon"]}, down={0: []},
+              hands={0: ["dragon", "dragon", "dragon"]})
+    st = t.state
+    st["phase"], st["keep_await"], st["keep"] = "keep", [0], [None] * 3
+    st["round"] = 2
+    assert decide(t, 0) == {"type": "keep", "counter": "dragon", "hidden": False}
+
+
+# --- fair play ------------------------------------------------------------------------------
+
+
+def test_the_stand_in_sees_only_its_seats_view():
+    """Two positions that differ only in other seats' secrets (their cards, face-down counters,
+    City Cards) look the same to seat 0 and get the same decision."""
+    t = given(3, phase="place", turn=0, up={0: ["giant_pig"]}, down={0: []}, hands={0: ["giant_pig"] * 3},
+              home_cities=True)
+    other = R.clone(t.state)
+    for s in (1, 2):
+        other["hands"][s] = dict.fromkeys(R.CARDS, 0) | {"dragon": R.hand_size(t.state, s)}
+        other["home"][s] = "beata" if t.state["home"][s] != "beata" else "virst"
+    assert GAME.view(other, 0) == GAME.view(t.state, 0)
+    assert S.standin(GAME.view(other, 0), GAME.legal(other, 0)) == decide(t, 0)
+
+
+def test_the_stand_in_is_deterministic():
+    one = play_with_standins(GAME, 3, [0, 1, 2], seed=5)
+    two = play_with_standins(GAME, 3, [0, 1, 2], seed=5)
+    assert one.log == two.log
+
+
+def test_a_seat_with_one_legal_command_gets_it():
+    t = table(3)
+    assert S.standin(GAME.view(t.state, 0), [{"type": "draw"}]) == {"type": "draw"}
+
+
+# --- soak -----------------------------------------------------------------------------------
+
+SOAK_OPTIONS = {"base": {}, "all": {"home_cities": True, "lakes": True, "boatmen": True}}
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("config", list(SOAK_OPTIONS))
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_soak_stand_ins_beside_random_players(players, config, request):
+    marks = request.config.getoption("-m") or ""
+    if "soak" not in marks or "not soak" in marks:  # also safe where addopts does not deselect it
+        pytest.skip("soak run: pytest -m soak tests/games")
+    step = [0]
+
+    def every_other(tb):
+        step[0] += 1
+        if step[0] % 2 == 0:
+            check(tb)
+
+    for game in range(200):
+        seats = [game % players] if game % 3 else list(range(players))  # one stand-in, or all
+        tb = play_with_standins(GAME, players, seats, options=SOAK_OPTIONS[config],
+                                seed=20_000_000 + 10_000 * players + game, check=every_other)
+        check(tb)
+        events_hide_secrets(tb)
+        st = tb.state
+        assert st["phase"] == "over" and (st["round"] == 4 or st["all20"])
