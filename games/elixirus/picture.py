@@ -191,7 +191,7 @@ def table_height(v, s):
     tab, shown = _shown(v, s)
     h = 306
     h += 26 * _rows(len(shown["poison"]), 9)
-    h += 36 * _rows(len(shown["front"]), 7) + 14
+    h += 40 * _rows(len(shown["front"]), 7) + 24
     if s == v["seat"] and v["looking"]:
         h += 44
     return h
@@ -253,9 +253,9 @@ def _table(v, s, c: Canvas):
     y += 14
     for i, tok in enumerate(shown["front"]):
         x = 8 + (i % 7) * 41
-        yy = y + 36 * (i // 7)
-        c.spot(target_front(s, i), f"{colour} collected {tok}", x, yy - 2, 40, 36, _token(tok, x + 20, yy + 16))
-    y += 36 * _rows(len(shown["front"]), 7)
+        yy = y + 40 * (i // 7)
+        c.spot(target_front(s, i), f"{colour} collected {tok}", x, yy - 4, 40, 40, _token(tok, x + 20, yy + 16))
+    y += 40 * _rows(len(shown["front"]), 7)
     if s == v["seat"] and v["looking"]:
         c.add(_text(8, y + 14, "you drew (only you see them):"))
         for i, tok in enumerate(v["looking"]):
