@@ -192,6 +192,21 @@ class Context:
         self.memo[state] = best
         return best
 
+    def placed(self, levels, book, tok):
+        """The most `tok` adds on the next space of a flask or in the recipe book, or None."""
+        best = None
+        fits = self.fits[tok]
+        for fi in range(len(FLASKS)):
+            k = levels[fi]
+            if k in fits[fi]:
+                gain = self.points[tok] + self.step[fi][k]
+                best = gain if best is None else max(best, gain)
+        slot = self.slot[tok]
+        if slot is not None and not book[slot]:
+            gain = 2 * self.value[tok] + (3 if book[1 - slot] else 0)
+            best = gain if best is None else max(best, gain)
+        return best
+
     def leftover(self, levels, book, pool):
         """What is left goes onto the poison flask, except the one best kept in the bowl (unless the
         game ends with this round: then the bowl is poured onto the poison flask anyway)."""
@@ -265,6 +280,14 @@ class Seat:
         """(value, moves) of the best use of `pool` this round."""
         return self.ctx.search(self.levels, self.book, tuple(sorted(pool)))
 
+    def draw_worth(self, tok, bowl_free):
+        """One more ingredient: the most it adds on a flask or in the recipe book now; failing
+        that, its worth in the bowl when the bowl is free, else its cost on the poison flask."""
+        placed = self.ctx.placed(self.levels, self.book, tok)
+        if placed is not None:
+            return placed
+        return self.ctx.bowl_value(self.levels, self.book, tok) if bowl_free else -VALUE[tok]
+
     def quick(self, tok):
         """What one ingredient is worth to this seat on its own (for guessing others' picks)."""
         value = self._single.get(tok)
@@ -300,13 +323,18 @@ class Look:
             self._unseen = left
         return self._unseen
 
-    def draw_value(self, s) -> float:
-        """What one blind draw from the bag is worth to seat s, on average."""
-        if s not in self._draw:
-            pool = self.unseen()
-            seat = self.seat(s)
-            self._draw[s] = sum(seat.quick(t) for t in pool) / len(pool) if pool else 0.0
-        return self._draw[s]
+    def draw_value(self, s, pool=None) -> float:
+        """What one blind draw from the bag is worth to seat s beside `pool` (its own by default),
+        on average: where it fits a flask or the recipe book, what it adds there; otherwise its
+        worth in the bowl if the plan leaves the bowl free, else its cost on the poison flask."""
+        seat = self.seat(s)
+        pool = seat.pool if pool is None else tuple(pool)
+        bowl_free = all(dest != "bowl" for _, dest in seat.plan(pool)[1])
+        key = (s, bowl_free)
+        if key not in self._draw:
+            unseen = self.unseen()
+            self._draw[key] = sum(seat.draw_worth(t, bowl_free) for t in unseen) / len(unseen) if unseen else 0.0
+        return self._draw[key]
 
     def best_of_three(self) -> float:
         """The average worth of the best of three blind draws (the Draw effect keeps at least one)."""
@@ -368,7 +396,8 @@ class Look:
                     pick = sorted(full, key=lambda c, pos=pos, other=other: -other.quick(curves[pos][c]))[:k]
                 for c in pick:
                     curves[pos][c] = None
-        return me.plan(me.pool + tuple(mine))[0] + draws * self.draw_value(self.me) + effects
+        pool = me.pool + tuple(mine)
+        return me.plan(pool)[0] + draws * self.draw_value(self.me, pool) + effects
 
     # -- stage B ---------------------------------------------------------------------------
 
@@ -376,9 +405,10 @@ class Look:
         cur = self.view["current"]
         curves = self.view["forest"][cur["pos"]]["curves"]
         me = self.seat(self.me)
-        value = me.plan(me.pool + tuple(curves[c - 1] for c in command["curves"]))[0]
+        pool = me.pool + tuple(curves[c - 1] for c in command["curves"])
+        value = me.plan(pool)[0]
         if 1 in command["curves"]:
-            value += self.draw_value(self.me)  # the first curve brings a blind draw
+            value += self.draw_value(self.me, pool)  # the first curve brings a blind draw
         return value
 
 

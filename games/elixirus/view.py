@@ -205,6 +205,12 @@ def _who(v, s):
 
 
 def render_text(v):
+    """The board in an 80-column mail: every logical line wrapped at a space (never cut off)."""
+    return "\n".join(_wrap(line) for line in text_lines(v))
+
+
+def text_lines(v) -> list[str]:
+    """The board as logical lines, before wrapping to 80 columns."""
     lines = []
     stage = STAGES.get(v["phase"], v["phase"])
     lines.append(f"ELIXIRUS - round {v['round']}, stage {stage}")
@@ -263,10 +269,12 @@ def render_text(v):
                              f"{v['tiebreak'][s][0]} ingredients")
     lines.append("")
     lines.append("Ingredients are written colour-variety-value: red-roo2 = red root 2. 'help' lists commands.")
-    return "\n".join(_wrap(line) for line in lines)
+    return lines
 
 
 def _wrap(line, width=80):
+    """A line of at most `width` columns, or several: cut at the last space that fits (a word
+    longer than a line is cut at the width), continued with an indent."""
     if len(line) <= width:
         return line
     out = []
