@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from operator import eq
 
 from .data_model import ALL_TOKENS, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES, matches
 
@@ -36,6 +37,8 @@ BOWL_LATER = 0.35
 DENIAL = 0.35
 # What an effect is worth when the apprentice is placed, before anything has been collected.
 EFFECT_GUESS = {"steal": 1.5, "swap": 1.0, "draw": 2.0, "replace": 0.3, "dance": 0.3, "collect": 1.5}
+# Spaces whose collecting is simulated in stage A (the best at a first glance).
+SHORTLIST = 6
 # A free space before ours on the same piece may be taken first: this much per such space.
 CROWDING = 0.8
 # An effect, a basket pick or a Replace must gain at least this much to be used.
@@ -52,7 +55,9 @@ def standin(view, legal):
     look = Look(view)
     kinds = {c["type"] for c in legal}
     if "place" in kinds:
-        return _best(legal, look.placement_value)
+        # The collecting is simulated only for the most promising spaces (by a first glance).
+        shortlist = sorted(legal, key=lambda c: -look.glance_value(c))[:SHORTLIST]
+        return _best([c for c in legal if c in shortlist], look.placement_value)
     if "take" in kinds:
         return _best(legal, look.take_value)
     if "keep" in kinds:
@@ -136,6 +141,8 @@ class TableFacts:
         self.slot = {tok: _book_slot(spec, tok) for tok in INGREDIENTS}
         self.fits = {tok: tuple(frozenset(k for k, req in enumerate(r) if matches(tok, req)) for r in reqs)
                      for tok in INGREDIENTS}
+        # only the flasks an ingredient fits at some level, as (flask index, levels)
+        self.fit_list = {tok: tuple((fi, ks) for fi, ks in enumerate(self.fits[tok]) if ks) for tok in INGREDIENTS}
 
 
 _FACTS = {table: TableFacts(table) for table in TABLES}
@@ -150,6 +157,7 @@ class Context:
         table, sealed, ending = key
         facts = _FACTS[table]
         self.sizes, self.points, self.slot, self.fits = facts.sizes, facts.points, facts.slot, facts.fits
+        self.fit_list = facts.fit_list
         self.value = VALUE
         self.ending = ending
         # step[fi][k]: what filling space k of flask fi adds in progress (the cork at the top)
@@ -172,11 +180,10 @@ class Context:
             if tok in seen:
                 continue
             seen.add(tok)
-            fits = self.fits[tok]
             rest = None
-            for fi in range(len(FLASKS)):
+            for fi, ks in self.fit_list[tok]:
                 k = levels[fi]
-                if k in fits[fi]:
+                if k in ks:
                     rest = rest or pool[:i] + pool[i + 1 :]
                     value, moves = self.search(levels[:fi] + (k + 1,) + levels[fi + 1 :], book, rest)
                     value += self.points[tok] + self.step[fi][k]
@@ -212,9 +219,8 @@ class Context:
         game ends with this round: then the bowl is poured onto the poison flask anyway)."""
         if not pool:
             return (0.0, ())
-        poison = -sum(self.value[t] for t in pool)
-        corks = sum(1 for k, size in zip(levels, self.sizes) if k == size)
-        if self.ending or corks >= CORKS_TO_END:
+        poison = -sum(map(VALUE.__getitem__, pool))
+        if self.ending or sum(map(eq, levels, self.sizes)) >= CORKS_TO_END:
             return (poison, tuple((t, "poison") for t in pool))
         keep, keep_value = None, None
         for tok in pool:
@@ -349,6 +355,23 @@ class Look:
         return self.view["forest"][self.pos_of[piece]]["curves"][curve - 1]
 
     # -- stage A ---------------------------------------------------------------------------
+
+    def glance_value(self, command):
+        """A first glance at a space: what its ingredients are worth to this seat one by one,
+        after the apprentices already before it on the piece took what suits them, and the effect."""
+        v = self.view
+        pos = self.pos_of[command["piece"]]
+        sp = command["space"] - 1
+        baskets = PIECES[PIECE_BY_EFFECT[command["piece"]]]["baskets"]
+        toks = [t for t in v["forest"][pos]["curves"] if t is not None]
+        for before, s in enumerate(v["forest"][pos]["spaces"][:sp]):
+            if s is not None:
+                other = self.seat(s)
+                toks.sort(key=lambda t, other=other: -other.quick(t))
+                toks = toks[baskets[before]:]
+        me = self.seat(self.me)
+        values = sorted((me.quick(t) for t in toks), reverse=True)[: baskets[sp]]
+        return sum(values) + (EFFECT_GUESS[command["piece"]] if sp == 2 else 0.0)
 
     def placement_value(self, command):
         view = self.view

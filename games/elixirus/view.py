@@ -11,7 +11,7 @@ from games.base import MAX_FEATURED, Choice, rank
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
 from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
 from .rules import SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
-from .standin import EFFECT_GUESS, Look, replace_value
+from .standin import Look, replace_value
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
           "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
@@ -356,26 +356,19 @@ def _fits(look, tok):
 
 def _place_choices(look, commands):
     v = look.view
+    me = look.seat(look.me)
     scored = []
     for c in commands:
         pos = look.pos_of[c["piece"]]
-        sp = c["space"] - 1
-        baskets = PIECES[PIECE_BY_EFFECT[c["piece"]]]["baskets"]
-        toks = [t for t in v["forest"][pos]["curves"] if t is not None]
-        for before, s in enumerate(v["forest"][pos]["spaces"][:sp]):
-            if s is not None:  # an apprentice before ours takes what suits its table
-                other = look.seat(s)
-                toks.sort(key=lambda t, other=other: -other.quick(t))
-                toks = toks[baskets[before]:]
-        me = look.seat(look.me)
-        toks.sort(key=lambda t: -me.quick(t))
-        got = toks[: baskets[sp]]
-        value = sum(me.quick(t) for t in got) + (EFFECT_GUESS[c["piece"]] if sp == 2 else 0.0)
-        useful = [t for t in got if me.quick(t) > 0]
-        note = f"{useful[0]} for your {_fits(look, useful[0])}" if useful else "nothing here fits your table"
-        what = f"take {baskets[sp]}" + (f" + {c['piece'].capitalize()}" if sp == 2 else "")
-        scored.append((value, Choice(c, f"{c['piece'].capitalize()} piece", f"space {c['space']}: {what}",
-                                     target=target_space(c["piece"], c["space"]), note=note)))
+        baskets = PIECES[PIECE_BY_EFFECT[c["piece"]]]["baskets"][c["space"] - 1]
+        best = max((t for t in v["forest"][pos]["curves"] if t is not None), key=me.quick, default=None)
+        if best is not None and me.quick(best) > 0:
+            note = f"{best} for your {_fits(look, best)}"
+        else:
+            note = "nothing here fits your table"
+        what = f"take {baskets}" + (f" + {c['piece'].capitalize()}" if c["space"] == 3 else "")
+        scored.append((look.glance_value(c), Choice(c, f"{c['piece'].capitalize()} piece", f"space {c['space']}: {what}",
+                                                    target=target_space(c["piece"], c["space"]), note=note)))
     return _ranked(scored, FEATURED_PLACES)
 
 
