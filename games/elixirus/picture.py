@@ -17,7 +17,7 @@ from __future__ import annotations
 from html import escape
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import SEAT_COLOURS
+from .rules import ENDINGS, SEAT_COLOURS
 
 W = 300  # a panel's width in drawing units
 FONT = 'font-family="DejaVu Sans, sans-serif"'
@@ -323,7 +323,7 @@ def _others(v, c: Canvas):
 def _final(v):
     if not v["ranking"]:
         return ""
-    why = "a fourth cork was taken" if v["end"] == "cork" else "no ingredients were left"
+    why = ENDINGS.get(v["end"], v["end"])
     places = "; ".join(f"{i}. " + ", ".join(f"{SEAT_COLOURS[s]} {sum(v['tables'][s]['score'])}" for s in seats)
                        for i, seats in enumerate(v["ranking"], start=1))
     return f"Game over ({why}): {places}"

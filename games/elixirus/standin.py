@@ -37,6 +37,10 @@ BOWL_LATER = 0.35
 DENIAL = 0.35
 # What an effect is worth when the apprentice is placed, before anything has been collected.
 EFFECT_GUESS = {"steal": 1.5, "swap": 1.0, "draw": 2.0, "replace": 0.3, "dance": 0.3, "collect": 1.5}
+# How likely the game goes on after this round (see `_future`).
+FUTURE_FEW_LEFT = 0.3
+FUTURE_ONE_SHORT = 0.6
+FUTURE_ABOUT_TO_END = 0.2
 # Spaces whose collecting is simulated in stage A (the best at a first glance).
 SHORTLIST = 6
 # A free space before ours on the same piece may be taken first: this much per such space.
@@ -98,13 +102,12 @@ def _cork(sealed_before: bool) -> int:
     return LATER_CORK if sealed_before else FIRST_CORK
 
 
-def _potential(k, size, sealed_before, ending):
-    """What a flask filled k of `size` is worth beyond its ingredients' points."""
+def _potential(k, size, sealed_before, future=1.0):
+    """What a flask filled k of `size` is worth beyond its ingredients' points; partial progress
+    counts only as much as the game is likely to go on (`future`, 0 to 1)."""
     if k >= size:
         return _cork(sealed_before)
-    if ending:
-        return 0.0
-    return PROGRESS_SHARE * _cork(sealed_before) * (k / size) ** PROGRESS_CURVE
+    return future * PROGRESS_SHARE * _cork(sealed_before) * (k / size) ** PROGRESS_CURVE
 
 
 def _points(spec, tok):
@@ -154,16 +157,16 @@ class Context:
     end this round): the worth of each step up each flask, and a memo of searched positions."""
 
     def __init__(self, key):
-        table, sealed, ending = key
+        table, sealed, future = key
         facts = _FACTS[table]
         self.sizes, self.points, self.slot, self.fits = facts.sizes, facts.points, facts.slot, facts.fits
         self.fit_list = facts.fit_list
         self.value = VALUE
-        self.ending = ending
+        self.future = future
         # step[fi][k]: what filling space k of flask fi adds in progress (the cork at the top)
-        self.step = [[_potential(k + 1, size, sealed[fi], ending) - _potential(k, size, sealed[fi], ending)
+        self.step = [[_potential(k + 1, size, sealed[fi], future) - _potential(k, size, sealed[fi], future)
                       for k in range(size)] for fi, size in enumerate(self.sizes)]
-        self.later_step = [[_potential(k + 1, size, sealed[fi], False) - _potential(k, size, sealed[fi], False)
+        self.later_step = [[_potential(k + 1, size, sealed[fi]) - _potential(k, size, sealed[fi])
                             for k in range(size)] for fi, size in enumerate(self.sizes)]
         self.memo: dict = {}
         self.bowl_memo: dict = {}
@@ -215,12 +218,12 @@ class Context:
         return best
 
     def leftover(self, levels, book, pool):
-        """What is left goes onto the poison flask, except the one best kept in the bowl (unless the
-        game ends with this round: then the bowl is poured onto the poison flask anyway)."""
+        """What is left goes onto the poison flask, except the one best kept in the bowl (unless this
+        plan takes a fourth cork: the game ends and the bowl is poured onto the poison flask)."""
         if not pool:
             return (0.0, ())
         poison = -sum(map(VALUE.__getitem__, pool))
-        if self.ending or sum(map(eq, levels, self.sizes)) >= CORKS_TO_END:
+        if sum(map(eq, levels, self.sizes)) >= CORKS_TO_END:
             return (poison, tuple((t, "poison") for t in pool))
         keep, keep_value = None, None
         for tok in pool:
@@ -232,7 +235,8 @@ class Context:
         return (poison + keep_value, tuple((t, "poison") for t in rest) + ((keep, "bowl"),))
 
     def bowl_value(self, levels, book, tok):
-        """A saved ingredient: a share of what it would score next round."""
+        """A saved ingredient: a share of what it would score next round if there is one (else it
+        is poured onto the poison flask at the end)."""
         key = (levels, book, tok)
         found = self.bowl_memo.get(key)
         if found is not None:
@@ -247,6 +251,7 @@ class Context:
             for ahead, share in ((0, BOWL_NEXT), (1, BOWL_LATER)):
                 if k + ahead in fits[fi]:
                     best = max(best, share * (self.points[tok] + self.later_step[fi][k + ahead]))
+        best = self.future * best - (1 - self.future) * self.value[tok]
         self.bowl_memo[key] = best
         return best
 
@@ -269,7 +274,7 @@ class Seat:
     """A seat's table as the viewer knows it: its flasks' levels, recipe book, bowl and the
     ingredients lying in front of it (for the viewer itself: its secret concocting so far)."""
 
-    def __init__(self, view, seat, ending):
+    def __init__(self, view, seat, future):
         tab = view["tables"][seat]
         shown = view["mine"] if seat == view["seat"] and view["mine"] is not None else tab
         self.seat = seat
@@ -279,7 +284,7 @@ class Seat:
         self.front = tuple(shown["front"])
         self.pool = tuple(sorted(self.front + ((self.bowl,) if self.bowl else ())))
         sealed = {f for t in view["tables"] for f in t["corks"]}
-        self.ctx = _context((tab["table"], tuple(f in sealed for f in FLASKS), ending))
+        self.ctx = _context((tab["table"], tuple(f in sealed for f in FLASKS), future))
         self._single: dict = {}
 
     def plan(self, pool):
@@ -308,7 +313,7 @@ class Look:
     def __init__(self, view):
         self.view = view
         self.me = view["seat"]
-        self.ending = _game_may_end(view)
+        self.future = _future(view)
         self._seats: dict = {}
         self._unseen: list | None = None
         self._draw: dict = {}
@@ -316,7 +321,7 @@ class Look:
 
     def seat(self, s) -> Seat:
         if s not in self._seats:
-            self._seats[s] = Seat(self.view, s, self.ending)
+            self._seats[s] = Seat(self.view, s, self.future)
         return self._seats[s]
 
     def unseen(self) -> list[str]:
@@ -450,12 +455,27 @@ def _visible(view):
     yield from view["looking"] or ()
 
 
-def _game_may_end(view) -> bool:
-    """Whether this round is likely the last (a seat one cork short, or few ingredients left):
-    then progress and a saved bowl ingredient count for nothing."""
-    if any(len(t["corks"]) >= CORKS_TO_END - 1 for t in view["tables"]):
-        return True
-    return view["bag"] + view["box"] < 4 * view["players"]
+def _future(view) -> float:
+    """How likely the game goes on after this round, as a weight for progress and for a saved
+    bowl ingredient: low when a rival one cork short has in front of it enough ingredients to
+    finish a flask, lower when someone is one cork short or the ingredients run low."""
+    weight = 1.0
+    if view["bag"] + view["box"] < 4 * view["players"]:
+        weight = FUTURE_FEW_LEFT
+    for s, tab in enumerate(view["tables"]):
+        if len(tab["corks"]) < CORKS_TO_END - 1 or s == view["seat"]:
+            continue
+        weight = min(weight, FUTURE_ONE_SHORT)
+        if view["phase"] == "brew" and _may_finish(view, tab):
+            weight = min(weight, FUTURE_ABOUT_TO_END)
+    return weight
+
+
+def _may_finish(view, tab) -> bool:
+    """Whether a seat has as many ingredients before it as one of its open flasks lacks."""
+    have = len(tab["front"]) + (1 if tab["bowl"] else 0)
+    sizes = {f: len(r) for f, r in TABLES[tab["table"]]["flasks"].items()}
+    return any(f not in tab["corks"] and sizes[f] - len(tab["flasks"][f]) <= have for f in FLASKS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from games.base import MAX_FEATURED, Choice, rank
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
 from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
-from .rules import SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
+from .rules import ENDINGS, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
 from .standin import Look, replace_value
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
@@ -179,7 +179,7 @@ def narrate(event, names):
             text += ", the bag is refilled from the box"
         return text + f"; {_name(names, d['start'])} has the starting marker."
     if t == "GameEnded":
-        why = "a fourth cork was taken" if d["reason"] == "cork" else "no ingredients are left to collect"
+        why = ENDINGS.get(d["reason"], d["reason"])
         bowls = "".join(f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"])
         scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
         return f"The game ends ({why}).{bowls} Scores: {scores}."
@@ -259,7 +259,7 @@ def text_lines(v) -> list[str]:
         lines.extend(_table_lines(tab["table"], shown))
     if v["ranking"]:
         lines.append("")
-        why = "a fourth cork was taken" if v["end"] == "cork" else "no ingredients were left"
+        why = ENDINGS.get(v["end"], v["end"])
         lines.append(f"GAME OVER ({why}). Final standings:")
         for place, seats in enumerate(v["ranking"], start=1):
             for s in seats:
