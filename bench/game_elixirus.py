@@ -11,6 +11,7 @@ size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import statistics
@@ -67,18 +68,30 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
     lines = [f"elixirus stand-in against random players ({games} games per size, its seat rotated; "
              "a tie counts as a share):",
              "  players  stand-in wins  each random player  fair share"]
+    spent: list[float] = []
+
+    def timed_standin(view, legal):
+        t0 = time.perf_counter()
+        command = GAME.standin(view, legal)
+        spent.append(time.perf_counter() - t0)
+        return command
+
+    timed = dataclasses.replace(GAME, standin=timed_standin)
     for players in COUNTS:
         mine = theirs = 0.0
         for game in range(games):
             seat = game % players
-            table = play_with_standins(GAME, players, standins=[seat], seed=100_000 + 1000 * players + game)
+            table = play_with_standins(timed, players, standins=[seat], seed=100_000 + 1000 * players + game)
             won = winners(GAME, table)
             mine += (seat in won) / len(won)
             theirs += sum(1 for s in won if s != seat) / len(won)
         lines.append(f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}")
+    if spent:
+        lines.append(f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
+                     f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)")
     lines.append(f"elixirus games of stand-ins only ({standin_games} per size): endings, rounds, score spread "
                  "(best minus worst), wins by concoction table (1.00 = fair)")
-    for players in COUNTS:
+    for players in COUNTS if standin_games else ():
         ends, rounds, spread = Counter(), [], []
         wins, seated = Counter(), Counter()
         for game in range(standin_games):

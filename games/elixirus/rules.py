@@ -569,7 +569,7 @@ def _draft_options(state, seat) -> list[dict]:
     if not dr["front"]:
         out.append({"type": "done"})
     # "reset" (revising this round's concocting) is accepted by decide but, like the platform's undo,
-    # not listed here: see RULINGS.md ("Revising a secret placement").
+    # not listed here (RULINGS #34: revising a secret placement).
     return out
 
 
