@@ -17,6 +17,7 @@ positions is shared between calls, which is safe because every entry is a pure f
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from math import comb
 from operator import eq
@@ -328,10 +329,9 @@ class Look:
         """The ingredients nobody can see now (in the bag or the box): all of them minus those in
         the forest, on the tables, in front of players, in bowls, and drawn by this seat."""
         if self._unseen is None:
-            left = list(ALL_TOKENS)
-            for tok in _visible(self.view):
-                left.remove(tok)
-            self._unseen = left
+            left = Counter(ALL_TOKENS)
+            left.subtract(_visible(self.view))
+            self._unseen = sorted(left.elements())
         return self._unseen
 
     def draw_value(self, s, pool=None) -> float:
@@ -441,8 +441,12 @@ class Look:
 
 
 def _visible(view):
+    """Every ingredient in sight, once: a leftover this seat picked with the basket tile is in its
+    front already (it leaves the forest only when the concocting is revealed)."""
+    mine = view["mine"]
+    picked = tuple(mine["picked"]) if mine and mine["picked"] else None
     for piece in view["forest"]:
-        yield from (t for t in piece["curves"] or () if t is not None)
+        yield from (t for c, t in enumerate(piece["curves"] or ()) if t is not None and (piece["pos"], c) != picked)
     for s, tab in enumerate(view["tables"]):
         shown = view["mine"] if s == view["seat"] and view["mine"] is not None else tab
         yield from shown["front"]

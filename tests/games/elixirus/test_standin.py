@@ -18,6 +18,7 @@ import pytest
 
 from games.elixirus import GAME
 from games.elixirus import standin as standin_module
+from games.elixirus.standin import Look
 from games.testing import play_with_standins, winners
 
 from .helpers import check_invariants, give_front, pos, set_curves, table, take
@@ -200,6 +201,16 @@ def test_it_uses_the_basket_tile_on_a_leftover_that_fits():
     t.state["basket"] = 0
     set_curves(t, "swap", ["purple seed 1", "red root 2", None, None])
     assert choose(t, 0) == {"type": "pick", "piece": "swap", "curve": 2}
+
+
+def test_a_picked_leftover_counts_once_among_the_ingredients_in_sight():
+    t = brewing({0: ["green berry 1"]})
+    t.state["basket"] = 0
+    set_curves(t, "swap", ["purple seed 1", "red root 2", None, None])
+    before = Look(GAME.view(t.state, 0)).unseen()
+    t.act(0, {"type": "pick", "piece": "swap", "curve": 2})
+    after = Look(GAME.view(t.state, 0)).unseen()
+    assert after == before and "red root 2" not in after and len(after) == len(t.state["bag"])
 
 
 def test_the_same_view_gives_the_same_move_whatever_it_remembered_before():
