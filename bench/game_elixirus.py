@@ -2,16 +2,26 @@
 
 Replay speed of bot games (evolve only, from the stored log), the time per legal() call in each
 stage, decide() per command, and how bot games end (a fourth cork or no ingredients left).
+Then the stand-in: its win rate beside the random players' and the fair share, per table size
+(one stand-in seat, rotated, the others random-legal); how games of stand-ins only end, their
+length in rounds and their score spread; and p50/p99 of each render and of choices() on the views
+of bot games, beside view() itself. Game counts: ELIXIRUS_BENCH_GAMES (default 200 per table
+size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-ins only).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import statistics
 import time
 from collections import Counter
 
 from games.elixirus import GAME
-from games.testing import event_from_json, fold, play_random
+from games.testing import canonical, event_from_json, fold, play_random, play_with_standins, winners
+
+COUNTS = (2, 3, 4, 5)
 
 
 def run() -> list[str]:
@@ -48,7 +58,99 @@ def run() -> list[str]:
     ends = Counter(t.state["end"] for t in tables)
     rounds = sum(t.state["round"] for t in tables) / len(tables)
     lines.append(f"elixirus bot games: {dict(ends)} endings, {rounds:.1f} rounds on average")
+    lines += standin_lines(int(os.environ.get("ELIXIRUS_BENCH_GAMES", "200")),
+                           int(os.environ.get("ELIXIRUS_BENCH_STANDIN_GAMES", "100")))
+    lines += render_lines(tables)
     return lines
+
+
+def standin_lines(games: int, standin_games: int) -> list[str]:
+    lines = [f"elixirus stand-in against random players ({games} games per size, its seat rotated; "
+             "a tie counts as a share):",
+             "  players  stand-in wins  each random player  fair share"]
+    spent: list[float] = []
+
+    def timed_standin(view, legal):
+        t0 = time.perf_counter()
+        command = GAME.standin(view, legal)
+        spent.append(time.perf_counter() - t0)
+        return command
+
+    timed = dataclasses.replace(GAME, standin=timed_standin)
+    for players in COUNTS:
+        mine = theirs = 0.0
+        for game in range(games):
+            seat = game % players
+            table = play_with_standins(timed, players, standins=[seat], seed=100_000 + 1000 * players + game)
+            won = winners(GAME, table)
+            mine += (seat in won) / len(won)
+            theirs += sum(1 for s in won if s != seat) / len(won)
+        lines.append(f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}")
+    if spent:
+        lines.append(f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
+                     f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)")
+    lines.append(f"elixirus games of stand-ins only ({standin_games} per size): endings, rounds, score spread "
+                 "(best minus worst), wins by concoction table (1.00 = fair)")
+    for players in COUNTS if standin_games else ():
+        ends, rounds, spread = Counter(), [], []
+        wins, seated = Counter(), Counter()
+        for game in range(standin_games):
+            table = play_with_standins(GAME, players, standins=range(players), seed=200_000 + 1000 * players + game)
+            state = table.state
+            ends[state["end"]] += 1
+            rounds.append(state["round"])
+            scores = GAME.result(state).scores
+            spread.append(max(scores) - min(scores))
+            won = winners(GAME, table)
+            for s in range(players):
+                seated[state["tables"][s]] += 1
+                wins[state["tables"][s]] += (s in won) / len(won)
+        endings = ", ".join(f"{end} {count / standin_games:.0%}" for end, count in sorted(ends.items()))
+        fairness = " ".join(f"{t} {wins[t] / seated[t] * players:.2f}" for t in sorted(seated))
+        lines.append(f"  {players} players: {endings}; rounds mean {statistics.mean(rounds):.1f} "
+                     f"(min {min(rounds)}, max {max(rounds)}); spread mean {statistics.mean(spread):.1f} "
+                     f"(min {min(spread)}, max {max(spread)}); {fairness}")
+    return lines
+
+
+def render_lines(tables) -> list[str]:
+    """p50 and p99 over every view of the bot games (the seat awaited, and a spectator) of each
+    render with its view(), and of choices() for the awaited seat. Each view is timed three times:
+    the fastest of the three is the render's own cost (on a shared machine a single run is often
+    preempted); the p99 of the first runs alone is printed too."""
+    views = []
+    for table in tables:
+        state = None
+        for event in [event_from_json(json.loads(e)) for e in table.log]:
+            state = GAME.evolve(state, event)
+            for seat in GAME.waiting_for(state)[:1] + [None]:
+                views.append((json.loads(canonical(state)), seat))
+    timed = {
+        "view() (the baseline)": (lambda st, seat: GAME.view(st, seat), views),
+        "render_text": (lambda st, seat: GAME.render_text(GAME.view(st, seat)), views),
+        "render_html": (lambda st, seat: GAME.render_html(GAME.view(st, seat)), views),
+        "render_svg": (lambda st, seat: GAME.render_svg(GAME.view(st, seat)), views),
+        "choices": (lambda st, seat: GAME.choices(st, seat), [(st, seat) for st, seat in views if seat is not None]),
+    }
+    lines = [f"elixirus renders on {len(views)} views of the bot games, with view() (target p99 < 5 ms):"]
+    for name, (fn, cases) in timed.items():
+        best, first = [], []
+        for st, seat in cases:
+            runs = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                fn(st, seat)
+                runs.append(time.perf_counter() - t0)
+            best.append(min(runs))
+            first.append(runs[0])
+        lines.append(f"  {name:22} p50 {_pct(best, 0.5):6.2f} ms  p99 {_pct(best, 0.99):6.2f} ms"
+                     f"  (single runs: p99 {_pct(first, 0.99):6.2f} ms)")
+    return lines
+
+
+def _pct(samples, share):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1e3
 
 
 class _Rng:

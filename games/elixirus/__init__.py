@@ -2,10 +2,10 @@
 
 from games.base import GameSpec
 
-from . import grammar, rules, view
+from . import grammar, picture, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view,
+    rules, grammar, view, picture, standin,
     name="elixirus",
     title="Elixirus",
     min_players=2,

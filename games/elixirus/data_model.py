@@ -95,3 +95,4 @@ def book_slot(table_id: str, tok: str) -> int | None:
         if sc == c and sv == v:
             return i
     return None
+

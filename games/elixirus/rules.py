@@ -32,6 +32,9 @@ from .data_model import (
 )
 
 SEAT_COLOURS = ("white", "black", "pink", "brown", "grey")
+# Why a game ended (GameEnded's reason), in words.
+ENDINGS = {"cork": "a fourth cork was taken", "exhausted": "no ingredients are left to collect",
+           "unwanted": "nobody would collect the ingredients left"}
 DESTS = FLASKS + ("book", "bowl", "poison")
 
 
@@ -566,7 +569,7 @@ def _draft_options(state, seat) -> list[dict]:
     if not dr["front"]:
         out.append({"type": "done"})
     # "reset" (revising this round's concocting) is accepted by decide but, like the platform's undo,
-    # not listed here: see RULINGS.md ("Revising a secret placement").
+    # not listed here (RULINGS #34: revising a secret placement).
     return out
 
 
@@ -851,6 +854,10 @@ def _reveal_and_end(state, last_seat, rng):
         return events + [_game_end(after, "cork")]
     # End of the round.
     leftovers = [tok for pos in range(6) for tok in after["curves"][pos] if tok is not None]
+    if leftovers and not after["bag"] and not after["box"] and not any(moves):
+        # Nobody placed anything and nothing new can come: the next round would lay out the same
+        # unwanted leftovers for the same tables (RULINGS #35).
+        return events + [_game_end(after, "unwanted")]
     box = after["box"] + leftovers
     old = after["signpost"]
     new = (old + 1) % 6

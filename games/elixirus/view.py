@@ -1,13 +1,17 @@
-"""What each seat sees, events in words, and the renders (80-column text and inline SVG)."""
+"""What each seat sees, events in words, the 80-column text render and the chooser's moves.
+
+The pictures (web and mail) are in picture.py."""
 
 from __future__ import annotations
 
-from html import escape
+from dataclasses import replace
 
-from games.base import rank
+from games.base import MAX_FEATURED, Choice, rank
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import CATEGORIES, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, waiting_for
+from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
+from .rules import ENDINGS, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
+from .standin import Look, replace_value
 
 STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
           "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
@@ -175,7 +179,7 @@ def narrate(event, names):
             text += ", the bag is refilled from the box"
         return text + f"; {_name(names, d['start'])} has the starting marker."
     if t == "GameEnded":
-        why = "a fourth cork was taken" if d["reason"] == "cork" else "no ingredients are left to collect"
+        why = ENDINGS.get(d["reason"], d["reason"])
         bowls = "".join(f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"])
         scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
         return f"The game ends ({why}).{bowls} Scores: {scores}."
@@ -201,6 +205,12 @@ def _who(v, s):
 
 
 def render_text(v):
+    """The board in an 80-column mail: every logical line wrapped at a space (never cut off)."""
+    return "\n".join(_wrap(line) for line in text_lines(v))
+
+
+def text_lines(v) -> list[str]:
+    """The board as logical lines, before wrapping to 80 columns."""
     lines = []
     stage = STAGES.get(v["phase"], v["phase"])
     lines.append(f"ELIXIRUS - round {v['round']}, stage {stage}")
@@ -249,7 +259,7 @@ def render_text(v):
         lines.extend(_table_lines(tab["table"], shown))
     if v["ranking"]:
         lines.append("")
-        why = "a fourth cork was taken" if v["end"] == "cork" else "no ingredients were left"
+        why = ENDINGS.get(v["end"], v["end"])
         lines.append(f"GAME OVER ({why}). Final standings:")
         for place, seats in enumerate(v["ranking"], start=1):
             for s in seats:
@@ -259,10 +269,12 @@ def render_text(v):
                              f"{v['tiebreak'][s][0]} ingredients")
     lines.append("")
     lines.append("Ingredients are written colour-variety-value: red-roo2 = red root 2. 'help' lists commands.")
-    return "\n".join(_wrap(line) for line in lines)
+    return lines
 
 
 def _wrap(line, width=80):
+    """A line of at most `width` columns, or several: cut at the last space that fits (a word
+    longer than a line is cut at the width), continued with an indent."""
     if len(line) <= width:
         return line
     out = []
@@ -296,115 +308,195 @@ def _table_lines(table_id, tab):
 
 
 # ---------------------------------------------------------------------------------------------
-# HTML / SVG render
+# The chooser: every legal move once, the ones that matter first
 # ---------------------------------------------------------------------------------------------
 
-FILL = {"red": "#d33", "orange": "#f90", "yellow": "#ec2", "green": "#3a3", "blue": "#36c", "purple": "#94c"}
-INK = {"yellow": "#222", "orange": "#222"}
-SEAT_FILL = {"white": "#fff", "black": "#222", "pink": "#f8c", "brown": "#852", "grey": "#999"}
+# Featured (numbered in a turn notice) at most this many in a stage where there are many moves.
+FEATURED_PLACES = 6
+FEATURED_EFFECTS = 5
 
 
-def _token_svg(tok, x, y, r=11):
-    if tok is None:
-        return f'<circle cx="{x}" cy="{y}" r="{r}" fill="none" stroke="#bbb" stroke-dasharray="2,2"/>'
-    if tok == CRYSTAL:
-        return (f'<polygon points="{x},{y - r} {x + r},{y} {x},{y + r} {x - r},{y}" fill="#bef" stroke="#333">'
-                f"<title>crystal</title></polygon>")
-    c, var, val = INGREDIENTS[tok]
-    return (f'<g><title>{escape(tok)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[c]}" stroke="#333"/>'
-            f'<text x="{x}" y="{y + 4}" font-size="10" text-anchor="middle" fill="{INK.get(c, "#fff")}">'
-            f"{var[:2]}{val}</text></g>")
+def choices(state, seat):
+    """Every command of legal(state, seat) once as a Choice, the best first (valued as the
+    stand-in values them, from the seat's own view), featured: the few worth a code."""
+    commands = legal(state, seat)
+    if not commands:
+        return []
+    v = view(state, seat)
+    look = Look(v)
+    kind = commands[0]["type"]
+    if kind == "place":
+        return _place_choices(look, commands)
+    if kind == "take":
+        return _take_choices(look, commands)
+    if kind == "keep":
+        return _keep_choices(look, commands)
+    if state["phase"] == "brew":
+        return _brew_choices(look, commands)
+    return _effect_choices(look, commands)
 
 
-def render_html(v):
-    parts = []
-    width = 760
-    forest_h = 60 + 70 * len(v["order"])
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {forest_h}" width="100%" '
-           f'font-family="sans-serif" font-size="12">']
-    svg.append(f'<text x="10" y="20" font-size="15">Elixirus - round {v["round"]}, stage '
-               f'{escape(STAGES.get(v["phase"], v["phase"]))}; bag {v["bag"]}, box {v["box"]}</text>')
-    y = 45
-    for pos in v["order"]:
-        f = v["forest"][pos]
-        name = (f["piece"] or "?").capitalize()
-        svg.append(f'<rect x="10" y="{y}" width="{width - 20}" height="60" rx="8" fill="#e8f3e0" stroke="#575"/>')
-        svg.append(f'<text x="20" y="{y + 20}" font-weight="bold">{"&#x27A4; " if f["signpost"] else ""}'
-                   f'{escape(name)}</text>')
-        for i, tok in enumerate(f["curves"]):
-            x = 150 + i * 40
-            svg.append(_token_svg(tok, x, y + 30))
-            svg.append(f'<text x="{x}" y="{y + 55}" font-size="9" text-anchor="middle">{i + 1}'
-                       f'{"+bag" if i == 0 else ""}</text>')
-        baskets = PIECES[PIECE_BY_EFFECT[f["piece"]]]["baskets"] if f["piece"] else [1, 2, 1]
-        for i, (b, s) in enumerate(zip(baskets, f["spaces"])):
-            x = 350 + i * 130
-            fill = SEAT_FILL[SEAT_COLOURS[s]] if s is not None else "none"
-            svg.append(f'<rect x="{x}" y="{y + 12}" width="120" height="36" rx="5" fill="#fff" stroke="#888"/>')
-            svg.append(f'<circle cx="{x + 18}" cy="{y + 30}" r="10" fill="{fill}" stroke="#333"/>')
-            label = f"{i + 1}: {b} basket{'s' if b > 1 else ''}" + (f" + {name}" if i == 2 else "")
-            svg.append(f'<text x="{x + 34}" y="{y + 34}" font-size="10">{escape(label)}</text>')
-        y += 70
-    down = [(f["piece"] or "?").capitalize() for f in v["forest"] if not f["up"]]
-    notes = []
-    if down:
-        notes.append("face down: " + ", ".join(down))
-    basket = "centre" if v["basket"] is None else SEAT_COLOURS[v["basket"]]
-    notes.append(f"basket tile: {basket}; starting marker: {SEAT_COLOURS[v['start']]}")
-    if v["waiting"]:
-        notes.append("awaiting: " + ", ".join(SEAT_COLOURS[s] for s in v["waiting"]))
-    svg.append(f'<text x="10" y="{y + 5}">{escape("; ".join(notes))}</text>')
-    svg.append("</svg>")
-    parts.append("".join(svg).replace(f'viewBox="0 0 {width} {forest_h}"', f'viewBox="0 0 {width} {forest_h + 15}"'))
-    for s, tab in enumerate(v["tables"]):
-        shown = v["mine"] if (s == v["seat"] and v["mine"] is not None) else tab
-        parts.append(_table_svg(v, s, tab, shown))
-    return '<div class="elixirus">' + "".join(parts) + "</div>"
+def _ranked(scored, featured_count):
+    """(value, Choice) pairs, best first (stable on ties), the first `featured_count` featured."""
+    order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+    out = []
+    for rank_, i in enumerate(order):
+        choice = scored[i][1]
+        out.append(replace(choice, featured=rank_ < featured_count))
+    return out
 
 
-def _table_svg(v, s, tab, shown):
-    spec = TABLES[tab["table"]]
-    w, h = 760, 230
-    total = sum(tab["score"])
-    detail = ", ".join(f"{c} {p}" for c, p in zip(CATEGORIES, tab["score"]))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" font-family="sans-serif" '
-           f'font-size="11"><rect x="1" y="1" width="{w - 2}" height="{h - 2}" rx="8" fill="#f6efe4" stroke="#864"/>']
-    you = " (you)" if s == v["seat"] else ""
-    out.append(f'<circle cx="18" cy="18" r="8" fill="{SEAT_FILL[SEAT_COLOURS[s]]}" stroke="#333"/>'
-               f'<text x="32" y="22" font-size="13" font-weight="bold">{SEAT_COLOURS[s]}{you} - table {tab["table"]} '
-               f'- {total} points</text><text x="330" y="22">{escape(detail)}</text>')
-    for i, f in enumerate(FLASKS):
-        x = 30 + i * 90
-        req = spec["flasks"][f]
-        out.append(f'<text x="{x}" y="{h - 12}" text-anchor="middle">{f}</text>')
-        if f in tab["corks"]:
-            out.append(f'<rect x="{x - 12}" y="{h - 34 - 26 * len(req) - 14}" width="24" height="12" fill="#a76"/>'
-                       f'<text x="{x}" y="{h - 34 - 26 * len(req) - 4}" text-anchor="middle" fill="#fff" '
-                       f'font-size="9">{tab["corks"][f]}</text>')
-        for j, r in enumerate(req):
-            yy = h - 34 - 26 * j
-            tok = shown["flasks"][f][j] if j < len(shown["flasks"][f]) else None
-            if tok is None and r[0] == "colour":
-                out.append(f'<circle cx="{x}" cy="{yy}" r="10" fill="#fff" stroke="{FILL[r[1]]}" stroke-width="3">'
-                           f"<title>{r[1]}</title></circle>")
-            elif tok is None:
-                out.append(f'<circle cx="{x}" cy="{yy}" r="11" fill="#fff" stroke="#999"><title>{r[1]}</title></circle>'
-                           f'<text x="{x}" y="{yy + 3}" font-size="7" text-anchor="middle">{r[1][:6]}</text>')
-            else:
-                out.append(_token_svg(tok, x, yy))
-    x0 = 480
-    out.append(f'<text x="{x0}" y="50">recipe book (enchanted +1: {spec["enchanted"][1]}, '
-               f'cursed -1: {spec["cursed"][1]})</text>')
-    for i, (c, var) in enumerate(spec["special"]):
-        tok = shown["book"][i]
-        out.append(_token_svg(tok, x0 + 15 + i * 120, 75))
-        out.append(f'<text x="{x0 + 30 + i * 120}" y="79">{c} {var}</text>')
-    out.append(f'<text x="{x0}" y="110">bowl:</text>' + _token_svg(shown["bowl"], x0 + 50, 106))
-    out.append(f'<text x="{x0}" y="140">poison:</text>')
-    for i, tok in enumerate(shown["poison"][:10]):
-        out.append(_token_svg(tok, x0 + 60 + i * 22, 136, 9))
-    out.append(f'<text x="{x0}" y="170">in front:</text>')
-    for i, tok in enumerate(shown["front"][:10]):
-        out.append(_token_svg(tok, x0 + 60 + i * 22, 166, 9))
-    out.append("</svg>")
-    return "".join(out)
+def _fits(look, tok):
+    """Where an ingredient would go on the seat's own table now ("love flask", "recipe book")."""
+    me = look.seat(look.me)
+    _, moves = me.plan((tok,))
+    dest = moves[0][1] if moves else "poison"
+    return {"book": "recipe book", "bowl": "bowl", "poison": "poison flask"}.get(dest, f"{dest} flask")
+
+
+def _place_choices(look, commands):
+    v = look.view
+    me = look.seat(look.me)
+    scored = []
+    for c in commands:
+        pos = look.pos_of[c["piece"]]
+        baskets = PIECES[PIECE_BY_EFFECT[c["piece"]]]["baskets"][c["space"] - 1]
+        best = max((t for t in v["forest"][pos]["curves"] if t is not None), key=me.quick, default=None)
+        if best is not None and me.quick(best) > 0:
+            note = f"{best} for your {_fits(look, best)}"
+        else:
+            note = "nothing here fits your table"
+        what = f"take {baskets}" + (f" + {c['piece'].capitalize()}" if c["space"] == 3 else "")
+        scored.append((look.glance_value(c), Choice(c, f"{c['piece'].capitalize()} piece", f"space {c['space']}: {what}",
+                                                    target=target_space(c["piece"], c["space"]), note=note)))
+    return _ranked(scored, FEATURED_PLACES)
+
+
+def _take_choices(look, commands):
+    curves = look.view["forest"][look.view["current"]["pos"]]["curves"]
+    piece = look.view["forest"][look.view["current"]["pos"]]["piece"]
+    scored = []
+    me = look.seat(look.me)
+    for c in commands:
+        got = [curves[i - 1] for i in c["curves"]]
+        value = sum(me.quick(tok) for tok in got) + (look.draw_value(look.me) if 1 in c["curves"] else 0.0)
+        label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], got))
+        note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in got)
+        if 1 in c["curves"]:
+            note += "; curve 1 also draws one from the bag"
+        target = target_curve(piece, c["curves"][0]) if len(c["curves"]) == 1 else None
+        scored.append((value, Choice(c, f"Collect from the {piece.capitalize()} piece", label, target=target,
+                                     note=note)))
+    return _ranked(scored, len(scored))
+
+
+def _keep_choices(look, commands):
+    me = look.seat(look.me)
+    drawn = list(look.view["looking"] or [])
+    scored = []
+    for c in commands:
+        target = target_drawn(drawn.index(c["ings"][0])) if len(c["ings"]) == 1 else None
+        note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in c["ings"])
+        scored.append((sum(me.quick(tok) for tok in c["ings"]),
+                       Choice(c, "Keep", " and ".join(c["ings"]), target=target, note=note)))
+    return _ranked(scored, len(scored))
+
+
+def _effect_choices(look, commands):
+    v = look.view
+    me = look.seat(look.me)
+    scored = []
+    for c in commands:
+        kind = c["type"]
+        if kind == "skip":
+            scored.append((0.0, Choice(c, "Skip", "do not use the effect", note="the effect is optional")))
+        elif kind == "steal":
+            victim = SEAT_COLOURS[c["from"]]
+            index = v["tables"][c["from"]]["front"].index(c["ing"])
+            value = me.quick(c["ing"])
+            scored.append((value, Choice(c, "Steal", f"{c['ing']} from {victim}", target=target_front(c["from"], index),
+                                         note=f"for your {_fits(look, c['ing'])}")))
+        elif kind == "swap":
+            got = look.curve_token(c["piece"], c["curve"])
+            value = me.quick(got) - me.quick(c["ing"])
+            scored.append((value, Choice(c, f"Swap your {c['ing']}", f"for {got} ({c['piece']} curve {c['curve']})",
+                                         target=target_curve(c["piece"], c["curve"]),
+                                         note=f"{got} for your {_fits(look, got)}")))
+        elif kind == "replace":
+            toks = [look.curve_token(c["piece"], i) for i in c["curves"]]
+            label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], toks))
+            target = target_curve(c["piece"], c["curves"][0]) if len(c["curves"]) == 1 else None
+            scored.append((replace_value(look, c), Choice(c, f"Replace on the {c['piece'].capitalize()} piece", label,
+                                                          target=target, note="back to the bag, new ones drawn")))
+        elif kind == "dance":
+            spaces = v["forest"][look.pos_of[c["piece"]]]["spaces"]
+            a, b = c["spaces"]
+            who = f"{SEAT_COLOURS[spaces[a - 1]]} and {SEAT_COLOURS[spaces[b - 1]]}"
+            mine = look.me in (spaces[a - 1], spaces[b - 1])
+            scored.append((1.0 if mine else -1.0, Choice(c, f"Dance on the {c['piece'].capitalize()} piece",
+                                                         f"spaces {a} and {b} ({who} change places)",
+                                                         target=target_space(c["piece"], a))))
+        elif kind == "draw":
+            scored.append((1.0, Choice(c, "Draw", "draw 3 from the bag, keep 1 or 2",
+                                       target=target_space("draw", 3), note="only you see them")))
+        else:
+            scored.append((1.0, Choice(c, "Basket tile", "take the basket tile", target=TARGET_BASKET,
+                                       note="pick 1 leftover in a later concocting stage")))
+    ranked = _ranked(scored, FEATURED_EFFECTS)
+    return [replace(ch, featured=True) if ch.command["type"] == "skip" else ch for ch in ranked]
+
+
+def _brew_choices(look, commands):
+    me = look.seat(look.me)
+    spec = TABLES[look.view["tables"][look.me]["table"]]
+    mine = look.view["mine"]
+    scoring = {c["ing"] for c in commands if c["type"] == "put" and (c["to"] in FLASKS or c["to"] == "book")}
+    scored = []
+    for c in commands:
+        kind = c["type"]
+        if kind == "done":
+            scored.append((50.0, Choice(c, "Done", "I have placed everything", featured=True,
+                                        note="hand in this round's concocting")))
+            continue
+        if kind == "pick":
+            tok = look.curve_token(c["piece"], c["curve"])
+            value = me.quick(tok)
+            scored.append((value, Choice(c, "Basket tile", f"take {tok} ({c['piece']} curve {c['curve']})",
+                                         featured=value > 0, target=target_curve(c["piece"], c["curve"]),
+                                         note=f"for your {_fits(look, tok)}")))
+            continue
+        tok, dest = c["ing"], c["to"]
+        from_bowl = tok == mine["bowl"] and tok not in mine["front"]
+        group = f"{tok} (from your bowl)" if from_bowl else tok
+        value, label, note = _put_words(spec, mine, tok, dest)
+        # Featured: where it scores; for an ingredient that scores nowhere, the bowl and the poison.
+        featured = dest in FLASKS or dest == "book" or tok not in scoring
+        scored.append((value + me.quick(tok) / 10, Choice(c, group, label, featured=featured,
+                                                          target=target_flask(look.me, dest), note=note)))
+    out = []
+    featured = 0
+    for i in sorted(range(len(scored)), key=lambda i: -scored[i][0]):
+        choice = scored[i][1]
+        if choice.featured:
+            featured += 1
+            if featured > MAX_FEATURED:
+                choice = replace(choice, featured=False)
+        out.append(choice)
+    return out
+
+
+def _put_words(spec, mine, tok, dest):
+    """(value for ordering, label, note) of putting an ingredient somewhere on one's own table."""
+    value = INGREDIENTS[tok][2]
+    if dest in FLASKS:
+        req = spec["flasks"][dest]
+        k = len(mine["flasks"][dest])
+        seals = k + 1 == len(req)
+        note = f"space {k + 1} of {len(req)}" + (", seals it: a cork" if seals else "")
+        return 10.0 + value + (5 if seals else 0), f"on your {dest} flask", note
+    if dest == "book":
+        other = [t for t in mine["book"] if t is not None]
+        return 20.0 + 2 * value, "in your recipe book", f"scores {2 * value}" + (" and 3 for both" if other else "")
+    if dest == "bowl":
+        return 5.0, "in your bowl", "saved for a later round"
+    return -value, "on the poison flask", f"costs {value}"

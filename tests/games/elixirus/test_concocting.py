@@ -227,3 +227,18 @@ def test_a_full_flask_takes_no_more_ingredients():
     t = brewing({0: ["orange leaf 2"]})
     fill(t, 0, "vitality", VITALITY_T1, cork=5)
     assert "already full" in rejected(t, 0, {"type": "put", "ing": "orange leaf 2", "to": "vitality"})
+
+
+def test_reset_is_accepted_but_never_listed_so_every_listed_move_goes_forward():
+    """RULINGS #34: 'reset' takes back this round's concocting (before or after 'done'); it is
+    in help and parses, but legal() and the chooser never offer it, so that every listed move
+    places an ingredient or finishes and a stand-in or bot cannot undo its own progress."""
+    t = brewing({0: ["orange root 1", "blue seed 1"], 1: ["green root 1"]})
+    put(t, 0, "orange root 1", "vitality")
+    listed = GAME.legal(t.state, 0)
+    assert {"type": "reset"} not in listed and all(c["type"] in ("put", "pick", "done") for c in listed)
+    assert all(ch.command["type"] != "reset" for ch in GAME.choices(t.state, 0))
+    assert "reset" in GAME.help(t.state, 0) and GAME.parse("reset", t.state, 0) == {"type": "reset"}
+    assert types(t.act(0, {"type": "reset"})) == ["BrewReset"]
+    assert GAME.view(t.state, 0)["mine"]["front"] == ["orange root 1", "blue seed 1"]
+    assert "not placed anything" in rejected(t, 0, {"type": "reset"})

@@ -74,6 +74,47 @@ def test_when_no_ingredient_is_left_to_collect_the_game_ends():
     assert GAME.result(s) is not None and GAME.waiting_for(s) == []
 
 
+def _only_leftovers_remain(t, leftovers=("green berry 2", "purple root 1")):
+    """Bag and box empty, the forest holding only these leftovers, everything else on the tables."""
+    s = t.state
+    for p in range(6):
+        for c in range(4):
+            if s["curves"][p][c] is not None:
+                s["poison"][0].append(s["curves"][p][c])
+                s["curves"][p][c] = None
+    s["poison"][0].extend(s["bag"])
+    s["bag"] = []
+    for tok, (p, c) in zip(leftovers, [(p, 0) for p in range(6) if s["up"][p]]):
+        s["poison"][0].remove(tok)
+        s["curves"][p][c] = tok
+    return s
+
+
+def test_when_nobody_collects_the_last_leftovers_in_a_round_the_game_ends():
+    """RULINGS #35: bag and box empty, nobody placed anything this round: the next round would lay
+    out the same unwanted leftovers for the same tables, so the game ends and is scored."""
+    t = brewing()
+    s = _only_leftovers_remain(t)
+    events = everyone_done(t)
+    assert events[-1].type == "GameEnded" and events[-1].data["reason"] == "unwanted"
+    assert GAME.result(s) is not None and "nobody would collect the ingredients left" in GAME.narrate(
+        events[-1], ["Ann", "Bob"])
+
+
+def test_a_round_without_collecting_goes_on_while_the_bag_still_holds_ingredients():
+    t = brewing()
+    s = _only_leftovers_remain(t)
+    s["bag"].append(s["poison"][0].pop())
+    assert everyone_done(t)[-1].type == "RoundEnded"
+
+
+def test_a_round_goes_on_when_someone_placed_an_ingredient_even_with_the_bag_and_box_empty():
+    t = brewing({0: ["orange root 1"]})
+    _only_leftovers_remain(t)
+    t.act(0, {"type": "put", "ing": "orange root 1", "to": "vitality"})
+    assert everyone_done(t)[-1].type == "RoundEnded"
+
+
 def _three_corks(t, seat=0):
     fill(t, seat, "vitality", VITALITY_T1, cork=5)
     fill(t, seat, "recovery", RECOVERY_T1, cork=5)
