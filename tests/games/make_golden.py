@@ -13,11 +13,12 @@ import importlib
 import sys
 from pathlib import Path
 
-from games.testing import play_random, save_golden
+from games.testing import play_random, play_with_standins, save_golden
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
-# game: [(file name, players, options, bot seed), ...]
+# game: [(file name, players, options, bot seed), ...]; a name with "standins" is a game of
+# stand-ins at every seat (games.testing.play_with_standins), the others random bots.
 GAMES = {
     "elfenland": [
         ("base_3p.json", 3, {}, 101),
@@ -34,6 +35,7 @@ GAMES = {
         ("elixirus_2p_seed11.json", 2, {}, 11),
         ("elixirus_3p_seed23.json", 3, {}, 23),
         ("elixirus_5p_seed57.json", 5, {}, 57),
+        ("elixirus_4p_standins_seed1.json", 4, {}, 1),  # stand-ins only: ends by the fourth cork
     ],
     "elven_castle": [
         ("2p_variant_a.json", 2, {"scoring": "A"}, 11),
@@ -52,7 +54,10 @@ GAMES = {
 def record(game: str, out: Path = GOLDEN) -> None:
     spec = importlib.import_module(f"games.{game}").GAME
     for name, players, options, seed in GAMES[game]:
-        table = play_random(spec, players, options, seed=seed)
+        if "standins" in name:
+            table = play_with_standins(spec, players, range(players), options, seed=seed)
+        else:
+            table = play_random(spec, players, options, seed=seed)
         path = out / game / name
         save_golden(table, path)
         print(f"{path}: {len(table.events)} events, scores {spec.result(table.state).scores}")
