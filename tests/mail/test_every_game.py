@@ -8,7 +8,7 @@ import email.policy
 
 import pytest
 
-from pbem import eventlog, services
+from pbem import choosing, eventlog, services
 from pbem.models import Event, Game, Notice
 from pbem.registry import all_games, get_game
 
@@ -33,8 +33,8 @@ def test_turn_notice_codes_reply_applied(kind, db, settings, mailoutbox):
     person = PEOPLE[seat]
     notice = parsed(next(m for m in mailoutbox if m.to == [person.email]))
     text = notice.get_body(preferencelist=("plain",)).get_content()
-    legal = spec.legal(state["game"], seat)
-    assert f"  1  {spec.describe(legal[0])}" in text
+    offered = choosing.menu(spec, state["game"], seat)
+    assert f"  1  {offered.line(offered.by_code(1))}" in text  # code 1: the first featured move
     assert notice.get_body(preferencelist=("html",)).get_content().count("<td") >= 2
     before = Game.objects.get(pk=game.pk).version
     message = deliver(reply("gmail", notice, "1", sender=person.email))
