@@ -55,6 +55,14 @@ class FeedItem:
     hash: str
     undone: bool
     rng: list | None
+    # What lets anyone check the chain's links without seeing what is hidden (pbem/CHAIN.md):
+    prev_hash: str = ""
+    public: dict | None = None
+    visible_to: list | None = None
+    reveals: bool = False
+    schema_version: int = 1
+    parts: dict | None = None  # scheme 2: the event's five parts (only with `sealed`)
+    payload_key: str | None = None  # scheme 2: the key of this payload's commitment, to those who see it
 
 
 def may_see(visible_to, seat: int | None) -> bool:
@@ -66,8 +74,12 @@ def game_over(game: Game) -> bool:
 
 
 def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None,
-         names: list[str] | None = None) -> list[FeedItem]:
-    """The log as `seat` (None: a spectator) may see it; everything once the game is over."""
+         names: list[str] | None = None, sealed: bool = False) -> list[FeedItem]:
+    """The log as `seat` (None: a spectator) may see it; everything once the game is over.
+
+    `sealed`: with each event's chain parts and, for a payload this reader may see, the key of
+    its commitment (scheme 2), so the reader can check the chain without the seed.
+    """
     spec = get_game(game.kind)
     names = names or seat_names(game)
     over = game_over(game)
@@ -75,20 +87,30 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, 
     rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    rows = rows.order_by("seq").values_list("seq", "type", "payload", "public", "visible_to", "reveals",
-                                            "actor_kind", "actor_seat", "created_at", "hash", "rng")
+    rows = rows.order_by("seq").values(*FEED_FIELDS)
     if limit:
         rows = rows[:limit]
+    sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
     items = []
     # Random draws only once the game is over: the draws recorded on a public event (the deal's
     # shuffle on the first setup event) tell what was dealt face down.
-    for seq, etype, payload, public, visible_to, reveals, actor_kind, actor_seat, created, digest, rng in rows:
+    for row in rows:
+        seq, visible_to, public = row["seq"], row["visible_to"], row["public"]
         seen = over or may_see(visible_to, seat)
-        data = payload if seen else public
-        text = narrate(spec, etype, data, visible_to, public, reveals, names)
-        items.append(FeedItem(seq, etype, data, actor_kind, actor_seat, created.isoformat(), text, digest,
-                              seq in undone, rng if over else None))
+        data = row["payload"] if seen else public
+        text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
+        item = FeedItem(seq, row["type"], data, row["actor_kind"], row["actor_seat"], row["created_at"].isoformat(),
+                        text, row["hash"], seq in undone, row["rng"] if over else None, row["prev_hash"], public,
+                        visible_to, row["reveals"], row["schema_version"])
+        if sealer is not None:
+            item.parts = sealer.parts(seq, row)
+            item.payload_key = sealer.payload_key(seq) if seen else None
+        items.append(item)
     return items
+
+
+FEED_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng", "actor_kind", "actor_seat",
+               "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
 
 
 def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:

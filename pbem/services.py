@@ -71,7 +71,8 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
             "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
             "seed_commitment": game.seed_commitment, "deadline_seconds": game.deadline_seconds,
         })
-        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, [created], actor.as_tuple(), "", spec)
+        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, [created], actor.as_tuple(), "", spec,
+                                         game=game)
         eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, invitations)
         if invitations:
             outbox.dispatch_on_commit(game.pk)

@@ -32,6 +32,7 @@ MAX_OPTIONS = 30
 NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)@", re.I)
 SUBJECT_TAG_RE = re.compile(r"\[(\d+)-([a-z2-7]{6})\]", re.I)
 BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
+HEAD_HEADER = "X-Pbem-Head"
 SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
 
 SUBJECTS = {
@@ -158,6 +159,10 @@ def render(notice: Notice) -> Rendered:
         headers["References"] = " ".join(references)
     if notice.seat_id:
         headers["Reply-To"] = addressing.reply_address(notice.seat)
+    if context.get("head_hash"):
+        # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
+        # (the outbox keeps it too, see pbem/anchors.py).
+        headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
     return Rendered(subject, text, html, recipients(notice), headers)
 
 
