@@ -61,6 +61,12 @@ def seed_commitment(seed_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
 
 
+def state_digest(state) -> str:
+    """SHA-256 of a state's canonical JSON, after the JSON round trip every stored state takes
+    (tuples become lists, int keys strings), so a server's and a verifier's replay compare."""
+    return hashlib.sha256(canonical(json.loads(json.dumps(state))).encode()).hexdigest()
+
+
 def iso_time(value) -> str:
     return value.isoformat() if isinstance(value, datetime) else value
 
