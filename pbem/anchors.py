@@ -54,18 +54,22 @@ def check_heads(game: Game, heads: list[tuple[int, str]]) -> list[HeadCheck]:
 class MailedHead:
     notice_id: int
     kind: str
-    to: str
+    to: str  # the seat's name (never its address: the audit is public), or the Master of Seals
     sent_at: str
     check: HeadCheck
 
     def describe(self) -> str:
-        return f"the {self.kind} notice #{self.notice_id} to {self.to or 'the Master of Seals'} sent {self.sent_at[:16]}"
+        return f"the {self.kind} notice #{self.notice_id} to {self.to} sent {self.sent_at[:16].replace('T', ' ')}"
 
 
 def mailed_heads(game: Game) -> list[MailedHead]:
     """Every head a sent notice of this game quoted, checked against the log."""
-    rows = list(Notice.objects.filter(game_id=game.pk, status=NoticeStatus.SENT).exclude(chain_head="")
-                .order_by("id").values_list("id", "kind", "to_email", "sent_at", "chain_head"))
+    names = dict(game.seats.values_list("id", "name"))
+    rows = [(notice_id, kind, names.get(seat_id) or ("a correspondent" if kind == "answer" else "the Master of Seals"),
+             sent, head)
+            for notice_id, kind, seat_id, sent, head in
+            Notice.objects.filter(game_id=game.pk, status=NoticeStatus.SENT).exclude(chain_head="")
+            .order_by("id").values_list("id", "kind", "seat_id", "sent_at", "chain_head")]
     heads = []
     for _id, _kind, _to, _sent, text in rows:
         try:
