@@ -26,14 +26,16 @@ APPEND_ONLY_TABLES = ("pbem_event",)
 READ_ONLY_TABLES = ("django_migrations",)
 
 
-def service_role() -> str:
-    return settings.DATABASES["default"].get("USER") or ""
+def service_role(databases: dict | None = None) -> str:
+    return (databases or settings.DATABASES)["default"].get("USER") or ""
 
 
-def two_roles() -> bool:
-    """Whether an owner role distinct from the service's role is configured."""
-    owner = settings.DATABASES.get(OWNER_ALIAS)
-    return bool(owner) and bool(owner.get("USER")) and owner.get("USER") != service_role()
+def two_roles(databases: dict | None = None) -> bool:
+    """Whether an owner role distinct from the service's role is configured (`databases`: the
+    DATABASES setting, by default the one in force)."""
+    databases = databases or settings.DATABASES
+    owner = databases.get(OWNER_ALIAS)
+    return bool(owner) and bool(owner.get("USER")) and owner.get("USER") != service_role(databases)
 
 
 def grant_statements(service: str, owner: str, schema: str) -> list[str]:

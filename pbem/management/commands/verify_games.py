@@ -33,16 +33,17 @@ class Command(BaseCommand):
                    disable=games.count() < 2)
         for game in bar:
             report = audit.verify(game, heads)
+            lines = [report.summary()]
+            if heads and report.ok:
+                lines += [f"  head {version}:{digest[:16]}… is in the log" for version, digest in heads]
+            if opts["verbosity"] >= 2:
+                lines.append(f"  {audit.scheme_text(report.scheme)}")
             if not report.ok:
                 failed.append(report)
-                bar.write(report.summary(), file=sys.stderr)
-            elif opts["verbosity"] >= 1:
-                bar.write(report.summary(), file=self.stdout)
-            if opts["verbosity"] >= 2 or (heads and report.ok):
-                for version, digest in heads:
-                    bar.write(f"  head {version}:{digest[:16]}… is in the log", file=self.stdout)
-            if opts["verbosity"] >= 2:
-                bar.write(f"  {audit.scheme_text(report.scheme)}", file=self.stdout)
+            if not report.ok or opts["verbosity"] >= 1:
+                # Above the progress bar, through the command's own streams (which tests capture).
+                with tqdm.external_write_mode(file=sys.stderr):
+                    (self.stdout if report.ok else self.stderr).write("\n".join(lines))
         if failed or missing:
             self.stderr.write(f"{len(failed) + len(missing)} game(s) failed verification.")
             sys.exit(1)
