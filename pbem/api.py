@@ -269,7 +269,7 @@ class FeedItemOut(Schema):
                           "what is hidden")
     payload_key: str | None = Field(
         None, description="chain scheme 2: the key of this payload's commitment, only to a reader who may see "
-                          "the payload (HMAC-SHA256(key, canonical payload) = parts.payload)")
+                          "the payload (keyed BLAKE2b-256 of the canonical payload = parts.payload, pbem/CHAIN.md)")
 
 
 class FeedOut(Schema):

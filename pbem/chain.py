@@ -8,8 +8,8 @@ payload and random draws included. Anyone holding the public feed could confirm 
 hidden payload by hashing it, so it is kept only to verify the games written with it.
 
 Scheme 2: each event's hash covers five parts. What is public enters as a plain SHA-256 digest;
-what may be secret enters as an HMAC keyed from the game's secret seed, which is committed at
-the start and revealed at the end. So before the end nobody without the seed can confirm a guess,
+what may be secret enters as a keyed hash (BLAKE2b's MAC mode) under a key derived from the game's
+secret seed, which is committed at the start and revealed at the end. So before the end nobody without the seed can confirm a guess,
 yet everybody can check that the parts chain together; after the end everybody can recompute
 every part from the revealed seed. The payload's key is per event, so a seat that may see a
 payload can be handed that event's key and check its own events without learning any other.
@@ -18,7 +18,6 @@ payload can be handed that event's key and check its own events without learning
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
 from datetime import datetime
@@ -101,32 +100,39 @@ def hash_v1(game_id: int, seq: int, row: dict, prev_hash: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def mac(key: bytes, message: bytes) -> bytes:
+    """Keyed BLAKE2b, 32 bytes (RFC 7693's MAC mode): a keyed hash as strong as HMAC-SHA256 for
+    this and about three times cheaper per call here, which the append pays for every event."""
+    return hashlib.blake2b(message, key=key, digest_size=32).digest()
+
+
 def chain_key(seed: bytes) -> bytes:
     """The game's commitment key: derived from the seed, so it is revealed with it."""
-    return hmac.digest(seed, b"pbem-chain:2:key", "sha256")
+    if len(seed) > 64:
+        raise ValueError("a seed is at most 64 bytes (the platform's are 32)")
+    return mac(seed, b"pbem-chain:2:key")
 
 
 def payload_key(key: bytes, game_id: int, seq: int) -> bytes:
     """The key of one event's payload commitment (handed to the seats that may see the payload)."""
-    return hmac.digest(key, b"pbem-chain:2:payload-key:%d:%d" % (game_id, seq), "sha256")
+    return mac(key, b"pbem-chain:2:payload-key:%d:%d" % (game_id, seq))
 
 
 def payload_commitment(event_payload_key: bytes, payload) -> str:
-    return hmac.digest(event_payload_key, canonical(payload).encode(), "sha256").hex()
+    return mac(event_payload_key, canonical(payload).encode()).hex()
 
 
 def draws_commitment(key: bytes, game_id: int, seq: int, rng) -> str:
     """The random draws: secret until the end even on a public event (a shuffle's draws are
     the order of a deck)."""
-    return hmac.digest(key, b"pbem-chain:2:draws:%d:%d|" % (game_id, seq) + canonical(rng).encode(),
-                       "sha256").hex()
+    return mac(key, b"pbem-chain:2:draws:%d:%d|" % (game_id, seq) + canonical(rng).encode()).hex()
 
 
 def origin_commitment(key: bytes, game_id: int, seq: int, causation_id: str, user_id) -> str:
     """Where the command came from beyond what the feed shows (the mail's Message-ID, an API
     idempotency key, the desk user's id): checked by the server, never exported."""
-    return hmac.digest(key, b"pbem-chain:2:origin:%d:%d|" % (game_id, seq)
-                       + canonical([causation_id or "", user_id]).encode(), "sha256").hex()
+    return mac(key, b"pbem-chain:2:origin:%d:%d|" % (game_id, seq)
+               + canonical([causation_id or "", user_id]).encode()).hex()
 
 
 def what_digest(row: dict) -> str:
@@ -163,23 +169,24 @@ class Sealer:
         self.game_id = game_id
         self.key = chain_key(seed) if seed is not None and scheme >= 2 else None
 
-    def parts(self, seq: int, row: dict) -> dict | None:
-        """The five parts of a scheme-2 event (None under scheme 1, which has none)."""
+    def parts(self, seq: int, row: dict, when: str | None = None) -> dict | None:
+        """The five parts of a scheme-2 event (None under scheme 1, which has none). `when`: the
+        time's digest when the caller has it (every row of one append shares one time)."""
         if self.scheme == 1:
             return None
         key, game = self.key, self.game_id
         return {
             "what": what_digest(row),
-            "when": when_digest(row["created_at"]),
+            "when": when or when_digest(row["created_at"]),
             "payload": payload_commitment(payload_key(key, game, seq), row["payload"]),
             "draws": draws_commitment(key, game, seq, row.get("rng")),
             "origin": origin_commitment(key, game, seq, row.get("causation_id", ""), row.get("actor_user_id")),
         }
 
-    def hash(self, seq: int, row: dict, prev_hash: str) -> str:
+    def hash(self, seq: int, row: dict, prev_hash: str, when: str | None = None) -> str:
         if self.scheme == 1:
             return hash_v1(self.game_id, seq, row, prev_hash)
-        return link(self.game_id, seq, prev_hash, self.parts(seq, row))
+        return link(self.game_id, seq, prev_hash, self.parts(seq, row, when))
 
     def payload_key(self, seq: int) -> str:
         return payload_key(self.key, self.game_id, seq).hex()

@@ -192,6 +192,7 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
     now = now or timezone.now()
     sealer = sealer_for(game) if game is not None else sealer_of(game_id)
     seal = sealer.hash
+    when = chain.when_digest(now) if sealer.scheme >= 2 else None  # one time for the whole append
     kind, seat, user_id = actor
     rows, prev = [], head
     for i, ev in enumerate(events, start=1):
@@ -206,7 +207,7 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
         seq = expected + i
         row["seq"] = seq
         row["prev_hash"] = prev
-        row["hash"] = prev = seal(seq, row, prev)
+        row["hash"] = prev = seal(seq, row, prev, when)
         rows.append(row)
     return rows, prev
 
