@@ -255,8 +255,10 @@ class FeedItemOut(Schema):
     actor_seat: int | None
     created_at: str
     text: str
-    hash: str = Field(description="this event's hash in the game's chain (pbem/CHAIN.md)")
-    prev_hash: str = Field(description="the hash of the event before it (64 zeros for the first)")
+    hash: str | None = Field(description="this event's hash in the game's chain (pbem/CHAIN.md); null for a "
+                                         "game of chain scheme 1 until it is over (its hashes would confirm "
+                                         "guesses at hidden payloads)")
+    prev_hash: str | None = Field(description="the hash of the event before it (64 zeros for the first)")
     undone: bool
     rng: list | None = Field(None, description="random draws; only once the game is over")
     public: dict | None = Field(None, description="the event's public form (what those who may not see it see)")
@@ -614,7 +616,15 @@ def audit_report(request: HttpRequest, game_id: int):
 
 HEAD_ANSWERS = ("200: each head with `contained` (the log's event VERSION still has that hash: nothing up to it "
                 "was changed since the head was given out) or not, with the hash found there; `all_contained`. "
-                "422 bad_head: nothing that reads as a head, or a notice about another game. 404: no such game.")
+                "422 bad_head: nothing that reads as a head, or a notice about another game. 404: no such game. "
+                "409 heads_withheld: a game of chain scheme 1 before its end (its hashes would confirm guesses "
+                "at hidden payloads).")
+
+
+def _heads_checkable(game: Game) -> None:
+    if not selectors.hashes_public(game):
+        # Whether a head is in the log would confirm a guess at a hidden payload: a scheme-1 hash covers it.
+        raise ApiError(409, "heads_withheld", f"Game #{game.pk}'s heads are {selectors.WITHHELD}.")
 
 
 def _heads_out(game: Game, heads: list[tuple[int, str]]) -> dict:
@@ -623,11 +633,12 @@ def _heads_out(game: Game, heads: list[tuple[int, str]]) -> dict:
             "heads": [c.__dict__ for c in checks]}
 
 
-@api.get("/games/{game_id}/head", response={200: HeadsOut, **E404, **E422},
+@api.get("/games/{game_id}/head", response={200: HeadsOut, **E404, 409: ErrorOut, **E422},
          summary="Does the log still contain this head? (?head=VERSION:HASH, as a notice quotes it)",
          description=HEAD_ANSWERS)
 def head_check(request: HttpRequest, game_id: int, head: str = Query(..., max_length=100)):
     game = _game(game_id)
+    _heads_checkable(game)
     try:
         parsed = chain.parse_head(head)
     except chain.BadHead as exc:
@@ -635,11 +646,12 @@ def head_check(request: HttpRequest, game_id: int, head: str = Query(..., max_le
     return _heads_out(game, [parsed])
 
 
-@api.post("/games/{game_id}/head", response={200: HeadsOut, **E400, **E404, **E422},
+@api.post("/games/{game_id}/head", response={200: HeadsOut, **E400, **E404, 409: ErrorOut, **E422},
           summary="Does the log still contain the heads in this pasted notice (or this one head)?",
           description=HEAD_ANSWERS)
 def head_check_pasted(request: HttpRequest, game_id: int, payload: HeadIn):
     game = _game(game_id)
+    _heads_checkable(game)
     try:
         heads = anchors.heads_from_paste(game, payload.text)
     except anchors.NoHead as exc:

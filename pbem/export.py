@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from . import chain, eventlog
 from .models import Event, Game
-from .selectors import FEED_FIELDS, game_over, may_see, seat_names
+from .selectors import FEED_FIELDS, game_over, hashes_public, may_see, seat_names
 
 FORMAT = "pbem-log"
 FORMAT_VERSION = 1
@@ -24,7 +24,8 @@ def document(game: Game, seat: int | None = None) -> dict:
     complete = game_over(game)
     sealer = eventlog.sealer_for(game)
     rows = Event.objects.filter(game_id=game.pk).order_by("seq").values(*FEED_FIELDS)
-    events = [_event(sealer, row, seat, complete) for row in rows.iterator(chunk_size=2000)]
+    shown = hashes_public(game)
+    events = [_event(sealer, row, seat, complete, shown) for row in rows.iterator(chunk_size=2000)]
     doc = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -33,7 +34,7 @@ def document(game: Game, seat: int | None = None) -> dict:
                  "reducer_version": game.reducer_version, "chain_scheme": game.chain_scheme,
                  "seed_commitment": game.seed_commitment, "status": game.status, "players": seat_names(game)},
         "reader": {"seat": None if complete else seat, "complete": complete},
-        "head": {"version": game.version, "hash": game.head_hash},
+        "head": {"version": game.version, "hash": game.head_hash if shown else None},
         "events": events,
     }
     if complete:
@@ -43,14 +44,15 @@ def document(game: Game, seat: int | None = None) -> dict:
     return doc
 
 
-def _event(sealer: chain.Sealer, row: dict, seat: int | None, complete: bool) -> dict:
+def _event(sealer: chain.Sealer, row: dict, seat: int | None, complete: bool, shown: bool) -> dict:
     seq, visible_to = row["seq"], row["visible_to"]
     seen = complete or may_see(visible_to, seat)
     item = {
         "seq": seq, "type": row["type"], "payload": row["payload"] if seen else None, "public": row["public"],
         "visible_to": visible_to, "reveals": row["reveals"], "schema_version": row["schema_version"],
         "actor_kind": row["actor_kind"], "actor_seat": row["actor_seat"],
-        "created_at": row["created_at"].isoformat(), "prev_hash": row["prev_hash"], "hash": row["hash"],
+        "created_at": row["created_at"].isoformat(), "prev_hash": row["prev_hash"] if shown else None,
+        "hash": row["hash"] if shown else None,  # withheld: a scheme-1 game before its end
     }
     if complete:
         item["rng"] = row["rng"]

@@ -52,11 +52,11 @@ class FeedItem:
     actor_seat: int | None
     created_at: str
     text: str
-    hash: str
+    hash: str | None  # None: withheld (a scheme-1 game before its end, see hashes_public)
     undone: bool
     rng: list | None
     # What lets anyone check the chain's links without seeing what is hidden (pbem/CHAIN.md):
-    prev_hash: str = ""
+    prev_hash: str | None = ""
     public: dict | None = None
     visible_to: list | None = None
     reveals: bool = False
@@ -71,6 +71,17 @@ def may_see(visible_to, seat: int | None) -> bool:
 
 def game_over(game: Game) -> bool:
     return game.status in ("finished", "abandoned")
+
+
+def hashes_public(game: Game) -> bool:
+    """Whether this game's chain hashes may be shown to anyone: always under scheme 2; under
+    scheme 1 only once the game is over, because a scheme-1 hash covers every hidden payload and
+    draw, so anyone holding one can confirm a guess at them (pbem/CHAIN.md)."""
+    return game.chain_scheme >= 2 or game_over(game)
+
+
+WITHHELD = ("withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
+            "would confirm a guess at them")
 
 
 def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None,
@@ -91,6 +102,7 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, 
     if limit:
         rows = rows[:limit]
     sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
+    shown = hashes_public(game)
     items = []
     # Random draws only once the game is over: the draws recorded on a public event (the deal's
     # shuffle on the first setup event) tell what was dealt face down.
@@ -100,8 +112,8 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, 
         data = row["payload"] if seen else public
         text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
         item = FeedItem(seq, row["type"], data, row["actor_kind"], row["actor_seat"], row["created_at"].isoformat(),
-                        text, row["hash"], seq in undone, row["rng"] if over else None, row["prev_hash"], public,
-                        visible_to, row["reveals"], row["schema_version"])
+                        text, row["hash"] if shown else None, seq in undone, row["rng"] if over else None,
+                        row["prev_hash"] if shown else None, public, visible_to, row["reveals"], row["schema_version"])
         if sealer is not None:
             item.parts = sealer.parts(seq, row)
             item.payload_key = sealer.payload_key(seq) if seen else None

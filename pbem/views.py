@@ -323,9 +323,13 @@ def game_audit(request, game_id: int):
     over = context["over"]
     seed = game.seed if over else None
     form, head_checks, status = HeadForm(), None, 200
+    heads_shown = selectors.hashes_public(game)
     if request.method == "POST":
         form = HeadForm(request.POST)
-        if form.is_valid():
+        if not heads_shown:
+            # Whether a head is in the log would confirm a guess at a hidden payload (scheme 1).
+            form.add_error(None, f"This game's heads are {selectors.WITHHELD}.")
+        elif form.is_valid():
             try:
                 head_checks = anchors.check_heads(game, anchors.heads_from_paste(game, form.cleaned_data["head"]))
             except anchors.NoHead as exc:
@@ -335,7 +339,8 @@ def game_audit(request, game_id: int):
     context.update(report=report, draws=audit.draws_table(game) if over else None, seed=seed,
                    chain_ok=not audit.chain_problems_of(report), scheme_text=audit.scheme_text(report.scheme),
                    seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment,
-                   head_form=form, head_checks=head_checks, heads=anchors.heads_by_version(game))
+                   head_form=form, head_checks=head_checks, heads_shown=heads_shown, withheld=selectors.WITHHELD,
+                   heads=anchors.heads_by_version(game) if heads_shown else [])
     return render(request, "pbem/audit.html", context, status=status)
 
 

@@ -155,10 +155,16 @@ def confirms_v2(game, item, keys, text: str, part: str) -> bool:
     return bool(shown & tries)
 
 
-def attack(client, game: Game) -> dict:
-    """Runs the attack on the public feed; returns what was tried and what it recovered."""
+def attack(client, game: Game, hashes_as_before: bool = False) -> dict:
+    """Runs the attack on the public feed; returns what was tried and what it recovered.
+    `hashes_as_before`: with the hashes the feed showed before scheme 2 (it shows none now for a
+    scheme-1 game before its end), taken from the database."""
     items = public_feed(client, game)
     truth = {e.seq: e for e in Event.objects.filter(game=game)}
+    if hashes_as_before:
+        items = [dict(item, hash=truth[item["seq"]].hash, prev_hash=truth[item["seq"]].prev_hash) for item in items]
+    if any(item["hash"] is None for item in items):
+        return {"items": items, "tried": {"payloads": 0, "draws": 0}, "recovered": {"payloads": [], "draws": []}}
     pool, pick = component_values(game), random.Random(game.pk)
     keys = guessable_keys(game, items) if game.chain_scheme >= 2 else []
     tried = {"payloads": 0, "draws": 0}
@@ -202,11 +208,14 @@ def test_the_brute_force_attack_on_the_public_feed_recovers_nothing(client, kind
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_same_attack_recovers_every_secret_of_a_scheme_1_game(client, kind, monkeypatch):
-    """The test bites: on a game written with the old scheme, every candidate set that holds the
-    truth gives it away (42 of 42 in the issue)."""
+def test_the_same_attack_recovers_every_secret_of_a_scheme_1_game_from_the_hashes_its_feed_showed(
+        client, kind, monkeypatch):
+    """The test bites: on a game written with the old scheme, given the hashes its feed showed
+    before this change, every candidate set that holds the truth gives it away (42 of 42 in the
+    issue). Its feed now shows no hash until the end."""
     game = old_scheme_game(kind, monkeypatch)
-    outcome = attack(client, game)
+    assert all(item["hash"] is None and item["prev_hash"] is None for item in public_feed(client, game))
+    outcome = attack(client, game, hashes_as_before=True)
     recovered, tried = outcome["recovered"], outcome["tried"]
     truth = {e.seq: e for e in Event.objects.filter(game=game)}
     assert len(recovered["payloads"]) == tried["payloads"]
@@ -237,3 +246,37 @@ def test_a_seat_gets_the_payload_key_of_its_own_events_only_and_can_check_them(c
     assert own["payload_key"] and chain.payload_commitment(bytes.fromhex(own["payload_key"]), own["data"]) \
         == own["parts"]["payload"]
     assert all(dealt[seat]["payload_key"] is None and dealt[seat]["data"] == dealt[seat]["public"] for seat in (1, 2))
+
+
+def test_a_scheme_1_game_shows_its_hashes_and_heads_only_once_it_is_over(client, make_game, monkeypatch, mailoutbox):
+    """A scheme-1 hash confirms guesses at hidden payloads: before the end no feed, export, head
+    check or notice gives one out; after the end (the seed revealed) everything is shown."""
+    from pbem import addressing, verify
+    from pbem.mail import sending
+    from pbem.models import Notice, Seat
+    from tests.test_audit import finish
+
+    monkeypatch.setattr(chain, "LATEST", 1)
+    game = make_game(2)
+    monkeypatch.undo()
+    token = addressing.token_for(Seat.objects.get(game=game, number=0))
+    mine = client.get(f"/api/games/{game.pk}/events", headers={"X-Seat-Token": token}).json()["items"]
+    assert all(item["hash"] is None for item in mine)
+    withheld = client.get(f"/api/games/{game.pk}/head", {"head": f"1:{'ab' * 32}"})
+    assert withheld.status_code == 409 and withheld.json()["code"] == "heads_withheld"
+    page = client.post(f"/games/{game.pk}/audit/", {"head": f"1:{'ab' * 32}"}).content.decode()
+    assert "heads are withheld until the end" in page and Event.objects.get(game=game, seq=1).hash not in page
+    doc = client.get(f"/api/games/{game.pk}/export").json()
+    assert doc["head"]["hash"] is None and all(ev["hash"] is None for ev in doc["events"])
+    assert "hashes are withheld until the end" in " ".join(verify.verify_document(doc).notes)
+    sending.send_pending(game.pk)
+    assert mailoutbox and all("X-Pbem-Head" not in m.extra_headers for m in mailoutbox)
+    assert all(game.head_hash not in m.body for m in mailoutbox)
+    assert set(Notice.objects.filter(game=game, status="sent").values_list("chain_head", flat=True)) == {""}
+
+    finish(game)
+    game.refresh_from_db()
+    items = client.get(f"/api/games/{game.pk}/events").json()["items"]
+    assert [item["hash"] for item in items] == list(Event.objects.filter(game=game).order_by("seq")
+                                                    .values_list("hash", flat=True))
+    assert client.get(f"/api/games/{game.pk}/head", {"head": f"{game.version}:{game.head_hash}"}).json()["all_contained"]

@@ -195,7 +195,9 @@ def build_context(notice: Notice) -> dict:
         summary = spec.summary(state["game"]) if state["game"] is not None else {}
         names = state["meta"]["names"] or selectors.seat_names(game)
         head = Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first()
-        ctx.update(game=game, spec=spec, names=names, head_hash=head or game.head_hash, version=loaded.version,
+        # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
+        head = (head or game.head_hash) if selectors.hashes_public(game) else ""
+        ctx.update(game=game, spec=spec, names=names, head_hash=head, version=loaded.version,
                    round=summary.get("round", ""), phase=summary.get("phase", ""), audit_url=audit_url(game.pk),
                    standings=_standings(game, state, names), seed=state["meta"].get("seed"))
         fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])
