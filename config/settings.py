@@ -192,10 +192,15 @@ PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))  # UTC hour of t
 # sends it later, so a command never waits on Redis.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("CELERY_BROKER_CONNECTION_TIMEOUT", "2"))
+# The timers, run by Celery beat (or in-process by `manage.py timers` on the embedded run); the
+# intervals in seconds can be set (a test of the timers runs them at a second).
 CELERY_BEAT_SCHEDULE = {
-    "pbem-sweep-outbox": {"task": "pbem.tasks.sweep_outbox", "schedule": 30.0},
-    "pbem-sweep-inbound": {"task": "pbem.tasks.sweep_inbound", "schedule": 60.0},
-    "pbem-deadlines": {"task": "pbem.tasks.run_deadlines", "schedule": 60.0},
+    "pbem-sweep-outbox": {"task": "pbem.tasks.sweep_outbox",
+                          "schedule": float(os.environ.get("PBEM_OUTBOX_SWEEP_EVERY", "30"))},
+    "pbem-sweep-inbound": {"task": "pbem.tasks.sweep_inbound",
+                           "schedule": float(os.environ.get("PBEM_INBOUND_SWEEP_EVERY", "60"))},
+    "pbem-deadlines": {"task": "pbem.tasks.run_deadlines",
+                       "schedule": float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))},
     "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
     "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
 }

@@ -298,6 +298,25 @@ class ReasonForm(forms.Form):
         return [(s.number, f"{s.number + 1}: {s.name}") for s in seats if only is None or s.number in only]
 
 
+class ResendForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int, help_text="Players who have not accepted yet.")
+    field_order = ["seat", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        waiting = list(Seat.objects.filter(game=self.game, invite_accepted=False).values_list("number", flat=True))
+        self.fields["seat"].choices = self.seat_choices(only=waiting)
+
+
+class StandInForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int, help_text="Its player can take it back with one reply: 'back'.")
+    field_order = ["seat", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = self.seat_choices()
+
+
 class AbandonForm(ReasonForm):
     confirm = forms.BooleanField(label="Yes, end this game unfinished (the seed is revealed; this cannot be undone)")
 
@@ -389,11 +408,13 @@ ANY = tuple(GameStatus.values)
 
 ACTIONS = {a.name: a for a in (
     DeskAction("start", "Start the game", ReasonForm, (GameStatus.OPEN,)),
+    DeskAction("resend", "Resend an invitation", ResendForm, (GameStatus.OPEN,)),
     DeskAction("pause", "Pause", ReasonForm, (GameStatus.RUNNING,)),
     DeskAction("resume", "Resume", ReasonForm, (GameStatus.PAUSED,)),
     DeskAction("extend", "Extend a deadline", ExtendForm, (GameStatus.RUNNING,), needs_awaited=True),
     DeskAction("remind", "Send a reminder now", ReasonForm, (GameStatus.RUNNING,), needs_awaited=True),
     DeskAction("replace", "Replace a player", ReplaceForm, NOT_OVER),
+    DeskAction("standin", "Let the stand-in play a seat", StandInForm, LIVE),
     DeskAction("correct", "Correct a score", CorrectForm, ANY),
     DeskAction("rewind", "Correct a mistaken ruling (rewind)", RewindForm, LIVE),
     DeskAction("abandon", "Abandon the game", AbandonForm, NOT_OVER),
@@ -407,6 +428,9 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
     if action == "start":
         services.start_game(game.pk, actor, reason=reason)
         return "The game has started."
+    if action == "resend":
+        desk.resend_invitation(game.pk, data["seat"], actor, reason)
+        return f"Another invitation goes out to seat {data['seat'] + 1}."
     if action == "pause":
         desk.pause_game(game.pk, actor, reason)
         return "The game is paused."
@@ -425,6 +449,9 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
     if action == "replace":
         desk.replace_player(game.pk, data["seat"], data["name"], data["email"], actor, reason)
         return f"{data['name']} now holds seat {data['seat'] + 1}; the old seat links and addresses are revoked."
+    if action == "standin":
+        desk.seat_standin(game.pk, data["seat"], actor, reason)
+        return f"The stand-in plays seat {data['seat'] + 1} until its player replies 'back'."
     if action == "correct":
         desk.correct_score(game.pk, data["seat"], data["points"], actor, reason)
         return f"Seat {data['seat'] + 1}: {data['points']:+d} points, recorded with its reason."

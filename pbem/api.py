@@ -187,6 +187,11 @@ class GameCreateIn(Schema):
     title: Text = Field("", max_length=200)
     deadline_hours: int = Field(48, ge=1, le=24 * 60)
     notices: Literal["every", "digest", "none"] = "every"
+    absence: Literal["standin", "minimal", "master"] = Field(
+        "standin", description="a seat that misses `standin_after` deadlines in a row: played by the stand-in "
+                               "until its player replies 'back', the rules' minimal action each time, or the "
+                               "Master of Seals decides")
+    standin_after: int = Field(2, ge=1, le=20)
 
 
 class OptionOut(Schema):
@@ -449,7 +454,8 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
     try:
         game = services.create_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
                                     deadline_seconds=payload.deadline_hours * 3600, invited=True,
-                                    notices=payload.notices)
+                                    notices=payload.notices, absence=payload.absence,
+                                    standin_after=payload.standin_after)
     except services.ServiceError as exc:
         raise ApiError(SERVICE_STATUS.get(exc.code, 400), exc.code, str(exc)) from None
     return Status(201, game_out(game))

@@ -25,7 +25,7 @@ def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
 
 def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     count = int(rest) if rest.isdigit() else 10
-    lines = selectors.history_lines(work.loaded.game_id, seat, work.spec, work.state["meta"]["names"])
+    lines = selectors.history_lines(work.loaded.game_id, seat)
     work.outcome.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
 
 
@@ -120,6 +120,10 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
 
 
 def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
+    if seat in work.state["meta"].get("standins", ()):
+        take_seat_back(work, seat)
+        work.outcome.applied.append("back: you play your seat yourself again")
+        return
     info = work.seats[seat]
     now = timezone.now()
     if not info["away_until"] or info["away_until"] <= now:
@@ -128,6 +132,13 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
     _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
     work.platform("Back", {"seat": seat})
     work.outcome.applied.append("back")
+
+
+def take_seat_back(work: Work, seat: int) -> None:
+    """The player of a seat the stand-in plays is back: they play it again from now, with a whole
+    period for the move the game awaits of them (if any)."""
+    work.platform("StandInLeft", {"seat": seat})
+    work.fresh_turn.add(seat)
 
 
 def _set_away(work: Work, seat: int, until: datetime | None, used: int, now: datetime) -> None:

@@ -11,11 +11,21 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from . import outbox
-from .models import Event, Game, GameStatus, Notice, NoticePreference, Seat
+from .models import (
+    TURN_NOTICE_KINDS,
+    AbsencePolicy,
+    Event,
+    Game,
+    GameStatus,
+    Notice,
+    NoticePreference,
+    NoticeStatus,
+    Seat,
+)
 from .readmodels import awaited_seats
 from .runner import SYSTEM, ServiceError, Work, emit_game_events, run
 
@@ -39,15 +49,19 @@ def run_deadlines(now: datetime | None = None) -> dict:
                 except ServiceError:
                     log.warning("timeout of game %s seat %s failed", game_id, seat_key, exc_info=True)
                     continue
-                counts["timed_out" if verdict == "passed" else "reported"] += verdict != "not_due"
+                if verdict != "not_due":
+                    counts["reported" if verdict == "reported" else "timed_out"] += 1
             elif remind(game_id, int(seat_key), iso, deadline, period, now):
                 counts["reminded"] += 1
     return counts
 
 
 def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
-    """At a deadline: the game's timeout policy (a pass where the rules allow), else tell the
-    Master of Seals. Returns "passed", "reported" or "not_due"."""
+    """At a deadline: the rules' minimal action (a pass where the rules allow), else tell the
+    Master of Seals. Once the seat has missed `standin_after` deadlines in a row, the table's
+    absence policy decides: the stand-in takes the seat over (and moves at once), or the Master
+    of Seals is told instead of passing again. Returns "passed", "standin", "reported" or
+    "not_due"."""
     now = now or timezone.now()
     verdict = {"value": "not_due"}
 
@@ -55,8 +69,17 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
         deadline = (work.game.get("deadlines") or {}).get(str(seat))
         if seat not in awaited_seats(work.spec, work.state) or not deadline or datetime.fromisoformat(deadline) > now:
             return
+        if _notice_unsent(work.loaded.game_id, work.seats[seat]["id"]):
+            return  # the seat has not been told yet (the mail server is down): its time waits
+        misses = _misses_in_a_row(work.loaded.game_id, seat) + 1
+        policy = work.game["absence_policy"]
+        gone = misses >= work.game["standin_after"] and seat not in work.state["meta"].get("standins", ())
+        if gone and policy == AbsencePolicy.STANDIN:
+            _seat_standin(work, seat, deadline, misses)
+            verdict["value"] = "standin"
+            return
         command = work.spec.timeout(work.state["game"], seat)
-        if command is None:
+        if command is None or (gone and policy == AbsencePolicy.MASTER):
             if work.state["meta"].get("overdue", {}).get(str(seat)) == deadline:
                 return  # the Master of Seals was already told about this deadline
             work.platform("DeadlineMissed", {"seat": seat, "deadline": deadline})
@@ -64,14 +87,54 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
                                  "to_email": "", "context": {"seat": seat}})
             verdict["value"] = "reported"
             return
-        work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": work.spec.describe(command)})
+        described = work.spec.describe(command)
+        work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": described})
         rng = work.rng()
         events = work.spec.decide(work.state["game"], seat, command, rng)
         emit_game_events(work, events, rng)
+        # Still awaited (a turn of several steps): the seat is told and gets a whole period
+        # again, so the timer never plays for it twice without a notice in between.
+        work.fresh_turn.add(seat)
+        work.notices.append({"seat_id": None, "kind": "timedout", "version": work.loaded.version + len(work.events),
+                             "to_email": "", "context": {"seat": seat, "command": described,
+                                                         "misses": _misses_in_a_row(work.loaded.game_id, seat) + 1}})
         verdict["value"] = "passed"
 
     run(game_id, SYSTEM, body)
     return verdict["value"]
+
+
+def _seat_standin(work: Work, seat: int, deadline: str, misses: int) -> None:
+    """The player seems gone: the stand-in plays the seat from now on (its move follows at once,
+    as its own actor); the player and the Master of Seals are told."""
+    reason = f"missed {misses} deadlines in a row"
+    work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": "", "standin": True})
+    work.platform("StandInSeated", {"seat": seat, "reason": reason})
+    info = work.seats[seat]
+    version = work.loaded.version + len(work.events)
+    if info["email"]:
+        work.notices.append({"seat_id": info["id"], "kind": "standin", "version": version,
+                             "to_email": info["email"], "context": {"reason": reason}})
+    work.notices.append({"seat_id": None, "kind": "timedout", "version": version, "to_email": "",
+                         "context": {"seat": seat, "command": "the stand-in takes the seat over", "misses": misses}})
+
+
+def _notice_unsent(game_id: int, seat_id: int) -> bool:
+    return Notice.objects.filter(game_id=game_id, seat_id=seat_id, kind__in=TURN_NOTICE_KINDS,
+                                 status__in=(NoticeStatus.PENDING, NoticeStatus.SENDING)).exists()
+
+
+def _misses_in_a_row(game_id: int, seat: int) -> int:
+    """How many deadlines this seat has missed since it last acted itself."""
+    misses = 0
+    rows = (Event.objects.filter(game_id=game_id).filter(models.Q(actor_kind="seat", actor_seat=seat) |
+                                                         models.Q(type="pbem.TimedOut", payload__seat=seat))
+            .order_by("-seq").values_list("type", flat=True))
+    for etype in rows.iterator(chunk_size=50):
+        if etype != "pbem.TimedOut":
+            break
+        misses += 1
+    return misses
 
 
 def _reported(game_id: int, seat: int, iso: str) -> bool:

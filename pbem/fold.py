@@ -60,6 +60,20 @@ def apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
         meta.setdefault("overdue", {})[str(data["seat"])] = data["deadline"]
     elif kind == "PlayerReplaced":
         meta["names"][data["seat"]] = data["name"]
+        _stand_in_leaves(meta, data["seat"])  # a new player plays for themselves
+    elif kind == "StandInSeated":
+        # Set only by these events, so a log without them folds to the same state as before.
+        standins = meta.setdefault("standins", [])
+        if data["seat"] not in standins:
+            standins.append(data["seat"])
+            standins.sort()
+    elif kind == "StandInLeft":
+        _stand_in_leaves(meta, data["seat"])
+
+
+def _stand_in_leaves(meta: dict, seat: int) -> None:
+    if seat in meta.get("standins", ()):
+        meta["standins"].remove(seat)
 
 
 def fold_rows(spec: GameSpec, state: dict, rows, undone: set) -> dict:

@@ -10,7 +10,7 @@ from django.core.validators import validate_email
 
 from games.base import GameSpec
 
-from .models import NoticePreference
+from .models import AbsencePolicy, NoticePreference
 from .services import PlayerSpec
 
 
@@ -60,6 +60,17 @@ class NewGameForm(forms.Form):
     notices = forms.ChoiceField(choices=NoticePreference.choices, initial=NoticePreference.EVERY,
                                 label="Players hear of others' moves",
                                 help_text="the default; each player can change it with 'notices'")
+    absence = forms.ChoiceField(choices=AbsencePolicy.choices, initial=AbsencePolicy.STANDIN, required=False,
+                                label="A player who misses deadlines in a row",
+                                help_text="the player takes the seat back with one reply: 'back'")
+    standin_after = forms.IntegerField(min_value=1, max_value=20, initial=2, required=False,
+                                       label="…after this many missed deadlines")
+
+    def clean_absence(self):
+        return self.cleaned_data.get("absence") or AbsencePolicy.STANDIN
+
+    def clean_standin_after(self):
+        return self.cleaned_data.get("standin_after") or 2
 
     def __init__(self, spec: GameSpec, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -90,6 +101,34 @@ def _option_field(option) -> forms.Field:
     if isinstance(option.default, int):
         return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
     return forms.CharField(max_length=200, **common)
+
+
+class PracticeForm(forms.Form):
+    """A game against stand-ins: only its one player is invited (to their own address)."""
+
+    name = forms.CharField(max_length=100, label="Your name")
+    email = forms.EmailField(label="Your address", help_text="the invitation and every notice go there")
+    opponents = forms.IntegerField(min_value=1, max_value=5, initial=2, label="Stand-ins to play against")
+
+    def __init__(self, spec: GameSpec, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        field = self.fields["opponents"]
+        field.min_value, field.max_value = max(1, spec.min_players - 1), spec.max_players - 1
+        field.initial = max(field.min_value, min(2, field.max_value))
+        field.validators = []
+        field.widget.attrs.update(min=field.min_value, max=field.max_value)
+
+    def clean_opponents(self):
+        count = self.cleaned_data["opponents"]
+        low, high = self.fields["opponents"].min_value, self.fields["opponents"].max_value
+        if not low <= count <= high:
+            raise ValidationError(f"{self.spec.title} takes {low} to {high} stand-ins beside you.")
+        return count
+
+    def players(self) -> list[PlayerSpec]:
+        you = PlayerSpec(self.cleaned_data["name"].strip(), self.cleaned_data["email"].strip())
+        return [you] + [PlayerSpec(f"Stand-in {n}", "") for n in range(1, self.cleaned_data["opponents"] + 1)]
 
 
 class MoveChoiceField(forms.ChoiceField):

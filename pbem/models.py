@@ -24,6 +24,14 @@ class GameStatus(models.TextChoices):
     ABANDONED = "abandoned", "abandoned"
 
 
+class AbsencePolicy(models.TextChoices):
+    """What happens to a seat that misses deadlines in a row (chosen when the game is made)."""
+
+    STANDIN = "standin", "the stand-in plays it until its player comes back"
+    MINIMAL = "minimal", "the rules' minimal action (a pass) at each deadline"
+    MASTER = "master", "the Master of Seals decides"
+
+
 def new_seed_hex() -> str:
     return secrets.token_hex(32)
 
@@ -53,6 +61,9 @@ class Game(models.Model):
     # How long each awaited seat has for its move (seconds: the desk and the forms speak hours).
     deadline_seconds = models.IntegerField(default=48 * 3600, validators=[MinValueValidator(1)])
     away_allowance_days = models.IntegerField(default=21, validators=[MinValueValidator(0)])
+    # A seat that misses this many deadlines in a row is handed to `absence_policy`.
+    absence_policy = models.CharField(max_length=8, choices=AbsencePolicy.choices, default=AbsencePolicy.STANDIN)
+    standin_after = models.IntegerField(default=2, validators=[MinValueValidator(1)])
     masters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="mastered_games",
         help_text="Masters of Seals who run this game on the desk.",
@@ -130,6 +141,7 @@ class ActorKind(models.TextChoices):
     SEAT = "seat", "a seat"
     SYSTEM = "system", "the system"
     ADMIN = "admin", "an admin"
+    STANDIN = "standin", "the stand-in for a seat"
 
 
 class Event(models.Model):
@@ -238,6 +250,10 @@ class Notice(models.Model):
             models.UniqueConstraint(fields=["dedupe_key"], name="notice_unique_dedupe_key",
                                     condition=models.Q(dedupe_key__isnull=False)),
         ]
+
+
+# Notices that tell a seat it is its move: its deadline must not run out before one reaches it.
+TURN_NOTICE_KINDS = ("turn", "welcome")
 
 
 class InboundStatus(models.TextChoices):

@@ -25,11 +25,13 @@ from .readmodels import awaited_seats, game_status, scores_with_corrections
 
 # Platform events that change nothing on the board: a reply written before them is not stale,
 # and undo looks past them.
-NEUTRAL_EVENTS = {"pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
+NEUTRAL_EVENTS = {"pbem.InvitationResent", "pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
                   "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
-QUIET_EVENTS = {"pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
+QUIET_EVENTS = {"pbem.InvitationResent", "pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
                 "pbem.DeadlineMissed"}
 
+# Platform events every seat hears of, even one still choosing its move.
+TABLE_NEWS = {"pbem.Said", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed", "pbem.Abandoned"}
 MAX_ATTEMPTS = 8
 
 
@@ -92,6 +94,7 @@ class Outcome:
 
 
 GAME_FIELDS = ("id", "kind", "status", "seed", "chain_scheme", "options", "deadline_seconds", "away_allowance_days",
+               "absence_policy", "standin_after",
                "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
@@ -112,6 +115,12 @@ class Work:
     extra_updates: dict = field(default_factory=dict)
     side_effects: list = field(default_factory=list)  # writes to run in the append's transaction
     stored: dict = field(default_factory=dict)  # the read model as the game row holds it now
+    # Seats whose turn starts afresh although they were awaited before (a timer played for
+    # them and they are awaited again): a new deadline and a turn notice, like a new turn.
+    fresh_turn: set = field(default_factory=set)
+    # Deadlines set by the command itself for seats that become awaited (a resume gives back
+    # the time that remained at the pause): {"seat": iso datetime}.
+    deadline_overrides: dict = field(default_factory=dict)
 
     def later(self, write) -> None:
         """Runs `write()` in the same transaction as the append (never on its own)."""
@@ -150,6 +159,7 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     if cached is not None and isinstance(cached, Work):
         cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
         cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
+        cached.fresh_turn, cached.deadline_overrides = set(), {}
         return cached
     try:
         game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
@@ -203,6 +213,11 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     work.game.update(work.stored, version=loaded.version, head_hash=head)
     if work.notices:
         outbox.dispatch_on_commit(loaded.game_id)
+    standins = loaded.state["meta"].get("standins")
+    if standins and work.actor.kind != "standin" and set(standins) & set(work.stored["awaited"]):
+        # A seat the stand-in plays is awaited: it moves after this commits (its own moves
+        # carry on by themselves, so they do not queue it again).
+        transaction.on_commit(lambda: outbox.queue_task("pbem.tasks.play_standins", loaded.game_id))
 
 
 def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
@@ -236,6 +251,11 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
                         return Outcome(work.loaded.version, duplicate=True)
                     body(work)
                     _commit(work, causation_id, db)
+            if not work.events and work.cached and _moved(game_id, work.loaded.version):
+                # Nothing emitted means no append checked the version: an answer (board, help,
+                # a timer's "not due") judged on a cache another process has moved past would
+                # be wrong. Look again on a fresh load.
+                continue
         except Conflict:
             continue  # the cached state was behind, someone else won, or a duplicate: look again
         except (Rejected, ServiceError):
@@ -266,7 +286,7 @@ def _read_model(work: Work, version: int, now: datetime) -> dict:
     spec, state = work.spec, work.state
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
     awaited = awaited_seats(spec, state)
-    before = set(work.game.get("awaited") or [])
+    before = set(work.game.get("awaited") or []) - work.fresh_turn
     deadlines = dict(work.game.get("deadlines") or {})
     for seat in list(deadlines):
         if int(seat) not in awaited:
@@ -275,7 +295,7 @@ def _read_model(work: Work, version: int, now: datetime) -> dict:
         # Only a newly awaited seat gets a fresh deadline: one still awaited without a deadline
         # has it held (a notice to it bounced, suspend_deadline) until rearm_deadline.
         if seat not in before:
-            deadlines[str(seat)] = deadline_for(work, seat, now)
+            deadlines[str(seat)] = work.deadline_overrides.get(str(seat)) or deadline_for(work, seat, now)
     return {
         "status": game_status(state),
         "round": int(summary.get("round") or 0),
@@ -298,19 +318,25 @@ def deadline_for(work: Work, seat: int, now: datetime) -> str:
 def _turn_notices(work: Work, version: int, updates: dict) -> None:
     """A turn notice to each newly awaited seat (and to the actor if a new phase awaits them too);
     news to the others who want every move."""
-    before = set(work.game.get("awaited") or [])
+    before = set(work.game.get("awaited") or []) - work.fresh_turn
     after = updates["awaited"]
     status = updates["status"]
     new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
     newsworthy = any(ev.type not in QUIET_EVENTS for ev in work.events)
-    # Table talk reaches everyone but the speaker, awaited or not (unless they want no news).
-    talk = any(ev.type == "pbem.Said" for ev in work.events)
+    # Table talk and news of the table itself (a new player, a pause) reach everyone but the
+    # speaker, awaited or not (unless they want no news).
+    talk = any(ev.type in TABLE_NEWS for ev in work.events)
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
+    standins = set(work.state["meta"].get("standins", ()))
     for seat in work.seats:
         number = seat["number"]
+        if not seat["email"]:
+            continue  # a seat only a stand-in ever plays (a practice game's)
         if status == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED:
             kind = "final"
+        elif number in after and number not in before and number in standins:
+            continue  # the stand-in moves for it at once; its player hears of it as news
         elif number in after and number not in before:
             kind = "turn"
         elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
@@ -321,8 +347,8 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
             kind = "news"
         else:
             continue
-        if any(n["seat_id"] == seat["id"] and n["kind"] == kind for n in work.notices):
-            continue
+        if any(n["seat_id"] == seat["id"] for n in work.notices):
+            continue  # the command wrote this seat a notice of its own (a welcome, a correction)
         work.notices.append({"seat_id": seat["id"], "kind": kind, "version": version, "to_email": seat["email"]})
 
 

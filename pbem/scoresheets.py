@@ -6,6 +6,10 @@ events, each shown with its reason in the round it was made. Running totals foll
 The standings rank the scores the platform records (the game's `summary` scores plus the
 corrections) with the game's own tie-breakers (`Result.tiebreak`, via `games.base.rank`).
 
+A seat whose player was replaced keeps the points of each player apart: a row belongs to the
+player who held the seat in its round (the replacement's own round and later: the newcomer), the
+header names both, and the standings say how much each of them scored.
+
 Nothing here writes: a sheet is recomputed from the events each time it is shown or exported.
 """
 
@@ -17,8 +21,8 @@ from dataclasses import dataclass, field
 
 from games.base import rank
 
-from . import eventlog
-from .models import Game
+from . import eventlog, selectors
+from .models import Event, Game
 from .readmodels import scores_with_corrections
 
 
@@ -32,10 +36,13 @@ class Row:
     totals: list[int] = field(default_factory=list)  # running totals after this row
     reason: str = ""
     seq: int | None = None  # the correction's event number
+    players: list[str] = field(default_factory=list)  # who held each seat then, where it changed hands
+    standin: list[bool] = field(default_factory=list)  # the stand-in played the seat in this round
 
     @property
     def cells(self) -> list[dict]:
-        return [{"points": p, "total": t, "detail": d} for p, t, d in zip(self.points, self.totals, self.details)]
+        return [{"points": p, "total": t, "detail": d, "player": n, "standin": s}
+                for p, t, d, n, s in zip(self.points, self.totals, self.details, self.players, self.standin)]
 
 
 @dataclass
@@ -46,6 +53,7 @@ class Standing:
     score: int
     tiebreak: list
     tied: bool
+    by_player: list[tuple[str, int]] = field(default_factory=list)  # several when the seat changed hands
 
 
 @dataclass
@@ -93,6 +101,14 @@ def build(game: Game) -> Sheet:
         row = Row(_round_at(game, spec, seq), "Correction", "correction", points_row, [""] * players, reason=reason, seq=seq)
         placed.append(((row.round, 1, seq), row))
     rows = [row for _key, row in sorted(placed, key=lambda item: item[0])]
+    holders = _holders_by_round(game, spec, players, names)
+    for row in rows:
+        # Named only on a seat that changed hands ("" elsewhere: the header says who it is).
+        row.players = [_holder(holders[seat], row.round) if len(holders[seat]) > 1 else ""
+                       for seat in range(players)]
+    standin_rounds = _standin_rounds(game, spec, players)
+    for row in rows:
+        row.standin = [row.round in standin_rounds[seat] for seat in range(players)]
 
     running = [0] * players
     for row in rows:
@@ -103,7 +119,11 @@ def build(game: Game) -> Sheet:
     recorded = scores_with_corrections(spec, state) if players else []
     result = spec.result(state["game"]) if state["game"] is not None else None
     tiebreak = [list(t) for t in result.tiebreak] if result is not None and result.tiebreak else []
-    standings = _standings(recorded, tiebreak, names)
+    headers = [_header(holders[seat]) for seat in range(players)]
+    standings = _standings(recorded, tiebreak, headers)
+    for standing in standings:
+        if len(holders[standing.seat]) > 1:
+            standing.by_player = _points_by_player(rows, standing.seat, holders[standing.seat])
     problems = []
     for seat in range(players):
         if running[seat] != recorded[seat]:
@@ -115,8 +135,66 @@ def build(game: Game) -> Sheet:
             corrected[seat] += points
         if corrected != recorded:
             problems.append(f"the game's result {corrected} differs from its running scores {recorded}")
-    return Sheet(game.pk, game.title or spec.title, game.kind, game.status, names, rows, running, recorded,
+    return Sheet(game.pk, game.title or spec.title, game.kind, game.status, headers, rows, running, recorded,
                  standings, final=result is not None and not meta["abandoned"], problems=problems)
+
+
+def _holders_by_round(game: Game, spec, players: int, names: list[str]) -> list[list[tuple[int, str]]]:
+    """Per seat: (first round, player) for each player who held it (a replacement counts from
+    the round it was made in)."""
+    seated = selectors.occupancy(game.pk)
+    if len(seated.spans) != players:
+        return [[(0, name)] for name in names]
+    return [[(0 if first == 0 else _round_at(game, spec, first), name) for first, name in spans]
+            for spans in seated.spans]
+
+
+def _standin_rounds(game: Game, spec, players: int) -> list[set[int]]:
+    """Per seat: the rounds in which the stand-in made at least one of its moves."""
+    moves = dict(Event.objects.filter(game_id=game.pk, actor_kind="standin").exclude(type__startswith="pbem.")
+                 .values_list("seq", "actor_seat"))
+    rounds: list[set[int]] = [set() for _ in range(players)]
+    for seq, round_ in _rounds_at(game, spec, set(moves)).items():
+        seat = moves[seq]
+        if seat is not None and 0 <= seat < players:
+            rounds[seat].add(round_)
+    return rounds
+
+
+def _rounds_at(game: Game, spec, seqs: set[int]) -> dict[int, int]:
+    """The game's round at each event of `seqs`, in one replay of the log."""
+    if not seqs:
+        return {}
+    undone = eventlog.undone_seqs(game.pk)
+    state, out = eventlog.new_state(), {}
+    rows = Event.objects.filter(game_id=game.pk, seq__lte=max(seqs)).order_by("seq").values_list(*eventlog.EVENT_FIELDS)
+    for seq, etype, payload, public, visible_to, reveals, schema in rows.iterator(chunk_size=500):
+        if seq not in undone:
+            payload = eventlog.upcast(spec, etype, payload, schema)
+            state = eventlog.apply(spec, state, etype, payload, visible_to, public, reveals, seq)
+        if seq in seqs and state["game"] is not None:
+            out[seq] = int(spec.summary(state["game"]).get("round") or 0)
+    return out
+
+
+def _holder(spans: list[tuple[int, str]], round_: int) -> str:
+    return next((name for first, name in reversed(spans) if first <= round_), spans[0][1])
+
+
+def _header(spans: list[tuple[int, str]]) -> str:
+    if len(spans) == 1:
+        return spans[0][1]
+    later = ", then ".join(f"{name} (from round {first})" for first, name in spans[1:])
+    return f"{spans[0][1]}, then {later}"
+
+
+def _points_by_player(rows: list[Row], seat: int, spans: list[tuple[int, str]]) -> list[tuple[str, int]]:
+    totals: dict[str, int] = {}
+    for _first, name in spans:
+        totals.setdefault(name, 0)
+    for row in rows:
+        totals[row.players[seat]] += row.points[seat] or 0
+    return list(totals.items())
 
 
 def _round_at(game: Game, spec, seq: int) -> int:
@@ -175,4 +253,6 @@ def to_csv(sheet: Sheet) -> str:
     w(["place", "seat", "player", "score", "tiebreak"])
     for s in sheet.standings:
         w([s.place, s.seat + 1, s.name, s.score, " ".join(str(v) for v in s.tiebreak)])
+        for name, points in s.by_player:
+            w(["", "", f"  of which {name}", points, ""])
     return out.getvalue()

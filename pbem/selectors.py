@@ -35,11 +35,16 @@ PLATFORM_TEXT = {
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
     "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {d['until'][:16]} ({d['reason']}).",
     "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
-    "TimedOut": lambda d, n: f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them.",
-    "PlayerReplaced": lambda d, n: f"{d['name']} takes over seat {d['seat'] + 1}: {d['reason']}",
+    "TimedOut": lambda d, n: (f"{n[d['seat']]} missed the deadline again." if d.get("standin") else
+                              f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."),
+    "StandInSeated": lambda d, n: f"The stand-in plays for {n[d['seat']]} from now on ({d['reason']}).",
+    "StandInLeft": lambda d, n: f"{n[d['seat']]} is back and plays their own seat again.",
+    "PlayerReplaced": lambda d, n: (f"{d['name']} takes over seat {d['seat'] + 1}"
+                                    + (f" from {d['replaced']}" if d.get("replaced") else "") + f": {d['reason']}"),
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
     "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; their deadline waits.",
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
+    "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
 
 
@@ -65,6 +70,34 @@ class FeedItem:
     payload_key: str | None = None  # scheme 2: the key of this payload's commitment, to those who see it
 
 
+@dataclass
+class Occupancy:
+    """Who held each seat when: a replacement changes the seat's player from that event on, and
+    what happened before it stays the replaced player's (history, feeds, score sheets)."""
+
+    spans: list[list[tuple[int, str]]]  # per seat: (first event number, player's name), in order
+
+    def names_at(self, seq: int) -> list[str]:
+        """Each seat's player when event `seq` happened (the replacement event itself already
+        names the newcomer's seat by the newcomer)."""
+        return [next(name for first, name in reversed(spans) if first <= seq) for spans in self.spans]
+
+    def players(self, seat: int) -> list[str]:
+        return [name for _first, name in self.spans[seat]]
+
+
+def occupancy(game_id: int) -> Occupancy:
+    spans: list[list[tuple[int, str]]] = []
+    rows = (Event.objects.filter(game_id=game_id, type__in=("pbem.GameCreated", "pbem.PlayerReplaced"))
+            .order_by("seq").values_list("seq", "type", "payload"))
+    for seq, etype, payload in rows:
+        if etype == "pbem.GameCreated":
+            spans = [[(0, player["name"])] for player in payload["players"]]
+        elif 0 <= payload["seat"] < len(spans):
+            spans[payload["seat"]].append((seq, payload["name"]))
+    return Occupancy(spans)
+
+
 def may_see(visible_to, seat: int | None) -> bool:
     return visible_to is None or (seat is not None and seat in visible_to)
 
@@ -84,15 +117,16 @@ WITHHELD = ("withheld until the end: this game's chain (scheme 1) hashes its hid
             "would confirm a guess at them")
 
 
-def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None,
-         names: list[str] | None = None, sealed: bool = False) -> list[FeedItem]:
-    """The log as `seat` (None: a spectator) may see it; everything once the game is over.
+def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
+         limit: int | None = None, sealed: bool = False) -> list[FeedItem]:
+    """The log as `seat` (None: a spectator) may see it; everything once the game is over. Each
+    event names the players who held the seats when it happened.
 
     `sealed`: with each event's chain parts and, for a payload this reader may see, the key of
     its commitment (scheme 2), so the reader can check the chain without the seed.
     """
     spec = get_game(game.kind)
-    names = names or seat_names(game)
+    seated = occupancy(game.pk)
     over = game_over(game)
     undone = eventlog.undone_seqs(game.pk)
     rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
@@ -107,13 +141,18 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None, 
     # Random draws only once the game is over: the draws recorded on a public event (the deal's
     # shuffle on the first setup event) tell what was dealt face down.
     for row in rows:
-        seq, visible_to, public = row["seq"], row["visible_to"], row["public"]
+        seq, visible_to, public, actor_kind, actor_seat = (row["seq"], row["visible_to"], row["public"],
+                                                           row["actor_kind"], row["actor_seat"])
         seen = over or may_see(visible_to, seat)
         data = row["payload"] if seen else public
+        names = seated.names_at(seq)
         text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
-        item = FeedItem(seq, row["type"], data, row["actor_kind"], row["actor_seat"], row["created_at"].isoformat(),
-                        text, row["hash"] if shown else None, seq in undone, row["rng"] if over else None,
-                        row["prev_hash"] if shown else None, public, visible_to, row["reveals"], row["schema_version"])
+        if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
+            text += f" (played by the stand-in for {names[actor_seat]})"
+        item = FeedItem(seq, row["type"], data, actor_kind, actor_seat, row["created_at"].isoformat(), text,
+                        row["hash"] if shown else None, seq in undone, row["rng"] if over else None,
+                        row["prev_hash"] if shown else None, public, visible_to, row["reveals"],
+                        row["schema_version"])
         if sealer is not None:
             item.parts = sealer.parts(seq, row)
             item.payload_key = sealer.payload_key(seq) if seen else None
@@ -142,10 +181,9 @@ def seat_names(game: Game) -> list[str]:
     return list(Seat.objects.filter(game=game).order_by("number").values_list("name", flat=True))
 
 
-def history_lines(game_id: int, seat: int | None, spec=None, names=None) -> list[str]:
+def history_lines(game_id: int, seat: int | None) -> list[str]:
     game = Game.objects.get(pk=game_id)
-    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "")
-            for item in feed(game, seat, names=names)]
+    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "") for item in feed(game, seat)]
 
 
 def state_at(game: Game, at: int | None = None) -> dict:

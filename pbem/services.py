@@ -16,7 +16,7 @@ from games.base import Rejected, may_act
 
 from . import commands, eventlog, outbox
 from .eventlog import NewEvent
-from .models import Event, Game, GameStatus, Notice, Seat
+from .models import AbsencePolicy, Event, Game, GameStatus, Seat
 from .registry import get_game
 from .runner import (  # noqa: F401 - the errors and actors every caller of the write path names
     NEUTRAL_EVENTS,
@@ -43,12 +43,20 @@ class PlayerSpec:
 
 def create_game(kind: str, players: list[PlayerSpec], options: dict | None = None, *, title: str = "",
                 deadline_seconds: int | None = None, start: bool = True, invited: bool = False,
-                notices: str = "every", actor: Actor = SYSTEM) -> Game:
+                notices: str = "every", absence: str = AbsencePolicy.STANDIN, standin_after: int = 2,
+                standin_seats: tuple[int, ...] = (), actor: Actor = SYSTEM) -> Game:
     """A new game with its seats; its first event publishes the seed's commitment.
 
     `invited`: every player gets an invitation (an outbox row written with the first event, so
     it is retried like any notice and visible on the desk) and the game starts once all have
-    accepted; else it starts at once when `start`. `notices`: each seat's preference for news."""
+    accepted; else it starts at once when `start`. `notices`: each seat's preference for news.
+    `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
+    `standin_seats`: seats the stand-in plays from the start (a practice game's: no invitation)."""
+    if absence not in AbsencePolicy.values:
+        raise ServiceError(f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.",
+                           "bad_options")
+    if standin_after < 1:
+        raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
     spec = get_game(kind)
     try:
         resolved = spec.resolve_options(len(players), options)
@@ -58,21 +66,26 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
     invitations: list[dict] = []
     with transaction.atomic():
         game = Game(kind=kind, title=title or spec.title, options=resolved, reducer_version=spec.version,
+                    absence_policy=absence, standin_after=standin_after,
                     deadline_seconds=deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600)
         game.seed_commitment = eventlog.seed_commitment(game.seed)
         game.save()
         for number, (player, colour) in enumerate(zip(players, colours)):
+            by_standin = number in standin_seats
             seat = Seat.objects.create(game=game, number=number, name=player.name, email=player.email,
-                                       colour=colour, invite_accepted=not invited, notice_preference=notices)
-            if invited:
+                                       colour=colour, invite_accepted=by_standin or not invited,
+                                       notice_preference=notices)
+            if invited and not by_standin:
                 invitations.append({"seat_id": seat.pk, "kind": "invitation", "version": 1, "to_email": seat.email})
         created = NewEvent("pbem.GameCreated", {
             "kind": kind, "title": game.title, "options": resolved, "reducer_version": spec.version,
             "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
             "seed_commitment": game.seed_commitment, "deadline_seconds": game.deadline_seconds,
+            "absence_policy": absence, "standin_after": standin_after,
         })
-        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, [created], actor.as_tuple(), "", spec,
-                                         game=game)
+        first = [created] + [NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
+                             for seat in sorted(set(standin_seats))]
+        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, first, actor.as_tuple(), "", spec, game=game)
         eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, invitations)
         if invitations:
             outbox.dispatch_on_commit(game.pk)
@@ -97,17 +110,6 @@ def accept_invitation(seat: Seat) -> bool:
                 raise
             return False
     return True
-
-
-def resend_invitation(seat: Seat) -> None:
-    """A new invitation for a seat that has not accepted yet (the desk's "resend")."""
-    if seat.invite_accepted:
-        raise ServiceError(f"{seat.name} has already accepted.", "already_accepted")
-    with transaction.atomic():
-        version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
-        Notice.objects.create(game_id=seat.game_id, seat=seat, kind="invitation", version=version,
-                              to_email=seat.email)
-        outbox.dispatch_on_commit(seat.game_id)
 
 
 def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:
@@ -184,9 +186,14 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
     require_running(work)
     spec, game_state = work.spec, work.state["game"]
     legal_now = lambda: [spec.describe(c) for c in spec.legal(game_state, seat)]  # noqa: E731
+    played_by_standin = seat in work.state["meta"].get("standins", ()) and work.actor.kind == "seat"
     if not may_act(spec, game_state, seat):
         waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or "nobody"
-        raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.")
+        hint = " The stand-in is playing your seat: reply 'back' to play it yourself again." \
+            if played_by_standin else ""
+        raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.{hint}")
+    if played_by_standin:
+        commands.take_seat_back(work, seat)  # a move of the player's own: they are back
     try:
         command = structured if structured is not None else spec.parse(line, game_state, seat)
         rng = work.rng()

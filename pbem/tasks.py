@@ -9,7 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, processing
+from . import deadlines, processing, standins
 from .mail import sending
 from .models import InboundMessage, InboundStatus
 
@@ -49,6 +49,12 @@ def sweep_inbound(older_than_seconds: int = 60) -> int:
     for inbound_id in ids:
         processing.process(inbound_id)
     return len(ids)
+
+
+@shared_task(ignore_result=True)
+def play_standins(game_id: int) -> int:
+    """After a commit that awaits a seat played by its stand-in: its moves."""
+    return standins.play(game_id)
 
 
 @shared_task(ignore_result=True)

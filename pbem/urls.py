@@ -9,6 +9,7 @@ from .api import api
 urlpatterns = [
     path("", views.lobby, name="pbem-lobby"),
     path("games/new/", views.new_game, name="pbem-new_game"),
+    path("games/practice/", views.practice, name="pbem-practice"),
     path("games/<int:game_id>/", views.game_page, name="pbem-game"),
     path("games/<int:game_id>/history/", views.game_history, name="pbem-game_history"),
     path("games/<int:game_id>/audit/", views.game_audit, name="pbem-game_audit"),

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from games.base import may_act
 
 from . import addressing, anchors, audit, eventlog, export, inbox, ratelimit, selectors, services
-from .forms import CommandForm, HeadForm, KindForm, NewGameForm, SayForm
+from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
 
@@ -129,7 +129,9 @@ def new_game(request):
             game = services.create_game(kind, form.cleaned_data["invitees"], form.game_options(),
                                         title=form.cleaned_data["title"].strip(),
                                         deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
-                                        invited=True, notices=form.cleaned_data["notices"])
+                                        invited=True, notices=form.cleaned_data["notices"],
+                                        absence=form.cleaned_data["absence"],
+                                        standin_after=form.cleaned_data["standin_after"])
         except ratelimit.Limited as exc:
             form.add_error(None, str(exc))
         except services.ServiceError as exc:
@@ -140,6 +142,31 @@ def new_game(request):
                                       "The game starts when all have accepted.")
             return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
+
+
+@require_http_methods(["GET", "POST"])
+def practice(request):
+    """A practice game against stand-ins, for a newcomer: one invitation, to the player's own
+    address; the stand-ins play their seats at once."""
+    specs = all_games()
+    kind = request.GET.get("kind") or request.POST.get("kind")
+    if not kind or kind not in specs:
+        return render(request, "pbem/practice.html", {"kind_form": KindForm(specs, request.GET or None)})
+    spec = specs[kind]
+    form = PracticeForm(spec, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        players = form.players()
+        try:
+            ratelimit.check_create(request)
+            game = services.create_game(kind, players, {}, title=f"Practice: {spec.title}", invited=True,
+                                        standin_seats=tuple(range(1, len(players))))
+        except (ratelimit.Limited, services.ServiceError) as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Practice game #{game.pk} is set: accept the invitation we mailed to "
+                                      f"{players[0].email} and the stand-ins make their first moves.")
+            return redirect("pbem-game", game_id=game.pk)
+    return render(request, "pbem/practice.html", {"form": form, "spec": spec, "kind": kind})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,7 +234,7 @@ def seat_page(request, token: str):
     if submission and submission["refused"] and request.method == "GET":
         form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"]})
     context = _game_context(game)
-    items = selectors.feed(game, seat.number, names=context["names"])
+    items = selectors.feed(game, seat.number)
     context.update(
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
@@ -261,7 +288,7 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
         return at
     context = _game_context(game)
     state = selectors.state_at(game, at)
-    items = selectors.feed(game, number, names=context["names"])
+    items = selectors.feed(game, number)
     whole = request.GET.get("all") == "1"
     shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
@@ -309,7 +336,7 @@ def game_page(request, game_id: int):
     spec = get_game(game.kind)
     state = eventlog.load(game).state
     context = _game_context(game)
-    items = selectors.feed(game, None, names=context["names"])
+    items = selectors.feed(game, None)
     context.update(recent=items[-15:], talk=_talk(items)[-10:], started=state["meta"]["started"],
                    pending=[s for s in context["seats"] if not s.invite_accepted], **_board(spec, state, None))
     return render(request, "pbem/game.html", context)

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Runs pbem on embedded defaults: SQLite under data/, Celery tasks in-process, outgoing mail as
-# files under data/mail/, and a demo game whose seat links are printed. Open http://127.0.0.1:8000/
+# files under data/mail/, the timers (deadlines, reminders, digests, outbox sweep) in a process of
+# their own, and a demo game whose seat links are printed. Open http://127.0.0.1:8000/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-venv.sh requirements.txt
 .venv/bin/python manage.py migrate --noinput -v0
 .venv/bin/python manage.py demo
-exec .venv/bin/python manage.py runserver --noreload "${PBEM_LISTEN:-127.0.0.1:8000}"
+if [ -z "${CELERY_BROKER_URL:-}" ]; then
+  # No broker, so no Celery beat: the same schedule runs in-process (manage.py timers).
+  .venv/bin/python manage.py timers &
+  timers_pid=$!
+  trap 'kill "$timers_pid" 2>/dev/null; wait "$timers_pid" 2>/dev/null' EXIT
+  trap 'exit 130' INT TERM
+fi
+.venv/bin/python manage.py runserver --noreload "${PBEM_LISTEN:-127.0.0.1:8000}"

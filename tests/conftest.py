@@ -52,6 +52,14 @@ def make_game(db, settings):
     return make
 
 
+def deliver(game=None) -> dict:
+    """Sends every notice due (to the test's mailbox): a seat's deadline does not run out while
+    its turn notice has not gone out, and `make_game` leaves the notices in the outbox."""
+    from pbem.mail import sending
+
+    return sending.send_pending(game.pk if game is not None else None)
+
+
 def hands(game):
     return eventlog.load(game).state["game"]["hands"]
 

@@ -7,7 +7,7 @@ import pytest
 from pbem import deadlines, eventlog, selectors, services
 from pbem.models import Event, Notice
 
-from .conftest import hands
+from .conftest import deliver, hands
 
 
 def log_size(game):
@@ -168,6 +168,7 @@ def test_a_timeout_plays_the_games_pass_and_says_so(make_game):
 
     game = make_game(2)
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
+    deliver(game)
     assert deadlines.timeout_seat(game.pk, 0, now=later) == "passed"
     timed = Event.objects.get(game=game, type="pbem.TimedOut")
     assert timed.actor_kind == "system" and timed.payload["command"].startswith("play ")
@@ -207,6 +208,7 @@ def test_a_missed_deadline_without_a_pass_is_reported_once(make_game, monkeypatc
     monkeypatch.setattr(el, "get_game", lambda kind: no_pass)
     el.cache_clear()
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
+    deliver(game)
     assert deadlines.timeout_seat(game.pk, 0, now=later) == "reported"
     assert deadlines.timeout_seat(game.pk, 0, now=later) == "not_due"
     assert Event.objects.filter(game=game, type="pbem.DeadlineMissed").count() == 1

@@ -44,6 +44,11 @@ SUBJECTS = {
     "answer": "Re: {subject}",
     "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
     "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
+    "timedout": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played",
+    "replaced": "{title} #{game}: your seat has a new player",
+    "welcome": "{title} #{game}: round {round}, {phase}: you take over a seat {tag}",
+    "correction": "{title} #{game}: your score was corrected {tag}",
+    "standin": "{title} #{game}: the stand-in plays your seat; reply 'back' to play it again {tag}",
     "invitation": "Invitation: {title} (game #{game}) {tag}",
 }
 
@@ -233,7 +238,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     since = [] if notice.kind == "answer" else selectors.feed(
         game, number, after=min(seat.last_notice_version, version), upto=version)
     options = []
-    if state["game"] is not None and not state["meta"]["ended"] and notice.kind in ("turn", "reminder", "answer"):
+    if state["game"] is not None and not state["meta"]["ended"] and notice.kind in ("turn", "reminder", "answer", "welcome"):
         legal = spec.legal(state["game"], number) if not state["meta"]["paused"] else []
         options = [(code, spec.describe(command)) for code, command in enumerate(legal[:MAX_OPTIONS], start=1)]
         more = max(0, len(legal) - MAX_OPTIONS)

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import desk, services
-from ..models import Game, GameStatus, Notice, NoticeStatus, Seat
+from ..models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticeStatus, Seat
 from . import outbound
 
 log = logging.getLogger(__name__)
@@ -152,12 +152,24 @@ def _after_delivery(notice: Notice) -> None:
     if notice.kind in outbound.SEAT_KINDS_MOVING_LAST_NOTICE:
         Seat.objects.filter(pk=notice.seat_id, last_notice_version__lt=notice.version).update(
             last_notice_version=notice.version)
-    # A notice got through to a seat whose deadline was held after a bounce: it runs again.
-    game = Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines").first()
+    game = Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines",
+                                                         "deadline_seconds").first()
     number = notice.seat.number
-    if (game and game["status"] == GameStatus.RUNNING and number in (game["awaited"] or [])
-            and str(number) not in (game["deadlines"] or {})):
+    if not game or game["status"] != GameStatus.RUNNING or number not in (game["awaited"] or []):
+        return
+    deadline = (game["deadlines"] or {}).get(str(number))
+    if deadline is None:
+        # A notice got through to a seat whose deadline was held after a bounce: it runs again.
         desk.rearm_deadline(notice.game_id, number)
+    elif notice.kind in TURN_NOTICE_KINDS and _late(deadline, game["deadline_seconds"]):
+        desk.restart_deadline(notice.game_id, number, "the turn notice reached the player late")
+
+
+def _late(deadline_iso: str, period: int) -> bool:
+    """Less than half the period is left as the turn notice goes out (normally it goes out
+    within seconds of the move that made it)."""
+    left = (datetime.fromisoformat(deadline_iso) - timezone.now()).total_seconds()
+    return left < period / 2
 
 
 def record_bounce(notice_id: int, reason: str) -> bool:

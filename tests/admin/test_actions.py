@@ -52,6 +52,18 @@ def test_start(desk, master, new_game):
     assert game.status == "running" and game.awaited == [0, 1]
 
 
+def test_resend_an_invitation_to_a_player_who_has_not_accepted(desk, master, new_game):
+    game = new_game(2, start=False, invited=True, masters=[master])
+    Notice.objects.filter(game=game, kind="invitation").update(status="bounced")  # the first one was lost
+    response, events = act(desk, game, "resend", seat=1, reason="Bob found nothing in his inbox")
+    assert_done(response, events, game, master, ["pbem.InvitationResent"], "Bob found nothing in his inbox")
+    again = Notice.objects.filter(game=game, kind="invitation", status="pending").get()
+    assert again.seat.number == 1 and again.to_email == game.seats.get(number=1).email
+    game.seats.filter(number=1).update(invite_accepted=True)
+    response, events = act(desk, game, "resend", seat=1, reason="once more")
+    assert events == [] and response.status_code == 200
+
+
 def test_pause_then_resume(desk, master, game):
     response, events = act(desk, game, "pause", reason="Carol is in hospital")
     assert_done(response, events, game, master, ["pbem.Paused"], "Carol is in hospital")
@@ -105,7 +117,7 @@ def test_replace_player_revokes_the_old_token_at_once(desk, master, game):
     response, events = act(desk, game, "replace", seat=1, name="Dora", email="dora@example.org",
                            reason="Bob left the club")
     assert_done(response, events, game, master, ["pbem.PlayerReplaced"], "Bob left the club")
-    assert events[0].payload == {"seat": 1, "name": "Dora", "reason": "Bob left the club"}
+    assert events[0].payload == {"seat": 1, "name": "Dora", "replaced": "Bob", "reason": "Bob left the club"}
     with pytest.raises(addressing.TokenProblem) as problem:
         addressing.resolve(old_token)
     assert problem.value.code == "revoked"
@@ -222,7 +234,7 @@ def test_a_refusal_by_the_service_is_shown_and_changes_nothing(desk, game):
 def test_the_desk_offers_the_actions_that_fit_the_game(desk, game):
     page = desk.get(reverse("admin:pbem_game_change", args=[game.pk]))
     offered = [a.name for a in page.context["desk_actions"]]
-    assert offered == ["pause", "extend", "remind", "replace", "correct", "rewind", "abandon", "rebuild"]
+    assert offered == ["pause", "extend", "remind", "replace", "standin", "correct", "rewind", "abandon", "rebuild"]
     for name in offered:
         assert reverse("admin:pbem_game_desk", args=[game.pk, name]) in page.text
         assert desk.get(reverse("admin:pbem_game_desk", args=[game.pk, name])).status_code == 200

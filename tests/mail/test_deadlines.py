@@ -40,6 +40,7 @@ def test_reminders_at_half_time_and_six_hours_before_each_once(table, mailoutbox
 def test_at_the_deadline_the_seat_passes_as_the_rules_allow(table):
     lowest = min(hand(table, 0))
     services.submit(table.pk, 1, f"play {hand(table, 1)[0]}")
+    send_all()
     counts = deadlines.run_deadlines(deadline_of(table, 0) + timedelta(seconds=1))
     assert counts["timed_out"] == 1
     timed_out = Event.objects.get(game=table, type="pbem.TimedOut")
@@ -53,6 +54,7 @@ def test_where_no_pass_is_allowed_the_master_of_seals_is_told(table, mailoutbox,
     monkeypatch.setitem(all_games(), "diceduel", dataclasses.replace(spec, timeout=lambda state, seat: None))
     eventlog.cache_clear()  # cached states hold the spec they were loaded with
     when = deadline_of(table, 0) + timedelta(minutes=1)
+    send_all()
     assert deadlines.run_deadlines(when)["reported"] == 2
     assert deadlines.run_deadlines(when + timedelta(minutes=1))["reported"] == 0  # told once
     assert Event.objects.filter(game=table, type="pbem.DeadlineMissed").count() == 2

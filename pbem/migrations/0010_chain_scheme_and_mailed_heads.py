@@ -22,7 +22,7 @@ def reinstall_triggers(apps, schema_editor):
 
 class Migration(migrations.Migration):
 
-    dependencies = [("pbem", "0008_deadline_seconds")]
+    dependencies = [("pbem", "0009_absence_policy")]
 
     operations = [
         migrations.AddField(
