@@ -4,16 +4,31 @@ Replay speed of bot games (evolve only), the time per legal() call (every placem
 piece the player holds, at every level), per decide() of a placement (which also looks whether
 the next player can still place), per render, and how bot games end. Times are CPU time
 (time.process_time), so a busy shared machine does not distort them.
+
+Then the stand-in (games/elven_castle/standin.py): its win rate with one stand-in seat (rotated
+over the seats) among random-legal players, beside theirs and the fair share, per player count;
+how games of stand-ins only end; and the p50/p99 of every render and of the chooser on the views
+of bot games.
+
+Games of stand-ins only are deterministic: with the same options every game is the same game
+(the seed only draws the first player). So each such game here opens with one random placement
+per seat (seeded), and the stand-ins play the rest.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
+import statistics
+import sys
 import time
 
 from games.elven_castle import GAME
 from games.elven_castle import rules as R
-from games.testing import event_from_json, fold, play_random
+from games.testing import Table, event_from_json, fold, play_random, play_with_standins, winners
+
+SCENARIOS = ["none", *R.SCENARIOS]
 
 
 def _timed(fn, repeat):
@@ -23,7 +38,15 @@ def _timed(fn, repeat):
     return (time.process_time() - start) / repeat
 
 
-def run() -> list[str]:
+def options_for(players, seed):
+    """Options rotated over the seeds: both variants, the experienced options, the scenarios."""
+    opts = {"scoring": "AB"[seed % 2], "staircase": seed % 4 < 2, "penalties": seed % 3 == 0}
+    if players >= 3:
+        opts["scenario"] = SCENARIOS[(seed // 2) % len(SCENARIOS)]
+    return opts
+
+
+def basics() -> list[str]:
     tables = [play_random(GAME, 4, {"staircase": True, "penalties": True}, seed=s) for s in range(6)]
     tables += [play_random(GAME, 4, {"scenario": "library"}, seed=s) for s in range(6)]
     logs = [[event_from_json(json.loads(e)) for e in t.log] for t in tables]
@@ -56,5 +79,124 @@ def run() -> list[str]:
     ]
 
 
+def standin_strength(games: int) -> list[str]:
+    """One stand-in seat among random-legal players; a shared first place counts as a share."""
+    lines = [f"elven_castle: stand-in among random players, {games} games per player count (options rotated):",
+             "  players  stand-in wins  each random player  fair share  stand-in moves (us, CPU)"]
+    for n in (2, 3, 4):
+        won, spent, moves = 0.0, 0.0, 0
+        for seed in range(games):
+            seat = seed % n
+            table, cost, count = _timed_standins(n, [seat], options_for(n, seed), seed)
+            spent, moves = spent + cost, moves + count
+            first = winners(GAME, table)
+            won += (seat in first) / len(first)
+        rate = won / games
+        lines.append(f"  {n:>7}  {rate:>13.1%}  {(1 - rate) / (n - 1):>18.1%}  {1 / n:>10.1%}  "
+                     f"{spent / max(moves, 1) * 1e6:,.0f}")
+    return lines
+
+
+def _timed_standins(n, seats, opts, seed):
+    """play_with_standins, with the stand-in's CPU time and number of moves measured."""
+    spent, count = [0.0], [0]
+    inner = GAME.standin
+
+    def timed(view, legal):
+        start = time.process_time()
+        try:
+            return inner(view, legal)
+        finally:
+            spent[0] += time.process_time() - start
+            count[0] += 1
+
+    spec = dataclasses.replace(GAME, standin=timed)
+    table = play_with_standins(spec, n, seats, opts, seed=seed)
+    return table, spent[0], count[0]
+
+
+def standins_only(n, opts, seed, opening_moves):
+    """A game of stand-ins only, after `opening_moves` random placements (seeded)."""
+    pick = random.Random(seed)
+    table = Table(GAME, n, opts, seed=f"bot-{seed}".encode())
+    table.check_mutation = False
+    step = 0
+    while GAME.waiting_for(table.state):
+        seat = GAME.waiting_for(table.state)[0]
+        legal = GAME.legal(table.state, seat)
+        random_opening = step < opening_moves and table.state["phase"] == "place"
+        table.act(seat, pick.choice(legal) if random_opening else GAME.standin(GAME.view(table.state, seat), legal))
+        step += 1
+    return table
+
+
+def endings(games: int) -> list[str]:
+    lines = [f"elven_castle: stand-ins only, {games} games per player count and variant "
+             "(one random opening placement per seat, options rotated):",
+             "  players variant  no pieces  no space  rounds mean (min-max)  score spread mean (max)  "
+             "top score  0-0 games  wins by seat from the first"]
+    for n in (2, 3, 4):
+        for variant in "AB":
+            ends, rounds, spreads, tops, blank = [], [], [], [], 0
+            by_seat = [0.0] * n
+            for seed in range(games):
+                opts = dict(options_for(n, seed), scoring=variant)
+                state = standins_only(n, opts, seed, opening_moves=n).state
+                ends.append(state["end"]["reason"])
+                rounds.append(GAME.summary(state)["round"])
+                scores = state["scores"]
+                spreads.append(max(scores) - min(scores))
+                tops.append(max(scores))
+                blank += max(scores) <= 0
+                first = GAME.result(state).ranking()[0]
+                for s in first:
+                    by_seat[(s - state["first"]) % n] += 1 / len(first)
+            seats = " ".join(f"{w / games:.0%}" for w in by_seat)
+            lines.append(f"  {n:>7} {variant:>7}  {ends.count('no pieces') / games:>9.0%}  "
+                         f"{ends.count('no space') / games:>8.0%}  {statistics.mean(rounds):>10.1f} "
+                         f"({min(rounds)}-{max(rounds)})  {statistics.mean(spreads):>17.1f} ({max(spreads)})  "
+                         f"{statistics.mean(tops):>9.1f}  {blank / games:>9.0%}  {seats}")
+    return lines
+
+
+def render_speed() -> list[str]:
+    """p50/p99 of every render and of the chooser over the views of bot games (CPU time)."""
+    positions = []
+    for n in (2, 3, 4):
+        for seed in range(4):
+            table = play_with_standins(GAME, n, [seed % n], options_for(n, seed), seed=seed)
+            state = None
+            for event in table.events:
+                state = GAME.evolve(state, event)
+                if event.type in ("PiecePlaced", "GameEnded"):
+                    positions.append(json.loads(json.dumps(state)))
+    views = [GAME.view(s, 0) for s in positions]
+    calls = {
+        "render_html": [lambda v=v: GAME.render_html(v) for v in views],
+        "render_svg": [lambda v=v: GAME.render_svg(v) for v in views],
+        "render_text": [lambda v=v: GAME.render_text(v) for v in views],
+        "choices": [lambda s=s: GAME.choices(s, s["turn"]) for s in positions if GAME.waiting_for(s)],
+        "(legal)": [lambda s=s: GAME.legal(s, s["turn"]) for s in positions if GAME.waiting_for(s)],
+    }
+    lines = [f"elven_castle: per call over {len(views)} positions of bot games (CPU time, target p99 < 5 ms; "
+             "legal() as the baseline of this run):"]
+    for name, fns in calls.items():
+        times = []
+        for fn in fns:
+            start = time.process_time()
+            fn()
+            times.append((time.process_time() - start) * 1e3)
+        times.sort()
+        p50, p99 = times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+        lines.append(f"  {name:<12} p50 {p50:.2f} ms  p99 {p99:.2f} ms  max {times[-1]:.2f} ms")
+    sizes = [len(GAME.render_html(v)) for v in views]
+    lines.append(f"  render_html size {statistics.median(sizes) / 1000:.1f} kB median, {max(sizes) / 1000:.1f} kB max")
+    return lines
+
+
+def run(games: int = 200) -> list[str]:
+    return basics() + standin_strength(games) + endings(games // 2) + render_speed()
+
+
 if __name__ == "__main__":
-    print("\n".join(run()))
+    print("\n".join(run(int(sys.argv[1]) if len(sys.argv) > 1 else 200)))

@@ -73,12 +73,15 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
             return  # the seat has not been told yet (the mail server is down): its time waits
         misses = _misses_in_a_row(work.loaded.game_id, seat) + 1
         policy = work.game["absence_policy"]
-        gone = misses >= work.game["standin_after"] and seat not in work.state["meta"].get("standins", ())
-        if gone and policy == AbsencePolicy.STANDIN:
+        command = work.spec.timeout(work.state["game"], seat)
+        free = seat not in work.state["meta"].get("standins", ())
+        gone = free and misses >= work.game["standin_after"]
+        # Where the rules give no minimal action, nothing but the stand-in moves the game on:
+        # a table that chose it gets it at the first missed deadline.
+        if policy == AbsencePolicy.STANDIN and free and (gone or command is None):
             _seat_standin(work, seat, deadline, misses)
             verdict["value"] = "standin"
             return
-        command = work.spec.timeout(work.state["game"], seat)
         if command is None or (gone and policy == AbsencePolicy.MASTER):
             if work.state["meta"].get("overdue", {}).get(str(seat)) == deadline:
                 return  # the Master of Seals was already told about this deadline
@@ -107,7 +110,7 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
 def _seat_standin(work: Work, seat: int, deadline: str, misses: int) -> None:
     """The player seems gone: the stand-in plays the seat from now on (its move follows at once,
     as its own actor); the player and the Master of Seals are told."""
-    reason = f"missed {misses} deadlines in a row"
+    reason = f"missed {misses} deadlines in a row" if misses > 1 else "missed a deadline where the rules allow no pass"
     work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": "", "standin": True})
     work.platform("StandInSeated", {"seat": seat, "reason": reason})
     info = work.seats[seat]

@@ -199,7 +199,7 @@ def test_a_missed_deadline_without_a_pass_is_reported_once(make_game, monkeypatc
 
     from pbem.registry import get_game
 
-    game = make_game(2)
+    game = make_game(2, absence="minimal")  # a table that chose no stand-in: the Master decides
     spec = get_game("diceduel")
     no_pass = dataclasses.replace(spec, timeout=lambda state, seat: None)
     monkeypatch.setattr(services, "get_game", lambda kind: no_pass)

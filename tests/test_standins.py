@@ -151,3 +151,18 @@ def test_a_practice_game_invites_only_its_player_and_the_stand_ins_play_at_once(
     game.refresh_from_db()
     assert game.status == "running" and game.awaited == [0]  # both stand-ins have bid already
     assert not Notice.objects.filter(game=game, seat__number__in=[1, 2]).exists()
+
+
+def test_where_the_rules_allow_no_pass_the_stand_in_takes_over_at_the_first_missed_deadline(table, monkeypatch):
+    import dataclasses
+
+    from pbem import eventlog
+    from pbem.registry import all_games
+
+    spec = all_games()["diceduel"]
+    monkeypatch.setitem(all_games(), "diceduel", dataclasses.replace(spec, timeout=lambda state, seat: None))
+    eventlog.cache_clear()
+    game = table(2, standin_after=3)
+    assert miss(game, 0) == "standin"
+    seated = Event.objects.get(game=game, type="pbem.StandInSeated")
+    assert seated.payload["reason"] == "missed a deadline where the rules allow no pass"

@@ -4,12 +4,12 @@ view.py; the proposed geometry and every ruling: RULINGS.md."""
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, view
+from . import grammar, rules, standin, view
 
 SCENARIO_CHOICES = ("none",) + tuple(rules.SCENARIOS)
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view,
+    rules, grammar, view, standin,
     name="elven_castle",
     title="Elven Castle",
     min_players=2,

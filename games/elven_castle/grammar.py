@@ -11,9 +11,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from games.base import ParseError, match_name, normalize
+from games.base import Choice, ParseError, match_name, normalize
 
-from . import rules
+from . import rules, standin
 
 DIR_WORDS = {"e": "e", "east": "e", "w": "w", "west": "w", "n": "n", "north": "n", "s": "s", "south": "s",
              "o": "e", "ost": "e"}
@@ -147,3 +147,97 @@ def help(state, seat):
             for kind, x, y, z, d in pick:
                 lines.append("  " + describe({"type": "place", "piece": kind, "x": x, "y": y, "z": z, "dir": d}))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chooser: every legal move once, the ones that matter first
+# ---------------------------------------------------------------------------------------------
+
+FEATURED_PER_PIECE = 3  # scoring placements featured per piece type, best first
+FEATURED_MOST = 12  # featured in all (each piece type's best is always among them)
+
+
+def choices(state, seat):
+    """The legal moves for a two-step chooser (piece, then where). Featured: the scoring
+    placements of every piece type in hand, most points first, each type represented; and the
+    careful placement the stand-in would make (it may score less but leave the next player
+    less), so a game can be played with the numbered codes alone. With nothing scoring, the
+    careful placement of each piece type. The rest follow per piece type, best first."""
+    legal = rules.legal(state, seat)
+    if not legal:
+        return []
+    if state["phase"] == "staircase":
+        return [Choice({"type": "staircase"}, "Staircase", "make a staircase (2 of your bridges become 1 staircase)",
+                       featured=True, note="it scores every arch it forms"),
+                Choice({"type": "decline"}, "Staircase", "no staircase (keep the bridges)", featured=True)]
+    places = [standin.place_of(c) for c in legal]
+    judged = standin.Evaluation(state, seat, places)
+    gains = judged.gains
+    featured, notes = _featured(places, judged), {}
+    pick = judged.best()
+    if pick not in featured:
+        featured.append(pick)
+    left = judged.reply(pick)
+    notes[pick] = f"careful: leaves the next player at most {left}" if left else "careful: leaves the next player nothing"
+    chosen = set(featured)
+    # legal() lists the placements piece type by piece type: within each, the scoring ones first
+    rest = sorted((i for i in range(len(places)) if i not in chosen), key=lambda i: (KIND_ORDER[places[i][0]], -gains[i], i))
+    on = _resting_on(state)
+    out = [_choice(legal[i], places[i], gains[i], on, True, notes.get(i, "")) for i in featured]
+    for i in rest:
+        kind, x, y, z, d = places[i]
+        sq = SQUARES[x][y]
+        out.append(Choice(legal[i], GROUPS[kind], f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}",
+                          False, f"ec-{sq}", f"scores {gains[i]}" if gains[i] else ""))
+    return out
+
+
+def _featured(places, judged):
+    """The indices of the featured placements (without the careful pick)."""
+    gains = judged.gains
+    by_kind: dict[str, list[int]] = {}
+    for i, p in enumerate(places):
+        by_kind.setdefault(p[0], []).append(i)
+    scoring = {k: sorted((i for i in idx if gains[i] > 0), key=lambda i: (-gains[i], i)) for k, idx in by_kind.items()}
+    if not any(scoring.values()):
+        return sorted({judged.best(idx) for idx in by_kind.values()}, key=lambda i: (-judged.value(i), i))
+    firsts = [best[0] for best in scoring.values() if best]
+    others = sorted((i for best in scoring.values() for i in best[1:FEATURED_PER_PIECE]), key=lambda i: (-gains[i], i))
+    return sorted(firsts + others[: max(0, FEATURED_MOST - len(firsts))], key=lambda i: (-gains[i], i))
+
+
+def _resting_on(state):
+    """A function giving the words for what a placement's feet stand on (cheaply: the chooser
+    labels every placement)."""
+    occ = state["occ"]
+    top = len(occ)
+    plane, w = rules.PLANE, rules.W
+
+    def on(kind, x, y, z, d):
+        if z == 0 and kind != "staircase":
+            return "the ground"
+        below = []
+        for dx, dy, dz in rules.FEET[kind][d]:
+            level = z + dz
+            i = (level - 1) * plane + (y + dy) * w + x + dx
+            what = "the ground" if level == 0 else (f"#{occ[i]}" if i < top else "?")
+            if what not in below:
+                below.append(what)
+        return " and ".join(below)
+
+    return on
+
+
+GROUPS = {k: k.capitalize() for k in rules.KINDS}
+KIND_ORDER = {k: n for n, k in enumerate(rules.KINDS)}
+SQUARES = [[rules.square(x, y) for y in range(rules.D)] for x in range(rules.W)]
+
+
+def _choice(command, place, gain, on, featured, extra):
+    kind, x, y, z, d = place
+    sq = SQUARES[x][y]
+    note = f"scores {gain}" if gain else ""
+    if extra:
+        note = f"{note}; {extra}" if note else extra
+    return Choice(command, GROUPS[kind], f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}",
+                  featured, f"ec-{sq}", note)

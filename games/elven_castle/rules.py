@@ -119,7 +119,17 @@ def _put(state, owner, kind, x, y, z, d, on):
 
 
 def round_of(state) -> int:
+    """The round of the next placement (what the score sheet records for a line)."""
     return state["moves"] // state["players"] + 1
+
+
+def current_round(state) -> int:
+    """The round shown to players: the round in progress, or, once the game is over, the last
+    round in which a piece was placed (a 2-player game of 17 placements each lasts 17 rounds,
+    although the turn that found no piece to place would have begun round 18)."""
+    if state["phase"] == "over":
+        return max(1, (state["moves"] - 1) // state["players"] + 1)
+    return round_of(state)
 
 
 def evolve(state, event):
@@ -630,11 +640,14 @@ def result(state):
 
 
 def summary(state):
-    return {"round": round_of(state), "phase": state["phase"], "scores": list(state["scores"])}
+    return {"round": current_round(state), "phase": state["phase"], "scores": list(state["scores"])}
 
 
 def score_sheet(state):
-    return [ScoreLine(r, s, p, detail, label) for r, s, p, detail, label in state["sheet"]]
+    # The end-of-game lines were recorded with the round the ending turn would have begun; the
+    # stored state keeps that (old logs replay unchanged) and the sheet shows the last round played.
+    last = current_round(state)
+    return [ScoreLine(min(r, last), s, p, detail, label) for r, s, p, detail, label in state["sheet"]]
 
 
 def timeout(state, seat):

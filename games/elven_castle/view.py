@@ -1,7 +1,14 @@
-"""What players see: view, narrate, render_text (80 columns), render_html (isometric SVG + plan)."""
+"""What players see: view, narrate, render_text (80 columns), render_html (the web page's board:
+a plan to touch and two isometric views) and render_svg (the picture in a turn notice).
+
+The drawings share one reading of the castle, `columns(view)`: for each ground point the piece
+on top, the level a foot placed there stands at, and the arch (free spans) right under that
+piece, since a placement scores the arch under its opening."""
 
 from __future__ import annotations
 
+import functools
+import textwrap
 from html import escape
 
 from . import rules
@@ -9,6 +16,9 @@ from . import rules
 LETTERS = "RBYG"
 FILL = {"red": "#d23c3c", "blue": "#3c64d2", "yellow": "#e6c832", "green": "#3ca046", None: "#9a9a9a"}
 DIR_NAMES = {"e": "east", "w": "west", "n": "north", "s": "south"}
+# Lighter fills for the plan, so its black labels read on every colour.
+TINT = {"red": "#f2aaaa", "blue": "#b4c4f2", "yellow": "#f5e69a", "green": "#b2dcb6", None: "#d0d0d0"}
+ARCH = "\u2229"  # the arch sign of the drawings, "∩2": an arch two spans high
 
 
 def view(state, seat):
@@ -21,7 +31,7 @@ def view(state, seat):
         "options": dict(state["options"]),
         "phase": state["phase"],
         "turn": state["turn"],
-        "round": rules.round_of(state),
+        "round": rules.current_round(state),
         "scores": list(state["scores"]),
         "hands": [dict(h) for h in state["hands"]],
         "pieces": [dict(p, on=list(p["on"])) for p in state["pieces"]],
@@ -83,251 +93,386 @@ def narrate(event, names):
 
 
 # ---------------------------------------------------------------------------------------------
-# Text
+# The castle per ground point
 # ---------------------------------------------------------------------------------------------
 
 
-def _grid(v):
-    """Per ground point: (top level, owner of the top piece or None, piece id) or None."""
-    tops = {}
+def _cells(v):
+    """{(x, y): {level: piece id}} of every occupied cell."""
+    cells: dict[tuple, dict] = {}
     for p in v["pieces"]:
         for dx, dy, dz, _r in rules.SHAPES[p["kind"]][p["dir"]]:
-            c = (p["x"] + dx, p["y"] + dy)
-            lv = p["z"] + dz + 1
-            if c not in tops or tops[c][0] < lv:
-                tops[c] = (lv, p["owner"], p["id"])
-    return tops
+            cells.setdefault((p["x"] + dx, p["y"] + dy), {})[p["z"] + dz] = p["id"]
+    return cells
+
+
+def _free_below(levels, level):
+    """Free levels directly under `level` in a column, down to a piece or the board."""
+    gap = 0
+    level -= 1
+    while level >= 0 and level not in levels:
+        gap += 1
+        level -= 1
+    return gap
+
+
+def columns(v, cells=None):
+    """Per ground point (x, y): (top, owner, piece id, arch) of the piece on top: `top` is the
+    level a foot placed there stands at, `arch` the free spans right under that piece here."""
+    cells = _cells(v) if cells is None else cells
+    pieces = v["pieces"]
+    out = {}
+    for point, levels in cells.items():
+        high = max(levels)
+        pid = levels[high]
+        low = high
+        while levels.get(low - 1) == pid:
+            low -= 1
+        out[point] = (high + 1, pieces[pid]["owner"], pid, _free_below(levels, low))
+    return out
+
+
+def arches(v, p, cells):
+    """The free spans under each opening of piece `p` now (an arch per opening)."""
+    out = []
+    for arch in rules.ARCHES[p["kind"]][p["dir"]]:
+        out.append(min(_free_below(cells[(p["x"] + dx, p["y"] + dy)], p["z"] + dz) for dx, dy, dz in arch))
+    return out
+
+
+def last_piece(v):
+    """The id of the piece placed last (grey pieces are set up, not placed), or None."""
+    return next((p["id"] for p in reversed(v["pieces"]) if p["owner"] is not None), None)
+
+
+def _owner_name(owner):
+    return "grey" if owner is None else rules.COLOURS[owner]
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+# ---------------------------------------------------------------------------------------------
 
 
 def _letter(owner):
     return "#" if owner is None else LETTERS[owner]
 
 
+def _wrapped(line):
+    """A line of at most 80 columns, or several: nothing is cut off."""
+    if len(line) <= 80:
+        return [line]
+    return textwrap.wrap(line, 80, subsequent_indent="      ", break_long_words=True)
+
+
 def render_text(v):
     n = v["players"]
     opts = v["options"]
-    lines = []
+    out = []
     title = f"Elven Castle - round {v['round']}, variant {opts['scoring']}"
     if opts.get("scenario", "none") != "none":
         title += f", {rules.SCENARIOS[opts['scenario']]['title']}"
-    lines.append(title)
+    out += _wrapped(title)
     for s in range(n):
         h = v["hands"][s]
         hand = " ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "empty"
         mark = ">" if v["phase"] != "over" and v["turn"] == s else " "
         you = "*" if v["seat"] == s else " "
-        lines.append(f"{mark}{LETTERS[s]} {rules.COLOURS[s]:<6}{you}{v['scores'][s]:>4} pts top {v['highest'][s]:>2}"
-                     f"  hand {hand}")
-    lines.append("Map from above. R3.12 = the top piece here is red piece #12 (# = grey) and its")
-    lines.append("top is at level 3: a foot placed here stands at level 3. x = red point.")
-    tops = _grid(v)
-    red = {tuple(p) for p in v["red"]}
-    header = "    " + "".join(f"   {f}   " for f in rules.FILES)
-    lines.append(header.rstrip())
-    for y in range(rules.D - 1, -1, -1):
-        row = f"{y + 1:>2}  "
-        for x in range(rules.W):
-            if (x, y) in tops:
-                lv, owner, pid = tops[(x, y)]
-                cell = f"{_letter(owner)}{lv}.{pid}"
-            elif (x, y) in red:
-                cell = "  x"
-            else:
-                cell = "  ."
-            row += f" {cell:<6}"
-        lines.append(row.rstrip())
-    lines.append(header.rstrip())
+        out += _wrapped(f"{mark}{LETTERS[s]} {rules.COLOURS[s]:<6}{you}{v['scores'][s]:>4} pts top {v['highest'][s]:>2}"
+                        f"  hand {hand}")
+    cells = _cells(v)
+    out += _map_lines(v, columns(v, cells))
     if v["pieces"]:
-        lines.append("Pieces (# number, owner, piece, first cell, direction, level, resting on):")
+        out.append("Pieces (# number, owner, piece, first cell, direction, level, resting on):")
         for p in v["pieces"]:
             on = "+".join(f"#{q}" for q in p["on"]) if p["on"] else "ground"
+            spans = arches(v, p, cells)
+            arch = f" {'arches' if len(spans) > 1 else 'arch'} {'+'.join(map(str, spans))}" if any(spans) else ""
             tag = " ALTAR" if v["altar"] == p["id"] else ""
-            lines.append(f" #{p['id']:<2} {_letter(p['owner'])} {p['kind']:<9} {rules.square(p['x'], p['y'])} "
-                         f"{DIR_NAMES[p['dir']]:<5} level {p['z']} on {on}{tag}")
+            out += _wrapped(f" #{p['id']:<2} {_letter(p['owner'])} {p['kind']:<9} {rules.square(p['x'], p['y'])} "
+                            f"{DIR_NAMES[p['dir']]:<5} level {p['z']} on {on}{arch}{tag}")
     if v["phase"] == "over":
-        lines.append("Game over. Final scores: " + ", ".join(f"{LETTERS[s]} {v['scores'][s]}" for s in range(n)))
+        out += _wrapped("Game over. Final scores: " + ", ".join(f"{LETTERS[s]} {v['scores'][s]}" for s in range(n)))
         if v["ranking"]:
-            lines.append("Winner: " + " and ".join(rules.COLOURS[s] for s in v["ranking"][0]))
+            out += _wrapped("Winner: " + " and ".join(rules.COLOURS[s] for s in v["ranking"][0]))
     elif v["phase"] == "staircase":
-        lines.append(f"{rules.COLOURS[v['turn']]} may make a staircase: 'make staircase' or 'no staircase'.")
+        out += _wrapped(f"{rules.COLOURS[v['turn']]} may make a staircase: 'make staircase' or 'no staircase'.")
     else:
-        lines.append(f"{rules.COLOURS[v['turn']]} to place a piece, e.g. 'place bridge c3 east level 0'.")
-    return "\n".join(line[:80] for line in lines)
+        out += _wrapped(f"{rules.COLOURS[v['turn']]} to place a piece, e.g. 'place bridge c3 east level 0'.")
+    return "\n".join(out)
+
+
+MAP_LEGEND = [
+    "Map from above. R3.12 = the top piece here is red piece #12 (# = grey) and its",
+    "top is at level 3: a foot placed here stands at level 3. ^2 = an arch 2 spans",
+    f"high right under that piece (the {ARCH}2 of the picture). x = red point.",
+]
+
+
+def _map_cell(top):
+    level, owner, pid, arch = top
+    return f"{_letter(owner)}{level}.{pid}" + (f"^{arch}" if arch else "")
+
+
+def _map_lines(v, tops):
+    """The plan as text: 9 files of cells; in two halves if a cell is ever too wide for one."""
+    red = {tuple(p) for p in v["red"]}
+    text = {}
+    for y in range(rules.D):
+        for x in range(rules.W):
+            text[(x, y)] = _map_cell(tops[(x, y)]) if (x, y) in tops else ("x" if (x, y) in red else ".")
+    width = max(5, max(len(t) for t in text.values()))
+    files = list(range(rules.W))
+    halves = [files] if 3 + len(files) * (width + 1) <= 80 else [files[:5], files[5:]]
+    lines = list(MAP_LEGEND)
+    for half in halves:
+        header = "   " + "".join(f" {rules.FILES[x]:<{width}}" for x in half)
+        lines.append(header.rstrip())
+        for y in range(rules.D - 1, -1, -1):
+            lines.append((f"{y + 1:>2} " + "".join(f" {text[(x, y)]:<{width}}" for x in half)).rstrip())
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
-# HTML / SVG
+# Drawings: an isometric view (from the south-east or, turned, the north-west) and the plan
 # ---------------------------------------------------------------------------------------------
 
-A, B, C = 26.0, 13.0, 22.0  # iso half-width, half-depth, level height
+A, B, C = 26, 13, 22  # iso half-width, half-depth, level height (whole pixels: integer points)
+ISO_WIDTH = (rules.W + rules.D + 2) * A + 20  # 540 user units
+FONT = 'font-family="DejaVu Sans,sans-serif"'
+DECK = 14  # a deck or a cantilever is drawn as the top 8 of a cell's 22 units of height
 
 
-def _iso(x, y, z, ox, oy):
-    """Screen point of lattice point (x, y) at height z; the viewer stands south-east."""
-    yy = rules.D - y  # distance from the north edge
-    return ox + (x - yy) * A, oy + (x + yy) * B - z * C
-
-
-def _poly(points, fill, stroke="#222", extra=""):
-    """A polygon; the default dark outline comes from the enclosing <g>."""
-    pts = " ".join(f"{px:.0f},{py:.0f}" for px, py in points)
-    line = "" if stroke == "#222" else f' stroke="{stroke}"'
-    return f'<polygon points="{pts}" fill="{fill}"{line}{extra}/>'
-
-
+@functools.cache
 def _shade(colour, factor):
     r, g, b = int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
     return "#" + "".join(f"{max(0, min(255, int(c * factor))):02x}" for c in (r, g, b))
-
-
-def _box(x, y, z0, z1, colour, ox, oy, outline="#222", hide=()):
-    """An axis-aligned box over ground cell (x, y) from height z0 to z1: its visible faces (top,
-    south, east) except those in `hide`, which a neighbouring full box covers."""
-    p = lambda px, py, pz: _iso(px, py, pz, ox, oy)  # noqa: E731
-    out = []
-    if "south" not in hide:
-        south = [p(x, y, z0), p(x + 1, y, z0), p(x + 1, y, z1), p(x, y, z1)]
-        out.append(_poly(south, _shade(colour, 0.8), outline))
-    if "east" not in hide:
-        east = [p(x + 1, y, z0), p(x + 1, y + 1, z0), p(x + 1, y + 1, z1), p(x + 1, y, z1)]
-        out.append(_poly(east, _shade(colour, 0.62), outline))
-    if "top" not in hide:
-        top = [p(x, y, z1), p(x + 1, y, z1), p(x + 1, y + 1, z1), p(x, y + 1, z1)]
-        out.append(_poly(top, colour, outline))
-    return out
 
 
 def _colour(owner):
     return FILL[rules.COLOURS[owner]] if owner is not None else FILL[None]
 
 
-def render_html(v):
-    views = _iso_svg(v, False) + _iso_svg(v, True)
-    return (f'<div class="elven-castle">{_scores_html(v)}<div style="display:flex;flex-wrap:wrap;gap:12px">'
-            f'{views}<div>{_plan_svg(v)}</div></div>{_pieces_html(v)}</div>')
+def _box_faces(height):
+    """The south, east and top faces of a box one cell wide, `height` units tall, relative to
+    the screen point of its south-west bottom corner (every box is the same shape moved)."""
+    south = [(0, 0), (A, B), (A, B - height), (0, -height)]
+    east = [(A, B), (2 * A, 0), (2 * A, -height), (A, B - height)]
+    top = [(0, -height), (A, B - height), (2 * A, -height), (A, -B - height)]
+    return [" ".join(f"{x},{y}" for x, y in face) for face in (south, east, top)]
+
+
+CUBE, SLAB = _box_faces(C), _box_faces(C - DECK)
+
+
+def _drawn_cells(kind, d):
+    """The boxes drawn for a piece: (dx, dy, height of the box's bottom in units, "k" a full
+    cube for a foot or body cell, "s" a slab for the deck over an opening or a cantilever)."""
+    cells = rules.SHAPES[kind][d]
+    column_top = {}
+    for dx, dy, dz, _r in cells:
+        column_top[(dx, dy)] = max(dz, column_top.get((dx, dy), dz))
+    out = []
+    for dx, dy, dz, role in cells:
+        if role in ("foot", "body"):
+            out.append((dx, dy, dz * C, "k"))
+        elif dz == column_top[(dx, dy)]:
+            out.append((dx, dy, dz * C + DECK, "s"))
+    return out
+
+
+DRAWN = {(k, d): _drawn_cells(k, d) for k in rules.KINDS for d in rules.DIRS}
+
+
+def _box_def(key, shape, colour, altar):
+    faces = CUBE if shape == "k" else SLAB
+    stroke = ' stroke="#e00000" stroke-width="2"' if altar else ""
+    return (f'<g id="{key}"{stroke}><polygon points="{faces[0]}" fill="{_shade(colour, 0.8)}"/>'
+            f'<polygon points="{faces[1]}" fill="{_shade(colour, 0.62)}"/>'
+            f'<polygon points="{faces[2]}" fill="{colour}"/></g>')
+
+
+def iso_parts(v, turned, prefix):
+    """(width, height, markup) of an isometric view, without the enclosing <svg>: boxes drawn
+    far to near, each a <use> of one box per colour (defined once in <defs>)."""
+    W, D = rules.W, rules.D
+    side = "north-west" if turned else "south-east"
+    boxes, defs = [], {}
+    highest = 0  # how far above the board's far corner the drawing reaches, in units
+    for p in v["pieces"]:
+        colour = _shade(_colour(p["owner"]), (1.0, 0.86, 1.12)[p["id"] % 3])  # neighbours told apart
+        altar = v["altar"] == p["id"]
+        base = p["z"] * C
+        for dx, dy, lift, shape in DRAWN[(p["kind"], p["dir"])]:
+            cx, cy = p["x"] + dx, p["y"] + dy
+            if turned:
+                cx, cy = W - 1 - cx, D - 1 - cy
+            key = f"{prefix}{shape}{colour[1:]}{'a' if altar else ''}"
+            if key not in defs:
+                defs[key] = _box_def(key, shape, colour, altar)
+            near = cx + D - cy  # towards the viewer, in steps of B down the screen
+            z0 = base + lift
+            boxes.append((near, z0, cx, cy, key))
+            highest = max(highest, z0 + (C if shape == "k" else C - DECK) - (near - 1) * B)
+    boxes.sort()
+    ox, oy = (D + 1) * A + 10, 30 + highest
+    height = oy + (W + D) * B + 34
+
+    def iso(x, y, z):
+        yy = D - y
+        return ox + (x - yy) * A, oy + (x + yy) * B - z * C
+
+    parts = [f'<defs>{"".join(defs.values())}</defs>' if defs else "",
+             f'<text x="8" y="20" font-size="15" fill="#444" {FONT}>seen from the {side}</text>']
+    corners = [iso(0, 0, 0), iso(W, 0, 0), iso(W, D, 0), iso(0, D, 0)]
+    parts.append(f'<polygon points="{" ".join(f"{x},{y}" for x, y in corners)}" fill="#f1ecdc" stroke="#b8b0a0"/>')
+    grid = [f"M{iso(i, 0, 0)[0]} {iso(i, 0, 0)[1]}L{iso(i, D, 0)[0]} {iso(i, D, 0)[1]}" for i in range(1, W)]
+    grid += [f"M{iso(0, j, 0)[0]} {iso(0, j, 0)[1]}L{iso(W, j, 0)[0]} {iso(W, j, 0)[1]}" for j in range(1, D)]
+    parts.append(f'<path d="{"".join(grid)}" stroke="#cfc6b0" fill="none"/>')
+    for rx, ry in v["red"]:
+        tx, ty = (W - 1 - rx, D - 1 - ry) if turned else (rx, ry)
+        pts = [iso(tx + 0.2, ty + 0.2, 0), iso(tx + 0.8, ty + 0.2, 0), iso(tx + 0.8, ty + 0.8, 0), iso(tx + 0.2, ty + 0.8, 0)]
+        parts.append(f'<polygon points="{" ".join(f"{x:.0f},{y:.0f}" for x, y in pts)}" fill="#e04848"/>')
+    labels = []
+    for x in range(W):  # files along the near-left edge, ranks along the near-right edge
+        tx = W - 1 - x if turned else x
+        lx, ly = iso(tx + 0.5, -0.6, 0)
+        labels.append(f'<text x="{lx - 4:.0f}" y="{ly + 8:.0f}">{rules.FILES[x]}</text>')
+    for y in range(D):
+        ty = D - 1 - y if turned else y
+        lx, ly = iso(W + 0.6, ty + 0.5, 0)
+        labels.append(f'<text x="{lx + 6:.0f}" y="{ly + 8:.0f}">{y + 1}</text>')
+    parts.append(f'<g font-size="15" text-anchor="middle" fill="#333" {FONT}>{"".join(labels)}</g>')
+    uses = []
+    for near, z0, cx, _cy, key in boxes:
+        uses.append(f'<use href="#{key}" x="{ox + (cx - (D - _cy)) * A}" y="{oy + near * B - z0}"/>')
+    parts.append(f'<g stroke="#222" stroke-width="0.8" stroke-linejoin="round">{"".join(uses)}</g>')
+    return ISO_WIDTH, height, "".join(parts)
 
 
 def _iso_svg(v, turned):
-    """The castle in isometric view from the south-east, or (turned) from the north-west."""
-    W, D = rules.W, rules.D
-
-    def turn(x, y):
-        return (W - 1 - x, D - 1 - y) if turned else (x, y)
-
-    levels = max([p["z"] + rules.HEIGHT[p["kind"]] for p in v["pieces"]] + [3])
-    ox = (D + 1) * A + 10
-    oy = levels * C + 20
-    width = (W + D + 2) * A + 20
-    height = oy + (W + D) * B + 30
+    width, height, inner = iso_parts(v, turned, "ec-nw-" if turned else "ec-se-")
     side = "north-west" if turned else "south-east"
-    parts = [f'<div><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-             f'width="{width:.0f}" height="{height:.0f}" role="img" '
-             f'aria-label="Elven Castle seen from the {side}">',
-             f'<text x="8" y="16" font-size="12" fill="#555">seen from the {side}</text>',
-             '<g stroke="#222" stroke-width="0.8">']
-    red = {turn(*p) for p in v["red"]}
-    for y in range(D):
-        for x in range(W):
-            corners = [_iso(x, y, 0, ox, oy), _iso(x + 1, y, 0, ox, oy), _iso(x + 1, y + 1, 0, ox, oy),
-                       _iso(x, y + 1, 0, ox, oy)]
-            fill = "#f3c9c9" if (x, y) in red else ("#e9e4d4" if (x + y) % 2 else "#f4f0e4")
-            parts.append(_poly(corners, fill, "#b8b0a0"))
-            if (x, y) in red:
-                cx, cy = _iso(x + 0.5, y + 0.5, 0, ox, oy)
-                parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.5" fill="#d00"/>')
-    for x in range(W):  # files along the near-left edge, ranks along the near-right edge
-        tx, _ = turn(x, 0)
-        lx, ly = _iso(tx + 0.5, -0.45, 0, ox, oy)
-        parts.append(f'<text x="{lx:.1f}" y="{ly + 4:.1f}" font-size="11" stroke="none" text-anchor="middle">{rules.FILES[x]}</text>')
-    for y in range(D):
-        _, ty = turn(0, y)
-        lx, ly = _iso(W + 0.45, ty + 0.5, 0, ox, oy)
-        parts.append(f'<text x="{lx + 4:.1f}" y="{ly + 4:.1f}" font-size="11" stroke="none" text-anchor="middle">{y + 1}</text>')
-    boxes = []
-    full = set()
-    for p in v["pieces"]:
-        colour = _shade(_colour(p["owner"]), (1.0, 0.86, 1.12)[p["id"] % 3])  # neighbours told apart
-        cells = rules.SHAPES[p["kind"]][p["dir"]]
-        column_top = {}
-        for dx, dy, dz, _r in cells:
-            column_top[(dx, dy)] = max(dz, column_top.get((dx, dy), dz))
-        outline = "#e00000" if v["altar"] == p["id"] else "#222"
-        for dx, dy, dz, role in cells:
-            cx, cy = turn(p["x"] + dx, p["y"] + dy)
-            cz = p["z"] + dz
-            if role in ("foot", "body"):
-                z0, z1 = cz, cz + 1
-                full.add((cx, cy, cz, p["id"]))
-            elif dz == column_top[(dx, dy)]:
-                z0, z1 = cz + 0.62, cz + 1  # the deck over an opening, or a cantilever
-            else:
-                continue
-            boxes.append((cx + (D - cy), z0, cx, cy, z1, colour, outline, p["id"]))
-    solid = {(x, y, z) for x, y, z, _pid in full}
-    same = {(x, y, z): pid for x, y, z, pid in full}
-    boxes.sort(key=lambda b: (b[0], b[1], b[2]))
-    for _depth, z0, cx, cy, z1, colour, outline, pid in boxes:
-        hide = []
-        if z1 - z0 == 1:  # a full cell: faces against another full cell of the same piece vanish
-            cz = int(z0)
-            if same.get((cx, cy - 1, cz)) == pid:
-                hide.append("south")
-            if same.get((cx + 1, cy, cz)) == pid:
-                hide.append("east")
-            if (cx, cy, cz + 1) in solid:
-                hide.append("top")
-        parts.extend(_box(cx, cy, z0, z1, colour, ox, oy, outline, hide))
-    parts.append("</g></svg></div>")
-    return "".join(parts)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'width="{width}" height="{height}" role="img" '
+            f'aria-label="The castle seen from the {side}">{inner}</svg>')
 
 
-def _plan_svg(v):
-    """Plan from above: each ground point with the level of its top and the top piece's colour."""
-    s = 34
-    tops = _grid(v)
+# The plan's cells: 38 x 44 units, shown 1:1 at phone width (358 px), so each square is a
+# touch target about 44 px high; the rank labels take the 18 units on the left.
+PLAN_LEFT, PLAN_TOP = 18, 4
+
+
+def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
+    """(width, height, markup) of the plan from above: each ground point with the level of its
+    top, the arch under it and the top piece's number; a square in `links` is a link. Cells
+    are cw x ch units; `scale` sizes the text and margins (the picture draws it 1:1 in pixels,
+    so the grid's lines fall on whole pixels). Drawn in layers, each sharing its attributes:
+    the squares (the links, the targets `ec-<square>`), the frames, the red points, the texts
+    (which let a touch through to the square under them)."""
+    tops = columns(v)
     red = {tuple(p) for p in v["red"]}
-    w = (rules.W + 1) * s + 10
-    h = (rules.D + 1) * s + 10
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-           f'role="img" aria-label="Elven Castle, plan with levels">']
-    for y in range(rules.D):
+    last = last_piece(v)
+    left, top = round(PLAN_LEFT * scale), round(PLAN_TOP * scale)
+    squares, frames, dots, levels, numbers = [], [], [], [], []
+    for y in range(rules.D - 1, -1, -1):
         for x in range(rules.W):
-            px, py = s + x * s, (rules.D - 1 - y) * s + 5
-            if (x, y) in tops:
-                lv, owner, pid = tops[(x, y)]
-                fill = _colour(owner)
-                stroke = "#e00000" if v["altar"] == pid else "#333"
-                out.append(f'<rect x="{px}" y="{py}" width="{s - 2}" height="{s - 2}" fill="{fill}" '
-                           f'stroke="{stroke}" stroke-width="1.5"/>')
-                out.append(f'<rect x="{px + s / 2 - 8}" y="{py + s / 2 - 9}" width="14" height="16" rx="3" '
-                           f'fill="#fff" opacity="0.85"/>')
-                out.append(f'<text x="{px + s / 2 - 1}" y="{py + s / 2 + 4}" font-size="13" font-weight="bold" '
-                           f'text-anchor="middle" fill="#000">{lv}</text>')
-            else:
-                fill = "#f3c9c9" if (x, y) in red else "#f4f0e4"
-                out.append(f'<rect x="{px}" y="{py}" width="{s - 2}" height="{s - 2}" fill="{fill}" stroke="#bbb"/>')
+            px, py = left + x * cw, top + (rules.D - 1 - y) * ch
+            sq = rules.square(x, y)
+            here = tops.get((x, y))
+            if here is None:
+                fill, name = "#f4f0e4", "free ground"
                 if (x, y) in red:
-                    out.append(f'<circle cx="{px + s / 2 - 1}" cy="{py + s / 2 - 1}" r="4" fill="#d00"/>')
-        out.append(f'<text x="{s / 2}" y="{(rules.D - 1 - y) * s + 5 + s / 2 + 4}" font-size="12" '
-                   f'text-anchor="middle">{y + 1}</text>')
+                    name = "red point, free ground"
+                    dots.append(f'<circle cx="{px + cw // 2}" cy="{py + ch // 2}" r="{cw // 7}"/>')
+            else:
+                level, owner, pid, arch = here
+                fill = TINT[rules.COLOURS[owner]] if owner is not None else TINT[None]
+                name = f"level {level}, {_owner_name(owner)} {v['pieces'][pid]['kind']} #{pid}"
+                if arch:
+                    name += f", arch {arch} high"
+                    levels.append(f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}<tspan font-size="'
+                                  f'{round(12 * scale)}" font-weight="normal">{ARCH}{arch}</tspan></text>')
+                else:
+                    levels.append(f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}</text>')
+                numbers.append(f'<text x="{px + cw // 2}" y="{py + round(ch * 0.86)}">#{pid}</text>')
+                frame = "#e00000" if v["altar"] == pid else ("#000" if pid == last else None)
+                if frame:
+                    frames.append(f'<rect x="{px + 1.5}" y="{py + 1.5}" width="{cw - 3}" height="{ch - 3}" stroke="{frame}"/>')
+            rect = f'<rect id="ec-{sq}" x="{px}" y="{py}" width="{cw}" height="{ch}" fill="{fill}"/>'
+            target = f"ec-{sq}"
+            if links and target in links:
+                rect = f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {name}">{rect}</a>'
+            squares.append(rect)
+    labels = []
+    for y in range(rules.D):
+        labels.append(f'<text x="{left // 2}" y="{top + (rules.D - 1 - y) * ch + ch // 2 + round(5 * scale)}">{y + 1}</text>')
+    base = top + rules.D * ch
     for x in range(rules.W):
-        out.append(f'<text x="{s + x * s + s / 2 - 1}" y="{rules.D * s + 22}" font-size="12" '
-                   f'text-anchor="middle">{rules.FILES[x]}</text>')
-    out.append("</svg>")
-    return "".join(out)
+        labels.append(f'<text x="{left + x * cw + cw // 2}" y="{base + round(17 * scale)}">{rules.FILES[x]}</text>')
+    width = left + rules.W * cw + round(2 * scale)
+    height = base + round(22 * scale)
+    markup = (f'<g stroke="#8a8478" shape-rendering="crispEdges">{"".join(squares)}</g>'
+              f'<g fill="none" stroke-width="3">{"".join(frames)}</g><g fill="#d00">{"".join(dots)}</g>'
+              f'<g {FONT} text-anchor="middle" pointer-events="none">'
+              f'<g font-size="{round(18 * scale)}" font-weight="bold">{"".join(levels)}</g>'
+              f'<g font-size="{round(11 * scale)}">{"".join(numbers)}</g>'
+              f'<g font-size="{round(14 * scale)}" fill="#333">{"".join(labels)}</g></g>')
+    return width, height, markup
+
+
+def _plan_svg(v, links=None):
+    width, height, inner = plan_parts(v, links)
+    role = 'role="group"' if links else 'role="img"'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" {role} aria-label="Plan of the castle: the level of each top">{inner}</svg>')
+
+
+# ---------------------------------------------------------------------------------------------
+# The web page's board
+# ---------------------------------------------------------------------------------------------
+
+# One layout for every width: the drawings scale to their box (width:100%), the boxes wrap, so at
+# 358 px each drawing takes the full width (plan 1:1, isometric views at 0.66 with 15-unit
+# labels, 9.9 px) and at 1200 px the plan and a view sit side by side.
+STYLE = ("<style>.ec-board{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}"
+         ".ec-plan{flex:1 1 360px;max-width:420px}.ec-iso{flex:1 1 440px;max-width:600px}"
+         ".ec-board svg{display:block;width:100%;height:auto}"
+         ".ec-board a:focus rect,.ec-board a:hover rect{stroke:#1a5fd0;stroke-width:4}"
+         ".ec-legend{font-size:14px;margin:4px 0}</style>")
+
+
+def render_html(v, links=None):
+    """The board for the web page; with `links` (target -> URL, the targets of `choices`) each
+    of those squares of the plan is a link, a touch target about 38 x 44 px at phone width."""
+    return (f'<div class="elven-castle">{STYLE}{_scores_html(v)}<div class="ec-board">'
+            f'<div class="ec-plan">{_plan_svg(v, links)}</div>'
+            f'<div class="ec-iso">{_iso_svg(v, False)}</div><div class="ec-iso">{_iso_svg(v, True)}</div></div>'
+            f'<p class="ec-legend">{escape(_legend(v))}</p>{_pieces_html(v)}</div>')
+
+
+def _legend(v):
+    text = (f"Plan: the number is the level of the top (a foot placed there stands at it), {ARCH}n an arch "
+            "n spans high under it, #n the piece on top.")
+    last = last_piece(v)
+    if last is not None:
+        p = v["pieces"][last]
+        text += (f" Last placed (black frame): {_owner_name(p['owner'])} {p['kind']} #{last} at "
+                 f"{rules.square(p['x'], p['y'])} {DIR_NAMES[p['dir']]}, level {p['z']}.")
+    return text
 
 
 def _scores_html(v):
     rows = []
     for s in range(v["players"]):
         h = v["hands"][s]
-        hand = ", ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k) or k != "staircase")
+        hand = ", ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "nothing"
         turn = " &#9664;" if v["phase"] != "over" and v["turn"] == s else ""
         colour = rules.COLOURS[s]
         rows.append(f'<tr><td><span style="color:{FILL[colour]}">&#9632;</span> {escape(colour)}{turn}</td>'
                     f'<td>{v["scores"][s]}</td><td>{escape(hand)}</td><td>{v["highest"][s]}</td></tr>')
     opts = v["options"]
-    caption = f"Scoring variant {opts['scoring']}"
+    caption = f"Round {v['round']}, scoring variant {opts['scoring']}"
     if opts.get("scenario", "none") != "none":
         caption += f", scenario {escape(rules.SCENARIOS[opts['scenario']]['title'])}"
     if v["phase"] == "over":
@@ -341,9 +486,64 @@ def _pieces_html(v):
         return ""
     items = []
     for p in v["pieces"]:
-        owner = "grey" if p["owner"] is None else rules.COLOURS[p["owner"]]
         on = " + ".join(f"#{q}" for q in p["on"]) if p["on"] else "ground"
         tag = " (altar)" if v["altar"] == p["id"] else ""
-        items.append(f"<li>#{p['id']} {owner} {p['kind']} {rules.square(p['x'], p['y'])} {DIR_NAMES[p['dir']]} "
-                     f"level {p['z']}, on {on}{tag}</li>")
+        items.append(f"<li>#{p['id']} {_owner_name(p['owner'])} {p['kind']} {rules.square(p['x'], p['y'])} "
+                     f"{DIR_NAMES[p['dir']]} level {p['z']}, on {on}{tag}</li>")
     return f'<details><summary>Pieces</summary><ul>{"".join(items)}</ul></details>'
+
+
+# ---------------------------------------------------------------------------------------------
+# The picture in a turn notice
+# ---------------------------------------------------------------------------------------------
+
+PICTURE_WIDTH = 600
+PICTURE_CELL = 62  # px: the plan drawn 1:1, its lines on whole pixels (a smaller, sharper PNG)
+
+
+def render_svg(v):
+    """The board as one SVG document 600 px wide for a mail (rasterised to PNG by the
+    platform): the scores, the castle from the south-east and the plan with square cells.
+    Text is at least 15 px, so it still reads when a phone shows the picture at 360 px."""
+    width = PICTURE_WIDTH
+    parts = []
+    y = _picture_header(v, parts)
+    iso_w, iso_h, iso = iso_parts(v, False, "m-")
+    k = width / iso_w
+    parts.append(f'<g transform="translate(0 {y}) scale({k:.4f})">{iso}</g>')
+    y += round(iso_h * k)
+    plan_w, plan_h, plan = plan_parts(v, cw=PICTURE_CELL, ch=PICTURE_CELL, scale=PICTURE_CELL / 40)
+    parts.append(f'<g transform="translate({(width - plan_w) // 2} {y})">{plan}</g>')
+    y += plan_h
+    for line in textwrap.wrap(_legend(v), 64):
+        y += 22
+        parts.append(f'<text x="10" y="{y}" font-size="17" fill="#333" {FONT}>{escape(line)}</text>')
+    height = y + 14
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" fill="#fff"/>'
+            f'{"".join(parts)}</svg>')
+
+
+def _picture_header(v, parts):
+    """Title, the scenario or the result, and the scores at the top; returns the height used."""
+    opts = v["options"]
+    title = f"Elven Castle \u00b7 round {v['round']} \u00b7 variant {opts['scoring']}"
+    parts.append(f'<text x="10" y="28" font-size="22" font-weight="bold" {FONT}>{escape(title)}</text>')
+    y = 28
+    notes = []
+    if opts.get("scenario", "none") != "none":
+        notes.append(f"scenario {rules.SCENARIOS[opts['scenario']]['title']}")
+    if v["phase"] == "over":
+        notes.append("game over, won by " + " and ".join(rules.COLOURS[s] for s in (v["ranking"] or [[]])[0]))
+    if notes:
+        y += 24
+        parts.append(f'<text x="10" y="{y}" font-size="17" fill="#333" {FONT}>{escape("; ".join(notes))}</text>')
+    x = 10
+    for s in range(v["players"]):
+        colour = rules.COLOURS[s]
+        turn = " \u25c0" if v["phase"] != "over" and v["turn"] == s else ""
+        label = f"{colour} {v['scores'][s]}{turn}"
+        parts.append(f'<rect x="{x}" y="{y + 14}" width="18" height="18" fill="{FILL[colour]}"/>'
+                     f'<text x="{x + 24}" y="{y + 30}" font-size="19" {FONT}>{escape(label)}</text>')
+        x += 24 + 12 * len(label) + 18
+    return y + 42

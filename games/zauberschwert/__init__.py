@@ -5,10 +5,10 @@ Rules: ../shared/seeds/001 (the rulebook); cards: data/cards.json; rulings: RULI
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, view
+from . import board, grammar, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view,
+    rules, grammar, view, board, standin,
     name="zauberschwert",
     title="Zauberschwert & Drachenei",
     min_players=2,

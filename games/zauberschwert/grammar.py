@@ -6,10 +6,11 @@ Players are named by their wizard's colour (red, blue, green, yellow); cards by 
 
 from __future__ import annotations
 
-from games.base import ParseError, key, normalize
+from games.base import MAX_FEATURED, Choice, ParseError, key, normalize
 from games.base import match_name as _match_name
 
-from .rules import ADV, ART, ARTIFACTS, COLOURS, SPELL_ID, waiting_for
+from .rules import ADV, ART, ARTIFACTS, COLOURS, RULES, SPELL_ID, waiting_for
+from .rules import legal as _legal
 
 VERBS = ["place", "pass", "fulmentus", "skip", "fight", "withdraw", "together", "alone", "bid", "take", "cast",
          "done", "offer", "accept", "decline", "lay"]
@@ -241,3 +242,244 @@ def _context(state, seat):
         limit = state["offers_limit"] - state["made"][seat]
         return f"You may make {max(0, limit)} more offer(s) this round."
     return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# the chooser: every legal command once, the moves that matter first
+# ---------------------------------------------------------------------------------------------
+
+# How many bids a notice numbers (the lowest few and everything one has); the rest are typed.
+FEATURED_BIDS = 4
+# How many trade offers a notice numbers: asking for the other half of one's two-part artifacts.
+FEATURED_OFFERS = 8
+
+
+def card_target(slot: int) -> str:
+    """The id of display card `slot` (0 or 1) in the board drawing."""
+    return f"zs-card-{slot + 1}"
+
+
+def hand_target(card: str) -> str:
+    return f"zs-hand-{card}"
+
+
+def player_target(seat: int) -> str:
+    return f"zs-player-{COLOURS[seat]}"
+
+
+OFFER_GROUP = {c: f"Offer {ART[c]['card_name']}" for c in ART}
+OFFER_LABEL = [{w: f"to {who.capitalize()} for {ART[w]['card_name']}" for w in ART} for who in COLOURS]
+HAND_TARGET = {c: hand_target(c) for c in ART}
+
+
+def _reward(reward: dict) -> str:
+    parts = [f"{reward['power_stones']} stones"] if reward["power_stones"] else []
+    if reward["artifacts"]:
+        parts.append(f"{reward['artifacts']} artifact" + ("s" if reward["artifacts"] > 1 else ""))
+    return " + ".join(parts) or "nothing"
+
+
+def _card_title(cid: str) -> str:
+    c = ADV[cid]
+    return f"{c['name']} (strength {c['strength']}, {c['symbol']})" if c["type"] == "creature" else c["name"]
+
+
+def _place_note(state, seat, slot) -> str:
+    cid = state["display"][slot]
+    c = ADV[cid]
+    there = [COLOURS[x].capitalize() for x in range(state["n"]) if state["wizard"][x] == slot and x != seat]
+    beside = f"{' and '.join(there)} there: " if there else ""
+    if c["type"] == "energy_orb":
+        return f"+{c['reward_each_attached_wizard']['magic_points']} magic each"
+    if c["type"] == "holy_site":
+        return _reward(c["reward_each_attached_wizard"]) + " each"
+    if c["type"] == "spell":
+        return beside + ("auction for the spell" if there else "the spell free")
+    if not there:
+        return f"alone: {_reward(c['reward_one_wizard'])} for {c['strength']} magic"
+    share = -(-c["strength"] // (len(there) + 1))
+    return f"{beside}shared {_reward(c['reward_two_wizards_each'])} each for {share} magic, or an auction"
+
+
+def choices(state, seat):
+    """The legal moves as the chooser offers them (games.base.Choice): group = what (the wizard,
+    a spell, an offered card), label = where or how, featured = worth a code in a turn notice."""
+    legal = _legal(state, seat)
+    if not legal:
+        return []
+    step = state["step"]
+    build = _CHOOSERS.get(step)
+    out = build(state, seat, legal) if build else [Choice(c, c["type"].capitalize(), describe(c), True) for c in legal]
+    featured = 0
+    capped = []
+    for choice in out:  # never more than MAX_FEATURED codes in a notice
+        if choice.featured:
+            featured += 1
+            if featured > MAX_FEATURED:
+                choice = Choice(choice.command, choice.group, choice.label, False, choice.target, choice.note)
+        capped.append(choice)
+    return capped
+
+
+def _choose_place(state, seat, legal):
+    out = []
+    for c in legal:
+        if c["type"] == "place":
+            slot = c["slot"]
+            out.append(Choice(c, "Place your wizard", f"on card {slot + 1}: {_card_title(state['display'][slot])}",
+                              True, card_target(slot), _place_note(state, seat, slot)))
+    out.append(Choice({"type": "pass"}, "Pass", "keep your wizard back", True, None,
+                      f"+{RULES['pass_bonus']} magic point"))
+    return out
+
+
+def _choose_fulmentus(state, seat, legal):
+    f = state["fight"]
+    target = card_target(f["slot"])
+    strength = f["strength"]
+    mine = seat in f["seats"]
+    return [
+        Choice({"type": "fulmentus", "delta": -2}, "Fulmentus", f"down: strength {strength} to {max(0, strength - 2)}",
+               True, target, "your fight costs less" if mine else "the fight costs them less"),
+        Choice({"type": "fulmentus", "delta": 2}, "Fulmentus", f"up: strength {strength} to {strength + 2}",
+               True, target, "" if mine else "they pay more, or cannot pay"),
+        Choice({"type": "skip"}, "Skip", f"keep the strength at {strength}", True, target, "Fulmentus stays unused"),
+    ]
+
+
+def _choose_lone(state, seat, legal):
+    f = state["fight"]
+    target = card_target(f["slot"])
+    reward = _reward(ADV[f["card"]]["reward_one_wizard"])
+    return [Choice({"type": "fight"}, "Fight", f"pay {f['strength']} magic", True, target, reward),
+            Choice({"type": "withdraw"}, "Withdraw", "take your wizard back", True, target, "pay and win nothing")]
+
+
+def _choose_declare(state, seat, legal):
+    f = state["fight"]
+    c = ADV[f["card"]]
+    target = card_target(f["slot"])
+    share = -(-f["strength"] // len(f["seats"]))
+    return [Choice({"type": "together"}, "Together", f"share the fight: {share} magic each", True, target,
+                   _reward(c["reward_two_wizards_each"]) + " each"),
+            Choice({"type": "alone"}, "Alone", f"claim it: an auction from {f['strength']} magic", True, target,
+                   _reward(c["reward_one_wizard"]) + " for the winner")]
+
+
+def _choose_auction(state, seat, legal):
+    a = state["auction"]
+    target = card_target(a["slot"])
+    what = ADV[a["card"]]["name"]
+    bids = [c for c in legal if c["type"] == "bid"]
+    top = bids[-1]["amount"] if bids else None
+    lead = [c for c in bids[:FEATURED_BIDS - 1]] + ([bids[-1]] if len(bids) >= FEATURED_BIDS else [])
+    rest = [c for c in bids if c not in lead]
+
+    def bid(c, featured):
+        note = "all your magic" if c["amount"] == top else ("the lowest bid" if c is bids[0] else "")
+        return Choice(c, "Bid", f"bid {c['amount']} for {what}", featured, target, note)
+
+    return ([bid(c, True) for c in lead]
+            + [Choice({"type": "pass"}, "Pass", "leave the auction for good", True, target, "you pay nothing")]
+            + [bid(c, False) for c in rest])
+
+
+def _choose_bonus(state, seat, legal):
+    art = ARTIFACTS[state["choices"][0][1]]
+    amount = art["bonus"]["amount"]
+    return [Choice({"type": "bonus", "take": "stones"}, f"{art['name']} bonus", f"take {amount} power stones", True,
+                   None, "stones are the score"),
+            Choice({"type": "bonus", "take": "magic"}, f"{art['name']} bonus", f"take {amount} magic points", True)]
+
+
+def _choose_spells(state, seat, legal):
+    out = []
+    for c in legal:
+        if c["type"] != "cast":
+            continue
+        spell = c["spell"]
+        effect = ADV[SPELL_ID[spell]]["effect"]
+        if spell == "Transformus":
+            out.append(Choice(c, "Cast Transformus", f"pay {effect['pay_mp']} magic for {effect['gain_ps']} power stone",
+                              True))
+        elif spell == "Retransformus":
+            out.append(Choice(c, "Cast Retransformus", f"discard {card_name(c['card'])}, draw the top artifact", True,
+                              hand_target(c["card"])))
+        else:
+            got = [x for x in state["received"][c["target"]] if x in state["hand"][c["target"]]]
+            out.append(Choice(c, "Cast Harpagarus", f"take a card from {colour(c['target']).capitalize()}", True,
+                              player_target(c["target"]), f"pay 2 magic; they received {len(got)} this round"))
+    out.append(Choice({"type": "done"}, "Done", "no more spells this round", True))
+    return out
+
+
+def _choose_trade(state, seat, legal):
+    out = []
+    offers = {(o["from"], o["to"]): o for o in state["offers"]}
+    for c in legal:
+        if c["type"] in ("accept", "decline"):
+            o = offers[(c["from"], seat)]
+            who = colour(c["from"]).capitalize()
+            label = (f"accept: give {card_name(o['want'])}, get {card_name(o['give'])}" if c["type"] == "accept"
+                     else f"decline: keep {card_name(o['want'])}")
+            out.append(Choice(c, f"Answer {who}'s offer", label, True, player_target(c["from"])))
+    if {"type": "done"} in legal:
+        out.append(Choice({"type": "done"}, "Done", "make no more offers this round", True, None,
+                          "you still answer offers made to you"))
+    hand = state["hand"][seat]
+    missing = {p for c in hand for p in ARTIFACTS[ART[c]["artifact"]]["cards"] if p not in hand}
+    wanted = []
+    plain = []
+    for c in legal:  # hundreds of offers: the strings come from tables made once
+        if c["type"] != "offer":
+            continue
+        give, want = c["give"], c["want"]
+        choice = Choice(c, OFFER_GROUP[give], OFFER_LABEL[c["to"]][want], False, HAND_TARGET[give])
+        if want in missing and ART[give]["artifact"] != ART[want]["artifact"]:
+            wanted.append(choice)
+        else:
+            plain.append(choice)
+    # featured: asking each player for a missing half, for the card worth least to this seat
+    # (the stand-in's measure), never a half of an artifact it holds complete
+    worth = _card_worths(state, seat)
+    best = {}
+    for choice in sorted(wanted, key=lambda ch: worth[ch.command["give"]]):
+        pair = (choice.command["to"], choice.command["want"])
+        if pair not in best and not _paired(choice.command["give"], hand):
+            best[pair] = choice
+    lead = [Choice(ch.command, ch.group, ch.label, True, ch.target,
+                   f"the other half of your {ARTIFACTS[ART[ch.command['want']]['artifact']]['name']}")
+            for ch in list(best.values())[:FEATURED_OFFERS]]
+    chosen = {id(ch.command) for ch in lead}
+    return out + lead + [ch for ch in wanted if id(ch.command) not in chosen] + plain
+
+
+def _paired(card, hand):
+    """Whether `card` is half of a two-part artifact whose other half is in `hand` too."""
+    return ART[card]["parts"] == 2 and all(p in hand for p in ARTIFACTS[ART[card]["artifact"]]["cards"])
+
+
+def _card_worths(state, seat):
+    from .standin import Seen  # the stand-in's measure of a card (it imports no grammar)
+    from .view import view
+
+    seen = Seen.of(view(state, seat))
+    return {c: seen.card_worth(c, seen.hand) for c in seen.hand}
+
+
+def _choose_layout(state, seat, legal):
+    out = []
+    for c in legal:
+        if c["type"] == "lay":
+            art = ARTIFACTS[c["artifact"]]
+            bonus = art["bonus"]
+            what = {"power_stones": "stones", "magic_points": "magic", "choice": "stones or magic"}[bonus["type"]]
+            out.append(Choice(c, "Lay out", f"{art['name']} ({'/'.join(art['symbols'])})", True,
+                              hand_target(art["cards"][0]), f"+{bonus['amount']} {what} on {'/'.join(art['symbols'])} creatures"))
+    out.append(Choice({"type": "done"}, "Done", "lay out nothing more this round", True))
+    return out
+
+
+_CHOOSERS = {"place": _choose_place, "fulmentus": _choose_fulmentus, "lone": _choose_lone, "declare": _choose_declare,
+             "auction": _choose_auction, "bonus": _choose_bonus, "spells": _choose_spells, "trade": _choose_trade,
+             "layout": _choose_layout}

@@ -26,6 +26,32 @@ for _card in DATA["artifact_cards"]:
                                                   "cards": []})
     _a["cards"].append(_card["id"])
 SPELL_ID = {c["name"]: c["id"] for c in DATA["adventure_cards"] if c["type"] == "spell"}
+# The card data has versions (data/cards.json, "data_versions"; RULINGS.md): a new game records the
+# current one in its GameStarted event. Only the deal depends on it (which pile a card is stacked
+# in), and the deal is in the log, so a game of any version replays the same.
+DATA_VERSION = DATA["data_version"]
+LETTER_COUNTS = DATA["deck_letter_counts"]
+
+
+def letters(version: int) -> dict[str, str]:
+    """The pile (A, B, C) of every adventure card in data version `version`."""
+    out = {c["id"]: c["letter"] for c in DATA["adventure_cards"]}
+    older = DATA["data_versions"].get(str(version), {})
+    out.update(older.get("letters", {}))
+    return out
+
+
+def next_letter(deck_left: int) -> str | None:
+    """The back of the top adventure card: the piles were stacked A on B on C, so the position in
+    the deck tells it (in every data version: the piles' sizes never changed)."""
+    if not deck_left:
+        return None
+    dealt = sum(LETTER_COUNTS.values()) - deck_left
+    for letter in sorted(LETTER_COUNTS):
+        if dealt < LETTER_COUNTS[letter]:
+            return letter
+        dealt -= LETTER_COUNTS[letter]
+    return None
 WINDOW_SPELLS = ("Transformus", "Retransformus", "Harpagarus")  # used in the spell window of phase E
 COLOURS = ("red", "blue", "green", "yellow")
 
@@ -135,15 +161,20 @@ def creature_name(cid):
 
 
 def setup(players, options, rng):
+    return setup_with_data(DATA_VERSION, players, options, rng)
+
+
+def setup_with_data(version, players, options, rng):
+    """setup with the card data of `version` (an older one to compare with: bench/game_zauberschwert)."""
     piles = {}
-    for c in DATA["adventure_cards"]:
-        piles.setdefault(c["letter"], []).append(c["id"])
+    for cid, letter in letters(version).items():
+        piles.setdefault(letter, []).append(cid)
     # stacked C at the bottom, B on it, A on top; index 0 is the top of the deck
     adventure = rng.shuffle(piles["A"]) + rng.shuffle(piles["B"]) + rng.shuffle(piles["C"])
     artifacts = rng.shuffle([c["id"] for c in DATA["artifact_cards"]])
     start = rng.randbelow(players)
     events = [
-        Event("GameStarted", {"players": players, "start": start, "options": dict(options)}),
+        Event("GameStarted", {"players": players, "start": start, "options": dict(options), "data": version}),
         Event("DecksShuffled", {"adventure": adventure, "artifacts": artifacts}, visible_to=(),
               public={"adventure": len(adventure), "artifacts": len(artifacts)}),
     ]

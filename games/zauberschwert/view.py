@@ -1,11 +1,10 @@
-"""What a seat may see, the events in words, and the renders (80-column text, inline SVG)."""
+"""What a seat may see, the events in words, and the 80-column text (the board drawings: board.py)."""
 
 from __future__ import annotations
 
-import html
 import textwrap
 
-from .rules import ADV, ART, ARTIFACTS, COLOURS, PHASE_OF_STEP, artifacts_of, order_from_start, waiting_for
+from .rules import ADV, ART, ARTIFACTS, COLOURS, PHASE_OF_STEP, artifacts_of, next_letter, order_from_start, waiting_for
 
 STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lone fight", "declare":
               "together or alone?", "auction": "auction", "bonus": "artifact bonus", "spells": "spells",
@@ -13,12 +12,13 @@ STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lo
               "resolve": "resolution", "settle": "resolution", "end": "end of round"}
 PHASE_WORDS = {"A": "new adventure cards", "B": "magic supply", "C": "choose adventures", "D": "resolution",
                "E": "lay out artifacts", "F": "change of start player", "over": "game over"}
-SYMBOL_MARK = {"sun": "sun", "moon": "moon", "star": "star"}
 
 
 def view(state, seat):
     n = state["n"]
     mine = seat is not None
+    # Once the game is over nothing is secret (the seed is revealed too): every hand is shown.
+    over = state["step"] == "over"
     players = []
     for x in range(n):
         players.append({
@@ -26,6 +26,7 @@ def view(state, seat):
             "hand_count": len(state["hand"][x]), "laid": list(state["laid"][x]),
             "spells": list(state["spells"][x]), "used": list(state["used"][x]),
             "wizard": state["wizard"][x], "done": bool(state["done"][x]),
+            "hand": list(state["hand"][x]) if over or (mine and x == seat) else None,
         })
     offers = []
     for o in state["offers"]:
@@ -40,7 +41,7 @@ def view(state, seat):
         "round": state["round"], "step": state["step"], "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
         "start": state["start"], "display": list(state["display"]),
         "adventure_deck": len(state["adv_deck"]),
-        "next_letter": ADV[state["adv_deck"][0]]["letter"] if state["adv_deck"] else None,  # the backs show A-C
+        "next_letter": next_letter(len(state["adv_deck"])),  # the backs show A-C
         "artifact_deck": len(state["art_deck"]), "gone": list(state["gone"]), "discards": list(state["discards"]),
         "players_info": players,
         "hand": list(state["hand"][seat]) if mine else None,
@@ -51,6 +52,9 @@ def view(state, seat):
         "waiting_for": waiting_for(state),
         "turn": state["turn"],
         "ended": state["ended"],
+        # the seat's own count (it knows how many offers it made this round); others' stay private
+        "offers_made": state["made"][seat] if mine else None,
+        "offers_limit": state["offers_limit"],
     }
     return v
 
@@ -213,6 +217,14 @@ def _where(v, seat):
     return f"on card {w + 1}"
 
 
+WIDTH = 80  # columns of a plain-text mail
+
+
+def _wrapped(text, indent="", more="     "):
+    """`text` in lines of at most 80 columns, nothing cut (a word longer than a line is split)."""
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more, break_on_hyphens=False) or [""]
+
+
 def render_text(v):
     names = [c.capitalize() for c in v["colours"]]
     lines = []
@@ -222,144 +234,65 @@ def render_text(v):
         head = f"Zauberschwert & Drachenei - game over after round {v['round']}"
     elif phase in PHASE_WORDS:
         head += f" ({PHASE_WORDS[phase]}; {STEP_WORDS.get(v['step'], v['step'])})"
-    lines.append(head[:80])
-    lines.append(f"Start player: {names[v['start']]}.  Adventure deck: {v['adventure_deck']}"
-                 + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
-                 + f".  Artifact deck: {v['artifact_deck']}.")
+    lines += _wrapped(head, more="  ")
+    lines += _wrapped(f"Start player: {names[v['start']]}.  Adventure deck: {v['adventure_deck']}"
+                      + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
+                      + f".  Artifact deck: {v['artifact_deck']}.", more="  ")
     lines.append("Display:")
     for i, cid in enumerate(v["display"]):
         if cid is None:
             continue
         wiz = [names[p["seat"]] for p in v["players_info"] if p["wizard"] == i]
-        text = f"  {i + 1}) {card_line(cid)}" + (f"  <- {', '.join(wiz)}" if wiz else "")
-        lines += textwrap.wrap(text, 78, subsequent_indent="       ")
+        lines += _wrapped(f"{i + 1}) {card_line(cid)}" + (f"  <- {', '.join(wiz)}" if wiz else ""), "  ", "       ")
     lines.append("")
     for p in v["players_info"]:
         x = p["seat"]
         mark = "*" if x == v["start"] else " "
-        spells = ", ".join(ADV[c]["name"] + ("(used)" if c in p["used"] else "") for c in p["spells"]) or "-"
-        lines.append(f"{mark}{names[x]:<7} magic {p['magic']:>2}  power stones {p['power']:>3}  "
-                     f"hand {p['hand_count']:>2}  {_where(v, x)}")
+        lines += _wrapped(f"{mark}{names[x]:<7} magic {p['magic']:>2}  power stones {p['power']:>3}  "
+                          f"hand {p['hand_count']:>2}  {_where(v, x)}".rstrip(), more="         ")
         if p["spells"]:
-            lines += textwrap.wrap(f"spells: {spells}", 78, initial_indent="   ", subsequent_indent="     ")
+            spells = ", ".join(ADV[c]["name"] + ("(used)" if c in p["used"] else "") for c in p["spells"])
+            lines += _wrapped(f"spells: {spells}", "   ")
         laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"]))
         if laid:
-            lines += textwrap.wrap(f"laid out: {laid}", 78, initial_indent="   ", subsequent_indent="     ")
+            lines += _wrapped(f"laid out: {laid}", "   ")
+        if p.get("hand") is not None and x != v["seat"]:  # every hand is shown once the game is over
+            lines += _wrapped(f"hand: {_hand_text(p['hand'])}", "   ")
     if v["fight"]:
         f = v["fight"]
-        lines.append(f"Fight: {ADV[f['card']]['name']} strength {f['strength']}, "
-                     f"{', '.join(names[x] for x in f['seats'])}.")
+        lines += _wrapped(f"Fight: {ADV[f['card']]['name']} strength {f['strength']}, "
+                          f"{', '.join(names[x] for x in f['seats'])}.")
     if v["auction"]:
         a = v["auction"]
         high = f"{a['high']} by {names[a['bidder']]}" if a["high"] is not None else f"none yet (min {a['min']})"
         passed = ", ".join(names[x] for x in a["passed"]) or "nobody"
-        lines.append(f"Auction for {ADV[a['card']]['name']}: high bid {high}; passed: {passed}.")
+        lines += _wrapped(f"Auction for {ADV[a['card']]['name']}: high bid {high}; passed: {passed}.")
     for o in v["offers"]:
         if "give" in o:
-            lines.append(f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
-                         f"for {ART[o['want']]['card_name']}.")
+            lines += _wrapped(f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
+                              f"for {ART[o['want']]['card_name']}.")
         else:
-            lines.append(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
+            lines += _wrapped(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
     if v["choices"]:
         seat, art = v["choices"][0]
-        lines.append(f"Bonus: {names[seat]} takes the {ARTIFACTS[art]['name']}'s bonus as stones or magic.")
+        lines += _wrapped(f"Bonus: {names[seat]} takes the {ARTIFACTS[art]['name']}'s bonus as stones or magic.")
     if v["hand"] is not None:
         lines.append("")
         lines.append(f"You are {names[v['seat']]}.")
-        hand = "; ".join(f"{ART[c]['card_name']} [{'/'.join(ART[c]['symbols'])}]" for c in v["hand"]) or "(empty)"
-        lines += textwrap.wrap(f"Your hand: {hand}", 78, subsequent_indent="  ")
+        lines += _wrapped(f"Your hand: {_hand_text(v['hand'], True)}", more="  ")
     if v["step"] == "over":
         lines.append("Game over. Most power stones wins (ties: magic, then laid-out cards).")
         ranked = sorted(v["players_info"], key=lambda p: (p["power"], p["magic"], len(p["laid"])), reverse=True)
-        lines.append("Standings: " + ", ".join(f"{names[p['seat']]} {p['power']}" for p in ranked) + ".")
+        lines += _wrapped("Standings: " + ", ".join(f"{names[p['seat']]} {p['power']}" for p in ranked) + ".")
     elif v["waiting_for"]:
-        lines.append(f"Waiting for: {', '.join(names[x] for x in v['waiting_for'])}.")
-    return "\n".join(line[:80] for line in lines)
+        lines += _wrapped(f"Waiting for: {', '.join(names[x] for x in v['waiting_for'])}.")
+    return "\n".join(lines)
 
 
-FILL = {"red": "#c0392b", "blue": "#2e6db4", "green": "#2e8b57", "yellow": "#d4ac0d"}
-TYPE_FILL = {"creature": "#f6e0d8", "spell": "#e6ddf5", "energy_orb": "#dcefff", "holy_site": "#fff3c4"}
+def _hand_text(hand, symbols=False):
+    if not hand:
+        return "(empty)"
+    return "; ".join(ART[c]["card_name"] + (f" [{'/'.join(ART[c]['symbols'])}]" if symbols else "") for c in hand)
 
 
-def _card_body(cid):
-    c = ADV[cid]
-    if c["type"] == "creature":
-        one, two = c["reward_one_wizard"], c["reward_two_wizards_each"]
-        return [f"Alone: {one['power_stones']} power stones + {one['artifacts']} artifacts",
-                f"Shared: {two['power_stones']} power stones + {two['artifacts']} artifacts each"]
-    return textwrap.wrap(card_line(cid), 46)[:3]
-
-
-def _status(v):
-    names = [c.capitalize() for c in v["colours"]]
-    if v["auction"]:
-        a = v["auction"]
-        high = f"high bid {a['high']} by {names[a['bidder']]}" if a["high"] is not None else f"no bid yet (min {a['min']})"
-        return f"Auction for {ADV[a['card']]['name']}: {high}"
-    if v["fight"]:
-        f = v["fight"]
-        return f"Fight: {ADV[f['card']]['name']} (strength {f['strength']}) against {', '.join(names[x] for x in f['seats'])}"
-    if v["step"] == "over":
-        return "Game over"
-    return ""
-
-
-def render_html(v):
-    e = html.escape
-    names = [c.capitalize() for c in v["colours"]]
-    top = 196
-    w, h = 640, top + 84 * v["players"] + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-             'font-family="sans-serif" font-size="12" role="img" aria-label="Zauberschwert board">',
-             f'<text x="10" y="20" font-size="15" font-weight="bold">Zauberschwert &amp; Drachenei - round '
-             f'{v["round"]}, phase {e(str(v["phase"]))}</text>',
-             f'<text x="10" y="38">Adventure deck {v["adventure_deck"]}'
-             f'{" (next " + e(v["next_letter"]) + ")" if v["next_letter"] else ""} · artifact deck '
-             f'{v["artifact_deck"]}</text>']
-    for i, cid in enumerate(v["display"]):
-        x = 10 + i * 315
-        if cid is None:
-            parts.append(f'<rect x="{x}" y="50" width="300" height="110" fill="none" stroke="#bbb" '
-                         'stroke-dasharray="4"/>')
-            continue
-        c = ADV[cid]
-        parts.append(f'<rect x="{x}" y="50" width="300" height="110" rx="8" fill="{TYPE_FILL[c["type"]]}" '
-                     'stroke="#555"/>')
-        title = f"{c['name']}" + (f" — strength {c['strength']} ({c['symbol']})" if c["type"] == "creature" else "")
-        parts.append(f'<text x="{x + 10}" y="72" font-weight="bold">{i + 1}) {e(title)}</text>')
-        for k, line in enumerate(_card_body(cid)):
-            parts.append(f'<text x="{x + 10}" y="{92 + 16 * k}">{e(line)}</text>')
-        wiz = [p for p in v["players_info"] if p["wizard"] == i]
-        for k, p in enumerate(wiz):
-            parts.append(f'<circle cx="{x + 20 + 24 * k}" cy="146" r="9" fill="{FILL[p["colour"]]}" stroke="#222">'
-                         f'<title>{e(names[p["seat"]])}</title></circle>')
-    status = _status(v)
-    waiting = ", ".join(names[x] for x in v["waiting_for"])
-    line = " · ".join(x for x in (status, f"waiting for {waiting}" if waiting else "") if x)
-    parts.append(f'<text x="10" y="182" font-style="italic">{e(line)}</text>')
-    for p in v["players_info"]:
-        y = top + 84 * p["seat"]
-        star = " (start player)" if p["seat"] == v["start"] else ""
-        where = {None: "", -1: " · passed"}.get(p["wizard"], f" · wizard on card {(p['wizard'] or 0) + 1}")
-        parts.append(f'<rect x="10" y="{y}" width="620" height="76" rx="6" fill="#fafafa" '
-                     f'stroke="{FILL[p["colour"]]}" stroke-width="2"/>')
-        parts.append(f'<text x="20" y="{y + 18}" font-weight="bold" fill="{FILL[p["colour"]]}">'
-                     f'{e(names[p["seat"]])}{e(star)}</text>')
-        parts.append(f'<text x="200" y="{y + 18}">magic {p["magic"]} · power stones {p["power"]} · '
-                     f'hand {p["hand_count"]}{e(where)}</text>')
-        spells = ", ".join(ADV[c]["name"] + (" (used)" if c in p["used"] else "") for c in p["spells"]) or "none"
-        parts.append(f'<text x="20" y="{y + 36}">spells: {e(spells)}</text>')
-        laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"])) or "none"
-        for k, chunk in enumerate(textwrap.wrap(f"laid out: {laid}", 100)[:2]):
-            parts.append(f'<text x="20" y="{y + 53 + 16 * k}" font-size="11">{e(chunk)}</text>')
-    parts.append("</svg>")
-    out = "".join(parts)
-    if v["hand"] is not None:
-        items = "".join(f"<li>{e(ART[c]['card_name'])} [{e('/'.join(ART[c]['symbols']))}] — "
-                        f"{e(artifact_line(ART[c]['artifact']))}</li>" for c in v["hand"])
-        out += (f'<div class="zs-hand"><strong>Your hand ({e(names[v["seat"]])})</strong>'
-                f'<ul>{items or "<li>(empty)</li>"}</ul></div>')
-    return f'<div class="zauberschwert">{out}</div>'
-
-
-__all__ = ["view", "narrate", "render_text", "render_html", "order_from_start"]
+__all__ = ["view", "narrate", "render_text", "order_from_start"]

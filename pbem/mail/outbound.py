@@ -24,11 +24,10 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .. import addressing, eventlog, selectors
+from .. import addressing, choosing, eventlog, selectors
 from ..models import Event, Game, Notice, Seat
 from ..registry import get_game
 
-MAX_OPTIONS = 30
 NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)@", re.I)
 SUBJECT_TAG_RE = re.compile(r"\[(\d+)-([a-z2-7]{6})\]", re.I)
 BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
@@ -237,13 +236,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     number = seat.number
     since = [] if notice.kind == "answer" else selectors.feed(
         game, number, after=min(seat.last_notice_version, version), upto=version)
-    options = []
-    if state["game"] is not None and not state["meta"]["ended"] and notice.kind in ("turn", "reminder", "answer", "welcome"):
-        legal = spec.legal(state["game"], number) if not state["meta"]["paused"] else []
-        options = [(code, spec.describe(command)) for code, command in enumerate(legal[:MAX_OPTIONS], start=1)]
-        more = max(0, len(legal) - MAX_OPTIONS)
-    else:
-        more = 0
+    options, others = [], []
+    if (state["game"] is not None and not state["meta"]["ended"] and not state["meta"]["paused"]
+            and notice.kind in ("turn", "reminder", "answer", "welcome")):
+        offered = choosing.menu(spec, state["game"], number)
+        options = [(code, offered.line(choice)) for code, choice in offered.codes()]
+        others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
     deadline = (game.deadlines or {}).get(str(number))
     return {
         "seat": seat,
@@ -251,7 +249,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "since": _since_lines([item.text for item in since if not item.undone]),
         "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
         "options": options,
-        "more_options": more,
+        "other_options": others,
         "deadline": _when(deadline) if deadline else "",
         "seat_url": addressing.seat_url(seat),
         "reply_address": addressing.reply_address(seat),

@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from .. import addressing, eventlog, outbox, selectors, services, submissions
+from .. import addressing, choosing, eventlog, outbox, selectors, services, submissions
 from ..models import Game, InboundMessage, InboundStatus, Notice, Seat
 from ..registry import get_game
 from . import inbound, outbound, sending
@@ -160,7 +160,7 @@ def _neutral(line: str) -> bool:
 
 
 def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:
-    """'3' becomes the third option the answered notice listed (legal at its version)."""
+    """'3' becomes the third featured move the answered notice listed (the menu at its version)."""
     if not any(CODE_RE.match(line) for line in lines):
         return lines
     game = Game.objects.get(pk=seat.game_id)
@@ -168,14 +168,12 @@ def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[s
     state = eventlog.load(game, at=version if version is not None else None).state
     if state["game"] is None:
         return lines
-    legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)][: outbound.MAX_OPTIONS]
+    offered = choosing.menu(spec, state["game"], seat.number)
     out = []
     for line in lines:
         match = CODE_RE.match(line)
-        if match and 1 <= int(match.group(1)) <= len(legal):
-            out.append(legal[int(match.group(1)) - 1])
-        else:
-            out.append(line)
+        choice = offered.by_code(int(match.group(1))) if match else None
+        out.append(offered.line(choice) if choice is not None else line)
     return out
 
 

@@ -44,6 +44,7 @@ GAMES = {
         ("two_players.json", 2, {}, 101),
         ("three_players.json", 3, {}, 202),
         ("four_players.json", 4, {}, 303),
+        ("three_players_data2.json", 3, {}, 404),  # card data version 2 (RULINGS: "Data version 2")
     ],
 }
 

@@ -50,6 +50,7 @@ def test_at_the_deadline_the_seat_passes_as_the_rules_allow(table):
 
 def test_where_no_pass_is_allowed_the_master_of_seals_is_told(table, mailoutbox, monkeypatch):
     get_user_model().objects.create_superuser("seals", "master@example.org", "x")
+    Game.objects.filter(pk=table.pk).update(absence_policy="minimal")  # a table that chose no stand-in
     spec = all_games()["diceduel"]
     monkeypatch.setitem(all_games(), "diceduel", dataclasses.replace(spec, timeout=lambda state, seat: None))
     eventlog.cache_clear()  # cached states hold the spec they were loaded with

@@ -132,7 +132,7 @@ def test_render_text_shows_the_map_with_levels_and_owners():
     t = table(2)
     given(t, 0, "place window c3 east")
     text = GAME.render_text(GAME.view(t.state, 1))
-    row3 = [line for line in text.splitlines() if line.startswith(" 3  ")][0]
+    row3 = [line for line in text.splitlines() if line.startswith(" 3 ")][0]
     assert row3.split()[1:6] == [".", ".", "R2.0", "R2.0", "R2.0"]
 
 

@@ -536,3 +536,21 @@ def test_malformed_commands_are_rejected_with_a_reason():
             t.act(seat, command)
     with pytest.raises(Rejected, match="not your turn"):
         GAME.decide(t.state, 1 - seat, {"type": "place", "piece": "bridge", "x": 0, "y": 0, "z": 0, "dir": "e"}, None)
+
+
+def test_the_round_shown_at_the_end_is_the_last_round_played():
+    """Two players with 17 pieces each play 17 rounds; the turn that finds no piece left would
+    have begun round 18, which is not shown (summary, view, score sheet)."""
+    from games.testing import play_random
+
+    t = play_random(GAME, 2, {"penalties": True}, seed=3)
+    assert t.state["end"]["reason"] == "no pieces" and t.state["moves"] == 34
+    assert GAME.summary(t.state)["round"] == 17 and GAME.view(t.state, 0)["round"] == 17
+    assert "round 17" in GAME.render_text(GAME.view(t.state, None))
+    penalties = [line for line in GAME.score_sheet(t.state) if line.label == "Penalty"]
+    assert penalties and {line.round for line in penalties} == {17}  # counted at the end of round 17
+    assert max(line.round for line in GAME.score_sheet(t.state)) == 17
+    mid = table(3)
+    for seat, text in ((0, "place bridge a1 east"), (1, "place bridge a3 east")):
+        given(mid, seat, text)
+    assert GAME.summary(mid.state)["round"] == 1  # a round in progress is shown as it is

@@ -50,6 +50,9 @@ def check(table):
         wishes = {o["want"] for o in s["offers"] if viewer in (o["from"], o["to"])}
         seen = card_ids(GAME.view(s, viewer)) - wishes
         assert not (seen & hidden_everywhere), "a view shows face-down deck cards"
+        if s["step"] == "over":  # RULINGS.md: at the end every hand is shown to everyone
+            assert set(sum(s["hand"], [])) <= seen
+            continue
         for owner in range(n):
             if owner == viewer:
                 continue

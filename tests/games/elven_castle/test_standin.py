@@ -1,0 +1,213 @@
+"""The stand-in (games/elven_castle/standin.py): clearly better than random players, and the
+sensible choice for each decision the game asks for, in chosen positions. Soak runs (pytest
+-m soak tests/games) play stand-ins beside random players with the invariants of the bot suite."""
+
+from __future__ import annotations
+
+import copy
+from math import comb
+
+import pytest
+
+from games.elven_castle import GAME, rules, standin
+from games.testing import play_with_standins, winners
+
+from .helpers import check, given, table
+from .test_bots import CONFIGS, options_for
+
+GAMES_PER_COUNT = 20
+
+
+def chance_of_at_least(wins: int, games: int, p: float) -> float:
+    """P(X >= wins) for X ~ Binomial(games, p): how likely a player of fair strength wins so often."""
+    return sum(comb(games, k) * p**k * (1 - p) ** (games - k) for k in range(wins, games + 1))
+
+
+def standin_move(t, seat=None):
+    seat = t.state["turn"] if seat is None else seat
+    return GAME.standin(GAME.view(t.state, seat), GAME.legal(t.state, seat))
+
+
+def best_reply(t, seat):
+    """The most `seat` could score with one placement now."""
+    state = dict(t.state, turn=seat, phase="place")
+    return max((standin.points(state, *p) for p in rules.placements(state, seat)), default=0)
+
+
+def hand(**pieces):
+    return {k: pieces.get(k, 0) for k in rules.KINDS}
+
+
+# --- Strength --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_stand_in_wins_far_more_than_its_fair_share_among_random_players(players):
+    sole_wins = 0
+    for seed in range(GAMES_PER_COUNT):
+        seat = seed % players  # the stand-in's seat goes round the table
+        table_ = play_with_standins(GAME, players, [seat], options_for(players, "AB"[seed % 2], seed), seed=seed)
+        sole_wins += winners(GAME, table_) == [seat]
+    # A player of the fair share's strength would win this often less than once in 10,000 runs.
+    assert chance_of_at_least(sole_wins, GAMES_PER_COUNT, 1 / players) < 1e-4, (sole_wins, GAMES_PER_COUNT)
+    assert sole_wins >= 0.75 * GAMES_PER_COUNT
+
+
+def test_stand_in_games_keep_every_invariant_and_replay():
+    for players in (2, 3, 4):
+        play_with_standins(GAME, players, [0], options_for(players, "B", players), seed=players, check=check)
+        play_with_standins(GAME, players, range(players), options_for(players, "A", players), seed=players, check=check)
+
+
+# --- Placements ------------------------------------------------------------------------------
+
+# The rulebook's figure: two columns four spans high at c and e, a bridge on the ground at d.
+FIGURE = [
+    (0, "place window c1 north level 0"), (0, "place window c5 north level 0"), (1, "place window c3 north level 2"),
+    (1, "place window e1 north level 0"), (2, "place window e5 north level 0"), (2, "place window e3 north level 2"),
+    (3, "place bridge d3 north level 0"),
+]
+
+
+def test_the_stand_in_takes_the_placement_that_scores_most():
+    t = table(4)
+    for seat, text in FIGURE:
+        given(t, seat, text)
+    t.state["turn"] = 3
+    move = standin_move(t)
+    gains = [standin.points(t.state, *standin.place_of(c)) for c in GAME.legal(t.state, 3)]
+    assert max(gains) == 3  # the figure's arch: c4 east level 4 over the bridge at d
+    assert standin.points(t.state, *standin.place_of(move)) == 3
+
+
+def test_the_stand_in_opens_no_arch_for_the_next_player_when_nothing_scores():
+    t = table(2)
+    given(t, 0, "place bridge a3 east level 0")
+    t.state["turn"] = 1
+    # the first placement listed, a1 east, two squares from it, would give the next player an arch
+    careless = GAME.legal(t.state, 1)[0]
+    assert GAME.describe(careless) == "place bridge a1 east level 0"
+    trial = copy.deepcopy(t)
+    trial.act(1, careless)
+    assert best_reply(trial, 0) == 1
+    t.act(1, standin_move(t))
+    assert best_reply(t, 0) == 0
+
+
+def test_the_stand_in_spoils_an_arch_only_the_next_player_can_use():
+    t = table(2)
+    given(t, 1, "place window a1 north level 0")
+    given(t, 1, "place window d1 north level 0")  # two columns three apart: a portal's arch, 2 spans
+    t.state["hands"][0] = hand(bridge=10)  # the stand-in holds no portal; the next player does
+    t.state["turn"] = 0
+    assert best_reply(t, 0) == 0 and best_reply(t, 1) == 2
+    t.act(0, standin_move(t, 0))
+    assert best_reply(t, 1) < 2
+
+
+# A position from a bot game where the balcony and the bridge would score the same at f2.
+OPENING = [(0, "place bridge a1 east level 0"), (1, "place bridge d1 east level 0"), (2, "place portal d7 east level 0"),
+           (0, "place bridge g1 east level 0"), (1, "place balcony d5 south level 0"), (2, "place bridge a2 east level 0"),
+           (0, "place bridge e2 east level 0"), (1, "place bridge f4 north level 0")]
+
+
+def test_the_stand_in_keeps_windows_portals_and_balconies_while_a_bridge_does_as_well():
+    t = table(3)
+    for seat, text in OPENING:
+        given(t, seat, text)
+    t.state["turn"] = 2
+    balcony = GAME.parse("place balcony f2 north level 1", t.state, 2)
+    bridge = GAME.parse("place bridge f2 north level 1", t.state, 2)
+    assert balcony in GAME.legal(t.state, 2)
+    assert standin.points(t.state, *standin.place_of(balcony)) == standin.points(t.state, *standin.place_of(bridge))
+    assert standin_move(t) == bridge  # the rulebook's TIP: keep the special pieces for the end
+
+
+def test_the_stand_in_uses_a_portal_where_only_a_portal_scores():
+    t = table(2)
+    given(t, 1, "place window a1 north level 0")
+    given(t, 1, "place window d1 north level 0")
+    t.state["turn"] = 0
+    move = standin_move(t)
+    assert move["piece"] == "portal" and standin.points(t.state, *standin.place_of(move)) == 2
+
+
+def test_with_penalties_the_stand_in_plays_its_windows_before_the_game_ends_and_keeps_them_without():
+    for penalties, piece in ((True, "window"), (False, "bridge")):
+        t = table(2, {"penalties": penalties})
+        t.state["turn"] = 0
+        t.state["hands"] = [hand(bridge=1, window=2), hand(bridge=1)]
+        # the game ends at the next player's second turn: two placements left, two windows in hand
+        assert standin.my_turns_left(t.state, 0) == 2
+        assert standin_move(t)["piece"] == piece
+
+
+def test_the_stand_in_takes_the_library_bonus_for_a_connection():
+    t = table(4, {"scenario": "library"})
+    given(t, 0, "place window d1 east level 0")
+    given(t, 1, "place bridge c1 east level 2")  # joins the grey corner a1-c1 to the window d1-f1
+    t.state["turn"] = 2
+    move = standin_move(t)
+    events = GAME.decide(t.state, 2, move, None)
+    assert events[0].data["bonus"] == 3  # the first connection of two grey blocks: +3
+
+
+def test_late_in_the_altar_scenario_the_topmost_piece_is_worth_up_to_the_altars_6_points():
+    t = table(3, {"scenario": "altar"})
+    for seat, text in [(0, "place window a1 north level 0"), (1, "place window c1 north level 0"),
+                       (2, "place bridge a9 east level 0")]:
+        given(t, seat, text)
+    t.state["hands"] = [hand(bridge=1), hand(bridge=1), hand(bridge=1)]  # the last round
+    t.state["turn"] = 0
+    topmost, low = ("bridge", 0, 0, 2, "e"), ("bridge", 4, 4, 0, "e")  # a1 east on the windows; e5 east
+    altar = standin.preferences(t.state, 0, [topmost, low])
+    plain = standin.preferences(dict(t.state, options=dict(t.state["options"], scenario="none")), 0, [topmost, low])
+    late = (3 / 6) ** 2  # 3 pieces placed, 3 still in hand
+    assert altar[0] - plain[0] == pytest.approx(6 * late) and altar[1] == plain[1]
+
+
+# --- Staircase offers ------------------------------------------------------------------------
+
+
+def test_the_stand_in_makes_a_staircase_when_it_leads_and_declines_when_behind():
+    for other_score, answer in ((0, "staircase"), (20, "decline")):
+        t = table(2, {"staircase": True})
+        given(t, 1, "place bridge a1 north level 0")
+        given(t, 1, "place bridge c1 north level 0")
+        t.state["scores"] = [7, other_score]
+        given(t, 0, "place bridge a2 east level 1")  # 1 point: 7 -> 8, a staircase score
+        assert t.state["phase"] == "staircase"
+        assert standin_move(t, 0) == {"type": answer}
+
+
+# --- What it sees ----------------------------------------------------------------------------
+
+
+def test_the_stand_in_chooses_from_the_seats_view_alone_deterministically_and_changes_nothing():
+    table_ = play_with_standins(GAME, 3, [1], {"staircase": True}, seed=7)
+    t = table(3, {"staircase": True})
+    for event in table_.events[1:20]:
+        t.state = GAME.evolve(t.state, event)
+    seat = t.state["turn"]
+    view, legal = GAME.view(t.state, seat), GAME.legal(t.state, seat)
+    before = copy.deepcopy((view, legal))
+    first = GAME.standin(view, legal)
+    assert (view, legal) == before
+    assert GAME.standin(copy.deepcopy(view), copy.deepcopy(legal)) == first
+    # everything in Elven Castle is public: the spectator's view gives the same move
+    assert GAME.standin(dict(GAME.view(t.state, None), seat=seat), legal) == first
+
+
+# --- Soak ------------------------------------------------------------------------------------
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"{n}p-variant{v}" for n, v in CONFIGS])
+def test_soak_stand_ins_beside_random_players_keep_every_invariant(config, request):
+    if "soak" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("soak run only: pytest -m soak tests/games")
+    n, variant = config
+    for seed in range(3000, 3300):
+        seats = [seed % n] if seed % 3 else range(n)  # one stand-in, or every seat
+        table_ = play_with_standins(GAME, n, seats, options_for(n, variant, seed), seed=seed, check=check)
+        assert table_.state["end"]["reason"] in ("no pieces", "no space")
