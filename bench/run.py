@@ -21,7 +21,8 @@ import statistics
 import sys
 import time
 
-DB_NAME = "pbem_bench"
+# Its own database (dropped and made anew each run); a name of its own when runs may overlap.
+DB_NAME = os.environ.get("BENCH_DB_NAME", "pbem_bench")
 BASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
 # The raw loop and the service are measured in alternating rounds and compared by their medians:
@@ -122,6 +123,28 @@ def timed_load(game, repeat: int = 20, snapshots: bool = True) -> float:
     return best
 
 
+def chain_cost(game, events: int = 20_000) -> str:
+    """Python time to build and hash one command's event row under each chain scheme, measured
+    side by side (pbem/CHAIN.md: scheme 2 adds four HMACs and two digests per event)."""
+    from django.utils import timezone
+
+    from pbem import chain, eventlog
+
+    event = eventlog.NewEvent("Marked", {"seat": 0, "n": 3})  # what a tally command appends
+    now, cost = timezone.now(), {}
+    for _round in range(3):
+        for scheme in chain.SCHEMES:
+            values = {"id": game.pk, "seed": game.seed, "chain_scheme": scheme}
+            started = time.perf_counter()
+            for seq in range(events):
+                eventlog.build_rows(game.pk, seq, chain.GENESIS, [event], ("seat", 0, None), "bench-1", None, now,
+                                    game=values)
+            per_event = (time.perf_counter() - started) / events * 1e6
+            cost[scheme] = min(cost.get(scheme, per_event), per_event)
+    return (f"chain: one event's row built and hashed in {cost[2]:.1f} us under scheme 2, {cost[1]:.1f} us under "
+            f"scheme 1 (+{cost[2] - cost[1]:.1f} us per event)")
+
+
 def main() -> int:
     sys.path.insert(0, os.getcwd())
     recreate_database()
@@ -169,6 +192,8 @@ def main() -> int:
                  f"{t_small * 1000:.2f} ms, ratio {ratio:.2f} (target <= 2: {'ok' if ratio <= 2 else 'BELOW TARGET'})")
     print(lines[-1], flush=True)
     assert Game.objects.filter(pk=big.pk).exists()
+    lines.append(chain_cost(small))
+    print(lines[-1], flush=True)
 
     import bench
 

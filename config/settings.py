@@ -85,6 +85,16 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # queries use client-side binding and are unaffected).
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 
+# Least privilege (pbem/dbroles.py): DATABASE_URL is the service's role, which may read and
+# append the log but never change it; DATABASE_OWNER_URL, when set, is the role that owns the
+# tables, used only by `manage.py migrate` (which then grants the service role its rights).
+# Unset: one role does both, as in the embedded run.
+DATABASE_OWNER_URL = os.environ.get("DATABASE_OWNER_URL", "")
+if DATABASE_OWNER_URL:
+    DATABASES["owner"] = dj_database_url.parse(DATABASE_OWNER_URL, conn_max_age=0)
+    # The same database under another role: tests make no second test database for it.
+    DATABASES["owner"]["TEST"] = {"MIRROR": "default"}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -552,13 +552,13 @@ class GameAdmin(admin.ModelAdmin):
     actions = ["verify_selected"]
     readonly_fields = ("kind", "title", "variants", "status", "round", "phase", "awaited_until", "score_list",
                        "version", "head_hash", "read_model_version", "seed_commitment", "reducer_version",
-                       "deadline_seconds", "away_allowance_days", "created_at", "updated_at")
+                       "chain_scheme", "deadline_seconds", "away_allowance_days", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("kind", "title", "variants", "status", "round", "phase", "awaited_until", "score_list")}),
         ("Rules of the table", {"fields": ("deadline_seconds", "away_allowance_days")}),
         ("Masters of Seals", {"fields": ("masters",)}),
         ("Log", {"fields": ("version", "head_hash", "read_model_version", "seed_commitment", "reducer_version",
-                            "created_at", "updated_at")}),
+                            "chain_scheme", "created_at", "updated_at")}),
     )
     filter_horizontal = ("masters",)
 

@@ -22,7 +22,7 @@ from pydantic import AfterValidator
 
 from games.base import may_act
 
-from . import addressing, audit, eventlog, ratelimit, selectors, services
+from . import addressing, anchors, audit, chain, eventlog, export, ratelimit, selectors, services
 from .models import Game, GameStatus, Seat
 from .registry import UnknownGame, all_games, get_game
 
@@ -260,14 +260,29 @@ class FeedItemOut(Schema):
     actor_seat: int | None
     created_at: str
     text: str
-    hash: str
+    hash: str | None = Field(description="this event's hash in the game's chain (pbem/CHAIN.md); null for a "
+                                         "game of chain scheme 1 until it is over (its hashes would confirm "
+                                         "guesses at hidden payloads)")
+    prev_hash: str | None = Field(description="the hash of the event before it (64 zeros for the first)")
     undone: bool
     rng: list | None = Field(None, description="random draws; only once the game is over")
+    public: dict | None = Field(None, description="the event's public form (what those who may not see it see)")
+    visible_to: list[int] | None = Field(None, description="the seats that may see its payload; null: everyone")
+    reveals: bool = False
+    schema_version: int = 1
+    parts: dict[str, str] | None = Field(
+        None, description="chain scheme 2: the five parts its hash covers (what, when, payload, draws, origin); "
+                          "with prev_hash they give the hash, so anyone can check each link without seeing "
+                          "what is hidden")
+    payload_key: str | None = Field(
+        None, description="chain scheme 2: the key of this payload's commitment, only to a reader who may see "
+                          "the payload (keyed BLAKE2b-256 of the canonical payload = parts.payload, pbem/CHAIN.md)")
 
 
 class FeedOut(Schema):
     version: int
     seat: int | None
+    chain_scheme: int = Field(description="how this game's hash chain is computed (pbem/CHAIN.md)")
     items: list[FeedItemOut]
 
 
@@ -302,6 +317,29 @@ class AuditOut(Schema):
     draws_checked: int
     draws: list[DrawOut] | None = Field(None, description="every random outcome, once the game is over")
     summary: str
+    chain_scheme: int
+    chain_scheme_text: str = Field(description="the game's chain scheme in words")
+    heads_checked: int = Field(description="heads the outbox mailed out, each still in the log when ok")
+
+
+class HeadIn(Schema):
+    text: Text = Field(min_length=1, max_length=200_000,
+                       description="a head (VERSION:HASH) or a whole pasted notice, headers and all")
+
+
+class HeadOut(Schema):
+    version: int
+    hash: str
+    contained: bool = Field(description="the log's event VERSION still has this hash")
+    found: str | None = Field(description="the hash the log holds at VERSION (null: no such event)")
+    message: str
+
+
+class HeadsOut(Schema):
+    game_id: int
+    version: int = Field(description="the game's version now")
+    all_contained: bool
+    heads: list[HeadOut]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,7 +398,7 @@ def legal_for(game: Game, state: dict, seat: int) -> list[dict]:
 
 def feed_items(game: Game, seat: int | None, after: int = 0, upto: int | None = None, limit: int | None = None):
     over = selectors.game_over(game)
-    items = selectors.feed(game, seat, after=after, upto=upto, limit=limit)
+    items = selectors.feed(game, seat, after=after, upto=upto, limit=limit, sealed=True)
     # Random draws only after the end: the draws of a public event (e.g. the deal's shuffle)
     # can tell what was dealt face down.
     return [dict(item.__dict__, rng=item.rng if over else None) for item in items]
@@ -543,7 +581,8 @@ def events(request: HttpRequest, game_id: int, after: int = Query(0, ge=0, le=2*
     game = _game(game_id)
     seat = _seat(request, game, token, required=False)
     number = seat.number if seat else None
-    return {"version": game.version, "seat": number, "items": feed_items(game, number, after=after, limit=limit)}
+    return {"version": game.version, "seat": number, "chain_scheme": game.chain_scheme,
+            "items": feed_items(game, number, after=after, limit=limit)}
 
 
 @api.get("/games/{game_id}/state", response={200: StateAtOut, **E403, **E404, **E422},
@@ -576,4 +615,62 @@ def audit_report(request: HttpRequest, game_id: int):
         "seed_revealed": report.seed_revealed and over, "seed": game.seed if over and report.seed_revealed else None,
         "draws_checked": report.draws_checked if over else 0,
         "draws": audit.draws_table(game) if over else None, "summary": report.summary(),
+        "chain_scheme": report.scheme, "chain_scheme_text": audit.scheme_text(report.scheme),
+        "heads_checked": report.heads_checked,
     }
+
+
+HEAD_ANSWERS = ("200: each head with `contained` (the log's event VERSION still has that hash: nothing up to it "
+                "was changed since the head was given out) or not, with the hash found there; `all_contained`. "
+                "422 bad_head: nothing that reads as a head, or a notice about another game. 404: no such game. "
+                "409 heads_withheld: a game of chain scheme 1 before its end (its hashes would confirm guesses "
+                "at hidden payloads).")
+
+
+def _heads_checkable(game: Game) -> None:
+    if not selectors.hashes_public(game):
+        # Whether a head is in the log would confirm a guess at a hidden payload: a scheme-1 hash covers it.
+        raise ApiError(409, "heads_withheld", f"Game #{game.pk}'s heads are {selectors.WITHHELD}.")
+
+
+def _heads_out(game: Game, heads: list[tuple[int, str]]) -> dict:
+    checks = anchors.check_heads(game, heads)
+    return {"game_id": game.pk, "version": game.version, "all_contained": all(c.contained for c in checks),
+            "heads": [c.__dict__ for c in checks]}
+
+
+@api.get("/games/{game_id}/head", response={200: HeadsOut, **E404, 409: ErrorOut, **E422},
+         summary="Does the log still contain this head? (?head=VERSION:HASH, as a notice quotes it)",
+         description=HEAD_ANSWERS)
+def head_check(request: HttpRequest, game_id: int, head: str = Query(..., max_length=100)):
+    game = _game(game_id)
+    _heads_checkable(game)
+    try:
+        parsed = chain.parse_head(head)
+    except chain.BadHead as exc:
+        raise ApiError(422, "bad_head", str(exc)) from None
+    return _heads_out(game, [parsed])
+
+
+@api.post("/games/{game_id}/head", response={200: HeadsOut, **E400, **E404, 409: ErrorOut, **E422},
+          summary="Does the log still contain the heads in this pasted notice (or this one head)?",
+          description=HEAD_ANSWERS)
+def head_check_pasted(request: HttpRequest, game_id: int, payload: HeadIn):
+    game = _game(game_id)
+    _heads_checkable(game)
+    try:
+        heads = anchors.heads_from_paste(game, payload.text)
+    except anchors.NoHead as exc:
+        raise ApiError(422, "bad_head", str(exc)) from None
+    return _heads_out(game, heads)
+
+
+@api.get("/games/{game_id}/export", response={200: dict, **E403, **E404},
+         summary="The game's log as one JSON document for `python -m pbem.verify` (seat token optional)",
+         description="As the caller may see it: a seat (X-Seat-Token) its own payloads with their commitment "
+                     "keys, anyone else the public ones; once the game is over, everything, seed included. "
+                     "The format is described in pbem/CHAIN.md.")
+def export_log(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    seat = _seat(request, game, token, required=False)
+    return export.document(game, seat.number if seat else None)

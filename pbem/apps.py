@@ -7,7 +7,10 @@ class PbemConfig(AppConfig):
     verbose_name = "Play by email"
 
     def ready(self):
-        from . import permissions
+        from . import dbroles, permissions
 
+        # First the service role's privileges (when migrations ran as the owner), so that what
+        # the receivers after it write through the service's connection is allowed.
+        post_migrate.connect(dbroles.grant_service_role, sender=self, dispatch_uid="pbem_service_role")
         # The Master of Seals group exists as soon as the database does.
         post_migrate.connect(permissions.ensure_group, sender=self, dispatch_uid="pbem_master_group")

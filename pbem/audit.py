@@ -1,5 +1,7 @@
-"""Verification anyone can repeat: the hash chain, replay against the snapshots, and (once the
-seed is revealed) every random outcome re-derived from it."""
+"""Verification anyone can repeat: the hash chain (under the game's scheme, pbem/CHAIN.md), the
+heads the outbox mailed out, replay against the snapshots, and (once the seed is revealed) every
+random outcome re-derived from it. Players repeat it without the server: `export_game` writes the
+log, `python -m pbem.verify` checks it."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from dataclasses import dataclass, field
 
 from games.base import rederive
 
-from . import eventlog
+from . import anchors, chain, eventlog
 from .models import Event, Game, Snapshot
 from .registry import get_game
 
@@ -16,10 +18,24 @@ ROW_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng"
               "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
 
 
+SCHEME_TEXT = {
+    1: "scheme 1 (SHA-256 over each event's whole content: checkable only with every hidden payload, "
+       "so only after the end; games made before scheme 2 keep it)",
+    2: "scheme 2 (public parts hashed, hidden payloads and random draws committed with keys derived "
+       "from the secret seed: anyone checks the links now, and every commitment once the seed is revealed)",
+}
+
+
+def scheme_text(scheme: int) -> str:
+    return SCHEME_TEXT.get(scheme, f"scheme {scheme} (unknown to this code)")
+
+
 @dataclass
 class Report:
     game_id: int
+    scheme: int = chain.LATEST
     events: int = 0
+    heads_checked: int = 0
     snapshots_checked: int = 0
     draws_checked: int = 0
     seed_revealed: bool = False
@@ -33,13 +49,17 @@ class Report:
     def summary(self) -> str:
         if self.ok:
             seed = f", {self.draws_checked} random outcomes re-derived from the seed" if self.seed_revealed else ""
-            return (f"game #{self.game_id}: ok ({self.events} events, chain intact, "
-                    f"{self.snapshots_checked} snapshots equal to replay{seed})")
+            mailed = f", {self.heads_checked} mailed heads still in the log" if self.heads_checked else ""
+            return (f"game #{self.game_id}: ok ({self.events} events, chain intact under scheme {self.scheme}"
+                    f"{mailed}, {self.snapshots_checked} snapshots equal to replay{seed})")
         return f"game #{self.game_id}: FAILED\n  " + "\n  ".join(self.problems)
 
 
-def verify(game: Game) -> Report:
-    report = Report(game.pk)
+def verify(game: Game, heads: list[tuple[int, str]] = ()) -> Report:
+    """Everything the server can check about `game`; `heads`: (version, hash) pairs someone holds
+    (from a notice), each of which the log must still contain."""
+    report = Report(game.pk, scheme=game.chain_scheme)
+    seal = eventlog.sealer_for(game).hash
     spec = get_game(game.kind)
     snapshots = {
         seq: state for seq, state in Snapshot.objects.filter(game=game, reducer_version=spec.version)
@@ -57,7 +77,7 @@ def verify(game: Game) -> Report:
         expected_seq = seq + 1
         if row["prev_hash"] != prev:
             report.problems.append(f"event {seq}: previous hash does not match event {seq - 1}")
-        digest = eventlog.event_hash(game.pk, seq, row, row["prev_hash"])
+        digest = seal(seq, row, row["prev_hash"])
         if digest != row["hash"]:
             report.problems.append(f"event {seq}: content does not match its hash (altered?)")
         prev = row["hash"]
@@ -82,6 +102,7 @@ def verify(game: Game) -> Report:
         report.problems.append(f"the game says {game.version} events, the log holds {report.events}")
     if report.events and prev != game.head_hash:
         report.problems.append("the game's recorded chain head differs from the last event's hash")
+    _check_heads(game, heads, report)
     if not report.problems:
         _compare_read_model(game, spec, state, report)
     if seed is not None:
@@ -93,6 +114,18 @@ def verify(game: Game) -> Report:
             if not rederive(bytes.fromhex(seed), seq, draws):
                 report.problems.append(f"event {seq}: its random outcomes do not follow from the seed")
     return report
+
+
+def _check_heads(game: Game, heads, report: Report) -> None:
+    """Heads held outside the database: those given, and every one the outbox mailed out."""
+    for version, digest in heads:
+        check = anchors.check_head(game, version, digest)
+        if not check.contained:
+            report.problems.append(check.message)
+    for mailed in anchors.mailed_heads(game):
+        report.heads_checked += 1
+        if not mailed.check.contained:
+            report.problems.append(f"{mailed.describe()}: {mailed.check.message}")
 
 
 def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:

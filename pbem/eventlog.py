@@ -21,39 +21,24 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 from django.utils import timezone
 from psycopg.pq import DiagnosticField, ExecStatus, TransactionStatus
 
-from games.base import Event as GameEvent
 from games.base import GameSpec
 
+from . import chain, fold
 from .models import Event, Game, Snapshot
 from .registry import get_game
 
-GENESIS = "0" * 64
-PLATFORM_PREFIX = "pbem."
+GENESIS = chain.GENESIS
+PLATFORM_PREFIX = fold.PLATFORM_PREFIX
+# The chain and the fold are pure (pbem.chain, pbem.fold): the offline verifier runs the same code.
+canonical = chain.canonical
+_CANONICAL = chain._CANONICAL
+seed_commitment = chain.seed_commitment
+new_state, upcast, apply, fold_rows = fold.new_state, fold.upcast, fold.apply, fold.fold_rows
+_undone_in = fold.undone_in
 
 
 class Conflict(Exception):
     """Another writer appended first; reload and try again."""
-
-
-def _canonical_encoder():
-    """json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False), built once.
-
-    json.dumps builds a new encoder on every call, and JSONEncoder.encode builds a new C
-    encoder on every call too; the append encodes six small values per command, so the C
-    encoder is made once here with exactly the arguments JSONEncoder would give it (a test
-    holds the two spellings equal). Without the C accelerator, the plain encoder.
-    """
-    def refuse(obj):
-        raise TypeError(f"Object of type {obj.__class__.__name__} is not JSON serializable")
-
-    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-    if c_make_encoder is None:  # pragma: no cover - CPython has it
-        return json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-    encoder = c_make_encoder(None, refuse, json.encoder.encode_basestring, None, ":", ",", True, False, True)
-    return lambda obj: "".join(encoder(obj, 0))
-
-
-_CANONICAL = _canonical_encoder()
 
 
 # A snapshot's state need not be canonical (nothing hashes it), and a state may have keys that
@@ -61,100 +46,25 @@ _CANONICAL = _canonical_encoder()
 _SNAPSHOT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
-def canonical(obj) -> str:
-    """The one JSON spelling that hashes are taken over (sorted keys, no spaces, UTF-8 as is)."""
-    return _CANONICAL(obj)
+def sealer_for(game) -> chain.Sealer:
+    """The chain sealer of a game (a Game, or the runner's dict of its columns), kept with it:
+    the key derivation from the seed is done once per cached game, not per append."""
+    if isinstance(game, dict):
+        sealer = game.get("_sealer")
+        if sealer is None:
+            sealer = game["_sealer"] = chain.Sealer(game["chain_scheme"], game["id"], bytes.fromhex(game["seed"]))
+        return sealer
+    sealer = getattr(game, "_sealer", None)
+    if sealer is None or sealer.game_id != game.pk:
+        sealer = chain.Sealer(game.chain_scheme, game.pk, bytes.fromhex(game.seed))
+        game._sealer = sealer
+    return sealer
 
 
-def event_hash(game_id: int, seq: int, row: dict, prev_hash: str) -> str:
-    """SHA-256 over the event's canonical content, chained to the previous event's hash."""
-    content = {
-        "game": game_id,
-        "seq": seq,
-        "type": row["type"],
-        "payload": row["payload"],
-        "public": row.get("public"),
-        "visible_to": row.get("visible_to"),
-        "reveals": bool(row.get("reveals")),
-        "rng": row.get("rng"),
-        "actor": [row["actor_kind"], row.get("actor_seat"), row.get("actor_user_id")],
-        "created_at": row["created_at"].isoformat() if isinstance(row["created_at"], datetime) else row["created_at"],
-        "causation_id": row.get("causation_id", ""),
-        "schema_version": row.get("schema_version", 1),
-        "prev": prev_hash,
-    }
-    return hashlib.sha256((prev_hash + canonical(content)).encode()).hexdigest()
-
-
-def seed_commitment(seed_hex: str) -> str:
-    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
-
-
-# ---------------------------------------------------------------------------------------------
-# The fold: platform part + game part
-# ---------------------------------------------------------------------------------------------
-
-
-def new_state() -> dict:
-    return {"game": None, "meta": {"players": 0, "names": [], "started": False, "ended": False,
-                                   "seed": None, "paused": False, "abandoned": False, "corrections": []}}
-
-
-def upcast(spec: GameSpec, event_type: str, payload: dict, version: int) -> dict:
-    """Brings an old payload up to the current schema, one version at a time."""
-    current = spec.schema_versions.get(event_type, 1)
-    while version < current:
-        payload = spec.upcasters[(event_type, version)](payload)
-        version += 1
-    return payload
-
-
-def apply(spec: GameSpec, state: dict, event_type: str, payload: dict, visible_to=None, public=None,
-          reveals=False, seq: int = 0) -> dict:
-    if event_type.startswith(PLATFORM_PREFIX):
-        _apply_platform(state["meta"], event_type[len(PLATFORM_PREFIX):], payload, seq)
-    else:
-        vis = tuple(visible_to) if visible_to is not None else None
-        state["game"] = spec.evolve(state["game"], GameEvent(event_type, payload, vis, public, reveals))
-    return state
-
-
-def _apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
-    if kind == "GameCreated":
-        meta["players"] = len(data["players"])
-        meta["names"] = [p["name"] for p in data["players"]]
-    elif kind == "GameStarted":
-        meta["started"] = True
-    elif kind == "GameEnded":
-        meta["ended"] = True
-    elif kind == "SeedRevealed":
-        meta["seed"] = data["seed"]
-    elif kind == "Paused":
-        meta["paused"] = True
-    elif kind == "Resumed":
-        meta["paused"] = False
-    elif kind == "Abandoned":
-        meta["abandoned"] = True
-    elif kind == "ScoreCorrected":
-        meta["corrections"].append([data["seat"], data["points"], data.get("reason", ""), seq])
-    elif kind == "DeadlineMissed":
-        meta.setdefault("overdue", {})[str(data["seat"])] = data["deadline"]
-    elif kind == "PlayerReplaced":
-        meta["names"][data["seat"]] = data["name"]
-        _stand_in_leaves(meta, data["seat"])  # a new player plays for themselves
-    elif kind == "StandInSeated":
-        # Set only by these events, so a log without them folds to the same state as before.
-        standins = meta.setdefault("standins", [])
-        if data["seat"] not in standins:
-            standins.append(data["seat"])
-            standins.sort()
-    elif kind == "StandInLeft":
-        _stand_in_leaves(meta, data["seat"])
-
-
-def _stand_in_leaves(meta: dict, seat: int) -> None:
-    if seat in meta.get("standins", ()):
-        meta["standins"].remove(seat)
+def sealer_of(game_id: int) -> chain.Sealer:
+    """The sealer of a game read from its row (for callers that hold no game)."""
+    scheme, seed = Game.objects.values_list("chain_scheme", "seed").get(pk=game_id)
+    return chain.Sealer(scheme, game_id, bytes.fromhex(seed))
 
 
 @dataclass
@@ -178,16 +88,6 @@ def undone_seqs(game_id: int, upto: int | None = None) -> set[int]:
 
 
 EVENT_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "schema_version")
-
-
-def fold_rows(spec: GameSpec, state: dict, rows, undone: set) -> dict:
-    for seq, etype, payload, public, visible_to, reveals, schema in rows:
-        if seq in undone:
-            continue
-        if schema != 1 or spec.schema_versions:
-            payload = upcast(spec, etype, payload, schema)
-        state = apply(spec, state, etype, payload, visible_to, public, reveals, seq)
-    return state
 
 
 def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) -> Loaded:
@@ -241,14 +141,6 @@ def _event_rows(game_id: int, after: int, upto: int | None) -> list:
             for seq, etype, payload, public, visible, reveals, schema in raw]
 
 
-def _undone_in(rows) -> set[int]:
-    undone: set[int] = set()
-    for row in rows:
-        if row[1] == "pbem.Undone":
-            undone.update(row[2]["events"])
-    return undone
-
-
 # ---------------------------------------------------------------------------------------------
 # In-process cache of live states (consumed by each write, put back after it commits)
 # ---------------------------------------------------------------------------------------------
@@ -293,9 +185,14 @@ class NewEvent:
 
 
 def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], actor: tuple,
-               causation_id: str, spec: GameSpec | None, now: datetime | None = None) -> tuple[list[dict], str]:
-    """The rows to insert, numbered after `expected` and chained to `head`."""
+               causation_id: str, spec: GameSpec | None, now: datetime | None = None,
+               game=None) -> tuple[list[dict], str]:
+    """The rows to insert, numbered after `expected` and chained to `head` under the game's
+    chain scheme. `game`: the Game or the runner's dict of its columns (else read from its row)."""
     now = now or timezone.now()
+    sealer = sealer_for(game) if game is not None else sealer_of(game_id)
+    seal = sealer.hash
+    when = chain.when_digest(now) if sealer.scheme >= 2 else None  # one time for the whole append
     kind, seat, user_id = actor
     rows, prev = [], head
     for i, ev in enumerate(events, start=1):
@@ -310,7 +207,7 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
         seq = expected + i
         row["seq"] = seq
         row["prev_hash"] = prev
-        row["hash"] = prev = event_hash(game_id, seq, row, prev)
+        row["hash"] = prev = seal(seq, row, prev, when)
         rows.append(row)
     return rows, prev
 

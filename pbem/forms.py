@@ -178,3 +178,10 @@ class SayForm(forms.Form):
     def command_text(self) -> str:
         # One line: table talk is the 'say' command, and a line break would start another command.
         return "say " + " ".join(self.cleaned_data["message"].split())
+
+
+class HeadForm(forms.Form):
+    """A head kept from a notice (VERSION:HASH), or the whole notice pasted, to check against the log."""
+
+    head = forms.CharField(label="A head from a notice (VERSION:HASH), or the whole notice", max_length=200_000,
+                           widget=forms.Textarea(attrs={"rows": 4, "cols": 80}), strip=True)

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
+from . import chain
+
 
 class GameStatus(models.TextChoices):
     OPEN = "open", "open (waiting for players)"
@@ -34,6 +36,12 @@ def new_seed_hex() -> str:
     return secrets.token_hex(32)
 
 
+def current_chain_scheme() -> int:
+    """The hash-chain scheme a new game is written with (pbem/CHAIN.md); a game keeps its own.
+    A function, read when a game is made, so a test can make a game of an older scheme."""
+    return chain.LATEST
+
+
 class Game(models.Model):
     kind = models.CharField(max_length=40)
     title = models.CharField(max_length=200, blank=True)
@@ -45,6 +53,9 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, default=new_seed_hex, editable=False)
     seed_commitment = models.CharField(max_length=64, editable=False)
     reducer_version = models.IntegerField(default=1, editable=False)
+    # How the log's hash chain is computed (pbem/CHAIN.md): set when the game is made, never
+    # changed; games made before scheme 2 keep scheme 1.
+    chain_scheme = models.SmallIntegerField(default=current_chain_scheme, editable=False)
     # Plain integers with validators, not PositiveIntegerField: PostgreSQL re-checks every CHECK
     # constraint of a row on each UPDATE, and this row is updated by every append.
     # How long each awaited seat has for its move (seconds: the desk and the forms speak hours).
@@ -224,6 +235,10 @@ class Notice(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # The chain head the sent mail quoted, "VERSION:HASH" (written when it is sent): an anchor
+    # outside the log, so `verify_games` can tell when a head that went out is no longer in it.
+    # A database default: the append's own INSERT of notice rows need not name the column.
+    chain_head = models.CharField(max_length=80, blank=True, default="", db_default="")
     # For notices the timers write (reminders, digests): one per key, even when two beat
     # processes race (unique; NULL for every other notice).
     dedupe_key = models.CharField(max_length=200, null=True, blank=True)

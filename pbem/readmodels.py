@@ -9,19 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import eventlog
+from .fold import scores_with_corrections  # noqa: F401 - pure, shared with the offline verifier
 from .models import Game, GameStatus
-
-
-def scores_with_corrections(spec, state, summary: dict | None = None) -> list[int]:
-    meta = state["meta"]
-    if state["game"] is None:
-        return [0] * meta["players"]
-    if summary is None:
-        summary = spec.summary(state["game"])
-    scores = list(summary.get("scores") or [0] * meta["players"])
-    for seat, points, _reason, _seq in meta["corrections"]:
-        scores[seat] += points
-    return scores
 
 
 def awaited_seats(spec, state) -> list[int]:

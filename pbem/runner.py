@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
-from games.base import Rejected, Rng, rank
+from games.base import Rejected, Rng
 
-from . import eventlog, outbox
+from . import eventlog, fold, outbox
 from .eventlog import Conflict, Loaded, NewEvent
 from .models import Event, Game, GameStatus, Seat
 from .readmodels import awaited_seats, game_status, scores_with_corrections
@@ -93,7 +93,7 @@ class Outcome:
 # ---------------------------------------------------------------------------------------------
 
 
-GAME_FIELDS = ("id", "kind", "status", "seed", "options", "deadline_seconds", "away_allowance_days",
+GAME_FIELDS = ("id", "kind", "status", "seed", "chain_scheme", "options", "deadline_seconds", "away_allowance_days",
                "absence_policy", "standin_after",
                "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
 # The read model's columns as the game row holds them (kept in Work.game after each append).
@@ -190,7 +190,7 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     _finish_if_over(work)
     now = timezone.now()
     rows, head = eventlog.build_rows(loaded.game_id, previous, loaded.head_hash, work.events,
-                                     work.actor.as_tuple(), causation_id, loaded.spec, now)
+                                     work.actor.as_tuple(), causation_id, loaded.spec, now, game=work.game)
     model = _read_model(work, previous + len(rows), now)
     # Only the columns that changed are written (the row is at `previous`, as Work.game knows it:
     # the append applies only where the version still is `previous`).
@@ -353,17 +353,14 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
 
 
 def _finish_if_over(work: Work) -> None:
-    spec, state = work.spec, work.state
+    state = work.state
     meta = state["meta"]
     if meta["ended"] or state["game"] is None or not meta["started"]:
         return
-    result = spec.result(state["game"])
-    if result is None:
+    standing = fold.final_standing(work.spec, state)
+    if standing is None:
         return
-    scores = scores_with_corrections(spec, state)
-    tiebreak = [list(t) for t in result.tiebreak] if result.tiebreak else []
-    work.platform("GameEnded", {"scores": scores, "ranking": rank(scores, result.tiebreak or None),
-                                "tiebreak": tiebreak})
+    work.platform("GameEnded", standing)
     work.platform("SeedRevealed", {"seed": work.game["seed"]}, reveals=True)
 
 

@@ -57,9 +57,17 @@ class FeedItem:
     actor_seat: int | None
     created_at: str
     text: str
-    hash: str
+    hash: str | None  # None: withheld (a scheme-1 game before its end, see hashes_public)
     undone: bool
     rng: list | None
+    # What lets anyone check the chain's links without seeing what is hidden (pbem/CHAIN.md):
+    prev_hash: str | None = ""
+    public: dict | None = None
+    visible_to: list | None = None
+    reveals: bool = False
+    schema_version: int = 1
+    parts: dict | None = None  # scheme 2: the event's five parts (only with `sealed`)
+    payload_key: str | None = None  # scheme 2: the key of this payload's commitment, to those who see it
 
 
 @dataclass
@@ -98,10 +106,25 @@ def game_over(game: Game) -> bool:
     return game.status in ("finished", "abandoned")
 
 
+def hashes_public(game: Game) -> bool:
+    """Whether this game's chain hashes may be shown to anyone: always under scheme 2; under
+    scheme 1 only once the game is over, because a scheme-1 hash covers every hidden payload and
+    draw, so anyone holding one can confirm a guess at them (pbem/CHAIN.md)."""
+    return game.chain_scheme >= 2 or game_over(game)
+
+
+WITHHELD = ("withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
+            "would confirm a guess at them")
+
+
 def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
-         limit: int | None = None) -> list[FeedItem]:
+         limit: int | None = None, sealed: bool = False) -> list[FeedItem]:
     """The log as `seat` (None: a spectator) may see it; everything once the game is over. Each
-    event names the players who held the seats when it happened."""
+    event names the players who held the seats when it happened.
+
+    `sealed`: with each event's chain parts and, for a payload this reader may see, the key of
+    its commitment (scheme 2), so the reader can check the chain without the seed.
+    """
     spec = get_game(game.kind)
     seated = occupancy(game.pk)
     over = game_over(game)
@@ -109,23 +132,36 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
     rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    rows = rows.order_by("seq").values_list("seq", "type", "payload", "public", "visible_to", "reveals",
-                                            "actor_kind", "actor_seat", "created_at", "hash", "rng")
+    rows = rows.order_by("seq").values(*FEED_FIELDS)
     if limit:
         rows = rows[:limit]
+    sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
+    shown = hashes_public(game)
     items = []
     # Random draws only once the game is over: the draws recorded on a public event (the deal's
     # shuffle on the first setup event) tell what was dealt face down.
-    for seq, etype, payload, public, visible_to, reveals, actor_kind, actor_seat, created, digest, rng in rows:
+    for row in rows:
+        seq, visible_to, public, actor_kind, actor_seat = (row["seq"], row["visible_to"], row["public"],
+                                                           row["actor_kind"], row["actor_seat"])
         seen = over or may_see(visible_to, seat)
-        data = payload if seen else public
+        data = row["payload"] if seen else public
         names = seated.names_at(seq)
-        text = narrate(spec, etype, data, visible_to, public, reveals, names)
+        text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
         if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
             text += f" (played by the stand-in for {names[actor_seat]})"
-        items.append(FeedItem(seq, etype, data, actor_kind, actor_seat, created.isoformat(), text, digest,
-                              seq in undone, rng if over else None))
+        item = FeedItem(seq, row["type"], data, actor_kind, actor_seat, row["created_at"].isoformat(), text,
+                        row["hash"] if shown else None, seq in undone, row["rng"] if over else None,
+                        row["prev_hash"] if shown else None, public, visible_to, row["reveals"],
+                        row["schema_version"])
+        if sealer is not None:
+            item.parts = sealer.parts(seq, row)
+            item.payload_key = sealer.payload_key(seq) if seen else None
+        items.append(item)
     return items
+
+
+FEED_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng", "actor_kind", "actor_seat",
+               "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
 
 
 def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:

@@ -85,7 +85,7 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
         })
         first = [created] + [NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
                              for seat in sorted(set(standin_seats))]
-        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, first, actor.as_tuple(), "", spec)
+        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, first, actor.as_tuple(), "", spec, game=game)
         eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, invitations)
         if invitations:
             outbox.dispatch_on_commit(game.pk)

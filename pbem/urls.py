@@ -13,9 +13,11 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="pbem-game"),
     path("games/<int:game_id>/history/", views.game_history, name="pbem-game_history"),
     path("games/<int:game_id>/audit/", views.game_audit, name="pbem-game_audit"),
+    path("games/<int:game_id>/log.json", views.game_log, name="pbem-game_log"),
     path("invite/<str:token>/", views.invite, name="pbem-invite"),
     path("play/<str:token>/", views.seat_page, name="pbem-seat"),
     path("play/<str:token>/history/", views.seat_history, name="pbem-seat_history"),
+    path("play/<str:token>/log.json", views.seat_log, name="pbem-seat_log"),
     path("api/", api.urls),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.
     re_path(r"^api/.*$", lambda request: JsonResponse(

@@ -24,8 +24,8 @@ from django.views.decorators.http import require_http_methods
 
 from games.base import may_act
 
-from . import addressing, audit, eventlog, inbox, ratelimit, selectors, services
-from .forms import CommandForm, KindForm, NewGameForm, PracticeForm, SayForm
+from . import addressing, anchors, audit, eventlog, export, inbox, ratelimit, selectors, services
+from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
 
@@ -342,14 +342,52 @@ def game_page(request, game_id: int):
     return render(request, "pbem/game.html", context)
 
 
+@require_http_methods(["GET", "POST"])
 def game_audit(request, game_id: int):
     game = _game_or_404(game_id)
     report = audit.verify(game)
     context = _game_context(game)
     over = context["over"]
     seed = game.seed if over else None
+    form, head_checks, status = HeadForm(), None, 200
+    heads_shown = selectors.hashes_public(game)
+    if request.method == "POST":
+        form = HeadForm(request.POST)
+        if not heads_shown:
+            # Whether a head is in the log would confirm a guess at a hidden payload (scheme 1).
+            form.add_error(None, f"This game's heads are {selectors.WITHHELD}.")
+        elif form.is_valid():
+            try:
+                head_checks = anchors.check_heads(game, anchors.heads_from_paste(game, form.cleaned_data["head"]))
+            except anchors.NoHead as exc:
+                form.add_error("head", str(exc))
+        if form.errors:
+            status = 400
     context.update(report=report, draws=audit.draws_table(game) if over else None, seed=seed,
-                   chain_ok=not audit.chain_problems_of(report),
-                   seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment)
-    return render(request, "pbem/audit.html", context)
+                   chain_ok=not audit.chain_problems_of(report), scheme_text=audit.scheme_text(report.scheme),
+                   seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment,
+                   head_form=form, head_checks=head_checks, heads_shown=heads_shown, withheld=selectors.WITHHELD,
+                   heads=anchors.heads_by_version(game) if heads_shown else [])
+    return render(request, "pbem/audit.html", context, status=status)
 
+
+def _log_download(game: Game, seat: Seat | None) -> HttpResponse:
+    """The log as one JSON document (pbem/export.py), for `python -m pbem.verify` to check offline."""
+    doc = export.document(game, seat.number if seat else None)
+    response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                            content_type="application/json; charset=utf-8")
+    reader = "" if seat is None or doc["reader"]["complete"] else f"-seat{seat.number}"
+    response["Content-Disposition"] = f'attachment; filename="game{game.pk}-v{game.version}{reader}.json"'
+    return response
+
+
+def game_log(request, game_id: int):
+    return _log_download(_game_or_404(game_id), None)
+
+
+@never_cache
+def seat_log(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    return _private(_log_download(seat.game, seat))

@@ -1,6 +1,8 @@
 """Checks what `docker-compose config` cannot without an engine: that every command the compose
 file runs exists in this codebase (manage.py commands, the Celery app, the WSGI module, the beat
-scheduler) and that the Dockerfile it builds is there.
+scheduler), that the Dockerfile it builds is there, and that the database roles are split
+(pbem/dbroles.py): only `migrate` has the owner's URL, and no app container connects as the
+database's superuser or as the owner.
 
 Usage: python scripts/check_compose.py RESOLVED_COMPOSE.yml   (the output of docker-compose config)
 """
@@ -43,6 +45,28 @@ def check_command(service: str, command: list[str], problems: list[str]) -> None
         problems.append(f"{service}: {command[0]} is not installed by requirements.txt")
 
 
+def check_roles(services: dict, problems: list[str]) -> None:
+    from urllib.parse import urlsplit
+
+    superuser = (services.get("postgres", {}).get("environment") or {}).get("POSTGRES_USER", "postgres")
+    owner_urls = {name: (s.get("environment") or {}).get("DATABASE_OWNER_URL") for name, s in services.items()}
+    owners = {urlsplit(url).username for url in owner_urls.values() if url}
+    if not owner_urls.get("migrate"):
+        problems.append("migrate: no DATABASE_OWNER_URL (migrations must run as the owner role)")
+    for name, url in owner_urls.items():
+        if url and name != "migrate":
+            problems.append(f"{name}: has the owner's DATABASE_OWNER_URL (only migrate may)")
+    for name, service in services.items():
+        url = (service.get("environment") or {}).get("DATABASE_URL")
+        if not url or "build" not in service:
+            continue
+        user = urlsplit(url).username
+        if user == superuser:
+            problems.append(f"{name}: connects as the database superuser {user!r}")
+        if user in owners:
+            problems.append(f"{name}: connects as the owner role {user!r} (use the service role)")
+
+
 def main(path: str) -> int:
     import django
 
@@ -58,6 +82,7 @@ def main(path: str) -> int:
         if "command" in service and "build" in service:
             command = service["command"]
             check_command(name, command if isinstance(command, list) else command.split(), problems)
+    check_roles(services, problems)
     for problem in problems:
         print("compose:", problem)
     print(f"compose: {len(services)} services checked, {len(problems)} problem(s)")

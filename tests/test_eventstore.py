@@ -70,8 +70,9 @@ def test_a_game_with_a_log_cannot_be_deleted_by_the_orm_nor_behind_its_back(make
 
 
 def test_the_append_never_writes_events_for_a_game_that_does_not_exist(make_game):
+    nowhere = {"id": 10**9, "chain_scheme": 2, "seed": "00" * 32}  # no row to read the game's chain from
     rows, _ = eventlog.build_rows(10**9, 0, "0" * 64, [eventlog.NewEvent("pbem.Said", {})],
-                                  ("system", None, None), "", None)
+                                  ("system", None, None), "", None, game=nowhere)
     with pytest.raises(eventlog.Conflict), transaction.atomic():
         eventlog.append(10**9, 0, "0" * 64, rows, {}, [])
     assert not Event.objects.filter(game_id=10**9).exists()

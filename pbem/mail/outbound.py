@@ -31,6 +31,7 @@ from ..registry import get_game
 NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)@", re.I)
 SUBJECT_TAG_RE = re.compile(r"\[(\d+)-([a-z2-7]{6})\]", re.I)
 BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
+HEAD_HEADER = "X-Pbem-Head"
 SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
 
 SUBJECTS = {
@@ -162,6 +163,10 @@ def render(notice: Notice) -> Rendered:
         headers["References"] = " ".join(references)
     if notice.seat_id:
         headers["Reply-To"] = addressing.reply_address(notice.seat)
+    if context.get("head_hash"):
+        # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
+        # (the outbox keeps it too, see pbem/anchors.py).
+        headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
     return Rendered(subject, text, html, recipients(notice), headers)
 
 
@@ -194,7 +199,9 @@ def build_context(notice: Notice) -> dict:
         summary = spec.summary(state["game"]) if state["game"] is not None else {}
         names = state["meta"]["names"] or selectors.seat_names(game)
         head = Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first()
-        ctx.update(game=game, spec=spec, names=names, head_hash=head or game.head_hash, version=loaded.version,
+        # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
+        head = (head or game.head_hash) if selectors.hashes_public(game) else ""
+        ctx.update(game=game, spec=spec, names=names, head_hash=head, version=loaded.version,
                    round=summary.get("round", ""), phase=summary.get("phase", ""), audit_url=audit_url(game.pk),
                    standings=_standings(game, state, names), seed=state["meta"].get("seed"))
         fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])

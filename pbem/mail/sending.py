@@ -86,7 +86,8 @@ def send_notice(notice_id: int, connection=None) -> str:
         message.send(fail_silently=False)
     except Exception as exc:
         return _failed(notice, _describe(exc), permanent=_permanent(exc))
-    _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=message.subject)
+    _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=message.subject,
+            chain_head=message.extra_headers.get(outbound.HEAD_HEADER, ""))
     _after_delivery(notice)
     return "sent"
 
@@ -95,10 +96,12 @@ def _unwanted(notice: Notice) -> bool:
     return notice.kind == "news" and notice.seat_id is not None and notice.seat.notice_preference != "every"
 
 
-def _finish(notice: Notice, status: str, error: str = "", message_id: str = "", subject: str = "") -> None:
+def _finish(notice: Notice, status: str, error: str = "", message_id: str = "", subject: str = "",
+            chain_head: str = "") -> None:
     updates = {"status": status, "next_attempt_at": None}
     if status == NoticeStatus.SENT:
-        updates.update(sent_at=timezone.now(), message_id=message_id, subject=subject[:300])
+        # The head the mail quoted, kept as an anchor outside the log (pbem/anchors.py).
+        updates.update(sent_at=timezone.now(), message_id=message_id, subject=subject[:300], chain_head=chain_head)
     if error:
         updates["last_error"] = error
     Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SENDING).update(**updates)

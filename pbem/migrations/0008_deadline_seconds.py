@@ -9,13 +9,15 @@ from . import _log_triggers  # shared SQL, not a migration (its name starts with
 
 def hours_to_seconds(apps, schema_editor):
     Game = apps.get_model("pbem", "Game")
-    Game.objects.update(deadline_seconds=models.F("deadline_hours") * 3600)
+    # On the migrating connection (the owner's, pbem/dbroles.py), not the default one.
+    Game.objects.using(schema_editor.connection.alias).update(deadline_seconds=models.F("deadline_hours") * 3600)
 
 
 def seconds_to_hours(apps, schema_editor):
     Game = apps.get_model("pbem", "Game")
-    for game in Game.objects.all():
-        Game.objects.filter(pk=game.pk).update(deadline_hours=max(1, round(game.deadline_seconds / 3600)))
+    games = Game.objects.using(schema_editor.connection.alias)
+    for game in games.all():
+        games.filter(pk=game.pk).update(deadline_hours=max(1, round(game.deadline_seconds / 3600)))
 
 
 def reinstall_guard(apps, schema_editor):

@@ -8,7 +8,8 @@ from . import _log_triggers  # shared SQL, not a migration (its name starts with
 
 
 def existing_games_keep_the_minimal_action(apps, schema_editor):
-    apps.get_model("pbem", "Game").objects.update(absence_policy="minimal")
+    # On the migrating connection (the owner's, pbem/dbroles.py), not the default one.
+    apps.get_model("pbem", "Game").objects.using(schema_editor.connection.alias).update(absence_policy="minimal")
 
 
 def reinstall_guard(apps, schema_editor):

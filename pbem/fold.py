@@ -1,0 +1,122 @@
+"""The fold of a game's log into its state, pure: platform events change the platform's part
+("meta"), every other event goes to the game's own `evolve`; events named in a later
+`pbem.Undone` are skipped.
+
+Imports only the standard library and `games/`: the event store folds with it, and so does the
+offline verifier (`python -m pbem.verify`) on a machine with no Django.
+"""
+
+from __future__ import annotations
+
+from games.base import Event as GameEvent
+from games.base import GameSpec, rank
+
+PLATFORM_PREFIX = "pbem."
+
+
+def new_state() -> dict:
+    return {"game": None, "meta": {"players": 0, "names": [], "started": False, "ended": False,
+                                   "seed": None, "paused": False, "abandoned": False, "corrections": []}}
+
+
+def upcast(spec: GameSpec, event_type: str, payload: dict, version: int) -> dict:
+    """Brings an old payload up to the current schema, one version at a time."""
+    current = spec.schema_versions.get(event_type, 1)
+    while version < current:
+        payload = spec.upcasters[(event_type, version)](payload)
+        version += 1
+    return payload
+
+
+def apply(spec: GameSpec, state: dict, event_type: str, payload: dict, visible_to=None, public=None,
+          reveals=False, seq: int = 0) -> dict:
+    if event_type.startswith(PLATFORM_PREFIX):
+        apply_platform(state["meta"], event_type[len(PLATFORM_PREFIX):], payload, seq)
+    else:
+        vis = tuple(visible_to) if visible_to is not None else None
+        state["game"] = spec.evolve(state["game"], GameEvent(event_type, payload, vis, public, reveals))
+    return state
+
+
+def apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
+    if kind == "GameCreated":
+        meta["players"] = len(data["players"])
+        meta["names"] = [p["name"] for p in data["players"]]
+    elif kind == "GameStarted":
+        meta["started"] = True
+    elif kind == "GameEnded":
+        meta["ended"] = True
+    elif kind == "SeedRevealed":
+        meta["seed"] = data["seed"]
+    elif kind == "Paused":
+        meta["paused"] = True
+    elif kind == "Resumed":
+        meta["paused"] = False
+    elif kind == "Abandoned":
+        meta["abandoned"] = True
+    elif kind == "ScoreCorrected":
+        meta["corrections"].append([data["seat"], data["points"], data.get("reason", ""), seq])
+    elif kind == "DeadlineMissed":
+        meta.setdefault("overdue", {})[str(data["seat"])] = data["deadline"]
+    elif kind == "PlayerReplaced":
+        meta["names"][data["seat"]] = data["name"]
+        _stand_in_leaves(meta, data["seat"])  # a new player plays for themselves
+    elif kind == "StandInSeated":
+        # Set only by these events, so a log without them folds to the same state as before.
+        standins = meta.setdefault("standins", [])
+        if data["seat"] not in standins:
+            standins.append(data["seat"])
+            standins.sort()
+    elif kind == "StandInLeft":
+        _stand_in_leaves(meta, data["seat"])
+
+
+def _stand_in_leaves(meta: dict, seat: int) -> None:
+    if seat in meta.get("standins", ()):
+        meta["standins"].remove(seat)
+
+
+def fold_rows(spec: GameSpec, state: dict, rows, undone: set) -> dict:
+    """Folds (seq, type, payload, public, visible_to, reveals, schema_version) rows, skipping `undone`."""
+    for seq, etype, payload, public, visible_to, reveals, schema in rows:
+        if seq in undone:
+            continue
+        if schema != 1 or spec.schema_versions:
+            payload = upcast(spec, etype, payload, schema)
+        state = apply(spec, state, etype, payload, visible_to, public, reveals, seq)
+    return state
+
+
+def undone_in(rows) -> set[int]:
+    """The seqs that the `pbem.Undone` events among `rows` take back."""
+    undone: set[int] = set()
+    for row in rows:
+        if row[1] == "pbem.Undone":
+            undone.update(row[2]["events"])
+    return undone
+
+
+def scores_with_corrections(spec: GameSpec, state: dict, summary: dict | None = None) -> list[int]:
+    """The game's scores plus the Master of Seals' recorded corrections."""
+    meta = state["meta"]
+    if state["game"] is None:
+        return [0] * meta["players"]
+    if summary is None:
+        summary = spec.summary(state["game"])
+    scores = list(summary.get("scores") or [0] * meta["players"])
+    for seat, points, _reason, _seq in meta["corrections"]:
+        scores[seat] += points
+    return scores
+
+
+def final_standing(spec: GameSpec, state: dict) -> dict | None:
+    """What `pbem.GameEnded` records once the game's `result` is in: scores (with corrections),
+    ranking and tiebreak; None while the game goes on."""
+    if state["game"] is None:
+        return None
+    result = spec.result(state["game"])
+    if result is None:
+        return None
+    scores = scores_with_corrections(spec, state)
+    tiebreak = [list(t) for t in result.tiebreak] if result.tiebreak else []
+    return {"scores": scores, "ranking": rank(scores, result.tiebreak or None), "tiebreak": tiebreak}
