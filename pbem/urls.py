@@ -16,6 +16,7 @@ urlpatterns = [
     path("invite/<str:token>/", views.invite, name="pbem-invite"),
     path("play/<str:token>/", views.seat_page, name="pbem-seat"),
     path("play/<str:token>/history/", views.seat_history, name="pbem-seat_history"),
+    path("health/", views.health_check, name="pbem-health"),
     path("api/", api.urls),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.
     re_path(r"^api/.*$", lambda request: JsonResponse(
