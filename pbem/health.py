@@ -130,20 +130,10 @@ def doors(beats: dict[str, Heartbeat], now: datetime) -> dict:
 
 
 def webhook_esps() -> list[str]:
-    """The ESPs whose inbound webhook takes requests as configured: those that sign their
-    requests need their key; mailtrap and resend check a signature when given its key and basic
-    auth otherwise; the others need basic auth (ANYMAIL_WEBHOOK_SECRET)."""
-    from .mail.urls import inbound_patterns
+    """The ESPs whose inbound webhook has every setting it needs (`pbem.mail.esps`)."""
+    from .mail import esps
 
-    basic_auth = bool(settings.ANYMAIL.get("WEBHOOK_SECRET"))
-    names = sorted({str(pattern.pattern).lstrip("^").split("/", 1)[0] for pattern in inbound_patterns()})
-    return [name for name in names if (settings.ANYMAIL.get(SIGNING_KEYS[name]) if name in SIGNING_KEYS
-                                       else basic_auth or settings.ANYMAIL.get(OPTIONAL_SIGNING_KEYS.get(name, "")))]
-
-
-SIGNING_KEYS = {"mailgun": "MAILGUN_WEBHOOK_SIGNING_KEY", "postal": "POSTAL_WEBHOOK_KEY",
-                "mailersend": "MAILERSEND_INBOUND_SECRET"}
-OPTIONAL_SIGNING_KEYS = {"mailtrap": "MAILTRAP_INBOUND_SECRET", "resend": "RESEND_INBOUND_SECRET"}
+    return esps.on()
 
 
 def _heartbeats() -> dict[str, Heartbeat]:

@@ -19,7 +19,8 @@ fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
 stamp=".venv/.installed-$(cat requirements*.txt pyproject.toml | sha256sum | cut -c1-16)-$(basename "$req")"
 if [ ! -f "$stamp" ]; then
-  pip=(.venv/bin/pip install -q --disable-pip-version-check)
+  # python -m pip, not .venv/bin/pip: a venv copied from elsewhere keeps the old path in its scripts.
+  pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
   "${pip[@]}" -U pip
   "${pip[@]}" --require-hashes -r "$req"
   "${pip[@]}" --no-deps -e .
