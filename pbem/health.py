@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -28,7 +29,7 @@ DEADLINES_TASK = "pbem.tasks.run_deadlines"
 SMTP_HEARTBEAT = "door:smtp"
 SMTP_HEARTBEAT_EVERY = 60.0  # seconds between the listener's heartbeats
 GRACE = timedelta(seconds=60)  # a timer is late after three of its intervals and this
-BROKER_TIMEOUT = 2.0  # seconds
+BROKER_TIMEOUT = 2  # seconds
 
 
 def record(name: str, ok: bool = True, detail: str = "") -> None:
@@ -50,7 +51,7 @@ def timer_name(task: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def report(now: datetime | None = None, private: bool = False) -> tuple[bool, dict]:
+def report(now: datetime | None = None, private: bool = False) -> tuple[bool, dict[str, Any]]:
     """(healthy, the JSON body). `private` adds what only the operator should read (error texts,
     which name hosts; the IMAP server): `manage.py health` shows it, the public URL does not."""
     now = now or timezone.now()
@@ -58,8 +59,8 @@ def report(now: datetime | None = None, private: bool = False) -> tuple[bool, di
     beats = _heartbeats() if database["ok"] else {}
     broker = check_broker()
     timers = check_timers(beats, now) if database["ok"] else {"ok": False, "error": "no database"}
-    healthy = database["ok"] and broker["ok"] and timers["ok"]
-    body = {"status": "ok" if healthy else "failing", "time": now.isoformat(), "database": database,
+    healthy = bool(database["ok"] and broker["ok"] and timers["ok"])
+    body: dict[str, Any] = {"status": "ok" if healthy else "failing", "time": now.isoformat(), "database": database,
             "broker": broker, "timers": timers, "doors": doors(beats, now)}
     if not private:
         for part in (database, broker):
@@ -71,7 +72,7 @@ def report(now: datetime | None = None, private: bool = False) -> tuple[bool, di
     return healthy, body
 
 
-def check_database() -> dict:
+def check_database() -> dict[str, Any]:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -80,7 +81,7 @@ def check_database() -> dict:
         return {"ok": False, "vendor": connection.vendor, "error": _short(exc)}
 
 
-def check_broker() -> dict:
+def check_broker() -> dict[str, Any]:
     from celery import current_app
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
@@ -93,10 +94,11 @@ def check_broker() -> dict:
         return {"ok": False, "mode": "broker", "error": _short(exc)}
 
 
-def check_timers(beats: dict[str, Heartbeat], now: datetime) -> dict:
+def check_timers(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
     entries = {}
     late = []
-    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+    schedule: dict[str, dict[str, Any]] = settings.CELERY_BEAT_SCHEDULE
+    for name, entry in schedule.items():
         every = float(entry["schedule"])
         beat = beats.get(timer_name(entry["task"]))
         window = timedelta(seconds=3 * every) + GRACE
@@ -111,7 +113,7 @@ def check_timers(beats: dict[str, Heartbeat], now: datetime) -> dict:
     return {"ok": not late, "late": late, "last_run": max(runs).isoformat() if runs else None, "each": entries}
 
 
-def doors(beats: dict[str, Heartbeat], now: datetime) -> dict:
+def doors(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
     """Which ways in are on (by configuration), and the SMTP listener's last sign of life."""
     esps = webhook_esps()
     smtp = beats.get(SMTP_HEARTBEAT)

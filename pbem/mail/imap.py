@@ -73,7 +73,8 @@ def poll(box: BaseMailBox | None = None) -> PollReport:
             _row, created = inbox.store_raw(message.obj.as_bytes(), "imap")
             report.stored += created
             report.repeated += not created
-            box.flag(message.uid, [STORED_KEYWORD, "\\Seen"] if by_keyword else "\\Seen", True)
+            if message.uid:  # a fetched message always has one; imap-tools types it optional
+                box.flag(message.uid, [STORED_KEYWORD, "\\Seen"] if by_keyword else "\\Seen", True)
         if not by_keyword:
             report.passed_over = _read_but_never_stored(box)
     if report.passed_over:

@@ -24,7 +24,7 @@ from pbem.models import Event, InboundMessage
 from tests.conftest import CAST, requires_postgres
 
 from .conftest import hand
-from .realmail import Dovecot, Postfix, missing, python_for, write_env_file
+from .realmail import PIPE_USER, ROOT, Dovecot, Postfix, missing, python_for, run_as, write_env_file
 from .replies import reply
 from .test_round_trip import notice_to
 
@@ -55,7 +55,6 @@ def service_settings(smtp_sink, tmp_path, **overrides) -> dict:
         "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(smtp_sink.port), "PBEM_DATA_DIR": str(data), "STATIC_ROOT": str(data / "static"),
         "PBEM_PIPE_TIMEOUT": "90",
-        **python_for("nobody"),
         **overrides,
     }
 
@@ -67,11 +66,17 @@ def postfix(smtp_sink, request):
         pytest.skip(reason)
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (the pipe's process writes into the test database)")
+    if run_as(PIPE_USER, "test", "-r", str(ROOT / "manage.py")).returncode:
+        pytest.skip(f"the pipe's user {PIPE_USER} cannot read the code at {ROOT} (a checkout under a private folder)")
+    try:
+        interpreter = python_for(PIPE_USER)
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
     # Not under pytest's own folder (mode 700): the pipe's user must read the settings file.
     folder = Path(tempfile.mkdtemp(prefix="pbem-pipe-"))
     folder.chmod(0o755)
     overrides = getattr(request, "param", {})
-    env_file = write_env_file(folder / "env", service_settings(smtp_sink, folder, **overrides))
+    env_file = write_env_file(folder / "env", service_settings(smtp_sink, folder, **{**interpreter, **overrides}))
     server = Postfix(django_settings.PBEM_MAIL_DOMAIN, env_file).start()
     yield server
     server.stop()
