@@ -7,8 +7,10 @@ full stack (see docker-compose.yml).
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("PBEM_DATA_DIR", BASE_DIR / "data"))
@@ -21,6 +23,18 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_prefixed(prefix: str) -> dict[str, str]:
+    """Every variable whose name starts with `prefix`, keyed by the rest of its name."""
+    return {name[len(prefix):]: value for name, value in os.environ.items() if name.startswith(prefix) and value}
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default).strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected one of {', '.join(choices)}")
+    return value
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
@@ -131,7 +145,10 @@ EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)  # STARTTLS on a plain connection (port 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # TLS from the first byte (port 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one (587: TLS, 465: SSL)")
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 PBEM_MAIL_DOMAIN = os.environ.get("PBEM_MAIL_DOMAIN", "pbem.localhost")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"Master of Seals <seals@{PBEM_MAIL_DOMAIN}>")
@@ -142,6 +159,36 @@ ANYMAIL = {
     "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", "dev-mailgun-signing-key"),
     "WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "dev-user:dev-password"),
 }
+# Every inbound webhook anymail has is routed (pbem/mail/urls.py); an ESP needs only its settings:
+# ANYMAIL_<SETTING> becomes ANYMAIL["<SETTING>"], e.g. ANYMAIL_POSTAL_WEBHOOK_KEY, ANYMAIL_SENDGRID_…
+ANYMAIL.update(env_prefixed("ANYMAIL_"))
+# Where reports for the site go when a game has no Master of Seals with an address (a stray
+# bounce, a notice to the desk): before any superuser's address, and logged when there is none.
+PBEM_MASTER_EMAIL = os.environ.get("PBEM_MASTER_EMAIL", "")
+
+# --- production over https ------------------------------------------------------------------
+# An https PBEM_BASE_URL means the site is served over TLS: cookies only over TLS, HSTS, plain
+# http redirected. Each can still be set on its own. Behind a proxy that terminates TLS, name the
+# header it sets to "https" (e.g. X-Forwarded-Proto) in PBEM_PROXY_SSL_HEADER, or the redirect
+# never ends; the proxy must overwrite that header on every request.
+PBEM_HTTPS = PBEM_BASE_URL.startswith("https://")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("PBEM_SECURE_COOKIES", PBEM_HTTPS)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PBEM_HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if PBEM_HTTPS else 0)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PBEM_HTTPS)
+# The preload directive only permits a browser list to include the site; listing is a separate
+# request to that list, never made by pbem.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PBEM_HTTPS)
+if os.environ.get("PBEM_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + os.environ["PBEM_PROXY_SSL_HEADER"].upper().replace("-", "_"), "https")
+# The /health/ probe comes over plain http from inside the container or host: no redirect.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+# The site's own host and origin are allowed without repeating them in ALLOWED_HOSTS.
+_base_url = urlsplit(PBEM_BASE_URL)
+if _base_url.hostname and _base_url.hostname not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(_base_url.hostname)
+if _base_url.netloc and f"{_base_url.scheme}://{_base_url.netloc}" not in CSRF_TRUSTED_ORIGINS:
+    CSRF_TRUSTED_ORIGINS.append(f"{_base_url.scheme}://{_base_url.netloc}")
 
 # --- IMAP polling (optional) -------------------------------------------------------------------
 PBEM_IMAP_HOST = os.environ.get("PBEM_IMAP_HOST", "")
@@ -149,6 +196,10 @@ PBEM_IMAP_PORT = int(os.environ.get("PBEM_IMAP_PORT", "993"))
 PBEM_IMAP_USER = os.environ.get("PBEM_IMAP_USER", "")
 PBEM_IMAP_PASSWORD = os.environ.get("PBEM_IMAP_PASSWORD", "")
 PBEM_IMAP_FOLDER = os.environ.get("PBEM_IMAP_FOLDER", "INBOX")
+# ssl: TLS from the first byte (993); starttls: plain, then STARTTLS (143); none: plain text
+# (only for a server on this machine).
+PBEM_IMAP_SECURITY = env_choice("PBEM_IMAP_SECURITY", "ssl" if PBEM_IMAP_PORT == 993 else "starttls",
+                                ("ssl", "starttls", "none"))
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
@@ -175,6 +226,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+# Every line says when, how grave and from where (the same shape as gunicorn.conf.py's lines).
+LOGGING["formatters"] = {"line": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"}}
+LOGGING["handlers"]["console"]["formatter"] = "line"
 # "on_commit": queue notices for sending when the transaction commits; "none": leave them in the
 # outbox for the periodic sweep (the benchmark measures the command service alone that way).
 PBEM_NOTICE_DISPATCH = os.environ.get("PBEM_NOTICE_DISPATCH", "on_commit")

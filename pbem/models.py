@@ -287,3 +287,14 @@ class InboundMessage(models.Model):
 
     class Meta:
         ordering = ["-id"]
+
+
+class Heartbeat(models.Model):
+    """When a background part of the service last did its work, for /health/: each timer's last
+    run ("timer:<task>") and the SMTP listener's last sign of life ("door:smtp"). One row each,
+    overwritten: it is a gauge, not a record (the log of what happened lives in the events)."""
+
+    name = models.CharField(max_length=80, primary_key=True)
+    at = models.DateTimeField()
+    ok = models.BooleanField(default=True)
+    detail = models.CharField(max_length=300, blank=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import timedelta
 
@@ -9,11 +10,28 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, processing, standins
+from . import deadlines, health, processing, standins
 from .mail import sending
 from .models import InboundMessage, InboundStatus
 
 log = logging.getLogger(__name__)
+
+
+def timer(fn):
+    """A beat task whose runs /health/ reports: each run, ended well or not, is recorded."""
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        name = health.timer_name(f"{fn.__module__}.{fn.__name__}")
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as exc:
+            health.record(name, ok=False, detail=f"failed: {type(exc).__name__}: {exc}")
+            raise
+        health.record(name, detail=str(result))
+        return result
+
+    return run
 
 
 @shared_task(ignore_result=True)
@@ -23,6 +41,7 @@ def send_pending_notices(game_id: int | None = None) -> dict:
 
 
 @shared_task(ignore_result=True)
+@timer
 def sweep_outbox() -> dict:
     """Beat: what no on-commit dispatch sent (broker or SMTP was down), and expired claims."""
     released = sending.release_expired_leases()
@@ -39,6 +58,7 @@ def process_inbound(inbound_id: int) -> str:
 
 
 @shared_task(ignore_result=True)
+@timer
 def sweep_inbound(older_than_seconds: int = 60) -> int:
     """Beat: stored submissions whose task never ran (the broker was down when they came)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
@@ -58,20 +78,23 @@ def play_standins(game_id: int) -> int:
 
 
 @shared_task(ignore_result=True)
+@timer
 def run_deadlines() -> dict:
     return deadlines.run_deadlines()
 
 
 @shared_task(ignore_result=True)
+@timer
 def send_digests() -> int:
     return deadlines.send_digests()
 
 
 @shared_task(ignore_result=True)
+@timer
 def poll_imap() -> int:
     """Beat: stores every new message of the IMAP folder (when IMAP settings are given)."""
     if not settings.PBEM_IMAP_HOST:
         return 0
     from .mail import imap
 
-    return imap.poll()
+    return imap.poll().stored

@@ -15,7 +15,7 @@ import logging
 
 from django.contrib import messages
 from django.db.models import Count
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.base import may_act
 
-from . import addressing, anchors, audit, eventlog, export, inbox, ratelimit, selectors, services
+from . import addressing, anchors, audit, eventlog, export, health, inbox, ratelimit, selectors, services
 from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
@@ -391,3 +391,16 @@ def seat_log(request, token: str):
     if isinstance(seat, HttpResponse):
         return seat
     return _private(_log_download(seat.game, seat))
+
+
+# ---------------------------------------------------------------------------------------------
+# Health (for load balancers, compose healthchecks and the operator)
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def health_check(request):
+    """200 when the database and broker answer and the timers run; 503 with the reasons when not."""
+    healthy, body = health.report()
+    return JsonResponse(body, status=200 if healthy else 503)

@@ -1,8 +1,9 @@
 """Checks what `docker-compose config` cannot without an engine: that every command the compose
 file runs exists in this codebase (manage.py commands, the Celery app, the WSGI module, the beat
-scheduler), that the Dockerfile it builds is there, and that the database roles are split
+scheduler), that the Dockerfile it builds is there, that the database roles are split
 (pbem/dbroles.py): only `migrate` has the owner's URL, and no app container connects as the
-database's superuser or as the owner.
+database's superuser or as the owner; that every long-running service has a healthcheck,
+Mailpit is published on 127.0.0.1 only and Redis keeps its append-only file on a volume.
 
 Usage: python scripts/check_compose.py RESOLVED_COMPOSE.yml   (the output of docker-compose config)
 """
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 REQUIRED = {"postgres", "redis", "web", "worker", "beat", "smtpd", "mailpit"}
+LONG_RUNNING = {"postgres", "redis", "web", "worker", "beat", "smtpd"}
 
 
 def check_command(service: str, command: list[str], problems: list[str]) -> None:
@@ -83,6 +85,15 @@ def main(path: str) -> int:
             command = service["command"]
             check_command(name, command if isinstance(command, list) else command.split(), problems)
     check_roles(services, problems)
+    for name in sorted(LONG_RUNNING & set(services)):
+        if "healthcheck" not in services[name]:
+            problems.append(f"{name}: no healthcheck")
+    for port in services.get("mailpit", {}).get("ports", []):
+        if (port.get("host_ip") if isinstance(port, dict) else str(port).split(":")[0]) != "127.0.0.1":
+            problems.append(f"mailpit: port {port} is published beyond 127.0.0.1")
+    redis = services.get("redis", {})
+    if "--appendonly" in str(redis.get("command", "")) and not redis.get("volumes"):
+        problems.append("redis: an append-only file without a volume")
     for problem in problems:
         print("compose:", problem)
     print(f"compose: {len(services)} services checked, {len(problems)} problem(s)")

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Makes .venv (Python 3.11) and installs the project's pinned requirements into it.
-# Usage: scripts/setup-venv.sh [requirements file]   (default: requirements.txt)
+# Makes .venv (Python 3.11), installs a lock into it (every version exact, every file checked
+# against its hash) and the project itself, editable, without touching its dependencies.
+# Usage: scripts/setup-venv.sh [lock file]   (requirements.txt: the service, the default;
+# requirements-dev.txt: the service, the tests and the tools). Both come from pyproject.toml
+# through scripts/lock.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 req="${1:-requirements.txt}"
@@ -14,9 +17,12 @@ if [ -z "$py" ]; then
 fi
 [ -n "$py" ] || { echo "pbem needs Python 3.11 (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$py" -m venv .venv
-stamp=".venv/.installed-$(cat requirements*.txt | sha256sum | cut -c1-16)-$(basename "$req")"
+stamp=".venv/.installed-$(cat requirements*.txt pyproject.toml | sha256sum | cut -c1-16)-$(basename "$req")"
 if [ ! -f "$stamp" ]; then
-  .venv/bin/pip install -q --disable-pip-version-check -U pip
-  .venv/bin/pip install -q --disable-pip-version-check -r "$req"
+  # python -m pip, not .venv/bin/pip: a venv copied from elsewhere keeps the old path in its scripts.
+  pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+  "${pip[@]}" -U pip
+  "${pip[@]}" --require-hashes -r "$req"
+  "${pip[@]}" --no-deps -e .
   touch "$stamp"
 fi

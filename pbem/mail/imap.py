@@ -1,33 +1,91 @@
-"""The fourth door: poll an IMAP folder (imap-tools), store each new message, then mark it seen.
+"""The fourth door: poll an IMAP folder (imap-tools), store each new message, then mark it.
 
-Store first, flag after: a crash in between only makes the next poll store the message again,
+Store first, mark after: a crash in between only makes the next poll store the message again,
 which the unique Message-ID turns into a no-op.
+
+Which messages are new: where the server keeps keywords of our own (PERMANENTFLAGS has `\\*`,
+as Dovecot, Cyrus and most others do), every message without the keyword `PbemStored`, read or
+not: a person who opened the shared mailbox in a mail client does not hide a reply from us.
+A server that keeps no keywords leaves us the \\Seen flag: we fetch the unread messages, and each
+poll says how many read ones it passed over that were never stored (looked up by Message-ID among
+the newest CHECK_READ read ones; a warning in the log, and in `manage.py poll_imap`).
 """
 
 from __future__ import annotations
 
+import logging
+import ssl
+from dataclasses import dataclass
+
 from django.conf import settings
-from imap_tools import AND, MailBox, MailBoxUnencrypted
+from imap_tools import AND, BaseMailBox, MailBox, MailBoxStartTls, MailBoxUnencrypted
 
 from .. import inbox
+from ..models import InboundMessage
+from .inbound import message_id_of
+
+log = logging.getLogger(__name__)
 
 BATCH = 100
+CHECK_READ = 500
+STORED_KEYWORD = "PbemStored"
+TIMEOUT_SECONDS = 30  # a server that stops answering fails this poll; the next one tries again
 
 
-def connect():
-    host, port = settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_PORT
-    if getattr(settings, "PBEM_IMAP_SSL", port == 993):
-        return MailBox(host, port)
-    return MailBoxUnencrypted(host, port)
+@dataclass
+class PollReport:
+    stored: int = 0  # new to us
+    repeated: int = 0  # stored before (a crash between storing and marking, or another door)
+    passed_over: int = 0  # read messages skipped because the server keeps no keywords of ours
+    marking: str = "keyword"  # "keyword" (PbemStored) or "seen" (the server keeps no keywords)
+
+    def __str__(self) -> str:
+        text = f"{self.stored} stored, {self.repeated} already stored (marked with {self.marking})"
+        if self.passed_over:
+            text += f"; {self.passed_over} read message(s) passed over: this server keeps no keywords"
+        return text
 
 
-def poll(box=None) -> int:
-    """Stores the unseen messages of the folder; returns how many were new to us."""
+def connect() -> BaseMailBox:
+    host, port, security = settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_PORT, settings.PBEM_IMAP_SECURITY
+    if security == "ssl":
+        return MailBox(host, port, timeout=TIMEOUT_SECONDS, ssl_context=ssl.create_default_context())
+    if security == "starttls":
+        return MailBoxStartTls(host, port, timeout=TIMEOUT_SECONDS, ssl_context=ssl.create_default_context())
+    return MailBoxUnencrypted(host, port, timeout=TIMEOUT_SECONDS)
+
+
+def keeps_keywords(box: BaseMailBox) -> bool:
+    """Whether the selected folder lets us set keywords of our own (RFC 3501 PERMANENTFLAGS \\*)."""
+    flags = getattr(box.client, "untagged_responses", {}).get("PERMANENTFLAGS") or []
+    return any(b"\\*" in (item if isinstance(item, bytes) else str(item).encode()) for item in flags)
+
+
+def poll(box: BaseMailBox | None = None) -> PollReport:
+    """Stores the folder's messages that are new to us (at most BATCH a call)."""
     box = box or connect()
-    stored = 0
+    report = PollReport()
     with box.login(settings.PBEM_IMAP_USER, settings.PBEM_IMAP_PASSWORD, initial_folder=settings.PBEM_IMAP_FOLDER):
-        for message in box.fetch(AND(seen=False), mark_seen=False, limit=BATCH, bulk=True):
+        by_keyword = keeps_keywords(box)
+        report.marking = "keyword" if by_keyword else "seen"
+        criteria = AND(no_keyword=STORED_KEYWORD) if by_keyword else AND(seen=False)
+        for message in box.fetch(criteria, mark_seen=False, limit=BATCH, bulk=True):
             _row, created = inbox.store_raw(message.obj.as_bytes(), "imap")
-            stored += created
-            box.flag(message.uid, "\\Seen", True)
-    return stored
+            report.stored += created
+            report.repeated += not created
+            if message.uid:  # a fetched message always has one; imap-tools types it optional
+                box.flag(message.uid, [STORED_KEYWORD, "\\Seen"] if by_keyword else "\\Seen", True)
+        if not by_keyword:
+            report.passed_over = _read_but_never_stored(box)
+    if report.passed_over:
+        log.warning("IMAP %s/%s: %s", settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_FOLDER, report)
+    return report
+
+
+def _read_but_never_stored(box: BaseMailBox) -> int:
+    read = box.uids(AND(seen=True))[-CHECK_READ:]
+    if not read:
+        return 0
+    ids = {message_id_of(message.obj.as_bytes()) for message in
+           box.fetch(AND(uid=read), headers_only=True, mark_seen=False, bulk=True)}
+    return len(ids - set(InboundMessage.objects.filter(message_id__in=ids).values_list("message_id", flat=True)))

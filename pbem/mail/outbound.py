@@ -53,7 +53,7 @@ SUBJECTS = {
 
 
 class NoRecipient(Exception):
-    """Nobody to send this notice to (no Master of Seals and no superuser, for instance)."""
+    """Nobody to send this notice to (no Master of Seals, no PBEM_MASTER_EMAIL, no superuser with an address)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,11 +132,13 @@ def recipients(notice: Notice) -> list[str]:
     emails: list[str] = []
     if notice.game_id:
         emails = [u.email for u in notice.game.masters.all() if u.email]
+    if not emails and settings.PBEM_MASTER_EMAIL:
+        emails = [settings.PBEM_MASTER_EMAIL]
     if not emails:
         emails = list(get_user_model().objects.filter(is_superuser=True, is_active=True)
                       .exclude(email="").values_list("email", flat=True))
     if not emails:
-        raise NoRecipient("no Master of Seals with an address, and no superuser")
+        raise NoRecipient("no Master of Seals with an address, no PBEM_MASTER_EMAIL and no superuser with an address")
     return sorted(set(emails))
 
 

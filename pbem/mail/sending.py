@@ -77,6 +77,8 @@ def send_notice(notice_id: int, connection=None) -> str:
     try:
         message = outbound.make_message(notice, connection=connection)
     except outbound.NoRecipient as exc:
+        # Not silent: a report for the desk that reaches nobody is the operator's to fix.
+        log.warning("notice %s (%s) not sent: %s", notice_id, notice.kind, exc)
         _finish(notice, NoticeStatus.SKIPPED, error=str(exc))
         return "skipped"
     except Exception as exc:  # a rendering bug: keep the notice, retry later, and say so in the log

@@ -13,6 +13,7 @@ import sys
 import time
 from email import message_from_bytes, policy
 from email.utils import getaddresses
+from types import SimpleNamespace
 
 from django.core.management import call_command
 from django.test import Client
@@ -109,6 +110,7 @@ class FakeMailBox:
         self.messages = [FakeImapMessage(str(i), raw) for i, raw in enumerate(raws, start=1)]
         self.seen: set[str] = set()
         self.logins = []
+        self.client = SimpleNamespace(untagged_responses={})  # no PERMANENTFLAGS \\*: only \\Seen
 
     def login(self, user, password, initial_folder="INBOX"):
         self.logins.append((user, initial_folder))
@@ -120,12 +122,19 @@ class FakeMailBox:
     def __exit__(self, *exc):
         return False
 
-    def fetch(self, criteria, mark_seen=True, limit=None, bulk=False):
-        assert str(criteria) == "(UNSEEN)" and mark_seen is False
-        return [m for m in self.messages if m.uid not in self.seen][:limit]
+    def fetch(self, criteria, mark_seen=True, limit=None, bulk=False, headers_only=False):
+        assert mark_seen is False
+        if str(criteria) == "(UNSEEN)":
+            return [m for m in self.messages if m.uid not in self.seen][:limit]
+        assert str(criteria).startswith("(UID ")  # the read ones, to count those never stored
+        return [m for m in self.messages if m.uid in str(criteria)[5:-1].split(",")][:limit]
+
+    def uids(self, criteria):
+        assert str(criteria) == "(SEEN)"
+        return sorted(self.seen)
 
     def flag(self, uid, flag, value):
-        assert flag == "\\Seen" and value is True
+        assert flag == "\\Seen" and value is True  # a server without keywords of our own
         self.seen.add(uid)
 
 
@@ -134,7 +143,7 @@ def imap_door(raw: bytes, settings, **_):
     box = FakeMailBox([raw])
     imap.poll(box)
     assert box.seen == {"1"} and box.logins == [("pbem", "INBOX")]
-    assert imap.poll(box) == 0  # seen: not fetched again
+    assert imap.poll(box).stored == 0  # seen: not fetched again
 
 
 DELIVER = {"pipe": pipe, "maildir": maildir, "smtp": smtp, "webhook": webhook, "imap": imap_door}

@@ -40,9 +40,9 @@ def test_database_down_asks_the_mta_to_retry(db, monkeypatch):
     assert error.value.returncode == 75
 
 
-def test_empty_input_is_an_error(db, monkeypatch):
+def test_empty_input_is_an_error_the_mta_bounces(db, monkeypatch):
     stdin(monkeypatch, b"")
     with pytest.raises(CommandError) as error:
         call_command("receive_email")
-    assert error.value.returncode == 1
+    assert error.value.returncode == 65  # EX_DATAERR: bounced, not retried
     assert InboundMessage.objects.count() == 0

@@ -139,8 +139,9 @@ def test_the_smtpd_command_serves_until_stopped(live_game, smtp_sink, tmp_path):
                                   stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
-        while b"Listening" not in out.read_bytes() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        while b"Listening" not in out.read_bytes() and time.monotonic() < deadline and server.poll() is None:
+            time.sleep(0.05)
+        assert b"Listening" in out.read_bytes(), out.read_bytes().decode(errors="replace")
         card = hand(live_game, 1)[0]
         raw = reply("outlook", notice_to(smtp_sink, "bob@example.org"), f"play {card}", sender="bob@example.org")
         with smtplib.SMTP("127.0.0.1", port) as client:

@@ -142,3 +142,15 @@ def test_news_is_skipped_for_a_player_who_asked_for_nothing_since(table, mailout
     assert send_all().get("skipped") == 1
     assert news.model.objects.filter(game=table, kind="news", seat__number=1).get().status == "skipped"
     assert not [m for m in mailoutbox if m.to == ["bob@example.org"] and "news" in m.subject]
+
+
+def test_a_report_for_the_desk_goes_to_pbem_master_email_when_no_master_has_an_address(db, settings, mailoutbox):
+    from pbem.mail import outbound
+    from pbem.models import Notice
+
+    notice = Notice.objects.create(kind="bounced")  # about no game: a stray bounce
+    settings.PBEM_MASTER_EMAIL = ""
+    with pytest.raises(outbound.NoRecipient):
+        outbound.recipients(notice)
+    settings.PBEM_MASTER_EMAIL = "seals-desk@example.org"
+    assert outbound.recipients(notice) == ["seals-desk@example.org"]

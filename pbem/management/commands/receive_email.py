@@ -1,9 +1,10 @@
 """The first door: `receive_email` stores one RFC 822 message from stdin (an MTA pipe), or every
 message of a Maildir (`--maildir PATH`). A Celery task then processes each one.
 
-Postfix, for instance (master.cf):
-    pbem unix - n n - - pipe flags=R user=pbem argv=/app/manage.py receive_email --recipient ${original_recipient}
-Exit status 75 (EX_TEMPFAIL) when the message could not be stored: the MTA keeps it and retries.
+An MTA runs it through scripts/pbem-pipe, which loads the settings (an MTA's pipe passes no
+environment) and bounds its time; docs/mail-operations.md has the Postfix lines.
+Exit status 75 (EX_TEMPFAIL) when the message could not be stored: the MTA keeps it and retries;
+65 (EX_DATAERR) when there is no message or it is over the hard limit: the MTA bounces it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from pbem import inbox
 
+EX_DATAERR = 65
 EX_TEMPFAIL = 75
 
 
@@ -36,9 +38,9 @@ class Command(BaseCommand):
             return
         raw = sys.stdin.buffer.read(settings.PBEM_INBOUND_HARD_LIMIT + 1)
         if not raw.strip():
-            raise CommandError("no message on stdin", returncode=1)
+            raise CommandError("no message on stdin", returncode=EX_DATAERR)
         if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
-            raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=1)
+            raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=EX_DATAERR)
         self._store(raw, "pipe", recipients)
 
     def _maildir(self, path: str, keep: bool) -> None:

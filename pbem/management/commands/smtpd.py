@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
 
-from pbem import inbox
+from pbem import health, inbox
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +68,21 @@ class Command(BaseCommand):
     def handle(self, *args, host="127.0.0.1", port=8025, **options):
         controller = make_controller(host, port)
         controller.start()
+        # Flushed: stdout is a pipe or a file under a supervisor, and whoever waits for this line
+        # (a test, an operator's tail -f) must see it now, not when the buffer fills.
         self.stdout.write(f"Listening for mail to @{settings.PBEM_MAIL_DOMAIN} on {host}:{port}")
+        self.stdout.flush()
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
         try:
-            stop.wait()
+            while not stop.is_set():
+                self._heartbeat(f"{host}:{port}")
+                stop.wait(health.SMTP_HEARTBEAT_EVERY)
         finally:
             controller.stop()
+
+    def _heartbeat(self, address: str) -> None:
+        """For /health/: the listener is up (one small write a minute, then the connection closed)."""
+        health.record(health.SMTP_HEARTBEAT, detail=address)
+        connection.close()

@@ -1,0 +1,162 @@
+"""The mail-operations guide, run: a real Postfix pipes replies through scripts/pbem-pipe into
+the service, and `manage.py poll_imap` reads a real Dovecot. Each server is private (its own
+config and queue folders, spare ports on 127.0.0.1) and stopped at the end.
+
+Skipped, with the reason, where Postfix or Dovecot is not installed or the tests do not run as
+root; the pipe needs PostgreSQL (its process, as another user, writes into the test database).
+"""
+
+from __future__ import annotations
+
+import shutil
+import smtplib
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.management import call_command
+from django.db import connection
+
+from pbem import services
+from pbem.models import Event, InboundMessage
+from tests.conftest import CAST, requires_postgres
+
+from .conftest import hand
+from .realmail import PIPE_USER, ROOT, Dovecot, Postfix, missing, python_for, run_as, write_env_file
+from .replies import reply
+from .test_round_trip import notice_to
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def live_game(settings, smtp_sink):
+    settings.PBEM_NOTICE_DISPATCH = "on_commit"
+    game = services.create_game("diceduel", CAST[:2], {})
+    smtp_sink.wait_for(2)
+    return game
+
+
+def service_settings(smtp_sink, tmp_path, **overrides) -> dict:
+    """The settings file an operator writes, here pointing at the test's database and SMTP sink."""
+    db = connection.settings_dict
+    data = tmp_path / "pipe-data"
+    data.mkdir(mode=0o777, exist_ok=True)
+    data.chmod(0o777)
+    return {
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "SECRET_KEY": django_settings.SECRET_KEY,
+        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+                        f"{db['PORT'] or 5432}/{db['NAME']}",
+        "PBEM_MAIL_DOMAIN": django_settings.PBEM_MAIL_DOMAIN,
+        "CELERY_BROKER_URL": "", "CELERY_TASK_ALWAYS_EAGER": "1", "PBEM_NOTICE_DISPATCH": "on_commit",
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_sink.port), "PBEM_DATA_DIR": str(data), "STATIC_ROOT": str(data / "static"),
+        "PBEM_PIPE_TIMEOUT": "90",
+        **overrides,
+    }
+
+
+@pytest.fixture
+def postfix(smtp_sink, request):
+    reason = missing("postfix", "postmap", "postconf", "runuser")
+    if reason:
+        pytest.skip(reason)
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (the pipe's process writes into the test database)")
+    if run_as(PIPE_USER, "test", "-r", str(ROOT / "manage.py")).returncode:
+        pytest.skip(f"the pipe's user {PIPE_USER} cannot read the code at {ROOT} (a checkout under a private folder)")
+    try:
+        interpreter = python_for(PIPE_USER)
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    # Not under pytest's own folder (mode 700): the pipe's user must read the settings file.
+    folder = Path(tempfile.mkdtemp(prefix="pbem-pipe-"))
+    folder.chmod(0o755)
+    overrides = getattr(request, "param", {})
+    env_file = write_env_file(folder / "env", service_settings(smtp_sink, folder, **{**interpreter, **overrides}))
+    server = Postfix(django_settings.PBEM_MAIL_DOMAIN, env_file).start()
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def wait_for_inbound(count: int, timeout: float = 90) -> list[InboundMessage]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = list(InboundMessage.objects.order_by("id"))
+        if len(rows) >= count and all(row.status != "received" for row in rows):
+            return rows
+        time.sleep(0.2)
+    raise AssertionError(f"{count} processed inbound message(s) expected: {InboundMessage.objects.count()}")
+
+
+@requires_postgres
+def test_a_reply_through_postfix_and_the_pipe_wrapper_is_applied_and_answered(live_game, smtp_sink, postfix):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    card = hand(live_game, 0)[0]
+    with smtplib.SMTP("127.0.0.1", postfix.port) as client:
+        client.sendmail("alice@example.org", [str(turn["Reply-To"])], reply("gmail", turn, f"play {card}"))
+    postfix.wait_for_log("status=sent")
+    [message] = wait_for_inbound(1)
+    assert message.channel == "pipe" and message.status == "applied", message.outcome
+    assert message.envelope_to == [str(turn["Reply-To"]).lower()]
+    assert Event.objects.get(game=live_game, type="CardPlayed").payload == {"seat": 0, "card": card}
+    smtp_sink.wait_for(3)
+    assert notice_to(smtp_sink, "alice@example.org", "answer")["In-Reply-To"] == message.message_id
+
+
+@requires_postgres
+def test_a_mail_to_two_addresses_at_the_domain_is_piped_once_for_each_not_bounced(live_game, smtp_sink, postfix):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    other = f"play+nobody-here@{django_settings.PBEM_MAIL_DOMAIN}"
+    with smtplib.SMTP("127.0.0.1", postfix.port) as client:
+        client.sendmail("alice@example.org", [str(turn["Reply-To"]), other], reply("gmail", turn, "help"))
+    log = postfix.wait_for_log("status=sent", count=2)
+    assert "status=bounced" not in log and "status=deferred" not in log
+    assert len(wait_for_inbound(1)) == 1  # one message, stored once: the second delivery is a repeat
+
+
+@requires_postgres
+@pytest.mark.parametrize("postfix", [{"DATABASE_URL": "postgres://nobody@127.0.0.1:9/none"},
+                                     {"PBEM_PYTHON": "/nonexistent/python"}],
+                         ids=["database away", "interpreter missing"], indirect=True)
+def test_a_delivery_that_cannot_be_stored_is_deferred_not_bounced(live_game, smtp_sink, postfix):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    with smtplib.SMTP("127.0.0.1", postfix.port) as client:
+        client.sendmail("alice@example.org", [str(turn["Reply-To"])], reply("gmail", turn, "help"))
+    log = postfix.wait_for_log("status=deferred")
+    assert "status=bounced" not in log and InboundMessage.objects.count() == 0
+
+
+@pytest.fixture
+def dovecot(settings):
+    reason = missing("dovecot", "doveadm")
+    if reason:
+        pytest.skip(reason)
+    server = Dovecot().start()
+    settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_PORT = "127.0.0.1", server.port
+    settings.PBEM_IMAP_SECURITY, settings.PBEM_IMAP_FOLDER = "none", "INBOX"
+    settings.PBEM_IMAP_USER, settings.PBEM_IMAP_PASSWORD = server.user, server.password
+    yield server
+    server.stop()
+
+
+def test_poll_imap_stores_every_new_reply_from_dovecot_even_one_already_read(live_game, smtp_sink, dovecot, capsys):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    card = hand(live_game, 0)[0]
+    dovecot.append(reply("outlook", turn, f"play {card}"), flags="\\Seen")  # someone opened it first
+    dovecot.append(reply("gmail", notice_to(smtp_sink, "bob@example.org"), "help", sender="bob@example.org"))
+
+    call_command("poll_imap")
+    assert "2 stored, 0 already stored (marked with keyword)" in capsys.readouterr().out
+    applied = InboundMessage.objects.get(sender="alice@example.org")
+    assert applied.channel == "imap" and applied.status == "applied", applied.outcome
+    assert Event.objects.get(game=live_game, type="CardPlayed").payload == {"seat": 0, "card": card}
+    assert all("PbemStored" in flags for flags in dovecot.flags())
+
+    call_command("poll_imap")
+    assert "0 stored, 0 already stored" in capsys.readouterr().out
+    assert InboundMessage.objects.count() == 2
