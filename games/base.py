@@ -64,8 +64,10 @@ help, board, history, say, undo, away, back, notices. No command line may start 
 Randomness: `rng` is derived by the platform from the game's secret seed and the number of the
 first event the call will produce. Use only its methods; put every outcome into the events, so
 `evolve` never draws. Hidden information: an event seen only by some seats sets `visible_to`
-and gives the `public` form others see (e.g. {"seat": 1} for "seat 1 drew a counter"). An event
-that shows anyone something that was hidden until then sets `reveals=True` (undo stops there).
+and gives the `public` form others see (e.g. {"seat": 1} for "seat 1 drew a counter"). Which
+seats may see an event is itself public (the audit feed shows `visible_to`, and the public form
+names those seats anyway): only `data` beyond `public` is secret. An event that shows anyone
+something that was hidden until then sets `reveals=True` (undo stops there).
 """
 
 from __future__ import annotations
