@@ -27,7 +27,7 @@ def poll(box=None) -> int:
     stored = 0
     with box.login(settings.PBEM_IMAP_USER, settings.PBEM_IMAP_PASSWORD, initial_folder=settings.PBEM_IMAP_FOLDER):
         for message in box.fetch(AND(seen=False), mark_seen=False, limit=BATCH, bulk=True):
-            _row, created = inbox.store_raw(message.obj.as_bytes(), "imap")
+            _row, created = inbox.store_raw(inbox.raw_of(message.obj), "imap")
             stored += created
             box.flag(message.uid, "\\Seen", True)
     return stored
