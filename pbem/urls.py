@@ -1,13 +1,14 @@
 from django.http import JsonResponse
 from django.urls import path, re_path
 
-from . import views
+from . import health, views
 from .api import api
 
 # No app namespace: django-ninja reverses its own "api" namespace from the root.
 
 urlpatterns = [
     path("", views.lobby, name="pbem-lobby"),
+    path("health/", health.health, name="pbem-health"),
     path("games/new/", views.new_game, name="pbem-new_game"),
     path("games/<int:game_id>/", views.game_page, name="pbem-game"),
     path("games/<int:game_id>/history/", views.game_history, name="pbem-game_history"),
