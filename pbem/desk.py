@@ -4,6 +4,7 @@ through `runner.run` like every other write."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -124,7 +125,7 @@ def suspend_deadline(game_id: int, seat: int, reason: str) -> Outcome:
 
 
 def rearm_deadline(game_id: int, seat: int, reason: str = "a notice reached the player again",
-                   tell_master: bool = False) -> None:
+                   tell_master: bool = False, now: datetime | None = None) -> None:
     """Ends the hold of a seat that is awaited with no deadline: its clock runs again with the
     time that remained when the hold began (a whole period only if no hold is on record), and the
     days held, rounded up, are taken from its absence allowance."""
@@ -133,18 +134,18 @@ def rearm_deadline(game_id: int, seat: int, reason: str = "a notice reached the 
         deadlines = dict(work.game.get("deadlines") or {})
         if seat not in (work.game.get("awaited") or []) or str(seat) in deadlines:
             return
-        now = timezone.now()
+        at = now or timezone.now()
         hold = open_hold(work.loaded.game_id, seat)
         remaining = hold["remaining"] if hold else work.game["deadline_seconds"]
-        held = int((now - datetime.fromisoformat(hold["held_at"])).total_seconds()) if hold else 0
-        charged = min(_allowance_left(work, seat), -(-held // 86400))  # whole days, rounded up
+        held = (at - datetime.fromisoformat(hold["held_at"])).total_seconds() if hold else 0
+        charged = min(_allowance_left(work, seat), math.ceil(held / 86400))  # whole days, rounded up
         info = work.seats[seat]
         used = info["away_days_used"] + charged
         work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_days_used=used))
         info["away_days_used"] = used
-        until = (now + timedelta(seconds=remaining)).isoformat() if hold else deadline_for(work, seat, now)
+        until = (at + timedelta(seconds=remaining)).isoformat() if hold else deadline_for(work, seat, at)
         work.platform("DeadlineExtended", {"seat": seat, "until": until, "reason": reason, "remaining": remaining,
-                                           "held_seconds": held, "days_charged": charged})
+                                           "held_seconds": int(held), "days_charged": charged})
         deadlines[str(seat)] = until
         work.game["deadlines"] = deadlines
         if tell_master:
@@ -184,7 +185,7 @@ def release_exhausted_holds(now: datetime | None = None) -> int:
             ends = datetime.fromisoformat(hold["held_at"]) + timedelta(days=max(0, allowance - used))
             if ends <= now:
                 rearm_deadline(game_id, seat, "the absence allowance is used up while notices still bounce",
-                               tell_master=True)
+                               tell_master=True, now=now)
                 released += 1
     return released
 
