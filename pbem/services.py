@@ -103,7 +103,9 @@ def check_creation_limits(players: list[PlayerSpec]) -> None:
             settings.PBEM_GAMES_PER_CREATOR_PER_DAY:
         raise ServiceError(f"{creator} has set up {settings.PBEM_GAMES_PER_CREATOR_PER_DAY} games in the last "
                            "24 hours, as many as one player may; please try again tomorrow.", "rate_limited")
-    if invitations.count() + len(players) > settings.PBEM_INVITATIONS_PER_DAY:
+    # Every player of a game set up today counts, invited yet or not (the others follow the creator).
+    reserved = Seat.objects.filter(game__in=invitations.filter(context__creator=True).values("game_id")).count()
+    if reserved + len(players) > settings.PBEM_INVITATIONS_PER_DAY:
         raise ServiceError("This site has sent as many invitations today as it sends in a day; please try "
                            "again tomorrow.", "rate_limited")
 
