@@ -24,6 +24,7 @@ from django.dispatch import receiver
 from django.http import HttpResponseNotFound
 
 from .. import doors, inbox
+from . import inbound as reading
 
 
 @receiver(inbound, dispatch_uid="pbem-inbound-mail")
@@ -59,6 +60,16 @@ class MailgunInbound(MailgunInboundWebhookView):
         if not cache.add(replay_key(token), 1, timeout=2 * settings.PBEM_WEBHOOK_MAX_AGE):
             raise AnymailWebhookValidationFailure("Mailgun webhook called again with a token already used")
         request.pbem_webhook_token = token
+
+    def parse_events(self, request):
+        # anymail parses the MIME itself, and Python's parser recurses once per nested part: a
+        # message nested a thousand deep would answer 500 at every retry of the ESP. Such a one
+        # is stored as it came, and read (and refused with its reason) like any other.
+        mime = request.POST.get("body-mime")
+        if mime and reading.too_complex(mime.encode("utf-8", "surrogateescape")):
+            inbox.store_raw(mime.encode("utf-8", "surrogateescape"), "webhook", [request.POST.get("recipient", "")])
+            return []
+        return super().parse_events(request)
 
     def post(self, request, *args, **kwargs):
         try:
