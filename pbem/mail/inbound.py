@@ -196,7 +196,8 @@ def _header(msg, name: str, every: bool = False) -> str:
 
 def _address(msg, header: str) -> tuple[str, str]:
     name, addr = parseaddr(_header(msg, header))
-    return name, addr.lower()[:250]
+    # No address is longer than 254 characters (RFC 5321): a longer one is no address to answer.
+    return name[:200], (addr.lower() if len(addr) <= 254 else "")
 
 
 def _ids(value: str) -> list[str]:
