@@ -5,7 +5,7 @@ If the broker is down the rows stay `pending` in the outbox; the periodic sweep
 
 A broker that accepts connections and never answers must not hold the command that queued the
 task: a publish is given PUBLISH_WAIT seconds (it goes on in the background, bounded by the
-broker's socket timeouts), and after a failure the broker is not tried again for BACK_OFF
+broker's socket timeouts), and after a publish failed the broker is not tried again for BACK_OFF
 seconds. Nothing is lost either way: the outbox and inbound sweeps take what was not queued.
 """
 
@@ -74,7 +74,9 @@ def _publish(task, args) -> None:
 
     threading.Thread(target=publish, name="pbem-publish", daemon=True).start()
     if not done.wait(PUBLISH_WAIT):
-        _broker["down_until"] = time.monotonic() + BACK_OFF
+        # Not marked down yet: a slow first connection may still get through, and the task is
+        # queued after all (what it sends, the sweep no longer finds). A publish that fails marks
+        # the broker down, in the thread.
         raise BrokerAway(f"the broker did not take the task within {PUBLISH_WAIT:g} s")
     if failed:
         raise failed[0]
