@@ -37,8 +37,47 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
 DEBUG = env_bool("DEBUG", False)
+
+# --- secrets: none has a default in the repository (pbem/SECURITY.md) -------------------------
+# The embedded run (no DATABASE_URL: SQLite under data/) makes a random key on its first start
+# and keeps it in data/secret_key; anywhere else, with DEBUG off, SECRET_KEY must be set, or the
+# service refuses to start (anyone could compute every seat link from a published key).
+# SECRET_KEY_FALLBACKS: the keys rotated out, so seat links and reply addresses signed with them
+# keep working (comma-separated, newest first).
+PBEM_EMBEDDED = not os.environ.get("DATABASE_URL")
+
+
+def kept_secret(path: Path) -> str:
+    """The key in `path`, made (random, readable by its owner only) if there is none yet.
+    Written under another name and linked into place, so two processes starting at once agree."""
+    import secrets as _secrets
+    import tempfile
+
+    if not path.exists():
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")
+        with os.fdopen(fd, "w") as handle:
+            handle.write(_secrets.token_urlsafe(50))
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass  # another process made it first: its key is the one
+        finally:
+            os.unlink(temp)
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not (PBEM_EMBEDDED or DEBUG):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. It signs every seat link and reply address: set it to a long random "
+            "value (python -c 'import secrets; print(secrets.token_urlsafe(50))'). Only the embedded run "
+            "(no DATABASE_URL) makes and keeps one of its own under data/.")
+    SECRET_KEY = kept_secret(DATA_DIR / "secret_key")
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
@@ -154,11 +193,15 @@ PBEM_MAIL_DOMAIN = os.environ.get("PBEM_MAIL_DOMAIN", "pbem.localhost")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"Master of Seals <seals@{PBEM_MAIL_DOMAIN}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 PBEM_BASE_URL = os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
-ANYMAIL = {
-    # Inbound webhooks from the ESP (Mailgun) are checked with this key.
-    "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", "dev-mailgun-signing-key"),
-    "WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "dev-user:dev-password"),
-}
+# The ESP webhook door is off unless its signing key is set (no default: a published key lets
+# anyone post mail as any player); basic auth (ANYMAIL_WEBHOOK_SECRET, "user:password") is
+# checked too when set. pbem.doors says which doors are on, in the log and on /health/.
+ANYMAIL = {key: value for key, value in {
+    "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", "").strip(),
+    "WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "").strip(),
+}.items() if value}
+# A signed webhook request is accepted once, and only within this many seconds of its timestamp.
+PBEM_WEBHOOK_MAX_AGE = int(os.environ.get("PBEM_WEBHOOK_MAX_AGE", "300"))
 # Every inbound webhook anymail has is routed (pbem/mail/urls.py); an ESP needs only its settings:
 # ANYMAIL_<SETTING> becomes ANYMAIL["<SETTING>"], e.g. ANYMAIL_POSTAL_WEBHOOK_KEY, ANYMAIL_SENDGRID_…
 ANYMAIL.update(env_prefixed("ANYMAIL_"))
@@ -244,8 +287,12 @@ PBEM_REMINDER_HOURS_BEFORE = [int(h) for h in env_list("PBEM_REMINDER_HOURS_BEFO
 PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))  # UTC hour of the daily digest
 # Publishing to a broker that is down must fail fast: the outbox keeps the notice and the sweep
 # sends it later, so a command never waits on Redis.
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
-CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("CELERY_BROKER_CONNECTION_TIMEOUT", "2"))
+# A broker that accepts connections and never answers must not hold a command either: every
+# socket operation times out after a second, and a publish is not retried (pbem/SECURITY.md).
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("CELERY_BROKER_CONNECTION_TIMEOUT", "1"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+                                   "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT}
 # The timers, run by Celery beat (or in-process by `manage.py timers` on the embedded run); the
 # intervals in seconds can be set (a test of the timers runs them at a second).
 CELERY_BEAT_SCHEDULE = {
@@ -262,3 +309,32 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # At most this many answers an hour to one address (a loop guard besides RFC 3834).
 PBEM_MAIL_ANSWERS_PER_HOUR = int(os.environ.get("PBEM_MAIL_ANSWERS_PER_HOUR", "30"))
+
+# --- safe on the internet: proxies, limits, timeouts (pbem/SECURITY.md) ------------------------
+# The reverse proxies in front of the web app (addresses or networks, comma-separated): only
+# from them is X-Forwarded-For believed, to find the client a rate limit counts against.
+PBEM_TRUSTED_PROXIES = env_list("PBEM_TRUSTED_PROXIES")
+# Mails read from one seat per window (count, seconds); the first refusal is answered, no more.
+PBEM_RATE_MAIL_COMMANDS = (int(os.environ.get("PBEM_MAIL_COMMANDS_PER_10_MINUTES", "20")), 600)
+# Who may create games: anyone, but the first player listed is the creator, and only they are
+# mailed until they accept (which proves the address is theirs); then the others are invited.
+PBEM_GAMES_PER_CREATOR_PER_DAY = int(os.environ.get("PBEM_GAMES_PER_CREATOR_PER_DAY", "5"))
+PBEM_INVITATIONS_PER_DAY = int(os.environ.get("PBEM_INVITATIONS_PER_DAY", "500"))  # the whole site
+# Where mail cannot leave this machine (the embedded run's file backend), the lobby shows the
+# creator's invitation link at once: there is no stranger to protect.
+PBEM_SHOW_CREATOR_LINK = PBEM_EMBEDDED and EMAIL_BACKEND.rsplit(".", 2)[-2] in ("filebased", "console", "locmem")
+# An API request body larger than this is answered 413 before it is read.
+PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(64 * 1024)))
+# The MTA pipe (`receive_email`) gives up after this many seconds and exits 75, so the MTA keeps
+# the mail and retries, instead of killing the command and bouncing the mail.
+PBEM_PIPE_TIMEOUT = int(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))
+PBEM_SMTP_STORE_TIMEOUT = int(os.environ.get("PBEM_SMTP_STORE_TIMEOUT", "30"))  # else 451
+# PostgreSQL: a database that does not answer is given up after PBEM_DB_CONNECT_TIMEOUT seconds,
+# a statement after PBEM_DB_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration).
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    _db_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _db_options.setdefault("connect_timeout", int(os.environ.get("PBEM_DB_CONNECT_TIMEOUT", "5")))
+    _db_options.setdefault("options", f"-c statement_timeout={int(os.environ.get('PBEM_DB_STATEMENT_TIMEOUT', '30')) * 1000}")
+if CACHES["default"]["BACKEND"].endswith("RedisCache"):  # the rate limits' counters
+    CACHES["default"]["OPTIONS"] = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0}
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "pbem.middleware.api_body_limit")

@@ -1,33 +1,32 @@
 """Signed per-seat tokens: in reply addresses (play+TOKEN@domain) and seat links.
 
 A token is "<seat id>-<generation>-<mac>", the mac an HMAC of the seat id and its token
-generation under the site's SECRET_KEY, in lower-case base32 so that mail systems that fold
-the case of local parts do not break it. Replacing a player bumps the generation: every older
-token is then recognised as revoked (not merely unknown), and stops working at once.
+generation under the site's SECRET_KEY (or one of SECRET_KEY_FALLBACKS, see `signing`), in
+lower-case base32 so that mail systems that fold the case of local parts do not break it.
+Replacing a player bumps the generation: every older token is then recognised as revoked (not
+merely unknown), and stops working at once.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import re
 from dataclasses import dataclass
 
 from django.conf import settings
 
+from . import signing
 from .models import Seat
 
 TOKEN_RE = re.compile(r"^(\d+)-(\d+)-([a-z2-7]{16})$")
+MAC_LENGTH = 16  # base32 characters: 80 bits
 
 
-def _mac(seat_id: int, generation: int) -> str:
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"pbem-seat:{seat_id}:{generation}".encode(), hashlib.sha256)
-    return base64.b32encode(digest.digest()[:10]).decode().lower()
+def _signed(seat_id: int, generation: int) -> str:
+    return f"pbem-seat:{seat_id}:{generation}"
 
 
 def token_for(seat: Seat) -> str:
-    return f"{seat.pk}-{seat.token_generation}-{_mac(seat.pk, seat.token_generation)}"
+    return f"{seat.pk}-{seat.token_generation}-{signing.mac(_signed(seat.pk, seat.token_generation), MAC_LENGTH)}"
 
 
 def reply_address(seat: Seat) -> str:
@@ -56,12 +55,7 @@ def resolve(token: str, game_id: int | None = None) -> Seat:
 
     The mac is compared in constant time; a token of another game is refused even if valid.
     """
-    match = TOKEN_RE.match((token or "").strip().lower())
-    if not match:
-        raise TokenProblem("malformed", "This address or link does not carry a valid seat token.")
-    seat_id, generation, mac = int(match.group(1)), int(match.group(2)), match.group(3)
-    if not hmac.compare_digest(_mac(seat_id, generation), mac):
-        raise TokenProblem("forged", "This seat token is not one we issued.")
+    seat_id, generation = signed_parts(token)
     seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
     if seat is None:
         raise TokenProblem("unknown", "This seat token belongs to no seat here.")
@@ -70,6 +64,18 @@ def resolve(token: str, game_id: int | None = None) -> Seat:
     if game_id is not None and seat.game_id != game_id:
         raise TokenProblem("other_game", "This seat token belongs to another game.")
     return seat
+
+
+def signed_parts(token: str) -> tuple[int, int]:
+    """(seat id, generation) of a token whose MAC is ours; TokenProblem (malformed, forged) if
+    not. Needs no database: the SMTP listener asks it at RCPT time."""
+    match = TOKEN_RE.match((token or "").strip().lower())
+    if not match:
+        raise TokenProblem("malformed", "This address or link does not carry a valid seat token.")
+    seat_id, generation, mac = int(match.group(1)), int(match.group(2)), match.group(3)
+    if not signing.verify(_signed(seat_id, generation), mac, MAC_LENGTH):
+        raise TokenProblem("forged", "This seat token is not one we issued.")
+    return seat_id, generation
 
 
 def token_from_address(address: str) -> str | None:

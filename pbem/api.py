@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any, Literal
 
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from django.http import HttpRequest
@@ -94,6 +95,11 @@ def _unexpected(request, exc: Exception):
                                             "unless the game's history says so. Please try again later.")
 
 
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request, exc: RequestDataTooBig):
+    return _error(request, 413, "too_large", "The request body is larger than the API takes.")
+
+
 @api.exception_handler(ratelimit.Limited)
 def _limited(request, exc: ratelimit.Limited):
     return _error(request, 429, "rate_limited", str(exc), headers={"Retry-After": str(exc.retry_after)})
@@ -114,7 +120,7 @@ def _plain(value):
 SERVICE_STATUS = {
     "stale": 409, "not_your_turn": 409, "paused": 409, "not_running": 409, "busy": 409,
     "already_started": 409, "no_undo": 409, "illegal": 422, "empty": 400, "no_seat": 404, "not_found": 404,
-    "bad_options": 422,
+    "bad_options": 422, "rate_limited": 429,
 }
 
 E400 = {400: ErrorOut}

@@ -7,7 +7,9 @@ class PbemConfig(AppConfig):
     verbose_name = "Play by email"
 
     def ready(self):
-        from . import dbroles, permissions
+        from . import dbroles, logmask, permissions
+
+        logmask.install()  # before anything can log a seat token
 
         # First the service role's privileges (when migrations ran as the owner), so that what
         # the receivers after it write through the service's connection is allowed.

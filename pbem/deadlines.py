@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from . import outbox
+from . import desk, outbox
 from .models import (
     TURN_NOTICE_KINDS,
     AbsencePolicy,
@@ -33,9 +33,10 @@ log = logging.getLogger(__name__)
 
 
 def run_deadlines(now: datetime | None = None) -> dict:
-    """Times out the seats whose deadline passed; reminds those whose reminder is due."""
+    """Times out the seats whose deadline passed; reminds those whose reminder is due; gives the
+    clock back to seats held (their notices bounce) beyond their absence allowance."""
     now = now or timezone.now()
-    counts = {"timed_out": 0, "reported": 0, "reminded": 0}
+    counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": desk.release_exhausted_holds(now)}
     games = Game.objects.filter(status=GameStatus.RUNNING).exclude(deadlines={}).values_list(
         "id", "deadlines", "deadline_seconds")
     for game_id, deadlines, period in games.iterator():

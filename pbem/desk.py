@@ -4,13 +4,15 @@ through `runner.run` like every other write."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from . import eventlog
 from .commands import rebuild_after_undo
-from .models import Event, Seat
+from .models import Event, Game, GameStatus, Seat, duration_text
 from .runner import (
     SYSTEM,
     Actor,
@@ -43,8 +45,11 @@ def pause_game(game_id: int, actor: Actor, reason: str) -> Outcome:
     def body(work: Work):
         require_running(work)
         now = timezone.now()
-        remaining = {seat: max(0, int((datetime.fromisoformat(iso) - now).total_seconds()))
-                     for seat, iso in (work.game.get("deadlines") or {}).items()}
+        remaining = {seat: _seconds_until(iso, now) for seat, iso in (work.game.get("deadlines") or {}).items()}
+        for seat in work.game.get("awaited") or []:
+            hold = open_hold(work.loaded.game_id, seat) if str(seat) not in remaining else None
+            if hold is not None:  # a held seat keeps, at the resume, the time it had when held
+                remaining[str(seat)] = hold["remaining"]
         work.platform("Paused", {"reason": need_reason(reason), "remaining": remaining})
 
     return run(game_id, actor, body)
@@ -92,31 +97,105 @@ def extend_deadline(game_id: int, seat: int, until: datetime, actor: Actor, reas
 
 
 def suspend_deadline(game_id: int, seat: int, reason: str) -> Outcome:
-    """A notice to this seat bounced: its deadline does not run down until one gets through."""
+    """A notice to this seat bounced: its deadline is held, keeping the time that remained, until
+    a notice gets through (`rearm_deadline`) or the seat's absence allowance is used up
+    (`release_exhausted_holds`); the Master of Seals is told. The time held counts against the
+    allowance, so a player cannot stall the table by making their mail bounce. A seat with no
+    allowance left is not held at all: its clock keeps running."""
 
     def body(work: Work):
+        now = timezone.now()
         deadlines = dict(work.game.get("deadlines") or {})
-        deadlines.pop(str(seat), None)
-        work.game["deadlines"] = deadlines
-        work.platform("NoticeBounced", {"seat": seat, "reason": reason[:300]})
+        payload = {"seat": seat, "reason": reason[:300]}
+        left = _allowance_left(work, seat)
+        running = deadlines.get(str(seat))
+        if running is not None and left > 0:
+            del deadlines[str(seat)]
+            work.game["deadlines"] = deadlines
+            payload.update(remaining=_seconds_until(running, now), held_at=now.isoformat())
+        # The diagnostic may quote the player's address: the seats see only that a notice bounced.
+        work.platform("NoticeBounced", payload, visible_to=[], public={"seat": seat})
         work.notices.append({"seat_id": None, "kind": "bounced", "version": work.loaded.version + 1,
-                             "to_email": "", "context": {"seat": seat, "reason": reason[:300]}})
+                             "to_email": "", "context": {"seat": seat, "reason": reason[:300],
+                                                         "held": "remaining" in payload,
+                                                         "remaining": duration_text(payload.get("remaining", 0)),
+                                                         "allowance_left": left, "running": running is not None}})
 
     return run(game_id, SYSTEM, body)
 
 
-def rearm_deadline(game_id: int, seat: int) -> None:
-    """A notice reached this seat again: its deadline runs from now (if it is awaited)."""
+def rearm_deadline(game_id: int, seat: int, reason: str = "a notice reached the player again",
+                   tell_master: bool = False, now: datetime | None = None) -> None:
+    """Ends the hold of a seat that is awaited with no deadline: its clock runs again with the
+    time that remained when the hold began (a whole period only if no hold is on record), and the
+    days held, rounded up, are taken from its absence allowance."""
 
     def body(work: Work):
         deadlines = dict(work.game.get("deadlines") or {})
-        if seat in (work.game.get("awaited") or []) and str(seat) not in deadlines:
-            work.platform("DeadlineExtended", {"seat": seat, "until": deadline_for(work, seat, timezone.now()),
-                                               "reason": "a notice reached the player again"})
-            deadlines[str(seat)] = deadline_for(work, seat, timezone.now())
-            work.game["deadlines"] = deadlines
+        if seat not in (work.game.get("awaited") or []) or str(seat) in deadlines:
+            return
+        at = now or timezone.now()
+        hold = open_hold(work.loaded.game_id, seat)
+        remaining = hold["remaining"] if hold else work.game["deadline_seconds"]
+        held = (at - datetime.fromisoformat(hold["held_at"])).total_seconds() if hold else 0
+        charged = min(_allowance_left(work, seat), math.ceil(held / 86400))  # whole days, rounded up
+        info = work.seats[seat]
+        used = info["away_days_used"] + charged
+        work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_days_used=used))
+        info["away_days_used"] = used
+        until = (at + timedelta(seconds=remaining)).isoformat() if hold else deadline_for(work, seat, at)
+        work.platform("DeadlineExtended", {"seat": seat, "until": until, "reason": reason, "remaining": remaining,
+                                           "held_seconds": int(held), "days_charged": charged})
+        deadlines[str(seat)] = until
+        work.game["deadlines"] = deadlines
+        if tell_master:
+            work.notices.append({"seat_id": None, "kind": "holdended", "version": work.loaded.version + 1,
+                                 "to_email": "", "context": {"seat": seat, "reason": reason,
+                                                             "remaining": duration_text(remaining)}})
 
     run(game_id, SYSTEM, body)
+
+
+def open_hold(game_id: int, seat: int) -> dict | None:
+    """The NoticeBounced payload that holds this seat's deadline now, if any: the newest event
+    that began or ended a hold of the seat, when it is a beginning."""
+    rows = (Event.objects.filter(game_id=game_id, type__in=("pbem.NoticeBounced", "pbem.DeadlineExtended"),
+                                 payload__seat=seat).order_by("-seq").values_list("type", "payload"))
+    for etype, payload in rows.iterator(chunk_size=20):
+        if etype == "pbem.NoticeBounced" and "remaining" in payload:
+            return payload
+        if etype == "pbem.DeadlineExtended":
+            return None
+    return None
+
+
+def release_exhausted_holds(now: datetime | None = None) -> int:
+    """The timers' part: a seat held longer than its absence allowance gets its clock back (with
+    the time that remained), and the Master of Seals is told. Returns how many were released."""
+    now = now or timezone.now()
+    released = 0
+    games = Game.objects.filter(status=GameStatus.RUNNING).values_list("id", "awaited", "deadlines",
+                                                                        "away_allowance_days")
+    for game_id, awaited, deadlines, allowance in games.iterator():
+        for seat in set(awaited or []) - {int(s) for s in (deadlines or {})}:
+            hold = open_hold(game_id, seat)
+            used = Seat.objects.filter(game_id=game_id, number=seat).values_list("away_days_used", flat=True).first()
+            if hold is None or used is None:
+                continue
+            ends = datetime.fromisoformat(hold["held_at"]) + timedelta(days=max(0, allowance - used))
+            if ends <= now:
+                rearm_deadline(game_id, seat, "the absence allowance is used up while notices still bounce",
+                               tell_master=True, now=now)
+                released += 1
+    return released
+
+
+def _allowance_left(work: Work, seat: int) -> int:
+    return max(0, work.game["away_allowance_days"] - work.seats[seat]["away_days_used"])
+
+
+def _seconds_until(iso: str, now: datetime) -> int:
+    return max(0, int((datetime.fromisoformat(iso) - now).total_seconds()))
 
 
 def resend_invitation(game_id: int, seat: int, actor: Actor, reason: str) -> Outcome:
@@ -179,6 +258,7 @@ def replace_player(game_id: int, seat: int, name: str, email: str, actor: Actor,
 
     def body(work: Work):
         check_seat(work, seat)
+        _not_a_master(work.loaded.game_id, email, actor)
         info = work.seats[seat]
         old_name, old_email = info["name"], info["email"]
         # The newcomer starts with no absence of the old player's: a fresh allowance.
@@ -196,6 +276,19 @@ def replace_player(game_id: int, seat: int, name: str, email: str, actor: Actor,
                              "context": {"predecessor": old_name}})
 
     return run(game_id, actor, body)
+
+
+def _not_a_master(game_id: int, email: str, actor: Actor) -> None:
+    """The desk shows a running game's hidden information (every payload, every draw): nobody who
+    can see it may take a seat, neither a Master of Seals of the game nor the one acting (a
+    superuser sees every game). The same rule as assigning Masters on the desk."""
+    address = (email or "").strip().lower()
+    masters = get_user_model().objects.filter(mastered_games=game_id)
+    if actor.user_id is not None:
+        masters = masters | get_user_model().objects.filter(pk=actor.user_id)
+    if any(address == (user.email or "").strip().lower() for user in masters.distinct()):
+        raise ServiceError(f"{email} belongs to a Master of Seals who can see this game's hidden information on "
+                           "the desk: choose a player who does not run the game.", "master_seat")
 
 
 def _next_generation(seat_id: int) -> int:

@@ -2,16 +2,45 @@
 
 from __future__ import annotations
 
+import uuid
 from email.utils import parseaddr
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.core.validators import RegexValidator, validate_email
 
 from games.base import GameSpec
 
 from .models import AbsencePolicy, NoticePreference
 from .services import PlayerSpec
+
+
+class SubmissionKeyField(forms.CharField):
+    """A random key the page puts in each form it shows: a form sent twice (a double click, a
+    browser resending after a timeout) carries the same key and is applied once."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, max_length=64, validators=[RegexValidator(
+            r"^[A-Za-z0-9-]{16,64}$", "This form is out of date; reload the page and send it again.")], **kwargs)
+
+
+def new_submission_key() -> str:
+    return uuid.uuid4().hex
+
+
+class ShowsHiddenErrors(forms.Form):
+    """A hidden field's error (an out-of-date form) is shown with the form's own errors: the
+    page has nowhere else to show it."""
+
+    def clean(self):
+        data = super().clean()
+        for field in self.hidden_fields():
+            for error in self.errors.get(field.name, []):
+                if error not in self.non_field_errors():
+                    self.add_error(None, error)
+        return data
 
 
 class KindForm(forms.Form):
@@ -49,17 +78,19 @@ def parse_invitees(text: str) -> list[PlayerSpec]:
     return players
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(ShowsHiddenErrors):
     title = forms.CharField(max_length=200, required=False, help_text="optional; the game's name by default")
     invitees = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Alice <alice@example.org>\nBob <bob@example.org>"}),
-        help_text="One player a line, in seating order (you too): Name <address>. Each gets an invitation.",
+        help_text="One player a line, in seating order, yourself first: Name <address>. You get your invitation "
+                  "first; the others are invited once you accept it.",
     )
     deadline_hours = forms.IntegerField(min_value=1, max_value=24 * 60, initial=48, label="Deadline (hours)",
                                         help_text="how long each player has for a move")
     notices = forms.ChoiceField(choices=NoticePreference.choices, initial=NoticePreference.EVERY,
                                 label="Players hear of others' moves",
                                 help_text="the default; each player can change it with 'notices'")
+    submission_key = SubmissionKeyField()
     absence = forms.ChoiceField(choices=AbsencePolicy.choices, initial=AbsencePolicy.STANDIN, required=False,
                                 label="A player who misses deadlines in a row",
                                 help_text="the player takes the seat back with one reply: 'back'")
@@ -109,6 +140,7 @@ class PracticeForm(forms.Form):
     name = forms.CharField(max_length=100, label="Your name")
     email = forms.EmailField(label="Your address", help_text="the invitation and every notice go there")
     opponents = forms.IntegerField(min_value=1, max_value=5, initial=2, label="Stand-ins to play against")
+    submission_key = SubmissionKeyField()
 
     def __init__(self, spec: GameSpec, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -140,7 +172,7 @@ class MoveChoiceField(forms.ChoiceField):
         return len(str(value)) <= 500
 
 
-class CommandForm(forms.Form):
+class CommandForm(ShowsHiddenErrors):
     """The seat's move: one of the legal choices, or lines typed as in a mail (they win)."""
 
     choice = MoveChoiceField(required=False, label="Choose a move", widget=forms.RadioSelect)
@@ -148,6 +180,7 @@ class CommandForm(forms.Form):
                            widget=forms.Textarea(attrs={"rows": 3, "autocapitalize": "none",
                                                         "autocomplete": "off", "spellcheck": "false"}))
     expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    submission_key = SubmissionKeyField()
 
     # Radio buttons for a short list; a drop-down keeps a long one usable on a phone.
     RADIO_LIMIT = 12
@@ -169,11 +202,12 @@ class CommandForm(forms.Form):
         return (self.cleaned_data.get("text") or "").strip() or self.cleaned_data["choice"]
 
 
-class SayForm(forms.Form):
+class SayForm(ShowsHiddenErrors):
     """Table talk. No expected version: talk is never stale, whatever happened on the board."""
 
     message = forms.CharField(max_length=2000, label="Table talk (everyone reads it)",
                               widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    submission_key = SubmissionKeyField()
 
     def command_text(self) -> str:
         # One line: table talk is the 'say' command, and a line break would start another command.

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from . import doors as door_rules
 from .models import Heartbeat
 
 log = logging.getLogger(__name__)
@@ -114,10 +115,20 @@ def check_timers(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
 
 
 def doors(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
-    """Which ways in are on (by configuration), and the SMTP listener's last sign of life."""
+    """Which ways in are on (by configuration), how each is secured or why it is off (a door
+    whose secret is unset is off: `pbem.doors`), and the SMTP listener's last sign of life."""
     esps = webhook_esps()
     smtp = beats.get(SMTP_HEARTBEAT)
     listening = bool(smtp and now - smtp.at <= timedelta(seconds=3 * SMTP_HEARTBEAT_EVERY))
+    reported = _doors(esps, listening, smtp, beats)
+    secured = door_rules.status()
+    for ours, theirs in (("web", "web"), ("api", "api"), ("mta_pipe", "pipe"), ("smtp_listener", "smtp"),
+                         ("webhook", "webhook"), ("imap", "imap")):
+        reported[ours]["why"] = secured[theirs]["why"]
+    return reported
+
+
+def _doors(esps, listening, smtp, beats) -> dict[str, Any]:
     return {
         "web": {"on": True},
         "api": {"on": True},

@@ -28,9 +28,12 @@ WEB_CHANNELS = ("web", "api")
 # ---------------------------------------------------------------------------------------------
 
 
-def store_submission(seat: Seat, text: str, expected_version: int | None, channel: str = "web") -> InboundMessage:
+def store_submission(seat: Seat, text: str, expected_version: int | None, channel: str = "web",
+                     key: str = "") -> InboundMessage:
     """Stores a web-form (or API) submission for `seat`; a Celery task applies it after commit.
 
+    `key`: the form's submission key. The same form sent twice (a double click) has the same key,
+    hence the same Message-ID, and gets the row stored the first time: applied once.
     The page shows the result from the returned row once processed: `status` (applied, refused,
     answered), `outcome` (what was applied, or why not, in words) and `result_version`.
     """
@@ -42,11 +45,16 @@ def store_submission(seat: Seat, text: str, expected_version: int | None, channe
         "expected_version": expected_version,
         "channel": channel,
     }
-    message_id = f"<{channel}-{uuid.uuid4().hex}@{settings.PBEM_MAIL_DOMAIN}>"
-    message = InboundMessage.objects.create(
-        message_id=message_id, channel=channel, raw=json.dumps(body).encode(), game_id=seat.game_id, seat=seat,
-        sender=seat.email,
-    )
+    unique = f"{seat.pk}-{key}" if key else uuid.uuid4().hex
+    message_id = f"<{channel}-{unique}@{settings.PBEM_MAIL_DOMAIN}>"
+    try:
+        with transaction.atomic():
+            message = InboundMessage.objects.create(
+                message_id=message_id, channel=channel, raw=json.dumps(body).encode(), game_id=seat.game_id,
+                seat=seat, sender=seat.email,
+            )
+    except IntegrityError:
+        return InboundMessage.objects.get(message_id=message_id)
     queue_on_commit(message.pk)
     return message
 
@@ -65,13 +73,28 @@ def store_raw(raw: bytes, channel: str, envelope_to: list[str] | None = None) ->
         with transaction.atomic():
             message = InboundMessage.objects.create(
                 message_id=message_id, channel=channel, raw=raw, sender=inbound.sender_of(raw)[:250],
-                envelope_to=[a.lower() for a in (envelope_to or []) if a],
+                envelope_to=[inbound.clean(a.lower())[:320] for a in (envelope_to or []) if a][:50],
             )
     except IntegrityError:
         # Delivered twice (an MTA retry, the same mail through two doors): applied once.
         return InboundMessage.objects.get(message_id=message_id), False
     queue_on_commit(message.pk)
     return message, True
+
+
+def raw_of(message) -> bytes:
+    """The bytes of a message a library has already parsed (an ESP's payload, an IMAP fetch).
+    One that will not serialise (nested a thousand deep: Python's generator recurses) is kept
+    as its headers, marked, so it is stored and answered like any message we cannot read."""
+    try:
+        return message.as_bytes()
+    except Exception:  # noqa: BLE001 - RecursionError, a header that will not encode, …
+        head = "".join(f"{name}: {_flat(value)}\r\n" for name, value in list(message.items())[:200])
+        return (head + "X-Pbem-Unreadable: the message could not be serialised\r\n\r\n").encode("utf-8", "replace")
+
+
+def _flat(value) -> str:
+    return " ".join(str(value).split())[:2000]
 
 
 def queue_on_commit(inbound_id: int) -> None:

@@ -2,17 +2,32 @@
 
 If the broker is down the rows stay `pending` in the outbox; the periodic sweep
 (`pbem.tasks.sweep_outbox`) sends them once it is back, each exactly once.
+
+A broker that accepts connections and never answers must not hold the command that queued the
+task: a publish is given PUBLISH_WAIT seconds (it goes on in the background, bounded by the
+broker's socket timeouts), and after a publish failed the broker is not tried again for BACK_OFF
+seconds. Nothing is lost either way: the outbox and inbound sweeps take what was not queued.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
 log = logging.getLogger(__name__)
+
+PUBLISH_WAIT = 1.0
+BACK_OFF = 30.0
+_broker = {"down_until": 0.0}
+
+
+class BrokerAway(Exception):
+    """The broker did not take the task in time (or failed recently): the sweep will."""
 
 
 def dispatch_on_commit(game_id: int | None) -> None:
@@ -37,4 +52,31 @@ def queue_task(name: str, *args) -> None:
     if task is None:  # a process that is no worker: the app's autodiscovery has not run yet
         current_app.loader.import_default_modules()
         task = current_app.tasks[name]
-    task.delay(*args)
+    if current_app.conf.task_always_eager:
+        task.delay(*args)
+        return
+    _publish(task, args)
+
+
+def _publish(task, args) -> None:
+    if time.monotonic() < _broker["down_until"]:
+        raise BrokerAway("the broker failed less than a minute ago; not tried again yet")
+    done, failed = threading.Event(), []
+
+    def publish():
+        try:
+            task.delay(*args)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller, or logged if it gave up
+            failed.append(exc)
+            _broker["down_until"] = time.monotonic() + BACK_OFF
+        finally:
+            done.set()
+
+    threading.Thread(target=publish, name="pbem-publish", daemon=True).start()
+    if not done.wait(PUBLISH_WAIT):
+        # Not marked down yet: a slow first connection may still get through, and the task is
+        # queued after all (what it sends, the sweep no longer finds). A publish that fails marks
+        # the broker down, in the thread.
+        raise BrokerAway(f"the broker did not take the task within {PUBLISH_WAIT:g} s")
+    if failed:
+        raise failed[0]

@@ -25,9 +25,9 @@ from .readmodels import awaited_seats, game_status, scores_with_corrections
 
 # Platform events that change nothing on the board: a reply written before them is not stale,
 # and undo looks past them.
-NEUTRAL_EVENTS = {"pbem.InvitationResent", "pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
+NEUTRAL_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
                   "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
-QUIET_EVENTS = {"pbem.InvitationResent", "pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
+QUIET_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
                 "pbem.DeadlineMissed"}
 
 # Platform events every seat hears of, even one still choosing its move.

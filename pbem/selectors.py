@@ -42,8 +42,10 @@ PLATFORM_TEXT = {
     "PlayerReplaced": lambda d, n: (f"{d['name']} takes over seat {d['seat'] + 1}"
                                     + (f" from {d['replaced']}" if d.get("replaced") else "") + f": {d['reason']}"),
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
-    "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; their deadline waits.",
+    "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; the Master of Seals was told.",
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
+    "InvitationsSent": lambda d, n: "The creator accepted; the other players are invited: "
+                                    + ", ".join(n[s] for s in d["seats"]) + ".",
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
 

@@ -8,15 +8,17 @@ what a seat or the lobby asks for. The platform's own commands (help, board, und
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games.base import Rejected, may_act
 
 from . import commands, eventlog, outbox
 from .eventlog import NewEvent
-from .models import AbsencePolicy, Event, Game, GameStatus, Seat
+from .models import AbsencePolicy, Event, Game, GameStatus, Notice, Seat
 from .registry import get_game
 from .runner import (  # noqa: F401 - the errors and actors every caller of the write path names
     NEUTRAL_EVENTS,
@@ -47,17 +49,23 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
                 standin_seats: tuple[int, ...] = (), actor: Actor = SYSTEM) -> Game:
     """A new game with its seats; its first event publishes the seed's commitment.
 
-    `invited`: every player gets an invitation (an outbox row written with the first event, so
-    it is retried like any notice and visible on the desk) and the game starts once all have
-    accepted; else it starts at once when `start`. `notices`: each seat's preference for news.
+    `invited`: the players are invited by mail (outbox rows, so they are retried like any notice
+    and visible on the desk), and the game starts once all have accepted; else it starts at once
+    when `start`. The first player is the game's creator: only they are mailed at first, and the
+    others once the creator has accepted (`accept_invitation`), which proves the creator reads
+    that address. So a stranger can make us mail nobody but the address they give as their own,
+    within the per-creator and per-day limits (`check_creation_limits`); the invitation's text
+    is fixed (pbem/SECURITY.md). `notices`: each seat's preference for news.
     `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
-    `standin_seats`: seats the stand-in plays from the start (a practice game's: no invitation)."""
+    `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed)."""
     if absence not in AbsencePolicy.values:
         raise ServiceError(f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.",
                            "bad_options")
     if standin_after < 1:
         raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
     spec = get_game(kind)
+    if invited:
+        check_creation_limits(players)
     try:
         resolved = spec.resolve_options(len(players), options)
     except Rejected as exc:
@@ -75,8 +83,9 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
             seat = Seat.objects.create(game=game, number=number, name=player.name, email=player.email,
                                        colour=colour, invite_accepted=by_standin or not invited,
                                        notice_preference=notices)
-            if invited and not by_standin:
-                invitations.append({"seat_id": seat.pk, "kind": "invitation", "version": 1, "to_email": seat.email})
+            if invited and number == CREATOR_SEAT and not by_standin:
+                invitations.append({"seat_id": seat.pk, "kind": "invitation", "version": 1, "to_email": seat.email,
+                                    "context": {"creator": True}})
         created = NewEvent("pbem.GameCreated", {
             "kind": kind, "title": game.title, "options": resolved, "reducer_version": spec.version,
             "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
@@ -95,12 +104,51 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
     return game
 
 
+CREATOR_SEAT = 0
+
+
+def check_creation_limits(players: list[PlayerSpec]) -> None:
+    """Games created by one creator (the first player's address) per day, and invitations the
+    whole site sends per day: past either, the game is not created."""
+    since = timezone.now() - timedelta(days=1)
+    invitations = Notice.objects.filter(kind="invitation", created_at__gte=since)
+    creator = players[0].email.strip() if players else ""
+    if invitations.filter(to_email__iexact=creator, context__creator=True).count() >= \
+            settings.PBEM_GAMES_PER_CREATOR_PER_DAY:
+        raise ServiceError(f"{creator} has set up {settings.PBEM_GAMES_PER_CREATOR_PER_DAY} games in the last "
+                           "24 hours, as many as one player may; please try again tomorrow.", "rate_limited")
+    # Every player of a game set up today counts, invited yet or not (the others follow the creator).
+    reserved = Seat.objects.filter(game__in=invitations.filter(context__creator=True).values("game_id")).count()
+    if reserved + len(players) > settings.PBEM_INVITATIONS_PER_DAY:
+        raise ServiceError("This site has sent as many invitations today as it sends in a day; please try "
+                           "again tomorrow.", "rate_limited")
+
+
+def invite_the_others(game_id: int) -> Outcome:
+    """The creator accepted: every other player gets an invitation now (once)."""
+
+    def body(work: Work):
+        if Event.objects.filter(game_id=work.loaded.game_id, type="pbem.InvitationsSent").exists():
+            return
+        # Not the creator, and not a seat only a stand-in plays (a practice game's: no address).
+        others = [info for info in work.seats if info["number"] != CREATOR_SEAT and info["email"]]
+        work.platform("InvitationsSent", {"seats": [info["number"] for info in others]})
+        for info in others:
+            work.notices.append({"seat_id": info["id"], "kind": "invitation", "version": work.loaded.version + 1,
+                                 "to_email": info["email"]})
+
+    return run(game_id, SYSTEM, body)
+
+
 def accept_invitation(seat: Seat) -> bool:
-    """Marks the seat accepted; the last acceptance starts the game. True if it started now."""
+    """Marks the seat accepted; the last acceptance starts the game. True if it started now.
+    The creator's acceptance invites the others."""
     with transaction.atomic():
         # The game row lock orders concurrent acceptances: the last one sees all the others.
         game = Game.objects.select_for_update().get(pk=seat.game_id)
         Seat.objects.filter(pk=seat.pk).update(invite_accepted=True)
+        if game.status == GameStatus.OPEN and seat.number == CREATOR_SEAT and _invited_creator_only(game):
+            invite_the_others(game.pk)
         if game.status != GameStatus.OPEN or Seat.objects.filter(game=game, invite_accepted=False).exists():
             return False
         try:
@@ -110,6 +158,12 @@ def accept_invitation(seat: Seat) -> bool:
                 raise
             return False
     return True
+
+
+def _invited_creator_only(game: Game) -> bool:
+    invitations = Notice.objects.filter(game=game, kind="invitation")
+    return invitations.filter(context__creator=True).exists() and not \
+        Event.objects.filter(game=game, type="pbem.InvitationsSent").exists()
 
 
 def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:

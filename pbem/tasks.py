@@ -10,7 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, health, processing, standins
+from . import deadlines, doors, health, processing, standins
 from .mail import sending
 from .models import InboundMessage, InboundStatus
 
@@ -60,11 +60,18 @@ def process_inbound(inbound_id: int) -> str:
 @shared_task(ignore_result=True)
 @timer
 def sweep_inbound(older_than_seconds: int = 60) -> int:
-    """Beat: stored submissions whose task never ran (the broker was down when they came)."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    # Two days of retries: a message the database keeps refusing is left for the desk after that.
-    ids = list(InboundMessage.objects.filter(status=InboundStatus.RECEIVED, received_at__lte=cutoff,
-                                             received_at__gte=timezone.now() - timedelta(days=2))
+    """Beat: stored submissions whose task never ran (the broker was down when they came), or
+    that a busy game or a database hiccup left for a retry. After PBEM_INBOUND_RETRY_HOURS a
+    message still not processed ends, ignored with its reason: every message reaches an end."""
+    now = timezone.now()
+    retry_until = now - timedelta(hours=getattr(settings, "PBEM_INBOUND_RETRY_HOURS", 48))
+    for inbound_id in InboundMessage.objects.filter(status=InboundStatus.RECEIVED, received_at__lt=retry_until) \
+            .values_list("id", flat=True)[:500]:
+        processing.give_up(inbound_id, "gave_up", "Not processed: retried for "
+                           f"{getattr(settings, 'PBEM_INBOUND_RETRY_HOURS', 48)} hours without success. Nothing "
+                           "was applied.", status=InboundStatus.IGNORED)
+    ids = list(InboundMessage.objects.filter(status=InboundStatus.RECEIVED,
+                                             received_at__lte=now - timedelta(seconds=older_than_seconds))
                .order_by("id").values_list("id", flat=True)[:500])
     for inbound_id in ids:
         processing.process(inbound_id)
@@ -94,6 +101,10 @@ def send_digests() -> int:
 def poll_imap() -> int:
     """Beat: stores every new message of the IMAP folder (when IMAP settings are given)."""
     if not settings.PBEM_IMAP_HOST:
+        return 0
+    door = doors.imap()
+    if not door.on:  # a host without a user or password: meant on, and off
+        doors.refused(door)
         return 0
     from .mail import imap
 

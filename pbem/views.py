@@ -13,7 +13,9 @@ import hashlib
 import json
 import logging
 
+from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.db.models import Count
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -25,7 +27,8 @@ from django.views.decorators.http import require_http_methods
 from games.base import may_act
 
 from . import addressing, anchors, audit, eventlog, export, health, inbox, ratelimit, selectors, services
-from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm
+from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm, new_submission_key
+from .mail.outbound import invite_url as outbound_invite_url
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
 
@@ -122,26 +125,47 @@ def new_game(request):
         form = KindForm(specs, request.GET or None)
         return render(request, "pbem/new_game.html", {"kind_form": form, "kinds": specs})
     spec = specs[kind]
-    form = NewGameForm(spec, request.POST or None)
+    form = NewGameForm(spec, request.POST or None, initial={"submission_key": new_submission_key()})
     if request.method == "POST" and form.is_valid():
+        key = f"pbem-new-game:{form.cleaned_data['submission_key'] or new_submission_key()}"
+        earlier = cache.get(key)
+        if earlier:  # the same form sent twice: one game
+            return redirect("pbem-game", game_id=earlier) if earlier != "pending" else _creating(request)
         try:
             ratelimit.check_create(request)
+            if not cache.add(key, "pending", 3600):
+                return _creating(request)
             game = services.create_game(kind, form.cleaned_data["invitees"], form.game_options(),
                                         title=form.cleaned_data["title"].strip(),
                                         deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
                                         invited=True, notices=form.cleaned_data["notices"],
                                         absence=form.cleaned_data["absence"],
                                         standin_after=form.cleaned_data["standin_after"])
-        except ratelimit.Limited as exc:
-            form.add_error(None, str(exc))
-        except services.ServiceError as exc:
+        except (ratelimit.Limited, services.ServiceError) as exc:
+            cache.delete(key)
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Game #{game.pk} is set up: an invitation is on its way to every player "
-                                      "(a mail that cannot be delivered now is retried). "
-                                      "The game starts when all have accepted.")
+            cache.set(key, game.pk, 3600)
+            _created(request, game)
             return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
+
+
+def _created(request, game: Game) -> None:
+    creator = game.seats.get(number=services.CREATOR_SEAT)
+    messages.success(request, f"Game #{game.pk} is set up. Your invitation is on its way to {creator.email}: "
+                              "accept it, and the other players are invited. The game starts when all have "
+                              "accepted.")
+    if settings.PBEM_SHOW_CREATOR_LINK:
+        # Mail stays on this machine (the embedded run writes it to files): nothing can be sent
+        # to a stranger, so the link may be shown here instead of only in the mail.
+        messages.info(request, f"This run keeps mail on this machine ({settings.EMAIL_FILE_PATH}); your "
+                               f"invitation: {outbound_invite_url(creator)}")
+
+
+def _creating(request) -> HttpResponse:
+    return render(request, "pbem/problem.html", {"title": "Already sent", "message": "This form was sent "
+                  "already and the game is being set up; look for it in the lobby."}, status=409)
 
 
 @require_http_methods(["GET", "POST"])
@@ -153,18 +177,25 @@ def practice(request):
     if not kind or kind not in specs:
         return render(request, "pbem/practice.html", {"kind_form": KindForm(specs, request.GET or None)})
     spec = specs[kind]
-    form = PracticeForm(spec, request.POST or None)
+    form = PracticeForm(spec, request.POST or None, initial={"submission_key": new_submission_key()})
     if request.method == "POST" and form.is_valid():
         players = form.players()
+        key = f"pbem-new-game:{form.cleaned_data['submission_key'] or new_submission_key()}"
+        earlier = cache.get(key)
+        if earlier:  # the same form sent twice: one game
+            return redirect("pbem-game", game_id=earlier) if earlier != "pending" else _creating(request)
         try:
             ratelimit.check_create(request)
+            if not cache.add(key, "pending", 3600):
+                return _creating(request)
             game = services.create_game(kind, players, {}, title=f"Practice: {spec.title}", invited=True,
                                         standin_seats=tuple(range(1, len(players))))
         except (ratelimit.Limited, services.ServiceError) as exc:
+            cache.delete(key)
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Practice game #{game.pk} is set: accept the invitation we mailed to "
-                                      f"{players[0].email} and the stand-ins make their first moves.")
+            cache.set(key, game.pk, 3600)
+            _created(request, game)
             return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/practice.html", {"form": form, "spec": spec, "kind": kind})
 
@@ -209,8 +240,8 @@ def seat_page(request, token: str):
     acting = (game.status == GameStatus.RUNNING and state["game"] is not None
               and may_act(spec, state["game"], seat.number))
     legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)] if acting else []
-    form = CommandForm(legal, initial={"expected_version": game.version})
-    say_form = SayForm()
+    form = CommandForm(legal, initial={"expected_version": game.version, "submission_key": new_submission_key()})
+    say_form = SayForm(initial={"submission_key": new_submission_key()})
     status = 200
     if request.method == "POST":
         posted = SayForm(request.POST) if "message" in request.POST else CommandForm(legal, request.POST)
@@ -222,7 +253,8 @@ def seat_page(request, token: str):
                 status = 429
             else:
                 expected = posted.cleaned_data.get("expected_version")
-                message = inbox.store_submission(seat, posted.command_text(), expected, channel="web")
+                message = inbox.store_submission(seat, posted.command_text(), expected, channel="web",
+                                                 key=posted.cleaned_data.get("submission_key") or "")
                 return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
         else:
             status = 400
@@ -232,7 +264,8 @@ def seat_page(request, token: str):
             form = posted
     submission = _submission(request, seat)
     if submission and submission["refused"] and request.method == "GET":
-        form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"]})
+        form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"],
+                                           "submission_key": new_submission_key()})
     context = _game_context(game)
     items = selectors.feed(game, seat.number)
     context.update(

@@ -2,10 +2,45 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import re
+import tempfile
+
 import pytest
 from django.db import connection
 
-from pbem import eventlog, services
+from pbem import addressing, eventlog, services
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_seat_token_in_the_log():
+    """The whole run's log is kept, and every seat token the run issued is looked for in it at
+    the end: a token that reached the log fails the run (tokens are full credentials)."""
+    issued: set[str] = set()
+    issue = addressing.token_for
+
+    def recording(seat):
+        token = issue(seat)
+        issued.add(token)
+        return token
+
+    kept = tempfile.NamedTemporaryFile("w+", prefix="pbem-test-log-", suffix=".log", delete=False)
+    handler = logging.StreamHandler(kept)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    logging.getLogger().addHandler(handler)
+    addressing.token_for = recording
+    yield
+    addressing.token_for = issue
+    logging.getLogger().removeHandler(handler)
+    kept.flush()
+    kept.seek(0)
+    found = set(re.findall(r"\d+-\d+-[a-z2-7]{16}", kept.read().lower()))
+    kept.close()
+    leaked = sorted(found & issued)
+    if not leaked:
+        os.unlink(kept.name)
+    assert not leaked, f"seat tokens reached the log ({kept.name}): {leaked[:5]}"
 
 
 @pytest.fixture(autouse=True)

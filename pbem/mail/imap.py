@@ -9,6 +9,9 @@ not: a person who opened the shared mailbox in a mail client does not hide a rep
 A server that keeps no keywords leaves us the \\Seen flag: we fetch the unread messages, and each
 poll says how many read ones it passed over that were never stored (looked up by Message-ID among
 the newest CHECK_READ read ones; a warning in the log, and in `manage.py poll_imap`).
+Messages are fetched as bytes and not parsed here (imap_tools parses each one as it fetches it,
+and a message nested a thousand deep would raise there at every poll, never to be flagged): pbem
+reads what it stored, as for every door.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from imap_tools import AND, BaseMailBox, MailBox, MailBoxStartTls, MailBoxUnencrypted
+from imap_tools.message import MailMessage
 
 from .. import inbox
 from ..models import InboundMessage
@@ -46,13 +50,25 @@ class PollReport:
         return text
 
 
+class RawMessage(MailMessage):
+    """A fetched message kept as its bytes (and uid); nothing parsed."""
+
+    def __init__(self, fetch_data: list) -> None:
+        self.raw, self._raw_uid_data, self._raw_flag_data = self._get_message_data_parts(fetch_data)
+
+
+
 def connect() -> BaseMailBox:
     host, port, security = settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_PORT, settings.PBEM_IMAP_SECURITY
+    box: BaseMailBox
     if security == "ssl":
-        return MailBox(host, port, timeout=TIMEOUT_SECONDS, ssl_context=ssl.create_default_context())
-    if security == "starttls":
-        return MailBoxStartTls(host, port, timeout=TIMEOUT_SECONDS, ssl_context=ssl.create_default_context())
-    return MailBoxUnencrypted(host, port, timeout=TIMEOUT_SECONDS)
+        box = MailBox(host, port, timeout=TIMEOUT_SECONDS, ssl_context=ssl.create_default_context())
+    elif security == "starttls":
+        box = MailBoxStartTls(host, port, timeout=TIMEOUT_SECONDS, ssl_context=ssl.create_default_context())
+    else:
+        box = MailBoxUnencrypted(host, port, timeout=TIMEOUT_SECONDS)
+    box.email_message_class = RawMessage
+    return box
 
 
 def keeps_keywords(box: BaseMailBox) -> bool:
@@ -70,7 +86,7 @@ def poll(box: BaseMailBox | None = None) -> PollReport:
         report.marking = "keyword" if by_keyword else "seen"
         criteria = AND(no_keyword=STORED_KEYWORD) if by_keyword else AND(seen=False)
         for message in box.fetch(criteria, mark_seen=False, limit=BATCH, bulk=True):
-            _row, created = inbox.store_raw(message.obj.as_bytes(), "imap")
+            _row, created = inbox.store_raw(_bytes_of(message), "imap")
             report.stored += created
             report.repeated += not created
             if message.uid:  # a fetched message always has one; imap-tools types it optional
@@ -86,6 +102,10 @@ def _read_but_never_stored(box: BaseMailBox) -> int:
     read = box.uids(AND(seen=True))[-CHECK_READ:]
     if not read:
         return 0
-    ids = {message_id_of(message.obj.as_bytes()) for message in
+    ids = {message_id_of(_bytes_of(message)) for message in
            box.fetch(AND(uid=read), headers_only=True, mark_seen=False, bulk=True)}
     return len(ids - set(InboundMessage.objects.filter(message_id__in=ids).values_list("message_id", flat=True)))
+
+
+def _bytes_of(message) -> bytes:
+    return getattr(message, "raw", None) or inbox.raw_of(message.obj)

@@ -57,20 +57,66 @@ class Parsed:
     lines: list[str] = field(default_factory=list)
     too_large: bool = False
     size: int = 0
+    unreadable: str = ""  # why the body could not be read at all ("" when it could)
 
 
 def load(raw: bytes) -> EmailMessage:
     return email.message_from_bytes(raw, policy=email.policy.default)
 
 
+# Python's parser recurses once per nested multipart, so a message nested a thousand deep raises
+# RecursionError wherever it is read. Real mail nests a few levels; past this many multipart
+# parts a message is not read at all (its headers are, so its sender can be told why).
+MAX_MULTIPARTS = 50
+MULTIPART_RE = re.compile(rb"content-type:\s*multipart/", re.I)
+# Control characters a header cannot hold in the database (PostgreSQL text takes no NUL) nor
+# means anything in: removed from every header value we keep.
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean(value: str) -> str:
+    return CONTROL_RE.sub("", value)
+
+
+def too_complex(raw: bytes) -> bool:
+    return len(MULTIPART_RE.findall(raw, 0, 4_000_000)) > MAX_MULTIPARTS
+
+
+def header_block(raw: bytes) -> bytes:
+    return raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+
+
+def _headers(raw: bytes):
+    return email.message_from_bytes(header_block(raw) + b"\n\n", policy=email.policy.compat32)
+
+
+# Headers a relay adds or rewrites on the way: left out of the content hash, so the same mail
+# arriving by two routes (a retry through another relay, two MX hosts) hashes the same.
+TRACE_HEADERS = {"received", "return-path", "delivered-to", "x-original-to", "envelope-to", "x-received",
+                 "arc-seal", "arc-message-signature", "arc-authentication-results", "authentication-results",
+                 "received-spf", "dkim-signature", "x-google-dkim-signature", "x-gm-message-state",
+                 "x-spam-status", "x-spam-score", "x-spam-flag", "x-virus-scanned", "x-pbem-truncated"}
+
+
 def message_id_of(raw: bytes) -> str:
-    """The Message-ID, or a stable one made from the content (the same bytes twice: one id)."""
-    headers = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-    msg = email.message_from_bytes(headers + b"\n\n", policy=email.policy.compat32)
-    value = (msg.get("Message-ID") or "").strip()
+    """The Message-ID, or a stable one made from the content: the headers the writer set (not
+    the ones relays add) and the body, with line endings and trailing blanks made alike."""
+    value = clean(str(_headers(raw).get("Message-ID") or "")).strip()
     if value:
-        return str(value)[:250]
-    return f"<sha256.{hashlib.sha256(raw).hexdigest()}@no-message-id>"
+        return value[:250]
+    return f"<sha256.{content_hash(raw)}@no-message-id>"
+
+
+def content_hash(raw: bytes) -> str:
+    head = _headers(raw)
+    kept = sorted((name.lower(), " ".join(str(value).split())) for name, value in head.items()
+                  if name.lower() not in TRACE_HEADERS)
+    separator = b"\r\n\r\n" if b"\r\n\r\n" in raw else b"\n\n"
+    body = raw.split(separator, 1)[1] if separator in raw else b""
+    body_lines = [line.rstrip() for line in body.replace(b"\r\n", b"\n").split(b"\n")]
+    digest = hashlib.sha256(repr(kept).encode("utf-8", "replace"))
+    digest.update(b"\n".join(body_lines).strip())
+    return digest.hexdigest()
 
 
 def truncated(raw: bytes) -> bytes:
@@ -96,46 +142,62 @@ def truncated(raw: bytes) -> bytes:
 
 
 def sender_of(raw: bytes) -> str:
-    headers = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-    msg = email.message_from_bytes(headers + b"\n\n", policy=email.policy.compat32)
-    return parseaddr(str(msg.get("From") or ""))[1].lower()
+    return clean(parseaddr(str(_headers(raw).get("From") or ""))[1].lower())
 
 
 def parse(raw: bytes, envelope_to: list[str] | None = None) -> Parsed:
-    msg = load(raw)
+    """Reads a stored message. Never raises for what a sender can put in one: a message we
+    cannot read comes back with `unreadable` saying why (and its headers read), to be answered."""
+    unreadable = ""
+    if too_complex(raw):
+        unreadable = f"it has more than {MAX_MULTIPARTS} nested parts"
+    elif _header(_headers(raw), "X-Pbem-Unreadable"):
+        unreadable = "its structure could not be read"
+    try:
+        msg = load(header_block(raw) + b"\r\n\r\n" if unreadable else raw)
+    except RecursionError:
+        unreadable = "its structure could not be read"
+        msg = load(header_block(raw) + b"\r\n\r\n")
     name, sender = _address(msg, "From")
     if not sender:
         name, sender = _address(msg, "Sender")
-    recipients = [a.lower() for a in (envelope_to or []) if a]
+    recipients = [clean(a.lower()) for a in (envelope_to or []) if a]
     for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        for _n, addr in getaddresses([str(v) for v in msg.get_all(header, [])]):
-            if addr and addr.lower() not in recipients:
-                recipients.append(addr.lower())
-    refs = _ids(str(msg.get("In-Reply-To") or "")) + list(reversed(_ids(str(msg.get("References") or ""))))
+        for _n, addr in getaddresses([_header(msg, header, every=True)]):
+            if addr and clean(addr.lower()) not in recipients:
+                recipients.append(clean(addr.lower()))
+    refs = _ids(_header(msg, "In-Reply-To")) + list(reversed(_ids(_header(msg, "References"))))
     truncated_size = _header(msg, "X-Pbem-Truncated")
     size = int(truncated_size) if truncated_size.isdigit() else len(raw)
     too_large = size > settings.PBEM_INBOUND_MAX_BYTES
     parsed = Parsed(
         message_id=message_id_of(raw), sender=sender, sender_name=name, recipients=recipients,
         subject=_header(msg, "Subject"), in_reply_to=list(dict.fromkeys(refs)), automatic=automatic_reason(msg, sender),
-        is_bounce=is_bounce(msg, sender), text="", too_large=too_large, size=size,
+        is_bounce=is_bounce(msg, sender), text="", too_large=too_large, size=size, unreadable=unreadable,
     )
-    if not too_large:
-        parsed.text = new_text(body_text(msg))
+    if not too_large and not unreadable:
+        try:
+            parsed.text = new_text(body_text(msg)).replace("\x00", "")
+        except RecursionError:
+            parsed.unreadable = "its structure could not be read"
         parsed.lines = command_lines(parsed.text)
     return parsed
 
 
-def _header(msg, name: str) -> str:
+def _header(msg, name: str, every: bool = False) -> str:
+    """A header's value as clean text ("" when absent or when it will not decode); every copy of
+    it, comma-joined, with `every`."""
     try:
-        return str(msg.get(name) or "").strip()
-    except Exception:  # a header that will not decode is as good as absent
+        values = msg.get_all(name, []) if every else [msg.get(name) or ""]
+        return clean(", ".join(str(v) for v in values)).strip()
+    except Exception:  # noqa: BLE001 - a header that will not decode is as good as absent
         return ""
 
 
 def _address(msg, header: str) -> tuple[str, str]:
     name, addr = parseaddr(_header(msg, header))
-    return name, addr.lower()
+    # No address is longer than 254 characters (RFC 5321): a longer one is no address to answer.
+    return name[:200], (addr.lower() if len(addr) <= 254 else "")
 
 
 def _ids(value: str) -> list[str]:
@@ -184,7 +246,15 @@ def is_bounce(msg, sender: str) -> bool:
 
 def bounce_details(raw: bytes) -> tuple[list[str], str]:
     """The Message-IDs of our mail a bounce quotes, and its diagnostic text."""
-    msg = load(raw)
+    if too_complex(raw):
+        return [], "the message could not be delivered"
+    try:
+        return _bounce_details(load(raw), raw)
+    except RecursionError:
+        return [], "the message could not be delivered"
+
+
+def _bounce_details(msg, raw: bytes) -> tuple[list[str], str]:
     ids: list[str] = []
     diagnostic = ""
     for part in msg.walk():
@@ -199,7 +269,7 @@ def bounce_details(raw: bytes) -> tuple[list[str], str]:
             diagnostic = found.group(1).strip() if found else ""
     if not ids:  # a plain-text bounce: look for our Message-IDs anywhere
         ids = re.findall(r"<pbem\.[^<>\s]+>", raw.decode("latin-1"))
-    return list(dict.fromkeys(ids)), diagnostic or "the message could not be delivered"
+    return list(dict.fromkeys(ids)), clean(diagnostic)[:1000] or "the message could not be delivered"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,15 +3,14 @@
 A notice is rendered when it is sent, from the log as it stood at `notice.version`, so the
 outbox row stays one small insert in the command's transaction. Threading: every notice of a
 game refers to one root Message-ID (<pbem.game12@domain>), so the game stays one thread.
-Our Message-IDs carry the notice id and the version it speaks of: a reply's In-Reply-To then
-tells which notice it answers (the stale guard), and a bounce tells which notice failed.
+Our Message-IDs carry the notice id, the version it speaks of and a MAC: a reply's In-Reply-To
+then tells which notice it answers (the stale guard), and a bounce that quotes it proves which
+notice failed (ids are sequential: without the MAC anyone could name a notice and forge its
+bounce).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import re
 import textwrap
 from dataclasses import dataclass
@@ -24,11 +23,13 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, selectors
+from .. import addressing, choosing, eventlog, selectors, signing
 from ..models import Event, Game, Notice, Seat
 from ..registry import get_game
 
-NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)@", re.I)
+# The MAC part is optional when reading: notices sent before it existed are still replied to.
+NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)(?:\.([a-z2-7]{10}))?@", re.I)
+NOTICE_MAC_LENGTH = 10
 SUBJECT_TAG_RE = re.compile(r"\[(\d+)-([a-z2-7]{6})\]", re.I)
 BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
 HEAD_HEADER = "X-Pbem-Head"
@@ -43,12 +44,13 @@ SUBJECTS = {
     "answer": "Re: {subject}",
     "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
     "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
+    "holdended": "[Master of Seals] {title} #{game}: {seat_name}'s deadline runs again",
     "timedout": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played",
     "replaced": "{title} #{game}: your seat has a new player",
     "welcome": "{title} #{game}: round {round}, {phase}: you take over a seat {tag}",
     "correction": "{title} #{game}: your score was corrected {tag}",
     "standin": "{title} #{game}: the stand-in plays your seat; reply 'back' to play it again {tag}",
-    "invitation": "Invitation: {title} (game #{game}) {tag}",
+    "invitation": "Invitation to a game of {title} (game #{game}) {tag}",
 }
 
 
@@ -61,15 +63,18 @@ class NoRecipient(Exception):
 # ---------------------------------------------------------------------------------------------
 
 
-def _mac(text: str, length: int) -> str:
-    digest = hmac.new(settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest).decode().lower()[:length]
-
-
 def seat_code(seat: Seat) -> str:
     """A short per-seat code for the subject: with the sender's address it names the seat when a
     mail client dropped our Reply-To. Changes with the token generation, like the token."""
-    return _mac(f"pbem-subject:{seat.pk}:{seat.token_generation}", 6)
+    return signing.mac(_subject_signed(seat), 6)
+
+
+def seat_code_matches(seat: Seat, code: str) -> bool:
+    return signing.verify(_subject_signed(seat), code, 6)
+
+
+def _subject_signed(seat: Seat) -> str:
+    return f"pbem-subject:{seat.pk}:{seat.token_generation}"
 
 
 def subject_tag(seat: Seat) -> str:
@@ -81,12 +86,24 @@ def thread_id(game_id: int) -> str:
 
 
 def notice_message_id(notice: Notice) -> str:
-    return f"<pbem.n{notice.pk}.v{notice.version}.g{notice.game_id or 0}@{settings.PBEM_MAIL_DOMAIN}>"
+    ids = f"n{notice.pk}.v{notice.version}.g{notice.game_id or 0}"
+    return f"<pbem.{ids}.{signing.mac(f'pbem-notice:{ids}', NOTICE_MAC_LENGTH)}@{settings.PBEM_MAIL_DOMAIN}>"
+
+
+def notice_from_message_id(message_id: str) -> int | None:
+    """The notice a Message-ID of ours names, if its MAC proves we wrote it (a bounce report
+    quoting it is then about that notice); None for anything else, an old unsigned id included."""
+    match = NOTICE_ID_RE.match(message_id or "")
+    if not match or not match.group(4) or not message_id.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
+        return None
+    notice_id, version, game_id = match.group(1), match.group(2), match.group(3)
+    ids = f"n{notice_id}.v{version}.g{game_id}"
+    return int(notice_id) if signing.verify(f"pbem-notice:{ids}", match.group(4), NOTICE_MAC_LENGTH) else None
 
 
 def bounce_address(notice: Notice) -> str:
     """The envelope sender (VERP): a bounce comes back addressed to the notice it is about."""
-    return f"bounces+n{notice.pk}-{_mac(f'pbem-bounce:{notice.pk}', 8)}@{settings.PBEM_MAIL_DOMAIN}"
+    return f"bounces+n{notice.pk}-{signing.mac(f'pbem-bounce:{notice.pk}', 8)}@{settings.PBEM_MAIL_DOMAIN}"
 
 
 def notice_from_bounce_address(address: str) -> int | None:
@@ -95,9 +112,7 @@ def notice_from_bounce_address(address: str) -> int | None:
     if not match or domain != settings.PBEM_MAIL_DOMAIN.lower():
         return None
     notice_id = int(match.group(1))
-    if not hmac.compare_digest(_mac(f"pbem-bounce:{notice_id}", 8), match.group(2)):
-        return None
-    return notice_id
+    return notice_id if signing.verify(f"pbem-bounce:{notice_id}", match.group(2), 8) else None
 
 
 def invite_url(seat: Seat) -> str:
@@ -215,8 +230,11 @@ def build_context(notice: Notice) -> dict:
             ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
             fields["tag"] = subject_tag(seat)
             if notice.kind == "invitation":
-                ctx.update(seats=list(game.seats.order_by("number")), options=game.options,
-                           accept_url=invite_url(seat))
+                # A fixed text: the title and the names are the creator's words, and an invitation
+                # to an address nobody confirmed must not carry them (pbem/SECURITY.md).
+                creator = game.seats.order_by("number").values_list("email", flat=True).first()
+                ctx.update(accept_url=invite_url(seat), creator_email=creator)
+                fields["title"] = spec.title
     if "text" in ctx["extra"]:
         ctx["answer_text"] = wrap(ctx["extra"]["text"])
     fields["subject"] = _answer_subject(notice)

@@ -15,8 +15,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, outbox, selectors, services, submissions
-from ..models import Game, InboundMessage, InboundStatus, Notice, Seat
+from .. import addressing, choosing, eventlog, inbox, outbox, selectors, services, submissions
+from ..models import Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
 from ..registry import get_game
 from . import inbound, outbound, sending
 
@@ -30,6 +30,13 @@ class Refusal(Exception):
     code: str
     text: str
     seat: Seat | None = None
+    answered: bool = True  # False: recorded with its reason, and no mail goes back
+
+
+# Refusals of mail that proves no link to us (a token whose MAC is not ours, or none at all from
+# an address that plays nowhere here): answering would send our mail to whatever address a
+# forger put in From (backscatter), so they are recorded and not answered.
+SILENT_CODES = {"malformed", "forged", "unknown", "unknown_code"}
 
 
 def process_mail(message: InboundMessage) -> None:
@@ -42,6 +49,10 @@ def process_mail(message: InboundMessage) -> None:
         return
     try:
         seat = identify(parsed)
+        check_mail_rate(seat)
+        if parsed.unreadable:
+            raise Refusal("unreadable", f"We could not read your message: {parsed.unreadable}. Please send "
+                          "your commands as plain text, one a line.", seat)
         if parsed.too_large:
             raise Refusal("too_large", f"Your message is {parsed.size // 1024} KB; replies may be at most "
                           f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
@@ -55,7 +66,12 @@ def process_mail(message: InboundMessage) -> None:
         if refusal.seat is not None:
             message.game_id, message.seat = refusal.seat.game_id, refusal.seat
         submissions.finish(message, InboundStatus.REFUSED, refusal.code, refusal.text)
-        answer(message, parsed, refusal.seat, refusal.code, refusal.text)
+        if not refusal.answered:
+            message.outcome += "\n(Not answered: its sender was told of this limit already.)"
+        elif not _answerable(refusal, parsed):
+            message.outcome += "\n(Not answered: the message proves no link to a seat here.)"
+        else:
+            answer(message, parsed, refusal.seat, refusal.code, refusal.text)
         return
     # The stale guard is for moves: a reply of only table talk, questions or preferences to an
     # older notice is as good as one to the newest.
@@ -74,6 +90,31 @@ def process_mail(message: InboundMessage) -> None:
 # ---------------------------------------------------------------------------------------------
 # Who: the token in the address, else the sender plus the seat code in the subject
 # ---------------------------------------------------------------------------------------------
+
+
+def _answerable(refusal: Refusal, parsed: inbound.Parsed) -> bool:
+    if refusal.code in SILENT_CODES:
+        return False
+    if refusal.code == "no_token":  # neither token nor code: answered only to an address that plays here
+        return Seat.objects.filter(email__iexact=parsed.sender).exists()
+    return True  # a token or subject code of ours (perhaps revoked, or another seat's) came with it
+
+
+def check_mail_rate(seat: Seat) -> None:
+    """At most PBEM_RATE_MAIL_COMMANDS (count, seconds) mails from one seat are read in a window:
+    a burst (a script, a loop with a mail program) must not fill the game's log and everyone's
+    mailbox. The first refusal is answered; later ones in the window are recorded only, so two
+    programs answering each other cannot keep a loop going."""
+    count, window = getattr(settings, "PBEM_RATE_MAIL_COMMANDS", (20, 600))
+    since = timezone.now() - timedelta(seconds=window)
+    recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(
+        channel__in=inbox.WEB_CHANNELS)
+    if recent.count() < count:
+        return
+    told = recent.filter(error_code="rate_limited").exists()
+    raise Refusal("rate_limited", f"You sent more than {count} mails to game #{seat.game_id} in "
+                  f"{window // 60} minutes; this one was not read. Please wait a while, and put several "
+                  "commands in one mail, one a line.", seat, answered=not told)
 
 
 def identify(parsed: inbound.Parsed) -> Seat:
@@ -123,13 +164,13 @@ def _by_subject(parsed: inbound.Parsed) -> Seat:
     if not seats:
         raise Refusal("unknown", f"There is no game #{game_id} here.")
     for seat in seats:
-        if outbound.seat_code(seat) == code:
+        if outbound.seat_code_matches(seat, code):
             return _check_sender(seat, parsed)
     if any(s.email.lower() == parsed.sender for s in seats):
         raise Refusal("revoked", f"The code {code} in your subject is not (or no longer) the code of your seat in "
                       f"game #{game_id}. Reply to the latest notice of your game. Nothing was applied.")
-    raise Refusal("not_at_table", f"{parsed.sender or 'Your address'} is not at the table of game #{game_id}. "
-                  "Nothing was applied.")
+    raise Refusal("unknown_code", f"The code {code} in the subject names no seat of game #{game_id}, and "
+                  f"{parsed.sender or 'the sender'} is not at its table. Nothing was applied.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,7 +184,7 @@ def _expected_version(parsed: inbound.Parsed, seat: Seat) -> int | None:
         match = outbound.NOTICE_ID_RE.match(ref)
         if not match or not ref.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
             continue
-        notice_id, version, game_id = (int(g) for g in match.groups())
+        notice_id, version, game_id = (int(g) for g in match.groups()[:3])
         if game_id != seat.game_id:
             continue
         # Trust only a notice we sent to this seat: a Message-ID is not signed.
@@ -195,20 +236,26 @@ def _automatic(message: InboundMessage, parsed: inbound.Parsed, raw: bytes, boun
     failure = parsed.is_bounce or _looks_like_failure(parsed)
     ids, diagnostic = inbound.bounce_details(raw) if failure else ([], "")
     if bounced_notice is None and failure:
-        # No VERP address (a relay rewrote the envelope): find our Message-ID in the report.
-        for ref in ids:
-            match = outbound.NOTICE_ID_RE.match(ref)
-            if match and Notice.objects.filter(pk=int(match.group(1))).exists():
-                bounced_notice = int(match.group(1))
-                break
-    if failure and bounced_notice is not None:
-        notice = Notice.objects.get(pk=bounced_notice)
+        # No VERP address (a relay rewrote the envelope): the report must quote one of our
+        # Message-IDs with its MAC. Ids are sequential, so a bare one proves nothing: believed,
+        # it would let a stranger hold any seat's deadline.
+        bounced_notice = next((found for found in map(outbound.notice_from_message_id, ids) if found), None)
+    notice = Notice.objects.filter(pk=bounced_notice, status__in=SENT_OR_BOUNCED).first() if failure else None
+    if notice is not None:
         sending.record_bounce(notice.pk, diagnostic)
         message.game_id, message.seat_id = notice.game_id, notice.seat_id
         submissions.finish(message, InboundStatus.IGNORED, "bounce", f"Bounce of notice {notice.pk}: {diagnostic}")
         return
+    if failure:
+        submissions.finish(message, InboundStatus.IGNORED, "bounce_unproven",
+                           "Not believed: a delivery report that names no notice of ours by its signed "
+                           "bounce address or signed Message-ID. Nothing was changed.")
+        return
     # An out-of-office or list mail, even one sent to a bounce address: recorded, not answered.
     submissions.finish(message, InboundStatus.IGNORED, "automatic", f"Not answered: automatic mail ({reason}).")
+
+
+SENT_OR_BOUNCED = (NoticeStatus.SENT, NoticeStatus.BOUNCED)
 
 
 def _looks_like_failure(parsed: inbound.Parsed) -> bool:

@@ -19,10 +19,8 @@ from django.http import HttpResponse
 from django.urls import URLPattern, include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from . import (
-    esps,
-    webhook,  # noqa: F401  (connects the receiver of anymail's inbound signal)
-)
+from . import esps
+from .webhook import MailgunInbound  # importing webhook connects the receiver of anymail's inbound signal
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +49,15 @@ def only_when_configured(view, esp: str):
 
 
 def guarded_patterns() -> list[URLPattern]:
-    patterns = []
+    # Mailgun's routes have their own view: the freshness window and the replay cache.
+    patterns = [
+        path("mailgun/inbound/", MailgunInbound.as_view(), name="mailgun_inbound"),
+        # Mailgun posts the raw MIME to a route URL ending in "mime" (forward("…/inbound_mime/")).
+        path("mailgun/inbound_mime/", MailgunInbound.as_view(), name="mailgun_inbound_mime"),
+    ]
     for pattern in inbound_patterns():
+        if esp_of(pattern) == "mailgun":
+            continue
         patterns.append(URLPattern(pattern.pattern, only_when_configured(pattern.callback, esp_of(pattern)),
                                    pattern.default_args, pattern.name))
     return patterns

@@ -98,9 +98,11 @@ def webhook_parsed(raw: bytes, settings, **_):
 
 
 class FakeImapMessage:
+    """What `imap.RawMessage` gives: the uid and the bytes as fetched (BODY[])."""
+
     def __init__(self, uid: str, raw: bytes):
         self.uid = uid
-        self.obj = message_from_bytes(raw)
+        self.raw = raw
 
 
 class FakeMailBox:

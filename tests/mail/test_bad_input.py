@@ -32,8 +32,9 @@ CASES = {
     # name: (builder(game, notice) -> raw, expected status, expected code, answered?, words in the answer)
     "no token": (lambda g, n: reply("gmail", n, "play 5", to="seals@pbem.localhost", subject="my move"),
                  "refused", "no_token", True, "could not tell which game"),
+    # A token that is not ours proves no link to us: recorded, and not answered (no backscatter).
     "forged token": (lambda g, n: reply("gmail", n, "play 5", to="play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost"),
-                     "refused", "forged", True, "not one we issued"),
+                     "refused", "forged", False, ""),
     "revoked token": (None, "refused", "revoked", True, "revoked"),
     "wrong game": (None, "refused", "other_game", True, "another game"),
     "sender not at the table": (lambda g, n: reply("gmail", n, "play 5", sender="eve@example.net"),

@@ -118,7 +118,7 @@ def test_smtpd_refuses_other_domains_at_rcpt(smtp_door):
         client.mail("eve@example.net")
         code, _msg = client.rcpt("someone@example.com")
         assert code == 550
-        code, _msg = client.rcpt("play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost")
+        code, _msg = client.rcpt("seals@pbem.localhost")  # the plain address: the subject may name the seat
         assert code == 250
 
 

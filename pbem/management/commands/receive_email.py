@@ -5,13 +5,18 @@ An MTA runs it through scripts/pbem-pipe, which loads the settings (an MTA's pip
 environment) and bounds its time; docs/mail-operations.md has the Postfix lines.
 Exit status 75 (EX_TEMPFAIL) when the message could not be stored: the MTA keeps it and retries;
 65 (EX_DATAERR) when there is no message or it is over the hard limit: the MTA bounces it.
+That includes a database that does not answer: the connection gives up after
+PBEM_DB_CONNECT_TIMEOUT, and the whole command after PBEM_PIPE_TIMEOUT seconds, well before the
+MTA's own limit (Postfix kills a pipe after command_time_limit, 1000 s, and bounces the mail).
 """
 
 from __future__ import annotations
 
 import mailbox
 import os
+import signal
 import sys
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -36,12 +41,13 @@ class Command(BaseCommand):
         if maildir:
             self._maildir(maildir, keep)
             return
-        raw = sys.stdin.buffer.read(settings.PBEM_INBOUND_HARD_LIMIT + 1)
-        if not raw.strip():
-            raise CommandError("no message on stdin", returncode=EX_DATAERR)
-        if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
-            raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=EX_DATAERR)
-        self._store(raw, "pipe", recipients)
+        with time_limit(settings.PBEM_PIPE_TIMEOUT):
+            raw = sys.stdin.buffer.read(settings.PBEM_INBOUND_HARD_LIMIT + 1)
+            if not raw.strip():
+                raise CommandError("no message on stdin", returncode=EX_DATAERR)
+            if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
+                raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=EX_DATAERR)
+            self._store(raw, "pipe", recipients)
 
     def _maildir(self, path: str, keep: bool) -> None:
         box = mailbox.Maildir(path, factory=None, create=False)
@@ -60,3 +66,23 @@ class Command(BaseCommand):
         except Exception as exc:
             raise CommandError(f"could not store the message: {exc}", returncode=EX_TEMPFAIL) from exc
         return created
+
+
+@contextmanager
+def time_limit(seconds: int):
+    """Exits 75 once `seconds` have passed (a hung database, a lock held elsewhere)."""
+
+    def give_up(_signum, _frame):
+        raise CommandError(f"gave up after {seconds} s (PBEM_PIPE_TIMEOUT); the MTA will retry",
+                           returncode=EX_TEMPFAIL)
+
+    if seconds <= 0 or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

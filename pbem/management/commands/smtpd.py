@@ -1,12 +1,16 @@
 """The second door: an SMTP listener (aiosmtpd) for mail to our domain.
 
-Recipients outside PBEM_MAIL_DOMAIN are refused at RCPT (we relay nothing); the message is
-stored by one plain function, `store_message`, which the tests call too; a Celery task then
-processes it. If storing fails the client gets a 451 and retries later.
+Recipients outside PBEM_MAIL_DOMAIN are refused at RCPT (we relay nothing), and so are reply
+and bounce addresses of ours whose token is not one we issued (a forged or guessed one: refused
+here, nobody gets an answer, no backscatter). The message is stored by one plain function,
+`store_message`, which the tests call too; a Celery task then processes it. If storing fails or
+takes longer than PBEM_SMTP_STORE_TIMEOUT (the database hangs), the client gets a 451 and
+retries later.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import threading
@@ -17,13 +21,36 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
 
-from pbem import health, inbox
+from pbem import addressing, health, inbox
+from pbem.mail import outbound
+from pbem.models import Seat
 
 log = logging.getLogger(__name__)
 
 
 def ours(address: str) -> bool:
     return address.rpartition("@")[2].lower() == settings.PBEM_MAIL_DOMAIN.lower()
+
+
+def recipient_problem(address: str) -> str:
+    """Why we refuse this recipient of our domain ("" when we take it). Tokens are checked by
+    their MAC (no database needed); a token whose seat does not exist is refused too."""
+    local = address.rpartition("@")[0].lower()
+    if local.startswith("bounces+"):
+        return "" if outbound.notice_from_bounce_address(address) else "no such bounce address here"
+    token = addressing.token_from_address(address)
+    if token is None:
+        return ""  # the plain address: the subject's code may still name the seat
+    try:
+        seat_id, _generation = addressing.signed_parts(token)
+    except addressing.TokenProblem as exc:
+        return str(exc)
+    close_old_connections()
+    try:
+        known = Seat.objects.filter(pk=seat_id).exists()
+    finally:
+        connection.close()
+    return "" if known else "This seat token belongs to no seat here."
 
 
 def store_message(data: bytes, recipients: list[str]) -> bool:
@@ -40,13 +67,22 @@ class Handler:
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if not ours(address):
             return "550 5.7.1 Relaying denied: not a mailbox here"
+        try:
+            problem = await asyncio.wait_for(sync_to_async(recipient_problem, thread_sensitive=False)(address),
+                                             settings.PBEM_SMTP_STORE_TIMEOUT)
+        except Exception:  # the database is away: take the mail, processing decides (and stays silent)
+            log.warning("could not check the recipient %s; taking the mail", address, exc_info=True)
+            problem = ""
+        if problem:
+            return f"550 5.1.1 No such mailbox: {problem}"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content or envelope.content
         try:
-            await sync_to_async(store_message, thread_sensitive=False)(data, list(envelope.rcpt_tos))
+            await asyncio.wait_for(sync_to_async(store_message, thread_sensitive=False)(data, list(envelope.rcpt_tos)),
+                                   settings.PBEM_SMTP_STORE_TIMEOUT)
         except Exception:
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 Could not store the message; try again later"
