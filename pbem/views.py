@@ -10,6 +10,7 @@ No page needs JavaScript.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 
@@ -26,15 +27,18 @@ from django.views.decorators.http import require_http_methods
 
 from games.base import may_act
 
-from . import addressing, anchors, audit, eventlog, export, health, inbox, ratelimit, selectors, services
+from . import addressing, anchors, audit, choosing, eventlog, export, health, inbox, ratelimit, selectors, services
 from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm, new_submission_key
 from .mail.outbound import invite_url as outbound_invite_url
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
+from .web import board as web_board
+from .web import chooser
 
 log = logging.getLogger(__name__)
 
 REPLAY_WINDOW = 20  # events listed on each side of the one shown
+LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,11 +74,15 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _board(spec, state: dict, seat: int | None) -> dict:
+def _board(spec, state: dict, seat: int | None, links: dict | None = None) -> dict:
     if state["game"] is None:
         return {"board_html": "", "board_text": selectors.board_text(spec, state, seat)}
     view = spec.view(state["game"], seat)
-    return {"board_html": mark_safe(spec.render_html(view)),  # noqa: S308 - the game's own markup
+    if links and "links" in inspect.signature(spec.render_html).parameters:
+        markup = spec.render_html(view, links=links)
+    else:
+        markup = spec.render_html(view)
+    return {"board_html": mark_safe(web_board.phone_layout(markup)),  # noqa: S308 - the game's own markup
             "board_text": selectors.board_text(spec, state, seat)}
 
 
@@ -239,7 +247,9 @@ def seat_page(request, token: str):
     state = eventlog.load(game).state
     acting = (game.status == GameStatus.RUNNING and state["game"] is not None
               and may_act(spec, state["game"], seat.number))
-    legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)] if acting else []
+    menu = choosing.menu(spec, state["game"], seat.number) if acting else None
+    legal = [menu.line(c) for g in menu.groups for c in g.choices] if menu else []
+    here = reverse("pbem-seat", args=[token])
     form = CommandForm(legal, initial={"expected_version": game.version, "submission_key": new_submission_key()})
     say_form = SayForm(initial={"submission_key": new_submission_key()})
     status = 200
@@ -274,7 +284,9 @@ def seat_page(request, token: str):
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items[-12:], talk=_talk(items)[-10:],
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
-        **_board(spec, state, seat.number),
+        chooser=chooser.step(menu, here, group=request.GET.get("group", ""), pick=request.GET.get("pick", ""),
+                             query=request.GET.get("q", "")) if menu else None,
+        **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
 
@@ -290,8 +302,11 @@ def _submission(request, seat: Seat) -> dict | None:
         text = json.loads(bytes(message.raw).decode()).get("text", "")
     except (ValueError, AttributeError):
         text = ""
+    outcome = message.outcome or ""
     return {"message": message, "text": text, "done": message.status != InboundStatus.RECEIVED,
-            "refused": message.status == InboundStatus.REFUSED, "outcome": message.outcome,
+            "refused": message.status == InboundStatus.REFUSED, "outcome": outcome,
+            # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
+            "reason": outcome.split(LEGAL_LIST, 1)[0],
             "code": getattr(message, "error_code", "")}
 
 

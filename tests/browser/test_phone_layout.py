@@ -1,0 +1,85 @@
+"""Issue 17's "done when", measured in Debian's Chromium: each of the five games' seat pages, on
+the seat whose turn it is, at 390 x 844 (a phone) and 1280 x 900 (a desktop), with JavaScript
+off. No sideways scrolling; at least 90 % of the board's text rendered at 9 px or more; the
+move form within the first two screens; the text board once; no table clipped. Screenshots
+of each page at both widths go to test-artifacts/browser/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_play_in_browser import ARTIFACTS, browser, site  # noqa: F401 - fixtures
+
+pytestmark = [pytest.mark.browser]
+
+FIVE_GAMES = ["elfenland", "elfenwizards", "elixirus", "elven_castle", "zauberschwert"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+# What the page looks like, as numbers: measured in the page itself.
+MEASURE = """() => {
+  const doc = document.documentElement;
+  const texts = [...document.querySelectorAll('.board svg text')].filter(t => t.textContent.trim());
+  const sizes = texts.map(t => {
+    const m = t.getScreenCTM();
+    const scale = m ? Math.sqrt(m.a * m.a + m.b * m.b) : 1;
+    return parseFloat(getComputedStyle(t).fontSize) * scale;
+  });
+  const form = document.querySelector('#move-form');
+  const clipped = [...document.querySelectorAll('table')].filter(t => {
+    let box = t.parentElement;
+    while (box && box !== document.body) {
+      const overflow = getComputedStyle(box).overflowX;
+      if (overflow === 'auto' || overflow === 'scroll') return false;
+      box = box.parentElement;
+    }
+    return t.getBoundingClientRect().right > doc.clientWidth + 0.5;
+  }).length;
+  return {
+    scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth,
+    texts: sizes.length, legible: sizes.filter(s => s >= 9 - 0.01).length,
+    smallest: sizes.length ? Math.min(...sizes) : null,
+    formTop: form ? form.getBoundingClientRect().top + window.scrollY : null,
+    boardTop: (() => { const b = document.querySelector('.board'); return b ? b.getBoundingClientRect().top + window.scrollY : null; })(),
+    textBoards: document.querySelectorAll('.board-text').length,
+    clipped,
+  };
+}"""
+
+
+def running_game(kind):
+    from pbem import addressing, services
+    from pbem.models import Seat
+    from pbem.registry import get_game
+
+    spec = get_game(kind)
+    names = ["Alice", "Bob", "Carol", "Dave"][: max(spec.min_players, 3 if spec.max_players >= 3 else 2)]
+    game = services.create_game(kind, [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in names], {})
+    game.refresh_from_db()
+    seat = Seat.objects.get(game=game, number=game.awaited[0])
+    return game, addressing.token_for(seat)
+
+
+@pytest.mark.parametrize("kind", FIVE_GAMES)
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_the_seat_page_on_your_turn_fits_the_screen(browser, site, kind, screen):  # noqa: F811
+    viewport = PHONE if screen == "phone" else DESKTOP
+    game, token = running_game(kind)
+    context = browser.new_context(java_script_enabled=False, viewport=viewport, is_mobile=screen == "phone",
+                                  has_touch=screen == "phone")
+    page = context.new_page()
+    response = page.goto(f"{site}/play/{token}/")
+    assert response.status == 200
+    assert "It is your turn." in page.content()
+    page.screenshot(path=str(ARTIFACTS / f"layout-{kind}-{screen}.png"), full_page=True)
+    found = page.evaluate(MEASURE)
+    context.close()
+    print(kind, screen, found)
+    assert found["scrollWidth"] <= found["clientWidth"], f"{kind}: the page scrolls sideways ({found})"
+    assert found["texts"] > 0, f"{kind}: the board has no text to read ({found})"
+    assert found["legible"] >= 0.9 * found["texts"], f"{kind}: board text under 9 px ({found})"
+    assert found["formTop"] is not None and found["formTop"] < 2 * viewport["height"], f"{kind}: {found}"
+    assert found["boardTop"] is not None and found["formTop"] < found["boardTop"], f"{kind}: form after board"
+    assert found["textBoards"] == 1, f"{kind}: the text board is shown {found['textBoards']} times"
+    assert found["clipped"] == 0, f"{kind}: {found['clipped']} tables clipped"
