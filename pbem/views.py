@@ -285,10 +285,15 @@ def seat_page(request, token: str):
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
         chooser=chooser.step(menu, here, group=request.GET.get("group", ""), pick=request.GET.get("pick", ""),
-                             query=request.GET.get("q", "")) if menu else None,
+                             query=request.GET.get("q", ""), page=_page_number(request)) if menu else None,
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+def _page_number(request) -> int:
+    raw = request.GET.get("page", "")
+    return int(raw) if raw.isdigit() and len(raw) < 6 else 1
 
 
 def _submission(request, seat: Seat) -> dict | None:

@@ -34,7 +34,9 @@ class Step:
     options: list[Option] = field(default_factory=list)
     groups: list[dict] = field(default_factory=list)  # {"name", "count", "url"}
     suggested: list[Option] = field(default_factory=list)
-    more: int = 0  # moves of this step not shown (narrow them with the filter)
+    more: int = 0  # moves of this step after the ones shown
+    next_url: str = ""  # the step's next page of moves
+    prev_url: str = ""
     query: str = ""
     group: str = ""
     pick: str = ""
@@ -73,8 +75,8 @@ def _matches(query: str, menu: Menu, choice, group: str) -> bool:
     return all(word in haystack for word in query.casefold().split())
 
 
-def step(menu: Menu, base: str, group: str = "", pick: str = "", query: str = "") -> Step:
-    """The chooser's step for the page's query (?group=…, ?pick=…, ?q=…)."""
+def step(menu: Menu, base: str, group: str = "", pick: str = "", query: str = "", page: int = 1) -> Step:
+    """The chooser's step for the page's query (?group=…, ?pick=…, ?q=…, and ?page=… of them)."""
     everything = [(g.name, c) for g in menu.groups for c in g.choices]
     shown = Step(total=len(everything), searchable=len(everything) > SHOW_ALL_UP_TO, query=query.strip()[:100])
     if not everything:
@@ -84,7 +86,7 @@ def step(menu: Menu, base: str, group: str = "", pick: str = "", query: str = ""
         shown.title, shown.back_url = f"Moves matching “{shown.query}”", _url(base)
         if not found:
             shown.problem = f"No move matches “{shown.query}”."
-        return _page(shown, _options(menu, found))
+        return _page(shown, _options(menu, found), base, page, q=shown.query)
     if pick:
         found = [c for _, c in everything if c.target == pick]
         shown.pick, shown.back_url = pick, _url(base)
@@ -92,16 +94,16 @@ def step(menu: Menu, base: str, group: str = "", pick: str = "", query: str = ""
             shown.problem = "Nothing can be done at that place now; choose another."
             return _first_step(shown, menu, base)
         shown.title = "Moves at the place you chose"
-        return _page(shown, _options(menu, found))
+        return _page(shown, _options(menu, found), base, page, pick=pick)
     if group:
         chosen = menu.group(group)
         if chosen is None:
             shown.problem = f"There is no “{group[:60]}” among your moves now; choose again."
             return _first_step(shown, menu, base)
         shown.group, shown.title, shown.back_url = chosen.name, chosen.name, _url(base)
-        return _page(shown, _options(menu, chosen.choices))
+        return _page(shown, _options(menu, chosen.choices), base, page, group=chosen.name)
     if len(everything) <= SHOW_ALL_UP_TO:
-        return _page(shown, _options(menu, [c for _, c in everything]))
+        return _page(shown, _options(menu, [c for _, c in everything]), base, 1)
     return _first_step(shown, menu, base)
 
 
@@ -111,6 +113,13 @@ def _first_step(shown: Step, menu: Menu, base: str) -> Step:
     return shown
 
 
-def _page(shown: Step, options: list[Option]) -> Step:
-    shown.options, shown.more = options[:PAGE], max(0, len(options) - PAGE)
+def _page(shown: Step, options: list[Option], base: str, page: int, **where) -> Step:
+    pages = max(1, -(-len(options) // PAGE))
+    page = min(max(page, 1), pages)
+    shown.options = options[(page - 1) * PAGE: page * PAGE]
+    shown.more = max(0, len(options) - page * PAGE)
+    if page < pages:
+        shown.next_url = _url(base, **where, page=str(page + 1))
+    if page > 1:
+        shown.prev_url = _url(base, **where, page=str(page - 1) if page > 2 else "")
     return shown
