@@ -83,3 +83,37 @@ def test_the_seat_page_on_your_turn_fits_the_screen(browser, site, kind, screen)
     assert found["boardTop"] is not None and found["formTop"] < found["boardTop"], f"{kind}: form after board"
     assert found["textBoards"] == 1, f"{kind}: the text board is shown {found['textBoards']} times"
     assert found["clipped"] == 0, f"{kind}: {found['clipped']} tables clipped"
+
+
+TOUCH = 44  # px: the smallest target a finger should have to hit
+
+
+def tap(page, selector):
+    """Taps the first element matching `selector`, having checked it is touch-sized."""
+    target = page.locator(selector).first
+    box = target.bounding_box()
+    assert box and box["width"] >= TOUCH and box["height"] >= TOUCH, f"{selector} is {box} on a phone"
+    target.tap()
+
+
+@pytest.mark.parametrize("kind", FIVE_GAMES)
+def test_a_move_is_made_on_a_phone_by_touch_sized_targets_only(browser, site, kind):  # noqa: F811
+    from pbem.models import Game
+
+    game, token = running_game(kind)
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{site}/play/{token}/")
+    steps = 0
+    while page.locator("#move-form button.move").count() == 0:
+        # What first (a piece, an action), then where: each step a link of its own.
+        tap(page, "#move-form a.step")
+        steps += 1
+        assert steps <= 3, f"{kind}: no move after {steps} steps"
+    picked = page.locator("#move-form button.move").first.get_attribute("value")
+    tap(page, "#move-form button.move")
+    page.screenshot(path=str(ARTIFACTS / f"touch-{kind}-phone.png"), full_page=True)
+    outcome = page.inner_text("#outcome")
+    context.close()
+    assert "Done." in outcome, f"{kind}: {picked!r} was not applied: {outcome}"
+    assert Game.objects.get(pk=game.pk).version > game.version
