@@ -324,7 +324,7 @@ PBEM_INVITATIONS_PER_DAY = int(os.environ.get("PBEM_INVITATIONS_PER_DAY", "500")
 # creator's invitation link at once: there is no stranger to protect.
 PBEM_SHOW_CREATOR_LINK = PBEM_EMBEDDED and EMAIL_BACKEND.rsplit(".", 2)[-2] in ("filebased", "console", "locmem")
 # An API request body larger than this is answered 413 before it is read.
-PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(64 * 1024)))
+PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(256 * 1024)))
 # The MTA pipe (`receive_email`) gives up after this many seconds and exits 75, so the MTA keeps
 # the mail and retries, instead of killing the command and bouncing the mail.
 PBEM_PIPE_TIMEOUT = int(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))

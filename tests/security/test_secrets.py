@@ -84,8 +84,9 @@ def test_the_mailgun_door_is_off_without_its_signing_key_and_says_so(db, setting
     assert response.status_code == 404 and "MAILGUN_WEBHOOK_SIGNING_KEY" in response.content.decode()
     assert "door, which is off" in caplog.text and InboundMessage.objects.count() == 0
     health = Client().get("/health/").json()
-    assert health["doors"]["webhook"] == {"on": False, "why": "MAILGUN_WEBHOOK_SIGNING_KEY is not set"}
-    assert health["doors"]["pipe"]["on"] is True
+    assert health["doors"]["webhook"]["on"] is False
+    assert "MAILGUN_WEBHOOK_SIGNING_KEY" in health["doors"]["webhook"]["why"]
+    assert health["doors"]["mta_pipe"]["on"] is True
 
 
 def test_a_rotated_secret_key_keeps_seat_links_and_addresses_working(client, duel, settings, mailoutbox):
