@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from ninja import Field, Header, NinjaAPI, Query, Schema
 from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
@@ -26,6 +26,7 @@ from games.base import may_act
 from . import addressing, anchors, audit, chain, eventlog, export, ratelimit, selectors, services
 from .models import Game, GameStatus, Seat
 from .registry import UnknownGame, all_games, get_game
+from .web import live
 
 log = logging.getLogger(__name__)
 
@@ -476,11 +477,31 @@ def game_detail(request: HttpRequest, game_id: int):
     return {**game_out(game), **render_for(game, state, None)}
 
 
-@api.get("/games/{game_id}/seat", response={200: SeatViewOut, **E403, **E404},
-         summary="A seat's own view (auth: X-Seat-Token)")
-def seat_view(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+@api.get("/games/{game_id}/seat", response={200: SeatViewOut, 304: None, **E403, **E404, **E422},
+         summary="A seat's own view (auth: X-Seat-Token); conditional (ETag) and long-polling",
+         description="The answer carries an `ETag`: send it back in `If-None-Match` and the answer is "
+                     "`304 Not Modified` (no body) while nothing the seat sees has changed. With `wait_version=N` "
+                     "the answer waits until the game's version passes N (at most `timeout` seconds, 25 at "
+                     "most), then answers as without it: a client learns of the next move with one request "
+                     "at a time instead of polling.")
+def seat_view(request: HttpRequest, response: HttpResponse, game_id: int,
+              token: str | None = Header(None, alias=TOKEN_HEADER),
+              if_none_match: str | None = Header(None, alias="If-None-Match", max_length=1000),
+              wait_version: int | None = Query(None, ge=0, le=2**31, description="wait until the version passes this"),
+              timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds")):
     game = _game(game_id)
     seat = _seat(request, game, token)
+    if wait_version is not None and game.version <= wait_version:
+        live.wait_for_version(game.pk, wait_version, timeout)
+        game.refresh_from_db()
+    tag = live.etag(game.pk, seat.number, seat.token_generation,
+                    {"version": game.version, "status": game.status, "awaited": game.awaited,
+                     "deadlines": game.deadlines})
+    if live.matches(if_none_match, tag):
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = tag
+        return not_modified
+    response["ETag"] = tag
     state = eventlog.load(game).state
     deadline = (game.deadlines or {}).get(str(seat.number))
     return {"game_id": game.pk, "seat": seat.number, "name": seat.name, "status": game.status,

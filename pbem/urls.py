@@ -17,6 +17,7 @@ urlpatterns = [
     path("invite/<str:token>/", views.invite, name="pbem-invite"),
     path("play/<str:token>/", views.seat_page, name="pbem-seat"),
     path("play/<str:token>/history/", views.seat_history, name="pbem-seat_history"),
+    path("play/<str:token>/wait", views.seat_wait, name="pbem-seat_wait"),
     path("play/<str:token>/log.json", views.seat_log, name="pbem-seat_log"),
     path("health/", views.health_check, name="pbem-health"),
     path("api/", api.urls),

@@ -33,11 +33,12 @@ from .mail.outbound import invite_url as outbound_invite_url
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
 from .web import board as web_board
-from .web import chooser
+from .web import chooser, live
 
 log = logging.getLogger(__name__)
 
 REPLAY_WINDOW = 20  # events listed on each side of the one shown
+REFRESH_SECONDS = 60  # a waiting seat page without JavaScript reloads itself this often
 LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
 
 
@@ -280,6 +281,9 @@ def seat_page(request, token: str):
     items = selectors.feed(game, seat.number)
     context.update(
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
+        # Learning that the game moved on: live.js, or without JavaScript a refresh while waiting.
+        live=game.status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED),
+        refresh_seconds=REFRESH_SECONDS,
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items[-12:], talk=_talk(items)[-10:],
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
@@ -289,6 +293,24 @@ def seat_page(request, token: str):
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def seat_wait(request, token: str):
+    """The seat page's long poll (pbem/static/pbem/live.js): answers once the game's version
+    passes ?version=N, or after ?timeout seconds (bounded by pbem.web.live), with what changed."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return JsonResponse({"code": "bad_token", "message": "This link does not work."}, status=seat.status_code)
+    raw, raw_timeout = request.GET.get("version", ""), request.GET.get("timeout", "")
+    if not raw.isdigit() or len(raw) > 10:
+        return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
+    timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
+    row = live.wait_for_version(seat.game_id, int(raw), timeout) or {}
+    awaited = row.get("awaited") or []
+    return _private(JsonResponse({"version": row.get("version"), "changed": (row.get("version") or 0) > int(raw),
+                                  "status": row.get("status"), "my_turn": seat.number in awaited}))
 
 
 def _page_number(request) -> int:
