@@ -108,7 +108,23 @@ def _game_context(game: Game) -> dict:
     names = [s.name for s in seats]
     over = selectors.game_over(game)
     return {"game": game, "spec": get_game(game.kind), "seats": seats, "names": names, "over": over,
-            "awaited": _awaited(game, names), "scores": list(zip(names, game.scores or [], strict=False))}
+            "awaited": _awaited(game, names), "scores": list(zip(names, game.scores or [], strict=False)),
+            "winner_line": _winner_line(game, names) if game.status == GameStatus.FINISHED else ""}
+
+
+def _winner_line(game: Game, names: list[str]) -> str:
+    """Who won, from the ranking the game's end recorded (pbem.GameEnded): "Alice wins with 12
+    points." or, for a shared first place, "Alice and Bob share the win with 10 points."."""
+    ended = game.events.filter(type="pbem.GameEnded").order_by("-seq").values_list("payload", flat=True).first()
+    ranking, scores = (ended or {}).get("ranking") or [], (ended or {}).get("scores") or []
+    if not ranking or not ranking[0]:
+        return ""
+    first = [names[s] if s < len(names) else f"seat {s + 1}" for s in ranking[0]]
+    points = scores[ranking[0][0]] if ranking[0][0] < len(scores) else None
+    with_points = f" with {points} point{'s' if points != 1 else ''}" if points is not None else ""
+    if len(first) == 1:
+        return f"{first[0]} wins{with_points}."
+    return f"{', '.join(first[:-1])} and {first[-1]} share the win{with_points}."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,7 +458,9 @@ def game_audit(request, game_id: int):
                    chain_ok=not audit.chain_problems_of(report), scheme_text=audit.scheme_text(report.scheme),
                    seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment,
                    head_form=form, head_checks=head_checks, heads_shown=heads_shown, withheld=selectors.WITHHELD,
-                   heads=anchors.heads_by_version(game) if heads_shown else [])
+                   heads=anchors.heads_by_version(game) if heads_shown else [],
+                   # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
+                   mailed_heads=anchors.mailed_heads(game) if heads_shown else [])
     return render(request, "pbem/audit.html", context, status=status)
 
 
