@@ -43,6 +43,16 @@ MEASURE = """() => {
     formTop: form ? form.getBoundingClientRect().top + window.scrollY : null,
     boardTop: (() => { const b = document.querySelector('.board'); return b ? b.getBoundingClientRect().top + window.scrollY : null; })(),
     textBoards: document.querySelectorAll('.board-text').length,
+    // The text board's longest line, counted in the whole page's text: once, not repeated.
+    textBoardLineCount: (() => {
+      const pre = document.querySelector('.board-text');
+      if (!pre) return 0;
+      const lines = pre.textContent.split('\\n').map(l => l.trim());
+      const own = lines.filter(l => /[a-z]{3}/i.test(l) && lines.indexOf(l) === lines.lastIndexOf(l));
+      const line = own.sort((a, b) => b.length - a.length)[0];
+      return line ? document.body.innerText.split(line).length - 1 : 0;
+    })(),
+    brokenWords: [...document.querySelectorAll('body *')].filter(e => getComputedStyle(e).wordBreak === 'break-all').length,
     clipped,
   };
 }"""
@@ -82,6 +92,8 @@ def test_the_seat_page_on_your_turn_fits_the_screen(browser, site, kind, screen)
     assert found["formTop"] is not None and found["formTop"] < 2 * viewport["height"], f"{kind}: {found}"
     assert found["boardTop"] is not None and found["formTop"] < found["boardTop"], f"{kind}: form after board"
     assert found["textBoards"] == 1, f"{kind}: the text board is shown {found['textBoards']} times"
+    assert found["textBoardLineCount"] == 1, f"{kind}: the text board's lines appear more than once"
+    assert found["brokenWords"] == 0, f"{kind}: words may break anywhere"
     assert found["clipped"] == 0, f"{kind}: {found['clipped']} tables clipped"
 
 
@@ -117,3 +129,36 @@ def test_a_move_is_made_on_a_phone_by_touch_sized_targets_only(browser, site, ki
     context.close()
     assert "Done." in outcome, f"{kind}: {picked!r} was not applied: {outcome}"
     assert Game.objects.get(pk=game.pk).version > game.version
+
+
+def test_the_other_pages_fit_a_phone_without_breaking_words(browser, site):  # noqa: F811
+    """Lobby, spectator, replay and audit pages of a finished game (every table filled, the
+    seed and draws shown) at 390 px: no sideways scrolling, no clipped table, no word broken
+    anywhere but a long hash."""
+    from pbem import eventlog, services
+    from pbem.models import Game
+
+    game, token = running_game("elven_castle")
+    services.create_game("zauberschwert", [services.PlayerSpec("Ann", "ann@example.org"),
+                                           services.PlayerSpec("Ben", "ben@example.org")], {})
+    duel = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
+                                             services.PlayerSpec("Bob", "bob@example.org")], {"rounds": 1})
+    while True:
+        duel = Game.objects.get(pk=duel.pk)
+        if not duel.awaited:
+            break
+        seat, state = duel.awaited[0], eventlog.load(duel).state["game"]
+        command = {"type": "take"} if state["phase"] == "claim" else {"type": "play", "card": min(state["hands"][seat])}
+        services.submit(duel.pk, seat, command=command)
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE, is_mobile=True)
+    page = context.new_page()
+    for name, path in [("lobby", "/"), ("spectator", f"/games/{game.pk}/"), ("replay", f"/play/{token}/history/"),
+                       ("audit", f"/games/{duel.pk}/audit/"), ("finished", f"/games/{duel.pk}/")]:
+        page.goto(site + path)
+        page.screenshot(path=str(ARTIFACTS / f"phone-page-{name}.png"), full_page=True)
+        found = page.evaluate(MEASURE)
+        assert found["scrollWidth"] <= found["clientWidth"], f"{name}: the page scrolls sideways ({found})"
+        assert found["clipped"] == 0, f"{name}: {found['clipped']} tables clipped"
+        assert found["brokenWords"] == 0, f"{name}: words may break anywhere"
+    assert "wins with" in page.inner_text("#winner") or "share the win" in page.inner_text("#winner")
+    context.close()
