@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.base import Rng
 from pbem import choosing
-from pbem.registry import get_game
+from pbem.registry import all_games, get_game
 from pbem.web import board, chooser
 
 BASE = "/play/TOKEN/"
@@ -103,3 +105,38 @@ def test_a_legible_drawing_is_left_to_scale():
 
 def test_markup_without_a_drawing_is_unchanged():
     assert board.phone_layout("<p>no board</p>") == "<p>no board</p>"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", sorted(all_games()))
+def test_the_places_on_the_board_are_links_to_their_moves(client, kind, settings):
+    """Where a game draws the places its moves are made at (Choice.target) and takes links,
+    each such place on the seat page's board leads to the step with the moves made there."""
+    import html
+    import inspect
+    import re
+
+    from pbem import addressing, eventlog, services
+    from pbem.models import Seat
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    spec = get_game(kind)
+    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ["Ann", "Ben", "Cid"]]
+    game = services.create_game(kind, players[: max(spec.min_players, 2)], {})
+    game.refresh_from_db()
+    seat = game.awaited[0]
+    token = addressing.token_for(Seat.objects.get(game=game, number=seat))
+    state = eventlog.load(game).state["game"]
+    targets = {c.target for c in spec.choices_for(state, seat) if c.target}
+    page = client.get(f"/play/{token}/").content.decode()
+    board = page[page.index('<section class="board"'):page.index("</section>", page.index('<section class="board"'))]
+    linked = {html.unescape(t) for t in re.findall(r'href="/play/[^"?]+/\?pick=([^"#&]+)#move-form"', board)}
+    if not targets or "links" not in inspect.signature(spec.render_html).parameters:
+        assert not linked
+        return
+    assert linked and linked <= targets
+    for target in sorted(linked)[:3]:
+        step = client.get(f"/play/{token}/", {"pick": target}).content.decode()
+        wanted = {choosing.menu(spec, state, seat).line(c) for c in spec.choices_for(state, seat) if c.target == target}
+        shown = {html.unescape(v) for v in re.findall(r'name="choice" value="([^"]*)"', step)}
+        assert shown and shown <= wanted
