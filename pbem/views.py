@@ -299,7 +299,7 @@ def seat_page(request, token: str):
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
         # Learning that the game moved on: live.js, or without JavaScript a refresh while waiting.
         live=game.status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED),
-        refresh_seconds=REFRESH_SECONDS,
+        refresh_seconds=REFRESH_SECONDS, poll_seconds=f"{live.poll_seconds():g}",
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items[-12:], talk=_talk(items)[-10:],
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],

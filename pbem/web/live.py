@@ -1,9 +1,11 @@
 """Live turns: learning that a game moved on without reloading, across processes.
 
 The only state is the game's row in the database (its version, status, who is awaited, the
-deadlines): a long poll in one web process sees a move applied by another process (a Celery
-worker, another gunicorn worker) at its next look. Each wait is bounded (`MAX_WAIT`), so a
-client simply asks again; a worker is never held longer than that.
+deadlines): a wait in one web process sees a move applied by another process (a Celery worker,
+another gunicorn worker) at its next look. Each wait is bounded (`max_wait()`), so a client
+simply asks again. A wait holds a web worker while it lasts: the seat page therefore asks with
+no wait every `poll_seconds()` (pbem/static/pbem/live.js); API clients that long-poll
+(`?wait_version=N`) should be served by threaded workers (gunicorn `--threads`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,15 @@ MAX_WAIT = 25.0  # seconds: the longest a request waits for the version to pass 
 POLL_EVERY = 0.5  # seconds between two looks at the game's row
 
 
+POLL_SECONDS = 10  # how often an open seat page asks
+
+
 def max_wait() -> float:
     return float(getattr(settings, "PBEM_LIVE_MAX_WAIT", MAX_WAIT))
+
+
+def poll_seconds() -> float:
+    return float(getattr(settings, "PBEM_LIVE_POLL_SECONDS", POLL_SECONDS))
 
 
 def snapshot(game_id: int) -> dict | None:

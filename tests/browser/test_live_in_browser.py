@@ -14,7 +14,7 @@ def test_an_open_seat_page_shows_the_move_made_meanwhile(browser, site, settings
     from pbem import addressing, eventlog, services
     from pbem.models import Game, Seat
 
-    settings.PBEM_LIVE_MAX_WAIT = 2
+    settings.PBEM_LIVE_POLL_SECONDS = 0.5
     game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
                                              services.PlayerSpec("Bob", "bob@example.org")], {})
     alice, bob = eventlog.load(game).state["game"]["hands"]
@@ -37,7 +37,7 @@ def test_a_page_being_typed_on_is_not_reloaded_but_told(browser, site, settings)
     from pbem import addressing, eventlog, services
     from pbem.models import Seat
 
-    settings.PBEM_LIVE_MAX_WAIT = 2
+    settings.PBEM_LIVE_POLL_SECONDS = 0.5
     game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
                                              services.PlayerSpec("Bob", "bob@example.org")], {})
     alice, bob = eventlog.load(game).state["game"]["hands"]

@@ -47,6 +47,16 @@ def test_the_seat_whose_turn_it_is_is_not_reloaded_under_its_fingers(client, due
     assert "live.js" in page  # it still learns of what others do, without a reload
 
 
+def test_an_open_page_asks_without_waiting_so_it_never_holds_a_worker(client, duel, settings):
+    game, seats, tokens = duel
+    settings.PBEM_LIVE_POLL_SECONDS = 7
+    page = client.get(reverse("pbem-seat", args=[tokens[0]])).content.decode()
+    assert 'data-poll-seconds="7"' in page
+    started = time.monotonic()
+    answer = client.get(wait_url(tokens[0], game.version, timeout=0)).json()
+    assert time.monotonic() - started < 0.5 and answer["changed"] is False
+
+
 def test_the_long_poll_answers_at_once_when_the_game_has_moved_on(client, duel):
     game, seats, tokens = duel
     services.submit(game.pk, 0, "say your turn, Bob")

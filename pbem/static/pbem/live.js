@@ -1,6 +1,8 @@
-// Live turns on the seat page: a long poll (one request at a time, each bounded by the server)
-// that learns when the game moves on. Then the page reloads itself, unless the player is in the
-// middle of typing a command: then a notice with a reload link appears instead.
+// Live turns on the seat page: it asks now and then (data-poll-seconds; less often while the tab
+// is hidden) whether the game's version passed the one shown. Each question is answered at once
+// (timeout=0), so an open page never holds a web worker. When the game has moved on the page
+// reloads itself, unless the player is in the middle of typing: then a notice with a reload
+// link appears instead.
 // Without JavaScript the page refreshes itself now and then (a <noscript> meta refresh).
 (function () {
   "use strict";
@@ -8,7 +10,8 @@
   if (!root || !window.fetch) return;
   var url = root.getAttribute("data-live-url");
   var version = parseInt(root.getAttribute("data-version"), 10);
-  var delay = 1000;
+  var every = 1000 * (parseFloat(root.getAttribute("data-poll-seconds")) || 10);
+  var delay = every;
 
   function busy() {
     var text = document.querySelector("textarea[name=text]");
@@ -24,15 +27,17 @@
     notice.querySelector("span").textContent = answer.my_turn ? "It is your turn now." : "The game has moved on.";
   }
 
+  function later() { setTimeout(poll, document.hidden ? Math.max(delay, 60000) : delay); }
+
   function poll() {
-    fetch(url + "?version=" + version, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+    fetch(url + "?timeout=0&version=" + version, {credentials: "same-origin", headers: {"Accept": "application/json"}})
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (answer) {
-        delay = 1000;
+        delay = every;
         if (answer.changed) { version = answer.version; moved(answer); }
-        if (answer.status === "running" || answer.status === "open" || answer.status === "paused") poll();
+        if (answer.status === "running" || answer.status === "open" || answer.status === "paused") later();
       })
-      .catch(function () { delay = Math.min(delay * 2, 60000); setTimeout(poll, delay); });
+      .catch(function () { delay = Math.min(delay * 2, 300000); later(); });
   }
-  poll();
+  later();
 })();
