@@ -4,7 +4,9 @@ Pages only read through pbem.selectors (and the game's own `view`), so a seat se
 view allows and a spectator the public view; the seed appears only once the game is over.
 A move made on the seat page is stored with `inbox.store_submission` and processed by the
 same Celery task as a mail reply; the page then shows the stored outcome.
-No page needs JavaScript.
+No page needs JavaScript: the seat page's chooser is links and buttons (pbem/web/chooser.py),
+its board pans inside its box on a phone (pbem/web/board.py); its one script, live.js, only
+adds live turns (pbem/web/live.py), and without it a waiting page refreshes itself.
 """
 
 from __future__ import annotations
