@@ -35,7 +35,7 @@ def poll_seconds() -> float:
 def snapshot(game_id: int) -> dict | None:
     """What a page or client may be out of date on: the game's row, as it is now."""
     row = Game.objects.filter(pk=game_id).values("version", "status", "awaited", "deadlines").first()
-    return row
+    return dict(row) if row is not None else None
 
 
 def wait_for_version(game_id: int, after: int, timeout: float) -> dict | None:
