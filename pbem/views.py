@@ -270,10 +270,10 @@ def seat_page(request, token: str):
     legal = [menu.line(c) for g in menu.groups for c in g.choices] if menu else []
     here = reverse("pbem-seat", args=[token])
     form = CommandForm(legal, initial={"expected_version": game.version, "submission_key": new_submission_key()})
-    say_form = SayForm(initial={"submission_key": new_submission_key()})
+    say_form = SayForm(initial={"submission_key": new_submission_key()}, auto_id="say_%s")
     status = 200
     if request.method == "POST":
-        posted = SayForm(request.POST) if "message" in request.POST else CommandForm(legal, request.POST)
+        posted = SayForm(request.POST, auto_id="say_%s") if "message" in request.POST else CommandForm(legal, request.POST)
         if posted.is_valid():
             try:
                 ratelimit.check_submission(seat.pk)

@@ -428,3 +428,10 @@ def test_the_audit_page_and_api_show_an_altered_event(client, duel):
     assert "broken" in page and "event 3: content does not match its hash" in page
     report = client.get(f"/api/games/{game.pk}/audit").json()
     assert report["ok"] is False and report["chain_intact"] is False
+
+
+def test_no_two_elements_of_the_seat_page_share_an_id(client, duel):
+    game, seats, tokens = duel
+    page = text_of(client.get(seat_url(tokens[0])))
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert ids and len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
