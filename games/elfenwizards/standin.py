@@ -305,35 +305,42 @@ def _place(look: Look, legal):
 
 
 def _compete(look: Look, legal):
+    values, now = compete_values(look, legal)
+    casts = [c for c in legal if c["type"] == "cast"]
+    choice = _best(casts, lambda c: values[id(c)])
+    if any(c["type"] == "pass" for c in legal) and values[id(choice)] <= now + EPSILON:
+        return {"type": "pass"}
+    return choice
+
+
+def spell_cost(c) -> float:
+    return MINOR_COST if c["spell"] == "minor" else MAJOR_COST * c["spell"]
+
+
+def compete_values(look: Look, legal):
+    """({id(cast): worth after it (with the best second spell of the turn, when there is one)},
+    worth now)."""
     casts = [c for c in legal if c["type"] == "cast"]
     now = look.standing(look.points, look.dice, look.minor)
-
-    def cost(c):
-        return MINOR_COST if c["spell"] == "minor" else MAJOR_COST * c["spell"]
-
     single = {id(c): look.cast(now, c) for c in casts}
     if look.view["spells_this_turn"] >= 1 or not any(c["type"] == "pass" for c in legal):
-        return _best(casts, lambda c: single[id(c)][0] - cost(c))
+        return {id(c): single[id(c)][0] - spell_cost(c) for c in casts}, now[0]
 
     # Two spells in one contest may win what neither wins alone: each first spell is tried with
     # every second spell in its own contest and with the best few single spells elsewhere.
-    ranked = sorted(casts, key=lambda c: cost(c) - single[id(c)][0])
+    ranked = sorted(casts, key=lambda c: spell_cost(c) - single[id(c)][0])
     contest_of = {id(c): CONTEST_OF_SPACE[look.space[c["wizard"]]] for c in casts}
 
     def pair(c):
         first = single[id(c)]
-        best = first[0] - cost(c)
+        best = first[0] - spell_cost(c)
         seconds = [c2 for c2 in casts if contest_of[id(c2)] == contest_of[id(c)]] + ranked[:PAIR_WIDTH]
         for c2 in seconds:
             if look.castable(first[2], first[3], c2):
-                best = max(best, look.cast(first, c2)[0] - cost(c) - cost(c2))
+                best = max(best, look.cast(first, c2)[0] - spell_cost(c) - spell_cost(c2))
         return best
 
-    values = {id(c): pair(c) for c in casts}
-    choice = _best(casts, lambda c: values[id(c)])
-    if values[id(choice)] > now[0] + EPSILON:
-        return choice
-    return {"type": "pass"}
+    return {id(c): pair(c) for c in casts}, now[0]
 
 
 def _recover(look: Look, legal, kind):
