@@ -180,34 +180,43 @@ class Look:
             total += value if owner == self.me else -value / (self.n - 1)
         return total
 
-    def standing(self, points, dice, minor, before=None, levels=None):
-        """(worth, points, dice, minor, per-contest worth); with `before`, only the contests at
-        `levels` are worked out again."""
-        pot = self.potentials(dice, minor)
+    def standing(self, points, dice, minor, before=None, levels=None, pot=None):
+        """(worth, points, dice, minor, per-contest worth, potentials); with `before`, only the
+        contests at `levels` are worked out again."""
+        if pot is None:
+            pot = self.potentials(dice, minor)
         parts = list(before) if before is not None else [0.0] * len(CONTESTS)
         for ci in range(len(CONTESTS)):
             if before is None or CONTEST_LEVEL[ci] in levels:
                 parts[ci] = self.contest_worth(ci, points, pot)
-        return sum(parts), points, dice, minor, parts
+        return sum(parts), points, dice, minor, parts, pot
 
     def cast(self, standing, command):
         """The standing after this seat casts `command` (new copies, the inputs untouched)."""
-        _worth, points, dice, minor, parts = standing
+        _worth, points, dice, minor, parts, pot = standing
+        me = self.me
         w = command["wizard"]
         points = dict(points)
         level = SPACE_LEVEL[self.space[w]]
         if command["spell"] == "minor":
             points[w] = points.get(w, 0) + 1
             minor = list(minor)
-            minor[self.me] -= 1
-            levels = dice.keys() if minor[self.me] < 2 else (level,)
+            minor[me] -= 1
+            levels = tuple(dice) if minor[me] < 2 else (level,)
         else:
             points[w] = points.get(w, 0) + command["spell"]
             dice = dict(dice)
-            dice[level] = [list(x) for x in dice[level]]
-            dice[level][self.me].remove(command["spell"])
+            dice[level] = list(dice[level])
+            mine = list(dice[level][me])
+            mine.remove(command["spell"])
+            dice[level][me] = mine
             levels = (level,)
-        return self.standing(points, dice, minor, parts, levels)
+        pot = dict(pot)
+        for lv in levels:
+            row = list(pot[lv])
+            row[me] = sum(sorted(dice[lv][me] + [1] * min(2, minor[me]), reverse=True)[:2]) if self.active[me] else 0
+            pot[lv] = row
+        return self.standing(points, dice, minor, parts, levels, pot)
 
     def ending_bonus(self, seat) -> float:
         """A second Grand Druid title ends the game: good for a leader, bad for the others."""
@@ -327,14 +336,21 @@ def compete_values(look: Look, legal):
         return {id(c): single[id(c)][0] - spell_cost(c) for c in casts}, now[0]
 
     # Two spells in one contest may win what neither wins alone: each first spell is tried with
-    # every second spell in its own contest and with the best few single spells elsewhere.
+    # every second spell for the same wizard, the best few single spells in its contest and the
+    # best few anywhere.
     ranked = sorted(casts, key=lambda c: spell_cost(c) - single[id(c)][0])
-    contest_of = {id(c): CONTEST_OF_SPACE[look.space[c["wizard"]]] for c in casts}
+    by_contest: dict[int, list] = {}
+    for c in ranked:
+        by_contest.setdefault(CONTEST_OF_SPACE[look.space[c["wizard"]]], []).append(c)
+    by_wizard: dict[str, list] = {}
+    for c in casts:
+        by_wizard.setdefault(c["wizard"], []).append(c)
 
     def pair(c):
         first = single[id(c)]
         best = first[0] - spell_cost(c)
-        seconds = [c2 for c2 in casts if contest_of[id(c2)] == contest_of[id(c)]] + ranked[:PAIR_WIDTH]
+        contest = CONTEST_OF_SPACE[look.space[c["wizard"]]]
+        seconds = by_wizard[c["wizard"]] + by_contest[contest][:PAIR_WIDTH] + ranked[:PAIR_WIDTH]
         for c2 in seconds:
             if look.castable(first[2], first[3], c2):
                 best = max(best, look.cast(first, c2)[0] - spell_cost(c) - spell_cost(c2))
