@@ -356,7 +356,8 @@ def compete_values(look: Look, legal):
                 best = max(best, look.cast(first, c2)[0] - spell_cost(c) - spell_cost(c2))
         return best
 
-    return {id(c): pair(c) for c in casts}, now[0]
+    # Among pairs worth the same, the spell worth more alone goes first.
+    return {id(c): pair(c) + 0.001 * (single[id(c)][0] - spell_cost(c)) for c in casts}, now[0]
 
 
 def _recover(look: Look, legal, kind):
