@@ -272,7 +272,7 @@ def _players(c: Canvas, v, y) -> float:
         cells = [p["colour"], p["score"], p["dice_in_front"], p["minor_supply"], p["minor_in_space"], p["gray"],
                  ", ".join(notes)]
         for (_name, x), value in zip(columns, cells):
-            c.text(x + (14 if x == MARGIN else 0), y, value, TEXT, bold=p["colour"] == v.get("you"))
+            c.text(x + (14 if x == MARGIN else 0), y, value, TEXT)
     return y + 6
 
 
