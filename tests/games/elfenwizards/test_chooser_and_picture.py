@@ -67,7 +67,7 @@ def test_the_winning_spell_comes_first_in_the_competition():
 
 
 def test_a_die_is_featured_on_its_best_spaces_and_every_space_stays_reachable():
-    t = stage("cast1", dragon=RED, rolled=[6, 1])
+    t = stage("cast1", dragon=RED, rolled=[6, 1], layout={"red4": "W1"})  # red's Druid has most at stake
     offered = GAME.choices(t.state, RED)
     sixes = [c for c in offered if c.command.get("die") == 6]
     assert len(sixes) == 6 and sixes[0].command["space"] == "druid" and sixes[0].featured

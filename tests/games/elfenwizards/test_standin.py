@@ -2,8 +2,9 @@
 alone. One test per decision the game asks for, in a position where the sensible choice is clear;
 then its strength against random players and games of stand-ins at every table size.
 
-Three players start (placement table): red D1 S3 N2 N7 W1 W2 W3 (red1..red7), green D2 S2 N3 N6
-W1 W2 W3, blue S1 S4 N1 N4 N5 N8 W2. So red1 (D1) and green1 (D2) contest the Grand Druid.
+Positions (helpers.stage: three players on the placement of data version 1): red D1 S3 N2 N7 W1
+W2 W3 (red1..red7), green D2 S2 N3 N6 W1 W2 W3, blue S1 S4 N1 N4 N5 N8 W2. So red1 (D1) and green1
+(D2) contest the Grand Druid, red2 (S3) and blue2 (S4) the Druid title D2.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def cast(t, seat, wizard, points):
 
 
 def test_it_places_its_highest_die_where_it_contests_the_grand_druid():
-    t = stage("cast1", dragon=RED, rolled=[6, 3, 1, 1, 2, 4, 5])
+    # red4 moved from N7 to W1: red's Druid has more at stake than anything else
+    t = stage("cast1", dragon=RED, rolled=[6, 3, 1, 1, 2, 4, 5], layout={"red4": "W1"})
     assert choose(t, RED) == {"type": "place", "die": 6, "space": "druid"}
 
 
