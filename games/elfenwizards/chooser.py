@@ -12,7 +12,7 @@ from games.base import MAX_FEATURED, Choice
 from .board import CONTEST_OF_SPACE, CONTESTS, LEVEL_NAME, SPACE_LEVEL
 from .grammar import describe
 from .rules import legal
-from .standin import Look, compete_values, spell_cost
+from .standin import Look, compete_values, spell_cost, standin
 from .view import view
 
 # At most this many spells are featured in the competition (pass is always featured too).
@@ -88,7 +88,9 @@ def _place(look: Look, commands) -> list[Choice]:
             where = SPACE_TEXT[space] if space in SPACE_TEXT else f"the {LEVEL_NAME[space]} Major Spells space"
             out.append(Choice(c, f"Place a {die}", f"on {where}", rank < FEATURED_SPACES_PER_DIE and worth > 0
                               or rank == 0, space_target(_space_id(space)), _place_note(look, c, worth)))
-    return out
+    # the stand-in's own move first (a placement, keeping the rest for phase 3, or a reroll)
+    best = standin(look.view, commands)
+    return sorted(out, key=lambda choice: choice.command != best)
 
 
 def _space_id(space: str) -> str:

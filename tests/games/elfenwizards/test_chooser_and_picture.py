@@ -73,6 +73,9 @@ def test_a_die_is_featured_on_its_best_spaces_and_every_space_stays_reachable():
     assert len(sixes) == 6 and sixes[0].command["space"] == "druid" and sixes[0].featured
     assert sum(c.featured for c in sixes) <= 2 and {c.group for c in sixes} == {"Place a 6"}
     assert any(c.command == {"type": "done"} and c.featured for c in offered)
+    assert offered[0].command == {"type": "place", "die": 6, "space": "druid"}  # the stand-in's move first
+    low = GAME.choices(stage("cast1", dragon=RED, rolled=[2, 1]).state, RED)
+    assert low[0].command == {"type": "done"}  # low dice: keep them for phase 3
 
 
 # --- the picture -------------------------------------------------------------------------------
