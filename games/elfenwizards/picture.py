@@ -48,8 +48,9 @@ def _e(text) -> str:
 
 
 class Canvas:
-    def __init__(self, links):
+    def __init__(self, links, suffix=""):
         self.links = links or {}
+        self.suffix = suffix  # appended to every element id (two drawings in one page)
         self.parts: list[str] = []
 
     def add(self, part: str):
@@ -61,7 +62,7 @@ class Canvas:
         self.add(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}"{weight}{end} fill="{fill}">{_e(content)}</text>')
 
     def target(self, target: str, name: str, body: list[str]):
-        inner = f'<g id="{_e(target)}">' + "".join(body) + "</g>"
+        inner = f'<g id="{_e(target + self.suffix)}">' + "".join(body) + "</g>"
         url = self.links.get(target)
         if url is None:
             self.add(inner)
@@ -221,12 +222,11 @@ def _dice_box(c: Canvas, x, y, w, h, label, dice, target):
               f'text-anchor="middle" fill="{INK.get(colour, "#ffffff")}">{value}</text>')
 
 
-def _spell_spaces(c: Canvas, v, y) -> float:
+def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
     boxes = [(f"Major: {LEVEL_NAME[lv]}", v["major"][lv], f"space-MAJOR_{lv[0].upper()}") for lv in MAJOR_LEVELS]
     boxes.append(("Minor Spells", v["minor_dice"], "space-MINOR"))
     boxes.append((f"Gray Magic ({v['gray_supply']} left)", v["gray_dice"], "space-GRAY"))
-    columns = 3
-    w = (WIDTH - 2 * MARGIN - (columns - 1) * 6) / columns
+    w = (width - 2 * MARGIN - (columns - 1) * 6) / columns
     per_row = max(1, int((w - 6) // 21))
     for row in range(0, len(boxes), columns):
         part = boxes[row:row + columns]
@@ -257,9 +257,11 @@ def _spell_spaces(c: Canvas, v, y) -> float:
     return y + 4
 
 
-def _players(c: Canvas, v, y) -> float:
+def _players(c: Canvas, v, y, compact=False) -> float:
     columns = [("player", MARGIN), ("score", 110), ("dice", 170), ("minor", 220), ("spent", 280), ("gray", 340),
                ("notes", 390)]
+    if compact:  # the phone drawing: notes on a line of their own
+        columns = [("player", MARGIN), ("score", 92), ("dice", 148), ("minor", 196), ("spent", 250), ("gray", 304)]
     y += 14
     for name, x in columns:
         c.text(x, y, name, SMALL, bold=True, fill="#555555")
@@ -273,7 +275,92 @@ def _players(c: Canvas, v, y) -> float:
                  ", ".join(notes)]
         for (_name, x), value in zip(columns, cells):
             c.text(x + (14 if x == MARGIN else 0), y, value, TEXT)
+        if compact and notes:
+            y += 16
+            c.text(MARGIN + 14, y, ", ".join(notes), SMALL, fill="#555555")
     return y + 6
+
+
+PHONE_WIDTH = 358
+# Below this viewport width the web page shows the phone drawing (the tree would shrink its text).
+PHONE_BELOW = 660
+
+
+def phone_drawing(v, links=None) -> str:
+    """The board 358 px wide for a phone: the levels one under the other, their spaces two to a
+    row (no text under 10 px at that width), the same targets (ids with "-phone" appended)."""
+    c = Canvas(links, "-phone")
+    width = PHONE_WIDTH
+    y = MARGIN + TITLE
+    c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
+    lines = [f"Phase {v['phase_number']}: {v['phase_title']}", f"Dragon: {v['dragon']}.",
+             f"Turn order: {', '.join(v['order'])}."]
+    if v.get("you"):
+        lines.append(f"You are {v['you']}.")
+    if v["end_reason"]:
+        top = max(v["scores"])
+        won = [v["colours"][i] for i, x in enumerate(v["scores"]) if x == top]
+        lines.append(f"Game over: {' and '.join(won)} {'wins' if len(won) == 1 else 'share the victory'} with {top}.")
+    elif v["waiting_for"]:
+        lines.append(f"Waiting for: {', '.join(v['waiting_for'])}")
+    for line in lines:
+        for part in _wrap_px(line, width - 2 * MARGIN, TEXT):
+            y += 16
+            c.text(MARGIN, y, part, TEXT)
+    y += 10
+    points = {s["wizard"]: s["points"] for s in v["spells_cast"]}
+    cell_w = (width - 2 * MARGIN - 6) / 2
+    for lv in LEVELS:
+        spaces = list(TITLES_BY_LEVEL[lv] or WIZARD_SPACES)
+        if lv in ROUT_OF:
+            spaces.append(ROUT_OF[lv])
+        y += 14
+        c.text(MARGIN, y, f"{LEVEL_NAME[lv]} - {POINTS[lv]} points", TEXT, bold=True)
+        y += 4
+        for row in range(0, len(spaces), 2):
+            pair = spaces[row:row + 2]
+            h = 20 + max(_rows_needed(v, sp, cell_w) for sp in pair) * (PILL_H + 14)
+            for i, sp in enumerate(pair):
+                rout = sp in ROUT_OF.values()
+                label = f"Rout{', gray magic' if lv != 'necromancer' else ''}" if rout else sp
+                fill = "#f3e9f7" if rout else "#fff6d6" if lv == LEVELS[0] else "#f4f1ea"
+                _space(c, v, sp, MARGIN + i * (cell_w + 6), y, cell_w, h, label, points, fill)
+            y += h + 6
+    y = _spell_spaces(c, v, y + 4, width, columns=2)
+    y = _players(c, v, y, compact=True)
+    height = int(y + MARGIN)
+    role = 'role="group"' if links else 'role="img"'
+    label = f"Elfenwizards board, turn {v['turn']}, phase {v['phase_number']}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" style="max-width:100%;height:auto" font-family="{FONT}" {role} '
+            f'aria-label="{_e(label)}"><rect width="{width}" height="{height}" fill="#ffffff"/>'
+            + "".join(c.parts) + "</svg>")
+
+
+def _wrap_px(text: str, room: float, size: float) -> list[str]:
+    """Lines of `text` about `room` px wide at `size` (DejaVu Sans averages 0.62 em a character)."""
+    per_line = max(10, int(room / (0.62 * size)))
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > per_line:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line else lines
+
+
+STYLE = (f"<style>.elfenwizards .ew-phone{{display:none}}"
+         f"@media (max-width:{PHONE_BELOW - 1}px){{.elfenwizards .ew-web{{display:none}}"
+         ".elfenwizards .ew-phone{display:block}}"
+         ".elfenwizards svg{max-width:100%;height:auto}</style>")
+
+
+def web_drawings(v, links=None) -> str:
+    """The web page's board: the tree, or on a narrow screen the phone drawing (a CSS media query)."""
+    web = drawing(v, links, standalone=False).replace("<svg ", '<svg class="ew-web" ', 1)
+    phone = phone_drawing(v, links).replace("<svg ", '<svg class="ew-phone" ', 1)
+    return STYLE + web + phone
 
 
 def render_svg(v):

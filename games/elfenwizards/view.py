@@ -14,7 +14,7 @@ from .board import (
     TURNS,
     WIZARD_SPACES,
 )
-from .picture import drawing
+from .picture import web_drawings
 from .rules import PHASE_NUMBER, PHASE_TITLE, next_demoted, next_routed, order, sheet_rows, vacancy_choices, waiting_for
 
 END_TEXT = {
@@ -286,7 +286,7 @@ def render_html(v, links=None):
     """The web board: the picture's drawing scaled to the page (with `links`, its wizards and
     spaces are links to the chooser's moves), the spells cast and the Master of Seals' sheet."""
     e = html.escape
-    svg = drawing(v, links, standalone=False)
+    svg = web_drawings(v, links)
     head = ""
     if v["spells_cast"]:
         items = "".join(

@@ -130,6 +130,17 @@ def test_the_web_board_links_the_chooser_targets():
     assert "<a " not in GAME.render_html(GAME.view(t.state, RED))
 
 
+def test_on_a_phone_the_page_shows_a_358_px_drawing_with_no_text_under_10_px():
+    for state, seat in positions(5, seed=8, every=60):
+        page = GAME.render_html(GAME.view(state, seat))
+        phone = page[page.index('<svg class="ew-phone"'):]
+        assert 'viewBox="0 0 358 ' in phone and 'width="358"' in phone and "@media (max-width:" in page
+        sizes = [int(x) for x in re.findall(r'font-size="(\d+)"', phone)]
+        assert sizes and min(sizes) >= 10
+        for name in state["names"]:  # every wizard in both drawings, ids unique in the page
+            assert page.count(f'id="wizard-{name}"') == 1 and page.count(f'id="wizard-{name}-phone"') == 1
+
+
 # --- the text board ------------------------------------------------------------------------------
 
 
