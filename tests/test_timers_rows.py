@@ -19,7 +19,6 @@ from pbem.runner import Actor
 
 from .conftest import deliver, hands
 
-
 ADMIN = Actor("admin")
 
 
