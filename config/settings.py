@@ -304,7 +304,12 @@ CELERY_BEAT_SCHEDULE = {
                        "schedule": float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))},
     "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
     "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
+    "pbem-prune": {"task": "pbem.tasks.prune", "schedule": float(os.environ.get("PBEM_PRUNE_EVERY", "3600"))},
 }
+# How long done notices and processed inbound mail are kept before the prune timer deletes them
+# (pbem/pruning.py: the newest mailed chain head of each game is always kept).
+PBEM_NOTICE_KEEP_DAYS = int(os.environ.get("PBEM_NOTICE_KEEP_DAYS", "90"))
+PBEM_INBOUND_KEEP_DAYS = int(os.environ.get("PBEM_INBOUND_KEEP_DAYS", "30"))
 # The queue tasks go to (a test suite sharing one Redis gives its worker a queue of its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # At most this many answers an hour to one address (a loop guard besides RFC 3834).

@@ -10,7 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, doors, health, processing, standins
+from . import deadlines, doors, health, processing, pruning, standins
 from .mail import sending
 from .models import InboundMessage, InboundStatus
 
@@ -94,6 +94,13 @@ def run_deadlines() -> dict:
 @timer
 def send_digests() -> int:
     return deadlines.send_digests()
+
+
+@shared_task(ignore_result=True)
+@timer
+def prune() -> dict:
+    """Beat: done notices and processed inbound mail past their keeping time (never events)."""
+    return pruning.prune()
 
 
 @shared_task(ignore_result=True)
