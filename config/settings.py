@@ -333,6 +333,9 @@ PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(64 *
 # The MTA pipe (`receive_email`) gives up after this many seconds and exits 75, so the MTA keeps
 # the mail and retries, instead of killing the command and bouncing the mail.
 PBEM_PIPE_TIMEOUT = int(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))
+# host:port of the SMTP listener the MTA pipe hands each message to (scripts/pbem-pipe reads it
+# from the settings file; pbem/mail/handoff.py): none, the pipe stores the message itself.
+PBEM_PIPE_HANDOFF = os.environ.get("PBEM_PIPE_HANDOFF", "")
 PBEM_SMTP_STORE_TIMEOUT = int(os.environ.get("PBEM_SMTP_STORE_TIMEOUT", "30"))  # else 451
 # PostgreSQL: a database that does not answer is given up after PBEM_DB_CONNECT_TIMEOUT seconds,
 # a statement after PBEM_DB_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration).
