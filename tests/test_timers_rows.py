@@ -176,3 +176,16 @@ def test_a_digest_is_recorded_on_the_seat_and_queued_once_a_day(make_game):
     services.submit(game.pk, 0, "say and good night")
     assert deadlines.send_digests(morning + timedelta(days=1)) == 1
     assert Notice.objects.filter(game=game, kind="digest").count() == 2
+
+
+def test_misses_in_a_row_are_counted_across_pages_of_the_log(make_game, monkeypatch):
+    monkeypatch.setattr(deadlines, "MISSES_PAGE", 1)
+    game = make_game()
+    Game.objects.filter(pk=game.pk).update(absence_policy="minimal")  # no stand-in: a pass at every deadline
+    eventlog.cache_clear()  # the cached game holds the policy it was loaded with
+    while Notice.objects.filter(game=game, kind="timedout", context__seat=0).count() < 3:
+        deliver(game)
+        seat = Game.objects.get(pk=game.pk).awaited[0]
+        assert deadlines.timeout_seat(game.pk, seat, now=deadline_of(game, seat) + timedelta(seconds=1)) == "passed"
+    told = Notice.objects.filter(game=game, kind="timedout", context__seat=0).order_by("id")
+    assert [n.context["misses"] for n in told] == [1, 2, 3]
