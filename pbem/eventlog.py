@@ -111,6 +111,17 @@ class shared_loads:
             _shared.loads = None
 
 
+def shared(key: tuple, compute):
+    """`compute()` once per `key` within a shared_loads block (else every time): for what a
+    batch of notices reads of one game at one version (who sat where, what was undone)."""
+    memo = getattr(_shared, "loads", None)
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
 def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) -> Loaded:
     """The state after event `at` (default: the newest), from the newest valid snapshot on.
 

@@ -132,9 +132,10 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
     its commitment (scheme 2), so the reader can check the chain without the seed.
     """
     spec = get_game(game.kind)
-    seated = occupancy(game.pk)
+    # Read once for a whole batch of notices of this game at this version (eventlog.shared_loads).
+    seated = eventlog.shared(("occupancy", game.pk, game.version), lambda: occupancy(game.pk))
     over = game_over(game)
-    undone = eventlog.undone_seqs(game.pk)
+    undone = eventlog.shared(("undone", game.pk, game.version), lambda: eventlog.undone_seqs(game.pk))
     rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
