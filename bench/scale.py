@@ -8,6 +8,7 @@ Sizes (environment; the defaults are the issue's):
     BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
+    BENCH_PARTS=notice,page,served,pipe,sweep,timeout   which parts to run (all by default)
 
 Needs the database set up by bench.run (Django configured, migrated).
 """
@@ -277,6 +278,85 @@ def page_lines() -> list[str]:
     return lines
 
 
+def _latencies(url: str, concurrency: int, requests: int) -> list[float]:
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(_i) -> float:
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            answer.read()
+        return time.perf_counter() - t0
+
+    with ThreadPoolExecutor(concurrency) as pool:
+        list(pool.map(one, range(concurrency * 2)))  # warm every worker
+        return sorted(pool.map(one, range(requests)))
+
+
+def _pct(times: list[float], q: float) -> float:
+    return times[min(len(times) - 1, int(q * len(times)))] * 1000
+
+
+def served_lines() -> list[str]:
+    """The seat page served by gunicorn (PBEM_WEB_WORKERS=2 on 2 cores) at concurrency 1 and 8,
+    beside a trivial Django view in the same server (the API's 404 answer)."""
+    import socket
+
+    from django.conf import settings
+
+    from pbem import addressing, services
+    from pbem.models import Game, Seat
+
+    game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid"),
+                                          services.PlayerSpec("P1", "p1@bench.invalid")], {})
+    while Game.objects.get(pk=game.pk).version < 390:
+        g = Game.objects.get(pk=game.pk)
+        services.submit(game.pk, g.awaited[0], "mark 1" if g.version % 5 else f"say move {g.version}")
+    token = addressing.token_for(Seat.objects.get(game=game, number=0))
+    port = _free_port()
+    env = {**os.environ, "SECRET_KEY": settings.SECRET_KEY, "PBEM_WEB_BIND": f"127.0.0.1:{port}",
+           "PBEM_WEB_WORKERS": "2", "LOG_LEVEL": "ERROR"}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--access-logfile", "/dev/null"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    lines = []
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        base = f"http://127.0.0.1:{port}"
+        for concurrency, requests in ((1, 200), (8, 400)):
+            seat = _latencies(f"{base}/play/{token}/", concurrency, requests)
+            trivial_url = f"{base}/api/bench-trivial"
+
+            def trivial_one(url=trivial_url):
+                import urllib.error
+                import urllib.request
+
+                t0 = time.perf_counter()
+                try:
+                    urllib.request.urlopen(url, timeout=30).read()
+                except urllib.error.HTTPError as exc:  # the 404 is the answer
+                    exc.read()
+                return time.perf_counter() - t0
+
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(concurrency) as pool:
+                trivial = sorted(pool.map(lambda _i: trivial_one(), range(requests)))
+            p50, p99 = _pct(seat, 0.5), _pct(seat, 0.99)
+            lines.append(f"seat page served (gunicorn, 2 workers, {Game.objects.get(pk=game.pk).version} events), "
+                         f"concurrency {concurrency}: p50 {p50:.1f} ms, p99 {p99:.1f} ms (p99/p50 {p99 / p50:.1f}, "
+                         f"target <= 3: {'ok' if p99 <= 3 * p50 else 'BELOW TARGET'}); a trivial Django view p50 "
+                         f"{_pct(trivial, 0.5):.1f} ms, p99 {_pct(trivial, 0.99):.1f} ms")
+    finally:
+        server.terminate()
+        server.wait(10)
+    return lines
+
+
 # --- the pipe door ---------------------------------------------------------------------------
 
 
@@ -339,7 +419,10 @@ def pipe_lines() -> list[str]:
 
 def run() -> list[str]:
     lines = []
-    for part in (notice_lines, page_lines, pipe_lines, sweep_lines, timeout_lines):
+    wanted = set(os.environ.get("BENCH_PARTS", "notice,page,served,pipe,sweep,timeout").split(","))
+    for part in (notice_lines, page_lines, served_lines, pipe_lines, sweep_lines, timeout_lines):
+        if part.__name__.removesuffix("_lines") not in wanted:
+            continue
         try:
             for line in part():
                 print(line, flush=True)
