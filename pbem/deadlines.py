@@ -41,8 +41,7 @@ from .runner import SYSTEM, ServiceError, Work, emit_game_events, run
 
 log = logging.getLogger(__name__)
 
-# At most this many timer rows a run (the rest are still due at the next run); a claim lasts
-# LEASE, after which a row whose sweep died comes due again.
+# At most this many timer rows a run (the rest are still due at the next run).
 PER_RUN = 20000
 LEASE = timedelta(minutes=5)
 # A held seat's row is looked at again at least this often (its allowance may be used up sooner
@@ -50,24 +49,60 @@ LEASE = timedelta(minutes=5)
 HOLD_RECHECK = timedelta(hours=1)
 
 
-def run_deadlines(now: datetime | None = None) -> dict:
+def run_deadlines(now: datetime | None = None, helpers: int = 0) -> dict:
     """Times out the seats whose deadline passed; reminds those whose reminder is due; gives the
-    clock back to seats held (their notices bounce) beyond their absence allowance."""
+    clock back to seats held (their notices bounce) beyond their absence allowance.
+
+    Rows are claimed CHUNK at a time, so sweeps running at once (in several processes) share
+    the work. `helpers`: when more than a chunk is due, that many more sweeps are queued as
+    tasks for the other workers (with a broker only: in-process they would just run after)."""
     now = now or timezone.now()
     counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": 0}
     lease = secrets.token_hex(8)
-    for row in claim_due(now, lease):
-        try:
-            verdict = _handle(row, lease, now)
-        except ServiceError:
-            log.warning("timer of game %s seat %s failed", row.game_id, row.seat, exc_info=True)
-            verdict = None
-        if verdict is None:
-            # Not done (an error): due again at the next run.
-            _move(row, lease, due_at=row.due_at_before)
-        elif verdict in counts:
-            counts[verdict] += 1
+    later: list[_Claimed] = []  # not done this run: due again once the run ends
+    # Only the rows there when the run began: a deadline this run sets (a timeout's new turn)
+    # waits for the next run, whatever `now` says.
+    newest = DeadlineTimer.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    taken = 0
+    while taken < PER_RUN:
+        rows = claim_due(now, lease, min(CHUNK, PER_RUN - taken), newest)
+        if not rows:
+            break
+        if not taken and len(rows) == CHUNK and helpers:
+            _call_helpers(helpers)
+        taken += len(rows)
+        for row in rows:
+            try:
+                verdict = _handle(row, lease, now)
+            except ServiceError:
+                log.warning("timer of game %s seat %s failed", row.game_id, row.seat, exc_info=True)
+                verdict = None
+            if verdict is None or verdict == "not_due":
+                later.append(row)
+            elif verdict in counts:
+                counts[verdict] += 1
+    for row in later:
+        # An error, or a seat whose turn notice has not gone out (its time waits): next run.
+        _move(row, lease, due_at=row.due_at_before)
     return counts
+
+
+# Rows a sweep claims at a time, and at most a run; a claim lasts LEASE, after which a row whose
+# sweep died comes due again.
+CHUNK = 500
+
+
+def _call_helpers(count: int) -> None:
+    from celery import current_app
+
+    if current_app.conf.task_always_eager:
+        return
+    for _ in range(count):
+        try:
+            outbox.queue_task("pbem.tasks.help_with_deadlines")
+        except Exception:  # noqa: BLE001 - the sweep does the work alone, only slower
+            log.warning("could not queue a deadline helper", exc_info=True)
+            return
 
 
 class _Claimed:
@@ -78,12 +113,15 @@ class _Claimed:
             setattr(self, name, values.get(name))
 
 
-def claim_due(now: datetime, lease: str, limit: int = PER_RUN) -> list[_Claimed]:
-    """Takes the timer rows due at `now` that no other sweep holds: their lease is set to this
-    run's token until now + LEASE. Earliest first."""
+def claim_due(now: datetime, lease: str, limit: int = PER_RUN, newest: int | None = None) -> list[_Claimed]:
+    """Takes the timer rows due at `now` that no other sweep holds (and, given `newest`, no
+    newer row than that): their lease is set to this run's token until now + LEASE. Earliest
+    first."""
+    due = DeadlineTimer.objects.filter(due_at__lte=now)
+    if newest is not None:
+        due = due.filter(id__lte=newest)
     with transaction.atomic():
-        rows = list(DeadlineTimer.objects.select_for_update(skip_locked=True)
-                    .filter(due_at__lte=now).order_by("due_at")
+        rows = list(due.select_for_update(skip_locked=True).order_by("due_at")
                     .values("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at")[:limit])
         if rows:
             DeadlineTimer.objects.filter(id__in=[r["id"] for r in rows]).update(lease=lease, due_at=now + LEASE)
@@ -113,8 +151,9 @@ def _handle(row: _Claimed, lease: str, now: datetime) -> str | None:
             _move(row, lease, reported=True, due_at=None)  # told once: nothing more for this deadline
         else:
             # Passed or seated a stand-in: the seat's new deadline replaced the row already. Not
-            # due (its turn notice has not gone out): its time waits, looked at again next run.
-            _move(row, lease, due_at=row.due_at_before if verdict == "not_due" else deadline)
+            # due (its turn notice has not gone out): its time waits (the run puts it back).
+            if verdict != "not_due":
+                _move(row, lease, due_at=deadline)
         return {"passed": "timed_out", "standin": "timed_out"}.get(verdict, verdict)
     marks = reminder_marks(deadline, row.period)
     passed = [at for _name, at in marks if at <= now]

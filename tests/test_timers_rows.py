@@ -90,7 +90,7 @@ def test_a_sweep_with_nothing_due_reads_no_game_row(make_game):
     with CaptureQueriesContext(connection) as queries:
         counts = deadlines.run_deadlines(now)
     assert counts == {"timed_out": 0, "reported": 0, "reminded": 0, "released": 0}
-    assert len(queries) <= 3  # the claim (a transaction around one indexed select)
+    assert len(queries) <= 4  # the newest row's id, the claim (a transaction around one indexed select)
     assert not any("pbem_game" in q["sql"] for q in queries)
 
 
@@ -189,3 +189,31 @@ def test_misses_in_a_row_are_counted_across_pages_of_the_log(make_game, monkeypa
         assert deadlines.timeout_seat(game.pk, seat, now=deadline_of(game, seat) + timedelta(seconds=1)) == "passed"
     told = Notice.objects.filter(game=game, kind="timedout", context__seat=0).order_by("id")
     assert [n.context["misses"] for n in told] == [1, 2, 3]
+
+
+def test_a_run_claims_in_chunks_and_takes_every_due_row(make_game, monkeypatch):
+    monkeypatch.setattr(deadlines, "CHUNK", 1)
+    game = make_game()
+    deliver(game)
+    assert deadlines.run_deadlines(deadline_of(game, 0) - timedelta(hours=23))["reminded"] == 2
+
+
+def test_a_deadline_a_run_sets_waits_for_the_next_run(make_game):
+    game = make_game()
+    deliver(game)
+    far = deadline_of(game, 0) + timedelta(days=30)  # past every deadline the timeouts set, too
+    assert deadlines.run_deadlines(far)["timed_out"] == 2
+    assert Notice.objects.filter(game=game, kind="timedout").count() == 2
+
+
+def test_a_mass_timeout_queues_helper_sweeps_for_the_other_workers(make_game, monkeypatch):
+    from celery import current_app
+
+    queued = []
+    monkeypatch.setattr(deadlines, "CHUNK", 1)
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setattr(deadlines.outbox, "queue_task", lambda name, *args: queued.append(name))
+    game = make_game()
+    deliver(game)
+    deadlines.run_deadlines(deadline_of(game, 0) - timedelta(hours=23), helpers=3)
+    assert queued == ["pbem.tasks.help_with_deadlines"] * 3
