@@ -154,7 +154,7 @@ def _sweep_in_process(_arg) -> dict:
 
 
 def timeout_lines() -> list[str]:
-    """10,000 due seats: the deadline timer with its helper sweeps (pbem.tasks.DEADLINE_HELPERS),
+    """10,000 due seats: the deadline timer with its helper sweeps (pbem.deadlines.HELPERS),
     each in its own process as the workers would run them."""
     import multiprocessing as mp
 
@@ -162,13 +162,13 @@ def timeout_lines() -> list[str]:
     from django.utils import timezone
 
     from bench.run import setup_django
-    from pbem import tasks
+    from pbem import deadlines
     from pbem.models import DeadlineTimer
 
     DeadlineTimer.objects.update(due_at=None)  # only the seats made here are due
     template = _template_game()
     clone_games(template, TIMEOUT_SEATS, (timezone.now() - timedelta(minutes=1)).isoformat())
-    sweeps = 1 + tasks.DEADLINE_HELPERS
+    sweeps = 1 + deadlines.HELPERS
     connection.close()
     with mp.get_context("spawn").Pool(sweeps, initializer=setup_django) as pool:
         pool.map(time.sleep, [0.2] * sweeps)

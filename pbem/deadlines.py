@@ -49,14 +49,16 @@ LEASE = timedelta(minutes=5)
 HOLD_RECHECK = timedelta(hours=1)
 
 
-def run_deadlines(now: datetime | None = None, helpers: int = 0) -> dict:
+def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> dict:
     """Times out the seats whose deadline passed; reminds those whose reminder is due; gives the
     clock back to seats held (their notices bounce) beyond their absence allowance.
 
     Rows are claimed CHUNK at a time, so sweeps running at once (in several processes) share
     the work. `helpers`: when more than a chunk is due, that many more sweeps are queued as
-    tasks for the other workers (with a broker only: in-process they would just run after)."""
+    tasks for the other workers (with a broker only: in-process they would just run after);
+    default HELPERS."""
     now = now or timezone.now()
+    helpers = HELPERS if helpers is None else helpers
     counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": 0}
     lease = secrets.token_hex(8)
     later: list[_Claimed] = []  # not done this run: due again once the run ends
@@ -87,9 +89,10 @@ def run_deadlines(now: datetime | None = None, helpers: int = 0) -> dict:
     return counts
 
 
-# Rows a sweep claims at a time, and at most a run; a claim lasts LEASE, after which a row whose
-# sweep died comes due again.
+# Rows a sweep claims at a time; and the helper sweeps it queues when more than that is due (a
+# mass timeout), each claiming its own chunks, so the workers share the work.
 CHUNK = 500
+HELPERS = 3
 
 
 def _call_helpers(count: int) -> None:

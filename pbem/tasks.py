@@ -84,21 +84,16 @@ def play_standins(game_id: int) -> int:
     return standins.play(game_id)
 
 
-# More sweeps the deadline timer queues when more than a chunk of timers is due (a mass
-# timeout): each claims its own chunks, so the workers share the work.
-DEADLINE_HELPERS = 3
-
-
 @shared_task(ignore_result=True)
 @timer
 def run_deadlines() -> dict:
-    return deadlines.run_deadlines(helpers=DEADLINE_HELPERS)
+    return deadlines.run_deadlines()  # with deadlines.HELPERS helper sweeps when many are due
 
 
 @shared_task(ignore_result=True)
 def help_with_deadlines() -> dict:
     """Another sweep beside the deadline timer's, while many timers are due."""
-    return deadlines.run_deadlines()
+    return deadlines.run_deadlines(helpers=0)
 
 
 @shared_task(ignore_result=True)

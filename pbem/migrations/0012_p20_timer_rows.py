@@ -23,19 +23,20 @@ def backfill(apps, schema_editor):
     Game = apps.get_model("pbem", "Game")
     Event = apps.get_model("pbem", "Event")
     DeadlineTimer = apps.get_model("pbem", "DeadlineTimer")
+    db = schema_editor.connection.alias  # the owner's connection (the service role may not migrate)
     now = datetime.now().astimezone()
     rows = []
-    for game_id, awaited, deadlines, period in Game.objects.filter(status="running").values_list(
+    for game_id, awaited, deadlines, period in Game.objects.using(db).filter(status="running").values_list(
             "id", "awaited", "deadlines", "deadline_seconds").iterator():
         deadlines = deadlines or {}
         for seat in {int(s) for s in deadlines} | set(awaited or []):
             iso = deadlines.get(str(seat), "")
-            reported = bool(iso) and Event.objects.filter(game_id=game_id, type="pbem.DeadlineMissed",
+            reported = bool(iso) and Event.objects.using(db).filter(game_id=game_id, type="pbem.DeadlineMissed",
                                                           payload__seat=seat, payload__deadline=iso).exists()
             due = None if reported else (datetime.fromisoformat(iso) - timedelta(seconds=period) if iso else now)
             rows.append(DeadlineTimer(game_id=game_id, seat=seat, deadline=iso, period=period, due_at=due,
                                       reported=reported))
-    DeadlineTimer.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+    DeadlineTimer.objects.using(db).bulk_create(rows, batch_size=1000, ignore_conflicts=True)
 
 
 class Migration(migrations.Migration):
