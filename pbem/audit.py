@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
@@ -63,7 +64,7 @@ class Report:
 CACHE_SECONDS = 24 * 3600
 
 
-def verify(game: Game, heads: list[tuple[int, str]] = (), cached: bool = False) -> Report:
+def verify(game: Game, heads: Sequence[tuple[int, str]] = (), cached: bool = False) -> Report:
     """Everything the server can check about `game`; `heads`: (version, hash) pairs someone holds
     (from a notice), each of which the log must still contain.
 

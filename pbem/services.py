@@ -255,7 +255,7 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
     except Rejected as exc:
         raise CommandRejected(str(exc), line or spec_describe(spec, structured), number, legal_now()) from None
     emit_game_events(work, events, rng)
-    work.outcome.applied.append(spec.describe(command))
+    work.told.applied.append(spec.describe(command))
 
 
 def spec_describe(spec, command) -> str:
