@@ -8,7 +8,13 @@ Prints, in one run and against the same database:
   transaction into the same database — the ratio is the figure (target >= 50%);
 - events replayed per second from scratch (target >= 50,000/s);
 - time to load a game of 10,000 events against one of 100 events with snapshots on (target <= 2x);
-- each game's own benchmark lines (bench/game_*.py).
+- each game's own benchmark lines (bench/game_*.py);
+- mail at scale (bench/scale.py, issue 20): notices per second through the sender against bare
+  smtplib on the same SMTP sink, the seat and audit pages at 10 and 1,000 events, the pipe door
+  against `python -c pass`, the deadline sweep at 100,000 games with 0 and 1,000 due, and 10,000
+  due seats timed out against the beat interval.
+
+`python -m bench.run scale` runs only the last part; bench/scale.py says how to scale it down.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ def setup_django() -> None:
     os.environ["PBEM_NOTICE_DISPATCH"] = "none"  # notices stay in the outbox; sending is another process
     os.environ.setdefault("PBEM_SNAPSHOT_EVERY", "100")
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)  # its own throwaway database
     import django
 
     django.setup()
@@ -157,6 +164,11 @@ def main() -> int:
         cursor.execute("CREATE TABLE bench_raw (id bigserial PRIMARY KEY, game int, seq int, payload jsonb)")
     print(f"pbem benchmark - PostgreSQL {connection.cursor().connection.info.server_version}, "
           f"{os.cpu_count()} cores, {SECONDS:.0f} s per measurement, {ROUNDS} alternating rounds of raw and service")
+    if sys.argv[1:] == ["scale"]:
+        from bench import scale
+
+        scale.run()
+        return 0
 
     lines = []
     for writers in (1, 4):
@@ -203,6 +215,9 @@ def main() -> int:
                 print(f"{module[5:]}: {line}", flush=True)
         except Exception as exc:  # noqa: BLE001 - one game's bench failing must not hide the rest
             print(f"{module[5:]}: benchmark failed: {exc!r}", flush=True)
+    from bench import scale
+
+    scale.run()
     return 0
 
 

@@ -306,7 +306,12 @@ CELERY_BEAT_SCHEDULE = {
                        "schedule": float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))},
     "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
     "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
+    "pbem-prune": {"task": "pbem.tasks.prune", "schedule": float(os.environ.get("PBEM_PRUNE_EVERY", "3600"))},
 }
+# How long done notices and processed inbound mail are kept before the prune timer deletes them
+# (pbem/pruning.py: the newest mailed chain head of each game is always kept).
+PBEM_NOTICE_KEEP_DAYS = int(os.environ.get("PBEM_NOTICE_KEEP_DAYS", "90"))
+PBEM_INBOUND_KEEP_DAYS = int(os.environ.get("PBEM_INBOUND_KEEP_DAYS", "30"))
 # The queue tasks go to (a test suite sharing one Redis gives its worker a queue of its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # At most this many answers an hour to one address (a loop guard besides RFC 3834).
@@ -330,6 +335,9 @@ PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(256 
 # The MTA pipe (`receive_email`) gives up after this many seconds and exits 75, so the MTA keeps
 # the mail and retries, instead of killing the command and bouncing the mail.
 PBEM_PIPE_TIMEOUT = int(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))
+# host:port of the SMTP listener the MTA pipe hands each message to (scripts/pbem-pipe reads it
+# from the settings file; pbem/mail/handoff.py): none, the pipe stores the message itself.
+PBEM_PIPE_HANDOFF = os.environ.get("PBEM_PIPE_HANDOFF", "")
 PBEM_SMTP_STORE_TIMEOUT = int(os.environ.get("PBEM_SMTP_STORE_TIMEOUT", "30"))  # else 451
 # PostgreSQL: a database that does not answer is given up after PBEM_DB_CONNECT_TIMEOUT seconds,
 # a statement after PBEM_DB_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration).

@@ -1,23 +1,33 @@
 """Timers run by Celery beat: reminders before a deadline, the timeout policy at it, digests.
 
-Each run looks at the read model (Game.deadlines) and is safe to repeat or to run in two
-processes at once: timeouts go through timeout_seat (which re-checks the deadline
-inside its transaction), reminders and digests are outbox rows with a unique dedupe key.
+The sweep reads only what is due: the timer rows (`DeadlineTimer`, one per awaited seat of a
+running game, kept in step with the game row by the database) whose `due_at` has come, through
+their index. It claims them under a lease (SELECT … FOR UPDATE SKIP LOCKED, then a token and
+an expiry on the rows), so two sweeps in two processes share the work and never take the same
+row; a sweep that dies leaves rows that come due again when the lease runs out. For each row:
+at its deadline the timeout policy (timeout_seat re-checks the deadline inside its own
+transaction); before it the latest reminder mark now passed, queued under the row's lock with
+the mark recorded on the row (so once, by construction), and the row moved on to the next mark;
+for a seat held after a bounce, the end of the hold. Digests: one a day per seat, the day
+recorded on the seat in the transaction that queues it.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
+from django.db import models, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import desk, outbox
 from .models import (
     TURN_NOTICE_KINDS,
     AbsencePolicy,
+    DeadlineTimer,
     Event,
     Game,
     GameStatus,
@@ -31,30 +41,151 @@ from .runner import SYSTEM, ServiceError, Work, emit_game_events, run
 
 log = logging.getLogger(__name__)
 
+# At most this many timer rows a run (the rest are still due at the next run).
+PER_RUN = 20000
+LEASE = timedelta(minutes=5)
+# A held seat's row is looked at again at least this often (its allowance may be used up sooner
+# by days charged elsewhere).
+HOLD_RECHECK = timedelta(hours=1)
 
-def run_deadlines(now: datetime | None = None) -> dict:
+
+def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> dict:
     """Times out the seats whose deadline passed; reminds those whose reminder is due; gives the
-    clock back to seats held (their notices bounce) beyond their absence allowance."""
+    clock back to seats held (their notices bounce) beyond their absence allowance.
+
+    Rows are claimed CHUNK at a time, so sweeps running at once (in several processes) share
+    the work. `helpers`: when more than a chunk is due, that many more sweeps are queued as
+    tasks for the other workers (with a broker only: in-process they would just run after);
+    default HELPERS."""
     now = now or timezone.now()
-    counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": desk.release_exhausted_holds(now)}
-    games = Game.objects.filter(status=GameStatus.RUNNING).exclude(deadlines={}).values_list(
-        "id", "deadlines", "deadline_seconds")
-    for game_id, deadlines, period in games.iterator():
-        for seat_key, iso in sorted((deadlines or {}).items()):
-            deadline = datetime.fromisoformat(iso)
-            if deadline <= now:
-                if _reported(game_id, int(seat_key), iso):
-                    continue  # the Master of Seals was told of this very deadline already
-                try:
-                    verdict = timeout_seat(game_id, int(seat_key), now)
-                except ServiceError:
-                    log.warning("timeout of game %s seat %s failed", game_id, seat_key, exc_info=True)
-                    continue
-                if verdict != "not_due":
-                    counts["reported" if verdict == "reported" else "timed_out"] += 1
-            elif remind(game_id, int(seat_key), iso, deadline, period, now):
-                counts["reminded"] += 1
+    helpers = HELPERS if helpers is None else helpers
+    counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": 0}
+    lease = secrets.token_hex(8)
+    later: list[_Claimed] = []  # not done this run: due again once the run ends
+    # Only the rows there when the run began: a deadline this run sets (a timeout's new turn)
+    # waits for the next run, whatever `now` says.
+    newest = DeadlineTimer.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    taken = 0
+    while taken < PER_RUN:
+        rows = claim_due(now, lease, min(CHUNK, PER_RUN - taken), newest)
+        if not rows:
+            break
+        if not taken and len(rows) == CHUNK and helpers:
+            _call_helpers(helpers)
+        taken += len(rows)
+        for row in rows:
+            try:
+                verdict = _handle(row, lease, now)
+            except ServiceError:
+                log.warning("timer of game %s seat %s failed", row.game_id, row.seat, exc_info=True)
+                verdict = None
+            if verdict is None or verdict == "not_due":
+                later.append(row)
+            elif verdict in counts:
+                counts[verdict] += 1
+    for row in later:
+        # An error, or a seat whose turn notice has not gone out (its time waits): next run.
+        _move(row, lease, due_at=row.due_at_before)
     return counts
+
+
+# Rows a sweep claims at a time; and the helper sweeps it queues when more than that is due (a
+# mass timeout), each claiming its own chunks, so the workers share the work.
+CHUNK = 500
+HELPERS = 3
+
+
+def _call_helpers(count: int) -> None:
+    from celery import current_app
+
+    if current_app.conf.task_always_eager:
+        return
+    for _ in range(count):
+        try:
+            outbox.queue_task("pbem.tasks.help_with_deadlines")
+        except Exception:  # noqa: BLE001 - the sweep does the work alone, only slower
+            log.warning("could not queue a deadline helper", exc_info=True)
+            return
+
+
+class _Claimed:
+    __slots__ = ("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at_before")
+
+    def __init__(self, values: dict):
+        for name in self.__slots__:
+            setattr(self, name, values.get(name))
+
+
+def claim_due(now: datetime, lease: str, limit: int = PER_RUN, newest: int | None = None) -> list[_Claimed]:
+    """Takes the timer rows due at `now` that no other sweep holds (and, given `newest`, no
+    newer row than that): their lease is set to this run's token until now + LEASE. Earliest
+    first."""
+    due = DeadlineTimer.objects.filter(due_at__lte=now)
+    if newest is not None:
+        due = due.filter(id__lte=newest)
+    with transaction.atomic():
+        rows = list(due.select_for_update(skip_locked=True).order_by("due_at")
+                    .values("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at")[:limit])
+        if rows:
+            DeadlineTimer.objects.filter(id__in=[r["id"] for r in rows]).update(lease=lease, due_at=now + LEASE)
+    claimed = []
+    for values in rows:
+        values["due_at_before"] = values.pop("due_at")
+        claimed.append(_Claimed(values))
+    return claimed
+
+
+def _mine(row: _Claimed, lease: str):
+    """The row as this sweep claimed it (not replaced since by a new deadline)."""
+    return DeadlineTimer.objects.filter(id=row.id, lease=lease)
+
+
+def _move(row: _Claimed, lease: str, **updates) -> None:
+    _mine(row, lease).update(lease="", **updates)
+
+
+def _handle(row: _Claimed, lease: str, now: datetime) -> str | None:
+    if not row.deadline:
+        return _held(row, lease, now)
+    deadline = datetime.fromisoformat(row.deadline)
+    if deadline <= now:
+        verdict = timeout_seat(row.game_id, row.seat, now)
+        if verdict == "reported":
+            _move(row, lease, reported=True, due_at=None)  # told once: nothing more for this deadline
+        else:
+            # Passed or seated a stand-in: the seat's new deadline replaced the row already. Not
+            # due (its turn notice has not gone out): its time waits (the run puts it back).
+            if verdict != "not_due":
+                _move(row, lease, due_at=deadline)
+        return {"passed": "timed_out", "standin": "timed_out"}.get(verdict, verdict)
+    marks = reminder_marks(deadline, row.period)
+    passed = [at for _name, at in marks if at <= now]
+    upcoming = [at for _name, at in marks if at > now]
+    next_due = upcoming[0] if upcoming else deadline
+    if not passed or (row.reminded_at is not None and passed[-1] <= row.reminded_at):
+        _move(row, lease, due_at=next_due)
+        return "waiting"
+    name = [name for name, at in marks if at == passed[-1]][-1]
+    return "reminded" if remind(row, lease, name, passed[-1], next_due) else "waiting"
+
+
+def _held(row: _Claimed, lease: str, now: datetime) -> str:
+    """A seat awaited with its deadline held (its notices bounce): its clock runs again once the
+    hold has lasted its absence allowance, and the Master of Seals is told."""
+    hold = desk.open_hold(row.game_id, row.seat)
+    allowance = Game.objects.filter(pk=row.game_id).values_list("away_allowance_days", flat=True).first()
+    used = Seat.objects.filter(game_id=row.game_id, number=row.seat).values_list("away_days_used", flat=True).first()
+    if hold is None or used is None or allowance is None:
+        _move(row, lease, due_at=now + HOLD_RECHECK)
+        return "waiting"
+    ends = datetime.fromisoformat(hold["held_at"]) + timedelta(days=max(0, allowance - used))
+    if ends > now:
+        _move(row, lease, due_at=min(ends, now + HOLD_RECHECK))
+        return "waiting"
+    desk.rearm_deadline(row.game_id, row.seat, "the absence allowance is used up while notices still bounce",
+                        tell_master=True, now=now)
+    _move(row, lease, due_at=now + HOLD_RECHECK)  # still held (the rearm found nothing to do): later
+    return "released"
 
 
 def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
@@ -100,8 +231,7 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
         # again, so the timer never plays for it twice without a notice in between.
         work.fresh_turn.add(seat)
         work.notices.append({"seat_id": None, "kind": "timedout", "version": work.loaded.version + len(work.events),
-                             "to_email": "", "context": {"seat": seat, "command": described,
-                                                         "misses": _misses_in_a_row(work.loaded.game_id, seat) + 1}})
+                             "to_email": "", "context": {"seat": seat, "command": described, "misses": misses}})
         verdict["value"] = "passed"
 
     run(game_id, SYSTEM, body)
@@ -130,20 +260,21 @@ def _notice_unsent(game_id: int, seat_id: int) -> bool:
 
 def _misses_in_a_row(game_id: int, seat: int) -> int:
     """How many deadlines this seat has missed since it last acted itself."""
-    misses = 0
+    misses, before = 0, None
     rows = (Event.objects.filter(game_id=game_id).filter(models.Q(actor_kind="seat", actor_seat=seat) |
-                                                         models.Q(type="pbem.TimedOut", payload__seat=seat))
-            .order_by("-seq").values_list("type", flat=True))
-    for etype in rows.iterator(chunk_size=50):
-        if etype != "pbem.TimedOut":
-            break
-        misses += 1
-    return misses
+                                                         models.Q(type="pbem.TimedOut", payload__seat=seat)))
+    while True:  # pages of the newest first, as plain queries (a server-side cursor costs more here)
+        page = list((rows.filter(seq__lt=before) if before else rows).order_by("-seq")
+                    .values_list("seq", "type")[:MISSES_PAGE])
+        for seq, etype in page:
+            if etype != "pbem.TimedOut":
+                return misses
+            misses, before = misses + 1, seq
+        if len(page) < MISSES_PAGE:
+            return misses
 
 
-def _reported(game_id: int, seat: int, iso: str) -> bool:
-    return Event.objects.filter(game_id=game_id, type="pbem.DeadlineMissed", payload__seat=seat,
-                                payload__deadline=iso).exists()
+MISSES_PAGE = 20
 
 
 def reminder_marks(deadline: datetime, period: int) -> list[tuple[str, datetime]]:
@@ -159,46 +290,53 @@ def reminder_marks(deadline: datetime, period: int) -> list[tuple[str, datetime]
     return sorted(marks, key=lambda m: m[1])
 
 
-def remind(game_id: int, seat: int, iso: str, deadline: datetime, period: int, now: datetime) -> bool:
-    """Queues the latest reminder now due for this deadline, once (a missed earlier one is skipped)."""
-    passed = [(name, at) for name, at in reminder_marks(deadline, period) if at <= now]
-    if not passed:
-        return False
-    name, _at = passed[-1]
-    info = Seat.objects.filter(game_id=game_id, number=seat).values("id", "email").first()
-    if info is None:
-        return False
-    version = Game.objects.values_list("version", flat=True).get(pk=game_id)
-    return _queue_once(f"reminder:{game_id}:{seat}:{iso}:{name}", game_id=game_id, seat_id=info["id"],
-                       kind="reminder", version=version, to_email=info["email"],
-                       context={"mark": name, "deadline": iso})
+def remind(row: _Claimed, lease: str, mark: str, mark_at: datetime, next_due: datetime) -> bool:
+    """Queues the reminder of `mark` for the claimed row's deadline, with the mark recorded on
+    the row in the same transaction, under its lock: once. Returns False if the row changed
+    under the claim (a new deadline) or the seat is gone."""
+    with transaction.atomic():
+        locked = _mine(row, lease).select_for_update().values("reminded_at").first()
+        info = Seat.objects.filter(game_id=row.game_id, number=row.seat).values("id", "email").first()
+        if locked is None or info is None:
+            return False
+        if locked["reminded_at"] is not None and locked["reminded_at"] >= mark_at:
+            return False  # this mark's reminder is queued already
+        version = Game.objects.values_list("version", flat=True).get(pk=row.game_id)
+        Notice.objects.create(game_id=row.game_id, seat_id=info["id"], kind="reminder", version=version,
+                              to_email=info["email"], context={"mark": mark, "deadline": row.deadline})
+        _move(row, lease, reminded_at=mark_at, due_at=next_due)
+        outbox.dispatch_on_commit(row.game_id)
+    return True
 
 
 def send_digests(now: datetime | None = None) -> int:
-    """Once a day: news since their last notice to every seat that asked for a digest."""
+    """Once a day: news since their last notice to every seat that asked for a digest. Reads the
+    seats that asked for one and have had none today (an index of their own); each is queued
+    under the seat's lock with the day recorded on the seat, so once a day by construction."""
     now = now or timezone.now()
     if now.hour < settings.PBEM_DIGEST_HOUR:
         return 0
+    today = now.date()
     queued = 0
-    seats = Seat.objects.filter(notice_preference=NoticePreference.DIGEST,
-                                game__status__in=[GameStatus.RUNNING, GameStatus.PAUSED]).select_related("game")
-    for seat in seats.iterator():
-        game = seat.game
-        if game.version <= seat.last_notice_version:
-            continue
-        news = Event.objects.filter(game=game, seq__gt=seat.last_notice_version).exclude(actor_seat=seat.number)
-        if not news.exists():
-            continue
-        queued += _queue_once(f"digest:{seat.pk}:{now.date().isoformat()}", game_id=game.pk, seat_id=seat.pk,
-                              kind="digest", version=game.version, to_email=seat.email)
-    return queued
-
-
-def _queue_once(key: str, **fields) -> bool:
-    try:
+    candidates = (Seat.objects.filter(notice_preference=NoticePreference.DIGEST)
+                  .filter(Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=today))
+                  .filter(game__status__in=[GameStatus.RUNNING, GameStatus.PAUSED],
+                          game__version__gt=models.F("last_notice_version"))
+                  .values_list("id", flat=True))
+    for seat_id in list(candidates.iterator()):
         with transaction.atomic():
-            Notice.objects.create(dedupe_key=key, **fields)
-            outbox.dispatch_on_commit(fields.get("game_id"))
-    except IntegrityError:
-        return False  # another run queued it already
-    return True
+            seat = (Seat.objects.select_for_update(skip_locked=True).select_related("game")
+                    .filter(Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=today), pk=seat_id,
+                            notice_preference=NoticePreference.DIGEST).first())
+            if seat is None:
+                continue  # another run has it, or queued it already
+            game = seat.game
+            news = Event.objects.filter(game=game, seq__gt=seat.last_notice_version).exclude(actor_seat=seat.number)
+            if not news.exists():
+                continue  # nothing new from the others yet: looked at again next hour
+            Notice.objects.create(game_id=game.pk, seat_id=seat.pk, kind="digest", version=game.version,
+                                  to_email=seat.email)
+            Seat.objects.filter(pk=seat.pk).update(last_digest_on=today)
+            outbox.dispatch_on_commit(game.pk)
+            queued += 1
+    return queued

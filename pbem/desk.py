@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from . import eventlog
 from .commands import rebuild_after_undo
-from .models import Event, Game, GameStatus, Seat, duration_text
+from .models import Event, Seat, duration_text
 from .runner import (
     SYSTEM,
     Actor,
@@ -99,7 +99,7 @@ def extend_deadline(game_id: int, seat: int, until: datetime, actor: Actor, reas
 def suspend_deadline(game_id: int, seat: int, reason: str) -> Outcome:
     """A notice to this seat bounced: its deadline is held, keeping the time that remained, until
     a notice gets through (`rearm_deadline`) or the seat's absence allowance is used up
-    (`release_exhausted_holds`); the Master of Seals is told. The time held counts against the
+    (the deadline timer, `deadlines.run_deadlines`); the Master of Seals is told. The time held counts against the
     allowance, so a player cannot stall the table by making their mail bounce. A seat with no
     allowance left is not held at all: its clock keeps running."""
 
@@ -167,27 +167,6 @@ def open_hold(game_id: int, seat: int) -> dict | None:
         if etype == "pbem.DeadlineExtended":
             return None
     return None
-
-
-def release_exhausted_holds(now: datetime | None = None) -> int:
-    """The timers' part: a seat held longer than its absence allowance gets its clock back (with
-    the time that remained), and the Master of Seals is told. Returns how many were released."""
-    now = now or timezone.now()
-    released = 0
-    games = Game.objects.filter(status=GameStatus.RUNNING).values_list("id", "awaited", "deadlines",
-                                                                        "away_allowance_days")
-    for game_id, awaited, deadlines, allowance in games.iterator():
-        for seat in set(awaited or []) - {int(s) for s in (deadlines or {})}:
-            hold = open_hold(game_id, seat)
-            used = Seat.objects.filter(game_id=game_id, number=seat).values_list("away_days_used", flat=True).first()
-            if hold is None or used is None:
-                continue
-            ends = datetime.fromisoformat(hold["held_at"]) + timedelta(days=max(0, allowance - used))
-            if ends <= now:
-                rearm_deadline(game_id, seat, "the absence allowance is used up while notices still bounce",
-                               tell_master=True, now=now)
-                released += 1
-    return released
 
 
 def _allowance_left(work: Work, seat: int) -> int:

@@ -90,6 +90,38 @@ def undone_seqs(game_id: int, upto: int | None = None) -> set[int]:
 EVENT_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "schema_version")
 
 
+_shared = threading.local()
+
+
+class shared_loads:
+    """Within this block (in this thread), `load(game, at=N)` of a version already loaded returns
+    that same Loaded: the sender renders every notice of a batch that speaks of one version from
+    one load (the log is append-only, so the state at a version never changes). Only loads that
+    name their version are shared, and their callers only read them (a writer loads the newest
+    state, at=None, and gets its own)."""
+
+    def __enter__(self):
+        self.outer = getattr(_shared, "loads", None)
+        if self.outer is None:
+            _shared.loads = {}
+        return self
+
+    def __exit__(self, *exc):
+        if self.outer is None:
+            _shared.loads = None
+
+
+def shared(key: tuple, compute):
+    """`compute()` once per `key` within a shared_loads block (else every time): for what a
+    batch of notices reads of one game at one version (who sat where, what was undone)."""
+    memo = getattr(_shared, "loads", None)
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
 def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) -> Loaded:
     """The state after event `at` (default: the newest), from the newest valid snapshot on.
 
@@ -97,6 +129,17 @@ def load(game: Game | int, at: int | None = None, use_snapshots: bool = True) ->
     a snapshot already reflects every undo before it, and an undo after it that reaches back
     behind it makes it stale (we then replay from scratch).
     """
+    shared = getattr(_shared, "loads", None) if at is not None else None
+    if shared is not None:
+        key = (game.pk if isinstance(game, Game) else game, at, use_snapshots)
+        loaded = shared.get(key)
+        if loaded is None:
+            loaded = shared[key] = _load(game, at, use_snapshots)
+        return loaded
+    return _load(game, at, use_snapshots)
+
+
+def _load(game: Game | int, at: int | None, use_snapshots: bool) -> Loaded:
     game = game if isinstance(game, Game) else Game.objects.get(pk=game)
     spec = get_game(game.kind)
     snap = None

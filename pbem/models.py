@@ -128,10 +128,16 @@ class Seat(models.Model):
     away_until = models.DateTimeField(null=True, blank=True)
     away_days_used = models.PositiveIntegerField(default=0)
     last_notice_version = models.PositiveIntegerField(default=0)
+    # The day of the last digest queued for this seat: one a day, by construction (the digest
+    # timer sets it under the row's lock in the transaction that queues the digest).
+    last_digest_on = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number")]
+        # The digest timer reads only the seats that asked for a digest.
+        indexes = [models.Index(fields=["last_digest_on"], name="seat_digest_due",
+                                condition=models.Q(notice_preference="digest"))]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.number + 1} of game #{self.game_id})"
@@ -298,3 +304,35 @@ class Heartbeat(models.Model):
     at = models.DateTimeField()
     ok = models.BooleanField(default=True)
     detail = models.CharField(max_length=300, blank=True)
+
+
+class DeadlineTimer(models.Model):
+    """The timers' work list: one row per awaited seat of a running game, indexed by when the
+    timers next have something to do for it, so a sweep reads only what is due.
+
+    The database keeps it in step with the game row's read model (`deadlines`, `awaited`,
+    `status`, `deadline_seconds`) by a trigger (migrations/_timer_triggers.py), whatever wrote the
+    row: the append, the desk, `rebuild_read_models`. A seat's row is replaced when its deadline
+    changes and removed when it is no longer awaited. `deadline` is the ISO text of the game's
+    `deadlines` entry ("" while the seat is held after a bounce); `due_at` starts at the
+    beginning of the period and the sweep moves it on (the next reminder mark, the deadline, the
+    end of a hold), or clears it once nothing is left to do for that deadline. `reminded_at` is
+    the mark of the last reminder queued and `reported` says the Master of Seals was told, so
+    each is done once by construction (the row is claimed under a lease, changed under its
+    lock). Not a record: the log keeps what happened."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
+    seat = models.SmallIntegerField()
+    deadline = models.CharField(max_length=40, blank=True)
+    period = models.IntegerField()
+    due_at = models.DateTimeField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    reported = models.BooleanField(default=False)
+    # A sweep's claim: its token, until `due_at` (then the lease has run out and any sweep may
+    # take the row again).
+    lease = models.CharField(max_length=32, blank=True, default="")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="deadlinetimer_unique_seat")]
+        indexes = [models.Index(fields=["due_at"], name="deadlinetimer_due",
+                                condition=models.Q(due_at__isnull=False))]

@@ -120,23 +120,33 @@ WITHHELD = ("withheld until the end: this game's chain (scheme 1) hashes its hid
 
 
 def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
-         limit: int | None = None, sealed: bool = False) -> list[FeedItem]:
+         limit: int | None = None, sealed: bool = False, last: int | None = None,
+         types: tuple[str, ...] | None = None) -> list[FeedItem]:
     """The log as `seat` (None: a spectator) may see it; everything once the game is over. Each
     event names the players who held the seats when it happened.
+
+    `last`: only the newest `last` events (in order): a page's recent-events panel reads what it
+    shows, not the whole log. `types`: only events of these types (the table talk).
 
     `sealed`: with each event's chain parts and, for a payload this reader may see, the key of
     its commitment (scheme 2), so the reader can check the chain without the seed.
     """
     spec = get_game(game.kind)
-    seated = occupancy(game.pk)
+    # Read once for a whole batch of notices of this game at this version (eventlog.shared_loads).
+    seated = eventlog.shared(("occupancy", game.pk, game.version), lambda: occupancy(game.pk))
     over = game_over(game)
-    undone = eventlog.undone_seqs(game.pk)
+    undone = eventlog.shared(("undone", game.pk, game.version), lambda: eventlog.undone_seqs(game.pk))
     rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    rows = rows.order_by("seq").values(*FEED_FIELDS)
-    if limit:
-        rows = rows[:limit]
+    if types is not None:
+        rows = rows.filter(type__in=types)
+    if last:
+        rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
+    else:
+        rows = rows.order_by("seq").values(*FEED_FIELDS)
+        if limit:
+            rows = rows[:limit]
     sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
     shown = hashes_public(game)
     items = []

@@ -10,7 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, doors, health, processing, standins
+from . import deadlines, doors, health, processing, pruning, standins
 from .mail import sending
 from .models import InboundMessage, InboundStatus
 
@@ -87,13 +87,26 @@ def play_standins(game_id: int) -> int:
 @shared_task(ignore_result=True)
 @timer
 def run_deadlines() -> dict:
-    return deadlines.run_deadlines()
+    return deadlines.run_deadlines()  # with deadlines.HELPERS helper sweeps when many are due
+
+
+@shared_task(ignore_result=True)
+def help_with_deadlines() -> dict:
+    """Another sweep beside the deadline timer's, while many timers are due."""
+    return deadlines.run_deadlines(helpers=0)
 
 
 @shared_task(ignore_result=True)
 @timer
 def send_digests() -> int:
     return deadlines.send_digests()
+
+
+@shared_task(ignore_result=True)
+@timer
+def prune() -> dict:
+    """Beat: done notices and processed inbound mail past their keeping time (never events)."""
+    return pruning.prune()
 
 
 @shared_task(ignore_result=True)

@@ -105,6 +105,11 @@ def _talk(items) -> list:
     return [item for item in items if item.type == "pbem.Said"]
 
 
+def _talk_of(game: Game, seat: int | None, count: int = 10) -> list:
+    """The newest table talk, read alone (not the whole log)."""
+    return selectors.feed(game, seat, last=count, types=("pbem.Said",))
+
+
 def _game_context(game: Game) -> dict:
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     names = [s.name for s in seats]
@@ -296,14 +301,14 @@ def seat_page(request, token: str):
         form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"],
                                            "submission_key": new_submission_key()})
     context = _game_context(game)
-    items = selectors.feed(game, seat.number)
+    items = selectors.feed(game, seat.number, last=12)  # the panel reads what it shows
     context.update(
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
         # Learning that the game moved on: live.js, or without JavaScript a refresh while waiting.
         live=game.status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED),
         refresh_seconds=REFRESH_SECONDS, poll_seconds=f"{live.poll_seconds():g}",
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
-        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items[-12:], talk=_talk(items)[-10:],
+        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items, talk=_talk_of(game, seat.number),
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
         chooser=chooser.step(menu, here, group=request.GET.get("group", ""), pick=request.GET.get("pick", ""),
@@ -429,8 +434,8 @@ def game_page(request, game_id: int):
     spec = get_game(game.kind)
     state = eventlog.load(game).state
     context = _game_context(game)
-    items = selectors.feed(game, None)
-    context.update(recent=items[-15:], talk=_talk(items)[-10:], started=state["meta"]["started"],
+    items = selectors.feed(game, None, last=15)  # the panel reads what it shows
+    context.update(recent=items, talk=_talk_of(game, None), started=state["meta"]["started"],
                    pending=[s for s in context["seats"] if not s.invite_accepted], **_board(spec, state, None))
     return render(request, "pbem/game.html", context)
 
@@ -438,7 +443,7 @@ def game_page(request, game_id: int):
 @require_http_methods(["GET", "POST"])
 def game_audit(request, game_id: int):
     game = _game_or_404(game_id)
-    report = audit.verify(game)
+    report = audit.verify(game, cached=True)  # the walk kept per version: a new event is a new key
     context = _game_context(game)
     over = context["over"]
     seed = game.seed if over else None

@@ -16,10 +16,13 @@ import logging
 import smtplib
 from datetime import datetime, timedelta
 
+from django.core import mail
+from django.db import connection as db
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .. import desk, services
+from .. import desk, eventlog, services
 from ..models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticeStatus, Seat
 from . import outbound
 
@@ -45,12 +48,79 @@ def due(game_id: int | None = None):
 
 
 def send_pending(game_id: int | None = None) -> dict:
-    """Sends every due notice (of one game, or all); returns counts by result."""
+    """Sends the due notices (of one game, or all) in batches of BATCH: each batch claimed in
+    one statement, its rows read in one query, its mail sent over one SMTP connection, and the
+    game's state at each version loaded once for every notice that speaks of it. Returns
+    counts by result."""
     counts: dict[str, int] = {}
-    for notice_id in list(due(game_id).values_list("id", flat=True)[:BATCH]):
-        result = send_notice(notice_id)
-        counts[result] = counts.get(result, 0) + 1
+    while True:
+        ids = claim_batch(game_id)
+        if not ids:
+            break
+        for result in send_claimed(ids):
+            counts[result] = counts.get(result, 0) + 1
+        if len(ids) < BATCH:
+            break
     return counts
+
+
+def claim_batch(game_id: int | None = None, size: int | None = None) -> list[int]:
+    """Claims up to `size` due notices at once (oldest first) and returns their ids. Rows another
+    sender is claiming are skipped, not waited for (SKIP LOCKED); where the database cannot
+    lock rows (SQLite), each is claimed with its own conditional update."""
+    size = size or BATCH
+    if db.vendor != "postgresql":
+        return [i for i in list(due(game_id).values_list("id", flat=True)[:size]) if claim(i)]
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(due(game_id).select_for_update(skip_locked=True).values_list("id", flat=True)[:size])
+        if ids:
+            Notice.objects.filter(id__in=ids).update(status=NoticeStatus.SENDING, attempts=F("attempts") + 1,
+                                                     next_attempt_at=now + LEASE)
+    return ids
+
+
+def send_claimed(ids: list[int]) -> list[str]:
+    """Sends notices this process has claimed, over one connection; one result per notice."""
+    results = []
+    notices = {n.pk: n for n in Notice.objects.select_related("game", "seat").filter(id__in=ids)}
+    with mail_connection() as conn, eventlog.shared_loads():
+        for notice_id in ids:
+            notice = notices.get(notice_id)
+            results.append(_send_claimed(notice, conn) if notice is not None else "not_claimed")
+    return results
+
+
+class mail_connection:
+    """One connection to the mail server for a batch: opened at the start (a server that is
+    down is tried again by each message, which then records its own failure), opened again
+    after a message broke it, closed at the end."""
+
+    def __init__(self):
+        self.connection = mail.get_connection()
+        self.down: Exception | None = None  # why the server refused the connection, if it did
+
+    def __enter__(self):
+        self.reopen()
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self.connection.close()
+        except Exception:  # noqa: BLE001 - a connection that is gone is closed enough
+            log.debug("closing the mail connection failed", exc_info=True)
+
+    def reopen(self) -> None:
+        try:
+            self.connection.open()
+            self.down = None
+        except Exception as exc:  # noqa: BLE001 - each message of the batch records it, retried later
+            log.info("the mail server did not take a connection", exc_info=True)
+            self.down = exc
+
+    def broken(self) -> None:
+        self.__exit__()
+        self.reopen()
 
 
 def claim(notice_id: int) -> bool:
@@ -71,6 +141,16 @@ def send_notice(notice_id: int, connection=None) -> str:
     if not claim(notice_id):
         return "not_claimed"
     notice = Notice.objects.select_related("game", "seat").get(pk=notice_id)
+    return _send_claimed(notice, connection)
+
+
+def _send_claimed(notice: Notice, connection=None) -> str:
+    """Sends a notice this process has claimed: over `connection` (a mail_connection, or a
+    Django backend, or None for a connection of its own)."""
+    shared = connection if isinstance(connection, mail_connection) else None
+    if shared is not None:
+        connection = shared.connection
+    notice_id = notice.pk
     if _unwanted(notice):
         _finish(notice, NoticeStatus.SKIPPED, error="the player asked for no news")
         return "skipped"
@@ -84,9 +164,13 @@ def send_notice(notice_id: int, connection=None) -> str:
     except Exception as exc:  # a rendering bug: keep the notice, retry later, and say so in the log
         log.exception("could not render notice %s", notice_id)
         return _failed(notice, f"rendering failed: {exc!r}", permanent=False)
+    if shared is not None and shared.down is not None:
+        return _failed(notice, _describe(shared.down), permanent=False)  # the server is down: later
     try:
         message.send(fail_silently=False)
     except Exception as exc:
+        if shared is not None and not isinstance(exc, smtplib.SMTPRecipientsRefused):
+            shared.broken()  # the connection may be in any state: the next message gets a fresh one
         return _failed(notice, _describe(exc), permanent=_permanent(exc))
     _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=message.subject,
             chain_head=message.extra_headers.get(outbound.HEAD_HEADER, ""))

@@ -92,7 +92,7 @@ def test_daily_digest_once_a_day_for_those_who_asked(table, mailoutbox):
     assert "today's news" in digest["Subject"]
 
 
-@pytest.mark.parametrize("task", ["run_deadlines", "send_digests", "sweep_outbox", "sweep_inbound", "poll_imap"])
+@pytest.mark.parametrize("task", ["run_deadlines", "send_digests", "sweep_outbox", "sweep_inbound", "poll_imap", "prune"])
 def test_beat_schedule_names_real_tasks(task, settings):
     names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert f"pbem.tasks.{task}" in names

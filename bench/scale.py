@@ -1,0 +1,454 @@
+"""Mail at scale (issue 20): each figure beside its baseline from the same run.
+
+    .venv/bin/python -m bench.run scale      # only these (the database made anew as for the rest)
+
+Sizes (environment; the defaults are the issue's):
+    BENCH_SWEEP_GAMES=100000   games on the table for the deadline sweep (cloned with bulk inserts)
+    BENCH_SWEEP_DUE=1000       of them due at once, for the second sweep
+    BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer
+    BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
+    BENCH_PIPE_RUNS=10         messages through each way of the pipe door
+    BENCH_PARTS=notice,page,served,pipe,sweep,timeout   which parts to run (all by default)
+
+Needs the database set up by bench.run (Django configured, migrated).
+"""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import statistics
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SWEEP_GAMES = int(os.environ.get("BENCH_SWEEP_GAMES", "100000"))
+SWEEP_DUE = int(os.environ.get("BENCH_SWEEP_DUE", "1000"))
+TIMEOUT_SEATS = int(os.environ.get("BENCH_TIMEOUT_SEATS", "10000"))
+NOTICES = int(os.environ.get("BENCH_NOTICES", "1000"))
+PIPE_RUNS = int(os.environ.get("BENCH_PIPE_RUNS", "10"))
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _template_game():
+    """A running one-seat Tally game whose turn notice went out: what every clone copies."""
+    from pbem import services
+    from pbem.models import Notice
+
+    game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid")], {})
+    Notice.objects.filter(game=game).update(status="sent")
+    return game
+
+
+def _columns(table: str, without: tuple[str, ...]) -> list[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s "
+                       "ORDER BY ordinal_position", [table])
+        return [c for (c,) in cursor.fetchall() if c not in without]
+
+
+def clone_games(template, count: int, deadline_iso: str) -> list[int]:
+    """`count` copies of the template game (row, seats, log) with one bulk insert per table; each
+    copy's seat 0 has `deadline_iso` as its deadline (the trigger writes the timer rows)."""
+    from django.db import connection, transaction
+
+    games = _columns("pbem_game", ("id", "deadlines"))
+    seats = _columns("pbem_seat", ("id", "game_id"))
+    events = _columns("pbem_event", ("id", "game_id"))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO pbem_game ({', '.join(games)}, deadlines) SELECT {', '.join(games)}, "
+            f"jsonb_build_object('0', %s::text) FROM pbem_game, generate_series(1, %s) WHERE id = %s RETURNING id",
+            [deadline_iso, count, template.pk])
+        ids = [i for (i,) in cursor.fetchall()]
+        cursor.execute("CREATE TEMP TABLE IF NOT EXISTS bench_clones (id bigint) ON COMMIT DROP")
+        cursor.execute("INSERT INTO bench_clones SELECT unnest(%s::bigint[])", [ids])
+        cursor.execute(f"INSERT INTO pbem_seat (game_id, {', '.join(seats)}) SELECT c.id, {', '.join('s.' + c for c in seats)} "
+                       "FROM bench_clones c, pbem_seat s WHERE s.game_id = %s", [template.pk])
+        cursor.execute(f"INSERT INTO pbem_event (game_id, {', '.join(events)}) SELECT c.id, "
+                       f"{', '.join('e.' + c for c in events)} FROM bench_clones c, pbem_event e WHERE e.game_id = %s",
+                       [template.pk])
+    return ids
+
+
+def old_sweep_scan() -> float:
+    """The sweep before timer rows: every running game's deadlines JSON read and parsed."""
+    from datetime import datetime
+
+    from pbem.models import Game, GameStatus
+
+    started = time.perf_counter()
+    now = datetime.now().astimezone()
+    for _game_id, deadlines, _period in Game.objects.filter(status=GameStatus.RUNNING).exclude(deadlines={}) \
+            .values_list("id", "deadlines", "deadline_seconds").iterator():
+        for _seat, iso in (deadlines or {}).items():
+            datetime.fromisoformat(iso) <= now  # noqa: B015 - the comparison is the work measured
+    return time.perf_counter() - started
+
+
+def sweep_lines() -> list[str]:
+    from django.db import connection
+    from django.utils import timezone
+
+    from pbem import deadlines
+    from pbem.models import DeadlineTimer
+
+    lines = []
+    template = _template_game()
+    far = (timezone.now() + timedelta(days=30)).isoformat()
+    started = time.perf_counter()
+    clone_games(template, SWEEP_GAMES - SWEEP_DUE, far)
+    made = time.perf_counter() - started
+    now = timezone.now()
+    deadlines.run_deadlines(now)  # the fresh rows' first look: on to their first reminder mark
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pbem_deadlinetimer")
+    quiet = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        counts = deadlines.run_deadlines(now)
+        quiet.append(time.perf_counter() - t0)
+    assert not any(counts.values()), counts
+    scan = min(old_sweep_scan() for _ in range(3))
+    rows = DeadlineTimer.objects.count()
+    q = statistics.median(quiet) * 1000
+    lines.append(f"deadline sweep, {SWEEP_GAMES:,} running games ({rows:,} timer rows), nothing due: "
+                 f"{q:.2f} ms (median of 20); the old full scan of the games' deadlines {scan * 1000:.0f} ms "
+                 f"(target < 10 ms: {'ok' if q < 10 else 'BELOW TARGET'}; clones made in {made:.1f} s)")
+    past = (timezone.now() - timedelta(minutes=1)).isoformat()
+    clone_games(template, SWEEP_DUE, past)
+    t0 = time.perf_counter()
+    claimed = deadlines.claim_due(timezone.now(), "bench-probe")
+    claim = time.perf_counter() - t0
+    DeadlineTimer.objects.filter(lease="bench-probe").update(lease="", due_at=timezone.now() - timedelta(minutes=1))
+    t0 = time.perf_counter()
+    counts = deadlines.run_deadlines(timezone.now())
+    swept = time.perf_counter() - t0
+    lines.append(f"deadline sweep, {SWEEP_GAMES:,} games with {SWEEP_DUE:,} due: finding them {claim * 1000:.1f} ms "
+                 f"({len(claimed):,} claimed), the whole run with their timeouts {swept:.2f} s "
+                 f"({counts['timed_out']:,} timed out, {swept / max(1, counts['timed_out']) * 1000:.1f} ms each)")
+    return lines
+
+
+def _sweep_in_process(_arg) -> dict:
+    from django.db import connection
+
+    from pbem import deadlines
+
+    try:
+        return deadlines.run_deadlines()
+    finally:
+        connection.close()
+
+
+def timeout_lines() -> list[str]:
+    """10,000 due seats: the deadline timer with its helper sweeps (pbem.deadlines.HELPERS),
+    each in its own process as the workers would run them."""
+    import multiprocessing as mp
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from bench.run import setup_django
+    from pbem import deadlines
+    from pbem.models import DeadlineTimer
+
+    DeadlineTimer.objects.update(due_at=None)  # only the seats made here are due
+    template = _template_game()
+    clone_games(template, TIMEOUT_SEATS, (timezone.now() - timedelta(minutes=1)).isoformat())
+    sweeps = 1 + deadlines.HELPERS
+    connection.close()
+    with mp.get_context("spawn").Pool(sweeps, initializer=setup_django) as pool:
+        pool.map(time.sleep, [0.2] * sweeps)
+        t0 = time.perf_counter()
+        results = pool.map(_sweep_in_process, range(sweeps))
+        took = time.perf_counter() - t0
+    done = sum(r["timed_out"] for r in results)
+    beat = float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))
+    return [f"timeouts: {done:,} due seats timed out in {took:.1f} s by {sweeps} sweeps at once (the timer and its "
+            f"helpers: {', '.join(str(r['timed_out']) for r in results)}), {took / max(1, done) * 1000:.2f} ms a "
+            f"seat, against a beat interval of {beat:.0f} s: {took / beat:.2f} of it "
+            f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})"]
+
+
+# --- notices ---------------------------------------------------------------------------------
+
+
+def _sink_process(port: int) -> subprocess.Popen:
+    code = ("import asyncio, sys, time\nfrom aiosmtpd.controller import Controller\n"
+            "class H:\n    async def handle_DATA(self, server, session, envelope):\n        return '250 OK'\n"
+            f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
+            "sys.stdin.read(); c.stop()\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc.stdout.readline()
+    return proc
+
+
+def notice_lines() -> list[str]:
+    from django.conf import settings
+
+    from pbem import services
+    from pbem.mail import outbound, sending
+    from pbem.models import Notice
+
+    Notice.objects.filter(status="pending").update(status="skipped")
+    for i in range(NOTICES // 2):
+        services.create_game("tally", [services.PlayerSpec(f"P{i}a", f"a{i}@bench.invalid"),
+                                       services.PlayerSpec(f"P{i}b", f"b{i}@bench.invalid")], {})
+    pending = list(Notice.objects.filter(status="pending").select_related("game", "seat").order_by("id"))
+    port = _free_port()
+    sink = _sink_process(port)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    try:
+        t0 = time.perf_counter()
+        messages = [outbound.make_message(n) for n in pending]
+        render = (time.perf_counter() - t0) / len(messages)
+        raw = [(m.from_email, m.recipients(), m.message().as_bytes(linesep="\r\n")) for m in messages]
+        t0 = time.perf_counter()
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            for sender, to, data in raw:
+                client.sendmail(sender, to, data)
+        bare = len(raw) / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for sender, to, data in raw[:200]:
+            with smtplib.SMTP("127.0.0.1", port) as client:
+                client.sendmail(sender, to, data)
+        per_conn = min(200, len(raw)) / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        counts = sending.send_pending(None)
+        while Notice.objects.filter(status="pending").exists():
+            more = sending.send_pending(None)
+            counts = {k: counts.get(k, 0) + more.get(k, 0) for k in set(counts) | set(more)}
+        took = time.perf_counter() - t0
+    finally:
+        sink.communicate("")
+    sent = counts.get("sent", 0)
+    worker = sent / took
+    ratio = worker / bare
+    return [f"notices: the sender (sending.send_pending, the worker's task, one process) {worker:,.0f}/s "
+            f"({sent:,} sent in batches of {sending.BATCH}); bare smtplib over one connection {bare:,.0f}/s, "
+            f"one connection per message {per_conn:,.0f}/s; ratio {ratio:.2f} "
+            f"(target >= 0.50: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); rendering alone "
+            f"{render * 1000:.2f} ms a notice"]
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+def _page_ms(client, url: str, runs: int = 15) -> float:
+    client.get(url)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        answer = client.get(url)
+        times.append(time.perf_counter() - t0)
+        assert answer.status_code == 200, (url, answer.status_code)
+    return statistics.median(times) * 1000
+
+
+def page_lines() -> list[str]:
+    from django.conf import settings
+    from django.test import Client
+
+    from pbem import addressing, services
+    from pbem.models import Game, Seat
+
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.PBEM_RATE_TOKEN_FAILURES = (10**6, 600)
+    sizes = {}
+    for events in (10, 1000):
+        game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid"),
+                                              services.PlayerSpec("P1", "p1@bench.invalid")], {})
+        while Game.objects.get(pk=game.pk).version < events:
+            g = Game.objects.get(pk=game.pk)
+            seat = g.awaited[0]
+            services.submit(game.pk, seat, "mark 1" if g.version % 5 else f"say move {g.version}")
+        sizes[events] = game
+    client = Client()
+    from pbem import audit
+
+    big_game = Game.objects.get(pk=sizes[1000].pk)
+    t0 = time.perf_counter()
+    audit.verify(big_game)
+    fresh = time.perf_counter() - t0
+    audit.verify(big_game, cached=True)
+    t0 = time.perf_counter()
+    audit.verify(big_game, cached=True)
+    kept = time.perf_counter() - t0
+    lines = [f"audit verification at {big_game.version} events: {fresh * 1000:.1f} ms walking the log, "
+             f"{kept * 1000:.1f} ms with the walk kept for the version (the heads still checked)"]
+    for name, url_of in (("seat page", lambda g: "/play/" + addressing.token_for(Seat.objects.get(game=g, number=0))
+                          + "/"), ("audit page", lambda g: f"/games/{g.pk}/audit/")):
+        small, big = (_page_ms(client, url_of(sizes[n])) for n in (10, 1000))
+        lines.append(f"{name}: {small:.1f} ms at {Game.objects.get(pk=sizes[10].pk).version} events, {big:.1f} ms at "
+                     f"{Game.objects.get(pk=sizes[1000].pk).version} events (ratio {big / small:.2f}; in-process "
+                     "test client, median of 15)")
+    return lines
+
+
+def _latencies(url: str, concurrency: int, requests: int) -> list[float]:
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(_i) -> float:
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            answer.read()
+        return time.perf_counter() - t0
+
+    with ThreadPoolExecutor(concurrency) as pool:
+        list(pool.map(one, range(concurrency * 2)))  # warm every worker
+        return sorted(pool.map(one, range(requests)))
+
+
+def _pct(times: list[float], q: float) -> float:
+    return times[min(len(times) - 1, int(q * len(times)))] * 1000
+
+
+def served_lines() -> list[str]:
+    """The seat page served by gunicorn (PBEM_WEB_WORKERS=2 on 2 cores) at concurrency 1 and 8,
+    beside a trivial Django view in the same server (the API's 404 answer)."""
+    import socket
+
+    from django.conf import settings
+
+    from pbem import addressing, services
+    from pbem.models import Game, Seat
+
+    game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid"),
+                                          services.PlayerSpec("P1", "p1@bench.invalid")], {})
+    while Game.objects.get(pk=game.pk).version < 390:
+        g = Game.objects.get(pk=game.pk)
+        services.submit(game.pk, g.awaited[0], "mark 1" if g.version % 5 else f"say move {g.version}")
+    token = addressing.token_for(Seat.objects.get(game=game, number=0))
+    port = _free_port()
+    env = {**os.environ, "SECRET_KEY": settings.SECRET_KEY, "PBEM_WEB_BIND": f"127.0.0.1:{port}",
+           "PBEM_WEB_WORKERS": "2", "LOG_LEVEL": "ERROR"}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--access-logfile", "/dev/null"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    lines = []
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        base = f"http://127.0.0.1:{port}"
+        for concurrency, requests in ((1, 200), (8, 400)):
+            seat = _latencies(f"{base}/play/{token}/", concurrency, requests)
+            trivial_url = f"{base}/api/bench-trivial"
+
+            def trivial_one(url=trivial_url):
+                import urllib.error
+                import urllib.request
+
+                t0 = time.perf_counter()
+                try:
+                    urllib.request.urlopen(url, timeout=30).read()
+                except urllib.error.HTTPError as exc:  # the 404 is the answer
+                    exc.read()
+                return time.perf_counter() - t0
+
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(concurrency) as pool:
+                trivial = sorted(pool.map(lambda _i: trivial_one(), range(requests)))
+            p50, p99 = _pct(seat, 0.5), _pct(seat, 0.99)
+            lines.append(f"seat page served (gunicorn, 2 workers, {Game.objects.get(pk=game.pk).version} events), "
+                         f"concurrency {concurrency}: p50 {p50:.1f} ms, p99 {p99:.1f} ms (p99/p50 {p99 / p50:.1f}, "
+                         f"target <= 3: {'ok' if p99 <= 3 * p50 else 'BELOW TARGET'}); a trivial Django view p50 "
+                         f"{_pct(trivial, 0.5):.1f} ms, p99 {_pct(trivial, 0.99):.1f} ms")
+    finally:
+        server.terminate()
+        server.wait(10)
+    return lines
+
+
+# --- the pipe door ---------------------------------------------------------------------------
+
+
+def _timed(cmd: list[str], data: bytes, env: dict, runs: int) -> tuple[float, set[int]]:
+    times, codes = [], set()
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, input=data, env=env, cwd=ROOT, capture_output=True, check=False)
+        times.append(time.perf_counter() - t0)
+        codes.add(done.returncode)
+    return statistics.median(times), codes
+
+
+def pipe_lines() -> list[str]:
+    from django.conf import settings
+
+    port = _free_port()
+    # With a broker the listener (and receive_email) only queue the processing, as in production;
+    # without one they would process each reply before answering, and that is not the door's cost.
+    broker = os.environ.get("BENCH_REDIS_URL") or os.environ.get("PBEM_TEST_REDIS_URL", "")
+    env = {**os.environ, "SECRET_KEY": settings.SECRET_KEY, "PBEM_PIPE_TIMEOUT": "60", "CELERY_BROKER_URL": broker,
+           "CELERY_TASK_DEFAULT_QUEUE": "pbem-bench-pipe"}
+    env_file = ROOT / "data" / "bench-pipe.env"
+    env_file.parent.mkdir(exist_ok=True)
+    keep = ("SECRET_KEY", "DATABASE_URL", "PBEM_EXTRA_GAMES", "PBEM_NOTICE_DISPATCH", "DJANGO_SETTINGS_MODULE",
+            "CELERY_BROKER_URL", "CELERY_TASK_DEFAULT_QUEUE")
+    env_file.write_text("".join(f"{k}={env[k]}\n" for k in keep if env.get(k)) + f"PBEM_PIPE_HANDOFF=127.0.0.1:{port}\n")
+    listener = subprocess.Popen([sys.executable, "manage.py", "smtpd", "--host", "127.0.0.1", "--port", str(port)],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    listener.stdout.readline()
+    mail = (f"From: someone@example.org\r\nTo: play@{settings.PBEM_MAIL_DOMAIN}\r\nSubject: board\r\n\r\nboard\r\n")
+    try:
+        counter = iter(range(10**6))
+
+        def message() -> bytes:
+            return f"Message-ID: <bench-{time.time_ns()}-{next(counter)}@example.org>\r\n{mail}".encode()
+
+        pipe = [str(ROOT / "scripts" / "pbem-pipe"), "--env-file", str(env_file),
+                "--recipient", f"play@{settings.PBEM_MAIL_DOMAIN}"]
+        bare, _ = _timed([sys.executable, "-c", "pass"], b"", env, PIPE_RUNS)
+        fast = statistics.median(_timed(pipe, message(), env, 1)[0] for _ in range(PIPE_RUNS))
+        codes = {subprocess.run(pipe, input=message(), env=env, cwd=ROOT, capture_output=True).returncode}
+        slow_env = {**env, **{k: env.get(k, "") for k in keep}}
+        slow = statistics.median(
+            _timed([sys.executable, "manage.py", "receive_email", "--recipient", f"play@{settings.PBEM_MAIL_DOMAIN}"],
+                   message(), slow_env, 1)[0] for _ in range(max(3, PIPE_RUNS // 3)))
+    finally:
+        listener.terminate()
+        listener.wait(10)
+        env_file.unlink(missing_ok=True)
+        if broker:
+            import redis
+
+            redis.Redis.from_url(broker).delete("pbem-bench-pipe")  # the queued processing nobody runs
+    how = "queued to a broker" if broker else "processed inline: no broker given (BENCH_REDIS_URL)"
+    return [f"pipe door ({how}): {fast:.3f} s a message handed to the listener (scripts/pbem-pipe with PBEM_PIPE_HANDOFF, "
+            f"exit {sorted(codes)}), {slow:.3f} s stored by manage.py receive_email itself; python -c pass {bare:.3f} s "
+            f"(target < 0.3 s: {'ok' if fast < 0.3 else 'BELOW TARGET'})"]
+
+
+def run() -> list[str]:
+    lines = []
+    wanted = set(os.environ.get("BENCH_PARTS", "notice,page,served,pipe,sweep,timeout").split(","))
+    for part in (notice_lines, page_lines, served_lines, pipe_lines, sweep_lines, timeout_lines):
+        if part.__name__.removesuffix("_lines") not in wanted:
+            continue
+        try:
+            for line in part():
+                print(line, flush=True)
+                lines.append(line)
+        except Exception as exc:  # noqa: BLE001 - one part failing must not hide the rest
+            print(f"{part.__name__}: failed: {exc!r}", flush=True)
+    return lines

@@ -1,0 +1,127 @@
+"""The MTA pipe's fast way in: hand the message to the SMTP listener, which is already running.
+
+Run as a file by scripts/pbem-pipe when PBEM_PIPE_HANDOFF names the listener (host:port, e.g.
+127.0.0.1:2525), with `python -I -S`: the standard library only, no Django, no site-packages,
+so it starts about as fast as `python -c pass`. An MTA runs one process per message, and the
+listener (`manage.py smtpd`) has Django loaded already: it checks, stores and queues the message
+as it does for any mail, and its answer is the exit status.
+
+    0   the listener took it (250)
+    65  EX_DATAERR: no message, or one over the hard limit (here or the listener's 552)
+    75  EX_TEMPFAIL: the listener answered 4xx (it could not store it now): the MTA retries
+
+Whatever else happens (no listener there, no recipient to name, a recipient the listener will
+not take from the network: another domain, a token it refuses at RCPT), the message goes the
+pipe's own slow way, `manage.py receive_email` (stores every message; processing decides),
+which gives the exit status: no mail is lost or bounced because the listener is away.
+"""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import subprocess
+import sys
+
+EX_DATAERR = 65
+EX_TEMPFAIL = 75
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Fallback(Exception):
+    """The listener cannot take this message: the slow way will."""
+
+
+def main(argv: list[str]) -> int:
+    recipients, rest = _recipients(argv)
+    limit = int(os.environ.get("PBEM_INBOUND_HARD_LIMIT", str(32 * 1024 * 1024)))
+    raw = sys.stdin.buffer.read(limit + 1)
+    if not raw.strip():
+        print("pbem-pipe: no message on stdin", file=sys.stderr)
+        return EX_DATAERR
+    if len(raw) > limit:
+        print("pbem-pipe: message over PBEM_INBOUND_HARD_LIMIT", file=sys.stderr)
+        return EX_DATAERR
+    target = os.environ.get("PBEM_PIPE_HANDOFF", "")
+    try:
+        if not target or not recipients or rest:
+            raise Fallback("no listener named, or no recipient to name" if not rest else "arguments for the slow way")
+        return handoff(raw, recipients, target)
+    except Fallback as why:
+        return slow_way(raw, argv, str(why))
+
+
+def _recipients(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The --recipient values (default $ORIGINAL_RECIPIENT, as receive_email takes them), and
+    any other argument (which only receive_email understands)."""
+    recipients, rest, args = [], [], list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--recipient" and args:
+            recipients.append(args.pop(0))
+        elif arg.startswith("--recipient="):
+            recipients.append(arg.partition("=")[2])
+        else:
+            rest.append(arg)
+    if not recipients and os.environ.get("ORIGINAL_RECIPIENT"):
+        recipients.append(os.environ["ORIGINAL_RECIPIENT"])
+    return recipients, rest
+
+
+def handoff(raw: bytes, recipients: list[str], target: str) -> int:
+    host, _, port = target.rpartition(":")
+    timeout = float(os.environ.get("PBEM_PIPE_TIMEOUT", "60")) / 2
+    try:
+        client = smtplib.SMTP(host or "127.0.0.1", int(port), timeout=timeout)
+    except (OSError, ValueError) as exc:
+        raise Fallback(f"the listener at {target} did not answer: {exc}") from exc
+    try:
+        client.ehlo_or_helo_if_needed()
+        code, text = client.mail("<>")
+        if code >= 400:
+            return _answer(code, text, "MAIL")
+        for address in recipients:
+            code, text = client.rcpt(address)
+            if code >= 500:
+                raise Fallback(f"the listener refused {address} ({code}): the pipe stores every message")
+            if code >= 400:
+                return _answer(code, text, "RCPT")
+        code, text = client.data(raw)
+        return _answer(code, text, "DATA")
+    except smtplib.SMTPResponseException as exc:  # an answer smtplib raises (DATA refused, …)
+        return _answer(exc.smtp_code, exc.smtp_error, "DATA")
+    except OSError as exc:  # a time-out, a dropped connection (SMTPServerDisconnected is one)
+        # The message may or may not be stored: the MTA tries again (a repeat is stored once).
+        print(f"pbem-pipe: the listener at {target} broke off: {exc}; the MTA will try again", file=sys.stderr)
+        return EX_TEMPFAIL
+    finally:
+        try:
+            client.quit()
+        except (smtplib.SMTPException, OSError):
+            client.close()
+
+
+def _answer(code: int, text: bytes, stage: str) -> int:
+    if code < 400:
+        return 0
+    reason = text.decode(errors="replace") if isinstance(text, bytes) else str(text)
+    print(f"pbem-pipe: the listener answered {code} at {stage}: {reason}", file=sys.stderr)
+    if code == 552:
+        return EX_DATAERR
+    if code >= 500:
+        raise Fallback(f"the listener refused the message ({code})")
+    return EX_TEMPFAIL
+
+
+def slow_way(raw: bytes, argv: list[str], why: str) -> int:
+    """`manage.py receive_email` with the same arguments and the message on its stdin."""
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "manage.py"), "receive_email", *argv],
+                          input=raw, cwd=ROOT, check=False)
+    if done.returncode in (0, EX_DATAERR, EX_TEMPFAIL):
+        return done.returncode
+    print(f"pbem-pipe: receive_email failed (status {done.returncode}) after: {why}", file=sys.stderr)
+    return EX_TEMPFAIL
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,121 @@
+"""The MTA pipe's fast way in (pbem/mail/handoff.py): the message handed to the running SMTP
+listener by a process that loads no Django; its exit status is the listener's answer, and the
+pipe's own slow way takes over when the listener is away."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from pbem.management.commands.smtpd import make_controller
+from pbem.models import InboundMessage
+from tests.conftest import requires_postgres
+from tests.processes import service_env
+
+from .conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDOFF = ROOT / "pbem" / "mail" / "handoff.py"
+MAIL = (b"From: alice@example.org\r\nTo: play@pbem.localhost\r\nMessage-ID: <handoff-1@example.org>\r\n"
+        b"Subject: board\r\n\r\nboard\r\n")
+
+pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
+
+
+def pipe(raw: bytes, port: int | None, *args: str, **env) -> subprocess.CompletedProcess:
+    extra = {"PBEM_PIPE_HANDOFF": f"127.0.0.1:{port}" if port else "", **env}
+    return subprocess.run([sys.executable, "-I", "-S", str(HANDOFF), "--recipient", "play@pbem.localhost", *args],
+                          input=raw, capture_output=True, env=service_env(**extra), cwd=ROOT, timeout=120)
+
+
+@pytest.fixture
+def listener():
+    port = free_port()
+    controller = make_controller("127.0.0.1", port)
+    controller.start()
+    yield port
+    controller.stop()
+
+
+class Answering:
+    """A listener stand-in that answers DATA with a fixed reply."""
+
+    def __init__(self, reply: str):
+        self.reply = reply
+        self.seen = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        self.seen += 1
+        return self.reply
+
+
+def answering(reply: str):
+    handler = Answering(reply)
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    return handler, controller
+
+
+def test_the_pipe_hands_the_message_to_the_listener_and_exits_0(listener):
+    done = pipe(MAIL, listener)
+    assert done.returncode == 0, done.stderr.decode()
+    stored = InboundMessage.objects.get(message_id="<handoff-1@example.org>")
+    assert stored.channel == "smtp" and stored.envelope_to == ["play@pbem.localhost"]
+    assert b"Subject: board" in bytes(stored.raw)
+
+
+def test_a_message_handed_over_twice_is_stored_once(listener):
+    assert pipe(MAIL, listener).returncode == 0
+    assert pipe(MAIL, listener).returncode == 0
+    assert InboundMessage.objects.filter(message_id="<handoff-1@example.org>").count() == 1
+
+
+def test_the_handoff_loads_no_django():
+    code = (f"import runpy, sys; runpy.run_path({str(HANDOFF)!r}); "
+            "print(sorted(n for n in sys.modules if n.split('.')[0] in ('django', 'pbem', 'celery', 'psycopg')))")
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_listener_that_cannot_store_now_makes_the_pipe_exit_75():
+    handler, controller = answering("451 4.3.0 Could not store the message; try again later")
+    try:
+        done = pipe(MAIL, controller.port)
+    finally:
+        controller.stop()
+    assert done.returncode == 75 and handler.seen == 1
+    assert b"451" in done.stderr
+
+
+def test_a_message_the_listener_finds_too_large_makes_the_pipe_exit_65():
+    handler, controller = answering("552 5.3.4 Message too big")
+    try:
+        done = pipe(MAIL, controller.port)
+    finally:
+        controller.stop()
+    assert done.returncode == 65
+
+
+def test_no_message_or_one_over_the_hard_limit_exits_65_without_asking_anyone():
+    assert pipe(b"", free_port()).returncode == 65
+    assert pipe(MAIL, free_port(), PBEM_INBOUND_HARD_LIMIT="20").returncode == 65
+
+
+def test_with_the_listener_away_the_pipe_stores_the_message_itself():
+    done = pipe(MAIL, free_port())  # nothing listens there
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert InboundMessage.objects.get(message_id="<handoff-1@example.org>").channel == "pipe"
+
+
+def test_a_recipient_the_listener_refuses_is_stored_the_pipes_own_way(listener):
+    done = subprocess.run([sys.executable, "-I", "-S", str(HANDOFF), "--recipient", "someone@elsewhere.example"],
+                          input=MAIL, capture_output=True, cwd=ROOT, timeout=120,
+                          env=service_env(PBEM_PIPE_HANDOFF=f"127.0.0.1:{listener}"))
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    stored = InboundMessage.objects.get(message_id="<handoff-1@example.org>")
+    assert stored.channel == "pipe" and stored.envelope_to == ["someone@elsewhere.example"]

@@ -1,0 +1,151 @@
+"""Sending in batches: one SMTP connection per batch, each batch claimed at once, the state at a
+version loaded once for every notice that speaks of it, and each mail as it would be alone."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from pbem import services
+from pbem.mail import outbound, sending
+from pbem.models import Notice
+from tests.conftest import CAST
+
+from .conftest import Sink, free_port, send_all
+
+
+class CountingSink(Sink):
+    """Keeps, with each message, the client's address and port: one per TCP connection."""
+
+    def __init__(self, refuse: str = ""):
+        super().__init__()
+        self.peers: list[tuple] = []
+        self.refuse = refuse
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse and address.startswith(self.refuse):
+            return "550 5.1.1 Recipient address rejected: User unknown"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.peers.append(session.peer)
+        return await super().handle_DATA(server, session, envelope)
+
+    def connections(self) -> int:
+        return len(set(self.peers))
+
+
+def counting_sink(settings, refuse: str = ""):
+    sink = CountingSink(refuse)
+    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    return sink, controller
+
+
+@pytest.fixture
+def sink(settings):
+    sink, controller = counting_sink(settings)
+    yield sink
+    controller.stop()
+
+
+@pytest.fixture
+def three_tables(make_game):
+    return [make_game(3) for _ in range(3)]  # nine welcome notices in the outbox
+
+
+def test_a_batch_of_notices_goes_out_over_one_smtp_connection(three_tables, sink):
+    assert send_all() == {"sent": 9}
+    assert len(sink.messages) == 9
+    assert sink.connections() == 1
+
+
+def test_each_batch_has_a_connection_of_its_own(three_tables, sink, monkeypatch):
+    monkeypatch.setattr(sending, "BATCH", 4)
+    assert send_all() == {"sent": 9}
+    assert sink.connections() == 3  # 4 + 4 + 1
+
+
+def test_a_refused_recipient_does_not_cost_the_batch_its_connection(three_tables, settings):
+    sink, controller = counting_sink(settings, refuse="bob@")
+    try:
+        assert send_all() == {"sent": 6, "undeliverable": 3}
+        assert sink.connections() == 1  # the refusals included: the rest of the batch went on
+    finally:
+        controller.stop()
+
+
+def test_a_mail_server_that_is_down_costs_one_try_for_the_batch(three_tables, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nothing listens
+    assert send_all() == {"retry": 9}
+    assert {n.status for n in Notice.objects.all()} == {"pending"}
+    assert all("ConnectionRefusedError" in n.last_error for n in Notice.objects.all())
+
+
+def test_a_notice_in_a_batch_is_the_mail_it_would_be_alone(three_tables, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    alone = {}
+    for notice in Notice.objects.select_related("game", "seat"):
+        rendered = outbound.render(notice)
+        alone[notice.pk] = (rendered.to, rendered.subject, rendered.text, rendered.html)
+    mail.outbox = []
+    assert send_all() == {"sent": 9}
+    batched = {int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0])
+               for m in mail.outbox}
+    assert batched == alone
+
+
+def test_a_version_is_loaded_once_for_all_the_notices_that_speak_of_it(make_game, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    make_game(3)  # three notices of one game at one version
+    with CaptureQueriesContext(connection) as queries:
+        assert send_all() == {"sent": 3}
+    loads = [q for q in queries if "FROM pbem_event WHERE game_id" in q["sql"] and "seq > " in q["sql"]]
+    assert len(loads) == 1
+
+
+def test_a_batch_is_claimed_in_one_statement(three_tables, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    with CaptureQueriesContext(connection) as queries:
+        ids = sending.claim_batch()
+    assert len(ids) == 9
+    assert len([q for q in queries if q["sql"].startswith("UPDATE")]) == 1
+    assert set(Notice.objects.values_list("status", flat=True)) == {"sending"}
+    assert sending.claim_batch() == []  # claimed: nobody takes them again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_batch_senders_at_once_send_each_notice_once(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    mail.outbox = []
+    for _ in range(3):
+        services.create_game("diceduel", CAST[:3], {})
+    results: list[dict] = []
+    start = threading.Barrier(4)
+
+    def worker():
+        start.wait()
+        try:
+            results.append(sending.send_pending(None))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(r.get("sent", 0) for r in results) == 9
+    assert len({m.extra_headers["Message-ID"] for m in mail.outbox}) == len(mail.outbox) == 9
