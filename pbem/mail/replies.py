@@ -57,10 +57,12 @@ def process_mail(message: InboundMessage) -> None:
             raise Refusal("too_large", f"Your message is {parsed.size // 1024} KB; replies may be at most "
                           f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
                           "text, without attachments.", seat)
-        if not parsed.lines:
+        orders, positions, ignored = read_orders(parsed, seat)
+        if not orders:
             raise Refusal("empty", "We found no command in your message (quoted text and signatures are "
-                          "left out). Write one command a line above the quoted notice; 'help' lists them.", seat)
-        if len(parsed.lines) > inbound.MAX_LINES:
+                          "left out). Write one command a line above the quoted notice; 'help' lists them."
+                          + ignored_note(ignored), seat)
+        if len(orders) > inbound.MAX_LINES:
             raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
     except Refusal as refusal:
         if refusal.seat is not None:
@@ -75,16 +77,79 @@ def process_mail(message: InboundMessage) -> None:
         return
     # The stale guard is for moves: a reply of only table talk, questions or preferences to an
     # older notice is as good as one to the newest.
-    expected = None if all(_neutral(line) for line in parsed.lines) else _expected_version(parsed, seat)
-    lines = translate_codes(parsed.lines, seat, expected)
+    expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat)
+    lines = translate_codes(orders, seat, expected)
     result = submissions.apply(message, seat, "\n".join(lines), expected)
     board, text = "", message.outcome
     if isinstance(result, services.CommandRejected):
+        if result.line_number:  # the line as the player counts them: greetings and blank lines included
+            result.line_number = positions[result.line_number - 1]
+        submissions.finish(message, message.status, message.error_code, submissions.describe_refusal(result))
         text = submissions.describe_refusal(result, with_legal=False)  # the answer lists them with codes
     if isinstance(result, services.StaleVersion):
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
-    answer(message, parsed, seat, message.error_code, text, board=board)
+    note = ignored_note(ignored)
+    message.outcome += note
+    answer(message, parsed, seat, message.error_code, text + note, board=board)
+
+
+def read_orders(parsed: inbound.Parsed, seat: Seat) -> tuple[list[str], list[int], list[str]]:
+    """The orders of a reply, the line number (1-based, among its non-blank new lines) of each,
+    and the lines left out as prose or signature. Whatever the game reads as a command of its
+    own (or a code, or a platform command) is an order, however polite it looks."""
+    order_like = _order_like(seat)
+    orders, ignored = inbound.split_prose(parsed.candidates, parsed.sender_name, parsed.signature, order_like)
+    positions, cursor = [], 0
+    for order in orders:
+        while parsed.candidates[cursor] != order:
+            cursor += 1
+        cursor += 1
+        positions.append(cursor)
+    return orders, positions, ignored
+
+
+def _order_like(seat: Seat):
+    game = Game.objects.get(pk=seat.game_id)
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    words: set[str] = set()
+    game_state = state["game"]
+    if game_state is not None and not state["meta"]["ended"]:
+        for number in range(len(state["meta"]["names"] or [])):
+            try:
+                words |= {spec.describe(c).split(None, 1)[0].lower() for c in spec.legal(game_state, number)
+                          if spec.describe(c).strip()}
+            except Exception:  # noqa: BLE001 - a game that cannot list a seat's moves now
+                continue
+
+    def order_like(line: str) -> bool:
+        if inbound.looks_like_platform_order(line):
+            return True
+        first = line.split(None, 1)[0].lower() if line.split() else ""
+        if first in words:
+            return True
+        if game_state is None:
+            return False
+        try:
+            spec.parse(line, game_state, seat.number)
+        except Exception:  # noqa: BLE001 - not a command of this game
+            return False
+        return True
+
+    return order_like
+
+
+MAX_IGNORED_SHOWN = 8
+
+
+def ignored_note(ignored: list[str]) -> str:
+    """'Ignored as not a command: 'Cheers,', 'Bob'' for the answer ("" when nothing was)."""
+    if not ignored:
+        return ""
+    shown = ", ".join(f"'{line[:60]}'" for line in ignored[:MAX_IGNORED_SHOWN])
+    more = f" and {len(ignored) - MAX_IGNORED_SHOWN} more lines" if len(ignored) > MAX_IGNORED_SHOWN else ""
+    return f"\n\nIgnored as not a command: {shown}{more}."
 
 
 # ---------------------------------------------------------------------------------------------
