@@ -66,6 +66,10 @@ class CommandRejected(ServiceError):
         self.legal = legal or []
 
 
+class NotAwaitedAfterEarlierLines(NotAwaited, CommandRejected):
+    """A line of a reply that came after an earlier line of it ended the seat's turn."""
+
+
 @dataclass
 class Actor:
     kind: str  # seat, system, admin

@@ -450,7 +450,8 @@ def html_text_and_signature(markup: str) -> tuple[str, list[str]]:
         parser.close()
     except Exception:  # broken HTML: fall back to removing tags
         return html.unescape(re.sub(r"<[^>]+>", " ", markup)), []
-    return _lines_of(parser.out), [line for line in _lines_of(parser.signature).split("\n") if line.strip()]
+    lines = _lines_of(parser.signature).split("\n")
+    return _lines_of(parser.out), [line for line in lines if line.strip() and line.strip() not in ("--", "__")]
 
 
 # ---------------------------------------------------------------------------------------------
