@@ -219,6 +219,7 @@ def build_context(notice: Notice) -> dict:
         # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
         head = (head or game.head_hash) if selectors.hashes_public(game) else ""
         ctx.update(game=game, spec=spec, names=names, head_hash=head, version=loaded.version,
+                   ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
                    round=summary.get("round", ""), phase=summary.get("phase", ""), audit_url=audit_url(game.pk),
                    standings=_standings(game, state, names), seed=state["meta"].get("seed"))
         fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])

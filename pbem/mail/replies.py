@@ -89,6 +89,12 @@ def process_mail(message: InboundMessage) -> None:
     if isinstance(result, services.StaleVersion):
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
+        earlier = already_applied(message, seat, orders, expected)
+        if earlier is not None:
+            text = (f"These orders were already applied at version {earlier.result_version}, from your "
+                    f"message of {earlier.processed_at:%a %d %b %Y, %H:%M} UTC: nothing more was applied. The game is now at "
+                    f"version {game.version}.")
+            submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
     note = ignored_note(ignored)
     message.outcome += note
     answer(message, parsed, seat, message.error_code, text + note, board=board)
@@ -138,6 +144,22 @@ def _order_like(seat: Seat):
         return True
 
     return order_like
+
+
+def already_applied(message: InboundMessage, seat: Seat, orders: list[str],
+                    expected: int | None) -> InboundMessage | None:
+    """The earlier mail of this seat, applied after the notice this one answers, that held the
+    same orders: a reply sent again (a client's "send again", a second copy from another
+    address book entry) is then told it was applied, not asked to move again."""
+    if expected is None:
+        return None
+    earlier = (InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
+               .exclude(pk=message.pk).exclude(channel__in=inbox.WEB_CHANNELS).order_by("-id")[:5])
+    for row in earlier:
+        parsed = inbound.parse(bytes(row.raw), row.envelope_to)
+        if read_orders(parsed, seat)[0] == orders:
+            return row
+    return None
 
 
 MAX_IGNORED_SHOWN = 8

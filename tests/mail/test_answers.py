@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.models import Event
+from pbem import eventlog, services
+from pbem.models import Event, Game
 
 from .conftest import deliver, hand, send_all
 from .replies import reply
@@ -24,3 +25,76 @@ def test_a_second_move_after_the_first_ended_the_turn_is_named_with_that_reason(
     assert "After your line 1 it is no longer your turn" in body and "waiting for Bob" in body
     assert "It is not your turn" not in body
     assert not Event.objects.filter(game=table, type="CardPlayed").exists()
+
+
+def test_a_reply_sent_again_is_told_it_was_already_applied_with_the_state_now(table, mailoutbox):
+    send_all()
+    notice = received(mailoutbox, "alice@example.org")
+    card = hand(table, 0)[0]
+    first = deliver(reply("gmail", notice, f"play {card}"))
+    assert first.status == "applied"
+    send_all()
+    again = deliver(reply("gmail", notice, f"play {card}"))  # the same reply, a new Message-ID
+    assert (again.status, again.error_code) == ("answered", "duplicate"), again.outcome
+    body = answer_to(mailoutbox)
+    assert f"already applied at version {first.result_version}" in body
+    assert "send your move again" not in body
+    assert "Already done." in body and "Next: waiting for Bob" in body
+    assert "The board as it stands now" in body
+    assert Event.objects.filter(game=table, type="CardPlayed").count() == 1
+
+
+def test_a_different_move_to_an_old_notice_is_still_refused_as_stale(table, mailoutbox):
+    send_all()
+    notice = received(mailoutbox, "alice@example.org")
+    first, second = hand(table, 0)[:2]
+    services.submit(table.pk, 0, f"play {first}")
+    services.submit(table.pk, 1, f"play {hand(table, 1)[0]}")
+    message = deliver(reply("gmail", notice, f"play {second}"))
+    assert message.error_code == "stale", message.outcome
+
+
+def finish_one_round_game(make_game, mailoutbox):
+    """A one-round Dice Duel: both cards played; the winner's claim is sent by mail."""
+    game = make_game(2, options={"rounds": 1})
+    send_all()
+    services.submit(game.pk, 0, f"play {hand(game, 0)[0]}")
+    services.submit(game.pk, 1, f"play {hand(game, 1)[0]}")
+    send_all()
+    winner = eventlog.load(Game.objects.get(pk=game.pk)).state["game"]["winner"]
+    address = ["alice@example.org", "bob@example.org"][winner]
+    message = deliver(reply("gmail", received(mailoutbox, address, "turn"), "take", sender=address))
+    assert message.status == "applied", message.outcome
+    send_all()
+    return game, address
+
+
+def test_the_last_confirmation_shows_the_result_and_no_way_to_reply(make_game, mailoutbox):
+    game, address = finish_one_round_game(make_game, mailoutbox)
+    confirmation = received(mailoutbox, address, "answer")
+    body = text_of(confirmation)
+    assert "The game is over. Final standings:" in body and "1. " in body
+    assert "Nobody is awaited now." not in body
+    assert "How to reply" not in body and "What you may do now" not in body
+    assert "Reply to this mail" not in confirmation.get_body(preferencelist=("html",)).get_content()
+
+
+def test_the_result_mail_has_the_final_board_the_ranking_and_the_seed(make_game, mailoutbox):
+    game, _address = finish_one_round_game(make_game, mailoutbox)
+    seed = eventlog.load(Game.objects.get(pk=game.pk)).state["meta"]["seed"]
+    for address in ("alice@example.org", "bob@example.org"):
+        result = received(mailoutbox, address, "final")
+        body = text_of(result)
+        assert "Final standings:" in body and "1. " in body and "2. " in body
+        assert "The final board:" in body
+        assert str(seed) in body
+        assert "How to reply" not in body
+        assert "Reply to this mail" not in result.get_body(preferencelist=("html",)).get_content()
+
+
+def test_an_answer_after_the_end_has_no_how_to_reply(make_game, mailoutbox):
+    game, address = finish_one_round_game(make_game, mailoutbox)
+    message = deliver(reply("gmail", received(mailoutbox, address, "final"), "board", sender=address))
+    assert message.status == "answered", message.outcome
+    body = answer_to(mailoutbox, address)
+    assert "How to reply" not in body and "The game is over." in body
