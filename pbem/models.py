@@ -128,6 +128,9 @@ class Seat(models.Model):
     away_until = models.DateTimeField(null=True, blank=True)
     away_days_used = models.PositiveIntegerField(default=0)
     last_notice_version = models.PositiveIntegerField(default=0)
+    # The player's time zone (an IANA name): every date and time mailed to this seat is shown in
+    # it, always named. Set by the "zone" command.
+    time_zone = models.CharField(max_length=64, default="UTC")
 
     class Meta:
         ordering = ["game", "number"]

@@ -26,8 +26,9 @@ from .readmodels import awaited_seats, game_status, scores_with_corrections
 # Platform events that change nothing on the board: a reply written before them is not stale,
 # and undo looks past them.
 NEUTRAL_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
+                  "pbem.TimeZoneChanged",
                   "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
-QUIET_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
+QUIET_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.NoticesChanged", "pbem.TimeZoneChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
                 "pbem.DeadlineMissed"}
 
 # Platform events every seat hears of, even one still choosing its move.
@@ -102,7 +103,7 @@ GAME_FIELDS = ("id", "kind", "status", "seed", "chain_scheme", "options", "deadl
                "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
-SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used")
+SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used", "time_zone")
 
 
 @dataclass

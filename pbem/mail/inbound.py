@@ -548,7 +548,7 @@ SIGNOFF_RE = re.compile(
     r"\s*[,.!:;)]*\s*(:-?\)|;-?\)|:d)?"
     r"(([-–—,]\s*|\s+)[^\W\d][\w.'’-]*( [^\W\d][\w.'’-]*){0,2}[.!]?)?$", re.I)
 CODE_LINE_RE = re.compile(r"^#?\d{1,3}$")
-PLATFORM_ORDERS = ("help", "board", "history", "say", "undo", "away", "back", "notices")
+PLATFORM_ORDERS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
 MAX_SIGNATURE_LINES = 8  # lines after a sign-off taken as its signature
 
 

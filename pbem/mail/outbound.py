@@ -16,6 +16,7 @@ import textwrap
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parseaddr
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -271,7 +272,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
         "options": options,
         "other_options": others,
-        "deadline": _when(deadline) if deadline else "",
+        "deadline": _when(deadline, seat.time_zone) if deadline else "",
         "seat_url": addressing.seat_url(seat),
         "reply_address": addressing.reply_address(seat),
         "tag": subject_tag(seat),
@@ -309,12 +310,27 @@ def _standings(game: Game, state: dict, names: list[str]) -> list[dict]:
     return sorted(rows, key=lambda r: (r["place"] if r["place"] != "" else 99, r["name"]))
 
 
-def _when(iso: str) -> str:
+def zone_named(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ValueError, KeyError, OSError):
+        return ZoneInfo("UTC")
+
+
+def local_time(moment: datetime, zone_name: str | None = "UTC") -> str:
+    """A moment in the player's zone, the zone always named: 'Thu 10 Dec 2026, 19:00 Europe/Berlin'."""
+    zone = zone_named(zone_name)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} {zone.key}"
+
+
+def _when(iso: str, zone_name: str | None = "UTC") -> str:
     moment = datetime.fromisoformat(iso)
     delta = moment - timezone.now()
     hours = int(delta.total_seconds() // 3600)
     left = f"in {hours} hours" if hours >= 1 else "in less than an hour" if delta.total_seconds() > 0 else "passed"
-    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC ({left})"
+    return f"{local_time(moment, zone_name)} ({left})"
 
 
 def sender_address() -> str:

@@ -92,7 +92,7 @@ def process_mail(message: InboundMessage) -> None:
         earlier = already_applied(message, seat, orders, expected)
         if earlier is not None:
             text = (f"These orders were already applied at version {earlier.result_version}, from your "
-                    f"message of {earlier.processed_at:%a %d %b %Y, %H:%M} UTC: nothing more was applied. The game is now at "
+                    f"message of {outbound.local_time(earlier.processed_at, seat.time_zone)}: nothing more was applied. The game is now at "
                     f"version {game.version}.")
             submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
     note = ignored_note(ignored)
@@ -280,7 +280,7 @@ def _expected_version(parsed: inbound.Parsed, seat: Seat) -> int | None:
     return None
 
 
-NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back"}
+NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back", "zone"}
 
 
 def _neutral(line: str) -> bool:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from pbem import eventlog, services
+import email
+import email.policy
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+
+from pbem import desk, eventlog, services
 from pbem.models import Event, Game
 
 from .conftest import deliver, hand, send_all
@@ -98,3 +106,58 @@ def test_an_answer_after_the_end_has_no_how_to_reply(make_game, mailoutbox):
     assert message.status == "answered", message.outcome
     body = answer_to(mailoutbox, address)
     assert "How to reply" not in body and "The game is over." in body
+
+
+ISO_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
+
+
+def test_away_until_announces_the_day_the_player_wrote_not_the_day_after(table, mailoutbox):
+    send_all()
+    services.submit(table.pk, 1, f"play {hand(table, 1)[0]}")  # Bob waits now: he hears news
+    last_day = (timezone.now() + timedelta(days=5)).date()
+    message = deliver(reply("gmail", received(mailoutbox, "alice@example.org"), f"away until {last_day.isoformat()}"))
+    assert message.status == "applied", message.outcome
+    assert f"away until {last_day.isoformat()} (to the end of that day, UTC)" in answer_to(mailoutbox)
+    news = " ".join(text_of(received(mailoutbox, "bob@example.org", "news")).split())
+    assert f"Alice is away until {last_day.isoformat()} (back on {(last_day + timedelta(days=1)).isoformat()})" in news
+    away_until = table.seats.get(number=0).away_until
+    assert away_until == datetime(last_day.year, last_day.month, last_day.day, tzinfo=UTC) + timedelta(days=1)
+
+
+def test_deadlines_are_shown_in_utc_by_default_with_the_zone_named(table, mailoutbox):
+    send_all()
+    assert re.search(r"Deadline: \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC \(in \d+ hours\)",
+                     text_of(received(mailoutbox, "alice@example.org", "turn")))
+
+
+def test_a_player_sets_a_time_zone_and_dates_are_shown_in_it(table, mailoutbox):
+    send_all()
+    message = deliver(reply("gmail", received(mailoutbox, "alice@example.org"), "zone europe/berlin"))
+    assert message.status == "applied", message.outcome
+    assert table.seats.get(number=0).time_zone == "Europe/Berlin"
+    body = answer_to(mailoutbox)
+    deadline = datetime.fromisoformat(Game.objects.get(pk=table.pk).deadlines["0"]).astimezone(ZoneInfo("Europe/Berlin"))
+    assert f"Your deadline: {deadline:%a %d %b %Y, %H:%M} Europe/Berlin" in body
+    # Away to the end of the day in Berlin: an hour before midnight UTC in winter.
+    last_day = (timezone.now() + timedelta(days=5)).date()
+    deliver(reply("gmail", received(mailoutbox, "alice@example.org", "turn"), f"away until {last_day.isoformat()}"))
+    assert table.seats.get(number=0).away_until == (
+        datetime(last_day.year, last_day.month, last_day.day, tzinfo=ZoneInfo("Europe/Berlin")) + timedelta(days=1))
+
+
+def test_an_unknown_time_zone_is_refused_and_changes_nothing(table, mailoutbox):
+    send_all()
+    message = deliver(reply("gmail", received(mailoutbox, "alice@example.org"), "zone Mars/Olympus"))
+    assert message.status == "refused" and "Mars/Olympus is not a time zone name" in message.outcome
+    assert table.seats.get(number=0).time_zone == "UTC"
+
+
+def test_no_mail_shows_a_raw_iso_timestamp(table, mailoutbox):
+    send_all()
+    desk.extend_deadline(table.pk, 0, timezone.now() + timedelta(days=3), services.SYSTEM, "a family matter")
+    services.submit(table.pk, 1, "say hello")
+    send_all()
+    assert mailoutbox
+    for sent in mailoutbox:
+        parsed = email.message_from_bytes(sent.message().as_bytes(), policy=email.policy.default)
+        assert not ISO_TIMESTAMP.search(text_of(parsed)), text_of(parsed)
