@@ -258,6 +258,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     number = seat.number
     since = [] if notice.kind == "answer" else selectors.feed(
         game, number, after=min(seat.last_notice_version, version), upto=version)
+    since = [item for item in since if not item.undone]
+    # Table talk alone (nothing else happened since the last notice): the words, without the
+    # board and the housekeeping of a news mail.
+    talk_only = notice.kind == "news" and bool(since) and all(item.type == "pbem.Said" for item in since)
+    # A player is not told his own moves back (his confirmation said them); what they caused is news.
+    since = [item for item in since if not own_doing(item, number)]
     options, others = [], []
     if (state["game"] is not None and not state["meta"]["ended"] and not state["meta"]["paused"]
             and notice.kind in ("turn", "reminder", "answer", "welcome")):
@@ -268,8 +274,9 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     return {
         "seat": seat,
         "seat_name": seat.name,
-        "since": _since_lines([item.text for item in since if not item.undone]),
-        "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
+        "since": _since_lines([item.text for item in since]),
+        "talk_only": talk_only,
+        "board": selectors.board_text(spec, state, number) if notice.kind != "answer" and not talk_only else "",
         "options": options,
         "other_options": others,
         "deadline": _when(deadline, seat.time_zone) if deadline else "",
@@ -282,6 +289,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
 
 
 MAX_SINCE = 30
+
+
+def own_doing(item, seat: int) -> bool:
+    """An event the seat did itself and that is about itself (its move, its words): not news to it."""
+    data = item.data if isinstance(item.data, dict) else {}
+    return item.actor == "seat" and item.actor_seat == seat and data.get("seat") == seat
 
 
 def _since_lines(texts: list[str]) -> list[str]:

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from pbem import desk, eventlog, services
-from pbem.models import Event, Game
+from pbem.models import Event, Game, Notice
 
 from .conftest import deliver, hand, send_all
 from .replies import reply
@@ -161,3 +161,32 @@ def test_no_mail_shows_a_raw_iso_timestamp(table, mailoutbox):
     for sent in mailoutbox:
         parsed = email.message_from_bytes(sent.message().as_bytes(), policy=email.policy.default)
         assert not ISO_TIMESTAMP.search(text_of(parsed)), text_of(parsed)
+
+
+def latest_to(mailoutbox, to: str):
+    send_all()
+    return received(mailoutbox, to)
+
+
+def test_table_talk_comes_without_housekeeping(table, mailoutbox):
+    send_all()
+    services.submit(table.pk, 1, "say good luck, Alice")
+    news = latest_to(mailoutbox, "alice@example.org")
+    assert Notice.objects.get(pk=int(news["X-Pbem-Notice"])).kind == "news"
+    body = text_of(news)
+    assert "table talk in Dice Duel" in body and "* Bob says: good luck, Alice" in body
+    assert "Your view of the board" not in body and "notices digest" not in body
+    assert "How to reply" not in body and "hash chain" not in body
+    assert all(len(line) <= 80 for line in body.splitlines())
+
+
+def test_a_player_is_not_sent_his_own_moves_back(table, mailoutbox):
+    send_all()
+    mine = hand(table, 0)[0]
+    services.submit(table.pk, 0, f"play {mine}\nsay my card is down")
+    services.submit(table.pk, 1, f"play {hand(table, 1)[0]}")
+    body = text_of(latest_to(mailoutbox, "alice@example.org"))
+    assert "Cards revealed:" in body  # what her move and Bob's caused is news
+    assert f"Alice played {mine} face down" not in body
+    assert "Alice says: my card is down" not in body
+    assert "Bob played a card face down" in body
