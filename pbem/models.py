@@ -248,7 +248,9 @@ class Notice(models.Model):
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["status"], name="notice_status")]
+        indexes = [models.Index(fields=["status"], name="notice_status"),
+                   # The answers' loop guard counts one address's answers of the last hour.
+                   models.Index(fields=["to_email", "kind", "created_at"], name="notice_to_kind_time")]
         constraints = [
             models.UniqueConstraint(fields=["dedupe_key"], name="notice_unique_dedupe_key",
                                     condition=models.Q(dedupe_key__isnull=False)),

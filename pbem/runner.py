@@ -344,6 +344,9 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
             continue  # the stand-in moves for it at once; its player hears of it as news
         elif number in after and number not in before:
             kind = "turn"
+        elif number in after and number != work.actor.seat and seat["notice_preference"] != "none" and (
+                not talk and _changes_what_it_sees(work, number) and not _told_lately(work, seat["id"])):
+            kind = "news"  # still choosing, and another seat's move changed what it sees: told (batched)
         elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
             continue  # still choosing; the actor gets a confirmation from the channel
         elif number in after:
@@ -355,6 +358,26 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
         if any(n["seat_id"] == seat["id"] for n in work.notices):
             continue  # the command wrote this seat a notice of its own (a welcome, a correction)
         work.notices.append({"seat_id": seat["id"], "kind": kind, "version": version, "to_email": seat["email"]})
+
+
+# A seat still choosing in a simultaneous phase hears of other seats' moves at most once in
+# this many seconds: its next notice (or its reply's answer) carries what came after.
+CHOOSING_NEWS_SECONDS = 300
+
+
+def _changes_what_it_sees(work: Work, seat: int) -> bool:
+    """Whether this command's events show `seat` something (a move it may see, even face down)."""
+    return any(ev.type not in QUIET_EVENTS and ev.type not in NEUTRAL_EVENTS
+               and (ev.visible_to is None or seat in ev.visible_to or ev.public is not None)
+               for ev in work.events)
+
+
+def _told_lately(work: Work, seat_id: int) -> bool:
+    from .models import Notice
+
+    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+    return Notice.objects.filter(game_id=work.loaded.game_id, seat_id=seat_id, kind="news",
+                                 created_at__gte=since).exists()
 
 
 def _finish_if_over(work: Work) -> None:

@@ -79,6 +79,27 @@ def process_mail(message: InboundMessage) -> None:
     # older notice is as good as one to the newest.
     expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat)
     lines = translate_codes(orders, seat, expected)
+    earlier = already_applied(message, seat, orders, expected)
+    if earlier is not None:  # the same reply again: told so, never applied twice
+        game = Game.objects.get(pk=seat.game_id)
+        board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
+        text = (f"These orders were already applied at version {earlier.result_version}, from your message of "
+                f"{outbound.local_time(earlier.processed_at, seat.time_zone)}: nothing more was applied. The "
+                f"game is now at version {game.version}.")
+        submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
+        message.game_id, message.seat = seat.game_id, seat
+    else:
+        if expected is not None and means_the_same(seat, lines, expected):
+            expected = None  # the game moved on, but not in a way that changes what these orders mean
+        board, text = _apply(message, seat, lines, positions, expected)
+    note = ignored_note(ignored)
+    message.outcome += note
+    answer(message, parsed, seat, message.error_code, text + note, board=board)
+
+
+def _apply(message: InboundMessage, seat: Seat, lines: list[str], positions: list[int],
+           expected: int | None) -> tuple[str, str]:
+    """Applies the orders; returns the board to show (after a stale refusal) and the answer's text."""
     result = submissions.apply(message, seat, "\n".join(lines), expected)
     board, text = "", message.outcome
     if isinstance(result, services.CommandRejected):
@@ -89,15 +110,7 @@ def process_mail(message: InboundMessage) -> None:
     if isinstance(result, services.StaleVersion):
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
-        earlier = already_applied(message, seat, orders, expected)
-        if earlier is not None:
-            text = (f"These orders were already applied at version {earlier.result_version}, from your "
-                    f"message of {outbound.local_time(earlier.processed_at, seat.time_zone)}: nothing more was applied. The game is now at "
-                    f"version {game.version}.")
-            submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
-    note = ignored_note(ignored)
-    message.outcome += note
-    answer(message, parsed, seat, message.error_code, text + note, board=board)
+    return board, text
 
 
 def read_orders(parsed: inbound.Parsed, seat: Seat) -> tuple[list[str], list[int], list[str]]:
@@ -151,7 +164,7 @@ def already_applied(message: InboundMessage, seat: Seat, orders: list[str],
     """The earlier mail of this seat, applied after the notice this one answers, that held the
     same orders: a reply sent again (a client's "send again", a second copy from another
     address book entry) is then told it was applied, not asked to move again."""
-    if expected is None:
+    if expected is None or expected >= Game.objects.values_list("version", flat=True).get(pk=seat.game_id):
         return None
     earlier = (InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
                .exclude(pk=message.pk).exclude(channel__in=inbox.WEB_CHANNELS).order_by("-id")[:5])
@@ -285,6 +298,33 @@ NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back", "
 
 def _neutral(line: str) -> bool:
     return line.split(None, 1)[0].lower() in NEUTRAL_WORDS
+
+
+def means_the_same(seat: Seat, lines: list[str], version: int) -> bool:
+    """Whether the orders, written against the notice at `version`, still mean what they meant:
+    every move reads as the same command now as then, and each is still one the seat may make
+    (the first at once, the others after it as the game then stands). Another seat's move in a
+    simultaneous phase (an offer, a card played face down) then does not make the reply stale;
+    one that changes the move's meaning or takes it away does."""
+    game = Game.objects.get(pk=seat.game_id)
+    if version >= game.version:
+        return True
+    spec = get_game(game.kind)
+    then = eventlog.load(game, at=version).state
+    now = eventlog.load(game).state
+    if then["game"] is None or now["game"] is None or now["meta"]["ended"]:
+        return False
+    moves = [line for line in lines if line.split(None, 1)[0].lower() not in inbound.PLATFORM_ORDERS]
+    if not moves:
+        return True
+    try:
+        meant = [spec.parse(line, then["game"], seat.number) for line in moves]
+        means = [spec.parse(line, now["game"], seat.number) for line in moves]
+    except Exception:  # noqa: BLE001 - an order that does not read (then or now): the guard decides
+        return False
+    if meant != means:
+        return False
+    return meant[0] in spec.legal(now["game"], seat.number) and len(moves) == 1
 
 
 def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:

@@ -28,7 +28,7 @@ def test_a_second_move_after_the_first_ended_the_turn_is_named_with_that_reason(
     first, second = hand(table, 0)[:2]
     message = deliver(reply("gmail", received(mailoutbox, "alice@example.org"), f"play {first}\nplay {second}"))
     assert (message.status, message.error_code) == ("refused", "not_your_turn"), message.outcome
-    body = answer_to(mailoutbox)
+    body = " ".join(answer_to(mailoutbox).split())
     assert f"Line 2: play {second}" in body
     assert "After your line 1 it is no longer your turn" in body and "waiting for Bob" in body
     assert "It is not your turn" not in body
@@ -50,16 +50,6 @@ def test_a_reply_sent_again_is_told_it_was_already_applied_with_the_state_now(ta
     assert "Already done." in body and "Next: waiting for Bob" in body
     assert "The board as it stands now" in body
     assert Event.objects.filter(game=table, type="CardPlayed").count() == 1
-
-
-def test_a_different_move_to_an_old_notice_is_still_refused_as_stale(table, mailoutbox):
-    send_all()
-    notice = received(mailoutbox, "alice@example.org")
-    first, second = hand(table, 0)[:2]
-    services.submit(table.pk, 0, f"play {first}")
-    services.submit(table.pk, 1, f"play {hand(table, 1)[0]}")
-    message = deliver(reply("gmail", notice, f"play {second}"))
-    assert message.error_code == "stale", message.outcome
 
 
 def finish_one_round_game(make_game, mailoutbox):
