@@ -167,7 +167,7 @@ def already_applied(message: InboundMessage, seat: Seat, orders: list[str],
     if expected is None or expected >= Game.objects.values_list("version", flat=True).get(pk=seat.game_id):
         return None
     earlier = (InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
-               .exclude(pk=message.pk).exclude(channel__in=inbox.WEB_CHANNELS).order_by("-id")[:5])
+               .exclude(pk=message.pk).exclude(channel__in=inbox.WEB_CHANNELS).order_by("-id")[:3])
     for row in earlier:
         parsed = inbound.parse(bytes(row.raw), row.envelope_to)
         if read_orders(parsed, seat)[0] == orders:
