@@ -557,6 +557,12 @@ def looks_like_platform_order(line: str) -> bool:
     return bool(words) and (words[0].lower() in PLATFORM_ORDERS or bool(CODE_LINE_RE.match(words[0])))
 
 
+def looks_like_prose(line: str, sender_name: str = "") -> bool:
+    """A greeting, thanks, a sign-off, a device footer or the sender's own name, by its look alone."""
+    return bool(SIGNOFF_RE.match(line) or GREETING_RE.match(line) or FOOTER_RE.match(line)
+                or _is_name(line, sender_name))
+
+
 def _is_name(line: str, sender_name: str) -> bool:
     stripped = line.strip().lstrip("-–—~ ").rstrip(".! ")
     if not stripped or any(ch.isdigit() for ch in stripped):

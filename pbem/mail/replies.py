@@ -117,7 +117,7 @@ def read_orders(parsed: inbound.Parsed, seat: Seat) -> tuple[list[str], list[int
     """The orders of a reply, the line number (1-based, among its non-blank new lines) of each,
     and the lines left out as prose or signature. Whatever the game reads as a command of its
     own (or a code, or a platform command) is an order, however polite it looks."""
-    order_like = _order_like(seat)
+    order_like = _order_like(seat, parsed.sender_name)
     orders, ignored = inbound.split_prose(parsed.candidates, parsed.sender_name, parsed.signature, order_like)
     positions, cursor = [], 0
     for order in orders:
@@ -128,33 +128,48 @@ def read_orders(parsed: inbound.Parsed, seat: Seat) -> tuple[list[str], list[int
     return orders, positions, ignored
 
 
-def _order_like(seat: Seat):
-    game = Game.objects.get(pk=seat.game_id)
-    spec = get_game(game.kind)
-    state = eventlog.load(game).state
-    words: set[str] = set()
-    game_state = state["game"]
-    if game_state is not None and not state["meta"]["ended"]:
-        for number in range(len(state["meta"]["names"] or [])):
-            try:
-                words |= {spec.describe(c).split(None, 1)[0].lower() for c in spec.legal(game_state, number)
-                          if spec.describe(c).strip()}
-            except Exception:  # noqa: BLE001 - a game that cannot list a seat's moves now
-                continue
+def _order_like(seat: Seat, sender_name: str = ""):
+    """Whether a line is an order of this seat's game: a platform command or code, a line the
+    game's parser takes, or (for a line that does not look like prose) one starting with the verb
+    of a move some seat may make now. The game is loaded, and its moves listed, only when needed."""
+    known: dict = {}
+
+    def game():
+        if not known:
+            row = Game.objects.get(pk=seat.game_id)
+            state = eventlog.load(row).state
+            known.update(spec=get_game(row.kind), state=state,
+                         running=state["game"] is not None and not state["meta"]["ended"])
+        return known
+
+    def verbs() -> set[str]:
+        if "verbs" not in known:
+            found, loaded = set(), game()
+            if loaded["running"]:
+                spec, game_state = loaded["spec"], loaded["state"]["game"]
+                for number in range(len(loaded["state"]["meta"]["names"] or [])):
+                    try:
+                        found |= {spec.describe(c).split(None, 1)[0].lower() for c in spec.legal(game_state, number)
+                                  if spec.describe(c).strip()}
+                    except Exception:  # noqa: BLE001 - a game that cannot list a seat's moves now
+                        continue
+            known["verbs"] = found
+        return known["verbs"]
 
     def order_like(line: str) -> bool:
         if inbound.looks_like_platform_order(line):
             return True
-        first = line.split(None, 1)[0].lower() if line.split() else ""
-        if first in words:
-            return True
-        if game_state is None:
+        loaded = game()
+        if not loaded["running"]:
             return False
         try:
-            spec.parse(line, game_state, seat.number)
-        except Exception:  # noqa: BLE001 - not a command of this game
+            loaded["spec"].parse(line, loaded["state"]["game"], seat.number)
+            return True
+        except Exception:  # noqa: BLE001 - not a command of this game as written
+            pass
+        if inbound.looks_like_prose(line, sender_name):
             return False
-        return True
+        return line.split(None, 1)[0].lower() in verbs()
 
     return order_like
 
