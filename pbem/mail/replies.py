@@ -317,8 +317,8 @@ def _neutral(line: str) -> bool:
 
 def means_the_same(seat: Seat, lines: list[str], version: int) -> bool:
     """Whether the orders, written against the notice at `version`, still mean what they meant:
-    every move reads as the same command now as then, and each is still one the seat may make
-    (the first at once, the others after it as the game then stands). Another seat's move in a
+    its one move reads as the same command now as then, was a move the seat could make then and
+    is one it can make now. Another seat's move in a
     simultaneous phase (an offer, a card played face down) then does not make the reply stale;
     one that changes the move's meaning or takes it away does."""
     game = Game.objects.get(pk=seat.game_id)
@@ -339,7 +339,9 @@ def means_the_same(seat: Seat, lines: list[str], version: int) -> bool:
         return False
     if meant != means:
         return False
-    return meant[0] in spec.legal(now["game"], seat.number) and len(moves) == 1
+    # One move, a move the seat could make at the notice it answers and can make now.
+    return (len(moves) == 1 and meant[0] in spec.legal(then["game"], seat.number)
+            and meant[0] in spec.legal(now["game"], seat.number))
 
 
 def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:

@@ -180,3 +180,19 @@ def test_a_player_is_not_sent_his_own_moves_back(table, mailoutbox):
     assert f"Alice played {mine} face down" not in body
     assert "Alice says: my card is down" not in body
     assert "Bob played a card face down" in body
+
+
+def test_help_and_board_name_the_awaited_seat_by_its_player(db, settings, mailoutbox):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    people = [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")]
+    game = services.create_game("elfenland", people, {})
+    send_all()
+    awaited = Game.objects.get(pk=game.pk).awaited[0]
+    idle = 1 - awaited
+    address = people[idle].email
+    message = deliver(reply("gmail", received(mailoutbox, address), "help\nboard", sender=address))
+    assert message.status == "answered", message.outcome
+    body = answer_to(mailoutbox, address)
+    assert f"Waiting for: {people[awaited].name}" in body
+    assert not re.search(r"\bseat [0-9]", body)
+    assert all(len(line) <= 80 for line in body.splitlines())
