@@ -7,6 +7,7 @@ full stack (see docker-compose.yml).
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -172,7 +173,7 @@ STORAGES = {
 }
 
 # A shared cache (rate limits across gunicorn workers) when CACHE_URL names a Redis; else per process.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES: dict[str, dict[str, Any]] = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if os.environ.get("CACHE_URL"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": os.environ["CACHE_URL"]}}
@@ -263,7 +264,7 @@ PBEM_SNAPSHOT_EVERY = int(os.environ.get("PBEM_SNAPSHOT_EVERY", "100"))
 PBEM_EXTRA_GAMES = env_list("PBEM_EXTRA_GAMES")
 PBEM_DEFAULT_DEADLINE_HOURS = int(os.environ.get("PBEM_DEFAULT_DEADLINE_HOURS", "48"))
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
@@ -324,7 +325,7 @@ PBEM_INVITATIONS_PER_DAY = int(os.environ.get("PBEM_INVITATIONS_PER_DAY", "500")
 # creator's invitation link at once: there is no stranger to protect.
 PBEM_SHOW_CREATOR_LINK = PBEM_EMBEDDED and EMAIL_BACKEND.rsplit(".", 2)[-2] in ("filebased", "console", "locmem")
 # An API request body larger than this is answered 413 before it is read.
-PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(64 * 1024)))
+PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(256 * 1024)))
 # The MTA pipe (`receive_email`) gives up after this many seconds and exits 75, so the MTA keeps
 # the mail and retries, instead of killing the command and bouncing the mail.
 PBEM_PIPE_TIMEOUT = int(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))
@@ -332,7 +333,7 @@ PBEM_SMTP_STORE_TIMEOUT = int(os.environ.get("PBEM_SMTP_STORE_TIMEOUT", "30"))  
 # PostgreSQL: a database that does not answer is given up after PBEM_DB_CONNECT_TIMEOUT seconds,
 # a statement after PBEM_DB_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration).
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    _db_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _db_options: dict[str, Any] = DATABASES["default"].setdefault("OPTIONS", {})
     _db_options.setdefault("connect_timeout", int(os.environ.get("PBEM_DB_CONNECT_TIMEOUT", "5")))
     _db_options.setdefault("options", f"-c statement_timeout={int(os.environ.get('PBEM_DB_STATEMENT_TIMEOUT', '30')) * 1000}")
 if CACHES["default"]["BACKEND"].endswith("RedisCache"):  # the rate limits' counters

@@ -127,6 +127,7 @@ class Option:
     def coerce(self, raw: Any) -> Any:
         """Turns a value typed by a person (e.g. "yes", "3") into the option's type."""
         kind = type(self.default)
+        value: Any
         try:
             if kind is bool:
                 value = raw if isinstance(raw, bool) else _parse_bool(str(raw))

@@ -165,7 +165,9 @@ def play_with_standins(spec: GameSpec, players: int, standins, options: dict | N
 
 def winners(spec: GameSpec, table: Table) -> list[int]:
     """The seats sharing first place."""
-    return spec.result(table.state).ranking()[0]
+    result = spec.result(table.state)
+    assert result is not None, "the game has not ended"
+    return result.ranking()[0]
 
 
 # ---------------------------------------------------------------------------------------------

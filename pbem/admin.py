@@ -459,7 +459,7 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
         desk.rewind(game.pk, data["to_seq"], actor, reason)
         return f"Every game event after #{data['to_seq']} is taken back; play resumes from there."
     if action == "rebuild":
-        before = Game.objects.values("status", "round", "phase", "awaited", "scores").get(pk=game.pk)
+        before = dict(Game.objects.values("status", "round", "phase", "awaited", "scores").get(pk=game.pk))
         after = readmodels.rebuild(game)
         changed = sorted(k for k in before if before[k] != after[k])
         return "Read model rebuilt from the log" + (f"; corrected: {', '.join(changed)}." if changed

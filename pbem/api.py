@@ -127,6 +127,7 @@ E400 = {400: ErrorOut}
 E403 = {403: ErrorOut, 429: ErrorOut}
 E404 = {404: ErrorOut}
 E422 = {422: ErrorOut}
+E413 = {413: ErrorOut}  # a body over PBEM_API_MAX_BODY_BYTES (pbem.middleware)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,7 +330,8 @@ class AuditOut(Schema):
 
 
 class HeadIn(Schema):
-    text: Text = Field(min_length=1, max_length=200_000,
+    # 20,000 characters hold a whole notice; even all escaped (12 bytes each) they fit the body limit.
+    text: Text = Field(min_length=1, max_length=20_000,
                        description="a head (VERSION:HASH) or a whole pasted notice, headers and all")
 
 
@@ -441,7 +443,7 @@ def list_games(request: HttpRequest,
     return [game_out(g) for g in games[offset:offset + limit]]
 
 
-@api.post("/games", response={201: GameOut, **E400, **E422, 429: ErrorOut},
+@api.post("/games", response={201: GameOut, **E400, **E413, **E422, 429: ErrorOut},
           summary="Create a game; every player is invited by mail and it starts when all accept")
 def create_game(request: HttpRequest, payload: GameCreateIn):
     try:
@@ -494,7 +496,7 @@ class AcceptOut(Schema):
     status: str
 
 
-@api.post("/games/{game_id}/seat/accept", response={200: AcceptOut, **E403, **E404, 409: ErrorOut},
+@api.post("/games/{game_id}/seat/accept", response={200: AcceptOut, **E403, **E404, **E413, 409: ErrorOut},
           summary="Accept the seat's invitation (auth: X-Seat-Token); the last acceptance starts the game")
 def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
     game = _game(game_id)
@@ -519,7 +521,7 @@ def seat_legal(request: HttpRequest, game_id: int, token: str | None = Header(No
 
 
 @api.post("/games/{game_id}/commands",
-          response={200: OutcomeOut, **E400, **E403, **E404, 409: ErrorOut, **E422},
+          response={200: OutcomeOut, **E400, **E403, **E404, 409: ErrorOut, **E413, **E422},
           summary="Submit command lines or one structured command (auth: X-Seat-Token)",
           description="409: the game moved on (stale expected_version), it is not your turn, or the game "
                       "is not running. 422: the rules refuse the command (detail: line and legal commands). "
@@ -658,7 +660,7 @@ def head_check(request: HttpRequest, game_id: int, head: str = Query(..., max_le
     return _heads_out(game, [parsed])
 
 
-@api.post("/games/{game_id}/head", response={200: HeadsOut, **E400, **E404, 409: ErrorOut, **E422},
+@api.post("/games/{game_id}/head", response={200: HeadsOut, **E400, **E404, **E413, 409: ErrorOut, **E422},
           summary="Does the log still contain the heads in this pasted notice (or this one head)?",
           description=HEAD_ANSWERS)
 def head_check_pasted(request: HttpRequest, game_id: int, payload: HeadIn):

@@ -6,6 +6,7 @@ log, `python -m pbem.verify` checks it."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.base import rederive
@@ -55,7 +56,7 @@ class Report:
         return f"game #{self.game_id}: FAILED\n  " + "\n  ".join(self.problems)
 
 
-def verify(game: Game, heads: list[tuple[int, str]] = ()) -> Report:
+def verify(game: Game, heads: Sequence[tuple[int, str]] = ()) -> Report:
     """Everything the server can check about `game`; `heads`: (version, hash) pairs someone holds
     (from a notice), each of which the log must still contain."""
     report = Report(game.pk, scheme=game.chain_scheme)

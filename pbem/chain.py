@@ -175,6 +175,7 @@ class Sealer:
         if self.scheme == 1:
             return None
         key, game = self.key, self.game_id
+        assert key is not None, "a scheme-2 chain is keyed by the game's seed"
         return {
             "what": what_digest(row),
             "when": when or when_digest(row["created_at"]),
@@ -186,9 +187,12 @@ class Sealer:
     def hash(self, seq: int, row: dict, prev_hash: str, when: str | None = None) -> str:
         if self.scheme == 1:
             return hash_v1(self.game_id, seq, row, prev_hash)
-        return link(self.game_id, seq, prev_hash, self.parts(seq, row, when))
+        parts = self.parts(seq, row, when)
+        assert parts is not None
+        return link(self.game_id, seq, prev_hash, parts)
 
     def payload_key(self, seq: int) -> str:
+        assert self.key is not None, "scheme 1 has no payload keys"
         return payload_key(self.key, self.game_id, seq).hex()
 
 

@@ -17,31 +17,31 @@ PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "no
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
-    work.outcome.answers.append(selectors.help_text(work.spec, work.state, seat))
+    work.told.answers.append(selectors.help_text(work.spec, work.state, seat))
 
 
 def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
-    work.outcome.answers.append(selectors.board_text(work.spec, work.state, seat))
+    work.told.answers.append(selectors.board_text(work.spec, work.state, seat))
 
 
 def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     count = int(rest) if rest.isdigit() else 10
     lines = selectors.history_lines(work.loaded.game_id, seat)
-    work.outcome.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
+    work.told.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
 
 
 def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
     if not rest:
         raise CommandRejected("Say what? Write 'say' and then your message.", line)
     work.platform("Said", {"seat": seat, "text": rest[:2000]})
-    work.outcome.applied.append(f"said: {rest[:60]}")
+    work.told.applied.append(f"said: {rest[:60]}")
 
 
 def _cmd_undo(work: Work, seat: int, rest: str, line: str) -> None:
     seqs = undoable(work.loaded.game_id, seat)
     work.platform("Undone", {"seat": seat, "events": seqs, "reason": "taken back by the player"})
     rebuild_after_undo(work, seqs)
-    work.outcome.applied.append("undo")
+    work.told.applied.append("undo")
 
 
 def rebuild_after_undo(work: Work, seqs: list[int]) -> None:
@@ -130,13 +130,13 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     # "until" stays the first day back, as in the events before it; "last_day" is the day typed.
     work.platform("Away", {"seat": seat, "until": until.date().isoformat(), "last_day": last_day.isoformat(),
                            "days": days})
-    work.outcome.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
+    work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
 
 
 def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
     if seat in work.state["meta"].get("standins", ()):
         take_seat_back(work, seat)
-        work.outcome.applied.append("back: you play your seat yourself again")
+        work.told.applied.append("back: you play your seat yourself again")
         return
     info = work.seats[seat]
     now = timezone.now()
@@ -145,7 +145,7 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
     refund = max(0, (info["away_until"] - now).days)
     _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
     work.platform("Back", {"seat": seat})
-    work.outcome.applied.append("back")
+    work.told.applied.append("back")
 
 
 def take_seat_back(work: Work, seat: int) -> None:
@@ -175,7 +175,7 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(notice_preference=choice))
     info["notice_preference"] = choice
     work.platform("NoticesChanged", {"seat": seat, "preference": choice}, visible_to=[seat], public={"seat": seat})
-    work.outcome.applied.append(f"notices {choice}")
+    work.told.applied.append(f"notices {choice}")
 
 
 ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "UTC"}
@@ -184,7 +184,7 @@ ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "U
 def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     info = work.seats[seat]
     if not rest:
-        work.outcome.answers.append(f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
+        work.told.answers.append(f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
                                     "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC').")
         return
     name = ZONE_NAMES.get(rest.strip().lower().replace(" ", "_"))
@@ -194,7 +194,7 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
     info["time_zone"] = name
     work.platform("TimeZoneChanged", {"seat": seat, "zone": name}, visible_to=[seat], public={"seat": seat})
-    work.outcome.applied.append(f"zone {name}: dates and times are shown in it from now on")
+    work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
 
 
 PLATFORM_COMMANDS = {"zone": _cmd_zone, "help": _cmd_help, "board": _cmd_board, "history": _cmd_history, "say": _cmd_say,

@@ -34,8 +34,8 @@ def two_roles(databases: dict | None = None) -> bool:
     """Whether an owner role distinct from the service's role is configured (`databases`: the
     DATABASES setting, by default the one in force)."""
     databases = databases or settings.DATABASES
-    owner = databases.get(OWNER_ALIAS)
-    return bool(owner) and bool(owner.get("USER")) and owner.get("USER") != service_role(databases)
+    owner = databases.get(OWNER_ALIAS) or {}
+    return bool(owner.get("USER")) and owner.get("USER") != service_role(databases)
 
 
 def grant_statements(service: str, owner: str, schema: str) -> list[str]:

@@ -106,7 +106,7 @@ def suspend_deadline(game_id: int, seat: int, reason: str) -> Outcome:
     def body(work: Work):
         now = timezone.now()
         deadlines = dict(work.game.get("deadlines") or {})
-        payload = {"seat": seat, "reason": reason[:300]}
+        payload: dict = {"seat": seat, "reason": reason[:300]}
         left = _allowance_left(work, seat)
         running = deadlines.get(str(seat))
         if running is not None and left > 0:

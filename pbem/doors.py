@@ -38,10 +38,22 @@ def imap() -> Door:
     return Door("imap", True, f"polling {settings.PBEM_IMAP_USER}@{settings.PBEM_IMAP_HOST}")
 
 
+def webhook() -> Door:
+    """The ESP door is on when at least one ESP's inbound webhook has every setting it needs
+    (`pbem.mail.esps`): Mailgun its signing key, most others ANYMAIL_WEBHOOK_SECRET."""
+    from .mail import esps
+
+    ready = esps.on()
+    if not ready:
+        return Door("webhook", False, "no ESP's webhook is configured (Mailgun needs MAILGUN_WEBHOOK_SIGNING_KEY, "
+                                      "the others ANYMAIL_WEBHOOK_SECRET or their own key)")
+    return Door("webhook", True, f"{', '.join(ready)}: each by its signature or basic auth")
+
+
 def all_doors() -> list[Door]:
     signed = "seat tokens signed with SECRET_KEY"
     return [Door("pipe", True, signed), Door("smtp", True, f"{signed}; forged ones refused at RCPT"),
-            mailgun(), imap(), Door("web", True, signed), Door("api", True, signed)]
+            webhook(), imap(), Door("web", True, signed), Door("api", True, signed)]
 
 
 def status() -> dict:

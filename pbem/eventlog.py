@@ -349,7 +349,8 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
             # binding on Django's connection (so: the same transaction), prepared.
             with psycopg.Cursor(conn) as cursor:
                 cursor.execute(statement.sql, params, prepare=True)
-                (count,) = cursor.fetchone()
+                row = cursor.fetchone()
+                count = row[0] if row else 0
     if not count:
         raise Conflict(f"game {game_id} moved past version {expected}")
 

@@ -70,6 +70,8 @@ def report(now: datetime | None = None, private: bool = False) -> tuple[bool, di
                 part["error"] = part["error"].split(":", 1)[0]  # the kind of failure, not its text
         body["doors"]["imap"].pop("server", None)
         body["doors"]["smtp_listener"].pop("address", None)
+        for door in body["doors"].values():
+            door.pop("secured", None)
     return healthy, body
 
 
@@ -124,7 +126,16 @@ def doors(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
     secured = door_rules.status()
     for ours, theirs in (("web", "web"), ("api", "api"), ("mta_pipe", "pipe"), ("smtp_listener", "smtp"),
                          ("webhook", "webhook"), ("imap", "imap")):
-        reported[ours]["why"] = secured[theirs]["why"]
+        door, rule = reported[ours], secured[theirs]
+        door["on"] = bool(door["on"] and rule["on"])
+        if not rule["on"]:
+            door["why"] = rule["why"]
+        elif not door["on"]:  # configured, but the process behind it shows no sign of life
+            door["why"] = f"no sign of life for {3 * SMTP_HEARTBEAT_EVERY} s"
+        else:
+            door["secured"] = rule["why"]  # may name the mailbox: only in the private report
+        if not door["on"] and ours == "webhook":
+            door.pop("esps", None)
     return reported
 
 

@@ -127,6 +127,12 @@ class Work:
     # the time that remained at the pause): {"seat": iso datetime}.
     deadline_overrides: dict = field(default_factory=dict)
 
+    @property
+    def told(self) -> Outcome:
+        """What a submission reports back; only a submission's work has one (services.submit)."""
+        assert self.outcome is not None, "only a submission has an outcome to tell"
+        return self.outcome
+
     def later(self, write) -> None:
         """Runs `write()` in the same transaction as the append (never on its own)."""
         self.side_effects.append(write)

@@ -258,7 +258,7 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
     except Rejected as exc:
         raise CommandRejected(str(exc), line or spec_describe(spec, structured), number, legal_now()) from None
     emit_game_events(work, events, rng)
-    work.outcome.applied.append(spec.describe(command))
+    work.told.applied.append(spec.describe(command))
 
 
 def _not_awaited_after_earlier_lines(spec, game_state, seat: int, line: str, number: int,

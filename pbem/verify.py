@@ -20,6 +20,7 @@ import importlib
 import json
 import pkgutil
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import games
@@ -56,7 +57,7 @@ def find_spec(kind: str) -> GameSpec:
     raise UnknownKind(f"no game {kind!r} in games/ (is this the repository the game was played with?)")
 
 
-def verify_document(doc: dict, heads: list[tuple[int, str]] = (), spec: GameSpec | None = None) -> Findings:
+def verify_document(doc: dict, heads: Sequence[tuple[int, str]] = (), spec: GameSpec | None = None) -> Findings:
     """Every check the document allows; `spec`: the game's rules (default: found in games/)."""
     found = Findings()
     if doc.get("format") != FORMAT or doc.get("format_version") != FORMAT_VERSION:

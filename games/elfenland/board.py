@@ -91,6 +91,14 @@ def counter_cost(counter: str, route: str) -> int | None:
     return COSTS[counter][ROUTES[route]["type"]]
 
 
+def placed_cost(counter: str, route: str) -> int:
+    """Cards needed to travel with `counter` where it lies (it lies only where it is allowed)."""
+    cost = counter_cost(counter, route)
+    if cost is None:
+        raise ValueError(f"a {counter} counter cannot lie on {route}")
+    return cost
+
+
 def allowed(counter: str, route: str) -> bool:
     r = ROUTES[route]
     return r["type"] in LAND and COSTS[counter][r["type"]] is not None

@@ -290,9 +290,9 @@ def _parse_move(p: Parsed, state, seat):
     # No cards named: the counter on the route (or the raft rule) says which.
     options = []
     for r in routes:
-        for how, pay in R.payments(state, r, to, hand):
+        for how, paid in R.payments(state, r, to, hand):
             if how in ("counter", "raft"):
-                options.append((r, R._cards_of(pay)))
+                options.append((r, R._cards_of(paid)))
     if len(options) == 1:
         return {"type": "move", "route": options[0][0], "to": to, "cards": options[0][1]}
     if len(routes) > 1:
@@ -308,7 +308,7 @@ def _nominal(state, route, to) -> list[str]:
     counter = state["board"].get(route)
     if counter is None:
         return []
-    return [counter] * (B.counter_cost(counter, route) + (1 if route in state["trouble"] else 0))
+    return [counter] * (B.placed_cost(counter, route) + (1 if route in state["trouble"] else 0))
 
 
 def _ambiguous(here, to) -> str:
@@ -493,7 +493,7 @@ def _near_placements(seat, legal) -> set:
         if seat.hand[S.KIND[c]] >= cost and exits[route] not in mine:
             found.append((cost, -seat.hand[S.KIND[c]], route, c))
     found.sort()
-    best_per_route = {}
+    best_per_route: dict = {}
     for _cost, _held, route, c in found:
         best_per_route.setdefault(route, c)
     return set(list(best_per_route.items())[:NEAR_PLACES])
@@ -538,7 +538,7 @@ def _how(v, cmd) -> str:
         return "raft" if set(cards) == {"raft"} and len(cards) == B.raft_cost(
             cmd["route"], cmd["to"], v["options"]["lakes"]) else "boatmen"
     counter = v["board"][cmd["route"]]
-    need = B.counter_cost(counter, cmd["route"]) + (1 if cmd["route"] in v["trouble"] else 0)
+    need = B.placed_cost(counter, cmd["route"]) + (1 if cmd["route"] in v["trouble"] else 0)
     return "counter" if set(cards) == {counter} and len(cards) == need else "caravan"
 
 

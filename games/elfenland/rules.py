@@ -374,7 +374,7 @@ def payments(state, route: str, to: str, hand: tuple) -> list[tuple[str, tuple]]
     if counter is None:
         return out
     extra = 1 if route in state["trouble"] else 0
-    need = B.counter_cost(counter, route) + extra
+    need = B.placed_cost(counter, route) + extra
     ci = CARD_INDEX[counter]
     if hand[ci] >= need:
         pay = [0] * len(CARDS)
@@ -399,7 +399,7 @@ def _has_move(state, seat) -> bool:
             if total >= B.CARAVAN_CARDS + extra:
                 return True
             counter = state["board"][route]
-            if hand[CARD_INDEX[counter]] >= B.counter_cost(counter, route) + extra:
+            if hand[CARD_INDEX[counter]] >= B.placed_cost(counter, route) + extra:
                 return True
     return False
 
@@ -506,7 +506,7 @@ def reachable(state, seat) -> list[str]:
                     elif route in board:
                         extra = 1 if route in trouble else 0
                         counter = board[route]
-                        ways.append((other, CARD_INDEX[counter], B.counter_cost(counter, route) + extra))
+                        ways.append((other, CARD_INDEX[counter], B.placed_cost(counter, route) + extra))
                         ways.append((other, None, B.CARAVAN_CARDS + extra))
                 edges[town] = ways
             for other, kind, need in ways:
@@ -710,7 +710,7 @@ def _why_not(work, route, to, ncards) -> str:
     if counter is None:
         return "There is no counter on that route: nobody can travel it this round."
     extra = 1 if route in work["trouble"] else 0
-    need = B.counter_cost(counter, route) + extra
+    need = B.placed_cost(counter, route) + extra
     trouble = " (with Trouble)" if extra else ""
     return (f"That route{trouble} takes {need} {B.WORD[counter]} card{'s' if need > 1 else ''}, "
             f"or {B.CARAVAN_CARDS + extra} cards of any kind for a caravan.")
@@ -784,8 +784,8 @@ def final_scores(state) -> dict:
     n = state["n"]
     collected = [len(g) for g in state["got"]]
     cards = [hand_size(state, s) for s in range(n)]
-    out = {"collected": collected, "cards": cards, "distances": None, "penalties": [0] * n,
-           "homes": None}
+    out: dict = {"collected": collected, "cards": cards, "distances": None, "penalties": [0] * n,
+                 "homes": None}
     if state["opts"]["home_cities"]:
         dist = [B.distance(state["elf"][s], state["home"][s]) for s in range(n)]
         # One town piece is removed per route away; a player cannot give back more than he holds.

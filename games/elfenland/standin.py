@@ -40,7 +40,7 @@ NEAR_WEIGHT, NEXT_WEIGHT = 0.8, 0.3  # value of an unvisited town 1 or 2 routes 
 RING1 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 1) & PIECE_MASK for t in TOWNS]
 RING2 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 2) & PIECE_MASK for t in TOWNS]
 ALLOWED = {c: {r for r in B.LAND_ROUTES if B.allowed(c, r)} for c in B.COUNTER_TYPES}
-COST = {c: {r: B.counter_cost(c, r) for r in ALLOWED[c]} for c in B.COUNTER_TYPES}
+COST = {c: {r: B.placed_cost(c, r) for r in ALLOWED[c]} for c in B.COUNTER_TYPES}
 # Per town: the land routes out, each with its cost per kind of counter allowed on it; the water
 # routes out, with their raft cost (without, with the Lakes variant) and whether on Mare Nebulae.
 LAND_EXITS = [[(route, TOWN[other], {c: COST[c][route] for c in B.COUNTER_TYPES if route in ALLOWED[c]})
@@ -218,12 +218,12 @@ def spare_cards(seat: Seat, pool: tuple, n: int) -> list[str]:
     unseen = PIECE_MASK & ~seat.collected
     worth = _card_worth(seat.start, unseen)
     held = set(seat.up) | set(seat.down)
-    pool = list(pool)
+    left = list(pool)
     out = []
     for _ in range(n):
-        kind = min((k for k in range(len(KINDS)) if pool[k]),
-                   key=lambda k: (worth[k] + (3 if KINDS[k] in held else 0) - 0.5 * pool[k], k))
-        pool[kind] -= 1
+        kind = min((k for k in range(len(KINDS)) if left[k]),
+                   key=lambda k: (worth[k] + (3 if KINDS[k] in held else 0) - 0.5 * left[k], k))
+        left[kind] -= 1
         out.append(KINDS[kind])
     return sorted(out)
 

@@ -85,10 +85,18 @@ def test_poll_imap_reports_a_server_it_cannot_reach(imap_settings, monkeypatch):
 @pytest.mark.parametrize("mode, kind", [("ssl", MailBox), ("starttls", MailBoxStartTls), ("none", MailBoxUnencrypted)])
 def test_the_tls_mode_is_the_one_configured(mode, kind, imap_settings, monkeypatch):
     made = {}
+
+    def recorder(cls):
+        def make(*args, **kwargs):
+            made["kind"] = (cls, kwargs)
+            return SimpleNamespace()  # a box: connect() sets its message class
+        return make
+
     for cls in (MailBox, MailBoxStartTls, MailBoxUnencrypted):
-        monkeypatch.setattr(imap, cls.__name__, lambda *a, _cls=cls, **kw: made.setdefault("kind", (_cls, kw)))
+        monkeypatch.setattr(imap, cls.__name__, recorder(cls))
     imap_settings.PBEM_IMAP_SECURITY = mode
-    imap.connect()
+    box = imap.connect()
     cls, kwargs = made["kind"]
     assert cls is kind and kwargs["timeout"] == imap.TIMEOUT_SECONDS
+    assert box.email_message_class is imap.RawMessage  # fetched as bytes, parsed by the reader
     assert ("ssl_context" in kwargs) == (mode != "none")

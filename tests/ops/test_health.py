@@ -82,6 +82,7 @@ def test_a_broker_that_does_not_answer_makes_it_unhealthy_and_the_public_answer_
 
 def test_the_doors_say_which_ways_in_are_on(settings):
     settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_SECURITY = "imap.example.org", "ssl"
+    settings.PBEM_IMAP_USER, settings.PBEM_IMAP_PASSWORD = "seals", "imap-password"
     settings.ANYMAIL = {"WEBHOOK_SECRET": "u:p"}
     health.record(health.SMTP_HEARTBEAT, detail="0.0.0.0:2525")
     _status, body = get_health()
@@ -92,6 +93,15 @@ def test_the_doors_say_which_ways_in_are_on(settings):
     _healthy, private = health.report(private=True)
     assert private["doors"]["imap"]["server"] == "imap.example.org:993 (ssl)"
     assert private["doors"]["smtp_listener"]["address"] == "0.0.0.0:2525"
+    assert private["doors"]["imap"]["secured"] == "polling seals@imap.example.org"
+
+
+def test_a_door_without_its_secret_is_off_and_says_why(settings):
+    settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_USER, settings.PBEM_IMAP_PASSWORD = "imap.example.org", "", ""
+    settings.ANYMAIL = {}
+    doors = get_health()[1]["doors"]
+    assert doors["imap"] == {"on": False, "why": "PBEM_IMAP_USER, PBEM_IMAP_PASSWORD not set"}
+    assert doors["webhook"]["on"] is False and "MAILGUN_WEBHOOK_SIGNING_KEY" in doors["webhook"]["why"]
 
 
 def test_a_silent_smtp_listener_is_shown_off():
