@@ -84,7 +84,7 @@ def process_mail(message: InboundMessage) -> None:
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
         text = (f"These orders were already applied at version {earlier.result_version}, from your message of "
-                f"{outbound.local_time(earlier.processed_at, seat.time_zone)}: nothing more was applied. The "
+                f"{outbound.local_time(earlier.processed_at or earlier.received_at, seat.time_zone)}: nothing more was applied. The "
                 f"game is now at version {game.version}.")
         submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
         message.game_id, message.seat = seat.game_id, seat
