@@ -1,12 +1,26 @@
-"""Elfenwizards figures: `python -m bench.game_elfenwizards` (pure Python, no Django)."""
+"""Elfenwizards figures: `python -m bench.game_elfenwizards` (pure Python, no Django).
+
+Replay speed, legal() per call, a bot game, a Master of Seals sheet; then the stand-in: its win
+rate beside the random players' and the fair share, per table size (one stand-in seat, rotated,
+the others random-legal), the time per decision; and games of stand-ins only: how they end,
+their length in turns, their score spread and the wins per colour (the placement table's
+fairness: 1.00 = a fair share). Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per table
+size with one stand-in) and ELFENWIZARDS_BENCH_STANDIN_GAMES (default 200 of stand-ins only).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import statistics
 import time
+from collections import Counter
 
 from games.elfenwizards import GAME
-from games.testing import event_from_json, fold, play_random
+from games.testing import event_from_json, fold, play_random, play_with_standins, winners
+
+COUNTS = (3, 4, 5)
 
 
 def run() -> list[str]:
@@ -54,6 +68,66 @@ def run() -> list[str]:
     for line in sheet:
         lines.append(f"  {line.label:<20} {sample.state['colours'][line.seat]:<6} {line.points:+4d}  {line.detail}")
     lines.append(f"  {'total':<20} {sample.state['scores']}")
+    ends = Counter(t.state["end_reason"] for t in tables)
+    lines.append(f"elfenwizards: random bot games end by {dict(ends)}")
+    lines += standin_lines(int(os.environ.get("ELFENWIZARDS_BENCH_GAMES", "200")),
+                           int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "200")))
+    return lines
+
+
+def _pct(samples, share):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1e3
+
+
+def standin_lines(games: int, standin_games: int) -> list[str]:
+    lines = [f"elfenwizards stand-in against random players ({games} games per size, its seat rotated; "
+             "a tie counts as a share):",
+             "  players  stand-in wins  each random player  fair share"]
+    spent: list[float] = []
+
+    def timed_standin(view, legal):
+        t0 = time.perf_counter()
+        command = GAME.standin(view, legal)
+        spent.append(time.perf_counter() - t0)
+        return command
+
+    timed = dataclasses.replace(GAME, standin=timed_standin)
+    for players in COUNTS if games else ():
+        mine = theirs = 0.0
+        for game in range(games):
+            seat = game % players
+            table = play_with_standins(timed, players, standins=[seat], seed=100_000 + 1000 * players + game)
+            won = winners(GAME, table)
+            mine += (seat in won) / len(won)
+            theirs += sum(1 for s in won if s != seat) / len(won)
+        lines.append(f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}")
+    if spent:
+        lines.append(f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
+                     f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)")
+    lines.append(f"elfenwizards games of stand-ins only ({standin_games} per size): endings, turns, score spread "
+                 "(best minus worst), wins per colour and per first player (1.00 = a fair share)")
+    for players in COUNTS if standin_games else ():
+        ends, turns, spread = Counter(), [], []
+        wins, first = Counter(), 0.0
+        for game in range(standin_games):
+            table = play_with_standins(GAME, players, standins=range(players), seed=200_000 + 1000 * players + game)
+            state = table.state
+            ends[state["end_reason"]] += 1
+            turns.append(state["turn"])
+            scores = GAME.result(state).scores
+            spread.append(max(scores) - min(scores))
+            won = winners(GAME, table)
+            for s in won:
+                wins[state["colours"][s]] += 1 / len(won)
+            starter = json.loads(table.log[0])["data"]["dragon"]
+            first += (starter in won) / len(won)
+        endings = ", ".join(f"{end} {count / standin_games:.0%}" for end, count in sorted(ends.items()))
+        fairness = " ".join(f"{c} {wins[c] / standin_games * players:.2f}" for c in GAME.colours[:players])
+        lines.append(f"  {players} players: {endings}; turns mean {statistics.mean(turns):.2f} "
+                     f"(min {min(turns)}, max {max(turns)}); spread mean {statistics.mean(spread):.1f} "
+                     f"(min {min(spread)}, max {max(spread)})")
+        lines.append(f"    wins per colour: {fairness}; first player {first / standin_games * players:.2f}")
     return lines
 
 

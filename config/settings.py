@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "anymail",
     "django_celery_beat",
+    "ninja",  # django-ninja's templates and static files: the API docs' Swagger UI is served from here
     "pbem",
 ]
 

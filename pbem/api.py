@@ -8,14 +8,15 @@ and the random draws appear only once the game is over. Errors are JSON:
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Annotated, Any, Literal
 
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
-from django.http import HttpRequest
-from ninja import Field, Header, NinjaAPI, Query, Schema
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from ninja import Field, Header, NinjaAPI, Query, Schema, Swagger
 from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.responses import Status
@@ -26,19 +27,44 @@ from games.base import may_act
 from . import addressing, anchors, audit, chain, eventlog, export, ratelimit, selectors, services
 from .models import Game, GameStatus, Seat
 from .registry import UnknownGame, all_games, get_game
+from .web import live
 
 log = logging.getLogger(__name__)
 
-api = NinjaAPI(
+TOKEN_HEADER = "X-Seat-Token"
+SECURITY_SCHEME = "SeatToken"
+# The seat token as OpenAPI's security scheme (the docs' Authorize button): required by the
+# seat's own endpoints, optional where a spectator gets the public answer instead.
+SEAT_TOKEN = {"security": [{SECURITY_SCHEME: []}]}
+SEAT_TOKEN_OPTIONAL = {"security": [{}, {SECURITY_SCHEME: []}]}
+
+
+class PbemApi(NinjaAPI):
+    """The API, with the seat token declared as an apiKey security scheme. Each endpoint reads
+    the header itself (a missing or bad token is the endpoint's 403, in the API's error shape)."""
+
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        schema.setdefault("components", {}).setdefault("securitySchemes", {})[SECURITY_SCHEME] = {
+            "type": "apiKey", "in": "header", "name": TOKEN_HEADER,
+            "description": "The seat's token, from the links in its mails (the part after /play/).",
+        }
+        return schema
+
+
+api = PbemApi(
     title="pbem",
     version="1",
     description="Play-by-email board games: games, seats, commands, event feeds and audits. "
-                "A seat authenticates with its token in the X-Seat-Token header.",
+                "A seat authenticates with its token in the X-Seat-Token header (Authorize, above). "
+                "Every error is JSON: {\"code\": …, \"message\": …, \"detail\": …}.",
     urls_namespace="api",
+    # Swagger UI from django-ninja's own static files (the "ninja" app), never from a CDN, and
+    # no call to the online validator.
+    docs=Swagger(settings={"validatorUrl": None, "persistAuthorization": False}),
 )
 
 MAX_ID = 2**62
-TOKEN_HEADER = "X-Seat-Token"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -476,11 +502,31 @@ def game_detail(request: HttpRequest, game_id: int):
     return {**game_out(game), **render_for(game, state, None)}
 
 
-@api.get("/games/{game_id}/seat", response={200: SeatViewOut, **E403, **E404},
-         summary="A seat's own view (auth: X-Seat-Token)")
-def seat_view(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+@api.get("/games/{game_id}/seat", openapi_extra=SEAT_TOKEN, response={200: SeatViewOut, 304: None, **E403, **E404, **E422},
+         summary="A seat's own view (auth: X-Seat-Token); conditional (ETag) and long-polling",
+         description="The answer carries an `ETag`: send it back in `If-None-Match` and the answer is "
+                     "`304 Not Modified` (no body) while nothing the seat sees has changed. With `wait_version=N` "
+                     "the answer waits until the game's version passes N (at most `timeout` seconds, 25 at "
+                     "most), then answers as without it: a client learns of the next move with one request "
+                     "at a time instead of polling.")
+def seat_view(request: HttpRequest, response: HttpResponse, game_id: int,
+              token: str | None = Header(None, alias=TOKEN_HEADER),
+              if_none_match: str | None = Header(None, alias="If-None-Match", max_length=1000),
+              wait_version: int | None = Query(None, ge=0, le=2**31, description="wait until the version passes this"),
+              timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds")):
     game = _game(game_id)
     seat = _seat(request, game, token)
+    if wait_version is not None and game.version <= wait_version:
+        live.wait_for_version(game.pk, wait_version, timeout)
+        game.refresh_from_db()
+    tag = live.etag(game.pk, seat.number, seat.token_generation,
+                    {"version": game.version, "status": game.status, "awaited": game.awaited,
+                     "deadlines": game.deadlines})
+    if live.matches(if_none_match, tag):
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = tag
+        return not_modified
+    response["ETag"] = tag
     state = eventlog.load(game).state
     deadline = (game.deadlines or {}).get(str(seat.number))
     return {"game_id": game.pk, "seat": seat.number, "name": seat.name, "status": game.status,
@@ -496,7 +542,7 @@ class AcceptOut(Schema):
     status: str
 
 
-@api.post("/games/{game_id}/seat/accept", response={200: AcceptOut, **E403, **E404, **E413, 409: ErrorOut},
+@api.post("/games/{game_id}/seat/accept", openapi_extra=SEAT_TOKEN, response={200: AcceptOut, **E403, **E404, **E413, 409: ErrorOut},
           summary="Accept the seat's invitation (auth: X-Seat-Token); the last acceptance starts the game")
 def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
     game = _game(game_id)
@@ -508,7 +554,7 @@ def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(N
     return {"seat": seat.number, "accepted": True, "started": started, "status": game.status}
 
 
-@api.get("/games/{game_id}/seat/legal", response={200: LegalListOut, **E403, **E404},
+@api.get("/games/{game_id}/seat/legal", openapi_extra=SEAT_TOKEN, response={200: LegalListOut, **E403, **E404},
          summary="What the seat may do now (auth: X-Seat-Token)")
 def seat_legal(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
     game = _game(game_id)
@@ -520,7 +566,7 @@ def seat_legal(request: HttpRequest, game_id: int, token: str | None = Header(No
     return {"version": game.version, "may_act": acting, "legal": legal_for(game, state, seat.number)}
 
 
-@api.post("/games/{game_id}/commands",
+@api.post("/games/{game_id}/commands", openapi_extra=SEAT_TOKEN,
           response={200: OutcomeOut, **E400, **E403, **E404, 409: ErrorOut, **E413, **E422},
           summary="Submit command lines or one structured command (auth: X-Seat-Token)",
           description="409: the game moved on (stale expected_version), it is not your turn, or the game "
@@ -582,7 +628,7 @@ def _check_structured(game: Game, seat: int, command: dict) -> None:
                        {"line": str(command)[:300], "line_number": 1, "legal": [spec.describe(c) for c in legal]})
 
 
-@api.get("/games/{game_id}/events", response={200: FeedOut, **E403, **E404, **E422},
+@api.get("/games/{game_id}/events", openapi_extra=SEAT_TOKEN_OPTIONAL, response={200: FeedOut, **E403, **E404, **E422},
          summary="The event feed after event N, as the caller may see it (seat token optional)")
 def events(request: HttpRequest, game_id: int, after: int = Query(0, ge=0, le=2**31),
            limit: int = Query(200, ge=1, le=1000), token: str | None = Header(None, alias=TOKEN_HEADER)):
@@ -593,7 +639,7 @@ def events(request: HttpRequest, game_id: int, after: int = Query(0, ge=0, le=2*
             "items": feed_items(game, number, after=after, limit=limit)}
 
 
-@api.get("/games/{game_id}/state", response={200: StateAtOut, **E403, **E404, **E422},
+@api.get("/games/{game_id}/state", openapi_extra=SEAT_TOKEN_OPTIONAL, response={200: StateAtOut, **E403, **E404, **E422},
          summary="The board after event N, as the caller may see it (seat token optional)")
 def state_at(request: HttpRequest, game_id: int, at: int | None = Query(None, ge=0, le=2**31),
              token: str | None = Header(None, alias=TOKEN_HEADER)):
@@ -673,7 +719,7 @@ def head_check_pasted(request: HttpRequest, game_id: int, payload: HeadIn):
     return _heads_out(game, heads)
 
 
-@api.get("/games/{game_id}/export", response={200: dict, **E403, **E404},
+@api.get("/games/{game_id}/export", openapi_extra=SEAT_TOKEN_OPTIONAL, response={200: dict, **E403, **E404},
          summary="The game's log as one JSON document for `python -m pbem.verify` (seat token optional)",
          description="As the caller may see it: a seat (X-Seat-Token) its own payloads with their commitment "
                      "keys, anyone else the public ones; once the game is over, everything, seed included. "
@@ -682,3 +728,32 @@ def export_log(request: HttpRequest, game_id: int, token: str | None = Header(No
     game = _game(game_id)
     seat = _seat(request, game, token, required=False)
     return export.document(game, seat.number if seat else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# URLs: a method an endpoint does not take is answered in the API's error shape too
+# ---------------------------------------------------------------------------------------------
+
+
+def _json_not_allowed(view):
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if response.status_code != 405:
+            return response
+        allowed = response.get("Allow", "")
+        answer = JsonResponse({"code": "method_not_allowed",
+                               "message": f"{request.method} is not allowed here; this endpoint takes: {allowed}."},
+                              status=405)
+        answer["Allow"] = allowed
+        return answer
+
+    return wrapped
+
+
+def urls():
+    """The API's URL patterns (for pbem/urls.py), each answering 405 as JSON."""
+    patterns, app_name, namespace = api.urls
+    for pattern in patterns:
+        pattern.callback = _json_not_allowed(pattern.callback)
+    return patterns, app_name, namespace

@@ -173,33 +173,33 @@ class MoveChoiceField(forms.ChoiceField):
 
 
 class CommandForm(ShowsHiddenErrors):
-    """The seat's move: one of the legal choices, or lines typed as in a mail (they win)."""
+    """The seat's move: one picked from the chooser, or lines typed as in a mail. When both come
+    and say different things, neither is sent: the player is asked which they meant."""
 
-    choice = MoveChoiceField(required=False, label="Choose a move", widget=forms.RadioSelect)
+    choice = MoveChoiceField(required=False, label="Choose a move")
     text = forms.CharField(required=False, max_length=10000, label="Or type commands (one a line, as in a mail)",
                            widget=forms.Textarea(attrs={"rows": 3, "autocapitalize": "none",
                                                         "autocomplete": "off", "spellcheck": "false"}))
     expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     submission_key = SubmissionKeyField()
 
-    # Radio buttons for a short list; a drop-down keeps a long one usable on a phone.
-    RADIO_LIMIT = 12
-
     def __init__(self, legal: list[str], *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["choice"].choices = [(text, text) for text in legal]
-        if len(legal) > self.RADIO_LIMIT:
-            self.fields["choice"].widget = forms.Select()
-            self.fields["choice"].choices = [("", "- choose -")] + self.fields["choice"].choices
 
     def clean(self):
         data = super().clean()
-        if not (data.get("text") or "").strip() and not data.get("choice"):
+        typed, picked = (data.get("text") or "").strip(), (data.get("choice") or "").strip()
+        if not typed and not picked:
             raise ValidationError("Choose a move or type a command.")
+        if typed and picked and " ".join(typed.split()) != " ".join(picked.split()):
+            raise ValidationError(f"You picked “{picked}” but typed “{typed[:200]}”: nothing was sent. "
+                                  "Clear the typed commands to send the move you picked, or send the typed "
+                                  "ones on their own.")
         return data
 
     def command_text(self) -> str:
-        return (self.cleaned_data.get("text") or "").strip() or self.cleaned_data["choice"]
+        return (self.cleaned_data.get("text") or "").strip() or self.cleaned_data["choice"].strip()
 
 
 class SayForm(ShowsHiddenErrors):

@@ -1,8 +1,7 @@
 from django.http import JsonResponse
 from django.urls import path, re_path
 
-from . import views
-from .api import api
+from . import api, views
 
 # No app namespace: django-ninja reverses its own "api" namespace from the root.
 
@@ -17,9 +16,10 @@ urlpatterns = [
     path("invite/<str:token>/", views.invite, name="pbem-invite"),
     path("play/<str:token>/", views.seat_page, name="pbem-seat"),
     path("play/<str:token>/history/", views.seat_history, name="pbem-seat_history"),
+    path("play/<str:token>/wait", views.seat_wait, name="pbem-seat_wait"),
     path("play/<str:token>/log.json", views.seat_log, name="pbem-seat_log"),
     path("health/", views.health_check, name="pbem-health"),
-    path("api/", api.urls),
+    path("api/", api.urls()),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.
     re_path(r"^api/.*$", lambda request: JsonResponse(
         {"code": "not_found", "message": f"There is no API endpoint {request.path}; see /api/docs."}, status=404)),

@@ -4,12 +4,15 @@ Pages only read through pbem.selectors (and the game's own `view`), so a seat se
 view allows and a spectator the public view; the seed appears only once the game is over.
 A move made on the seat page is stored with `inbox.store_submission` and processed by the
 same Celery task as a mail reply; the page then shows the stored outcome.
-No page needs JavaScript.
+No page needs JavaScript: the seat page's chooser is links and buttons (pbem/web/chooser.py),
+its board pans inside its box on a phone (pbem/web/board.py); its one script, live.js, only
+adds live turns (pbem/web/live.py), and without it a waiting page refreshes itself.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 
@@ -26,15 +29,19 @@ from django.views.decorators.http import require_http_methods
 
 from games.base import may_act
 
-from . import addressing, anchors, audit, eventlog, export, health, inbox, ratelimit, selectors, services
+from . import addressing, anchors, audit, choosing, eventlog, export, health, inbox, ratelimit, selectors, services
 from .forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm, new_submission_key
 from .mail.outbound import invite_url as outbound_invite_url
 from .models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from .registry import all_games, get_game
+from .web import board as web_board
+from .web import chooser, live
 
 log = logging.getLogger(__name__)
 
 REPLAY_WINDOW = 20  # events listed on each side of the one shown
+REFRESH_SECONDS = 60  # a waiting seat page without JavaScript reloads itself this often
+LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,11 +77,15 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _board(spec, state: dict, seat: int | None) -> dict:
+def _board(spec, state: dict, seat: int | None, links: dict | None = None) -> dict:
     if state["game"] is None:
         return {"board_html": "", "board_text": selectors.board_text(spec, state, seat)}
     view = spec.view(state["game"], seat)
-    return {"board_html": mark_safe(spec.render_html(view)),  # noqa: S308 - the game's own markup
+    if links and "links" in inspect.signature(spec.render_html).parameters:
+        markup = spec.render_html(view, links=links)
+    else:
+        markup = spec.render_html(view)
+    return {"board_html": mark_safe(web_board.phone_layout(markup)),  # noqa: S308 - the game's own markup
             "board_text": selectors.board_text(spec, state, seat)}
 
 
@@ -99,7 +110,23 @@ def _game_context(game: Game) -> dict:
     names = [s.name for s in seats]
     over = selectors.game_over(game)
     return {"game": game, "spec": get_game(game.kind), "seats": seats, "names": names, "over": over,
-            "awaited": _awaited(game, names), "scores": list(zip(names, game.scores or [], strict=False))}
+            "awaited": _awaited(game, names), "scores": list(zip(names, game.scores or [], strict=False)),
+            "winner_line": _winner_line(game, names) if game.status == GameStatus.FINISHED else ""}
+
+
+def _winner_line(game: Game, names: list[str]) -> str:
+    """Who won, from the ranking the game's end recorded (pbem.GameEnded): "Alice wins with 12
+    points." or, for a shared first place, "Alice and Bob share the win with 10 points."."""
+    ended = game.events.filter(type="pbem.GameEnded").order_by("-seq").values_list("payload", flat=True).first()
+    ranking, scores = (ended or {}).get("ranking") or [], (ended or {}).get("scores") or []
+    if not ranking or not ranking[0]:
+        return ""
+    first = [names[s] if s < len(names) else f"seat {s + 1}" for s in ranking[0]]
+    points = scores[ranking[0][0]] if ranking[0][0] < len(scores) else None
+    with_points = f" with {points} point{'s' if points != 1 else ''}" if points is not None else ""
+    if len(first) == 1:
+        return f"{first[0]} wins{with_points}."
+    return f"{', '.join(first[:-1])} and {first[-1]} share the win{with_points}."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,12 +266,14 @@ def seat_page(request, token: str):
     state = eventlog.load(game).state
     acting = (game.status == GameStatus.RUNNING and state["game"] is not None
               and may_act(spec, state["game"], seat.number))
-    legal = [spec.describe(c) for c in spec.legal(state["game"], seat.number)] if acting else []
+    menu = choosing.menu(spec, state["game"], seat.number) if acting else None
+    legal = [menu.line(c) for g in menu.groups for c in g.choices] if menu else []
+    here = reverse("pbem-seat", args=[token])
     form = CommandForm(legal, initial={"expected_version": game.version, "submission_key": new_submission_key()})
-    say_form = SayForm(initial={"submission_key": new_submission_key()})
+    say_form = SayForm(initial={"submission_key": new_submission_key()}, auto_id="say_%s")
     status = 200
     if request.method == "POST":
-        posted = SayForm(request.POST) if "message" in request.POST else CommandForm(legal, request.POST)
+        posted = SayForm(request.POST, auto_id="say_%s") if "message" in request.POST else CommandForm(legal, request.POST)
         if posted.is_valid():
             try:
                 ratelimit.check_submission(seat.pk)
@@ -270,13 +299,41 @@ def seat_page(request, token: str):
     items = selectors.feed(game, seat.number)
     context.update(
         seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
+        # Learning that the game moved on: live.js, or without JavaScript a refresh while waiting.
+        live=game.status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED),
+        refresh_seconds=REFRESH_SECONDS, poll_seconds=f"{live.poll_seconds():g}",
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items[-12:], talk=_talk(items)[-10:],
         help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
-        **_board(spec, state, seat.number),
+        chooser=chooser.step(menu, here, group=request.GET.get("group", ""), pick=request.GET.get("pick", ""),
+                             query=request.GET.get("q", ""), page=_page_number(request)) if menu else None,
+        **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def seat_wait(request, token: str):
+    """The seat page's long poll (pbem/static/pbem/live.js): answers once the game's version
+    passes ?version=N, or after ?timeout seconds (bounded by pbem.web.live), with what changed."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return JsonResponse({"code": "bad_token", "message": "This link does not work."}, status=seat.status_code)
+    raw, raw_timeout = request.GET.get("version", ""), request.GET.get("timeout", "")
+    if not raw.isdigit() or len(raw) > 10:
+        return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
+    timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
+    row = live.wait_for_version(seat.game_id, int(raw), timeout) or {}
+    awaited = row.get("awaited") or []
+    return _private(JsonResponse({"version": row.get("version"), "changed": (row.get("version") or 0) > int(raw),
+                                  "status": row.get("status"), "my_turn": seat.number in awaited}))
+
+
+def _page_number(request) -> int:
+    raw = request.GET.get("page", "")
+    return int(raw) if raw.isdigit() and len(raw) < 6 else 1
 
 
 def _submission(request, seat: Seat) -> dict | None:
@@ -290,8 +347,11 @@ def _submission(request, seat: Seat) -> dict | None:
         text = json.loads(bytes(message.raw).decode()).get("text", "")
     except (ValueError, AttributeError):
         text = ""
+    outcome = message.outcome or ""
     return {"message": message, "text": text, "done": message.status != InboundStatus.RECEIVED,
-            "refused": message.status == InboundStatus.REFUSED, "outcome": message.outcome,
+            "refused": message.status == InboundStatus.REFUSED, "outcome": outcome,
+            # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
+            "reason": outcome.split(LEGAL_LIST, 1)[0],
             "code": getattr(message, "error_code", "")}
 
 
@@ -400,7 +460,9 @@ def game_audit(request, game_id: int):
                    chain_ok=not audit.chain_problems_of(report), scheme_text=audit.scheme_text(report.scheme),
                    seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment,
                    head_form=form, head_checks=head_checks, heads_shown=heads_shown, withheld=selectors.WITHHELD,
-                   heads=anchors.heads_by_version(game) if heads_shown else [])
+                   heads=anchors.heads_by_version(game) if heads_shown else [],
+                   # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
+                   mailed_heads=anchors.mailed_heads(game) if heads_shown else [])
     return render(request, "pbem/audit.html", context, status=status)
 
 

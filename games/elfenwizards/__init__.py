@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, view
+from . import chooser, grammar, picture, rules, standin, view
 from .board import COLOURS
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view,
+    rules, grammar, view, picture, standin, chooser,
     name="elfenwizards",
     title="Elfenwizards",
     min_players=3,

@@ -40,7 +40,17 @@ for _i, _c in enumerate(CONTESTS):
         CONTEST_OF_SPACE[_s] = _i
 
 COLOURS = ("red", "green", "blue", "yellow", "black")
+# The placement table has versions (RULINGS.md, "Data version 2"): a new game is set up with the
+# current one and records its number in GameStarted; the positions themselves are in that event,
+# so an old game replays from its log whatever the table says now.
+DATA_VERSION = DATA["data_version"]
 PLACEMENT = DATA["placement_table"]
+
+
+def placement(players: int, version: int = DATA_VERSION) -> dict:
+    """The placement table's row for `players` in data version `version`."""
+    older = DATA["data_versions"].get(str(version), {}).get("placement_table", {})
+    return older.get(str(players), PLACEMENT[str(players)])
 
 COMPONENTS = DATA["sourced_facts"]["components"]
 DICE_PER_PLAYER = COMPONENTS["dice_per_colour"]

@@ -19,6 +19,7 @@ from games.base import Event, Rejected, Result, ScoreLine
 from .board import (
     CONTEST_OF_SPACE,
     CONTESTS,
+    DATA_VERSION,
     DICE_PER_PLAYER,
     DIE_SPACES,
     GD,
@@ -28,7 +29,6 @@ from .board import (
     LEVELS,
     MAJOR_LEVELS,
     MINOR_PER_PLAYER,
-    PLACEMENT,
     POINTS,
     ROUT_OF,
     ROUT_SPACES,
@@ -37,6 +37,7 @@ from .board import (
     TITLES_BY_LEVEL,
     TURNS,
     WIZARD_SPACES,
+    placement,
 )
 
 PHASE_NUMBER = {
@@ -244,7 +245,7 @@ def grand_druid(s) -> int | None:
 
 
 def setup(players, options, rng):
-    table = PLACEMENT[str(players)]
+    table = placement(players)
     colours = list(table["colours"])
     wizards, names = [], []
     for seat, colour in enumerate(colours):
@@ -254,7 +255,7 @@ def setup(players, options, rng):
     gray_cost = 3 if options.get("translator_variant") else 4
     start = Event("GameStarted", {
         "players": players, "colours": colours, "wizards": wizards, "names": names,
-        "dragon": rng.randbelow(players), "gray_cost": gray_cost,
+        "dragon": rng.randbelow(players), "gray_cost": gray_cost, "data": DATA_VERSION,
     })
     s = evolve(None, start)
     events = [start]

@@ -6,7 +6,6 @@ import html
 import textwrap
 
 from .board import (
-    GD,
     LEVEL_NAME,
     LEVELS,
     MAJOR_LEVELS,
@@ -15,6 +14,7 @@ from .board import (
     TURNS,
     WIZARD_SPACES,
 )
+from .picture import web_drawings
 from .rules import PHASE_NUMBER, PHASE_TITLE, next_demoted, next_routed, order, sheet_rows, vacancy_choices, waiting_for
 
 END_TEXT = {
@@ -80,6 +80,16 @@ def _dice(dice) -> str:
 
 
 def narrate(e, names):
+    """The event in words, every line within 78 columns (a long line is wrapped, its
+    continuation indented under its start)."""
+    out = []
+    for line in _narrate(e, names).split("\n"):
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out += textwrap.wrap(line, 78, subsequent_indent=indent + "  ") or [""]
+    return "\n".join(out)
+
+
+def _narrate(e, names):
     d = e.data
     t = e.type
 
@@ -192,11 +202,11 @@ def _grouped(pairs) -> str:
 
 def render_text(v):
     b = v["board"]
-    lines = [f"ELFENWIZARDS - turn {v['turn']} of {v['turns']} - phase {v['phase_number']}: {v['phase_title']}"]
+    lines = _wrap(f"ELFENWIZARDS - turn {v['turn']} of {v['turns']} - phase {v['phase_number']}: {v['phase_title']}")
     you = f"You are {v['you']}.  " if v.get("you") else ""
-    lines.append(f"{you}Dragon: {v['dragon']}   turn order: {', '.join(v['order'])}")
+    lines += _wrap(f"{you}Dragon: {v['dragon']}   turn order: {', '.join(v['order'])}")
     if v["waiting_for"]:
-        lines.append(f"Waiting for: {', '.join(v['waiting_for'])}")
+        lines += _wrap(f"Waiting for: {', '.join(v['waiting_for'])}")
     lines.append("-" * 78)
     points = {}
     for c in v["spells_cast"]:
@@ -265,107 +275,27 @@ def render_text(v):
             lines.append(f"  {label:<8}" + "".join(f"{v['colours'][i]} {x:+d}  " for i, x in enumerate(row)))
     if v["end_reason"]:
         lines.append(f"Game over: {END_TEXT.get(v['end_reason'], v['end_reason'])}.")
-    return "\n".join(line[:80].rstrip() for line in lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 # ---------------------------------------------------------------------------------------------
 # HTML / SVG render
 # ---------------------------------------------------------------------------------------------
 
-FILL = {"red": "#c0392b", "green": "#27ae60", "blue": "#2c6fbb", "yellow": "#e1b12c", "black": "#222222"}
-
-
-def render_html(v):
+def render_html(v, links=None):
+    """The web board: the picture's drawing scaled to the page (with `links`, its wizards and
+    spaces are links to the chooser's moves), the spells cast and the Master of Seals' sheet."""
     e = html.escape
-    width = 860
-    row_h = 78
-    out = []
-    y = 10
-    points = {c["wizard"]: c["points"] for c in v["spells_cast"]}
-    for lv in LEVELS:
-        spaces = TITLES_BY_LEVEL[lv] or WIZARD_SPACES
-        has_rout = lv in ROUT_OF
-        usable = width - (130 if has_rout else 0) - 125
-        box_w = min(150, usable // len(spaces) - 6)
-        total = len(spaces) * (box_w + 6)
-        x0 = 122 + (usable - total) // 2
-        out.append(f'<text x="8" y="{y + 40}" font-size="13" font-weight="bold">{e(LEVEL_NAME[lv])}</text>')
-        boxes = [(sp, x0 + i * (box_w + 6), box_w) for i, sp in enumerate(spaces)]
-        if has_rout:
-            boxes.append((ROUT_OF[lv], width - 130, 122))
-        for sp, x, bw in boxes:
-            rout = sp.startswith("ROUT")
-            fill = "#f3e9f7" if rout else ("#fff6d6" if sp == GD else "#f4f1ea")
-            out.append(f'<rect x="{x}" y="{y}" width="{bw}" height="{row_h - 10}" rx="6" fill="{fill}" '
-                       f'stroke="#8a7f6b"/>')
-            label = "Rout" if rout else sp
-            out.append(f'<text x="{x + 4}" y="{y + 13}" font-size="11" fill="#555">{e(label)}</text>')
-            here = v["board"].get(sp, [])
-            if len(here) > 12:
-                out.append(f'<text x="{x + bw - 4}" y="{y + 13}" font-size="11" text-anchor="end">'
-                           f'+{len(here) - 11} more</text>')
-                here = here[:11]
-            for k, wz in enumerate(here):
-                cx = x + 14 + (k % 6) * 22
-                cy = y + 30 + (k // 6) * 24
-                col = FILL.get(wz["colour"], "#888")
-                tc = "#000" if wz["colour"] == "yellow" else "#fff"
-                out.append(f'<circle cx="{cx}" cy="{cy}" r="10" fill="{col}" stroke="#000"><title>{e(wz["name"])}'
-                           f'{" gray " + str(wz["gray"]) if wz["gray"] else ""}</title></circle>')
-                out.append(f'<text x="{cx}" y="{cy + 4}" font-size="10" text-anchor="middle" fill="{tc}">'
-                           f'{e(wz["name"].lstrip("abcdefghijklmnopqrstuvwxyz"))}</text>')
-                if wz["gray"]:
-                    out.append(f'<text x="{cx + 7}" y="{cy - 6}" font-size="9" fill="#666">{wz["gray"]}g</text>')
-                if wz["name"] in points:
-                    out.append(f'<text x="{cx}" y="{cy + 21}" font-size="10" font-weight="bold" '
-                               f'text-anchor="middle">{points[wz["name"]]}</text>')
-        y += row_h
-    spaces_txt = []
-    for lv in MAJOR_LEVELS:
-        spaces_txt.append((f"Major: {LEVEL_NAME[lv]}", v["major"][lv]))
-    spaces_txt.append(("Minor Spells", v["minor_dice"]))
-    spaces_txt.append((f"Gray Magic ({v['gray_supply']} tokens)", v["gray_dice"]))
-    bw = width // len(spaces_txt) - 6
-    rows = max([3] + [(len(dice) + 5) // 6 for _label, dice in spaces_txt])
-    box_h = 24 + rows * 16
-    for i, (label, dice) in enumerate(spaces_txt):
-        x = 4 + i * (bw + 6)
-        out.append(f'<rect x="{x}" y="{y}" width="{bw}" height="{box_h}" rx="6" fill="#eef2f7" stroke="#8a8fa0"/>')
-        out.append(f'<text x="{x + 4}" y="{y + 13}" font-size="11" fill="#333">{e(label)}</text>')
-        for k, (colour, val) in enumerate(dice):
-            dx = x + 4 + (k % 6) * 21
-            dy = y + 20 + (k // 6) * 16
-            col = FILL.get(colour, "#888")
-            tc = "#000" if colour == "yellow" else "#fff"
-            out.append(f'<rect x="{dx}" y="{dy}" width="15" height="14" rx="2" fill="{col}"/>'
-                       f'<text x="{dx + 7}" y="{dy + 11}" font-size="10" text-anchor="middle" fill="{tc}">{val}</text>')
-    y += box_h + 10
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {y}" width="100%" '
-           f'style="max-width:{width}px;font-family:sans-serif" role="img" aria-label="Elfenwizards board">'
-           + "".join(out) + "</svg>")
-    rows = "".join(
-        f"<tr><td style='color:{FILL.get(p['colour'], '#000')}'>{e(p['colour'])}{' (dragon)' if p['dragon'] else ''}"
-        f"</td><td>{p['score']}</td><td>{p['dice_in_front']}</td><td>{p['minor_supply']}</td>"
-        f"<td>{p['minor_in_space']}</td><td>{p['gray']}</td><td>{'passed' if p['passed'] else ''}</td></tr>"
-        for p in v["player_info"])
-    head = (f"<p><b>Turn {v['turn']} of {v['turns']}</b> - phase {v['phase_number']}: {e(v['phase_title'])}. "
-            f"Dragon: {e(v['dragon'])}; turn order: {e(', '.join(v['order']))}. "
-            f"Waiting for: {e(', '.join(v['waiting_for']) or 'nobody')}.</p>")
-    if v["turn_counter"]:
-        head += "<p>Turn counter: " + e(", ".join(f"turn {n}: {c}" for n, c in v["turn_counter"])) + "</p>"
+    svg = web_drawings(v, links)
+    head = ""
     if v["spells_cast"]:
         items = "".join(
             f"<li>{e(c['wizard'])} ({e(c['space'])}): {c['points']} - "
             + e(", ".join(f"{x['by']} {x['spell']}" for x in c["spells"])) + "</li>" for c in v["spells_cast"])
         head += f"<details><summary>Spells cast</summary><ul>{items}</ul></details>"
-    roll = ""
-    if v["rolled"]:
-        roll = f"<p>Rolled by {e(v['rolled']['by'])}: {' '.join(str(x) for x in v['rolled']['dice'])}</p>"
-    table = ("<table class='elfenwizards-players'><tr><th>player</th><th>score</th><th>dice</th><th>minor</th>"
-             f"<th>spent</th><th>gray</th><th></th></tr>{rows}</table>")
     sheet = ""
     if v["sheet"]:
         cells = "".join(f"<tr><td>{e(label)}</td><td>{e(v['colours'][seat])}</td><td>{pts:+d}</td>"
                         f"<td>{e(detail)}</td></tr>" for _t, seat, pts, detail, label in v["sheet"])
         sheet = f"<details><summary>Master of Seals</summary><table>{cells}</table></details>"
-    return f'<div class="elfenwizards">{head}{roll}{svg}{table}{sheet}</div>'
+    return f'<div class="elfenwizards">{svg}{head}{sheet}</div>'

@@ -115,29 +115,26 @@ def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
 
     # An illegal move: refused next to the form, nothing changes.
     version = Game.objects.get(pk=game.pk).version
+    page.click("#type-commands summary")
     page.fill("textarea[name=text]", f"play {bob[0]}")
-    page.click("#move-form button[type=submit]")
+    page.click("#type-form button[type=submit]")
     outcome = page.inner_text("#outcome")
     assert "Not applied." in outcome and f"You have no card {bob[0]}" in outcome
     assert Game.objects.get(pk=game.pk).version == version
     shot(page, "04-illegal-move")
 
     # A legal move, chosen from the list the game offers.
-    page.fill("textarea[name=text]", "")
-    page.check(f"input[name=choice][value='play {alice[0]}']")
-    page.click("#move-form button[type=submit]")
+    page.click(f"button[name=choice][value='play {alice[0]}']")
     assert "Done." in page.inner_text("#outcome")
     shot(page, "05-legal-move")
 
     # Bob plays from his page; the round is decided; the winner takes the points.
     page.goto(link_in(invitations["bob@example.org"], f"{site}/play/"))
-    page.check(f"input[name=choice][value='play {bob[0]}']")
-    page.click("#move-form button[type=submit]")
+    page.click(f"button[name=choice][value='play {bob[0]}']")
     assert "Done." in page.inner_text("#outcome")
     winner = "alice@example.org" if alice[0] > bob[0] else "bob@example.org"
     page.goto(link_in(invitations[winner], f"{site}/play/"))
-    page.check("input[name=choice][value='take']")
-    page.click("#move-form button[type=submit]")
+    page.click("button[name=choice][value='take']")
     assert "Done." in page.inner_text("#outcome")
     game.refresh_from_db()
     assert game.status == "finished"

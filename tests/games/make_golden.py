@@ -29,6 +29,9 @@ GAMES = {
         ("three_players.json", 3, {}, 101),
         ("four_players_translator_variant.json", 4, {"translator_variant": True}, 202),
         ("five_players.json", 5, {}, 303),
+        # placement data version 2 (RULINGS: "Data version 2"); the three above were recorded with
+        # version 1: recording them again would lose the proof that version-1 games still replay
+        ("three_players_data2_standins.json", 3, {}, 505),
     ],
     "elixirus": [  # 2 players, seed 4, ends with a fourth cork
         ("elixirus_2p_seed4.json", 2, {}, 4),

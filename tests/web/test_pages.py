@@ -136,7 +136,9 @@ def test_seat_page_shows_own_hand_whats_awaited_and_the_legal_moves(client, duel
         assert f'value="play {card}"' in page
     assert "Waiting for:" in page and "Bob" in page and "deadline" in page
     assert 'class="toy"' in page  # the game's own HTML render of the board
-    assert "csrfmiddlewaretoken" in page and "<script" not in page
+    assert "csrfmiddlewaretoken" in page
+    # One script, from our own static files, that only adds live turns: the page works without it.
+    assert re.findall(r"<script[^>]*>", page) == ['<script src="/static/pbem/live.js" defer>']
     assert response["Referrer-Policy"] == "same-origin" and "no-cache" in response["Cache-Control"]
 
 
@@ -156,13 +158,35 @@ def test_a_legal_move_goes_through_the_pipeline_and_the_page_shows_the_outcome(c
     assert card not in hands(Game.objects.get(pk=game.pk))[0]
 
 
-def test_typed_commands_win_over_the_choice(client, duel):
+def test_a_typed_command_and_a_different_picked_move_are_refused_and_nothing_is_sent(client, duel):
     game, seats, tokens = duel
     first, second = hands(game)[0][:2]
-    client.post(seat_url(tokens[0]), {"choice": f"play {first}", "text": f"play {second}",
+    response = client.post(seat_url(tokens[0]), {"choice": f"play {first}", "text": f"play {second}",
+                                                 "expected_version": game.version})
+    page = text_of(response)
+    assert response.status_code == 400
+    assert f"You picked “play {first}” but typed “play {second}”: nothing was sent." in page
+    assert InboundMessage.objects.count() == 0
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_a_typed_command_equal_to_the_picked_move_is_sent_once(client, duel):
+    game, seats, tokens = duel
+    first = hands(game)[0][0]
+    client.post(seat_url(tokens[0]), {"choice": f"play {first}", "text": f"  play   {first} ",
                                       "expected_version": game.version})
     assert process_last(seats[0]).status == InboundStatus.APPLIED
-    assert hands(Game.objects.get(pk=game.pk))[0] == [c for c in hands(game)[0] if c != second]
+    assert first not in hands(Game.objects.get(pk=game.pk))[0]
+
+
+def test_the_typed_commands_have_a_form_of_their_own(client, duel):
+    """A box still holding a refused command is not sent with a move picked afterwards."""
+    game, seats, tokens = duel
+    page = text_of(client.get(seat_url(tokens[0])))
+    chooser = page[page.index('id="move-form"'):page.index("</form>", page.index('id="move-form"'))]
+    typed = page[page.index('id="type-form"'):page.index("</form>", page.index('id="type-form"'))]
+    assert 'name="choice"' in chooser and "<textarea" not in chooser
+    assert "<textarea" in typed and 'name="choice"' not in typed
 
 
 def test_an_illegal_move_is_shown_next_to_the_form_and_changes_nothing(client, duel):
@@ -175,6 +199,9 @@ def test_an_illegal_move_is_shown_next_to_the_form_and_changes_nothing(client, d
     assert "Not applied." in page and f"You have no card {not_mine}" in page
     assert re.search(rf">\s*play {not_mine}</textarea>", page)  # the text stays in the box to correct it
     assert page.index('id="outcome"') < page.index('id="move-form"')
+    # The reason, not a list of every legal move: the chooser below offers those.
+    outcome = page[page.index('id="outcome"'):page.index('id="move-form"')]
+    assert "What you may do now" not in outcome and f"play {hands(game)[0][0]}" not in outcome
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
@@ -401,3 +428,10 @@ def test_the_audit_page_and_api_show_an_altered_event(client, duel):
     assert "broken" in page and "event 3: content does not match its hash" in page
     report = client.get(f"/api/games/{game.pk}/audit").json()
     assert report["ok"] is False and report["chain_intact"] is False
+
+
+def test_no_two_elements_of_the_seat_page_share_an_id(client, duel):
+    game, seats, tokens = duel
+    page = text_of(client.get(seat_url(tokens[0])))
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert ids and len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)

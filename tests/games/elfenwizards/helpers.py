@@ -1,10 +1,14 @@
-"""Building positions for rule tests: a Table whose state is set to a chosen moment of a turn."""
+"""Building positions for rule tests: a Table whose state is set to a chosen moment of a turn.
+
+With three players the positions are those of the placement table's data version 1 (the ones the
+rule tests describe: red D1 S3 N2 N7 W1 W2 W3, green D2 S2 N3 N6 W1 W2 W3, blue S1 S4 N1 N4 N5 N8
+W2), unless `data=2` asks for today's (RULINGS.md, "Data version 2")."""
 
 from __future__ import annotations
 
 from games.base import Rng
 from games.elfenwizards import GAME
-from games.elfenwizards.board import MAJOR_LEVELS
+from games.elfenwizards.board import MAJOR_LEVELS, placement
 from games.elfenwizards.rules import PEND_PHASES, _phase, gray_of, run_auto
 from games.testing import Table
 
@@ -13,13 +17,13 @@ RED, GREEN, BLUE, YELLOW, BLACK = range(5)
 
 def stage(phase, players=3, *, dragon=0, layout=None, major=None, mdice=None, gdice=None, supply=None,
           mspace=None, gray=None, rolled=None, turn=1, options=None, front=None, cur=0, passed=None,
-          settle=False):
+          settle=False, data=1):
     """A table in `phase` with the given pieces. Dice on spaces are taken from the owners' fronts.
 
     layout: {wizard name: space}; major: {level: [[seat, value], ...]}; gray: {wizard name: tokens};
     rolled: dice of the current player (cast phases).
     """
-    t = Table(GAME, players, options)
+    t = classic(Table(GAME, players, options)) if data == 1 else Table(GAME, players, options)
     s = t.state
     n = players
     s["turn"] = turn
@@ -58,6 +62,17 @@ def stage(phase, players=3, *, dragon=0, layout=None, major=None, mdice=None, gd
     t.settled = []
     if settle:  # the automatic steps the rules take from here (as decide would)
         run_auto(s, Rng(b"stage", 999), t.settled)
+    return t
+
+
+def classic(t):
+    """The table's wizards moved to the placement of data version 1 (3 players; with 4 or 5 the
+    table never changed). Wizards are named colour + number in placement order."""
+    if t.players == 3:
+        s = t.state
+        for colour, spaces in placement(3, version=1)["positions"].items():
+            for i, space in enumerate(spaces):
+                s["wiz"][s["names"].index(f"{colour}{i + 1}")][1] = space
     return t
 
 

@@ -8,7 +8,7 @@ from games.base import ParseError
 from games.elfenwizards import GAME
 from games.testing import Table, play_random
 
-from .helpers import BLUE, GREEN, RED, stage
+from .helpers import BLUE, GREEN, RED, classic, stage
 
 PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices")
 
@@ -35,7 +35,7 @@ PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "no
     ("retire from the Minor Spells space to w1", {"type": "retire", "source": "space", "to": "W1"}),
 ])
 def test_commands_are_short_and_case_insensitive(text, command):
-    t = Table(GAME, 3)
+    t = classic(Table(GAME, 3))
     assert GAME.parse(text, t.state, RED) == command
     assert GAME.parse(GAME.describe(command), t.state, RED) == command
 
@@ -48,12 +48,12 @@ def test_commands_are_short_and_case_insensitive(text, command):
     ("cast 2 on W2 blue", "blue7"),       # the only blue wizard on Wizard space W2
 ])
 def test_cast_names_a_wizard_by_name_or_by_its_space(text, wizard):
-    t = Table(GAME, 3)
+    t = classic(Table(GAME, 3))
     assert GAME.parse(text, t.state, RED)["wizard"] == wizard
 
 
 def test_a_near_miss_gets_a_did_you_mean():
-    t = Table(GAME, 3)
+    t = classic(Table(GAME, 3))
     with pytest.raises(ParseError) as err:
         GAME.parse("plcae 6 on druid", t.state, RED)
     assert "place" in err.value.suggestions
@@ -64,7 +64,7 @@ def test_a_near_miss_gets_a_did_you_mean():
 
 
 def test_ambiguous_wizard_space_asks_which_wizard():
-    t = Table(GAME, 3)
+    t = classic(Table(GAME, 3))
     with pytest.raises(ParseError) as err:
         GAME.parse("cast 5 on W2", t.state, RED)  # red6, green6, blue7 stand on W2
     assert "Several wizards" in str(err.value)

@@ -1,0 +1,190 @@
+"""The stand-in: a sensible player for a seat whose player is gone, choosing from that seat's view
+alone. One test per decision the game asks for, in a position where the sensible choice is clear;
+then its strength against random players and games of stand-ins at every table size.
+
+Positions (helpers.stage: three players on the placement of data version 1): red D1 S3 N2 N7 W1
+W2 W3 (red1..red7), green D2 S2 N3 N6 W1 W2 W3, blue S1 S4 N1 N4 N5 N8 W2. So red1 (D1) and green1
+(D2) contest the Grand Druid, red2 (S3) and blue2 (S4) the Druid title D2.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+
+from games.elfenwizards import GAME
+from games.testing import play_with_standins, winners
+
+from .helpers import GREEN, RED, stage
+from .test_bot import invariants
+
+
+def choose(t, seat):
+    return GAME.standin(GAME.view(t.state, seat), GAME.legal(t.state, seat))
+
+
+def cast(t, seat, wizard, points):
+    """Spells already cast this competition: `points` major pips by `seat` for `wizard`."""
+    s = t.state
+    w = s["names"].index(wizard)
+    s["cast"].append([w, seat, points])
+    s["front"][seat] -= 1  # the die cast came from the seat's dice
+
+
+# --- phases 2 and 3: placing dice -------------------------------------------------------------
+
+
+def test_it_places_its_highest_die_where_it_contests_the_grand_druid():
+    # red4 moved from N7 to W1: red's Druid has more at stake than anything else
+    t = stage("cast1", dragon=RED, rolled=[6, 3, 1, 1, 2, 4, 5], layout={"red4": "W1"})
+    assert choose(t, RED) == {"type": "place", "die": 6, "space": "druid"}
+
+
+def test_in_phase_2_it_keeps_low_dice_for_the_phase_3_roll():
+    t = stage("cast1", dragon=RED, rolled=[2, 1, 1])
+    assert choose(t, RED) == {"type": "done"}
+
+
+def test_it_rerolls_a_poor_phase_3_roll_and_keeps_a_good_one():
+    poor = stage("cast2", dragon=RED, rolled=[1, 1, 2, 1])
+    assert choose(poor, RED) == {"type": "reroll"}
+    good = stage("cast2", dragon=RED, rolled=[6, 5, 4, 2])
+    assert choose(good, RED)["type"] == "place"
+
+
+def test_phase_3_places_every_die_highest_first():
+    t = stage("cast2", dragon=RED, rolled=[3, 6])
+    first = choose(t, RED)
+    assert first["type"] == "place" and first["die"] == 6
+    t.act(RED, first)
+    assert choose(t, RED)["die"] == 3
+
+
+# --- phase 5: competition ---------------------------------------------------------------------
+
+
+def test_it_casts_its_druid_die_for_its_own_druid_to_become_grand_druid():
+    t = stage("compete", dragon=RED, major={"druid": [[RED, 6]]})
+    assert choose(t, RED) == {"type": "cast", "spell": 6, "wizard": "red1"}
+
+
+def test_it_outbids_a_rivals_lead_for_the_grand_druid():
+    # Green leads the Grand Druid contest 5 to 0; red's 6 for its own Druid beats that.
+    t = stage("compete", dragon=RED, major={"druid": [[RED, 6]]})
+    cast(t, GREEN, "green1", 5)
+    assert choose(t, RED) == {"type": "cast", "spell": 6, "wizard": "red1"}
+
+
+def test_it_passes_when_no_spell_can_change_a_title():
+    # Red leads the Grand Druid contest 6 to 0, green and blue have passed; red's last spell is a
+    # 2 on the Druid space, which cannot make the lead any safer.
+    t = stage("compete", dragon=RED, major={"druid": [[RED, 2]]}, supply=[0, 7, 7], passed=[False, True, True])
+    cast(t, RED, "red1", 6)
+    assert choose(t, RED) == {"type": "pass"}
+
+
+def test_it_casts_the_second_spell_of_its_turn_where_it_helps():
+    t = stage("compete", dragon=RED, major={"druid": [[RED, 6]], "sorcerer": [[RED, 4]]})
+    first = choose(t, RED)
+    t.act(RED, first)
+    assert GAME.waiting_for(t.state) == [RED]
+    second = choose(t, RED)
+    assert second in GAME.legal(t.state, RED) and second["type"] == "cast"
+    assert {first["wizard"], second["wizard"]} == {"red1", "red2"}  # its Druid and its Sorcerer
+
+
+# --- phases 4, 6 and 9: recovery, taking back, gray magic --------------------------------------
+
+
+def test_it_recovers_as_many_minor_spells_as_it_can_with_the_fewest_pips():
+    t = stage("recover4", dragon=RED, mdice=[[RED, 6], [RED, 2]], mspace=[2, 0, 0])
+    assert choose(t, RED) == {"type": "recover", "dice": [6]}
+
+
+def test_it_takes_back_every_unused_die():
+    t = stage("recover6", dragon=RED, mdice=[[RED, 1], [RED, 1]], mspace=[0, 0, 0])
+    assert choose(t, RED) == {"type": "takeback", "dice": [1, 1]}
+
+
+def test_it_removes_a_gray_magic_token():
+    t = stage("gray9", dragon=RED, gdice=[[RED, 4], [RED, 1]], gray={"red1": 1})
+    command = choose(t, RED)
+    assert command["type"] == "remove" and sum(command["dice"]) >= 4
+
+
+# --- phases 1, 7 and 8: where wizards go ------------------------------------------------------
+
+
+def test_a_demoted_wizard_goes_to_the_empty_wizard_space_where_no_rival_may_oppose_it():
+    t = stage("demote", dragon=RED, layout={"red1": "ROUT_D"})
+    assert GAME.waiting_for(t.state) == [RED]
+    assert choose(t, RED) == {"type": "demote", "to": "W4"}
+
+
+def test_the_retiring_grand_druid_pays_from_the_minor_spells_space_not_from_the_supply():
+    t = stage("retire", dragon=GREEN, turn=2, layout={"red1": "GD"}, mspace=[1, 0, 0])
+    command = choose(t, RED)
+    assert command["type"] == "retire" and command["source"] == "space" and command["to"] == "W4"
+
+
+def test_a_routed_wizard_takes_the_vacant_title_beside_its_own_wizard():
+    # S1 and S3 are vacant: S1 would contest the Druid title with red3 (now on S2, red's own),
+    # S3 with blue2 on S4.
+    t = stage("vacant", dragon=RED, layout={"green2": "W1", "red3": "S2", "blue1": "W2", "red2": "ROUT_S"})
+    assert {c["space"] for c in GAME.legal(t.state, RED)} == {"S1", "S3"}
+    assert choose(t, RED) == {"type": "claim", "space": "S1"}
+
+
+# --- strength, determinism and the soak invariants ---------------------------------------------
+
+
+def test_it_wins_far_more_than_its_fair_share_against_random_players():
+    """Four games per table size, the stand-in's seat rotated; a tie counts as a share. The chance
+    that a player of fair-share strength wins this often is below one in ten thousand."""
+    wins, games = 0.0, 0
+    for players in (3, 4, 5):
+        for game in range(4):
+            seat = game % players
+            table = play_with_standins(GAME, players, standins=[seat], seed=900 + 10 * players + game)
+            won = winners(GAME, table)
+            wins += (seat in won) / len(won)
+            games += 1
+    # P(X >= wins) for X a sum of Bernoulli(1/n) per game, bounded by the binomial at the
+    # largest fair share (1/3): a conservative tail.
+    tail = sum(comb(games, k) * (1 / 3) ** k * (2 / 3) ** (games - k) for k in range(int(wins), games + 1))
+    assert wins / games >= 0.75, f"won {wins} of {games}"
+    assert tail < 1e-4
+
+
+@pytest.mark.parametrize("players", (3, 4, 5))
+def test_stand_ins_finish_games_with_the_invariants_of_the_random_soak(players):
+    def check(table):
+        invariants(table.state)
+
+    table = play_with_standins(GAME, players, standins=range(players), seed=40 + players, check=check)
+    again = play_with_standins(GAME, players, standins=range(players), seed=40 + players)
+    assert table.log == again.log
+    assert GAME.result(table.state).scores == table.state["scores"]
+
+
+@pytest.mark.parametrize("players", (3, 4, 5))
+def test_stand_ins_beside_random_players_keep_the_invariants(players):
+    def check(table):
+        invariants(table.state)
+
+    for game in range(2):
+        play_with_standins(GAME, players, standins=[game % players, (game + 1) % players],
+                           options={"translator_variant": bool(game)}, seed=60 + game, check=check)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", (3, 4, 5))
+def test_soak_stand_ins_beside_random_players_200_games(players):
+    def check(table):
+        invariants(table.state)
+
+    for game in range(200):
+        standins = [game % players] if game % 2 else list(range(0, players, 2))
+        play_with_standins(GAME, players, standins=standins, options={"translator_variant": game % 4 == 3},
+                           seed=600_000 + 1000 * players + game, check=check)
