@@ -8,6 +8,9 @@ Prints, in one run and against the same database:
   transaction into the same database — the ratio is the figure (target >= 50%);
 - events replayed per second from scratch (target >= 50,000/s);
 - time to load a game of 10,000 events against one of 100 events with snapshots on (target <= 2x);
+- replies processed per second by mail (real replies quoting their notice, from the awaited seat
+  of many games, stored and processed as the worker does) beside the bare submit rate of the same
+  moves in the same process (issue 19's target: >= 100 replies/s per worker process);
 - each game's own benchmark lines (bench/game_*.py);
 - mail at scale (bench/scale.py, issue 20): notices per second through the sender against bare
   smtplib on the same SMTP sink, the seat and audit pages at 10 and 1,000 events, the pipe door
@@ -152,6 +155,65 @@ def chain_cost(game, events: int = 20_000) -> str:
             f"scheme 1 (+{cost[2] - cost[1]:.1f} us per event)")
 
 
+def _reply_to(notice, text: str, serial: int) -> bytes:
+    """A reply as a mail client writes it: the command above the quoted notice, threaded to it."""
+    from email.message import EmailMessage
+
+    from pbem.mail import outbound
+
+    sent = outbound.make_message(notice).message()
+    quoted = "\n".join("> " + line for line in outbound.render(notice).text.splitlines())
+    reply = EmailMessage()
+    reply["From"] = notice.seat.email
+    reply["To"] = sent["Reply-To"]
+    reply["Subject"] = "Re: " + str(sent["Subject"])
+    reply["Message-ID"] = f"<bench-reply-{serial}@bench.invalid>"
+    reply["In-Reply-To"] = sent["Message-ID"]
+    reply["References"] = f"{sent['References']} {sent['Message-ID']}"
+    reply.set_content(f"{text}\n\nCheers,\n{notice.seat.name}\n\nOn Thu, Master of Seals wrote:\n{quoted}\n")
+    return reply.as_bytes()
+
+
+def mail_rate(games: int = 60, rounds: int = 3) -> str:
+    """Replies per second through the mail reader (store, parse, identify, apply, answer), and
+    services.submit of the same moves, in this one process."""
+    from celery import current_app
+
+    from pbem import inbox, processing, services
+    from pbem.models import Game, Notice
+
+    current_app.loader.import_default_modules()  # what a worker has done before its first task
+    # No broker here: the task a door queues runs at once in this process, as a worker would run it.
+    current_app.conf.task_always_eager = True
+    by_mail = [new_game(2).pk for _ in range(games)]
+    bare = [new_game(2).pk for _ in range(games)]
+    mail_seconds, submit_seconds, serial, moves = 0.0, 0.0, 0, 0
+    for round_ in range(rounds):
+        replies = []
+        for game_id in by_mail:  # the awaited seat's latest turn notice, answered (not timed: the sender's work)
+            turn = Game.objects.get(pk=game_id).awaited[0]
+            notice = Notice.objects.filter(game_id=game_id, seat__number=turn, kind="turn").latest("id")
+            serial += 1
+            replies.append(_reply_to(notice, f"mark {round_ % 9 + 1}", serial))
+        started = time.perf_counter()
+        for raw in replies:
+            message, _created = inbox.store_raw(raw, "pipe")
+            processed = processing.process(message.pk)
+            assert processed.status == "applied", processed.outcome
+        mail_seconds += time.perf_counter() - started
+        started = time.perf_counter()
+        for game_id in bare:
+            turn = Game.objects.get(pk=game_id).awaited[0]
+            services.submit(game_id, turn, f"mark {round_ % 9 + 1}", causation_id=f"bench-bare-{game_id}-{round_}")
+        submit_seconds += time.perf_counter() - started
+        moves += games
+    by_mail_rate, bare_rate = moves / mail_seconds, moves / submit_seconds
+    verdict = "ok" if by_mail_rate >= 100 else "BELOW TARGET"
+    return (f"mail replies/s, 1 process: {by_mail_rate:,.0f}/s (target >= 100: {verdict}) beside "
+            f"services.submit of the same moves {bare_rate:,.0f}/s ({moves} moves in {games} games, ratio "
+            f"{by_mail_rate / bare_rate:.2f})")
+
+
 def main() -> int:
     sys.path.insert(0, os.getcwd())
     recreate_database()
@@ -205,6 +267,8 @@ def main() -> int:
     print(lines[-1], flush=True)
     assert Game.objects.filter(pk=big.pk).exists()
     lines.append(chain_cost(small))
+    print(lines[-1], flush=True)
+    lines.append(mail_rate())
     print(lines[-1], flush=True)
 
     import bench

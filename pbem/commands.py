@@ -4,7 +4,8 @@ away, back, notices. Each runs inside `runner.run` like a game's own command."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, available_timezones
 
 from django.utils import timezone
 
@@ -12,7 +13,7 @@ from . import eventlog, selectors
 from .models import Event, Game, Seat, Snapshot
 from .runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
-PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices")
+PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
@@ -98,25 +99,38 @@ def undoable(game_id: int, seat: int) -> list[int]:
 AWAY_RE = re.compile(r"^until\s+(\d{4}-\d{2}-\d{2})$", re.I)
 
 
+def zone_of(info: dict) -> ZoneInfo:
+    """A seat's time zone (UTC for a name this Python no longer knows)."""
+    try:
+        return ZoneInfo(info.get("time_zone") or "UTC")
+    except (ValueError, KeyError, OSError):
+        return ZoneInfo("UTC")
+
+
 def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     match = AWAY_RE.match(rest)
     if not match:
-        raise CommandRejected("Write the date you are back as 'away until YYYY-MM-DD'.", line)
+        raise CommandRejected("Write the last day you are away as 'away until YYYY-MM-DD'.", line)
+    info = work.seats[seat]
+    zone = zone_of(info)
     try:
-        until = datetime.fromisoformat(match.group(1)).replace(tzinfo=UTC) + timedelta(days=1)
+        last_day = datetime.fromisoformat(match.group(1)).date()
     except ValueError:
         raise CommandRejected(f"{match.group(1)} is not a date.", line) from None
+    # Away to the end of that day in the player's own time zone: back the morning after.
+    until = datetime(last_day.year, last_day.month, last_day.day, tzinfo=zone) + timedelta(days=1)
     now = timezone.now()
     days = (until - now).days + (1 if (until - now).seconds else 0)
     if days <= 0:
         raise CommandRejected("That date is already past.", line)
-    info = work.seats[seat]
     left = work.game["away_allowance_days"] - info["away_days_used"]
     if days > left:
         raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
     _set_away(work, seat, until, info["away_days_used"] + days, now)
-    work.platform("Away", {"seat": seat, "until": until.date().isoformat(), "days": days})
-    work.told.applied.append(f"away until {match.group(1)}")
+    # "until" stays the first day back, as in the events before it; "last_day" is the day typed.
+    work.platform("Away", {"seat": seat, "until": until.date().isoformat(), "last_day": last_day.isoformat(),
+                           "days": days})
+    work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
 
 
 def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
@@ -164,5 +178,24 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     work.told.applied.append(f"notices {choice}")
 
 
-PLATFORM_COMMANDS = {"help": _cmd_help, "board": _cmd_board, "history": _cmd_history, "say": _cmd_say,
+ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "UTC"}
+
+
+def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
+    info = work.seats[seat]
+    if not rest:
+        work.told.answers.append(f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
+                                    "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC').")
+        return
+    name = ZONE_NAMES.get(rest.strip().lower().replace(" ", "_"))
+    if name is None:
+        raise CommandRejected(f"{rest} is not a time zone name; write it as 'zone Europe/Berlin', "
+                              "'zone America/New_York' or 'zone UTC'.", line)
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
+    info["time_zone"] = name
+    work.platform("TimeZoneChanged", {"seat": seat, "zone": name}, visible_to=[seat], public={"seat": seat})
+    work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
+
+
+PLATFORM_COMMANDS = {"zone": _cmd_zone, "help": _cmd_help, "board": _cmd_board, "history": _cmd_history, "say": _cmd_say,
                      "undo": _cmd_undo, "away": _cmd_away, "back": _cmd_back, "notices": _cmd_notices}

@@ -131,6 +131,9 @@ class Seat(models.Model):
     # The day of the last digest queued for this seat: one a day, by construction (the digest
     # timer sets it under the row's lock in the transaction that queues the digest).
     last_digest_on = models.DateField(null=True, blank=True)
+    # The player's time zone (an IANA name): every date and time mailed to this seat is shown in
+    # it, always named. Set by the "zone" command.
+    time_zone = models.CharField(max_length=64, default="UTC")
 
     class Meta:
         ordering = ["game", "number"]
@@ -251,7 +254,9 @@ class Notice(models.Model):
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["status"], name="notice_status")]
+        indexes = [models.Index(fields=["status"], name="notice_status"),
+                   # The answers' loop guard counts one address's answers of the last hour.
+                   models.Index(fields=["to_email", "kind", "created_at"], name="notice_to_kind_time")]
         constraints = [
             models.UniqueConstraint(fields=["dedupe_key"], name="notice_unique_dedupe_key",
                                     condition=models.Q(dedupe_key__isnull=False)),

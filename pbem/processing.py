@@ -19,6 +19,7 @@ from .models import InboundMessage, InboundStatus
 log = logging.getLogger(__name__)
 
 WEB_CHANNELS = ("web", "api")
+PROCESSED_FIELDS = ["status", "outcome", "game", "seat", "sender", "processed_at", "result_version", "error_code"]
 
 
 def process(inbound_id: int) -> InboundMessage | None:
@@ -37,7 +38,8 @@ def process(inbound_id: int) -> InboundMessage | None:
             else:
                 replies.process_mail(message)
             message.processed_at = timezone.now()
-            message.save()
+            # Only what processing writes: the raw message (up to a MiB) is not written again.
+            message.save(update_fields=PROCESSED_FIELDS)
         return message
     except (DataError, IntegrityError):
         # What the message holds will not go into the database (a character PostgreSQL takes

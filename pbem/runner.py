@@ -26,8 +26,9 @@ from .readmodels import awaited_seats, game_status, scores_with_corrections
 # Platform events that change nothing on the board: a reply written before them is not stale,
 # and undo looks past them.
 NEUTRAL_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
+                  "pbem.TimeZoneChanged",
                   "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
-QUIET_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.NoticesChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
+QUIET_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.NoticesChanged", "pbem.TimeZoneChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
                 "pbem.DeadlineMissed"}
 
 # Platform events every seat hears of, even one still choosing its move.
@@ -66,6 +67,10 @@ class CommandRejected(ServiceError):
         self.legal = legal or []
 
 
+class NotAwaitedAfterEarlierLines(NotAwaited, CommandRejected):
+    """A line of a reply that came after an earlier line of it ended the seat's turn."""
+
+
 @dataclass
 class Actor:
     kind: str  # seat, system, admin
@@ -98,7 +103,7 @@ GAME_FIELDS = ("id", "kind", "status", "seed", "chain_scheme", "options", "deadl
                "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
-SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used")
+SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used", "time_zone")
 
 
 @dataclass
@@ -345,6 +350,9 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
             continue  # the stand-in moves for it at once; its player hears of it as news
         elif number in after and number not in before:
             kind = "turn"
+        elif number in after and number != work.actor.seat and seat["notice_preference"] != "none" and (
+                not talk and _changes_what_it_sees(work, number) and not _told_lately(work, seat["id"])):
+            kind = "news"  # still choosing, and another seat's move changed what it sees: told (batched)
         elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
             continue  # still choosing; the actor gets a confirmation from the channel
         elif number in after:
@@ -356,6 +364,26 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
         if any(n["seat_id"] == seat["id"] for n in work.notices):
             continue  # the command wrote this seat a notice of its own (a welcome, a correction)
         work.notices.append({"seat_id": seat["id"], "kind": kind, "version": version, "to_email": seat["email"]})
+
+
+# A seat still choosing in a simultaneous phase hears of other seats' moves at most once in
+# this many seconds: its next notice (or its reply's answer) carries what came after.
+CHOOSING_NEWS_SECONDS = 300
+
+
+def _changes_what_it_sees(work: Work, seat: int) -> bool:
+    """Whether this command's events show `seat` something (a move it may see, even face down)."""
+    return any(ev.type not in QUIET_EVENTS and ev.type not in NEUTRAL_EVENTS
+               and (ev.visible_to is None or seat in ev.visible_to or ev.public is not None)
+               for ev in work.events)
+
+
+def _told_lately(work: Work, seat_id: int) -> bool:
+    from .models import Notice
+
+    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+    return Notice.objects.filter(game_id=work.loaded.game_id, seat_id=seat_id, kind="news",
+                                 created_at__gte=since).exists()
 
 
 def _finish_if_over(work: Work) -> None:

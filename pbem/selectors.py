@@ -8,6 +8,7 @@ its random draws are withheld, and the seed stays secret until the game is over.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from games.base import Event as GameEvent
 
@@ -26,14 +27,17 @@ PLATFORM_TEXT = {
     "Undone": lambda d, n: (f"{n[d['seat']]} took back their last move." if d.get("seat") is not None
                             else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: "
                                  f"{d.get('reason', '')}"),
-    "Away": lambda d, n: f"{n[d['seat']]} is away until {d['until']}; their deadlines wait.",
+    "Away": lambda d, n: (f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
+                          if "last_day" in d else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."),
+    "TimeZoneChanged": lambda d, n: f"{n[d['seat']]} changed their time zone"
+                                    + (f" (to {d['zone']})." if "zone" in d else "."),
     "Back": lambda d, n: f"{n[d['seat']]} is back.",
     "NoticesChanged": lambda d, n: f"{n[d['seat']]} changed how they hear of moves"
                                    + (f" (to {d['preference']})." if "preference" in d else "."),
     "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
     "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
-    "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {d['until'][:16]} ({d['reason']}).",
+    "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {_utc(d['until'])} ({d['reason']}).",
     "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
     "TimedOut": lambda d, n: (f"{n[d['seat']]} missed the deadline again." if d.get("standin") else
                               f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."),
@@ -48,6 +52,18 @@ PLATFORM_TEXT = {
                                     + ", ".join(n[s] for s in d["seats"]) + ".",
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
+
+
+def _utc(iso) -> str:
+    """A stored time as people read it: 'Thu 10 Dec 2026, 18:00 UTC' (feeds are the same for
+    every viewer; the mails name times in each player's own zone)."""
+    try:
+        moment = datetime.fromisoformat(str(iso))
+    except ValueError:
+        return str(iso)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC"
 
 
 @dataclass
@@ -233,6 +249,7 @@ def help_text(spec, state: dict, seat: int | None) -> str:
         "                       nothing was drawn and nothing hidden revealed)\n"
         "  away until YYYY-MM-DD / back   announce an absence; deadlines wait\n"
         "  notices every|digest|none      how you hear of other players' moves\n"
+        "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
         "Several commands may go in one reply, one a line: all are applied, or none."
     )
 

@@ -26,6 +26,7 @@ from .runner import (  # noqa: F401 - the errors and actors every caller of the 
     Actor,
     CommandRejected,
     NotAwaited,
+    NotAwaitedAfterEarlierLines,
     Outcome,
     ServiceError,
     StaleVersion,
@@ -245,6 +246,8 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
         waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or "nobody"
         hint = " The stand-in is playing your seat: reply 'back' to play it yourself again." \
             if played_by_standin else ""
+        if number > 1 and structured is None:
+            raise _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting)
         raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.{hint}")
     if played_by_standin:
         commands.take_seat_back(work, seat)  # a move of the player's own: they are back
@@ -256,6 +259,20 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
         raise CommandRejected(str(exc), line or spec_describe(spec, structured), number, legal_now()) from None
     emit_game_events(work, events, rng)
     work.told.applied.append(spec.describe(command))
+
+
+def _not_awaited_after_earlier_lines(spec, game_state, seat: int, line: str, number: int,
+                                     waiting: str) -> CommandRejected:
+    """Line 2 of a reply when line 1 ended the turn: the real reason, naming the line. A line the
+    game cannot read at all is refused for that; a good move for having come after the turn ended."""
+    try:
+        spec.parse(line, game_state, seat)
+    except Rejected as exc:
+        return CommandRejected(str(exc), line, number, [])
+    earlier = "line 1" if number == 2 else f"lines 1-{number - 1}"
+    return NotAwaitedAfterEarlierLines(f"After your {earlier} it is no longer your turn: the game is now "
+                                       f"waiting for {waiting}, so this line cannot be played as well.",
+                                       line, number, [])
 
 
 def spec_describe(spec, command) -> str:

@@ -39,8 +39,8 @@ def apply(message: InboundMessage, seat: Seat, text: str, expected_version: int 
         finish(message, InboundStatus.REFUSED, exc.code, describe_refusal(exc))
         return exc
     if outcome.duplicate:
-        finish(message, InboundStatus.APPLIED, "duplicate", "This submission had already been applied.",
-               outcome.version)
+        finish(message, InboundStatus.APPLIED, "duplicate",
+               f"This submission had already been applied, at version {outcome.version}.", outcome.version)
     elif outcome.events:
         finish(message, InboundStatus.APPLIED, "applied", describe_outcome(outcome), outcome.version)
     else:

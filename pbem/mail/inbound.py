@@ -37,6 +37,8 @@ ATTRIBUTION_RE = re.compile(
     r"^(on .+ wrote:?|am .+ schrieb .+:|le .+ a écrit ?:?|el .+ escribió:?|il .+ ha scritto:?|op .+ schreef .+:)$",
     re.I,
 )
+DIVIDER_RE = re.compile(r"^(_{8,}|-{3,} ?(original message|urspr[üu]ngliche nachricht|message d'origine|mensaje original)"
+                        r" ?-{3,})$", re.I)
 OUTLOOK_HEADER_RE = re.compile(r"^(from|von|de|sent|gesendet|envoyé|to|an|à|subject|betreff|objet|date|datum)\s*:",
                                re.I)
 AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?|listserv|majordomo)"
@@ -54,7 +56,10 @@ class Parsed:
     automatic: str  # why it is automatic mail ("" when a person wrote it)
     is_bounce: bool
     text: str  # the new text the player wrote
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # the orders (prose and signature left out)
+    candidates: list[str] = field(default_factory=list)  # every new line, prose included
+    signature: list[str] = field(default_factory=list)  # lines dropped as a signature or device footer
+    ignored: list[str] = field(default_factory=list)  # the new lines that are not orders, in order
     too_large: bool = False
     size: int = 0
     unreadable: str = ""  # why the body could not be read at all ("" when it could)
@@ -177,10 +182,14 @@ def parse(raw: bytes, envelope_to: list[str] | None = None) -> Parsed:
     )
     if not too_large and not unreadable:
         try:
-            parsed.text = new_text(body_text(msg)).replace("\x00", "")
+            body, html_signature = body_and_signature(msg)
+            parsed.text, parsed.signature = read_new_text(body)
+            parsed.text = parsed.text.replace("\x00", "")
+            parsed.signature += html_signature
         except RecursionError:
             parsed.unreadable = "its structure could not be read"
-        parsed.lines = command_lines(parsed.text)
+        parsed.candidates = command_lines(parsed.text)
+        parsed.lines, parsed.ignored = split_prose(parsed.candidates, name, parsed.signature)
     return parsed
 
 
@@ -278,6 +287,12 @@ def _bounce_details(msg, raw: bytes) -> tuple[list[str], str]:
 
 
 def body_text(msg) -> str:
+    return body_and_signature(msg)[0]
+
+
+def body_and_signature(msg) -> tuple[str, list[str]]:
+    """The body as text, and the lines of an HTML signature block (kept apart from the text, so
+    a Thunderbird or Outlook signature never runs into the orders)."""
     plain, rich = None, None
     for part in msg.walk():
         if part.is_multipart() or part.get_content_disposition() == "attachment":
@@ -285,13 +300,47 @@ def body_text(msg) -> str:
         ctype = part.get_content_type()
         if ctype == "text/plain" and plain is None:
             plain = _part_text(part)
+            if str(part.get_param("format") or "").lower() == "flowed":
+                plain = unflow(plain, str(part.get_param("delsp") or "").lower() == "yes")
         elif ctype == "text/html" and rich is None:
             rich = _part_text(part)
     if plain is not None and plain.strip():
-        return plain
+        return plain, []
     if rich is not None:
-        return html_to_text(rich)
-    return plain or ""
+        return html_text_and_signature(rich)
+    return plain or "", []
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """format=flowed (RFC 3676) to plain lines: a line ending in a space goes on in the next one
+    of the same quote depth (its trailing space removed too with DelSp=yes); one leading space
+    (space-stuffing) is removed; "-- " (the signature delimiter) is never flowed."""
+    out: list[str] = []
+    para: str | None = None
+    para_depth = 0
+
+    def close(depth: int, body: str) -> None:
+        out.append((">" * depth + " " + body) if depth else body)
+
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        if body.startswith(" "):
+            body = body[1:]
+        flowed = body.endswith(" ") and body != "-- "
+        if flowed and delsp:
+            body = body[:-1]
+        if para is not None and depth != para_depth:
+            close(para_depth, para)  # a flowed paragraph cut short by a change of quote depth
+            para = None
+        para = body if para is None else para + body
+        para_depth = depth
+        if not flowed:
+            close(depth, para)
+            para = None
+    if para is not None:
+        close(para_depth, para)
+    return "\n".join(out)
 
 
 def _part_text(part) -> str:
@@ -320,6 +369,8 @@ class _HTMLText(HTMLParser):
         self.depth_skip = 0
         self.stack: list[tuple[str, bool]] = []
         self.stopped = False
+        self.depth_signature = 0
+        self.signature: list[str] = []
 
     def _quoted(self, tag: str, attrs: dict) -> bool:
         cls = (attrs.get("class") or "").lower()
@@ -328,10 +379,23 @@ class _HTMLText(HTMLParser):
                 or ident in ("appendonsend", "divrplyfwdmsg", "mail-editor-reference-message-container")
                 or "x_divrplyfwdmsg" in ident or "apple-mail-signature" in ident)
 
+    @staticmethod
+    def _signature(attrs: dict) -> bool:
+        cls = (attrs.get("class") or "").lower().split()
+        ident = (attrs.get("id") or "").lower()
+        return ("moz-signature" in cls or ident in ("signature", "x_signature")
+                or ident.startswith("ms-outlook-mobile-signature"))
+
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if self.stopped:
             return
+        if self.depth_signature and tag not in ("br", "hr", "img", "meta", "link", "input", "wbr"):
+            self.depth_signature += 1
+        elif not self.depth_skip and self._signature(attrs) and tag not in ("br", "hr", "img"):
+            self.depth_signature = 1
+        if self.depth_signature and tag in self.BLOCK:
+            self.signature.append("\n")
         if tag in ("hr",) and (attrs.get("id") or "").lower() == "stopspelling":
             self.stopped = True  # Outlook: everything after this rule is the quoted message
             return
@@ -349,6 +413,10 @@ class _HTMLText(HTMLParser):
     def handle_endtag(self, tag):
         if self.stopped:
             return
+        if self.depth_signature:
+            self.depth_signature -= 1
+            if tag in self.BLOCK:
+                self.signature.append("\n")
         while self.stack:
             open_tag, skip = self.stack.pop()
             if skip:
@@ -359,20 +427,31 @@ class _HTMLText(HTMLParser):
             self.out.append("\n")
 
     def handle_data(self, data):
-        if not self.depth_skip and not self.stopped:
-            self.out.append(re.sub(r"[ \t\r\n]+", " ", data))
+        if self.depth_skip or self.stopped:
+            return
+        (self.signature if self.depth_signature else self.out).append(re.sub(r"[ \t\r\n]+", " ", data))
 
 
 def html_to_text(markup: str) -> str:
+    return html_text_and_signature(markup)[0]
+
+
+def _lines_of(pieces: list[str]) -> str:
+    text = "".join(pieces).replace("\xa0", " ")
+    # Each block tag opens and closes a line: collapse the blank lines that leaves behind.
+    return re.sub(r"\n{2,}", "\n", "\n".join(line.strip() for line in text.splitlines())).strip()
+
+
+def html_text_and_signature(markup: str) -> tuple[str, list[str]]:
+    """HTML to text without its quoted blocks, and the lines of its signature block apart."""
     parser = _HTMLText()
     try:
         parser.feed(markup)
         parser.close()
     except Exception:  # broken HTML: fall back to removing tags
-        return html.unescape(re.sub(r"<[^>]+>", " ", markup))
-    text = "".join(parser.out).replace("\xa0", " ")
-    # Each block tag opens and closes a line: collapse the blank lines that leaves behind.
-    return re.sub(r"\n{2,}", "\n", "\n".join(line.strip() for line in text.splitlines())).strip()
+        return html.unescape(re.sub(r"<[^>]+>", " ", markup)), []
+    lines = _lines_of(parser.signature).split("\n")
+    return _lines_of(parser.out), [line for line in lines if line.strip() and line.strip() not in ("--", "__")]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,25 +460,48 @@ def html_to_text(markup: str) -> str:
 
 
 def new_text(body: str) -> str:
+    return read_new_text(body)[0]
+
+
+def read_new_text(body: str) -> tuple[str, list[str]]:
+    """The new text of a reply, and the lines dropped from it as a signature: everything after
+    "-- " (or "--", "__"), device footers ("Sent from my iPhone"), and the signature
+    mail-parser-reply finds ("Best regards," and what follows) when no order follows it."""
     body = body.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ").replace("\u200b", "")
     # keep_hyphen_lists: a line such as '-2 gold' is not a signature here.
     parsed = ReplyText(text=body, languages=list(LANGUAGES), keep_hyphen_lists=True).read()
-    reply = next((r for r in parsed.replies if _unquoted(r.body)), None)
-    text = reply.body if reply else ""
+    reply = next((r for r in parsed.replies if _unquoted(r.content)), None)
+    # The library's signature is judged below, line by line, with the other prose (it would cut
+    # an order written after "Thanks," without a word).
+    text = reply.content if reply else ""
     kept: list[str] = []
-    for line in text.split("\n"):
+    signature: list[str] = []
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
         stripped = line.strip()
-        if stripped == "--" or stripped == "-- " or stripped == "__":
-            break  # the signature delimiter: nothing after it is an order
+        if stripped in ("--", "-- ", "__"):
+            # The signature delimiter: nothing after it is an order (up to a quoted block).
+            signature += [rest.strip() for rest in lines[index + 1:] if rest.strip() and not _quote_line(rest)]
+            break
         if stripped.startswith(">"):
             _drop_attribution(kept)
             continue
-        if ATTRIBUTION_RE.match(stripped) or FOOTER_RE.match(stripped):
+        if DIVIDER_RE.match(stripped):
+            break  # Outlook's rule above the quoted message
+        if FOOTER_RE.match(stripped):
+            signature.append(stripped)
+            continue
+        if ATTRIBUTION_RE.match(stripped):
             continue
         if OUTLOOK_HEADER_RE.match(stripped) and kept and not kept[-1].strip():
             break  # an Outlook header block after a blank line: the quoted message starts here
         kept.append(line)
-    return "\n".join(kept).strip()
+    return "\n".join(kept).strip(), signature
+
+
+def _quote_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(">") or bool(ATTRIBUTION_RE.match(stripped))
 
 
 def _drop_attribution(kept: list[str]) -> None:
@@ -425,3 +527,85 @@ def command_lines(text: str) -> list[str]:
             continue
         lines.append(line[:MAX_LINE_LENGTH])
     return lines[: MAX_LINES + 1]  # one more than allowed, so the caller can tell it was too many
+
+
+# ---------------------------------------------------------------------------------------------
+# Prose around the orders: greetings, thanks, sign-offs, names, signatures
+# ---------------------------------------------------------------------------------------------
+
+GREETING_RE = re.compile(
+    r"^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|"
+    r"hallo|moin|servus|liebe|lieber|bonjour|salut|coucou|hola|buenos d[ií]as|ciao|salve|hoi|goedemorgen)"
+    r"\b[^0-9]{0,40}$", re.I)
+SIGNOFF_RE = re.compile(
+    r"^(cheers|cheerio|thanks|thank you|thankyou|many thanks|thanks a lot|thanks again|thx|tnx|ta|tia|"
+    r"best|best wishes|best regards|all the best|kind regards|warm regards|warmest regards|regards|rgds|"
+    r"br|kr|yours|yours truly|sincerely|love|take care|see you|see ya|cu|bye|later|good luck|gl|have fun|"
+    r"gg|wp|gg wp|well played|enjoy|lg|liebe gr[üu](ß|ss)e|viele gr[üu](ß|ss)e|gr[üu](ß|ss)e|gru(ß|ss)|"
+    r"mfg|vg|danke|danke sch[öo]n|vielen dank|merci|merci beaucoup|bises|cordialement|amiti[ée]s|"
+    r"saludos|gracias|un saludo|grazie|saluti|ciao|groeten|bedankt|dank je)\b"
+    r"( (all|everyone|everybody|again|so much|a lot|very much|mate|guys|folks|y'all)\b)?"
+    r"\s*[,.!:;)]*\s*(:-?\)|;-?\)|:d)?"
+    r"(([-–—,]\s*|\s+)[^\W\d][\w.'’-]*( [^\W\d][\w.'’-]*){0,2}[.!]?)?$", re.I)
+CODE_LINE_RE = re.compile(r"^#?\d{1,3}$")
+PLATFORM_ORDERS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
+MAX_SIGNATURE_LINES = 8  # lines after a sign-off taken as its signature
+
+
+def looks_like_platform_order(line: str) -> bool:
+    words = line.split(None, 1)
+    return bool(words) and (words[0].lower() in PLATFORM_ORDERS or bool(CODE_LINE_RE.match(words[0])))
+
+
+def looks_like_prose(line: str, sender_name: str = "") -> bool:
+    """A greeting, thanks, a sign-off, a device footer or the sender's own name, by its look alone."""
+    return bool(SIGNOFF_RE.match(line) or GREETING_RE.match(line) or FOOTER_RE.match(line)
+                or _is_name(line, sender_name))
+
+
+def _is_name(line: str, sender_name: str) -> bool:
+    stripped = line.strip().lstrip("-–—~ ").rstrip(".! ")
+    if not stripped or any(ch.isdigit() for ch in stripped):
+        return False
+    own = {part.lower() for part in re.split(r"[\s,]+", sender_name or "") if len(part) > 1}
+    words = stripped.lower().split()
+    if own and all(w in own for w in words):
+        return True
+    # Initials: "B", "B.", "-B", "AB"
+    return bool(re.fullmatch(r"[A-Z]{1,3}\.?", stripped))
+
+
+def split_prose(lines: list[str], sender_name: str = "", signature: list[str] | None = None,
+                order_like=looks_like_platform_order) -> tuple[list[str], list[str]]:
+    """The orders in the new lines, and every line left out as prose, in the order written.
+
+    Left out: greetings before the first order ("Hi all,"); thanks and sign-offs ("Cheers,",
+    "Thanks!", "Best, Bob"); the sender's own name or initials on a line of its own; and after the
+    last sign-off, when no order follows it, up to MAX_SIGNATURE_LINES lines of signature (a name,
+    a company, a phone number). `order_like(line)` says a line is an order whatever it looks like;
+    a line that is neither prose nor an order is kept, for the game to refuse by name."""
+    signature = list(signature or [])
+    kinds = ["order"] * len(lines)
+    for index, line in enumerate(lines):
+        if order_like(line):
+            continue
+        if SIGNOFF_RE.match(line):
+            kinds[index] = "signoff"
+        elif _is_name(line, sender_name) or FOOTER_RE.match(line):
+            kinds[index] = "prose"
+    # Greetings count only before the first order.
+    for index, line in enumerate(lines):
+        if kinds[index] == "order" and GREETING_RE.match(line) and not order_like(line):
+            kinds[index] = "prose"
+            continue
+        if kinds[index] == "order":
+            break
+    # A signature without "-- ": what follows the first sign-off after the last order-like line.
+    last_order = max((i for i, line in enumerate(lines) if order_like(line)), default=-1)
+    first_signoff = next((i for i in range(last_order + 1, len(lines)) if kinds[i] == "signoff"), None)
+    if first_signoff is not None and len(lines) - first_signoff - 1 <= MAX_SIGNATURE_LINES:
+        for index in range(first_signoff + 1, len(lines)):
+            kinds[index] = "signoff" if kinds[index] == "signoff" else "prose"
+    orders = [line for line, kind in zip(lines, kinds, strict=True) if kind == "order"]
+    ignored = [line for line, kind in zip(lines, kinds, strict=True) if kind != "order"]
+    return orders, ignored + signature

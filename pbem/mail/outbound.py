@@ -13,19 +13,23 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.mime.image import MIMEImage
 from email.utils import parseaddr
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
+from django.core.mail.message import SafeMIMEMultipart
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .. import addressing, choosing, eventlog, selectors, signing
 from ..models import Event, Game, Notice, Seat
 from ..registry import get_game
+from . import pictures
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
 NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)(?:\.([a-z2-7]{10}))?@", re.I)
@@ -135,6 +139,10 @@ class Rendered:
     html: str
     to: list[str]
     headers: dict
+    pictures: list = field(default_factory=list)  # pictures.Picture, shown inline by the HTML part
+
+
+PICTURE_KINDS = {"turn", "news", "final", "reminder", "welcome", "digest"}  # the notices that show the board
 
 
 def recipients(notice: Notice) -> list[str]:
@@ -162,7 +170,7 @@ def render(notice: Notice) -> Rendered:
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     subject = SUBJECTS[kind].format(**context["subject_fields"])
     subject = re.sub(r"\s+", " ", subject).strip()[:250]
-    text = render_to_string(f"pbem/email/{kind}.txt", context).strip() + "\n"
+    text = fit(render_to_string(f"pbem/email/{kind}.txt", context).strip()) + "\n"
     html = render_to_string(f"pbem/email/{kind}.html", context)
     headers = {
         "From": settings.DEFAULT_FROM_EMAIL,
@@ -184,14 +192,40 @@ def render(notice: Notice) -> Rendered:
         # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
         # (the outbox keeps it too, see pbem/anchors.py).
         headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
-    return Rendered(subject, text, html, recipients(notice), headers)
+    return Rendered(subject, text, html, recipients(notice), headers, context.get("pictures", []))
+
+
+class RelatedMessage(EmailMultiAlternatives):
+    """multipart/alternative of the text and, when there are pictures, multipart/related of the
+    HTML and its images (each with a Content-ID the HTML names as cid:)."""
+
+    def __init__(self, *args, pictures=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pictures = list(pictures)
+
+    def _create_alternatives(self, msg):
+        msg = super()._create_alternatives(msg)
+        if not self.pictures or not msg.is_multipart():
+            return msg
+        parts = msg.get_payload()
+        for index, part in enumerate(parts):
+            if part.get_content_type() == "text/html":
+                related = SafeMIMEMultipart(_subtype="related", encoding=self.encoding or settings.DEFAULT_CHARSET)
+                related.attach(part)
+                for picture in self.pictures:
+                    image = MIMEImage(picture.png, "png")
+                    image["Content-ID"] = f"<{picture.cid}>"
+                    image.add_header("Content-Disposition", "inline", filename=f"{picture.cid.split('@')[0]}.png")
+                    related.attach(image)
+                parts[index] = related
+        return msg
 
 
 def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
     rendered = render(notice)
-    message = EmailMultiAlternatives(
+    message = RelatedMessage(
         subject=rendered.subject, body=rendered.text, from_email=bounce_address(notice), to=rendered.to,
-        headers=rendered.headers, connection=connection,
+        headers=rendered.headers, connection=connection, pictures=rendered.pictures,
     )
     message.attach_alternative(rendered.html, "text/html")
     return message
@@ -219,6 +253,7 @@ def build_context(notice: Notice) -> dict:
         # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
         head = (head or game.head_hash) if selectors.hashes_public(game) else ""
         ctx.update(game=game, spec=spec, names=names, head_hash=head, version=loaded.version,
+                   ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
                    round=summary.get("round", ""), phase=summary.get("phase", ""), audit_url=audit_url(game.pk),
                    standings=_standings(game, state, names), seed=state["meta"].get("seed"))
         fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])
@@ -228,6 +263,13 @@ def build_context(notice: Notice) -> dict:
         if notice.seat_id:
             seat = notice.seat
             ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
+            if notice.kind in PICTURE_KINDS and ctx["board"]:
+                alt = (f"The board of {game.title or spec.title} (game #{game.pk}) at version {loaded.version}, "
+                       f"as {seat.name} sees it; the text part of this mail has it in words.")
+                found = pictures.picture(spec, state["game"], seat.number,
+                                         f"board.n{notice.pk}.v{loaded.version}@{settings.PBEM_MAIL_DOMAIN}", alt)
+                ctx["pictures"] = [found] if found else []
+                ctx["board_picture"] = found
             fields["tag"] = subject_tag(seat)
             if notice.kind == "invitation":
                 # A fixed text: the title and the names are the creator's words, and an invitation
@@ -237,14 +279,36 @@ def build_context(notice: Notice) -> dict:
                 fields["title"] = spec.title
     if "text" in ctx["extra"]:
         ctx["answer_text"] = wrap(ctx["extra"]["text"])
+    if ctx["extra"].get("board"):
+        ctx["answer_board"] = fit(ctx["extra"]["board"])
     fields["subject"] = _answer_subject(notice)
     ctx["subject_fields"] = fields
     return ctx
 
 
-def wrap(text: str, width: int = 76) -> str:
-    """Long lines folded for an 80-column reader; short ones (boards, lists) left as they are."""
-    return "\n".join(textwrap.fill(line, width) if len(line) > width else line for line in text.split("\n"))
+TEXT_WIDTH = 80
+
+
+def wrap(text: str, width: int = TEXT_WIDTH) -> str:
+    """Long lines folded for an 80-column reader; lines that fit (boards, lists, a game's own
+    wrapping) left as they are, so no word is left alone on a line of its own."""
+    return fit(text, width)
+
+
+def fit(board: str, width: int = TEXT_WIDTH) -> str:
+    """A text board in lines of at most `width` columns for an 80-column reader: a longer line
+    is broken between words and continued, indented under itself; nothing is cut (a word longer
+    than the line, such as a link, stays whole)."""
+    out: list[str] = []
+    for line in board.split("\n"):
+        line = line.rstrip()
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "    ",
+                             break_on_hyphens=False, break_long_words=False) or [line]
+    return "\n".join(out)
 
 
 def _answer_subject(notice: Notice) -> str:
@@ -256,6 +320,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     number = seat.number
     since = [] if notice.kind == "answer" else selectors.feed(
         game, number, after=min(seat.last_notice_version, version), upto=version)
+    since = [item for item in since if not item.undone]
+    # Table talk alone (nothing else happened since the last notice): the words, without the
+    # board and the housekeeping of a news mail.
+    talk_only = notice.kind == "news" and bool(since) and all(item.type == "pbem.Said" for item in since)
+    # A player is not told his own moves back (his confirmation said them); what they caused is news.
+    since = [item for item in since if not own_doing(item, number)]
     options, others = [], []
     if (state["game"] is not None and not state["meta"]["ended"] and not state["meta"]["paused"]
             and notice.kind in ("turn", "reminder", "answer", "welcome")):
@@ -266,11 +336,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     return {
         "seat": seat,
         "seat_name": seat.name,
-        "since": _since_lines([item.text for item in since if not item.undone]),
-        "board": selectors.board_text(spec, state, number) if notice.kind != "answer" else "",
+        "since": _since_lines([item.text for item in since]),
+        "talk_only": talk_only,
+        "board": fit(selectors.board_text(spec, state, number)) if notice.kind != "answer" and not talk_only else "",
         "options": options,
         "other_options": others,
-        "deadline": _when(deadline) if deadline else "",
+        "deadline": _when(deadline, seat.time_zone) if deadline else "",
         "seat_url": addressing.seat_url(seat),
         "reply_address": addressing.reply_address(seat),
         "tag": subject_tag(seat),
@@ -280,6 +351,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
 
 
 MAX_SINCE = 30
+
+
+def own_doing(item, seat: int) -> bool:
+    """An event the seat did itself and that is about itself (its move, its words): not news to it."""
+    data = item.data if isinstance(item.data, dict) else {}
+    return item.actor == "seat" and item.actor_seat == seat and data.get("seat") == seat
 
 
 def _since_lines(texts: list[str]) -> list[str]:
@@ -308,12 +385,27 @@ def _standings(game: Game, state: dict, names: list[str]) -> list[dict]:
     return sorted(rows, key=lambda r: (r["place"] if r["place"] != "" else 99, r["name"]))
 
 
-def _when(iso: str) -> str:
+def zone_named(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ValueError, KeyError, OSError):
+        return ZoneInfo("UTC")
+
+
+def local_time(moment: datetime, zone_name: str | None = "UTC") -> str:
+    """A moment in the player's zone, the zone always named: 'Thu 10 Dec 2026, 19:00 Europe/Berlin'."""
+    zone = zone_named(zone_name)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} {zone.key}"
+
+
+def _when(iso: str, zone_name: str | None = "UTC") -> str:
     moment = datetime.fromisoformat(iso)
     delta = moment - timezone.now()
     hours = int(delta.total_seconds() // 3600)
     left = f"in {hours} hours" if hours >= 1 else "in less than an hour" if delta.total_seconds() > 0 else "passed"
-    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC ({left})"
+    return f"{local_time(moment, zone_name)} ({left})"
 
 
 def sender_address() -> str:

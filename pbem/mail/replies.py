@@ -57,10 +57,12 @@ def process_mail(message: InboundMessage) -> None:
             raise Refusal("too_large", f"Your message is {parsed.size // 1024} KB; replies may be at most "
                           f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
                           "text, without attachments.", seat)
-        if not parsed.lines:
+        orders, positions, ignored = read_orders(parsed, seat)
+        if not orders:
             raise Refusal("empty", "We found no command in your message (quoted text and signatures are "
-                          "left out). Write one command a line above the quoted notice; 'help' lists them.", seat)
-        if len(parsed.lines) > inbound.MAX_LINES:
+                          "left out). Write one command a line above the quoted notice; 'help' lists them."
+                          + ignored_note(ignored), seat)
+        if len(orders) > inbound.MAX_LINES:
             raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
     except Refusal as refusal:
         if refusal.seat is not None:
@@ -75,16 +77,129 @@ def process_mail(message: InboundMessage) -> None:
         return
     # The stale guard is for moves: a reply of only table talk, questions or preferences to an
     # older notice is as good as one to the newest.
-    expected = None if all(_neutral(line) for line in parsed.lines) else _expected_version(parsed, seat)
-    lines = translate_codes(parsed.lines, seat, expected)
+    expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat)
+    lines = translate_codes(orders, seat, expected)
+    earlier = already_applied(message, seat, orders, expected)
+    if earlier is not None:  # the same reply again: told so, never applied twice
+        game = Game.objects.get(pk=seat.game_id)
+        board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
+        text = (f"These orders were already applied at version {earlier.result_version}, from your message of "
+                f"{outbound.local_time(earlier.processed_at or earlier.received_at, seat.time_zone)}: nothing more was applied. The "
+                f"game is now at version {game.version}.")
+        submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
+        message.game_id, message.seat = seat.game_id, seat
+    else:
+        if expected is not None and means_the_same(seat, lines, expected):
+            expected = None  # the game moved on, but not in a way that changes what these orders mean
+        board, text = _apply(message, seat, lines, positions, expected)
+    note = ignored_note(ignored)
+    message.outcome += note
+    answer(message, parsed, seat, message.error_code, text + note, board=board)
+
+
+def _apply(message: InboundMessage, seat: Seat, lines: list[str], positions: list[int],
+           expected: int | None) -> tuple[str, str]:
+    """Applies the orders; returns the board to show (after a stale refusal) and the answer's text."""
     result = submissions.apply(message, seat, "\n".join(lines), expected)
     board, text = "", message.outcome
     if isinstance(result, services.CommandRejected):
+        if result.line_number:  # the line as the player counts them: greetings and blank lines included
+            result.line_number = positions[result.line_number - 1]
+        submissions.finish(message, message.status, message.error_code, submissions.describe_refusal(result))
         text = submissions.describe_refusal(result, with_legal=False)  # the answer lists them with codes
     if isinstance(result, services.StaleVersion):
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
-    answer(message, parsed, seat, message.error_code, text, board=board)
+    return board, text
+
+
+def read_orders(parsed: inbound.Parsed, seat: Seat) -> tuple[list[str], list[int], list[str]]:
+    """The orders of a reply, the line number (1-based, among its non-blank new lines) of each,
+    and the lines left out as prose or signature. Whatever the game reads as a command of its
+    own (or a code, or a platform command) is an order, however polite it looks."""
+    order_like = _order_like(seat, parsed.sender_name)
+    orders, ignored = inbound.split_prose(parsed.candidates, parsed.sender_name, parsed.signature, order_like)
+    positions, cursor = [], 0
+    for order in orders:
+        while parsed.candidates[cursor] != order:
+            cursor += 1
+        cursor += 1
+        positions.append(cursor)
+    return orders, positions, ignored
+
+
+def _order_like(seat: Seat, sender_name: str = ""):
+    """Whether a line is an order of this seat's game: a platform command or code, a line the
+    game's parser takes, or (for a line that does not look like prose) one starting with the verb
+    of a move some seat may make now. The game is loaded, and its moves listed, only when needed."""
+    known: dict = {}
+
+    def game():
+        if not known:
+            row = Game.objects.get(pk=seat.game_id)
+            state = eventlog.load(row).state
+            known.update(spec=get_game(row.kind), state=state,
+                         running=state["game"] is not None and not state["meta"]["ended"])
+        return known
+
+    def verbs() -> set[str]:
+        if "verbs" not in known:
+            found, loaded = set(), game()
+            if loaded["running"]:
+                spec, game_state = loaded["spec"], loaded["state"]["game"]
+                for number in range(len(loaded["state"]["meta"]["names"] or [])):
+                    try:
+                        found |= {spec.describe(c).split(None, 1)[0].lower() for c in spec.legal(game_state, number)
+                                  if spec.describe(c).strip()}
+                    except Exception:  # noqa: BLE001 - a game that cannot list a seat's moves now
+                        continue
+            known["verbs"] = found
+        return known["verbs"]
+
+    def order_like(line: str) -> bool:
+        if inbound.looks_like_platform_order(line):
+            return True
+        loaded = game()
+        if not loaded["running"]:
+            return False
+        try:
+            loaded["spec"].parse(line, loaded["state"]["game"], seat.number)
+            return True
+        except Exception:  # noqa: BLE001 - not a command of this game as written
+            pass
+        if inbound.looks_like_prose(line, sender_name):
+            return False
+        return line.split(None, 1)[0].lower() in verbs()
+
+    return order_like
+
+
+def already_applied(message: InboundMessage, seat: Seat, orders: list[str],
+                    expected: int | None) -> InboundMessage | None:
+    """The earlier mail of this seat, applied after the notice this one answers, that held the
+    same orders: a reply sent again (a client's "send again", a second copy from another
+    address book entry) is then told it was applied, not asked to move again."""
+    if expected is None or expected >= Game.objects.values_list("version", flat=True).get(pk=seat.game_id):
+        return None
+    earlier = (InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
+               .exclude(pk=message.pk).exclude(channel__in=inbox.WEB_CHANNELS).order_by("-id")[:3])
+    for row in earlier:
+        parsed = inbound.parse(bytes(row.raw), row.envelope_to)
+        if read_orders(parsed, seat)[0] == orders:
+            return row
+    return None
+
+
+MAX_IGNORED_SHOWN = 8
+
+
+def ignored_note(ignored: list[str]) -> str:
+    """'Ignored as not a command: 'Cheers,', 'Bob'' for the answer ("" when nothing was)."""
+    if not ignored:
+        return ""
+    shown = ", ".join(f"'{line[:60]}'" for line in ignored[:MAX_IGNORED_SHOWN])
+    more = f" and {len(ignored) - MAX_IGNORED_SHOWN} more lines" if len(ignored) > MAX_IGNORED_SHOWN else ""
+    return f"\n\nIgnored as not a command: {shown}{more}."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,11 +308,40 @@ def _expected_version(parsed: inbound.Parsed, seat: Seat) -> int | None:
     return None
 
 
-NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back"}
+NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back", "zone"}
 
 
 def _neutral(line: str) -> bool:
     return line.split(None, 1)[0].lower() in NEUTRAL_WORDS
+
+
+def means_the_same(seat: Seat, lines: list[str], version: int) -> bool:
+    """Whether the orders, written against the notice at `version`, still mean what they meant:
+    its one move reads as the same command now as then, was a move the seat could make then and
+    is one it can make now. Another seat's move in a
+    simultaneous phase (an offer, a card played face down) then does not make the reply stale;
+    one that changes the move's meaning or takes it away does."""
+    game = Game.objects.get(pk=seat.game_id)
+    if version >= game.version:
+        return True
+    spec = get_game(game.kind)
+    then = eventlog.load(game, at=version).state
+    now = eventlog.load(game).state
+    if then["game"] is None or now["game"] is None or now["meta"]["ended"]:
+        return False
+    moves = [line for line in lines if line.split(None, 1)[0].lower() not in inbound.PLATFORM_ORDERS]
+    if not moves:
+        return True
+    try:
+        meant = [spec.parse(line, then["game"], seat.number) for line in moves]
+        means = [spec.parse(line, now["game"], seat.number) for line in moves]
+    except Exception:  # noqa: BLE001 - an order that does not read (then or now): the guard decides
+        return False
+    if meant != means:
+        return False
+    # One move, a move the seat could make at the notice it answers and can make now.
+    return (len(moves) == 1 and meant[0] in spec.legal(then["game"], seat.number)
+            and meant[0] in spec.legal(now["game"], seat.number))
 
 
 def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:

@@ -111,7 +111,8 @@ def test_the_worker_sends_notices_and_processes_replies(worker, smtp_sink):
                                               f"play {card}"), "pipe")
     wait_until(lambda: InboundMessage.objects.get(pk=message.pk).status != "received", what="the reply")
     assert InboundMessage.objects.get(pk=message.pk).status == "applied"
-    wait_until(lambda: len(smtp_sink.messages) == 3, what="the confirmation")
+    # Bob, still choosing, hears that Alice played (news); Alice gets her confirmation.
+    wait_until(lambda: len(smtp_sink.messages) == 4, what="Bob's news and the confirmation")
     assert notice_to(smtp_sink, "alice@example.org", "answer")["In-Reply-To"] == message.message_id
     # A web-form submission takes the same way: stored, then processed by the worker.
     bob = game.seats.get(number=1)

@@ -1,0 +1,91 @@
+"""The board in every notice as a picture: the game's SVG rasterised to PNG, inline
+(multipart/related, cid: from the HTML part), with alt text, under 150 kB; a game without a
+picture sends its notices all the same. The plain text stays complete within 80 columns."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+import pytest
+
+from pbem import eventlog, services
+from pbem.mail import outbound, pictures
+from pbem.models import Game, Notice
+from pbem.registry import all_games, get_game
+
+from .conftest import send_all
+
+PEOPLE = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Alice", "Bob", "Carol", "Dave", "Erin")]
+DRAWN = sorted(kind for kind, spec in all_games().items() if spec.render_svg is not None)
+UNDRAWN = sorted(kind for kind, spec in all_games().items() if spec.render_svg is None)
+
+
+def as_received(message) -> email.message.EmailMessage:
+    return email.message_from_bytes(message.message().as_bytes(), policy=email.policy.default)
+
+
+def turn_notice(kind: str, mailoutbox):
+    spec = get_game(kind)
+    game = services.create_game(kind, PEOPLE[: max(spec.min_players, 2)], {})
+    send_all()
+    state = eventlog.load(Game.objects.get(pk=game.pk)).state
+    seat = spec.waiting_for(state["game"])[0]
+    return game, seat, as_received(next(m for m in mailoutbox if m.to == [PEOPLE[seat].email]))
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+def test_the_turn_notice_shows_the_board_inline_as_a_png(kind, db, settings, mailoutbox):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    _game, _seat, notice = turn_notice(kind, mailoutbox)
+    assert notice.get_content_type() == "multipart/alternative"
+    plain, related = notice.get_payload()
+    assert plain.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
+    html, image = related.get_payload()
+    assert html.get_content_type() == "text/html" and image.get_content_type() == "image/png"
+    png = image.get_payload(decode=True)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < pictures.MAX_BYTES
+    cid = str(image["Content-ID"]).strip("<>")
+    markup = html.get_content()
+    assert f'src="cid:{cid}"' in markup
+    assert 'alt="The board of ' in markup
+    width, height = pictures.png_size(png)
+    assert f'width="{width}" height="{height}"' in markup
+
+
+@pytest.mark.parametrize("kind", UNDRAWN)
+def test_a_game_without_a_picture_sends_its_notice_with_the_text_board(kind, db, settings, mailoutbox):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    _game, _seat, notice = turn_notice(kind, mailoutbox)
+    assert not [part for part in notice.walk() if part.get_content_maintype() == "image"]
+    assert "Your view of the board" in notice.get_body(preferencelist=("plain",)).get_content()
+    assert "<pre" in notice.get_body(preferencelist=("html",)).get_content()
+
+
+@pytest.mark.parametrize("kind", sorted(all_games()))
+def test_the_plain_text_of_every_games_notice_fits_80_columns(kind, db, settings, mailoutbox):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    _game, _seat, notice = turn_notice(kind, mailoutbox)
+    text = notice.get_body(preferencelist=("plain",)).get_content()
+    too_wide = [line for line in text.splitlines() if len(line) > 80]
+    assert not too_wide, too_wide
+
+
+def test_a_long_board_line_is_wrapped_never_cut():
+    line = "  P1 red     at Elvenhold   towns  3/20  cards: troll troll pig pig unicorn raft +1 hidden"
+    fitted = outbound.fit(line)
+    assert all(len(row) <= 80 for row in fitted.splitlines())
+    assert " ".join(fitted.split()) == " ".join(line.split())
+    assert fitted.splitlines()[1].startswith("      ")  # continued under its own indent
+
+
+def test_a_picture_that_will_not_render_leaves_the_notice_without_it(table, mailoutbox, monkeypatch):
+    monkeypatch.setattr(pictures, "board_png", lambda *args: None)
+    notice = Notice.objects.filter(game=table, kind="turn").first()
+    message = as_received(outbound.make_message(notice))
+    assert not [part for part in message.walk() if part.get_content_maintype() == "image"]
+    assert "Your view of the board" in message.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_an_svg_that_will_not_rasterise_gives_no_picture():
+    assert pictures.rasterise("<svg this is not") is None
