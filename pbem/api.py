@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, overload
 
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -35,8 +35,8 @@ TOKEN_HEADER = "X-Seat-Token"
 SECURITY_SCHEME = "SeatToken"
 # The seat token as OpenAPI's security scheme (the docs' Authorize button): required by the
 # seat's own endpoints, optional where a spectator gets the public answer instead.
-SEAT_TOKEN = {"security": [{SECURITY_SCHEME: []}]}
-SEAT_TOKEN_OPTIONAL = {"security": [{}, {SECURITY_SCHEME: []}]}
+SEAT_TOKEN: dict[str, Any] = {"security": [{SECURITY_SCHEME: []}]}
+SEAT_TOKEN_OPTIONAL: dict[str, Any] = {"security": [{}, {SECURITY_SCHEME: []}]}
 
 
 class PbemApi(NinjaAPI):
@@ -388,6 +388,10 @@ def _game(game_id: int) -> Game:
     return game
 
 
+@overload
+def _seat(request, game: Game, token: str | None, required: Literal[True] = True) -> Seat: ...
+@overload
+def _seat(request, game: Game, token: str | None, required: bool) -> Seat | None: ...
 def _seat(request, game: Game, token: str | None, required: bool = True) -> Seat | None:
     if not token:
         if required:

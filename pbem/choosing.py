@@ -10,6 +10,7 @@ and by typing the command.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.base import Choice
@@ -30,7 +31,7 @@ class Group:
 class Menu:
     featured: tuple[Choice, ...]  # code N is featured[N - 1]
     groups: tuple[Group, ...]  # every choice, by group, in the game's order
-    describe: object  # the game's describe(command)
+    describe: Callable[[dict], str]  # the game's describe(command)
 
     @property
     def empty(self) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -108,12 +109,17 @@ def _call_helpers(count: int) -> None:
             return
 
 
+@dataclass(slots=True)
 class _Claimed:
-    __slots__ = ("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at_before")
-
-    def __init__(self, values: dict):
-        for name in self.__slots__:
-            setattr(self, name, values.get(name))
+    """A timer row as a sweep claimed it; `due_at_before`: when it was due before the claim
+    moved it a lease ahead."""
+    id: int
+    game_id: int
+    seat: int
+    deadline: str
+    period: int
+    reminded_at: datetime | None
+    due_at_before: datetime | None
 
 
 def claim_due(now: datetime, lease: str, limit: int = PER_RUN, newest: int | None = None) -> list[_Claimed]:
@@ -128,11 +134,9 @@ def claim_due(now: datetime, lease: str, limit: int = PER_RUN, newest: int | Non
                     .values("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at")[:limit])
         if rows:
             DeadlineTimer.objects.filter(id__in=[r["id"] for r in rows]).update(lease=lease, due_at=now + LEASE)
-    claimed = []
-    for values in rows:
-        values["due_at_before"] = values.pop("due_at")
-        claimed.append(_Claimed(values))
-    return claimed
+    return [_Claimed(id=values["id"], game_id=values["game_id"], seat=values["seat"], deadline=values["deadline"],
+                     period=values["period"], reminded_at=values["reminded_at"], due_at_before=values["due_at"])
+            for values in rows]
 
 
 def _mine(row: _Claimed, lease: str):

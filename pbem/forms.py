@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from email.utils import parseaddr
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -48,7 +50,7 @@ class KindForm(forms.Form):
 
     def __init__(self, specs: dict[str, GameSpec], *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [
             (name, f"{spec.title} ({spec.min_players}-{spec.max_players} players)") for name, spec in specs.items()
         ]
 
@@ -127,8 +129,8 @@ def _option_field(option) -> forms.Field:
     if isinstance(option.default, bool):
         return forms.BooleanField(required=False, **common)
     if option.choices is not None:
-        return forms.TypedChoiceField(choices=[(c, str(c)) for c in option.choices],
-                                      coerce=type(option.default), **common)
+        coerce: Callable[[Any], Any] = type(option.default)
+        return forms.TypedChoiceField(choices=[(c, str(c)) for c in option.choices], coerce=coerce, **common)
     if isinstance(option.default, int):
         return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
     return forms.CharField(max_length=200, **common)
@@ -145,7 +147,7 @@ class PracticeForm(forms.Form):
     def __init__(self, spec: GameSpec, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.spec = spec
-        field = self.fields["opponents"]
+        field = cast(forms.IntegerField, self.fields["opponents"])
         field.min_value, field.max_value = max(1, spec.min_players - 1), spec.max_players - 1
         field.initial = max(field.min_value, min(2, field.max_value))
         field.validators = []
@@ -185,7 +187,7 @@ class CommandForm(ShowsHiddenErrors):
 
     def __init__(self, legal: list[str], *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["choice"].choices = [(text, text) for text in legal]
+        cast(MoveChoiceField, self.fields["choice"]).choices = [(text, text) for text in legal]
 
     def clean(self):
         data = super().clean()

@@ -7,8 +7,10 @@ its random draws are withheld, and the seed stays secret until the game is over.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from games.base import Event as GameEvent
 
@@ -157,18 +159,18 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
         rows = rows.filter(seq__lte=upto)
     if types is not None:
         rows = rows.filter(type__in=types)
+    event_rows: Iterable[dict[str, Any]]  # the rows as dicts of FEED_FIELDS, oldest first
     if last:
-        rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
+        event_rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
     else:
-        rows = rows.order_by("seq").values(*FEED_FIELDS)
-        if limit:
-            rows = rows[:limit]
+        in_order = rows.order_by("seq").values(*FEED_FIELDS)
+        event_rows = in_order[:limit] if limit else in_order
     sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
     shown = hashes_public(game)
     items = []
     # Random draws only once the game is over: the draws recorded on a public event (the deal's
     # shuffle on the first setup event) tell what was dealt face down.
-    for row in rows:
+    for row in event_rows:
         seq, visible_to, public, actor_kind, actor_seat = (row["seq"], row["visible_to"], row["public"],
                                                            row["actor_kind"], row["actor_seat"])
         seen = over or may_see(visible_to, seat)

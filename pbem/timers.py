@@ -30,8 +30,8 @@ class Timer:
 
 
 def schedule() -> list[Timer]:
-    return [Timer(name, entry["task"], float(entry["schedule"]))
-            for name, entry in settings.CELERY_BEAT_SCHEDULE.items()]
+    entries: dict[str, dict] = settings.CELERY_BEAT_SCHEDULE
+    return [Timer(name, entry["task"], float(entry["schedule"])) for name, entry in entries.items()]
 
 
 def run_due(timers: list[Timer], now: float) -> list[Timer]:

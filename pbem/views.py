@@ -463,7 +463,7 @@ def game_audit(request, game_id: int):
             status = 400
     context.update(report=report, draws=audit.draws_table(game) if over else None, seed=seed,
                    chain_ok=not audit.chain_problems_of(report), scheme_text=audit.scheme_text(report.scheme),
-                   seed_matches=bool(seed) and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment,
+                   seed_matches=bool(seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment),
                    head_form=form, head_checks=head_checks, heads_shown=heads_shown, withheld=selectors.WITHHELD,
                    heads=anchors.heads_by_version(game) if heads_shown else [],
                    # The heads the notices quoted, as each mail showed it, and whether the log still holds it.

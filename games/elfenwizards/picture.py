@@ -74,7 +74,7 @@ def _space_x() -> dict:
     """Left edge and width of every title and Wizard space: each title centred over the two
     spaces whose candidates contest it (the tree), each Wizard space under its two Necromancer
     titles."""
-    boxes = {}
+    boxes: dict[str, tuple[float, float]] = {}
     for i, sp in enumerate(TITLES_BY_LEVEL["necromancer"]):
         boxes[sp] = (LABEL_W + i * PITCH, BOX_W)
     for contest in reversed(CONTESTS):  # from the bottom up: a title over its candidate spaces
@@ -134,7 +134,7 @@ def _rows_needed(v, space, w) -> int:
 def drawing(v, links=None, standalone=True) -> str:
     c = Canvas(links)
     colours = v["colours"]
-    y = MARGIN + TITLE
+    y: float = MARGIN + TITLE
     c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
     y += 17
     c.text(MARGIN, y, f"Phase {v['phase_number']}: {v['phase_title']}", TEXT)
@@ -291,7 +291,7 @@ def phone_drawing(v, links=None) -> str:
     row (no text under 10 px at that width), the same targets (ids with "-phone" appended)."""
     c = Canvas(links, "-phone")
     width = PHONE_WIDTH
-    y = MARGIN + TITLE
+    y: float = MARGIN + TITLE
     c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
     lines = [f"Phase {v['phase_number']}: {v['phase_title']}", f"Dragon: {v['dragon']}.",
              f"Turn order: {', '.join(v['order'])}."]

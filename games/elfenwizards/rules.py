@@ -121,7 +121,7 @@ def gray_of(s, seat) -> int:
 def sub_multisets(values) -> list[list[int]]:
     """Every sub-multiset of `values`, each sorted high to low."""
     counts = Counter(values)
-    out = [[]]
+    out: list[list[int]] = [[]]
     for v in sorted(counts, reverse=True):
         out = [r + [v] * k for r in out for k in range(counts[v] + 1)]
     return out
@@ -444,7 +444,7 @@ def _phase(name, s) -> Event:
             "use" if spend_options(my_dice(s["mdice"], seat), 2, s["mspace"][seat]) else None for seat in range(n)
         ]
     elif name == "recover6":
-        pend = []
+        pend: list[str | None] = []
         for seat in range(n):
             dice = my_dice(s["mdice"], seat)
             if not dice:
@@ -682,10 +682,10 @@ def legal(s, seat) -> list[dict]:
     if ph == "compete":
         out = []
         minor = s["supply"][seat] > 0
-        dice = {lv: sorted({v for st, v in s["major"][lv] if st == seat}, reverse=True) for lv in MAJOR_LEVELS}
+        held = {lv: sorted({v for st, v in s["major"][lv] if st == seat}, reverse=True) for lv in MAJOR_LEVELS}
         for w in targets(s, seat):
             name = s["names"][w]
-            for v in dice[level_of(s, w)]:
+            for v in held[level_of(s, w)]:
                 out.append({"type": "cast", "spell": v, "wizard": name})
             if minor:
                 out.append({"type": "cast", "spell": "minor", "wizard": name})

@@ -170,7 +170,7 @@ class Look:
         total = 0.0
         for i, w in enumerate(ranked):
             owner = self.owner[w]
-            value = LOSE[level]
+            value: float = LOSE[level]
             if i in won:
                 margin = pts[i] - beaten
                 threat = self.threat(ci, owner, pot)

@@ -101,7 +101,7 @@ def handoff(raw: bytes, recipients: list[str], target: str) -> int:
             client.close()
 
 
-def _answer(code: int, text: bytes, stage: str) -> int:
+def _answer(code: int, text: bytes | str, stage: str) -> int:
     if code < 400:
         return 0
     reason = text.decode(errors="replace") if isinstance(text, bytes) else str(text)

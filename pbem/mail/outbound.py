@@ -145,15 +145,23 @@ class Rendered:
 PICTURE_KINDS = {"turn", "news", "final", "reminder", "welcome", "digest"}  # the notices that show the board
 
 
+def seat_of(notice: Notice) -> Seat:
+    """The seat of a notice that has a seat_id (the callers check it first)."""
+    seat = notice.seat
+    assert seat is not None, "a notice with a seat_id has a seat"
+    return seat
+
+
 def recipients(notice: Notice) -> list[str]:
     if notice.kind == "answer" and notice.to_email:
         return [notice.to_email]
     if notice.seat_id:
-        return [notice.seat.email]
+        return [seat_of(notice).email]
     if notice.to_email:
         return [notice.to_email]
     emails: list[str] = []
     if notice.game_id:
+        assert notice.game is not None, "a notice with a game_id has a game"
         emails = [u.email for u in notice.game.masters.all() if u.email]
     if not emails and settings.PBEM_MASTER_EMAIL:
         emails = [settings.PBEM_MASTER_EMAIL]
@@ -187,7 +195,7 @@ def render(notice: Notice) -> Rendered:
         headers["In-Reply-To"] = references[-1]
         headers["References"] = " ".join(references)
     if notice.seat_id:
-        headers["Reply-To"] = addressing.reply_address(notice.seat)
+        headers["Reply-To"] = addressing.reply_address(seat_of(notice))
     if context.get("head_hash"):
         # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
         # (the outbox keeps it too, see pbem/anchors.py).
@@ -261,7 +269,7 @@ def build_context(notice: Notice) -> dict:
         if other is not None and 0 <= int(other) < len(names):
             fields["seat_name"] = ctx["other_name"] = names[int(other)]
         if notice.seat_id:
-            seat = notice.seat
+            seat = seat_of(notice)
             ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
             if notice.kind in PICTURE_KINDS and ctx["board"]:
                 alt = (f"The board of {game.title or spec.title} (game #{game.pk}) at version {loaded.version}, "

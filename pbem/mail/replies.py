@@ -243,6 +243,7 @@ def identify(parsed: inbound.Parsed) -> Seat:
                 problem = problem or exc
                 continue
             return _check_sender(seat, parsed)
+        assert problem is not None, "every token was refused, so one problem was kept"
         raise Refusal(problem.code, f"{problem} Nothing was applied. Reply to the latest notice of your game, "
                       "or use the link in it.")
     return _by_subject(parsed)
@@ -384,7 +385,8 @@ def _automatic(message: InboundMessage, parsed: inbound.Parsed, raw: bytes, boun
         # Message-IDs with its MAC. Ids are sequential, so a bare one proves nothing: believed,
         # it would let a stranger hold any seat's deadline.
         bounced_notice = next((found for found in map(outbound.notice_from_message_id, ids) if found), None)
-    notice = Notice.objects.filter(pk=bounced_notice, status__in=SENT_OR_BOUNCED).first() if failure else None
+    notice = (Notice.objects.filter(pk=bounced_notice, status__in=SENT_OR_BOUNCED).first()
+              if failure and bounced_notice is not None else None)  # no id names no notice
     if notice is not None:
         sending.record_bounce(notice.pk, diagnostic)
         message.game_id, message.seat_id = notice.game_id, notice.seat_id

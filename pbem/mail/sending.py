@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import smtplib
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.core import mail
 from django.db import connection as db
@@ -96,7 +97,7 @@ class mail_connection:
     down is tried again by each message, which then records its own failure), opened again
     after a message broke it, closed at the end."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.connection = mail.get_connection()
         self.down: Exception | None = None  # why the server refused the connection, if it did
 
@@ -172,19 +173,20 @@ def _send_claimed(notice: Notice, connection=None) -> str:
         if shared is not None and not isinstance(exc, smtplib.SMTPRecipientsRefused):
             shared.broken()  # the connection may be in any state: the next message gets a fresh one
         return _failed(notice, _describe(exc), permanent=_permanent(exc))
-    _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=message.subject,
+    # render() gave the message a str subject (the stubs allow a lazy one too).
+    _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=cast(str, message.subject),
             chain_head=message.extra_headers.get(outbound.HEAD_HEADER, ""))
     _after_delivery(notice)
     return "sent"
 
 
 def _unwanted(notice: Notice) -> bool:
-    return notice.kind == "news" and notice.seat_id is not None and notice.seat.notice_preference != "every"
+    return notice.kind == "news" and notice.seat_id is not None and outbound.seat_of(notice).notice_preference != "every"
 
 
 def _finish(notice: Notice, status: str, error: str = "", message_id: str = "", subject: str = "",
             chain_head: str = "") -> None:
-    updates = {"status": status, "next_attempt_at": None}
+    updates: dict[str, object] = {"status": status, "next_attempt_at": None}
     if status == NoticeStatus.SENT:
         # The head the mail quoted, kept as an anchor outside the log (pbem/anchors.py).
         updates.update(sent_at=timezone.now(), message_id=message_id, subject=subject[:300], chain_head=chain_head)
@@ -227,7 +229,7 @@ def undeliverable(notice: Notice, reason: str) -> None:
     if not game or game["status"] not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return
     try:
-        desk.suspend_deadline(notice.game_id, notice.seat.number, reason)
+        desk.suspend_deadline(notice.game_id, outbound.seat_of(notice).number, reason)
     except services.ServiceError:
         log.warning("could not record the bounce of notice %s", notice.pk, exc_info=True)
 
@@ -238,11 +240,13 @@ def _after_delivery(notice: Notice) -> None:
     if notice.kind in outbound.SEAT_KINDS_MOVING_LAST_NOTICE:
         Seat.objects.filter(pk=notice.seat_id, last_notice_version__lt=notice.version).update(
             last_notice_version=notice.version)
+    # No game id finds no game row (as filter(pk=None) would): nothing to do for the deadline.
     game = Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines",
-                                                         "deadline_seconds").first()
-    number = notice.seat.number
+                                                         "deadline_seconds").first() if notice.game_id is not None else None
+    number = outbound.seat_of(notice).number
     if not game or game["status"] != GameStatus.RUNNING or number not in (game["awaited"] or []):
         return
+    assert notice.game_id is not None, "its game was found by notice.game_id"
     deadline = (game["deadlines"] or {}).get(str(number))
     if deadline is None:
         # A notice got through to a seat whose deadline was held after a bounce: it runs again.
