@@ -44,8 +44,9 @@ def _worst_case_state():
     state = R.clone(table.state)
     for route in B.LAND_ROUTES:
         kind = B.ROUTES[route]["type"]
-        state["board"][route] = {"road": "giant_pig", "forest": "elfcycle", "desert": "dragon",
-                                 "mountain": "unicorn"}[kind]
+        state["board"][route] = {"road": "giant_pig", "forest": "elfcycle", "desert": "dragon", "mountain": "unicorn"}[
+            kind
+        ]
     for route in B.LAND_ROUTES[:6]:
         state["trouble"][route] = 0
     state["phase"], state["turn"] = "move", 0
@@ -78,26 +79,35 @@ def run() -> list[str]:
             if state["phase"] == "move":
                 move_states.append(R.clone(state))
     args = [(s, s["turn"]) for s in move_states]
-    lines.append(f"elfenland: legal() during movement {_per_call(GAME.legal, args, 5):.0f} us/call "
-                 f"({len(args)} positions from bot games)")
+    lines.append(
+        f"elfenland: legal() during movement {_per_call(GAME.legal, args, 5):.0f} us/call "
+        f"({len(args)} positions from bot games)"
+    )
     lines.append(f"elfenland: towns reachable this turn {_per_call(R.reachable, args, 5):.0f} us/call (same positions)")
     worst = [(s, 0) for s in _worst_case_state()]
-    lines.append(f"elfenland: worst case (counter on all 35 land routes, 8 cards): legal() "
-                 f"{_per_call(GAME.legal, worst, 20):.0f} us/call, reachable {_per_call(R.reachable, worst, 20):.0f} us/call")
+    lines.append(
+        f"elfenland: worst case (counter on all 35 land routes, 8 cards): legal() "
+        f"{_per_call(GAME.legal, worst, 20):.0f} us/call, reachable {_per_call(R.reachable, worst, 20):.0f} us/call"
+    )
     pairs = [(a, b) for a in B.TOWN_IDS for b in B.TOWN_IDS]
-    lines.append(f"elfenland: Home Cities shortest-route distance {_per_call(B.distance, pairs, 20):.2f} us/call "
-                 f"(all-pairs table built once at import); final scoring "
-                 f"{_per_call(R.final_scores, [(tables[0].state,)], 1000):.0f} us")
-    lines += standin_lines(int(os.environ.get("ELFENLAND_BENCH_GAMES", "200")),
-                           int(os.environ.get("ELFENLAND_BENCH_STANDIN_GAMES", "100")))
+    lines.append(
+        f"elfenland: Home Cities shortest-route distance {_per_call(B.distance, pairs, 20):.2f} us/call "
+        f"(all-pairs table built once at import); final scoring "
+        f"{_per_call(R.final_scores, [(tables[0].state,)], 1000):.0f} us"
+    )
+    lines += standin_lines(
+        int(os.environ.get("ELFENLAND_BENCH_GAMES", "200")), int(os.environ.get("ELFENLAND_BENCH_STANDIN_GAMES", "100"))
+    )
     lines += render_lines()
     return lines
 
 
 def standin_lines(games: int, all_games: int) -> list[str]:
-    lines = [f"stand-in among random players ({games} games per table size, its seat rotated; "
-             "a shared first place counts as a share):",
-             "  players  stand-in wins  each random player  fair share"]
+    lines = [
+        f"stand-in among random players ({games} games per table size, its seat rotated; "
+        "a shared first place counts as a share):",
+        "  players  stand-in wins  each random player  fair share",
+    ]
     for players in range(2, 7):
         mine = others = 0.0
         for game in range(games):
@@ -106,8 +116,9 @@ def standin_lines(games: int, all_games: int) -> list[str]:
             first = winners(GAME, tb)
             mine += (seat in first) / len(first)
             others += sum(1 for s in first if s != seat) / len(first)
-        lines.append(f"  {players:7}  {mine / games:13.1%}  {others / games / (players - 1):18.1%}  "
-                     f"{1 / players:10.1%}")
+        lines.append(
+            f"  {players:7}  {mine / games:13.1%}  {others / games / (players - 1):18.1%}  {1 / players:10.1%}"
+        )
     lines.append(f"stand-ins only ({all_games} games per table size): endings, rounds, scores")
     for players in range(2, 7):
         lines += _all_standin_line(players, all_games)
@@ -123,8 +134,13 @@ def _all_standin_line(players, games) -> list[str]:
         st = tb.state
         result = GAME.result(st)
         early = st["all20"] and st["round"] < B.ROUNDS
-        endings["all 20 town pieces before round 4" if early else
-                 "after round 4, someone with all 20" if st["all20"] else "after round 4"] += 1
+        endings[
+            "all 20 town pieces before round 4"
+            if early
+            else "after round 4, someone with all 20"
+            if st["all20"]
+            else "after round 4"
+        ] += 1
         first = result.ranking()[0]
         best = max(result.scores)
         level = [s for s in range(players) if result.scores[s] == best]
@@ -137,11 +153,13 @@ def _all_standin_line(players, games) -> list[str]:
     share = ", ".join(f"{k} {v / games:.0%}" for k, v in endings.most_common())
     how = ", ".join(f"{k} {v / games:.0%}" for k, v in decided.most_common())
     seats = " ".join(f"{w / games:.0%}" for w in seat_wins)
-    return [f"  {players} players: ends {share}; won {how}",
-            f"    rounds mean {statistics.mean(rounds):.2f} min {min(rounds)} max {max(rounds)}; "
-            f"winner's town pieces mean {statistics.mean(tops):.1f} min {min(tops)} max {max(tops)}; "
-            f"spread (first - last) mean {statistics.mean(spreads):.1f} min {min(spreads)} max {max(spreads)}",
-            f"    wins by seat (fair {1 / players:.0%}): {seats}"]
+    return [
+        f"  {players} players: ends {share}; won {how}",
+        f"    rounds mean {statistics.mean(rounds):.2f} min {min(rounds)} max {max(rounds)}; "
+        f"winner's town pieces mean {statistics.mean(tops):.1f} min {min(tops)} max {max(tops)}; "
+        f"spread (first - last) mean {statistics.mean(spreads):.1f} min {min(spreads)} max {max(spreads)}",
+        f"    wins by seat (fair {1 / players:.0%}): {seats}",
+    ]
 
 
 def _bot_positions():
@@ -150,9 +168,11 @@ def _bot_positions():
     found = []
     for players in range(2, 7):
         for options in ({}, {"home_cities": True, "lakes": True, "boatmen": True}):
+
             def keep(table):
                 for seat in GAME.waiting_for(table.state):
                     found.append((json.loads(canonical(table.state)), seat))
+
             play_random(GAME, players, options, seed=players, check=keep)
     return found[::3]
 
@@ -179,14 +199,18 @@ def render_lines() -> list[str]:
     links = []
     for (v,), (state, seat) in zip(views, positions):
         links.append((v, {c.target: f"/pick/{i}" for i, c in enumerate(GAME.choices(state, seat)) if c.target}))
-    lines = [f"renders on {len(views)} views of bot games, 2-6 players (target: p99 under 5 ms each); "
-             "ms, fastest of 5 runs per view (single-run p99 in brackets):"]
-    for name, fn, args in (("view() itself", GAME.view, positions),
-                           ("render_html", GAME.render_html, [(v,) for v, _ in links]),
-                           ("render_html with links", GAME.render_html, links),
-                           ("render_svg", GAME.render_svg, views),
-                           ("render_text", GAME.render_text, views),
-                           ("choices", GAME.choices, positions)):
+    lines = [
+        f"renders on {len(views)} views of bot games, 2-6 players (target: p99 under 5 ms each); "
+        "ms, fastest of 5 runs per view (single-run p99 in brackets):"
+    ]
+    for name, fn, args in (
+        ("view() itself", GAME.view, positions),
+        ("render_html", GAME.render_html, [(v,) for v, _ in links]),
+        ("render_html with links", GAME.render_html, links),
+        ("render_svg", GAME.render_svg, views),
+        ("render_text", GAME.render_text, views),
+        ("choices", GAME.choices, positions),
+    ):
         p50, p99, single = _percentiles(fn, args)
         lines.append(f"  {name:24} p50 {p50:5.2f}  p99 {p99:5.2f}  ({single:5.2f})")
     try:
@@ -194,8 +218,10 @@ def render_lines() -> list[str]:
     except ImportError:
         return lines + ["  (resvg-py missing: no PNG sizes)"]
     sizes = sorted(len(bytes(resvg_py.svg_to_bytes(svg_string=GAME.render_svg(v)))) for (v,) in views[::15])
-    lines.append(f"  mail picture PNG (600 px wide, {len(sizes)} views): median {sizes[len(sizes) // 2] / 1000:.0f} kB, "
-                 f"max {sizes[-1] / 1000:.0f} kB (limit 150 kB)")
+    lines.append(
+        f"  mail picture PNG (600 px wide, {len(sizes)} views): median {sizes[len(sizes) // 2] / 1000:.0f} kB, "
+        f"max {sizes[-1] / 1000:.0f} kB (limit 150 kB)"
+    )
     return lines
 
 

@@ -70,8 +70,10 @@ def run() -> list[str]:
     lines.append(f"  {'total':<20} {sample.state['scores']}")
     ends = Counter(t.state["end_reason"] for t in tables)
     lines.append(f"elfenwizards: random bot games end by {dict(ends)}")
-    lines += standin_lines(int(os.environ.get("ELFENWIZARDS_BENCH_GAMES", "200")),
-                           int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "200")))
+    lines += standin_lines(
+        int(os.environ.get("ELFENWIZARDS_BENCH_GAMES", "200")),
+        int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "200")),
+    )
     return lines
 
 
@@ -81,9 +83,11 @@ def _pct(samples, share):
 
 
 def standin_lines(games: int, standin_games: int) -> list[str]:
-    lines = [f"elfenwizards stand-in against random players ({games} games per size, its seat rotated; "
-             "a tie counts as a share):",
-             "  players  stand-in wins  each random player  fair share"]
+    lines = [
+        f"elfenwizards stand-in against random players ({games} games per size, its seat rotated; "
+        "a tie counts as a share):",
+        "  players  stand-in wins  each random player  fair share",
+    ]
     spent: list[float] = []
 
     def timed_standin(view, legal):
@@ -101,12 +105,18 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
             won = winners(GAME, table)
             mine += (seat in won) / len(won)
             theirs += sum(1 for s in won if s != seat) / len(won)
-        lines.append(f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}")
+        lines.append(
+            f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}"
+        )
     if spent:
-        lines.append(f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
-                     f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)")
-    lines.append(f"elfenwizards games of stand-ins only ({standin_games} per size): endings, turns, score spread "
-                 "(best minus worst), wins per colour and per first player (1.00 = a fair share)")
+        lines.append(
+            f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
+            f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
+        )
+    lines.append(
+        f"elfenwizards games of stand-ins only ({standin_games} per size): endings, turns, score spread "
+        "(best minus worst), wins per colour and per first player (1.00 = a fair share)"
+    )
     for players in COUNTS if standin_games else ():
         ends, turns, spread = Counter(), [], []
         wins, first = Counter(), 0.0
@@ -124,9 +134,11 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
             first += (starter in won) / len(won)
         endings = ", ".join(f"{end} {count / standin_games:.0%}" for end, count in sorted(ends.items()))
         fairness = " ".join(f"{c} {wins[c] / standin_games * players:.2f}" for c in GAME.colours[:players])
-        lines.append(f"  {players} players: {endings}; turns mean {statistics.mean(turns):.2f} "
-                     f"(min {min(turns)}, max {max(turns)}); spread mean {statistics.mean(spread):.1f} "
-                     f"(min {min(spread)}, max {max(spread)})")
+        lines.append(
+            f"  {players} players: {endings}; turns mean {statistics.mean(turns):.2f} "
+            f"(min {min(turns)}, max {max(turns)}); spread mean {statistics.mean(spread):.1f} "
+            f"(min {min(spread)}, max {max(spread)})"
+        )
         lines.append(f"    wins per colour: {fairness}; first player {first / standin_games * players:.2f}")
     return lines
 

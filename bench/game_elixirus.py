@@ -58,16 +58,19 @@ def run() -> list[str]:
     ends = Counter(t.state["end"] for t in tables)
     rounds = sum(t.state["round"] for t in tables) / len(tables)
     lines.append(f"elixirus bot games: {dict(ends)} endings, {rounds:.1f} rounds on average")
-    lines += standin_lines(int(os.environ.get("ELIXIRUS_BENCH_GAMES", "200")),
-                           int(os.environ.get("ELIXIRUS_BENCH_STANDIN_GAMES", "100")))
+    lines += standin_lines(
+        int(os.environ.get("ELIXIRUS_BENCH_GAMES", "200")), int(os.environ.get("ELIXIRUS_BENCH_STANDIN_GAMES", "100"))
+    )
     lines += render_lines(tables)
     return lines
 
 
 def standin_lines(games: int, standin_games: int) -> list[str]:
-    lines = [f"elixirus stand-in against random players ({games} games per size, its seat rotated; "
-             "a tie counts as a share):",
-             "  players  stand-in wins  each random player  fair share"]
+    lines = [
+        f"elixirus stand-in against random players ({games} games per size, its seat rotated; "
+        "a tie counts as a share):",
+        "  players  stand-in wins  each random player  fair share",
+    ]
     spent: list[float] = []
 
     def timed_standin(view, legal):
@@ -85,12 +88,18 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
             won = winners(GAME, table)
             mine += (seat in won) / len(won)
             theirs += sum(1 for s in won if s != seat) / len(won)
-        lines.append(f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}")
+        lines.append(
+            f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}"
+        )
     if spent:
-        lines.append(f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
-                     f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)")
-    lines.append(f"elixirus games of stand-ins only ({standin_games} per size): endings, rounds, score spread "
-                 "(best minus worst), wins by concoction table (1.00 = fair)")
+        lines.append(
+            f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
+            f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
+        )
+    lines.append(
+        f"elixirus games of stand-ins only ({standin_games} per size): endings, rounds, score spread "
+        "(best minus worst), wins by concoction table (1.00 = fair)"
+    )
     for players in COUNTS if standin_games else ():
         ends, rounds, spread = Counter(), [], []
         wins, seated = Counter(), Counter()
@@ -107,9 +116,11 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
                 wins[state["tables"][s]] += (s in won) / len(won)
         endings = ", ".join(f"{end} {count / standin_games:.0%}" for end, count in sorted(ends.items()))
         fairness = " ".join(f"{t} {wins[t] / seated[t] * players:.2f}" for t in sorted(seated))
-        lines.append(f"  {players} players: {endings}; rounds mean {statistics.mean(rounds):.1f} "
-                     f"(min {min(rounds)}, max {max(rounds)}); spread mean {statistics.mean(spread):.1f} "
-                     f"(min {min(spread)}, max {max(spread)}); {fairness}")
+        lines.append(
+            f"  {players} players: {endings}; rounds mean {statistics.mean(rounds):.1f} "
+            f"(min {min(rounds)}, max {max(rounds)}); spread mean {statistics.mean(spread):.1f} "
+            f"(min {min(spread)}, max {max(spread)}); {fairness}"
+        )
     return lines
 
 
@@ -143,8 +154,10 @@ def render_lines(tables) -> list[str]:
                 runs.append(time.perf_counter() - t0)
             best.append(min(runs))
             first.append(runs[0])
-        lines.append(f"  {name:22} p50 {_pct(best, 0.5):6.2f} ms  p99 {_pct(best, 0.99):6.2f} ms"
-                     f"  (single runs: p99 {_pct(first, 0.99):6.2f} ms)")
+        lines.append(
+            f"  {name:22} p50 {_pct(best, 0.5):6.2f} ms  p99 {_pct(best, 0.99):6.2f} ms"
+            f"  (single runs: p99 {_pct(first, 0.99):6.2f} ms)"
+        )
     return lines
 
 

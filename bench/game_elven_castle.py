@@ -63,8 +63,11 @@ def basics() -> list[str]:
     legal_us = sum(_timed(lambda s=s: GAME.legal(s, s["turn"]), 20) for s in mids) / len(mids) * 1e6
     sizes = [len(GAME.legal(s, s["turn"])) for s in mids]
     cmds = [GAME.legal(s, s["turn"])[0] for s in mids]
-    decide_us = sum(_timed(lambda s=s, c=c: GAME.decide(s, s["turn"], c, None), 20)
-                    for s, c in zip(mids, cmds)) / len(mids) * 1e6
+    decide_us = (
+        sum(_timed(lambda s=s, c=c: GAME.decide(s, s["turn"], c, None), 20) for s, c in zip(mids, cmds))
+        / len(mids)
+        * 1e6
+    )
     text_us = sum(_timed(lambda s=s: GAME.render_text(GAME.view(s, 0)), 20) for s in mids) / len(mids) * 1e6
     html_us = sum(_timed(lambda s=s: GAME.render_html(GAME.view(s, 0)), 10) for s in mids) / len(mids) * 1e6
     ends = [t.state["end"]["reason"] for t in tables]
@@ -81,8 +84,10 @@ def basics() -> list[str]:
 
 def standin_strength(games: int) -> list[str]:
     """One stand-in seat among random-legal players; a shared first place counts as a share."""
-    lines = [f"elven_castle: stand-in among random players, {games} games per player count (options rotated):",
-             "  players  stand-in wins  each random player  fair share  stand-in moves (us, CPU)"]
+    lines = [
+        f"elven_castle: stand-in among random players, {games} games per player count (options rotated):",
+        "  players  stand-in wins  each random player  fair share  stand-in moves (us, CPU)",
+    ]
     for n in (2, 3, 4):
         won, spent, moves = 0.0, 0.0, 0
         for seed in range(games):
@@ -92,8 +97,10 @@ def standin_strength(games: int) -> list[str]:
             first = winners(GAME, table)
             won += (seat in first) / len(first)
         rate = won / games
-        lines.append(f"  {n:>7}  {rate:>13.1%}  {(1 - rate) / (n - 1):>18.1%}  {1 / n:>10.1%}  "
-                     f"{spent / max(moves, 1) * 1e6:,.0f}")
+        lines.append(
+            f"  {n:>7}  {rate:>13.1%}  {(1 - rate) / (n - 1):>18.1%}  {1 / n:>10.1%}  "
+            f"{spent / max(moves, 1) * 1e6:,.0f}"
+        )
     return lines
 
 
@@ -131,10 +138,12 @@ def standins_only(n, opts, seed, opening_moves):
 
 
 def endings(games: int) -> list[str]:
-    lines = [f"elven_castle: stand-ins only, {games} games per player count and variant "
-             "(one random opening placement per seat, options rotated):",
-             "  players variant  no pieces  no space  rounds mean (min-max)  score spread mean (max)  "
-             "top score  0-0 games  wins by seat from the first"]
+    lines = [
+        f"elven_castle: stand-ins only, {games} games per player count and variant "
+        "(one random opening placement per seat, options rotated):",
+        "  players variant  no pieces  no space  rounds mean (min-max)  score spread mean (max)  "
+        "top score  0-0 games  wins by seat from the first",
+    ]
     for n in (2, 3, 4):
         for variant in "AB":
             ends, rounds, spreads, tops, blank = [], [], [], [], 0
@@ -152,10 +161,12 @@ def endings(games: int) -> list[str]:
                 for s in first:
                     by_seat[(s - state["first"]) % n] += 1 / len(first)
             seats = " ".join(f"{w / games:.0%}" for w in by_seat)
-            lines.append(f"  {n:>7} {variant:>7}  {ends.count('no pieces') / games:>9.0%}  "
-                         f"{ends.count('no space') / games:>8.0%}  {statistics.mean(rounds):>10.1f} "
-                         f"({min(rounds)}-{max(rounds)})  {statistics.mean(spreads):>17.1f} ({max(spreads)})  "
-                         f"{statistics.mean(tops):>9.1f}  {blank / games:>9.0%}  {seats}")
+            lines.append(
+                f"  {n:>7} {variant:>7}  {ends.count('no pieces') / games:>9.0%}  "
+                f"{ends.count('no space') / games:>8.0%}  {statistics.mean(rounds):>10.1f} "
+                f"({min(rounds)}-{max(rounds)})  {statistics.mean(spreads):>17.1f} ({max(spreads)})  "
+                f"{statistics.mean(tops):>9.1f}  {blank / games:>9.0%}  {seats}"
+            )
     return lines
 
 
@@ -178,8 +189,10 @@ def render_speed() -> list[str]:
         "choices": [lambda s=s: GAME.choices(s, s["turn"]) for s in positions if GAME.waiting_for(s)],
         "(legal)": [lambda s=s: GAME.legal(s, s["turn"]) for s in positions if GAME.waiting_for(s)],
     }
-    lines = [f"elven_castle: per call over {len(views)} positions of bot games (CPU time, target p99 < 5 ms; "
-             "legal() as the baseline of this run):"]
+    lines = [
+        f"elven_castle: per call over {len(views)} positions of bot games (CPU time, target p99 < 5 ms; "
+        "legal() as the baseline of this run):"
+    ]
     for name, fns in calls.items():
         times = []
         for fn in fns:

@@ -31,7 +31,9 @@ def run() -> list[str]:
     for t in tables:
         fold(GAME, t.events)
     took = time.perf_counter() - start
-    lines.append(f"zauberschwert: replay {len(events) / took:,.0f} events/s ({len(events)} events, {len(tables)} games)")
+    lines.append(
+        f"zauberschwert: replay {len(events) / took:,.0f} events/s ({len(events)} events, {len(tables)} games)"
+    )
 
     # legal() and decide() on states met in play
     sample = []
@@ -58,8 +60,10 @@ def run() -> list[str]:
         play_random(GAME, players, seed=99)
     lines.append(f"zauberschwert: a bot game (2, 3, 4 players) in {(time.perf_counter() - start) / 3 * 1000:,.0f} ms")
     rounds = [t.state["round"] for t in tables]
-    lines.append(f"zauberschwert: bot games last {min(rounds)}-{max(rounds)} rounds, "
-                 f"{min(len(t.events) for t in tables)}-{max(len(t.events) for t in tables)} events")
+    lines.append(
+        f"zauberschwert: bot games last {min(rounds)}-{max(rounds)} rounds, "
+        f"{min(len(t.events) for t in tables)}-{max(len(t.events) for t in tables)} events"
+    )
     lines += standin_lines()
     lines += ending_lines()
     lines += render_lines()
@@ -79,8 +83,10 @@ def standin_lines() -> list[str]:
                 share[x != seat] += 1 / len(first)
         mine = share[0] / STANDIN_GAMES
         others = share[1] / STANDIN_GAMES / (players - 1)
-        lines.append(f"  {players} players, {STANDIN_GAMES} games: stand-in {mine:.0%}, each random player "
-                     f"{others:.0%}, fair share {1 / players:.0%}")
+        lines.append(
+            f"  {players} players, {STANDIN_GAMES} games: stand-in {mine:.0%}, each random player "
+            f"{others:.0%}, fair share {1 / players:.0%}"
+        )
     return lines
 
 
@@ -104,9 +110,11 @@ def ending_lines() -> list[str]:
                     by_place[(x - first_start) % players] += 1 / len(first)
             ends = ", ".join(f"{why} {count / ALL_STANDIN_GAMES:.0%}" for why, count in endings.most_common())
             seats = " ".join(f"{w / ALL_STANDIN_GAMES:.0%}" for w in by_place)
-            lines.append(f"  data {version}, {players} players: ends by {ends}; rounds {statistics.mean(rounds):.1f} "
-                         f"(min {min(rounds)}, max {max(rounds)}); score spread {statistics.mean(spread):.1f} "
-                         f"(max {max(spread)}); wins by seat from the first start player: {seats}")
+            lines.append(
+                f"  data {version}, {players} players: ends by {ends}; rounds {statistics.mean(rounds):.1f} "
+                f"(min {min(rounds)}, max {max(rounds)}); score spread {statistics.mean(spread):.1f} "
+                f"(max {max(spread)}); wins by seat from the first start player: {seats}"
+            )
     return lines
 
 
@@ -115,20 +123,27 @@ def render_lines() -> list[str]:
     states = []
     for players in (2, 3, 4):
         for seed in range(2):
+
             def keep(table, states=states):
                 if len(table.events) % 3 == 0:
                     states.append(json.loads(json.dumps(table.state)))
+
             play_random(GAME, players, seed=700 + seed, check=keep)
     views = [(s, x, GAME.view(s, x)) for s in states for x in [None, *range(s["n"])]]
     timings = {"render_html": [], "render_svg": [], "render_text": [], "choices": []}
     for state, seat, view in views:
-        for name, render in (("render_html", GAME.render_html), ("render_svg", GAME.render_svg),
-                             ("render_text", GAME.render_text)):
+        for name, render in (
+            ("render_html", GAME.render_html),
+            ("render_svg", GAME.render_svg),
+            ("render_text", GAME.render_text),
+        ):
             timings[name].append(_best_of(REPEATS, render, view))
         if seat is not None:
             timings["choices"].append(_best_of(REPEATS, GAME.choices, state, seat))
-    lines = [f"zauberschwert: renders over {len(views)} views of 6 bot games, each the best of {REPEATS} "
-             "(a busy machine's pauses left out), uncached; target: p99 under 5 ms"]
+    lines = [
+        f"zauberschwert: renders over {len(views)} views of 6 bot games, each the best of {REPEATS} "
+        "(a busy machine's pauses left out), uncached; target: p99 under 5 ms"
+    ]
     for name, took in timings.items():
         ordered = sorted(took)
         p50, p99 = ordered[len(ordered) // 2], ordered[int(len(ordered) * 0.99)]

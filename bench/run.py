@@ -76,8 +76,10 @@ def raw_worker(args) -> int:
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             seq += 1
-            conn.execute("INSERT INTO bench_raw (game, seq, payload) VALUES (%s, %s, %s::jsonb)",
-                         (worker, seq, '{"seat": 0, "n": 1}'))
+            conn.execute(
+                "INSERT INTO bench_raw (game, seq, payload) VALUES (%s, %s, %s::jsonb)",
+                (worker, seq, '{"seat": 0, "n": 1}'),
+            )
             count += 1
     return count
 
@@ -110,8 +112,9 @@ def rate(pool_size: int, fn, args, initializer=None) -> float:
 def new_game(players: int = 1):
     from pbem import services
 
-    return services.create_game("tally", [services.PlayerSpec(f"P{i}", f"p{i}@bench.invalid")
-                                          for i in range(players)], {})
+    return services.create_game(
+        "tally", [services.PlayerSpec(f"P{i}", f"p{i}@bench.invalid") for i in range(players)], {}
+    )
 
 
 def fill(game_id: int, commands: int) -> None:
@@ -147,12 +150,15 @@ def chain_cost(game, events: int = 20_000) -> str:
             values = {"id": game.pk, "seed": game.seed, "chain_scheme": scheme}
             started = time.perf_counter()
             for seq in range(events):
-                eventlog.build_rows(game.pk, seq, chain.GENESIS, [event], ("seat", 0, None), "bench-1", None, now,
-                                    game=values)
+                eventlog.build_rows(
+                    game.pk, seq, chain.GENESIS, [event], ("seat", 0, None), "bench-1", None, now, game=values
+                )
             per_event = (time.perf_counter() - started) / events * 1e6
             cost[scheme] = min(cost.get(scheme, per_event), per_event)
-    return (f"chain: one event's row built and hashed in {cost[2]:.1f} us under scheme 2, {cost[1]:.1f} us under "
-            f"scheme 1 (+{cost[2] - cost[1]:.1f} us per event)")
+    return (
+        f"chain: one event's row built and hashed in {cost[2]:.1f} us under scheme 2, {cost[1]:.1f} us under "
+        f"scheme 1 (+{cost[2] - cost[1]:.1f} us per event)"
+    )
 
 
 def _reply_to(notice, text: str, serial: int) -> bytes:
@@ -209,9 +215,11 @@ def mail_rate(games: int = 60, rounds: int = 3) -> str:
         moves += games
     by_mail_rate, bare_rate = moves / mail_seconds, moves / submit_seconds
     verdict = "ok" if by_mail_rate >= 100 else "BELOW TARGET"
-    return (f"mail replies/s, 1 process: {by_mail_rate:,.0f}/s (target >= 100: {verdict}) beside "
-            f"services.submit of the same moves {bare_rate:,.0f}/s ({moves} moves in {games} games, ratio "
-            f"{by_mail_rate / bare_rate:.2f})")
+    return (
+        f"mail replies/s, 1 process: {by_mail_rate:,.0f}/s (target >= 100: {verdict}) beside "
+        f"services.submit of the same moves {bare_rate:,.0f}/s ({moves} moves in {games} games, ratio "
+        f"{by_mail_rate / bare_rate:.2f})"
+    )
 
 
 def main() -> int:
@@ -224,8 +232,10 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE bench_raw (id bigserial PRIMARY KEY, game int, seq int, payload jsonb)")
-    print(f"pbem benchmark - PostgreSQL {connection.cursor().connection.info.server_version}, "
-          f"{os.cpu_count()} cores, {SECONDS:.0f} s per measurement, {ROUNDS} alternating rounds of raw and service")
+    print(
+        f"pbem benchmark - PostgreSQL {connection.cursor().connection.info.server_version}, "
+        f"{os.cpu_count()} cores, {SECONDS:.0f} s per measurement, {ROUNDS} alternating rounds of raw and service"
+    )
     if sys.argv[1:] == ["scale"]:
         from bench import scale
 
@@ -243,9 +253,11 @@ def main() -> int:
             ratios.append(services_[-1] / raws[-1])
         ratio = statistics.median(ratios)
         verdict = "ok" if ratio >= 0.5 else "BELOW TARGET"
-        lines.append(f"commands/s, {writers} writer(s): service {statistics.median(services_):,.0f}/s, raw insert "
-                     f"{statistics.median(raws):,.0f}/s, ratio {ratio:.2f} (target >= 0.50: {verdict}); "
-                     f"rounds: {', '.join(f'{r:.2f}' for r in ratios)}")
+        lines.append(
+            f"commands/s, {writers} writer(s): service {statistics.median(services_):,.0f}/s, raw insert "
+            f"{statistics.median(raws):,.0f}/s, ratio {ratio:.2f} (target >= 0.50: {verdict}); "
+            f"rounds: {', '.join(f'{r:.2f}' for r in ratios)}"
+        )
         print(lines[-1], flush=True)
 
     from pbem.models import Game
@@ -257,13 +269,17 @@ def main() -> int:
     big.refresh_from_db()
     scratch = timed_load(big, repeat=3, snapshots=False)
     per_second = big.version / scratch
-    lines.append(f"replay from scratch: {big.version:,} events in {scratch * 1000:.0f} ms = {per_second:,.0f} events/s "
-                 f"(target >= 50,000: {'ok' if per_second >= 50_000 else 'BELOW TARGET'})")
+    lines.append(
+        f"replay from scratch: {big.version:,} events in {scratch * 1000:.0f} ms = {per_second:,.0f} events/s "
+        f"(target >= 50,000: {'ok' if per_second >= 50_000 else 'BELOW TARGET'})"
+    )
     print(lines[-1], flush=True)
     t_small, t_big = timed_load(small), timed_load(big)
     ratio = t_big / t_small
-    lines.append(f"load with snapshots: {big.version:,}-event game {t_big * 1000:.2f} ms, {small.version}-event game "
-                 f"{t_small * 1000:.2f} ms, ratio {ratio:.2f} (target <= 2: {'ok' if ratio <= 2 else 'BELOW TARGET'})")
+    lines.append(
+        f"load with snapshots: {big.version:,}-event game {t_big * 1000:.2f} ms, {small.version}-event game "
+        f"{t_small * 1000:.2f} ms, ratio {ratio:.2f} (target <= 2: {'ok' if ratio <= 2 else 'BELOW TARGET'})"
+    )
     print(lines[-1], flush=True)
     assert Game.objects.filter(pk=big.pk).exists()
     lines.append(chain_cost(small))

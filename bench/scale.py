@@ -54,8 +54,10 @@ def _columns(table: str, without: tuple[str, ...]) -> list[str]:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s "
-                       "ORDER BY ordinal_position", [table])
+        cursor.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = %s ORDER BY ordinal_position",
+            [table],
+        )
         return [c for (c,) in cursor.fetchall() if c not in without]
 
 
@@ -71,15 +73,21 @@ def clone_games(template, count: int, deadline_iso: str) -> list[int]:
         cursor.execute(
             f"INSERT INTO pbem_game ({', '.join(games)}, deadlines) SELECT {', '.join(games)}, "
             f"jsonb_build_object('0', %s::text) FROM pbem_game, generate_series(1, %s) WHERE id = %s RETURNING id",
-            [deadline_iso, count, template.pk])
+            [deadline_iso, count, template.pk],
+        )
         ids = [i for (i,) in cursor.fetchall()]
         cursor.execute("CREATE TEMP TABLE IF NOT EXISTS bench_clones (id bigint) ON COMMIT DROP")
         cursor.execute("INSERT INTO bench_clones SELECT unnest(%s::bigint[])", [ids])
-        cursor.execute(f"INSERT INTO pbem_seat (game_id, {', '.join(seats)}) SELECT c.id, {', '.join('s.' + c for c in seats)} "
-                       "FROM bench_clones c, pbem_seat s WHERE s.game_id = %s", [template.pk])
-        cursor.execute(f"INSERT INTO pbem_event (game_id, {', '.join(events)}) SELECT c.id, "
-                       f"{', '.join('e.' + c for c in events)} FROM bench_clones c, pbem_event e WHERE e.game_id = %s",
-                       [template.pk])
+        cursor.execute(
+            f"INSERT INTO pbem_seat (game_id, {', '.join(seats)}) SELECT c.id, {', '.join('s.' + c for c in seats)} "
+            "FROM bench_clones c, pbem_seat s WHERE s.game_id = %s",
+            [template.pk],
+        )
+        cursor.execute(
+            f"INSERT INTO pbem_event (game_id, {', '.join(events)}) SELECT c.id, "
+            f"{', '.join('e.' + c for c in events)} FROM bench_clones c, pbem_event e WHERE e.game_id = %s",
+            [template.pk],
+        )
     return ids
 
 
@@ -91,8 +99,12 @@ def old_sweep_scan() -> float:
 
     started = time.perf_counter()
     now = datetime.now().astimezone()
-    for _game_id, deadlines, _period in Game.objects.filter(status=GameStatus.RUNNING).exclude(deadlines={}) \
-            .values_list("id", "deadlines", "deadline_seconds").iterator():
+    for _game_id, deadlines, _period in (
+        Game.objects.filter(status=GameStatus.RUNNING)
+        .exclude(deadlines={})
+        .values_list("id", "deadlines", "deadline_seconds")
+        .iterator()
+    ):
         for _seat, iso in (deadlines or {}).items():
             datetime.fromisoformat(iso) <= now  # noqa: B015 - the comparison is the work measured
     return time.perf_counter() - started
@@ -124,9 +136,11 @@ def sweep_lines() -> list[str]:
     scan = min(old_sweep_scan() for _ in range(3))
     rows = DeadlineTimer.objects.count()
     q = statistics.median(quiet) * 1000
-    lines.append(f"deadline sweep, {SWEEP_GAMES:,} running games ({rows:,} timer rows), nothing due: "
-                 f"{q:.2f} ms (median of 20); the old full scan of the games' deadlines {scan * 1000:.0f} ms "
-                 f"(target < 10 ms: {'ok' if q < 10 else 'BELOW TARGET'}; clones made in {made:.1f} s)")
+    lines.append(
+        f"deadline sweep, {SWEEP_GAMES:,} running games ({rows:,} timer rows), nothing due: "
+        f"{q:.2f} ms (median of 20); the old full scan of the games' deadlines {scan * 1000:.0f} ms "
+        f"(target < 10 ms: {'ok' if q < 10 else 'BELOW TARGET'}; clones made in {made:.1f} s)"
+    )
     past = (timezone.now() - timedelta(minutes=1)).isoformat()
     clone_games(template, SWEEP_DUE, past)
     t0 = time.perf_counter()
@@ -136,9 +150,11 @@ def sweep_lines() -> list[str]:
     t0 = time.perf_counter()
     counts = deadlines.run_deadlines(timezone.now())
     swept = time.perf_counter() - t0
-    lines.append(f"deadline sweep, {SWEEP_GAMES:,} games with {SWEEP_DUE:,} due: finding them {claim * 1000:.1f} ms "
-                 f"({len(claimed):,} claimed), the whole run with their timeouts {swept:.2f} s "
-                 f"({counts['timed_out']:,} timed out, {swept / max(1, counts['timed_out']) * 1000:.1f} ms each)")
+    lines.append(
+        f"deadline sweep, {SWEEP_GAMES:,} games with {SWEEP_DUE:,} due: finding them {claim * 1000:.1f} ms "
+        f"({len(claimed):,} claimed), the whole run with their timeouts {swept:.2f} s "
+        f"({counts['timed_out']:,} timed out, {swept / max(1, counts['timed_out']) * 1000:.1f} ms each)"
+    )
     return lines
 
 
@@ -177,20 +193,24 @@ def timeout_lines() -> list[str]:
         took = time.perf_counter() - t0
     done = sum(r["timed_out"] for r in results)
     beat = float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))
-    return [f"timeouts: {done:,} due seats timed out in {took:.1f} s by {sweeps} sweeps at once (the timer and its "
-            f"helpers: {', '.join(str(r['timed_out']) for r in results)}), {took / max(1, done) * 1000:.2f} ms a "
-            f"seat, against a beat interval of {beat:.0f} s: {took / beat:.2f} of it "
-            f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})"]
+    return [
+        f"timeouts: {done:,} due seats timed out in {took:.1f} s by {sweeps} sweeps at once (the timer and its "
+        f"helpers: {', '.join(str(r['timed_out']) for r in results)}), {took / max(1, done) * 1000:.2f} ms a "
+        f"seat, against a beat interval of {beat:.0f} s: {took / beat:.2f} of it "
+        f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})"
+    ]
 
 
 # --- notices ---------------------------------------------------------------------------------
 
 
 def _sink_process(port: int) -> subprocess.Popen:
-    code = ("import asyncio, sys, time\nfrom aiosmtpd.controller import Controller\n"
-            "class H:\n    async def handle_DATA(self, server, session, envelope):\n        return '250 OK'\n"
-            f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
-            "sys.stdin.read(); c.stop()\n")
+    code = (
+        "import asyncio, sys, time\nfrom aiosmtpd.controller import Controller\n"
+        "class H:\n    async def handle_DATA(self, server, session, envelope):\n        return '250 OK'\n"
+        f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
+        "sys.stdin.read(); c.stop()\n"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     proc.stdout.readline()
     return proc
@@ -205,8 +225,14 @@ def notice_lines() -> list[str]:
 
     Notice.objects.filter(status="pending").update(status="skipped")
     for i in range(NOTICES // 2):
-        services.create_game("tally", [services.PlayerSpec(f"P{i}a", f"a{i}@bench.invalid"),
-                                       services.PlayerSpec(f"P{i}b", f"b{i}@bench.invalid")], {})
+        services.create_game(
+            "tally",
+            [
+                services.PlayerSpec(f"P{i}a", f"a{i}@bench.invalid"),
+                services.PlayerSpec(f"P{i}b", f"b{i}@bench.invalid"),
+            ],
+            {},
+        )
     pending = list(Notice.objects.filter(status="pending").select_related("game", "seat").order_by("id"))
     port = _free_port()
     sink = _sink_process(port)
@@ -239,11 +265,13 @@ def notice_lines() -> list[str]:
     sent = counts.get("sent", 0)
     worker = sent / took
     ratio = worker / bare
-    return [f"notices: the sender (sending.send_pending, the worker's task, one process) {worker:,.0f}/s "
-            f"({sent:,} sent in batches of {sending.BATCH}); bare smtplib over one connection {bare:,.0f}/s, "
-            f"one connection per message {per_conn:,.0f}/s; ratio {ratio:.2f} "
-            f"(target >= 0.50: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); rendering alone "
-            f"{render * 1000:.2f} ms a notice"]
+    return [
+        f"notices: the sender (sending.send_pending, the worker's task, one process) {worker:,.0f}/s "
+        f"({sent:,} sent in batches of {sending.BATCH}); bare smtplib over one connection {bare:,.0f}/s, "
+        f"one connection per message {per_conn:,.0f}/s; ratio {ratio:.2f} "
+        f"(target >= 0.50: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); rendering alone "
+        f"{render * 1000:.2f} ms a notice"
+    ]
 
 
 # --- pages -----------------------------------------------------------------------------------
@@ -271,8 +299,9 @@ def page_lines() -> list[str]:
     settings.PBEM_RATE_TOKEN_FAILURES = (10**6, 600)
     sizes = {}
     for events in (10, 1000):
-        game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid"),
-                                              services.PlayerSpec("P1", "p1@bench.invalid")], {})
+        game = services.create_game(
+            "tally", [services.PlayerSpec("P0", "p0@bench.invalid"), services.PlayerSpec("P1", "p1@bench.invalid")], {}
+        )
         while Game.objects.get(pk=game.pk).version < events:
             g = Game.objects.get(pk=game.pk)
             seat = g.awaited[0]
@@ -289,14 +318,20 @@ def page_lines() -> list[str]:
     t0 = time.perf_counter()
     audit.verify(big_game, cached=True)
     kept = time.perf_counter() - t0
-    lines = [f"audit verification at {big_game.version} events: {fresh * 1000:.1f} ms walking the log, "
-             f"{kept * 1000:.1f} ms with the walk kept for the version (the heads still checked)"]
-    for name, url_of in (("seat page", lambda g: "/play/" + addressing.token_for(Seat.objects.get(game=g, number=0))
-                          + "/"), ("audit page", lambda g: f"/games/{g.pk}/audit/")):
+    lines = [
+        f"audit verification at {big_game.version} events: {fresh * 1000:.1f} ms walking the log, "
+        f"{kept * 1000:.1f} ms with the walk kept for the version (the heads still checked)"
+    ]
+    for name, url_of in (
+        ("seat page", lambda g: "/play/" + addressing.token_for(Seat.objects.get(game=g, number=0)) + "/"),
+        ("audit page", lambda g: f"/games/{g.pk}/audit/"),
+    ):
         small, big = (_page_ms(client, url_of(sizes[n])) for n in (10, 1000))
-        lines.append(f"{name}: {small:.1f} ms at {Game.objects.get(pk=sizes[10].pk).version} events, {big:.1f} ms at "
-                     f"{Game.objects.get(pk=sizes[1000].pk).version} events (ratio {big / small:.2f}; in-process "
-                     "test client, median of 15)")
+        lines.append(
+            f"{name}: {small:.1f} ms at {Game.objects.get(pk=sizes[10].pk).version} events, {big:.1f} ms at "
+            f"{Game.objects.get(pk=sizes[1000].pk).version} events (ratio {big / small:.2f}; in-process "
+            "test client, median of 15)"
+        )
     return lines
 
 
@@ -329,17 +364,28 @@ def served_lines() -> list[str]:
     from pbem import addressing, services
     from pbem.models import Game, Seat
 
-    game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid"),
-                                          services.PlayerSpec("P1", "p1@bench.invalid")], {})
+    game = services.create_game(
+        "tally", [services.PlayerSpec("P0", "p0@bench.invalid"), services.PlayerSpec("P1", "p1@bench.invalid")], {}
+    )
     while Game.objects.get(pk=game.pk).version < 390:
         g = Game.objects.get(pk=game.pk)
         services.submit(game.pk, g.awaited[0], "mark 1" if g.version % 5 else f"say move {g.version}")
     token = addressing.token_for(Seat.objects.get(game=game, number=0))
     port = _free_port()
-    env = {**os.environ, "SECRET_KEY": settings.SECRET_KEY, "PBEM_WEB_BIND": f"127.0.0.1:{port}",
-           "PBEM_WEB_WORKERS": "2", "LOG_LEVEL": "ERROR"}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--access-logfile", "/dev/null"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "PBEM_WEB_BIND": f"127.0.0.1:{port}",
+        "PBEM_WEB_WORKERS": "2",
+        "LOG_LEVEL": "ERROR",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--access-logfile", "/dev/null"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     lines = []
     try:
         for _ in range(200):
@@ -369,10 +415,12 @@ def served_lines() -> list[str]:
             with ThreadPoolExecutor(concurrency) as pool:
                 trivial = sorted(pool.map(lambda _i: trivial_one(), range(requests)))
             p50, p99 = _pct(seat, 0.5), _pct(seat, 0.99)
-            lines.append(f"seat page served (gunicorn, 2 workers, {Game.objects.get(pk=game.pk).version} events), "
-                         f"concurrency {concurrency}: p50 {p50:.1f} ms, p99 {p99:.1f} ms (p99/p50 {p99 / p50:.1f}, "
-                         f"target <= 3: {'ok' if p99 <= 3 * p50 else 'BELOW TARGET'}); a trivial Django view p50 "
-                         f"{_pct(trivial, 0.5):.1f} ms, p99 {_pct(trivial, 0.99):.1f} ms")
+            lines.append(
+                f"seat page served (gunicorn, 2 workers, {Game.objects.get(pk=game.pk).version} events), "
+                f"concurrency {concurrency}: p50 {p50:.1f} ms, p99 {p99:.1f} ms (p99/p50 {p99 / p50:.1f}, "
+                f"target <= 3: {'ok' if p99 <= 3 * p50 else 'BELOW TARGET'}); a trivial Django view p50 "
+                f"{_pct(trivial, 0.5):.1f} ms, p99 {_pct(trivial, 0.99):.1f} ms"
+            )
     finally:
         server.terminate()
         server.wait(10)
@@ -399,32 +447,62 @@ def pipe_lines() -> list[str]:
     # With a broker the listener (and receive_email) only queue the processing, as in production;
     # without one they would process each reply before answering, and that is not the door's cost.
     broker = os.environ.get("BENCH_REDIS_URL") or os.environ.get("PBEM_TEST_REDIS_URL", "")
-    env = {**os.environ, "SECRET_KEY": settings.SECRET_KEY, "PBEM_PIPE_TIMEOUT": "60", "CELERY_BROKER_URL": broker,
-           "CELERY_TASK_DEFAULT_QUEUE": "pbem-bench-pipe"}
+    env = {
+        **os.environ,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "PBEM_PIPE_TIMEOUT": "60",
+        "CELERY_BROKER_URL": broker,
+        "CELERY_TASK_DEFAULT_QUEUE": "pbem-bench-pipe",
+    }
     env_file = ROOT / "data" / "bench-pipe.env"
     env_file.parent.mkdir(exist_ok=True)
-    keep = ("SECRET_KEY", "DATABASE_URL", "PBEM_EXTRA_GAMES", "PBEM_NOTICE_DISPATCH", "DJANGO_SETTINGS_MODULE",
-            "CELERY_BROKER_URL", "CELERY_TASK_DEFAULT_QUEUE")
-    env_file.write_text("".join(f"{k}={env[k]}\n" for k in keep if env.get(k)) + f"PBEM_PIPE_HANDOFF=127.0.0.1:{port}\n")
-    listener = subprocess.Popen([sys.executable, "manage.py", "smtpd", "--host", "127.0.0.1", "--port", str(port)],
-                                cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    keep = (
+        "SECRET_KEY",
+        "DATABASE_URL",
+        "PBEM_EXTRA_GAMES",
+        "PBEM_NOTICE_DISPATCH",
+        "DJANGO_SETTINGS_MODULE",
+        "CELERY_BROKER_URL",
+        "CELERY_TASK_DEFAULT_QUEUE",
+    )
+    env_file.write_text(
+        "".join(f"{k}={env[k]}\n" for k in keep if env.get(k)) + f"PBEM_PIPE_HANDOFF=127.0.0.1:{port}\n"
+    )
+    listener = subprocess.Popen(
+        [sys.executable, "manage.py", "smtpd", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     listener.stdout.readline()
-    mail = (f"From: someone@example.org\r\nTo: play@{settings.PBEM_MAIL_DOMAIN}\r\nSubject: board\r\n\r\nboard\r\n")
+    mail = f"From: someone@example.org\r\nTo: play@{settings.PBEM_MAIL_DOMAIN}\r\nSubject: board\r\n\r\nboard\r\n"
     try:
         counter = iter(range(10**6))
 
         def message() -> bytes:
             return f"Message-ID: <bench-{time.time_ns()}-{next(counter)}@example.org>\r\n{mail}".encode()
 
-        pipe = [str(ROOT / "scripts" / "pbem-pipe"), "--env-file", str(env_file),
-                "--recipient", f"play@{settings.PBEM_MAIL_DOMAIN}"]
+        pipe = [
+            str(ROOT / "scripts" / "pbem-pipe"),
+            "--env-file",
+            str(env_file),
+            "--recipient",
+            f"play@{settings.PBEM_MAIL_DOMAIN}",
+        ]
         bare, _ = _timed([sys.executable, "-c", "pass"], b"", env, PIPE_RUNS)
         fast = statistics.median(_timed(pipe, message(), env, 1)[0] for _ in range(PIPE_RUNS))
         codes = {subprocess.run(pipe, input=message(), env=env, cwd=ROOT, capture_output=True).returncode}
         slow_env = {**env, **{k: env.get(k, "") for k in keep}}
         slow = statistics.median(
-            _timed([sys.executable, "manage.py", "receive_email", "--recipient", f"play@{settings.PBEM_MAIL_DOMAIN}"],
-                   message(), slow_env, 1)[0] for _ in range(max(3, PIPE_RUNS // 3)))
+            _timed(
+                [sys.executable, "manage.py", "receive_email", "--recipient", f"play@{settings.PBEM_MAIL_DOMAIN}"],
+                message(),
+                slow_env,
+                1,
+            )[0]
+            for _ in range(max(3, PIPE_RUNS // 3))
+        )
     finally:
         listener.terminate()
         listener.wait(10)
@@ -434,9 +512,11 @@ def pipe_lines() -> list[str]:
 
             redis.Redis.from_url(broker).delete("pbem-bench-pipe")  # the queued processing nobody runs
     how = "queued to a broker" if broker else "processed inline: no broker given (BENCH_REDIS_URL)"
-    return [f"pipe door ({how}): {fast:.3f} s a message handed to the listener (scripts/pbem-pipe with PBEM_PIPE_HANDOFF, "
-            f"exit {sorted(codes)}), {slow:.3f} s stored by manage.py receive_email itself; python -c pass {bare:.3f} s "
-            f"(target < 0.3 s: {'ok' if fast < 0.3 else 'BELOW TARGET'})"]
+    return [
+        f"pipe door ({how}): {fast:.3f} s a message handed to the listener (scripts/pbem-pipe with PBEM_PIPE_HANDOFF, "
+        f"exit {sorted(codes)}), {slow:.3f} s stored by manage.py receive_email itself; python -c pass {bare:.3f} s "
+        f"(target < 0.3 s: {'ok' if fast < 0.3 else 'BELOW TARGET'})"
+    ]
 
 
 def run() -> list[str]:

@@ -28,7 +28,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 def env_prefixed(prefix: str) -> dict[str, str]:
     """Every variable whose name starts with `prefix`, keyed by the rest of its name."""
-    return {name[len(prefix):]: value for name, value in os.environ.items() if name.startswith(prefix) and value}
+    return {name[len(prefix) :]: value for name, value in os.environ.items() if name.startswith(prefix) and value}
 
 
 def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
@@ -76,7 +76,8 @@ if not SECRET_KEY:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. It signs every seat link and reply address: set it to a long random "
             "value (python -c 'import secrets; print(secrets.token_urlsafe(50))'). Only the embedded run "
-            "(no DATABASE_URL) makes and keeps one of its own under data/.")
+            "(no DATABASE_URL) makes and keeps one of its own under data/."
+        )
     SECRET_KEY = kept_secret(DATA_DIR / "secret_key")
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
@@ -176,8 +177,9 @@ STORAGES = {
 # A shared cache (rate limits across gunicorn workers) when CACHE_URL names a Redis; else per process.
 CACHES: dict[str, dict[str, Any]] = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if os.environ.get("CACHE_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": os.environ["CACHE_URL"]}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+    }
 
 # --- mail -----------------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
@@ -198,10 +200,14 @@ PBEM_BASE_URL = os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:8000").rstrip(
 # The ESP webhook door is off unless its signing key is set (no default: a published key lets
 # anyone post mail as any player); basic auth (ANYMAIL_WEBHOOK_SECRET, "user:password") is
 # checked too when set. pbem.doors says which doors are on, in the log and on /health/.
-ANYMAIL = {key: value for key, value in {
-    "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", "").strip(),
-    "WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "").strip(),
-}.items() if value}
+ANYMAIL = {
+    key: value
+    for key, value in {
+        "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", "").strip(),
+        "WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "").strip(),
+    }.items()
+    if value
+}
 # A signed webhook request is accepted once, and only within this many seconds of its timestamp.
 PBEM_WEBHOOK_MAX_AGE = int(os.environ.get("PBEM_WEBHOOK_MAX_AGE", "300"))
 # Every inbound webhook anymail has is routed (pbem/mail/urls.py); an ESP needs only its settings:
@@ -243,8 +249,9 @@ PBEM_IMAP_PASSWORD = os.environ.get("PBEM_IMAP_PASSWORD", "")
 PBEM_IMAP_FOLDER = os.environ.get("PBEM_IMAP_FOLDER", "INBOX")
 # ssl: TLS from the first byte (993); starttls: plain, then STARTTLS (143); none: plain text
 # (only for a server on this machine).
-PBEM_IMAP_SECURITY = env_choice("PBEM_IMAP_SECURITY", "ssl" if PBEM_IMAP_PORT == 993 else "starttls",
-                                ("ssl", "starttls", "none"))
+PBEM_IMAP_SECURITY = env_choice(
+    "PBEM_IMAP_SECURITY", "ssl" if PBEM_IMAP_PORT == 993 else "starttls", ("ssl", "starttls", "none")
+)
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
@@ -293,17 +300,25 @@ PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))  # UTC hour of t
 # socket operation times out after a second, and a publish is not retried (pbem/SECURITY.md).
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("CELERY_BROKER_CONNECTION_TIMEOUT", "1"))
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
-                                   "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+}
 # The timers, run by Celery beat (or in-process by `manage.py timers` on the embedded run); the
 # intervals in seconds can be set (a test of the timers runs them at a second).
 CELERY_BEAT_SCHEDULE = {
-    "pbem-sweep-outbox": {"task": "pbem.tasks.sweep_outbox",
-                          "schedule": float(os.environ.get("PBEM_OUTBOX_SWEEP_EVERY", "30"))},
-    "pbem-sweep-inbound": {"task": "pbem.tasks.sweep_inbound",
-                           "schedule": float(os.environ.get("PBEM_INBOUND_SWEEP_EVERY", "60"))},
-    "pbem-deadlines": {"task": "pbem.tasks.run_deadlines",
-                       "schedule": float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))},
+    "pbem-sweep-outbox": {
+        "task": "pbem.tasks.sweep_outbox",
+        "schedule": float(os.environ.get("PBEM_OUTBOX_SWEEP_EVERY", "30")),
+    },
+    "pbem-sweep-inbound": {
+        "task": "pbem.tasks.sweep_inbound",
+        "schedule": float(os.environ.get("PBEM_INBOUND_SWEEP_EVERY", "60")),
+    },
+    "pbem-deadlines": {
+        "task": "pbem.tasks.run_deadlines",
+        "schedule": float(os.environ.get("PBEM_DEADLINES_EVERY", "60")),
+    },
     "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
     "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
     "pbem-prune": {"task": "pbem.tasks.prune", "schedule": float(os.environ.get("PBEM_PRUNE_EVERY", "3600"))},
@@ -344,7 +359,9 @@ PBEM_SMTP_STORE_TIMEOUT = int(os.environ.get("PBEM_SMTP_STORE_TIMEOUT", "30"))  
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _db_options: dict[str, Any] = DATABASES["default"].setdefault("OPTIONS", {})
     _db_options.setdefault("connect_timeout", int(os.environ.get("PBEM_DB_CONNECT_TIMEOUT", "5")))
-    _db_options.setdefault("options", f"-c statement_timeout={int(os.environ.get('PBEM_DB_STATEMENT_TIMEOUT', '30')) * 1000}")
+    _db_options.setdefault(
+        "options", f"-c statement_timeout={int(os.environ.get('PBEM_DB_STATEMENT_TIMEOUT', '30')) * 1000}"
+    )
 if CACHES["default"]["BACKEND"].endswith("RedisCache"):  # the rate limits' counters
     CACHES["default"]["OPTIONS"] = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0}
 MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "pbem.middleware.api_body_limit")

@@ -231,8 +231,24 @@ class ScoreLine:
 
 
 # The functions every game provides, by the names GameSpec.from_modules looks for.
-CONTRACT_FUNCTIONS = ("setup", "decide", "evolve", "waiting_for", "legal", "result", "view", "parse", "describe",
-                      "help", "narrate", "render_text", "render_html", "summary", "score_sheet", "timeout")
+CONTRACT_FUNCTIONS = (
+    "setup",
+    "decide",
+    "evolve",
+    "waiting_for",
+    "legal",
+    "result",
+    "view",
+    "parse",
+    "describe",
+    "help",
+    "narrate",
+    "render_text",
+    "render_html",
+    "summary",
+    "score_sheet",
+    "timeout",
+)
 # Functions a game may provide, picked up by the same names when a module has them.
 OPTIONAL_FUNCTIONS = ("choices", "standin", "render_svg")
 
@@ -304,9 +320,7 @@ class GameSpec:
     def resolve_options(self, players: int, given: dict | None = None) -> dict:
         """Defaults filled in, each value checked and typed; raises Rejected with the reason."""
         if not self.min_players <= players <= self.max_players:
-            raise Rejected(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
-            )
+            raise Rejected(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}.")
         known = {o.name: o for o in self.options}
         given = dict(given or {})
         unknown = sorted(set(given) - set(known))

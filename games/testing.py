@@ -26,9 +26,13 @@ def state_digest(state) -> str:
 
 def event_to_json(event: Event) -> dict:
     # Built by hand: dataclasses.asdict deep-copies the data and costs as much as the game's rules.
-    return {"type": event.type, "data": event.data,
-            "visible_to": list(event.visible_to) if event.visible_to is not None else None,
-            "public": event.public, "reveals": event.reveals}
+    return {
+        "type": event.type,
+        "data": event.data,
+        "visible_to": list(event.visible_to) if event.visible_to is not None else None,
+        "public": event.public,
+        "reveals": event.reveals,
+    }
 
 
 def event_from_json(raw: dict) -> Event:
@@ -97,8 +101,15 @@ class Table:
         return fold(self.spec, [event_from_json(json.loads(e)) for e in self.log])
 
 
-def play_random(spec: GameSpec, players: int, options: dict | None = None, seed: int = 0,
-                max_steps: int = 20000, check=None, check_every: int = 1) -> Table:
+def play_random(
+    spec: GameSpec,
+    players: int,
+    options: dict | None = None,
+    seed: int = 0,
+    max_steps: int = 20000,
+    check=None,
+    check_every: int = 1,
+) -> Table:
     """A bot picks at random among `legal()` until the game ends; `check(table)` after each step.
 
     Also checks what every game must keep: decide does not mutate the state (Table.act), each
@@ -132,8 +143,15 @@ def play_random(spec: GameSpec, players: int, options: dict | None = None, seed:
     return table
 
 
-def play_with_standins(spec: GameSpec, players: int, standins, options: dict | None = None, seed: int = 0,
-                       max_steps: int = 20000, check=None) -> Table:
+def play_with_standins(
+    spec: GameSpec,
+    players: int,
+    standins,
+    options: dict | None = None,
+    seed: int = 0,
+    max_steps: int = 20000,
+    check=None,
+) -> Table:
     """A game where the seats in `standins` are played by the game's stand-in (`spec.standin`,
     from each seat's own view) and the others by the random-legal bot of `play_random`; the
     same checks as `play_random` on the way (each stand-in move legal, the game ends, replay)."""

@@ -37,8 +37,10 @@ from .registry import all_games, get_game
 def pretty_json(value) -> str:
     if value is None:
         return "—"
-    return format_html('<pre style="white-space: pre-wrap; margin: 0">{}</pre>',
-                       json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str))
+    return format_html(
+        '<pre style="white-space: pre-wrap; margin: 0">{}</pre>',
+        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -104,8 +106,9 @@ def _distinct_filter(field_name: str, label: str):
         parameter_name = field_name
 
         def lookups(self, request, model_admin):
-            values = (model_admin.get_queryset(request).order_by(field_name)
-                      .values_list(field_name, flat=True).distinct())
+            values = (
+                model_admin.get_queryset(request).order_by(field_name).values_list(field_name, flat=True).distinct()
+            )
             return [(v, v) for v in values if v]
 
         def queryset(self, request, queryset):
@@ -146,8 +149,23 @@ class EventAdmin(DeskAccess, admin.ModelAdmin):
     list_select_related = ("actor_user",)
     list_per_page = 100
     ordering = ("-game_id", "-seq")
-    fields = ("game_ref", "seq", "type", "actor", "created_at", "causation", "payload_json", "visible_to_json",
-              "public_json", "reveals", "rng_json", "schema_version", "prev_hash", "hash", "taken_back")
+    fields = (
+        "game_ref",
+        "seq",
+        "type",
+        "actor",
+        "created_at",
+        "causation",
+        "payload_json",
+        "visible_to_json",
+        "public_json",
+        "reveals",
+        "rng_json",
+        "schema_version",
+        "prev_hash",
+        "hash",
+        "taken_back",
+    )
     readonly_fields = fields
 
     @admin.display(description="game", ordering="game_id")
@@ -201,13 +219,38 @@ class EventAdmin(DeskAccess, admin.ModelAdmin):
 
 @admin.register(Notice)
 class NoticeAdmin(DeskAccess, admin.ModelAdmin):
-    list_display = ("id", "game_ref", "seat", "kind", "status", "to_email", "version", "attempts", "created_at",
-                    "sent_at", "short_error")
+    list_display = (
+        "id",
+        "game_ref",
+        "seat",
+        "kind",
+        "status",
+        "to_email",
+        "version",
+        "attempts",
+        "created_at",
+        "sent_at",
+        "short_error",
+    )
     list_filter = ("status", GameFilter, _distinct_filter("kind", "kind"))
     search_fields = ("to_email", "subject", "message_id")
     list_select_related = ("seat",)
-    fields = ("game_ref", "seat", "kind", "status", "to_email", "subject", "version", "attempts", "message_id",
-              "created_at", "sent_at", "next_attempt_at", "last_error", "context_json")
+    fields = (
+        "game_ref",
+        "seat",
+        "kind",
+        "status",
+        "to_email",
+        "subject",
+        "version",
+        "attempts",
+        "message_id",
+        "created_at",
+        "sent_at",
+        "next_attempt_at",
+        "last_error",
+        "context_json",
+    )
     readonly_fields = fields
 
     @admin.display(description="game", ordering="game_id")
@@ -229,8 +272,21 @@ class InboundMessageAdmin(DeskAccess, admin.ModelAdmin):
     list_filter = ("status", "channel", GameFilter)
     search_fields = ("sender", "message_id", "outcome")
     list_select_related = ("seat",)
-    fields = ("message_id", "channel", "received_at", "sender", "game_ref", "seat", "status", "code", "outcome",
-              "processed_at", "result_version", "caused", "raw_text")
+    fields = (
+        "message_id",
+        "channel",
+        "received_at",
+        "sender",
+        "game_ref",
+        "seat",
+        "status",
+        "code",
+        "outcome",
+        "processed_at",
+        "result_version",
+        "caused",
+        "raw_text",
+    )
     readonly_fields = fields
 
     @admin.display(description="events it caused")
@@ -267,8 +323,11 @@ class InboundMessageAdmin(DeskAccess, admin.ModelAdmin):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
-                             help_text="Recorded with the event; the players see it in the game's history.")
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Recorded with the event; the players see it in the game's history.",
+    )
     # The game's version when the form was shown: a second click, or an action decided on a page
     # the game has since moved past, is refused instead of being recorded twice or blindly.
     seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
@@ -284,7 +343,8 @@ class ReasonForm(forms.Form):
         if seen != now:
             raise forms.ValidationError(
                 f"The game has moved on since this form was opened (event #{seen} then, #{now} now). "
-                "Look at the game again, then repeat the action if it still applies.")
+                "Look at the game again, then repeat the action if it still applies."
+            )
         return seen
 
     def clean_reason(self):
@@ -367,9 +427,12 @@ class CorrectForm(ReasonForm):
 
 
 class RewindForm(ReasonForm):
-    to_seq = forms.TypedChoiceField(coerce=int, label="Keep the log up to and including",
-                                    help_text="Every game event after this one is taken back by one new event "
-                                              "(nothing is deleted); play resumes from there.")
+    to_seq = forms.TypedChoiceField(
+        coerce=int,
+        label="Keep the log up to and including",
+        help_text="Every game event after this one is taken back by one new event "
+        "(nothing is deleted); play resumes from there.",
+    )
     field_order = ["to_seq", "reason"]
 
     def __init__(self, *args, **kwargs):
@@ -377,8 +440,7 @@ class RewindForm(ReasonForm):
         # Never before the end of the deal: taking back the setup would leave a game without a board.
         floor = setup_end(self.game)
         items = selectors.feed(self.game, None, after=max(floor - 1, self.game.version - 60))
-        self.fields["to_seq"].choices = [(i.seq, f"#{i.seq} {i.text}"[:140]) for i in reversed(items)
-                                         if not i.undone]
+        self.fields["to_seq"].choices = [(i.seq, f"#{i.seq} {i.text}"[:140]) for i in reversed(items) if not i.undone]
 
 
 def setup_end(game: Game) -> int:
@@ -406,20 +468,23 @@ LIVE = (GameStatus.RUNNING, GameStatus.PAUSED)
 NOT_OVER = (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED)
 ANY = tuple(GameStatus.values)
 
-ACTIONS = {a.name: a for a in (
-    DeskAction("start", "Start the game", ReasonForm, (GameStatus.OPEN,)),
-    DeskAction("resend", "Resend an invitation", ResendForm, (GameStatus.OPEN,)),
-    DeskAction("pause", "Pause", ReasonForm, (GameStatus.RUNNING,)),
-    DeskAction("resume", "Resume", ReasonForm, (GameStatus.PAUSED,)),
-    DeskAction("extend", "Extend a deadline", ExtendForm, (GameStatus.RUNNING,), needs_awaited=True),
-    DeskAction("remind", "Send a reminder now", ReasonForm, (GameStatus.RUNNING,), needs_awaited=True),
-    DeskAction("replace", "Replace a player", ReplaceForm, NOT_OVER),
-    DeskAction("standin", "Let the stand-in play a seat", StandInForm, LIVE),
-    DeskAction("correct", "Correct a score", CorrectForm, ANY),
-    DeskAction("rewind", "Correct a mistaken ruling (rewind)", RewindForm, LIVE),
-    DeskAction("abandon", "Abandon the game", AbandonForm, NOT_OVER),
-    DeskAction("rebuild", "Rebuild the read model", ReasonForm, ANY),
-)}
+ACTIONS = {
+    a.name: a
+    for a in (
+        DeskAction("start", "Start the game", ReasonForm, (GameStatus.OPEN,)),
+        DeskAction("resend", "Resend an invitation", ResendForm, (GameStatus.OPEN,)),
+        DeskAction("pause", "Pause", ReasonForm, (GameStatus.RUNNING,)),
+        DeskAction("resume", "Resume", ReasonForm, (GameStatus.PAUSED,)),
+        DeskAction("extend", "Extend a deadline", ExtendForm, (GameStatus.RUNNING,), needs_awaited=True),
+        DeskAction("remind", "Send a reminder now", ReasonForm, (GameStatus.RUNNING,), needs_awaited=True),
+        DeskAction("replace", "Replace a player", ReplaceForm, NOT_OVER),
+        DeskAction("standin", "Let the stand-in play a seat", StandInForm, LIVE),
+        DeskAction("correct", "Correct a score", CorrectForm, ANY),
+        DeskAction("rewind", "Correct a mistaken ruling (rewind)", RewindForm, LIVE),
+        DeskAction("abandon", "Abandon the game", AbandonForm, NOT_OVER),
+        DeskAction("rebuild", "Rebuild the read model", ReasonForm, ANY),
+    )
+}
 
 
 def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
@@ -462,8 +527,9 @@ def perform(action: str, game: Game, data: dict, actor: services.Actor) -> str:
         before = dict(Game.objects.values("status", "round", "phase", "awaited", "scores").get(pk=game.pk))
         after = readmodels.rebuild(game)
         changed = sorted(k for k in before if before[k] != after[k])
-        return "Read model rebuilt from the log" + (f"; corrected: {', '.join(changed)}." if changed
-                                                    else "; it was already right.")
+        return "Read model rebuilt from the log" + (
+            f"; corrected: {', '.join(changed)}." if changed else "; it was already right."
+        )
     raise Http404("no such action")
 
 
@@ -494,8 +560,11 @@ class OverdueFilter(admin.SimpleListFilter):
         if self.value() != "yes":
             return queryset
         now = timezone.now()
-        late = [g.pk for g in queryset.filter(status=GameStatus.RUNNING).only("pk", "deadlines")
-                if any(datetime.fromisoformat(d) <= now for d in (g.deadlines or {}).values())]
+        late = [
+            g.pk
+            for g in queryset.filter(status=GameStatus.RUNNING).only("pk", "deadlines")
+            if any(datetime.fromisoformat(d) <= now for d in (g.deadlines or {}).values())
+        ]
         return queryset.filter(pk__in=late)
 
 
@@ -503,8 +572,18 @@ class SeatInline(DeskAccess, admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
-    fields = ("number_1", "name", "email", "colour", "notice_preference", "invite_accepted", "away_until",
-              "away_days_used", "token_generation", "deadline")
+    fields = (
+        "number_1",
+        "name",
+        "email",
+        "colour",
+        "notice_preference",
+        "invite_accepted",
+        "away_until",
+        "away_days_used",
+        "token_generation",
+        "deadline",
+    )
     readonly_fields = fields
 
     def game_of(self, obj):
@@ -536,29 +615,70 @@ class GameForm(forms.ModelForm):
         if playing:
             raise forms.ValidationError(
                 f"{', '.join(playing)} plays in this game and would see the other players' hidden "
-                "information on the desk: choose a Master of Seals who is not at the table.")
+                "information on the desk: choose a Master of Seals who is not at the table."
+            )
         return masters
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameForm
-    list_display = ("id", "title", "kind", "variants", "status", "round", "phase", "awaited_until", "version",
-                    "sheet_links")
+    list_display = (
+        "id",
+        "title",
+        "kind",
+        "variants",
+        "status",
+        "round",
+        "phase",
+        "awaited_until",
+        "version",
+        "sheet_links",
+    )
     list_display_links = ("id", "title")
     list_filter = ("status", KindFilter, OverdueFilter)
     search_fields = ("title", "kind", "seats__name", "seats__email")
     inlines = [SeatInline]
     actions = ["verify_selected"]
-    readonly_fields = ("kind", "title", "variants", "status", "round", "phase", "awaited_until", "score_list",
-                       "version", "head_hash", "read_model_version", "seed_commitment", "reducer_version",
-                       "chain_scheme", "deadline_seconds", "away_allowance_days", "created_at", "updated_at")
+    readonly_fields = (
+        "kind",
+        "title",
+        "variants",
+        "status",
+        "round",
+        "phase",
+        "awaited_until",
+        "score_list",
+        "version",
+        "head_hash",
+        "read_model_version",
+        "seed_commitment",
+        "reducer_version",
+        "chain_scheme",
+        "deadline_seconds",
+        "away_allowance_days",
+        "created_at",
+        "updated_at",
+    )
     fieldsets = (
         (None, {"fields": ("kind", "title", "variants", "status", "round", "phase", "awaited_until", "score_list")}),
         ("Rules of the table", {"fields": ("deadline_seconds", "away_allowance_days")}),
         ("Masters of Seals", {"fields": ("masters",)}),
-        ("Log", {"fields": ("version", "head_hash", "read_model_version", "seed_commitment", "reducer_version",
-                            "chain_scheme", "created_at", "updated_at")}),
+        (
+            "Log",
+            {
+                "fields": (
+                    "version",
+                    "head_hash",
+                    "read_model_version",
+                    "seed_commitment",
+                    "reducer_version",
+                    "chain_scheme",
+                    "created_at",
+                    "updated_at",
+                )
+            },
+        ),
     )
     filter_horizontal = ("masters",)
 
@@ -652,9 +772,11 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description="score sheet")
     def sheet_links(self, obj):
-        return format_html('<a href="{}">sheet</a> · <a href="{}">CSV</a>',
-                           reverse("admin:pbem_game_sheet", args=[obj.pk]),
-                           reverse("admin:pbem_game_sheet_csv", args=[obj.pk]))
+        return format_html(
+            '<a href="{}">sheet</a> · <a href="{}">CSV</a>',
+            reverse("admin:pbem_game_sheet", args=[obj.pk]),
+            reverse("admin:pbem_game_sheet_csv", args=[obj.pk]),
+        )
 
     @admin.display(description="scores")
     def score_list(self, obj):
@@ -666,8 +788,12 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description="Verify the selected games (hash chain, replay, seed)")
     def verify_selected(self, request, queryset):
         reports = [audit.verify(game) for game in queryset.order_by("pk")]
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "reports": reports,
-                   "title": "Verification"}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "reports": reports,
+            "title": "Verification",
+        }
         return TemplateResponse(request, "admin/pbem/game/verify_many.html", context)
 
     # --- the desk's own pages ----------------------------------------------------------------------
@@ -683,8 +809,15 @@ class GameAdmin(admin.ModelAdmin):
         ]
 
     def _context(self, request, game: Game, title: str, **extra) -> dict:
-        return {**self.admin_site.each_context(request), "opts": self.model._meta, "game": game,
-                "original": game, "title": title, "has_view_permission": True, **extra}
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "game": game,
+            "original": game,
+            "title": title,
+            "has_view_permission": True,
+            **extra,
+        }
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         extra = dict(extra_context or {})
@@ -710,15 +843,18 @@ class GameAdmin(admin.ModelAdmin):
                 self.log_change(request, game, f"{desk_action.title}: {form.cleaned_data['reason']}")
                 messages.success(request, done)
                 return HttpResponseRedirect(reverse("admin:pbem_game_change", args=[game.pk]))
-        return TemplateResponse(request, "admin/pbem/game/desk_action.html",
-                                self._context(request, game, f"{desk_action.title}: {game}", form=form,
-                                              action=desk_action))
+        return TemplateResponse(
+            request,
+            "admin/pbem/game/desk_action.html",
+            self._context(request, game, f"{desk_action.title}: {game}", form=form, action=desk_action),
+        )
 
     def sheet_view(self, request, object_id):
         game = self._game(request, object_id)
         sheet = scoresheets.build(game)
-        return TemplateResponse(request, "admin/pbem/game/sheet.html",
-                                self._context(request, game, f"Score sheet: {game}", sheet=sheet))
+        return TemplateResponse(
+            request, "admin/pbem/game/sheet.html", self._context(request, game, f"Score sheet: {game}", sheet=sheet)
+        )
 
     def sheet_csv_view(self, request, object_id):
         game = self._game(request, object_id)
@@ -730,6 +866,8 @@ class GameAdmin(admin.ModelAdmin):
         game = self._game(request, object_id)
         report = audit.verify(game)
         draws = audit.draws_table(game) if report.seed_revealed else []
-        return TemplateResponse(request, "admin/pbem/game/verify.html",
-                                self._context(request, game, f"Verification: {game}", report=report, draws=draws,
-                                              spec=get_game(game.kind)))
+        return TemplateResponse(
+            request,
+            "admin/pbem/game/verify.html",
+            self._context(request, game, f"Verification: {game}", report=report, draws=draws, spec=get_game(game.kind)),
+        )

@@ -32,15 +32,23 @@ def check_head(game: Game, version: int, digest: str, found: str | None = None, 
         found = Event.objects.filter(game_id=game.pk, seq=version).values_list("hash", flat=True).first()
     head = f"{version}:{digest}"
     if found == digest:
-        return HeadCheck(version, digest, True, found,
-                         f"head {head[:24]}… is in the log: event {version} still has that hash, and the log "
-                         f"holds every event before it unchanged since (each hash covers the one before)")
+        return HeadCheck(
+            version,
+            digest,
+            True,
+            found,
+            f"head {head[:24]}… is in the log: event {version} still has that hash, and the log "
+            f"holds every event before it unchanged since (each hash covers the one before)",
+        )
     if found is None:
-        message = (f"head {head[:24]}… is not in the log: game #{game.pk} has {game.version} events, "
-                   f"none numbered {version}")
+        message = (
+            f"head {head[:24]}… is not in the log: game #{game.pk} has {game.version} events, none numbered {version}"
+        )
     else:
-        message = (f"head {head[:24]}… is not in the log: event {version} now has hash {found[:16]}…, "
-                   "so the log was changed after that head was given out")
+        message = (
+            f"head {head[:24]}… is not in the log: event {version} now has hash {found[:16]}…, "
+            "so the log was changed after that head was given out"
+        )
     return HeadCheck(version, digest, False, found, message)
 
 
@@ -65,11 +73,19 @@ class MailedHead:
 def mailed_heads(game: Game) -> list[MailedHead]:
     """Every head a sent notice of this game quoted, checked against the log."""
     names = dict(game.seats.values_list("id", "name"))
-    rows = [(notice_id, kind, names.get(seat_id) or ("a correspondent" if kind == "answer" else "the Master of Seals"),
-             sent, head)
-            for notice_id, kind, seat_id, sent, head in
-            Notice.objects.filter(game_id=game.pk, status=NoticeStatus.SENT).exclude(chain_head="")
-            .order_by("id").values_list("id", "kind", "seat_id", "sent_at", "chain_head")]
+    rows = [
+        (
+            notice_id,
+            kind,
+            names.get(seat_id) or ("a correspondent" if kind == "answer" else "the Master of Seals"),
+            sent,
+            head,
+        )
+        for notice_id, kind, seat_id, sent, head in Notice.objects.filter(game_id=game.pk, status=NoticeStatus.SENT)
+        .exclude(chain_head="")
+        .order_by("id")
+        .values_list("id", "kind", "seat_id", "sent_at", "chain_head")
+    ]
     heads = []
     for _id, _kind, _to, _sent, text in rows:
         try:
@@ -77,8 +93,10 @@ def mailed_heads(game: Game) -> list[MailedHead]:
         except chain.BadHead:
             heads.append((-1, "0" * 64))  # a head the outbox wrote wrongly: reported as not contained
     checks = check_heads(game, heads)
-    return [MailedHead(notice_id, kind, to, sent.isoformat() if sent else "", check)
-            for (notice_id, kind, to, sent, _text), check in zip(rows, checks, strict=True)]
+    return [
+        MailedHead(notice_id, kind, to, sent.isoformat() if sent else "", check)
+        for (notice_id, kind, to, sent, _text), check in zip(rows, checks, strict=True)
+    ]
 
 
 class NoHead(ValueError):
@@ -99,12 +117,15 @@ def heads_from_paste(game: Game, text: str) -> list[tuple[int, str]]:
         pass
     heads = chain.heads_in_text(text)
     if not heads:
-        raise NoHead("No head found: a notice quotes it as \"at version N; the head of its hash chain: <64 "
-                     "hexadecimal digits>\" (and in its X-Pbem-Head header as N:HASH).")
+        raise NoHead(
+            'No head found: a notice quotes it as "at version N; the head of its hash chain: <64 '
+            'hexadecimal digits>" (and in its X-Pbem-Head header as N:HASH).'
+        )
     others = chain.games_in_text(text) - {game.pk}
     if others and game.pk not in chain.games_in_text(text):
-        raise NoHead(f"That notice is about game #{min(others)}, not game #{game.pk}: check it on that game's "
-                     "audit page.")
+        raise NoHead(
+            f"That notice is about game #{min(others)}, not game #{game.pk}: check it on that game's audit page."
+        )
     return heads
 
 

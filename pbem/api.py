@@ -46,7 +46,9 @@ class PbemApi(NinjaAPI):
     def get_openapi_schema(self, *, path_prefix=None, path_params=None):
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
         schema.setdefault("components", {}).setdefault("securitySchemes", {})[SECURITY_SCHEME] = {
-            "type": "apiKey", "in": "header", "name": TOKEN_HEADER,
+            "type": "apiKey",
+            "in": "header",
+            "name": TOKEN_HEADER,
             "description": "The seat's token, from the links in its mails (the part after /play/).",
         }
         return schema
@@ -56,8 +58,8 @@ api = PbemApi(
     title="pbem",
     version="1",
     description="Play-by-email board games: games, seats, commands, event feeds and audits. "
-                "A seat authenticates with its token in the X-Seat-Token header (Authorize, above). "
-                "Every error is JSON: {\"code\": …, \"message\": …, \"detail\": …}.",
+    "A seat authenticates with its token in the X-Seat-Token header (Authorize, above). "
+    'Every error is JSON: {"code": …, "message": …, "detail": …}.',
     urls_namespace="api",
     # Swagger UI from django-ninja's own static files (the "ninja" app), never from a CDN, and
     # no call to the online validator.
@@ -104,7 +106,8 @@ def _api_error(request, exc: ApiError):
 def _validation_error(request, exc: NinjaValidationError):
     problems = "; ".join(
         f"{'.'.join(str(p) for p in e.get('loc', ()) if p not in ('body', 'query', 'path', 'header'))}: "
-        f"{e.get('msg', 'invalid')}" for e in exc.errors
+        f"{e.get('msg', 'invalid')}"
+        for e in exc.errors
     )
     return _error(request, 422, "invalid", f"The request is not valid: {problems}", _plain(exc.errors))
 
@@ -117,8 +120,13 @@ def _http_error(request, exc: HttpError):
 @api.exception_handler(Exception)
 def _unexpected(request, exc: Exception):
     log.exception("API error on %s", request.path)
-    return _error(request, 500, "internal", "Something went wrong on our side; nothing you sent was applied "
-                                            "unless the game's history says so. Please try again later.")
+    return _error(
+        request,
+        500,
+        "internal",
+        "Something went wrong on our side; nothing you sent was applied "
+        "unless the game's history says so. Please try again later.",
+    )
 
 
 @api.exception_handler(RequestDataTooBig)
@@ -144,9 +152,19 @@ def _plain(value):
 
 # HTTP status of each refusal code of services.ServiceError.
 SERVICE_STATUS = {
-    "stale": 409, "not_your_turn": 409, "paused": 409, "not_running": 409, "busy": 409,
-    "already_started": 409, "no_undo": 409, "illegal": 422, "empty": 400, "no_seat": 404, "not_found": 404,
-    "bad_options": 422, "rate_limited": 429,
+    "stale": 409,
+    "not_your_turn": 409,
+    "paused": 409,
+    "not_running": 409,
+    "busy": 409,
+    "already_started": 409,
+    "no_undo": 409,
+    "illegal": 422,
+    "empty": 400,
+    "no_seat": 404,
+    "not_found": 404,
+    "bad_options": 422,
+    "rate_limited": 429,
 }
 
 E400 = {400: ErrorOut}
@@ -221,9 +239,11 @@ class GameCreateIn(Schema):
     deadline_hours: int = Field(48, ge=1, le=24 * 60)
     notices: Literal["every", "digest", "none"] = "every"
     absence: Literal["standin", "minimal", "master"] = Field(
-        "standin", description="a seat that misses `standin_after` deadlines in a row: played by the stand-in "
-                               "until its player replies 'back', the rules' minimal action each time, or the "
-                               "Master of Seals decides")
+        "standin",
+        description="a seat that misses `standin_after` deadlines in a row: played by the stand-in "
+        "until its player replies 'back', the rules' minimal action each time, or the "
+        "Master of Seals decides",
+    )
     standin_after: int = Field(2, ge=1, le=20)
 
 
@@ -293,9 +313,11 @@ class FeedItemOut(Schema):
     actor_seat: int | None
     created_at: str
     text: str
-    hash: str | None = Field(description="this event's hash in the game's chain (pbem/CHAIN.md); null for a "
-                                         "game of chain scheme 1 until it is over (its hashes would confirm "
-                                         "guesses at hidden payloads)")
+    hash: str | None = Field(
+        description="this event's hash in the game's chain (pbem/CHAIN.md); null for a "
+        "game of chain scheme 1 until it is over (its hashes would confirm "
+        "guesses at hidden payloads)"
+    )
     prev_hash: str | None = Field(description="the hash of the event before it (64 zeros for the first)")
     undone: bool
     rng: list | None = Field(None, description="random draws; only once the game is over")
@@ -304,12 +326,16 @@ class FeedItemOut(Schema):
     reveals: bool = False
     schema_version: int = 1
     parts: dict[str, str] | None = Field(
-        None, description="chain scheme 2: the five parts its hash covers (what, when, payload, draws, origin); "
-                          "with prev_hash they give the hash, so anyone can check each link without seeing "
-                          "what is hidden")
+        None,
+        description="chain scheme 2: the five parts its hash covers (what, when, payload, draws, origin); "
+        "with prev_hash they give the hash, so anyone can check each link without seeing "
+        "what is hidden",
+    )
     payload_key: str | None = Field(
-        None, description="chain scheme 2: the key of this payload's commitment, only to a reader who may see "
-                          "the payload (keyed BLAKE2b-256 of the canonical payload = parts.payload, pbem/CHAIN.md)")
+        None,
+        description="chain scheme 2: the key of this payload's commitment, only to a reader who may see "
+        "the payload (keyed BLAKE2b-256 of the canonical payload = parts.payload, pbem/CHAIN.md)",
+    )
 
 
 class FeedOut(Schema):
@@ -357,8 +383,9 @@ class AuditOut(Schema):
 
 class HeadIn(Schema):
     # 20,000 characters hold a whole notice; even all escaped (12 bytes each) they fit the body limit.
-    text: Text = Field(min_length=1, max_length=20_000,
-                       description="a head (VERSION:HASH) or a whole pasted notice, headers and all")
+    text: Text = Field(
+        min_length=1, max_length=20_000, description="a head (VERSION:HASH) or a whole pasted notice, headers and all"
+    )
 
 
 class HeadOut(Schema):
@@ -408,12 +435,22 @@ def game_out(game: Game) -> dict:
     over = selectors.game_over(game)
     seed = game.seed if over else None  # the end (finished or abandoned) reveals the seed
     return {
-        "id": game.pk, "kind": game.kind, "title": game.title, "status": game.status, "round": game.round,
-        "phase": game.phase, "version": game.version, "players": len(seats),
-        "seats": [{"number": s.number, "name": s.name, "colour": s.colour, "accepted": s.invite_accepted}
-                  for s in seats],
-        "awaited": list(game.awaited or []), "deadlines": dict(game.deadlines or {}),
-        "scores": list(game.scores or []), "seed_commitment": game.seed_commitment, "seed": seed,
+        "id": game.pk,
+        "kind": game.kind,
+        "title": game.title,
+        "status": game.status,
+        "round": game.round,
+        "phase": game.phase,
+        "version": game.version,
+        "players": len(seats),
+        "seats": [
+            {"number": s.number, "name": s.name, "colour": s.colour, "accepted": s.invite_accepted} for s in seats
+        ],
+        "awaited": list(game.awaited or []),
+        "deadlines": dict(game.deadlines or {}),
+        "scores": list(game.scores or []),
+        "seed_commitment": game.seed_commitment,
+        "seed": seed,
         "created_at": game.created_at.isoformat(),
     }
 
@@ -450,31 +487,50 @@ def feed_items(game: Game, seat: int | None, after: int = 0, upto: int | None = 
 @api.get("/kinds", response=list[KindOut], summary="The games that can be played here")
 def list_kinds(request: HttpRequest):
     return [
-        {"name": spec.name, "title": spec.title, "min_players": spec.min_players, "max_players": spec.max_players,
-         "rulebook": spec.rulebook,
-         "options": [{"name": o.name, "default": o.default, "help": o.help,
-                      "choices": list(o.choices) if o.choices is not None else None,
-                      "minimum": o.minimum, "maximum": o.maximum} for o in spec.options]}
+        {
+            "name": spec.name,
+            "title": spec.title,
+            "min_players": spec.min_players,
+            "max_players": spec.max_players,
+            "rulebook": spec.rulebook,
+            "options": [
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "help": o.help,
+                    "choices": list(o.choices) if o.choices is not None else None,
+                    "minimum": o.minimum,
+                    "maximum": o.maximum,
+                }
+                for o in spec.options
+            ],
+        }
         for spec in all_games().values()
     ]
 
 
 @api.get("/games", response={200: list[GameOut], **E422}, summary="List games")
-def list_games(request: HttpRequest,
-               status: Literal["open", "running", "paused", "finished", "abandoned"] | None = None,
-               kind: str | None = Query(None, max_length=40),
-               limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)):
+def list_games(
+    request: HttpRequest,
+    status: Literal["open", "running", "paused", "finished", "abandoned"] | None = None,
+    kind: str | None = Query(None, max_length=40),
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=10**6),
+):
     _check_text("kind", kind)
     games = Game.objects.all().order_by("-id").prefetch_related("seats")
     if status:
         games = games.filter(status=status)
     if kind:
         games = games.filter(kind=kind)
-    return [game_out(g) for g in games[offset:offset + limit]]
+    return [game_out(g) for g in games[offset : offset + limit]]
 
 
-@api.post("/games", response={201: GameOut, **E400, **E413, **E422, 429: ErrorOut},
-          summary="Create a game; every player is invited by mail and it starts when all accept")
+@api.post(
+    "/games",
+    response={201: GameOut, **E400, **E413, **E422, 429: ErrorOut},
+    summary="Create a game; every player is invited by mail and it starts when all accept",
+)
 def create_game(request: HttpRequest, payload: GameCreateIn):
     try:
         get_game(payload.kind)
@@ -490,10 +546,17 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
     ratelimit.check_create(request)
     players = [services.PlayerSpec(p.name.strip(), p.email.strip()) for p in payload.players]
     try:
-        game = services.create_game(payload.kind, players, dict(payload.options), title=payload.title.strip(),
-                                    deadline_seconds=payload.deadline_hours * 3600, invited=True,
-                                    notices=payload.notices, absence=payload.absence,
-                                    standin_after=payload.standin_after)
+        game = services.create_game(
+            payload.kind,
+            players,
+            dict(payload.options),
+            title=payload.title.strip(),
+            deadline_seconds=payload.deadline_hours * 3600,
+            invited=True,
+            notices=payload.notices,
+            absence=payload.absence,
+            standin_after=payload.standin_after,
+        )
     except services.ServiceError as exc:
         raise ApiError(SERVICE_STATUS.get(exc.code, 400), exc.code, str(exc)) from None
     return Status(201, game_out(game))
@@ -506,26 +569,37 @@ def game_detail(request: HttpRequest, game_id: int):
     return {**game_out(game), **render_for(game, state, None)}
 
 
-@api.get("/games/{game_id}/seat", openapi_extra=SEAT_TOKEN, response={200: SeatViewOut, 304: None, **E403, **E404, **E422},
-         summary="A seat's own view (auth: X-Seat-Token); conditional (ETag) and long-polling",
-         description="The answer carries an `ETag`: send it back in `If-None-Match` and the answer is "
-                     "`304 Not Modified` (no body) while nothing the seat sees has changed. With `wait_version=N` "
-                     "the answer waits until the game's version passes N (at most `timeout` seconds, 25 at "
-                     "most), then answers as without it: a client learns of the next move with one request "
-                     "at a time instead of polling.")
-def seat_view(request: HttpRequest, response: HttpResponse, game_id: int,
-              token: str | None = Header(None, alias=TOKEN_HEADER),
-              if_none_match: str | None = Header(None, alias="If-None-Match", max_length=1000),
-              wait_version: int | None = Query(None, ge=0, le=2**31, description="wait until the version passes this"),
-              timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds")):
+@api.get(
+    "/games/{game_id}/seat",
+    openapi_extra=SEAT_TOKEN,
+    response={200: SeatViewOut, 304: None, **E403, **E404, **E422},
+    summary="A seat's own view (auth: X-Seat-Token); conditional (ETag) and long-polling",
+    description="The answer carries an `ETag`: send it back in `If-None-Match` and the answer is "
+    "`304 Not Modified` (no body) while nothing the seat sees has changed. With `wait_version=N` "
+    "the answer waits until the game's version passes N (at most `timeout` seconds, 25 at "
+    "most), then answers as without it: a client learns of the next move with one request "
+    "at a time instead of polling.",
+)
+def seat_view(
+    request: HttpRequest,
+    response: HttpResponse,
+    game_id: int,
+    token: str | None = Header(None, alias=TOKEN_HEADER),
+    if_none_match: str | None = Header(None, alias="If-None-Match", max_length=1000),
+    wait_version: int | None = Query(None, ge=0, le=2**31, description="wait until the version passes this"),
+    timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds"),
+):
     game = _game(game_id)
     seat = _seat(request, game, token)
     if wait_version is not None and game.version <= wait_version:
         live.wait_for_version(game.pk, wait_version, timeout)
         game.refresh_from_db()
-    tag = live.etag(game.pk, seat.number, seat.token_generation,
-                    {"version": game.version, "status": game.status, "awaited": game.awaited,
-                     "deadlines": game.deadlines})
+    tag = live.etag(
+        game.pk,
+        seat.number,
+        seat.token_generation,
+        {"version": game.version, "status": game.status, "awaited": game.awaited, "deadlines": game.deadlines},
+    )
     if live.matches(if_none_match, tag):
         not_modified = HttpResponseNotModified()
         not_modified["ETag"] = tag
@@ -533,10 +607,18 @@ def seat_view(request: HttpRequest, response: HttpResponse, game_id: int,
     response["ETag"] = tag
     state = eventlog.load(game).state
     deadline = (game.deadlines or {}).get(str(seat.number))
-    return {"game_id": game.pk, "seat": seat.number, "name": seat.name, "status": game.status,
-            "version": game.version, "awaited": list(game.awaited or []),
-            "my_turn": seat.number in (game.awaited or []), "deadline": deadline,
-            **render_for(game, state, seat.number), "legal": legal_for(game, state, seat.number)}
+    return {
+        "game_id": game.pk,
+        "seat": seat.number,
+        "name": seat.name,
+        "status": game.status,
+        "version": game.version,
+        "awaited": list(game.awaited or []),
+        "my_turn": seat.number in (game.awaited or []),
+        "deadline": deadline,
+        **render_for(game, state, seat.number),
+        "legal": legal_for(game, state, seat.number),
+    }
 
 
 class AcceptOut(Schema):
@@ -546,8 +628,12 @@ class AcceptOut(Schema):
     status: str
 
 
-@api.post("/games/{game_id}/seat/accept", openapi_extra=SEAT_TOKEN, response={200: AcceptOut, **E403, **E404, **E413, 409: ErrorOut},
-          summary="Accept the seat's invitation (auth: X-Seat-Token); the last acceptance starts the game")
+@api.post(
+    "/games/{game_id}/seat/accept",
+    openapi_extra=SEAT_TOKEN,
+    response={200: AcceptOut, **E403, **E404, **E413, 409: ErrorOut},
+    summary="Accept the seat's invitation (auth: X-Seat-Token); the last acceptance starts the game",
+)
 def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
     game = _game(game_id)
     seat = _seat(request, game, token)
@@ -558,27 +644,39 @@ def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(N
     return {"seat": seat.number, "accepted": True, "started": started, "status": game.status}
 
 
-@api.get("/games/{game_id}/seat/legal", openapi_extra=SEAT_TOKEN, response={200: LegalListOut, **E403, **E404},
-         summary="What the seat may do now (auth: X-Seat-Token)")
+@api.get(
+    "/games/{game_id}/seat/legal",
+    openapi_extra=SEAT_TOKEN,
+    response={200: LegalListOut, **E403, **E404},
+    summary="What the seat may do now (auth: X-Seat-Token)",
+)
 def seat_legal(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
     game = _game(game_id)
     seat = _seat(request, game, token)
     state = eventlog.load(game).state
     spec = get_game(game.kind)
-    acting = (state["game"] is not None and game.status == GameStatus.RUNNING
-              and may_act(spec, state["game"], seat.number))
+    acting = (
+        state["game"] is not None and game.status == GameStatus.RUNNING and may_act(spec, state["game"], seat.number)
+    )
     return {"version": game.version, "may_act": acting, "legal": legal_for(game, state, seat.number)}
 
 
-@api.post("/games/{game_id}/commands", openapi_extra=SEAT_TOKEN,
-          response={200: OutcomeOut, **E400, **E403, **E404, 409: ErrorOut, **E413, **E422},
-          summary="Submit command lines or one structured command (auth: X-Seat-Token)",
-          description="409: the game moved on (stale expected_version), it is not your turn, or the game "
-                      "is not running. 422: the rules refuse the command (detail: line and legal commands). "
-                      "The same Idempotency-Key is applied once.")
-def submit_command(request: HttpRequest, game_id: int, payload: CommandIn,
-                   token: str | None = Header(None, alias=TOKEN_HEADER),
-                   idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=150)):
+@api.post(
+    "/games/{game_id}/commands",
+    openapi_extra=SEAT_TOKEN,
+    response={200: OutcomeOut, **E400, **E403, **E404, 409: ErrorOut, **E413, **E422},
+    summary="Submit command lines or one structured command (auth: X-Seat-Token)",
+    description="409: the game moved on (stale expected_version), it is not your turn, or the game "
+    "is not running. 422: the rules refuse the command (detail: line and legal commands). "
+    "The same Idempotency-Key is applied once.",
+)
+def submit_command(
+    request: HttpRequest,
+    game_id: int,
+    payload: CommandIn,
+    token: str | None = Header(None, alias=TOKEN_HEADER),
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=150),
+):
     game = _game(game_id)
     seat = _seat(request, game, token)
     _check_text("Idempotency-Key", idempotency_key)
@@ -596,18 +694,30 @@ def submit_command(request: HttpRequest, game_id: int, payload: CommandIn,
     if _already_applied(game, causation):
         return _duplicate(game)
     try:
-        outcome = services.submit(game.pk, seat.number, text or None, command=payload.command,
-                                  expected_version=payload.expected_version, causation_id=causation,
-                                  actor=services.Actor("seat", seat.number))
+        outcome = services.submit(
+            game.pk,
+            seat.number,
+            text or None,
+            command=payload.command,
+            expected_version=payload.expected_version,
+            causation_id=causation,
+            actor=services.Actor("seat", seat.number),
+        )
     except services.ServiceError as exc:
         if _already_applied(game, causation):  # the same key won a race with this request
             return _duplicate(game)
         if isinstance(exc, services.CommandRejected):
-            raise ApiError(422, exc.code, str(exc),
-                           {"line": exc.line, "line_number": exc.line_number, "legal": exc.legal}) from None
+            raise ApiError(
+                422, exc.code, str(exc), {"line": exc.line, "line_number": exc.line_number, "legal": exc.legal}
+            ) from None
         raise ApiError(SERVICE_STATUS.get(exc.code, 409), exc.code, str(exc)) from None
-    return {"version": outcome.version, "applied": outcome.applied, "answers": outcome.answers,
-            "duplicate": outcome.duplicate, "events": outcome.events}
+    return {
+        "version": outcome.version,
+        "applied": outcome.applied,
+        "answers": outcome.answers,
+        "duplicate": outcome.duplicate,
+        "events": outcome.events,
+    }
 
 
 def _already_applied(game: Game, causation: str) -> bool:
@@ -628,25 +738,50 @@ def _check_structured(game: Game, seat: int, command: dict) -> None:
         return  # services.submit says why not (not running, paused, not your turn)
     legal = spec.legal(state["game"], seat)
     if command not in legal:
-        raise ApiError(422, "illegal", "That command is not one you may give now.",
-                       {"line": str(command)[:300], "line_number": 1, "legal": [spec.describe(c) for c in legal]})
+        raise ApiError(
+            422,
+            "illegal",
+            "That command is not one you may give now.",
+            {"line": str(command)[:300], "line_number": 1, "legal": [spec.describe(c) for c in legal]},
+        )
 
 
-@api.get("/games/{game_id}/events", openapi_extra=SEAT_TOKEN_OPTIONAL, response={200: FeedOut, **E403, **E404, **E422},
-         summary="The event feed after event N, as the caller may see it (seat token optional)")
-def events(request: HttpRequest, game_id: int, after: int = Query(0, ge=0, le=2**31),
-           limit: int = Query(200, ge=1, le=1000), token: str | None = Header(None, alias=TOKEN_HEADER)):
+@api.get(
+    "/games/{game_id}/events",
+    openapi_extra=SEAT_TOKEN_OPTIONAL,
+    response={200: FeedOut, **E403, **E404, **E422},
+    summary="The event feed after event N, as the caller may see it (seat token optional)",
+)
+def events(
+    request: HttpRequest,
+    game_id: int,
+    after: int = Query(0, ge=0, le=2**31),
+    limit: int = Query(200, ge=1, le=1000),
+    token: str | None = Header(None, alias=TOKEN_HEADER),
+):
     game = _game(game_id)
     seat = _seat(request, game, token, required=False)
     number = seat.number if seat else None
-    return {"version": game.version, "seat": number, "chain_scheme": game.chain_scheme,
-            "items": feed_items(game, number, after=after, limit=limit)}
+    return {
+        "version": game.version,
+        "seat": number,
+        "chain_scheme": game.chain_scheme,
+        "items": feed_items(game, number, after=after, limit=limit),
+    }
 
 
-@api.get("/games/{game_id}/state", openapi_extra=SEAT_TOKEN_OPTIONAL, response={200: StateAtOut, **E403, **E404, **E422},
-         summary="The board after event N, as the caller may see it (seat token optional)")
-def state_at(request: HttpRequest, game_id: int, at: int | None = Query(None, ge=0, le=2**31),
-             token: str | None = Header(None, alias=TOKEN_HEADER)):
+@api.get(
+    "/games/{game_id}/state",
+    openapi_extra=SEAT_TOKEN_OPTIONAL,
+    response={200: StateAtOut, **E403, **E404, **E422},
+    summary="The board after event N, as the caller may see it (seat token optional)",
+)
+def state_at(
+    request: HttpRequest,
+    game_id: int,
+    at: int | None = Query(None, ge=0, le=2**31),
+    token: str | None = Header(None, alias=TOKEN_HEADER),
+):
     game = _game(game_id)
     seat = _seat(request, game, token, required=False)
     at = game.version if at is None else at
@@ -656,8 +791,14 @@ def state_at(request: HttpRequest, game_id: int, at: int | None = Query(None, ge
     number = seat.number if seat else None
     spec = get_game(game.kind)
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
-    return {"at": at, "version": game.version, "seat": number, **render_for(game, state, number),
-            "round": int(summary.get("round") or 0), "phase": str(summary.get("phase") or "")}
+    return {
+        "at": at,
+        "version": game.version,
+        "seat": number,
+        **render_for(game, state, number),
+        "round": int(summary.get("round") or 0),
+        "phase": str(summary.get("phase") or ""),
+    }
 
 
 @api.get("/games/{game_id}/audit", response={200: AuditOut, **E404}, summary="The audit report")
@@ -667,22 +808,32 @@ def audit_report(request: HttpRequest, game_id: int):
     over = selectors.game_over(game)
     chain_problems = audit.chain_problems_of(report)
     return {
-        "game_id": game.pk, "ok": report.ok, "events": report.events, "chain_intact": not chain_problems,
-        "snapshots_checked": report.snapshots_checked, "problems": report.problems,
-        "notes": list(getattr(report, "notes", [])), "seed_commitment": game.seed_commitment,
-        "seed_revealed": report.seed_revealed and over, "seed": game.seed if over and report.seed_revealed else None,
+        "game_id": game.pk,
+        "ok": report.ok,
+        "events": report.events,
+        "chain_intact": not chain_problems,
+        "snapshots_checked": report.snapshots_checked,
+        "problems": report.problems,
+        "notes": list(getattr(report, "notes", [])),
+        "seed_commitment": game.seed_commitment,
+        "seed_revealed": report.seed_revealed and over,
+        "seed": game.seed if over and report.seed_revealed else None,
         "draws_checked": report.draws_checked if over else 0,
-        "draws": audit.draws_table(game) if over else None, "summary": report.summary(),
-        "chain_scheme": report.scheme, "chain_scheme_text": audit.scheme_text(report.scheme),
+        "draws": audit.draws_table(game) if over else None,
+        "summary": report.summary(),
+        "chain_scheme": report.scheme,
+        "chain_scheme_text": audit.scheme_text(report.scheme),
         "heads_checked": report.heads_checked,
     }
 
 
-HEAD_ANSWERS = ("200: each head with `contained` (the log's event VERSION still has that hash: nothing up to it "
-                "was changed since the head was given out) or not, with the hash found there; `all_contained`. "
-                "422 bad_head: nothing that reads as a head, or a notice about another game. 404: no such game. "
-                "409 heads_withheld: a game of chain scheme 1 before its end (its hashes would confirm guesses "
-                "at hidden payloads).")
+HEAD_ANSWERS = (
+    "200: each head with `contained` (the log's event VERSION still has that hash: nothing up to it "
+    "was changed since the head was given out) or not, with the hash found there; `all_contained`. "
+    "422 bad_head: nothing that reads as a head, or a notice about another game. 404: no such game. "
+    "409 heads_withheld: a game of chain scheme 1 before its end (its hashes would confirm guesses "
+    "at hidden payloads)."
+)
 
 
 def _heads_checkable(game: Game) -> None:
@@ -693,13 +844,20 @@ def _heads_checkable(game: Game) -> None:
 
 def _heads_out(game: Game, heads: list[tuple[int, str]]) -> dict:
     checks = anchors.check_heads(game, heads)
-    return {"game_id": game.pk, "version": game.version, "all_contained": all(c.contained for c in checks),
-            "heads": [c.__dict__ for c in checks]}
+    return {
+        "game_id": game.pk,
+        "version": game.version,
+        "all_contained": all(c.contained for c in checks),
+        "heads": [c.__dict__ for c in checks],
+    }
 
 
-@api.get("/games/{game_id}/head", response={200: HeadsOut, **E404, 409: ErrorOut, **E422},
-         summary="Does the log still contain this head? (?head=VERSION:HASH, as a notice quotes it)",
-         description=HEAD_ANSWERS)
+@api.get(
+    "/games/{game_id}/head",
+    response={200: HeadsOut, **E404, 409: ErrorOut, **E422},
+    summary="Does the log still contain this head? (?head=VERSION:HASH, as a notice quotes it)",
+    description=HEAD_ANSWERS,
+)
 def head_check(request: HttpRequest, game_id: int, head: str = Query(..., max_length=100)):
     game = _game(game_id)
     _heads_checkable(game)
@@ -710,9 +868,12 @@ def head_check(request: HttpRequest, game_id: int, head: str = Query(..., max_le
     return _heads_out(game, [parsed])
 
 
-@api.post("/games/{game_id}/head", response={200: HeadsOut, **E400, **E404, **E413, 409: ErrorOut, **E422},
-          summary="Does the log still contain the heads in this pasted notice (or this one head)?",
-          description=HEAD_ANSWERS)
+@api.post(
+    "/games/{game_id}/head",
+    response={200: HeadsOut, **E400, **E404, **E413, 409: ErrorOut, **E422},
+    summary="Does the log still contain the heads in this pasted notice (or this one head)?",
+    description=HEAD_ANSWERS,
+)
 def head_check_pasted(request: HttpRequest, game_id: int, payload: HeadIn):
     game = _game(game_id)
     _heads_checkable(game)
@@ -723,11 +884,15 @@ def head_check_pasted(request: HttpRequest, game_id: int, payload: HeadIn):
     return _heads_out(game, heads)
 
 
-@api.get("/games/{game_id}/export", openapi_extra=SEAT_TOKEN_OPTIONAL, response={200: dict, **E403, **E404},
-         summary="The game's log as one JSON document for `python -m pbem.verify` (seat token optional)",
-         description="As the caller may see it: a seat (X-Seat-Token) its own payloads with their commitment "
-                     "keys, anyone else the public ones; once the game is over, everything, seed included. "
-                     "The format is described in pbem/CHAIN.md.")
+@api.get(
+    "/games/{game_id}/export",
+    openapi_extra=SEAT_TOKEN_OPTIONAL,
+    response={200: dict, **E403, **E404},
+    summary="The game's log as one JSON document for `python -m pbem.verify` (seat token optional)",
+    description="As the caller may see it: a seat (X-Seat-Token) its own payloads with their commitment "
+    "keys, anyone else the public ones; once the game is over, everything, seed included. "
+    "The format is described in pbem/CHAIN.md.",
+)
 def export_log(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
     game = _game(game_id)
     seat = _seat(request, game, token, required=False)
@@ -746,9 +911,13 @@ def _json_not_allowed(view):
         if response.status_code != 405:
             return response
         allowed = response.get("Allow", "")
-        answer = JsonResponse({"code": "method_not_allowed",
-                               "message": f"{request.method} is not allowed here; this endpoint takes: {allowed}."},
-                              status=405)
+        answer = JsonResponse(
+            {
+                "code": "method_not_allowed",
+                "message": f"{request.method} is not allowed here; this endpoint takes: {allowed}.",
+            },
+            status=405,
+        )
         answer["Allow"] = allowed
         return answer
 

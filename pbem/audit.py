@@ -18,15 +18,30 @@ from . import anchors, chain, eventlog
 from .models import Event, Game, Snapshot
 from .registry import get_game
 
-ROW_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng", "actor_kind", "actor_seat",
-              "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
+ROW_FIELDS = (
+    "seq",
+    "type",
+    "payload",
+    "public",
+    "visible_to",
+    "reveals",
+    "rng",
+    "actor_kind",
+    "actor_seat",
+    "actor_user_id",
+    "created_at",
+    "causation_id",
+    "schema_version",
+    "prev_hash",
+    "hash",
+)
 
 
 SCHEME_TEXT = {
     1: "scheme 1 (SHA-256 over each event's whole content: checkable only with every hidden payload, "
-       "so only after the end; games made before scheme 2 keep it)",
+    "so only after the end; games made before scheme 2 keep it)",
     2: "scheme 2 (public parts hashed, hidden payloads and random draws committed with keys derived "
-       "from the secret seed: anyone checks the links now, and every commitment once the seed is revealed)",
+    "from the secret seed: anyone checks the links now, and every commitment once the seed is revealed)",
 }
 
 
@@ -54,8 +69,10 @@ class Report:
         if self.ok:
             seed = f", {self.draws_checked} random outcomes re-derived from the seed" if self.seed_revealed else ""
             mailed = f", {self.heads_checked} mailed heads still in the log" if self.heads_checked else ""
-            return (f"game #{self.game_id}: ok ({self.events} events, chain intact under scheme {self.scheme}"
-                    f"{mailed}, {self.snapshots_checked} snapshots equal to replay{seed})")
+            return (
+                f"game #{self.game_id}: ok ({self.events} events, chain intact under scheme {self.scheme}"
+                f"{mailed}, {self.snapshots_checked} snapshots equal to replay{seed})"
+            )
         return f"game #{self.game_id}: FAILED\n  " + "\n  ".join(self.problems)
 
 
@@ -83,8 +100,15 @@ def verify(game: Game, heads: Sequence[tuple[int, str]] = (), cached: bool = Fal
 
 
 def _cache_key(game: Game) -> str:
-    model = chain.canonical({"awaited": game.awaited, "scores": game.scores, "rm": game.read_model_version,
-                             "reducer": game.reducer_version, "scheme": game.chain_scheme})
+    model = chain.canonical(
+        {
+            "awaited": game.awaited,
+            "scores": game.scores,
+            "rm": game.read_model_version,
+            "reducer": game.reducer_version,
+            "scheme": game.chain_scheme,
+        }
+    )
     digest = hashlib.sha256(model.encode()).hexdigest()[:16]
     return f"pbem:audit:{game.pk}:{game.version}:{game.head_hash}:{digest}"
 
@@ -94,8 +118,8 @@ def _walk(game: Game) -> Report:
     seal = eventlog.sealer_for(game).hash
     spec = get_game(game.kind)
     snapshots = {
-        seq: state for seq, state in Snapshot.objects.filter(game=game, reducer_version=spec.version)
-        .values_list("seq", "state")
+        seq: state
+        for seq, state in Snapshot.objects.filter(game=game, reducer_version=spec.version).values_list("seq", "state")
     }
     undone = eventlog.undone_seqs(game.pk)
     state = eventlog.new_state()
@@ -120,8 +144,9 @@ def _walk(game: Game) -> Report:
         if seq not in undone:
             try:
                 payload = eventlog.upcast(spec, row["type"], row["payload"], row["schema_version"])
-                state = eventlog.apply(spec, state, row["type"], payload, row["visible_to"], row["public"],
-                                       row["reveals"], seq)
+                state = eventlog.apply(
+                    spec, state, row["type"], payload, row["visible_to"], row["public"], row["reveals"], seq
+                )
             except Exception as exc:  # noqa: BLE001 - any failure to replay is a finding
                 report.problems.append(f"event {seq}: replay failed: {exc!r}")
                 break
@@ -170,8 +195,10 @@ def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:
     stored = {"awaited": list(game.awaited or []), "scores": list(game.scores or [])}
     for key in replayed:
         if replayed[key] != stored[key]:
-            report.problems.append(f"replay with today's code gives {key} {replayed[key]}, "
-                                   f"the game recorded {stored[key]} (reducer changed?)")
+            report.problems.append(
+                f"replay with today's code gives {key} {replayed[key]}, "
+                f"the game recorded {stored[key]} (reducer changed?)"
+            )
     if game.reducer_version != spec.version:
         report.notes.append(f"started with reducer version {game.reducer_version}, code is at {spec.version}")
 

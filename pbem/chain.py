@@ -37,6 +37,7 @@ def _canonical_encoder():
     encoder is made once here with exactly the arguments JSONEncoder would give it (a test
     holds the two spellings equal). Without the C accelerator, the plain encoder.
     """
+
     def refuse(obj):
         raise TypeError(f"Object of type {obj.__class__.__name__} is not JSON serializable")
 
@@ -131,15 +132,23 @@ def draws_commitment(key: bytes, game_id: int, seq: int, rng) -> str:
 def origin_commitment(key: bytes, game_id: int, seq: int, causation_id: str, user_id) -> str:
     """Where the command came from beyond what the feed shows (the mail's Message-ID, an API
     idempotency key, the desk user's id): checked by the server, never exported."""
-    return mac(key, b"pbem-chain:2:origin:%d:%d|" % (game_id, seq)
-               + canonical([causation_id or "", user_id]).encode()).hex()
+    return mac(
+        key, b"pbem-chain:2:origin:%d:%d|" % (game_id, seq) + canonical([causation_id or "", user_id]).encode()
+    ).hex()
 
 
 def what_digest(row: dict) -> str:
     """The public header: type, payload schema, who may see it, its public form, whether it
     reveals, and the acting kind and seat."""
-    header = [row["type"], row.get("schema_version", 1), row.get("visible_to"), row.get("public"),
-              bool(row.get("reveals")), row["actor_kind"], row.get("actor_seat")]
+    header = [
+        row["type"],
+        row.get("schema_version", 1),
+        row.get("visible_to"),
+        row.get("public"),
+        bool(row.get("reveals")),
+        row["actor_kind"],
+        row.get("actor_seat"),
+    ]
     return hashlib.sha256(canonical(header).encode()).hexdigest()
 
 
@@ -149,8 +158,10 @@ def when_digest(created_at) -> str:
 
 def link(game_id: int, seq: int, prev_hash: str, parts: dict) -> str:
     """The event's hash: its number, the previous hash and its five parts."""
-    text = (f"pbem-chain:2|{game_id}|{seq}|{prev_hash}|{parts['what']}|{parts['when']}|{parts['payload']}|"
-            f"{parts['draws']}|{parts['origin']}")
+    text = (
+        f"pbem-chain:2|{game_id}|{seq}|{prev_hash}|{parts['what']}|{parts['when']}|{parts['payload']}|"
+        f"{parts['draws']}|{parts['origin']}"
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -203,9 +214,11 @@ class Sealer:
 HEAD_RE = re.compile(r"^\s*(\d{1,9})\s*:\s*([0-9a-fA-F]{64})\s*$")
 # In a pasted notice: "N:HASH" (the X-Pbem-Head header, the notice's own line), or "version N"
 # followed within a few words by a 64-digit hash ("at version 12; the head of its hash chain: …").
-_HEAD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(\d{1,9}):([0-9a-fA-F]{64})(?![0-9a-fA-F])"
-                           r"|version\s+(\d{1,9})\b.{0,120}?(?<![0-9A-Za-z])([0-9a-fA-F]{64})(?![0-9a-fA-F])",
-                           re.IGNORECASE | re.DOTALL)
+_HEAD_IN_TEXT = re.compile(
+    r"(?<![0-9A-Za-z])(\d{1,9}):([0-9a-fA-F]{64})(?![0-9a-fA-F])"
+    r"|version\s+(\d{1,9})\b.{0,120}?(?<![0-9A-Za-z])([0-9a-fA-F]{64})(?![0-9a-fA-F])",
+    re.IGNORECASE | re.DOTALL,
+)
 _GAME_IN_TEXT = re.compile(r"game\s+#(\d{1,12})", re.IGNORECASE)
 
 
@@ -214,11 +227,13 @@ class BadHead(ValueError):
 
 
 def parse_head(text: str) -> tuple[int, str]:
-    """"12:ab34…" -> (12, "ab34…"); raises BadHead saying what is wrong."""
+    """ "12:ab34…" -> (12, "ab34…"); raises BadHead saying what is wrong."""
     match = HEAD_RE.match(text or "")
     if not match:
-        raise BadHead(f"{(text or '').strip()[:80]!r} is not a head: write the version, a colon and the "
-                      "64-digit hash, e.g. 12:3f5a…")
+        raise BadHead(
+            f"{(text or '').strip()[:80]!r} is not a head: write the version, a colon and the "
+            "64-digit hash, e.g. 12:3f5a…"
+        )
     return int(match.group(1)), match.group(2).lower()
 
 

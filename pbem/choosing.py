@@ -57,6 +57,8 @@ def menu(spec, game_state, seat: int) -> Menu:
     groups: dict[str, list[Choice]] = {}
     for choice in choices:
         groups.setdefault(choice.group, []).append(choice)
-    built = tuple(Group(name, tuple(items), spec.describe(next((c for c in items if not c.featured), items[0]).command))
-                  for name, items in groups.items())
+    built = tuple(
+        Group(name, tuple(items), spec.describe(next((c for c in items if not c.featured), items[0]).command))
+        for name, items in groups.items()
+    )
     return Menu(tuple(c for c in choices if c.featured), built, spec.describe)

@@ -50,14 +50,23 @@ def rebuild_after_undo(work: Work, seqs: list[int]) -> None:
     game_id = work.loaded.game_id
     work.later(lambda: Snapshot.objects.filter(game_id=game_id, seq__gte=min(seqs)).delete())
     pending = list(work.events)
-    row = Game(pk=work.loaded.game_id, kind=work.game["kind"], version=work.loaded.version,
-               head_hash=work.loaded.head_hash)
+    row = Game(
+        pk=work.loaded.game_id, kind=work.game["kind"], version=work.loaded.version, head_hash=work.loaded.head_hash
+    )
     fresh = eventlog.load(row, use_snapshots=True)
     fresh.undone |= set(seqs)
     fresh.state = eventlog.fold_rows(fresh.spec, eventlog.new_state(), _rows(work.loaded.game_id), fresh.undone)
     for i, ev in enumerate(pending):
-        eventlog.apply(fresh.spec, fresh.state, ev.type, ev.payload, ev.visible_to, ev.public, ev.reveals,
-                       work.loaded.version + i + 1)
+        eventlog.apply(
+            fresh.spec,
+            fresh.state,
+            ev.type,
+            ev.payload,
+            ev.visible_to,
+            ev.public,
+            ev.reveals,
+            work.loaded.version + i + 1,
+        )
     work.loaded.state = fresh.state
     work.loaded.undone = fresh.undone
     work.dirty = True
@@ -70,8 +79,11 @@ def _rows(game_id: int):
 def undoable(game_id: int, seat: int) -> list[int]:
     """The seqs of this seat's last command if the fair-undo policy allows taking it back."""
     undone = eventlog.undone_seqs(game_id)
-    rows = (Event.objects.filter(game_id=game_id).order_by("-seq")
-            .values_list("seq", "type", "actor_kind", "actor_seat", "created_at", "causation_id", "rng", "reveals"))
+    rows = (
+        Event.objects.filter(game_id=game_id)
+        .order_by("-seq")
+        .values_list("seq", "type", "actor_kind", "actor_seat", "created_at", "causation_id", "rng", "reveals")
+    )
     batch: list = []
     for row in rows.iterator(chunk_size=200):
         seq, etype = row[0], row[1]
@@ -128,8 +140,9 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
         raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
     _set_away(work, seat, until, info["away_days_used"] + days, now)
     # "until" stays the first day back, as in the events before it; "last_day" is the day typed.
-    work.platform("Away", {"seat": seat, "until": until.date().isoformat(), "last_day": last_day.isoformat(),
-                           "days": days})
+    work.platform(
+        "Away", {"seat": seat, "until": until.date().isoformat(), "last_day": last_day.isoformat(), "days": days}
+    )
     work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
 
 
@@ -169,8 +182,9 @@ def _set_away(work: Work, seat: int, until: datetime | None, used: int, now: dat
 def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     choice = rest.strip().lower()
     if choice not in ("every", "digest", "none"):
-        raise CommandRejected("Choose how you hear of other players' moves: 'notices every', "
-                              "'notices digest' or 'notices none'.", line)
+        raise CommandRejected(
+            "Choose how you hear of other players' moves: 'notices every', 'notices digest' or 'notices none'.", line
+        )
     info = work.seats[seat]
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(notice_preference=choice))
     info["notice_preference"] = choice
@@ -184,18 +198,31 @@ ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "U
 def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     info = work.seats[seat]
     if not rest:
-        work.told.answers.append(f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
-                                    "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC').")
+        work.told.answers.append(
+            f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
+            "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC')."
+        )
         return
     name = ZONE_NAMES.get(rest.strip().lower().replace(" ", "_"))
     if name is None:
-        raise CommandRejected(f"{rest} is not a time zone name; write it as 'zone Europe/Berlin', "
-                              "'zone America/New_York' or 'zone UTC'.", line)
+        raise CommandRejected(
+            f"{rest} is not a time zone name; write it as 'zone Europe/Berlin', 'zone America/New_York' or 'zone UTC'.",
+            line,
+        )
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
     info["time_zone"] = name
     work.platform("TimeZoneChanged", {"seat": seat, "zone": name}, visible_to=[seat], public={"seat": seat})
     work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
 
 
-PLATFORM_COMMANDS = {"zone": _cmd_zone, "help": _cmd_help, "board": _cmd_board, "history": _cmd_history, "say": _cmd_say,
-                     "undo": _cmd_undo, "away": _cmd_away, "back": _cmd_back, "notices": _cmd_notices}
+PLATFORM_COMMANDS = {
+    "zone": _cmd_zone,
+    "help": _cmd_help,
+    "board": _cmd_board,
+    "history": _cmd_history,
+    "say": _cmd_say,
+    "undo": _cmd_undo,
+    "away": _cmd_away,
+    "back": _cmd_back,
+    "notices": _cmd_notices,
+}

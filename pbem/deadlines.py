@@ -113,6 +113,7 @@ def _call_helpers(count: int) -> None:
 class _Claimed:
     """A timer row as a sweep claimed it; `due_at_before`: when it was due before the claim
     moved it a lease ahead."""
+
     id: int
     game_id: int
     seat: int
@@ -130,13 +131,25 @@ def claim_due(now: datetime, lease: str, limit: int = PER_RUN, newest: int | Non
     if newest is not None:
         due = due.filter(id__lte=newest)
     with transaction.atomic():
-        rows = list(due.select_for_update(skip_locked=True).order_by("due_at")
-                    .values("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at")[:limit])
+        rows = list(
+            due.select_for_update(skip_locked=True)
+            .order_by("due_at")
+            .values("id", "game_id", "seat", "deadline", "period", "reminded_at", "due_at")[:limit]
+        )
         if rows:
             DeadlineTimer.objects.filter(id__in=[r["id"] for r in rows]).update(lease=lease, due_at=now + LEASE)
-    return [_Claimed(id=values["id"], game_id=values["game_id"], seat=values["seat"], deadline=values["deadline"],
-                     period=values["period"], reminded_at=values["reminded_at"], due_at_before=values["due_at"])
-            for values in rows]
+    return [
+        _Claimed(
+            id=values["id"],
+            game_id=values["game_id"],
+            seat=values["seat"],
+            deadline=values["deadline"],
+            period=values["period"],
+            reminded_at=values["reminded_at"],
+            due_at_before=values["due_at"],
+        )
+        for values in rows
+    ]
 
 
 def _mine(row: _Claimed, lease: str):
@@ -186,8 +199,9 @@ def _held(row: _Claimed, lease: str, now: datetime) -> str:
     if ends > now:
         _move(row, lease, due_at=min(ends, now + HOLD_RECHECK))
         return "waiting"
-    desk.rearm_deadline(row.game_id, row.seat, "the absence allowance is used up while notices still bounce",
-                        tell_master=True, now=now)
+    desk.rearm_deadline(
+        row.game_id, row.seat, "the absence allowance is used up while notices still bounce", tell_master=True, now=now
+    )
     _move(row, lease, due_at=now + HOLD_RECHECK)  # still held (the rearm found nothing to do): later
     return "released"
 
@@ -222,8 +236,15 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
             if work.state["meta"].get("overdue", {}).get(str(seat)) == deadline:
                 return  # the Master of Seals was already told about this deadline
             work.platform("DeadlineMissed", {"seat": seat, "deadline": deadline})
-            work.notices.append({"seat_id": None, "kind": "overdue", "version": work.loaded.version + 1,
-                                 "to_email": "", "context": {"seat": seat}})
+            work.notices.append(
+                {
+                    "seat_id": None,
+                    "kind": "overdue",
+                    "version": work.loaded.version + 1,
+                    "to_email": "",
+                    "context": {"seat": seat},
+                }
+            )
             verdict["value"] = "reported"
             return
         described = work.spec.describe(command)
@@ -234,8 +255,15 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
         # Still awaited (a turn of several steps): the seat is told and gets a whole period
         # again, so the timer never plays for it twice without a notice in between.
         work.fresh_turn.add(seat)
-        work.notices.append({"seat_id": None, "kind": "timedout", "version": work.loaded.version + len(work.events),
-                             "to_email": "", "context": {"seat": seat, "command": described, "misses": misses}})
+        work.notices.append(
+            {
+                "seat_id": None,
+                "kind": "timedout",
+                "version": work.loaded.version + len(work.events),
+                "to_email": "",
+                "context": {"seat": seat, "command": described, "misses": misses},
+            }
+        )
         verdict["value"] = "passed"
 
     run(game_id, SYSTEM, body)
@@ -251,25 +279,45 @@ def _seat_standin(work: Work, seat: int, deadline: str, misses: int) -> None:
     info = work.seats[seat]
     version = work.loaded.version + len(work.events)
     if info["email"]:
-        work.notices.append({"seat_id": info["id"], "kind": "standin", "version": version,
-                             "to_email": info["email"], "context": {"reason": reason}})
-    work.notices.append({"seat_id": None, "kind": "timedout", "version": version, "to_email": "",
-                         "context": {"seat": seat, "command": "the stand-in takes the seat over", "misses": misses}})
+        work.notices.append(
+            {
+                "seat_id": info["id"],
+                "kind": "standin",
+                "version": version,
+                "to_email": info["email"],
+                "context": {"reason": reason},
+            }
+        )
+    work.notices.append(
+        {
+            "seat_id": None,
+            "kind": "timedout",
+            "version": version,
+            "to_email": "",
+            "context": {"seat": seat, "command": "the stand-in takes the seat over", "misses": misses},
+        }
+    )
 
 
 def _notice_unsent(game_id: int, seat_id: int) -> bool:
-    return Notice.objects.filter(game_id=game_id, seat_id=seat_id, kind__in=TURN_NOTICE_KINDS,
-                                 status__in=(NoticeStatus.PENDING, NoticeStatus.SENDING)).exists()
+    return Notice.objects.filter(
+        game_id=game_id,
+        seat_id=seat_id,
+        kind__in=TURN_NOTICE_KINDS,
+        status__in=(NoticeStatus.PENDING, NoticeStatus.SENDING),
+    ).exists()
 
 
 def _misses_in_a_row(game_id: int, seat: int) -> int:
     """How many deadlines this seat has missed since it last acted itself."""
     misses, before = 0, None
-    rows = (Event.objects.filter(game_id=game_id).filter(models.Q(actor_kind="seat", actor_seat=seat) |
-                                                         models.Q(type="pbem.TimedOut", payload__seat=seat)))
+    rows = Event.objects.filter(game_id=game_id).filter(
+        models.Q(actor_kind="seat", actor_seat=seat) | models.Q(type="pbem.TimedOut", payload__seat=seat)
+    )
     while True:  # pages of the newest first, as plain queries (a server-side cursor costs more here)
-        page = list((rows.filter(seq__lt=before) if before else rows).order_by("-seq")
-                    .values_list("seq", "type")[:MISSES_PAGE])
+        page = list(
+            (rows.filter(seq__lt=before) if before else rows).order_by("-seq").values_list("seq", "type")[:MISSES_PAGE]
+        )
         for seq, etype in page:
             if etype != "pbem.TimedOut":
                 return misses
@@ -306,8 +354,14 @@ def remind(row: _Claimed, lease: str, mark: str, mark_at: datetime, next_due: da
         if locked["reminded_at"] is not None and locked["reminded_at"] >= mark_at:
             return False  # this mark's reminder is queued already
         version = Game.objects.values_list("version", flat=True).get(pk=row.game_id)
-        Notice.objects.create(game_id=row.game_id, seat_id=info["id"], kind="reminder", version=version,
-                              to_email=info["email"], context={"mark": mark, "deadline": row.deadline})
+        Notice.objects.create(
+            game_id=row.game_id,
+            seat_id=info["id"],
+            kind="reminder",
+            version=version,
+            to_email=info["email"],
+            context={"mark": mark, "deadline": row.deadline},
+        )
         _move(row, lease, reminded_at=mark_at, due_at=next_due)
         outbox.dispatch_on_commit(row.game_id)
     return True
@@ -322,24 +376,35 @@ def send_digests(now: datetime | None = None) -> int:
         return 0
     today = now.date()
     queued = 0
-    candidates = (Seat.objects.filter(notice_preference=NoticePreference.DIGEST)
-                  .filter(Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=today))
-                  .filter(game__status__in=[GameStatus.RUNNING, GameStatus.PAUSED],
-                          game__version__gt=models.F("last_notice_version"))
-                  .values_list("id", flat=True))
+    candidates = (
+        Seat.objects.filter(notice_preference=NoticePreference.DIGEST)
+        .filter(Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=today))
+        .filter(
+            game__status__in=[GameStatus.RUNNING, GameStatus.PAUSED], game__version__gt=models.F("last_notice_version")
+        )
+        .values_list("id", flat=True)
+    )
     for seat_id in list(candidates.iterator()):
         with transaction.atomic():
-            seat = (Seat.objects.select_for_update(skip_locked=True).select_related("game")
-                    .filter(Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=today), pk=seat_id,
-                            notice_preference=NoticePreference.DIGEST).first())
+            seat = (
+                Seat.objects.select_for_update(skip_locked=True)
+                .select_related("game")
+                .filter(
+                    Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=today),
+                    pk=seat_id,
+                    notice_preference=NoticePreference.DIGEST,
+                )
+                .first()
+            )
             if seat is None:
                 continue  # another run has it, or queued it already
             game = seat.game
             news = Event.objects.filter(game=game, seq__gt=seat.last_notice_version).exclude(actor_seat=seat.number)
             if not news.exists():
                 continue  # nothing new from the others yet: looked at again next hour
-            Notice.objects.create(game_id=game.pk, seat_id=seat.pk, kind="digest", version=game.version,
-                                  to_email=seat.email)
+            Notice.objects.create(
+                game_id=game.pk, seat_id=seat.pk, kind="digest", version=game.version, to_email=seat.email
+            )
             Seat.objects.filter(pk=seat.pk).update(last_digest_on=today)
             outbox.dispatch_on_commit(game.pk)
             queued += 1

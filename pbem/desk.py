@@ -59,11 +59,16 @@ def resume_game(game_id: int, actor: Actor, reason: str) -> Outcome:
     def body(work: Work):
         if not work.state["meta"]["paused"]:
             raise ServiceError("The game is not paused.", "not_paused")
-        paused = (Event.objects.filter(game_id=work.loaded.game_id, type="pbem.Paused").order_by("-seq")
-                  .values_list("payload", flat=True).first()) or {}
+        paused = (
+            Event.objects.filter(game_id=work.loaded.game_id, type="pbem.Paused")
+            .order_by("-seq")
+            .values_list("payload", flat=True)
+            .first()
+        ) or {}
         now = timezone.now()
-        work.deadline_overrides = {seat: (now + timedelta(seconds=left)).isoformat()
-                                   for seat, left in (paused.get("remaining") or {}).items()}
+        work.deadline_overrides = {
+            seat: (now + timedelta(seconds=left)).isoformat() for seat, left in (paused.get("remaining") or {}).items()
+        }
         work.platform("Resumed", {"reason": need_reason(reason)})
 
     return run(game_id, actor, body)
@@ -115,17 +120,33 @@ def suspend_deadline(game_id: int, seat: int, reason: str) -> Outcome:
             payload.update(remaining=_seconds_until(running, now), held_at=now.isoformat())
         # The diagnostic may quote the player's address: the seats see only that a notice bounced.
         work.platform("NoticeBounced", payload, visible_to=[], public={"seat": seat})
-        work.notices.append({"seat_id": None, "kind": "bounced", "version": work.loaded.version + 1,
-                             "to_email": "", "context": {"seat": seat, "reason": reason[:300],
-                                                         "held": "remaining" in payload,
-                                                         "remaining": duration_text(payload.get("remaining", 0)),
-                                                         "allowance_left": left, "running": running is not None}})
+        work.notices.append(
+            {
+                "seat_id": None,
+                "kind": "bounced",
+                "version": work.loaded.version + 1,
+                "to_email": "",
+                "context": {
+                    "seat": seat,
+                    "reason": reason[:300],
+                    "held": "remaining" in payload,
+                    "remaining": duration_text(payload.get("remaining", 0)),
+                    "allowance_left": left,
+                    "running": running is not None,
+                },
+            }
+        )
 
     return run(game_id, SYSTEM, body)
 
 
-def rearm_deadline(game_id: int, seat: int, reason: str = "a notice reached the player again",
-                   tell_master: bool = False, now: datetime | None = None) -> None:
+def rearm_deadline(
+    game_id: int,
+    seat: int,
+    reason: str = "a notice reached the player again",
+    tell_master: bool = False,
+    now: datetime | None = None,
+) -> None:
     """Ends the hold of a seat that is awaited with no deadline: its clock runs again with the
     time that remained when the hold began (a whole period only if no hold is on record), and the
     days held, rounded up, are taken from its absence allowance."""
@@ -144,14 +165,29 @@ def rearm_deadline(game_id: int, seat: int, reason: str = "a notice reached the 
         work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_days_used=used))
         info["away_days_used"] = used
         until = (at + timedelta(seconds=remaining)).isoformat() if hold else deadline_for(work, seat, at)
-        work.platform("DeadlineExtended", {"seat": seat, "until": until, "reason": reason, "remaining": remaining,
-                                           "held_seconds": int(held), "days_charged": charged})
+        work.platform(
+            "DeadlineExtended",
+            {
+                "seat": seat,
+                "until": until,
+                "reason": reason,
+                "remaining": remaining,
+                "held_seconds": int(held),
+                "days_charged": charged,
+            },
+        )
         deadlines[str(seat)] = until
         work.game["deadlines"] = deadlines
         if tell_master:
-            work.notices.append({"seat_id": None, "kind": "holdended", "version": work.loaded.version + 1,
-                                 "to_email": "", "context": {"seat": seat, "reason": reason,
-                                                             "remaining": duration_text(remaining)}})
+            work.notices.append(
+                {
+                    "seat_id": None,
+                    "kind": "holdended",
+                    "version": work.loaded.version + 1,
+                    "to_email": "",
+                    "context": {"seat": seat, "reason": reason, "remaining": duration_text(remaining)},
+                }
+            )
 
     run(game_id, SYSTEM, body)
 
@@ -159,8 +195,13 @@ def rearm_deadline(game_id: int, seat: int, reason: str = "a notice reached the 
 def open_hold(game_id: int, seat: int) -> dict | None:
     """The NoticeBounced payload that holds this seat's deadline now, if any: the newest event
     that began or ended a hold of the seat, when it is a beginning."""
-    rows = (Event.objects.filter(game_id=game_id, type__in=("pbem.NoticeBounced", "pbem.DeadlineExtended"),
-                                 payload__seat=seat).order_by("-seq").values_list("type", "payload"))
+    rows = (
+        Event.objects.filter(
+            game_id=game_id, type__in=("pbem.NoticeBounced", "pbem.DeadlineExtended"), payload__seat=seat
+        )
+        .order_by("-seq")
+        .values_list("type", "payload")
+    )
     for etype, payload in rows.iterator(chunk_size=20):
         if etype == "pbem.NoticeBounced" and "remaining" in payload:
             return payload
@@ -189,8 +230,9 @@ def resend_invitation(game_id: int, seat: int, actor: Actor, reason: str) -> Out
         if Seat.objects.filter(pk=info["id"], invite_accepted=True).exists():
             raise ServiceError(f"{info['name']} has already accepted.", "already_accepted")
         work.platform("InvitationResent", {"seat": seat, "reason": need_reason(reason)})
-        work.notices.append({"seat_id": info["id"], "kind": "invitation", "version": work.loaded.version + 1,
-                             "to_email": info["email"]})
+        work.notices.append(
+            {"seat_id": info["id"], "kind": "invitation", "version": work.loaded.version + 1, "to_email": info["email"]}
+        )
 
     return run(game_id, actor, body)
 
@@ -207,9 +249,15 @@ def seat_standin(game_id: int, seat: int, actor: Actor, reason: str) -> Outcome:
         work.platform("StandInSeated", {"seat": seat, "reason": need_reason(reason)})
         info = work.seats[seat]
         if info["email"]:
-            work.notices.append({"seat_id": info["id"], "kind": "standin", "version": work.loaded.version + 1,
-                                 "to_email": info["email"],
-                                 "context": {"reason": "been handed to the stand-in by the Master of Seals"}})
+            work.notices.append(
+                {
+                    "seat_id": info["id"],
+                    "kind": "standin",
+                    "version": work.loaded.version + 1,
+                    "to_email": info["email"],
+                    "context": {"reason": "been handed to the stand-in by the Master of Seals"},
+                }
+            )
 
     return run(game_id, actor, body)
 
@@ -241,18 +289,35 @@ def replace_player(game_id: int, seat: int, name: str, email: str, actor: Actor,
         info = work.seats[seat]
         old_name, old_email = info["name"], info["email"]
         # The newcomer starts with no absence of the old player's: a fresh allowance.
-        work.later(lambda: Seat.objects.filter(pk=info["id"]).update(
-            name=name, email=email, token_generation=_next_generation(info["id"]), away_until=None,
-            away_days_used=0))
+        work.later(
+            lambda: Seat.objects.filter(pk=info["id"]).update(
+                name=name, email=email, token_generation=_next_generation(info["id"]), away_until=None, away_days_used=0
+            )
+        )
         info.update(name=name, email=email, away_until=None, away_days_used=0)
-        work.platform("PlayerReplaced", {"seat": seat, "name": name, "replaced": old_name,
-                                         "reason": need_reason(reason)})
+        work.platform(
+            "PlayerReplaced", {"seat": seat, "name": name, "replaced": old_name, "reason": need_reason(reason)}
+        )
         version = work.loaded.version + len(work.events)
         # The one who leaves hears it at the old address (the seat's own address is the new one).
-        work.notices.append({"seat_id": None, "kind": "replaced", "version": version, "to_email": old_email,
-                             "context": {"seat": seat, "name": old_name, "successor": name}})
-        work.notices.append({"seat_id": info["id"], "kind": "welcome", "version": version, "to_email": email,
-                             "context": {"predecessor": old_name}})
+        work.notices.append(
+            {
+                "seat_id": None,
+                "kind": "replaced",
+                "version": version,
+                "to_email": old_email,
+                "context": {"seat": seat, "name": old_name, "successor": name},
+            }
+        )
+        work.notices.append(
+            {
+                "seat_id": info["id"],
+                "kind": "welcome",
+                "version": version,
+                "to_email": email,
+                "context": {"predecessor": old_name},
+            }
+        )
 
     return run(game_id, actor, body)
 
@@ -266,8 +331,11 @@ def _not_a_master(game_id: int, email: str, actor: Actor) -> None:
     if actor.user_id is not None:
         masters = masters | get_user_model().objects.filter(pk=actor.user_id)
     if any(address == (user.email or "").strip().lower() for user in masters.distinct()):
-        raise ServiceError(f"{email} belongs to a Master of Seals who can see this game's hidden information on "
-                           "the desk: choose a player who does not run the game.", "master_seat")
+        raise ServiceError(
+            f"{email} belongs to a Master of Seals who can see this game's hidden information on "
+            "the desk: choose a player who does not run the game.",
+            "master_seat",
+        )
 
 
 def _next_generation(seat_id: int) -> int:
@@ -283,8 +351,15 @@ def correct_score(game_id: int, seat: int, points: int, actor: Actor, reason: st
             raise ServiceError("A correction of 0 points changes nothing.", "no_change")
         work.platform("ScoreCorrected", {"seat": seat, "points": int(points), "reason": need_reason(reason)})
         info = work.seats[seat]
-        work.notices.append({"seat_id": info["id"], "kind": "correction", "version": work.loaded.version + 1,
-                             "to_email": info["email"], "context": {"points": int(points), "reason": reason.strip()}})
+        work.notices.append(
+            {
+                "seat_id": info["id"],
+                "kind": "correction",
+                "version": work.loaded.version + 1,
+                "to_email": info["email"],
+                "context": {"points": int(points), "reason": reason.strip()},
+            }
+        )
 
     return run(game_id, actor, body)
 
@@ -296,8 +371,11 @@ def rewind(game_id: int, to_seq: int, actor: Actor, reason: str) -> Outcome:
     def body(work: Work):
         need_reason(reason)
         undone = eventlog.undone_seqs(work.loaded.game_id)
-        seqs = list(Event.objects.filter(game_id=work.loaded.game_id, seq__gt=to_seq)
-                    .exclude(type__startswith="pbem.").values_list("seq", flat=True))
+        seqs = list(
+            Event.objects.filter(game_id=work.loaded.game_id, seq__gt=to_seq)
+            .exclude(type__startswith="pbem.")
+            .values_list("seq", flat=True)
+        )
         seqs = [s for s in seqs if s not in undone]
         if not seqs:
             raise ServiceError(f"No game event after #{to_seq} to take back.", "no_change")
@@ -317,7 +395,13 @@ def remind_now(game_id: int, actor: Actor, reason: str = "sent from the desk") -
         work.platform("ReminderSent", {"seats": awaited, "reason": reason})
         for seat in awaited:
             info = work.seats[seat]
-            work.notices.append({"seat_id": info["id"], "kind": "reminder", "version": work.loaded.version + 1,
-                                 "to_email": info["email"]})
+            work.notices.append(
+                {
+                    "seat_id": info["id"],
+                    "kind": "reminder",
+                    "version": work.loaded.version + 1,
+                    "to_email": info["email"],
+                }
+            )
 
     return run(game_id, actor, body)

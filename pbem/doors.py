@@ -31,8 +31,9 @@ def mailgun() -> Door:
 
 
 def imap() -> Door:
-    missing = [name for name in ("PBEM_IMAP_HOST", "PBEM_IMAP_USER", "PBEM_IMAP_PASSWORD")
-               if not getattr(settings, name, "")]
+    missing = [
+        name for name in ("PBEM_IMAP_HOST", "PBEM_IMAP_USER", "PBEM_IMAP_PASSWORD") if not getattr(settings, name, "")
+    ]
     if missing:
         return Door("imap", False, f"{', '.join(missing)} not set")
     return Door("imap", True, f"polling {settings.PBEM_IMAP_USER}@{settings.PBEM_IMAP_HOST}")
@@ -45,15 +46,25 @@ def webhook() -> Door:
 
     ready = esps.on()
     if not ready:
-        return Door("webhook", False, "no ESP's webhook is configured (Mailgun needs MAILGUN_WEBHOOK_SIGNING_KEY, "
-                                      "the others ANYMAIL_WEBHOOK_SECRET or their own key)")
+        return Door(
+            "webhook",
+            False,
+            "no ESP's webhook is configured (Mailgun needs MAILGUN_WEBHOOK_SIGNING_KEY, "
+            "the others ANYMAIL_WEBHOOK_SECRET or their own key)",
+        )
     return Door("webhook", True, f"{', '.join(ready)}: each by its signature or basic auth")
 
 
 def all_doors() -> list[Door]:
     signed = "seat tokens signed with SECRET_KEY"
-    return [Door("pipe", True, signed), Door("smtp", True, f"{signed}; forged ones refused at RCPT"),
-            webhook(), imap(), Door("web", True, signed), Door("api", True, signed)]
+    return [
+        Door("pipe", True, signed),
+        Door("smtp", True, f"{signed}; forged ones refused at RCPT"),
+        webhook(),
+        imap(),
+        Door("web", True, signed),
+        Door("api", True, signed),
+    ]
 
 
 def status() -> dict:

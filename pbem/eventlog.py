@@ -169,8 +169,10 @@ def _event_rows(game_id: int, after: int, upto: int | None) -> list:
     about a quarter faster than going through the ORM's JSONField.
     """
     text = "::text" if connection.vendor == "postgresql" else ""
-    sql = (f"SELECT seq, type, payload{text}, public{text}, visible_to{text}, reveals, schema_version "
-           "FROM pbem_event WHERE game_id = %s AND seq > %s")
+    sql = (
+        f"SELECT seq, type, payload{text}, public{text}, visible_to{text}, reveals, schema_version "
+        "FROM pbem_event WHERE game_id = %s AND seq > %s"
+    )
     params = [game_id, after]
     if upto is not None:
         sql += " AND seq <= %s"
@@ -179,9 +181,18 @@ def _event_rows(game_id: int, after: int, upto: int | None) -> list:
         cursor.execute(sql + " ORDER BY seq", params)
         raw = cursor.fetchall()
     loads = json.loads
-    return [(seq, etype, loads(payload), None if public is None else loads(public),
-             None if visible is None else loads(visible), bool(reveals), schema)
-            for seq, etype, payload, public, visible, reveals, schema in raw]
+    return [
+        (
+            seq,
+            etype,
+            loads(payload),
+            None if public is None else loads(public),
+            None if visible is None else loads(visible),
+            bool(reveals),
+            schema,
+        )
+        for seq, etype, payload, public, visible, reveals, schema in raw
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,9 +238,17 @@ class NewEvent:
     rng: list | None = None
 
 
-def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], actor: tuple,
-               causation_id: str, spec: GameSpec | None, now: datetime | None = None,
-               game=None) -> tuple[list[dict], str]:
+def build_rows(
+    game_id: int,
+    expected: int,
+    head: str,
+    events: list[NewEvent],
+    actor: tuple,
+    causation_id: str,
+    spec: GameSpec | None,
+    now: datetime | None = None,
+    game=None,
+) -> tuple[list[dict], str]:
     """The rows to insert, numbered after `expected` and chained to `head` under the game's
     chain scheme. `game`: the Game or the runner's dict of its columns (else read from its row)."""
     now = now or timezone.now()
@@ -243,9 +262,18 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
         if spec is not None and not ev.type.startswith(PLATFORM_PREFIX):
             schema = spec.schema_versions.get(ev.type, 1)
         row = {
-            "type": ev.type, "payload": ev.payload, "public": ev.public, "visible_to": ev.visible_to,
-            "reveals": ev.reveals, "rng": ev.rng, "actor_kind": kind, "actor_seat": seat,
-            "actor_user_id": user_id, "created_at": now, "causation_id": causation_id, "schema_version": schema,
+            "type": ev.type,
+            "payload": ev.payload,
+            "public": ev.public,
+            "visible_to": ev.visible_to,
+            "reveals": ev.reveals,
+            "rng": ev.rng,
+            "actor_kind": kind,
+            "actor_seat": seat,
+            "actor_user_id": user_id,
+            "created_at": now,
+            "causation_id": causation_id,
+            "schema_version": schema,
         }
         seq = expected + i
         row["seq"] = seq
@@ -255,9 +283,17 @@ def build_rows(game_id: int, expected: int, head: str, events: list[NewEvent], a
     return rows, prev
 
 
-def append(game_id: int, expected: int, head: str, rows: list[dict], game_updates: dict,
-           notices: list[dict], causation_id: str = "", snapshot: tuple[int, dict] | None = None,
-           db=None) -> None:
+def append(
+    game_id: int,
+    expected: int,
+    head: str,
+    rows: list[dict],
+    game_updates: dict,
+    notices: list[dict],
+    causation_id: str = "",
+    snapshot: tuple[int, dict] | None = None,
+    db=None,
+) -> None:
     """Appends `rows` if the game is still at version `expected`; else raises Conflict.
 
     On PostgreSQL it is one statement (a CTE: bump the game's version only where it still equals
@@ -273,8 +309,7 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
     new_head = rows[-1]["hash"] if rows else head
     db = db or connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
-        _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id,
-                   snapshot)
+        _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id, snapshot)
         return
     updated = Game.objects.filter(pk=game_id, version=expected).update(
         version=new_version, head_hash=new_head, updated_at=timezone.now(), **game_updates
@@ -292,8 +327,9 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
     if snapshot is not None:
         try:
             with transaction.atomic():
-                Snapshot.objects.create(game_id=game_id, seq=new_version, reducer_version=snapshot[0],
-                                        state=snapshot[1])
+                Snapshot.objects.create(
+                    game_id=game_id, seq=new_version, reducer_version=snapshot[0], state=snapshot[1]
+                )
         except IntegrityError:
             pass  # someone else wrote the same cache entry: fine
 
@@ -301,12 +337,25 @@ def append(game_id: int, expected: int, head: str, rows: list[dict], game_update
 _GAME_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores", "read_model_version")
 _JSON_GAME_COLUMNS = frozenset({"awaited", "deadlines", "scores"})
 # Event columns in insert order, with the cast each parameter needs and whether it is JSON.
-_EVENT_COLUMNS = (("seq", "integer", False), ("type", "", False), ("payload", "jsonb", True),
-                  ("public", "jsonb", True), ("visible_to", "jsonb", True), ("reveals", "boolean", False),
-                  ("rng", "jsonb", True), ("actor_kind", "", False), ("actor_seat", "smallint", False),
-                  ("actor_user_id", "integer", False), ("created_at", "timestamptz", False),
-                  ("causation_id", "", False), ("schema_version", "smallint", False), ("prev_hash", "", False),
-                  ("hash", "", False))
+_EVENT_COLUMNS = (
+    ("seq", "integer", False),
+    ("type", "", False),
+    ("payload", "jsonb", True),
+    ("public", "jsonb", True),
+    ("visible_to", "jsonb", True),
+    ("reveals", "boolean", False),
+    ("rng", "jsonb", True),
+    ("actor_kind", "", False),
+    ("actor_seat", "smallint", False),
+    ("actor_user_id", "integer", False),
+    ("created_at", "timestamptz", False),
+    ("causation_id", "", False),
+    ("schema_version", "smallint", False),
+    ("prev_hash", "", False),
+    ("hash", "", False),
+)
+
+
 @dataclass(frozen=True)
 class AppendStatement:
     """One shape of the append statement: psycopg's spelling (%s) and libpq's ($1 …), and the
@@ -321,8 +370,9 @@ _EVENT_PARAMS = tuple((col, is_json) for col, _cast, is_json in _EVENT_COLUMNS)
 _APPEND_SQL: dict[tuple, AppendStatement] = {}
 
 
-def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: bool,
-                with_snapshot: bool) -> AppendStatement:
+def _append_sql(
+    game_columns: tuple, events: int, notices: int, with_causation: bool, with_snapshot: bool
+) -> AppendStatement:
     """The append statement for one shape of append (built once per shape, then prepared)."""
     key = (game_columns, events, notices, with_causation, with_snapshot)
     statement = _APPEND_SQL.get(key)
@@ -331,13 +381,17 @@ def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: 
     sets = ["version = %s", "head_hash = %s", "updated_at = now()"]
     sets += [f"{col} = %s" + ("::jsonb" if col in _JSON_GAME_COLUMNS else "") for col in game_columns]
     fresh = " AND NOT EXISTS (SELECT 1 FROM pbem_event WHERE game_id = %s AND causation_id = %s)"
-    parts = [f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s"
-             f"{fresh if with_causation else ''} RETURNING id)"]
+    parts = [
+        f"WITH bump AS (UPDATE pbem_game SET {', '.join(sets)} WHERE id = %s AND version = %s"
+        f"{fresh if with_causation else ''} RETURNING id)"
+    ]
     if events:
         cols = ", ".join(col for col, _cast, _json in _EVENT_COLUMNS)
         cells = "(" + ", ".join("%s::" + cast if cast else "%s" for _col, cast, _json in _EVENT_COLUMNS) + ")"
-        parts.append(f", ev AS (INSERT INTO pbem_event (game_id, {cols}) SELECT bump.id, v.* FROM bump, "
-                     f"(VALUES {', '.join([cells] * events)}) AS v({cols}))")
+        parts.append(
+            f", ev AS (INSERT INTO pbem_event (game_id, {cols}) SELECT bump.id, v.* FROM bump, "
+            f"(VALUES {', '.join([cells] * events)}) AS v({cols}))"
+        )
     if notices:
         cells = "(%s::bigint, %s, %s::integer, %s, %s::jsonb)"
         parts.append(
@@ -347,8 +401,10 @@ def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: 
             " AS v(seat_id, kind, version, to_email, context))"
         )
     if with_snapshot:
-        parts.append(", sn AS (INSERT INTO pbem_snapshot (game_id, seq, reducer_version, state, created_at)"
-                     " SELECT bump.id, %s::integer, %s::integer, %s::jsonb, now() FROM bump ON CONFLICT DO NOTHING)")
+        parts.append(
+            ", sn AS (INSERT INTO pbem_snapshot (game_id, seq, reducer_version, state, created_at)"
+            " SELECT bump.id, %s::integer, %s::integer, %s::jsonb, now() FROM bump ON CONFLICT DO NOTHING)"
+        )
     parts.append(" SELECT count(*) FROM bump")
     sql = "".join(parts)
     pieces = sql.split("%s")
@@ -360,8 +416,9 @@ def _append_sql(game_columns: tuple, events: int, notices: int, with_causation: 
     return statement
 
 
-def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id,
-               snapshot) -> None:
+def _append_pg(
+    db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id, snapshot
+) -> None:
     game_columns = tuple(col for col in _GAME_COLUMNS if col in game_updates)
     params: list = [new_version, new_head]
     for col in game_columns:
@@ -376,8 +433,13 @@ def _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates,
             params.append(_CANONICAL(value) if is_json and (value is not None or col == "payload") else value)
     for n in notices:
         context = n.get("context")
-        params += [n.get("seat_id"), n["kind"], n.get("version", 0), n.get("to_email", ""),
-                   canonical(context) if context else "{}"]
+        params += [
+            n.get("seat_id"),
+            n["kind"],
+            n.get("version", 0),
+            n.get("to_email", ""),
+            canonical(context) if context else "{}",
+        ]
     if snapshot is not None:
         params += [new_version, snapshot[0], _SNAPSHOT_JSON(snapshot[1])]
     statement = _append_sql(game_columns, len(rows), len(notices), bool(causation_id), snapshot is not None)
@@ -413,8 +475,10 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
     """
     encode = str.encode  # most parameters are strings or ints: they take the short way
-    values = [encode(value) if value.__class__ is str else b"%d" % value if value.__class__ is int else _as_text(value)
-              for value in params]
+    values = [
+        encode(value) if value.__class__ is str else b"%d" % value if value.__class__ is int else _as_text(value)
+        for value in params
+    ]
     with _PREPARED_LOCK:
         prepared = _PREPARED.get(conn)
         if prepared is None:
@@ -427,8 +491,9 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
                     _check(conn, made, ExecStatus.COMMAND_OK)
                 prepared.add(statement.name)
             result = conn.pgconn.exec_prepared(statement.name, values)
-            if result.status == ExecStatus.FATAL_ERROR and \
-                    result.error_field(DiagnosticField.SQLSTATE) == b"26000":  # the session lost it (DISCARD ALL)
+            if (
+                result.status == ExecStatus.FATAL_ERROR and result.error_field(DiagnosticField.SQLSTATE) == b"26000"
+            ):  # the session lost it (DISCARD ALL)
                 prepared.discard(statement.name)
                 continue
             _check(conn, result, ExecStatus.TUPLES_OK)

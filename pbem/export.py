@@ -30,9 +30,17 @@ def document(game: Game, seat: int | None = None) -> dict:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": timezone.now().isoformat(),
-        "game": {"id": game.pk, "kind": game.kind, "title": game.title, "options": game.options,
-                 "reducer_version": game.reducer_version, "chain_scheme": game.chain_scheme,
-                 "seed_commitment": game.seed_commitment, "status": game.status, "players": seat_names(game)},
+        "game": {
+            "id": game.pk,
+            "kind": game.kind,
+            "title": game.title,
+            "options": game.options,
+            "reducer_version": game.reducer_version,
+            "chain_scheme": game.chain_scheme,
+            "seed_commitment": game.seed_commitment,
+            "status": game.status,
+            "players": seat_names(game),
+        },
         "reader": {"seat": None if complete else seat, "complete": complete},
         "head": {"version": game.version, "hash": game.head_hash if shown else None},
         "events": events,
@@ -48,10 +56,17 @@ def _event(sealer: chain.Sealer, row: dict, seat: int | None, complete: bool, sh
     seq, visible_to = row["seq"], row["visible_to"]
     seen = complete or may_see(visible_to, seat)
     item = {
-        "seq": seq, "type": row["type"], "payload": row["payload"] if seen else None, "public": row["public"],
-        "visible_to": visible_to, "reveals": row["reveals"], "schema_version": row["schema_version"],
-        "actor_kind": row["actor_kind"], "actor_seat": row["actor_seat"],
-        "created_at": row["created_at"].isoformat(), "prev_hash": row["prev_hash"] if shown else None,
+        "seq": seq,
+        "type": row["type"],
+        "payload": row["payload"] if seen else None,
+        "public": row["public"],
+        "visible_to": visible_to,
+        "reveals": row["reveals"],
+        "schema_version": row["schema_version"],
+        "actor_kind": row["actor_kind"],
+        "actor_seat": row["actor_seat"],
+        "created_at": row["created_at"].isoformat(),
+        "prev_hash": row["prev_hash"] if shown else None,
         "hash": row["hash"] if shown else None,  # withheld: a scheme-1 game before its end
     }
     if complete:

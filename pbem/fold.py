@@ -15,8 +15,19 @@ PLATFORM_PREFIX = "pbem."
 
 
 def new_state() -> dict:
-    return {"game": None, "meta": {"players": 0, "names": [], "started": False, "ended": False,
-                                   "seed": None, "paused": False, "abandoned": False, "corrections": []}}
+    return {
+        "game": None,
+        "meta": {
+            "players": 0,
+            "names": [],
+            "started": False,
+            "ended": False,
+            "seed": None,
+            "paused": False,
+            "abandoned": False,
+            "corrections": [],
+        },
+    }
 
 
 def upcast(spec: GameSpec, event_type: str, payload: dict, version: int) -> dict:
@@ -28,10 +39,18 @@ def upcast(spec: GameSpec, event_type: str, payload: dict, version: int) -> dict
     return payload
 
 
-def apply(spec: GameSpec, state: dict, event_type: str, payload: dict, visible_to=None, public=None,
-          reveals=False, seq: int = 0) -> dict:
+def apply(
+    spec: GameSpec,
+    state: dict,
+    event_type: str,
+    payload: dict,
+    visible_to=None,
+    public=None,
+    reveals=False,
+    seq: int = 0,
+) -> dict:
     if event_type.startswith(PLATFORM_PREFIX):
-        apply_platform(state["meta"], event_type[len(PLATFORM_PREFIX):], payload, seq)
+        apply_platform(state["meta"], event_type[len(PLATFORM_PREFIX) :], payload, seq)
     else:
         vis = tuple(visible_to) if visible_to is not None else None
         state["game"] = spec.evolve(state["game"], GameEvent(event_type, payload, vis, public, reveals))

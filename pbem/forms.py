@@ -24,8 +24,14 @@ class SubmissionKeyField(forms.CharField):
     widget = forms.HiddenInput
 
     def __init__(self, **kwargs):
-        super().__init__(required=False, max_length=64, validators=[RegexValidator(
-            r"^[A-Za-z0-9-]{16,64}$", "This form is out of date; reload the page and send it again.")], **kwargs)
+        super().__init__(
+            required=False,
+            max_length=64,
+            validators=[
+                RegexValidator(r"^[A-Za-z0-9-]{16,64}$", "This form is out of date; reload the page and send it again.")
+            ],
+            **kwargs,
+        )
 
 
 def new_submission_key() -> str:
@@ -85,19 +91,32 @@ class NewGameForm(ShowsHiddenErrors):
     invitees = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Alice <alice@example.org>\nBob <bob@example.org>"}),
         help_text="One player a line, in seating order, yourself first: Name <address>. You get your invitation "
-                  "first; the others are invited once you accept it.",
+        "first; the others are invited once you accept it.",
     )
-    deadline_hours = forms.IntegerField(min_value=1, max_value=24 * 60, initial=48, label="Deadline (hours)",
-                                        help_text="how long each player has for a move")
-    notices = forms.ChoiceField(choices=NoticePreference.choices, initial=NoticePreference.EVERY,
-                                label="Players hear of others' moves",
-                                help_text="the default; each player can change it with 'notices'")
+    deadline_hours = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 60,
+        initial=48,
+        label="Deadline (hours)",
+        help_text="how long each player has for a move",
+    )
+    notices = forms.ChoiceField(
+        choices=NoticePreference.choices,
+        initial=NoticePreference.EVERY,
+        label="Players hear of others' moves",
+        help_text="the default; each player can change it with 'notices'",
+    )
     submission_key = SubmissionKeyField()
-    absence = forms.ChoiceField(choices=AbsencePolicy.choices, initial=AbsencePolicy.STANDIN, required=False,
-                                label="A player who misses deadlines in a row",
-                                help_text="the player takes the seat back with one reply: 'back'")
-    standin_after = forms.IntegerField(min_value=1, max_value=20, initial=2, required=False,
-                                       label="…after this many missed deadlines")
+    absence = forms.ChoiceField(
+        choices=AbsencePolicy.choices,
+        initial=AbsencePolicy.STANDIN,
+        required=False,
+        label="A player who misses deadlines in a row",
+        help_text="the player takes the seat back with one reply: 'back'",
+    )
+    standin_after = forms.IntegerField(
+        min_value=1, max_value=20, initial=2, required=False, label="…after this many missed deadlines"
+    )
 
     def clean_absence(self):
         return self.cleaned_data.get("absence") or AbsencePolicy.STANDIN
@@ -116,7 +135,8 @@ class NewGameForm(ShowsHiddenErrors):
         spec = self.spec
         if not spec.min_players <= len(players) <= spec.max_players:
             raise ValidationError(
-                f"{spec.title} is for {spec.min_players} to {spec.max_players} players; you invited {len(players)}.")
+                f"{spec.title} is for {spec.min_players} to {spec.max_players} players; you invited {len(players)}."
+            )
         return players
 
     def game_options(self) -> dict:
@@ -179,9 +199,14 @@ class CommandForm(ShowsHiddenErrors):
     and say different things, neither is sent: the player is asked which they meant."""
 
     choice = MoveChoiceField(required=False, label="Choose a move")
-    text = forms.CharField(required=False, max_length=10000, label="Or type commands (one a line, as in a mail)",
-                           widget=forms.Textarea(attrs={"rows": 3, "autocapitalize": "none",
-                                                        "autocomplete": "off", "spellcheck": "false"}))
+    text = forms.CharField(
+        required=False,
+        max_length=10000,
+        label="Or type commands (one a line, as in a mail)",
+        widget=forms.Textarea(
+            attrs={"rows": 3, "autocapitalize": "none", "autocomplete": "off", "spellcheck": "false"}
+        ),
+    )
     expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     submission_key = SubmissionKeyField()
 
@@ -195,9 +220,11 @@ class CommandForm(ShowsHiddenErrors):
         if not typed and not picked:
             raise ValidationError("Choose a move or type a command.")
         if typed and picked and " ".join(typed.split()) != " ".join(picked.split()):
-            raise ValidationError(f"You picked “{picked}” but typed “{typed[:200]}”: nothing was sent. "
-                                  "Clear the typed commands to send the move you picked, or send the typed "
-                                  "ones on their own.")
+            raise ValidationError(
+                f"You picked “{picked}” but typed “{typed[:200]}”: nothing was sent. "
+                "Clear the typed commands to send the move you picked, or send the typed "
+                "ones on their own."
+            )
         return data
 
     def command_text(self) -> str:
@@ -207,8 +234,9 @@ class CommandForm(ShowsHiddenErrors):
 class SayForm(ShowsHiddenErrors):
     """Table talk. No expected version: talk is never stale, whatever happened on the board."""
 
-    message = forms.CharField(max_length=2000, label="Table talk (everyone reads it)",
-                              widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    message = forms.CharField(
+        max_length=2000, label="Table talk (everyone reads it)", widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
     submission_key = SubmissionKeyField()
 
     def command_text(self) -> str:
@@ -219,5 +247,9 @@ class SayForm(ShowsHiddenErrors):
 class HeadForm(forms.Form):
     """A head kept from a notice (VERSION:HASH), or the whole notice pasted, to check against the log."""
 
-    head = forms.CharField(label="A head from a notice (VERSION:HASH), or the whole notice", max_length=200_000,
-                           widget=forms.Textarea(attrs={"rows": 4, "cols": 80}), strip=True)
+    head = forms.CharField(
+        label="A head from a notice (VERSION:HASH), or the whole notice",
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        strip=True,
+    )

@@ -37,8 +37,7 @@ def record(name: str, ok: bool = True, detail: str = "") -> None:
     """Notes that `name` (a timer's task, a door) just did its work. Never raises: a gauge that
     cannot be written must not fail the work it reports on."""
     try:
-        Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now(), "ok": ok,
-                                                                "detail": detail[:300]})
+        Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now(), "ok": ok, "detail": detail[:300]})
     except Exception as exc:  # noqa: BLE001
         log.warning("could not record the heartbeat of %s: %s", name, exc)
 
@@ -61,8 +60,14 @@ def report(now: datetime | None = None, private: bool = False) -> tuple[bool, di
     broker = check_broker()
     timers = check_timers(beats, now) if database["ok"] else {"ok": False, "error": "no database"}
     healthy = bool(database["ok"] and broker["ok"] and timers["ok"])
-    body: dict[str, Any] = {"status": "ok" if healthy else "failing", "time": now.isoformat(), "database": database,
-            "broker": broker, "timers": timers, "doors": doors(beats, now)}
+    body: dict[str, Any] = {
+        "status": "ok" if healthy else "failing",
+        "time": now.isoformat(),
+        "database": database,
+        "broker": broker,
+        "timers": timers,
+        "doors": doors(beats, now),
+    }
     if not private:
         for part in (database, broker):
             if "error" in part:
@@ -105,8 +110,13 @@ def check_timers(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
         every = float(entry["schedule"])
         beat = beats.get(timer_name(entry["task"]))
         window = timedelta(seconds=3 * every) + GRACE
-        state = {"task": entry["task"], "every_seconds": every, "last_run": beat.at.isoformat() if beat else None,
-                 "last_ok": beat.ok if beat else None, "late": bool(beat and now - beat.at > window)}
+        state = {
+            "task": entry["task"],
+            "every_seconds": every,
+            "last_run": beat.at.isoformat() if beat else None,
+            "last_ok": beat.ok if beat else None,
+            "late": bool(beat and now - beat.at > window),
+        }
         if beat and beat.detail:
             state["last_result"] = beat.detail
         if state["late"] or (entry["task"] == DEADLINES_TASK and beat is None):
@@ -124,8 +134,14 @@ def doors(beats: dict[str, Heartbeat], now: datetime) -> dict[str, Any]:
     listening = bool(smtp and now - smtp.at <= timedelta(seconds=3 * SMTP_HEARTBEAT_EVERY))
     reported = _doors(esps, listening, smtp, beats)
     secured = door_rules.status()
-    for ours, theirs in (("web", "web"), ("api", "api"), ("mta_pipe", "pipe"), ("smtp_listener", "smtp"),
-                         ("webhook", "webhook"), ("imap", "imap")):
+    for ours, theirs in (
+        ("web", "web"),
+        ("api", "api"),
+        ("mta_pipe", "pipe"),
+        ("smtp_listener", "smtp"),
+        ("webhook", "webhook"),
+        ("imap", "imap"),
+    ):
         door, rule = reported[ours], secured[theirs]
         door["on"] = bool(door["on"] and rule["on"])
         if not rule["on"]:
@@ -144,12 +160,18 @@ def _doors(esps, listening, smtp, beats) -> dict[str, Any]:
         "web": {"on": True},
         "api": {"on": True},
         "mta_pipe": {"on": True, "how": "manage.py receive_email, through scripts/pbem-pipe"},
-        "smtp_listener": {"on": listening, "last_seen": smtp.at.isoformat() if smtp else None,
-                          "address": smtp.detail if smtp else None},
+        "smtp_listener": {
+            "on": listening,
+            "last_seen": smtp.at.isoformat() if smtp else None,
+            "address": smtp.detail if smtp else None,
+        },
         "webhook": {"on": bool(esps), "esps": esps},
-        "imap": {"on": bool(settings.PBEM_IMAP_HOST),
-                 "server": f"{settings.PBEM_IMAP_HOST}:{settings.PBEM_IMAP_PORT} ({settings.PBEM_IMAP_SECURITY})"
-                 if settings.PBEM_IMAP_HOST else None},
+        "imap": {
+            "on": bool(settings.PBEM_IMAP_HOST),
+            "server": f"{settings.PBEM_IMAP_HOST}:{settings.PBEM_IMAP_PORT} ({settings.PBEM_IMAP_SECURITY})"
+            if settings.PBEM_IMAP_HOST
+            else None,
+        },
     }
 
 

@@ -28,8 +28,9 @@ WEB_CHANNELS = ("web", "api")
 # ---------------------------------------------------------------------------------------------
 
 
-def store_submission(seat: Seat, text: str, expected_version: int | None, channel: str = "web",
-                     key: str = "") -> InboundMessage:
+def store_submission(
+    seat: Seat, text: str, expected_version: int | None, channel: str = "web", key: str = ""
+) -> InboundMessage:
     """Stores a web-form (or API) submission for `seat`; a Celery task applies it after commit.
 
     `key`: the form's submission key. The same form sent twice (a double click) has the same key,
@@ -50,8 +51,12 @@ def store_submission(seat: Seat, text: str, expected_version: int | None, channe
     try:
         with transaction.atomic():
             message = InboundMessage.objects.create(
-                message_id=message_id, channel=channel, raw=json.dumps(body).encode(), game_id=seat.game_id,
-                seat=seat, sender=seat.email,
+                message_id=message_id,
+                channel=channel,
+                raw=json.dumps(body).encode(),
+                game_id=seat.game_id,
+                seat=seat,
+                sender=seat.email,
             )
     except IntegrityError:
         return InboundMessage.objects.get(message_id=message_id)
@@ -72,7 +77,10 @@ def store_raw(raw: bytes, channel: str, envelope_to: list[str] | None = None) ->
     try:
         with transaction.atomic():
             message = InboundMessage.objects.create(
-                message_id=message_id, channel=channel, raw=raw, sender=inbound.sender_of(raw)[:250],
+                message_id=message_id,
+                channel=channel,
+                raw=raw,
+                sender=inbound.sender_of(raw)[:250],
                 envelope_to=[inbound.clean(a.lower())[:320] for a in (envelope_to or []) if a][:50],
             )
     except IntegrityError:

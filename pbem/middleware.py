@@ -8,8 +8,13 @@ from django.http import JsonResponse
 
 
 def too_large(limit: int) -> JsonResponse:
-    return JsonResponse({"code": "too_large", "message": f"The request body is larger than the API takes "
-                                                         f"({limit // 1024} KB at most)."}, status=413)
+    return JsonResponse(
+        {
+            "code": "too_large",
+            "message": f"The request body is larger than the API takes ({limit // 1024} KB at most).",
+        },
+        status=413,
+    )
 
 
 def api_body_limit(get_response):
@@ -18,8 +23,7 @@ def api_body_limit(get_response):
             limit = settings.PBEM_API_MAX_BODY_BYTES
             length = request.META.get("CONTENT_LENGTH") or "0"
             if not length.isdigit():
-                return JsonResponse({"code": "bad_request", "message": "Content-Length is not a number."},
-                                    status=400)
+                return JsonResponse({"code": "bad_request", "message": "Content-Length is not a number."}, status=400)
             if int(length) > limit:
                 return too_large(limit)
         return get_response(request)

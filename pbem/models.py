@@ -65,7 +65,9 @@ class Game(models.Model):
     absence_policy = models.CharField(max_length=8, choices=AbsencePolicy.choices, default=AbsencePolicy.STANDIN)
     standin_after = models.IntegerField(default=2, validators=[MinValueValidator(1)])
     masters = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="mastered_games",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="mastered_games",
         help_text="Masters of Seals who run this game on the desk.",
     )
     # Optimistic concurrency and the hash chain's head: bumped by every append.
@@ -139,8 +141,11 @@ class Seat(models.Model):
         ordering = ["game", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number")]
         # The digest timer reads only the seats that asked for a digest.
-        indexes = [models.Index(fields=["last_digest_on"], name="seat_digest_due",
-                                condition=models.Q(notice_preference="digest"))]
+        indexes = [
+            models.Index(
+                fields=["last_digest_on"], name="seat_digest_due", condition=models.Q(notice_preference="digest")
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.number + 1} of game #{self.game_id})"
@@ -164,8 +169,7 @@ class Event(models.Model):
     #   row it has just bumped, so the game exists by construction, and a trigger refuses to
     #   delete a game that has a log (migration 0006). A deferred FK check cost a lookup per row.
     # - No CHECK constraints (seq >= 0 …): the append numbers events from the game's version.
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False,
-                             db_constraint=False)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False, db_constraint=False)
     seq = models.IntegerField()
     type = models.CharField(max_length=80)
     payload = models.JSONField()
@@ -175,8 +179,9 @@ class Event(models.Model):
     rng = models.JSONField(null=True, blank=True)  # draws [[n, outcome], …] made for this batch
     actor_kind = models.CharField(max_length=8, choices=ActorKind.choices)
     actor_seat = models.SmallIntegerField(null=True, blank=True)
-    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   db_index=False, db_constraint=False)
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, db_index=False, db_constraint=False
+    )
     created_at = models.DateTimeField()
     causation_id = models.CharField(max_length=200, blank=True)
     schema_version = models.SmallIntegerField(default=1)
@@ -228,10 +233,18 @@ class Notice(models.Model):
     has just read from those rows).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notices", null=True, blank=True,
-                             db_constraint=False)
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="notices", null=True, blank=True,
-                             db_constraint=False, db_index=False)
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="notices", null=True, blank=True, db_constraint=False
+    )
+    seat = models.ForeignKey(
+        Seat,
+        on_delete=models.PROTECT,
+        related_name="notices",
+        null=True,
+        blank=True,
+        db_constraint=False,
+        db_index=False,
+    )
     kind = models.CharField(max_length=20)  # turn, news, final, confirmation, refusal, reminder, …
     version = models.IntegerField(default=0)  # the game's version the notice speaks of
     to_email = models.EmailField(blank=True)
@@ -254,12 +267,15 @@ class Notice(models.Model):
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["status"], name="notice_status"),
-                   # The answers' loop guard counts one address's answers of the last hour.
-                   models.Index(fields=["to_email", "kind", "created_at"], name="notice_to_kind_time")]
+        indexes = [
+            models.Index(fields=["status"], name="notice_status"),
+            # The answers' loop guard counts one address's answers of the last hour.
+            models.Index(fields=["to_email", "kind", "created_at"], name="notice_to_kind_time"),
+        ]
         constraints = [
-            models.UniqueConstraint(fields=["dedupe_key"], name="notice_unique_dedupe_key",
-                                    condition=models.Q(dedupe_key__isnull=False)),
+            models.UniqueConstraint(
+                fields=["dedupe_key"], name="notice_unique_dedupe_key", condition=models.Q(dedupe_key__isnull=False)
+            ),
         ]
 
 
@@ -282,7 +298,9 @@ class InboundMessage(models.Model):
     channel = models.CharField(max_length=12)  # pipe, maildir, smtp, webhook, imap, web, api
     raw = models.BinaryField()
     received_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=10, choices=InboundStatus.choices, default=InboundStatus.RECEIVED, db_index=True)
+    status = models.CharField(
+        max_length=10, choices=InboundStatus.choices, default=InboundStatus.RECEIVED, db_index=True
+    )
     outcome = models.TextField(blank=True)
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="inbound")
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="inbound")
@@ -339,5 +357,4 @@ class DeadlineTimer(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="deadlinetimer_unique_seat")]
-        indexes = [models.Index(fields=["due_at"], name="deadlinetimer_due",
-                                condition=models.Q(due_at__isnull=False))]
+        indexes = [models.Index(fields=["due_at"], name="deadlinetimer_due", condition=models.Q(due_at__isnull=False))]

@@ -45,19 +45,28 @@ def process(inbound_id: int) -> InboundMessage | None:
         # What the message holds will not go into the database (a character PostgreSQL takes
         # nowhere, a value too long): retrying cannot cure that, so it ends here, with a reason.
         log.exception("inbound message %s holds what the database refuses", inbound_id)
-        return give_up(inbound_id, "error", "Something in this message could not be stored; nothing was applied. "
-                                            "The Master of Seals can see it on the desk.")
+        return give_up(
+            inbound_id,
+            "error",
+            "Something in this message could not be stored; nothing was applied. "
+            "The Master of Seals can see it on the desk.",
+        )
     except (DatabaseError, submissions.TryLater):
         log.warning("inbound message %s left for a retry", inbound_id, exc_info=True)
         return InboundMessage.objects.filter(pk=inbound_id).first()
     except Exception:
         log.exception("inbound message %s could not be processed", inbound_id)
-        return give_up(inbound_id, "error", "Something went wrong on our side while reading this; nothing was "
-                                            "applied. The Master of Seals can see it on the desk.")
+        return give_up(
+            inbound_id,
+            "error",
+            "Something went wrong on our side while reading this; nothing was "
+            "applied. The Master of Seals can see it on the desk.",
+        )
 
 
 def give_up(inbound_id: int, code: str, reason: str, status: str = InboundStatus.REFUSED) -> InboundMessage | None:
     """Ends a message that cannot be processed: never applied, its reason recorded, left alone."""
     InboundMessage.objects.filter(pk=inbound_id, status=InboundStatus.RECEIVED).update(
-        status=status, error_code=code, processed_at=timezone.now(), outcome=reason)
+        status=status, error_code=code, processed_at=timezone.now(), outcome=reason
+    )
     return InboundMessage.objects.filter(pk=inbound_id).first()

@@ -36,14 +36,22 @@ def prune(now: datetime | None = None) -> dict:
 
 def prune_notices(now: datetime, limit: int = PER_RUN) -> int:
     before = now - timedelta(days=settings.PBEM_NOTICE_KEEP_DAYS)
-    old = (Notice.objects.filter(status__in=DONE, created_at__lt=before).order_by("id")
-           .values_list("id", "game_id")[:limit])
+    old = (
+        Notice.objects.filter(status__in=DONE, created_at__lt=before)
+        .order_by("id")
+        .values_list("id", "game_id")[:limit]
+    )
     rows = list(old)
     if not rows:
         return 0
     games = {game_id for _id, game_id in rows if game_id is not None}
-    anchors = set(Notice.objects.filter(game_id__in=games, status=NoticeStatus.SENT).exclude(chain_head="")
-                  .values("game_id").annotate(newest=Max("id")).values_list("newest", flat=True))
+    anchors = set(
+        Notice.objects.filter(game_id__in=games, status=NoticeStatus.SENT)
+        .exclude(chain_head="")
+        .values("game_id")
+        .annotate(newest=Max("id"))
+        .values_list("newest", flat=True)
+    )
     doomed = [notice_id for notice_id, _game in rows if notice_id not in anchors]
     Notice.objects.filter(id__in=doomed).delete()
     return len(doomed)
@@ -51,7 +59,11 @@ def prune_notices(now: datetime, limit: int = PER_RUN) -> int:
 
 def prune_inbound(now: datetime, limit: int = PER_RUN) -> int:
     before = now - timedelta(days=settings.PBEM_INBOUND_KEEP_DAYS)
-    ids = list(InboundMessage.objects.exclude(status=InboundStatus.RECEIVED).filter(received_at__lt=before)
-               .order_by("id").values_list("id", flat=True)[:limit])
+    ids = list(
+        InboundMessage.objects.exclude(status=InboundStatus.RECEIVED)
+        .filter(received_at__lt=before)
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
     InboundMessage.objects.filter(id__in=ids).delete()
     return len(ids)

@@ -118,13 +118,21 @@ def check(kind: str, who: str, setting: str, message: str) -> None:
 
 
 def check_submission(seat_id: int) -> None:
-    check("submit", str(seat_id), "PBEM_RATE_SUBMIT",
-          "Too many submissions for this seat in a short time; please wait a minute.")
+    check(
+        "submit",
+        str(seat_id),
+        "PBEM_RATE_SUBMIT",
+        "Too many submissions for this seat in a short time; please wait a minute.",
+    )
 
 
 def check_create(request) -> None:
-    check("create", client_address(request), "PBEM_RATE_CREATE",
-          "Too many games created from your address; please try again later.")
+    check(
+        "create",
+        client_address(request),
+        "PBEM_RATE_CREATE",
+        "Too many games created from your address; please try again later.",
+    )
 
 
 def resolve_token(request, token: str, game_id: int | None = None):
@@ -149,7 +157,13 @@ def _count_failure(client: str, seat: str) -> None:
     if by_client <= count and by_seat <= count:
         return
     if count + 1 in (by_client, by_seat):  # once a window, not at every guess
-        log.warning("seat tokens are being guessed: %s failures from %s, %s against seat %s in %s s",
-                    by_client, client, by_seat, seat, window)
+        log.warning(
+            "seat tokens are being guessed: %s failures from %s, %s against seat %s in %s s",
+            by_client,
+            client,
+            by_seat,
+            seat,
+            window,
+        )
     _, retry = _key("token-fail-client", client, window)
     raise Limited("Too many wrong seat links; please wait and try again.", retry)

@@ -25,11 +25,29 @@ from .readmodels import awaited_seats, game_status, scores_with_corrections
 
 # Platform events that change nothing on the board: a reply written before them is not stale,
 # and undo looks past them.
-NEUTRAL_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.Said", "pbem.Away", "pbem.Back", "pbem.NoticesChanged", "pbem.Undone",
-                  "pbem.TimeZoneChanged",
-                  "pbem.NoticeBounced", "pbem.DeadlineExtended", "pbem.ReminderSent"}
-QUIET_EVENTS = {"pbem.InvitationResent", "pbem.InvitationsSent", "pbem.NoticesChanged", "pbem.TimeZoneChanged", "pbem.ReminderSent", "pbem.DeadlineExtended", "pbem.NoticeBounced",
-                "pbem.DeadlineMissed"}
+NEUTRAL_EVENTS = {
+    "pbem.InvitationResent",
+    "pbem.InvitationsSent",
+    "pbem.Said",
+    "pbem.Away",
+    "pbem.Back",
+    "pbem.NoticesChanged",
+    "pbem.Undone",
+    "pbem.TimeZoneChanged",
+    "pbem.NoticeBounced",
+    "pbem.DeadlineExtended",
+    "pbem.ReminderSent",
+}
+QUIET_EVENTS = {
+    "pbem.InvitationResent",
+    "pbem.InvitationsSent",
+    "pbem.NoticesChanged",
+    "pbem.TimeZoneChanged",
+    "pbem.ReminderSent",
+    "pbem.DeadlineExtended",
+    "pbem.NoticeBounced",
+    "pbem.DeadlineMissed",
+}
 
 # Platform events every seat hears of, even one still choosing its move.
 TABLE_NEWS = {"pbem.Said", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed", "pbem.Abandoned"}
@@ -98,9 +116,25 @@ class Outcome:
 # ---------------------------------------------------------------------------------------------
 
 
-GAME_FIELDS = ("id", "kind", "status", "seed", "chain_scheme", "options", "deadline_seconds", "away_allowance_days",
-               "absence_policy", "standin_after",
-               "deadlines", "awaited", "scores", "version", "head_hash", "round", "phase")
+GAME_FIELDS = (
+    "id",
+    "kind",
+    "status",
+    "seed",
+    "chain_scheme",
+    "options",
+    "deadline_seconds",
+    "away_allowance_days",
+    "absence_policy",
+    "standin_after",
+    "deadlines",
+    "awaited",
+    "scores",
+    "version",
+    "head_hash",
+    "round",
+    "phase",
+)
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
 SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used", "time_zone")
@@ -152,8 +186,16 @@ class Work:
     def emit(self, event: NewEvent) -> None:
         self.dirty = True
         self.events.append(event)
-        eventlog.apply(self.spec, self.loaded.state, event.type, event.payload, event.visible_to, event.public,
-                       event.reveals, self.next_seq - 1)
+        eventlog.apply(
+            self.spec,
+            self.loaded.state,
+            event.type,
+            event.payload,
+            event.visible_to,
+            event.public,
+            event.reveals,
+            self.next_seq - 1,
+        )
 
     def platform(self, kind: str, payload: dict, **kw) -> None:
         self.emit(NewEvent("pbem." + kind, payload, **kw))
@@ -200,8 +242,17 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     previous = loaded.version
     _finish_if_over(work)
     now = timezone.now()
-    rows, head = eventlog.build_rows(loaded.game_id, previous, loaded.head_hash, work.events,
-                                     work.actor.as_tuple(), causation_id, loaded.spec, now, game=work.game)
+    rows, head = eventlog.build_rows(
+        loaded.game_id,
+        previous,
+        loaded.head_hash,
+        work.events,
+        work.actor.as_tuple(),
+        causation_id,
+        loaded.spec,
+        now,
+        game=work.game,
+    )
     model = _read_model(work, previous + len(rows), now)
     # Only the columns that changed are written (the row is at `previous`, as Work.game knows it:
     # the append applies only where the version still is `previous`).
@@ -216,8 +267,9 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     for write in work.side_effects:
         write()
     snapshot = (loaded.spec.version, loaded.state) if eventlog.snapshot_due(previous, previous + len(rows)) else None
-    eventlog.append(loaded.game_id, previous, loaded.head_hash, rows, changed, work.notices, causation_id, snapshot,
-                    db=db)
+    eventlog.append(
+        loaded.game_id, previous, loaded.head_hash, rows, changed, work.notices, causation_id, snapshot, db=db
+    )
     loaded.version = previous + len(rows)
     loaded.head_hash = head
     work.stored = {k: updates[k] for k in READ_MODEL_COLUMNS}  # fresh values: _read_model builds new ones
@@ -292,7 +344,6 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
 # ---------------------------------------------------------------------------------------------
 
 
-
 def _read_model(work: Work, version: int, now: datetime) -> dict:
     spec, state = work.spec, work.state
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
@@ -350,8 +401,12 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
             continue  # the stand-in moves for it at once; its player hears of it as news
         elif number in after and number not in before:
             kind = "turn"
-        elif number in after and number != work.actor.seat and seat["notice_preference"] != "none" and (
-                not talk and _changes_what_it_sees(work, number) and not _told_lately(work, seat["id"])):
+        elif (
+            number in after
+            and number != work.actor.seat
+            and seat["notice_preference"] != "none"
+            and (not talk and _changes_what_it_sees(work, number) and not _told_lately(work, seat["id"]))
+        ):
             kind = "news"  # still choosing, and another seat's move changed what it sees: told (batched)
         elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
             continue  # still choosing; the actor gets a confirmation from the channel
@@ -373,17 +428,21 @@ CHOOSING_NEWS_SECONDS = 300
 
 def _changes_what_it_sees(work: Work, seat: int) -> bool:
     """Whether this command's events show `seat` something (a move it may see, even face down)."""
-    return any(ev.type not in QUIET_EVENTS and ev.type not in NEUTRAL_EVENTS
-               and (ev.visible_to is None or seat in ev.visible_to or ev.public is not None)
-               for ev in work.events)
+    return any(
+        ev.type not in QUIET_EVENTS
+        and ev.type not in NEUTRAL_EVENTS
+        and (ev.visible_to is None or seat in ev.visible_to or ev.public is not None)
+        for ev in work.events
+    )
 
 
 def _told_lately(work: Work, seat_id: int) -> bool:
     from .models import Notice
 
     since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
-    return Notice.objects.filter(game_id=work.loaded.game_id, seat_id=seat_id, kind="news",
-                                 created_at__gte=since).exists()
+    return Notice.objects.filter(
+        game_id=work.loaded.game_id, seat_id=seat_id, kind="news", created_at__gte=since
+    ).exists()
 
 
 def _finish_if_over(work: Work) -> None:
@@ -400,8 +459,16 @@ def _finish_if_over(work: Work) -> None:
 
 def emit_game_events(work: Work, events, rng: Rng) -> None:
     for i, ev in enumerate(events):
-        work.emit(NewEvent(ev.type, ev.data, list(ev.visible_to) if ev.visible_to is not None else None,
-                           ev.public, ev.reveals, rng.draws if (i == 0 and rng.used) else None))
+        work.emit(
+            NewEvent(
+                ev.type,
+                ev.data,
+                list(ev.visible_to) if ev.visible_to is not None else None,
+                ev.public,
+                ev.reveals,
+                rng.draws if (i == 0 and rng.used) else None,
+            )
+        )
 
 
 def check_seat(work: Work, seat: int) -> None:

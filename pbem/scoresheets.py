@@ -41,8 +41,10 @@ class Row:
 
     @property
     def cells(self) -> list[dict]:
-        return [{"points": p, "total": t, "detail": d, "player": n, "standin": s}
-                for p, t, d, n, s in zip(self.points, self.totals, self.details, self.players, self.standin)]
+        return [
+            {"points": p, "total": t, "detail": d, "player": n, "standin": s}
+            for p, t, d, n, s in zip(self.points, self.totals, self.details, self.players, self.standin)
+        ]
 
 
 @dataclass
@@ -98,14 +100,15 @@ def build(game: Game) -> Sheet:
     for seat, points, reason, seq in meta["corrections"]:
         points_row: list[int | None] = [None] * players
         points_row[seat] = int(points)
-        row = Row(_round_at(game, spec, seq), "Correction", "correction", points_row, [""] * players, reason=reason, seq=seq)
+        row = Row(
+            _round_at(game, spec, seq), "Correction", "correction", points_row, [""] * players, reason=reason, seq=seq
+        )
         placed.append(((row.round, 1, seq), row))
     rows = [row for _key, row in sorted(placed, key=lambda item: item[0])]
     holders = _holders_by_round(game, spec, players, names)
     for row in rows:
         # Named only on a seat that changed hands ("" elsewhere: the header says who it is).
-        row.players = [_holder(holders[seat], row.round) if len(holders[seat]) > 1 else ""
-                       for seat in range(players)]
+        row.players = [_holder(holders[seat], row.round) if len(holders[seat]) > 1 else "" for seat in range(players)]
     standin_rounds = _standin_rounds(game, spec, players)
     for row in rows:
         row.standin = [row.round in standin_rounds[seat] for seat in range(players)]
@@ -127,16 +130,29 @@ def build(game: Game) -> Sheet:
     problems = []
     for seat in range(players):
         if running[seat] != recorded[seat]:
-            problems.append(f"{names[seat]}: the sheet adds up to {running[seat]}, "
-                            f"the game's own score (with corrections) is {recorded[seat]}")
+            problems.append(
+                f"{names[seat]}: the sheet adds up to {running[seat]}, "
+                f"the game's own score (with corrections) is {recorded[seat]}"
+            )
     if result is not None:
         corrected = list(result.scores)
         for seat, points, _reason, _seq in meta["corrections"]:
             corrected[seat] += points
         if corrected != recorded:
             problems.append(f"the game's result {corrected} differs from its running scores {recorded}")
-    return Sheet(game.pk, game.title or spec.title, game.kind, game.status, headers, rows, running, recorded,
-                 standings, final=result is not None and not meta["abandoned"], problems=problems)
+    return Sheet(
+        game.pk,
+        game.title or spec.title,
+        game.kind,
+        game.status,
+        headers,
+        rows,
+        running,
+        recorded,
+        standings,
+        final=result is not None and not meta["abandoned"],
+        problems=problems,
+    )
 
 
 def _holders_by_round(game: Game, spec, players: int, names: list[str]) -> list[list[tuple[int, str]]]:
@@ -145,14 +161,18 @@ def _holders_by_round(game: Game, spec, players: int, names: list[str]) -> list[
     seated = selectors.occupancy(game.pk)
     if len(seated.spans) != players:
         return [[(0, name)] for name in names]
-    return [[(0 if first == 0 else _round_at(game, spec, first), name) for first, name in spans]
-            for spans in seated.spans]
+    return [
+        [(0 if first == 0 else _round_at(game, spec, first), name) for first, name in spans] for spans in seated.spans
+    ]
 
 
 def _standin_rounds(game: Game, spec, players: int) -> list[set[int]]:
     """Per seat: the rounds in which the stand-in made at least one of its moves."""
-    moves = dict(Event.objects.filter(game_id=game.pk, actor_kind="standin").exclude(type__startswith="pbem.")
-                 .values_list("seq", "actor_seat"))
+    moves = dict(
+        Event.objects.filter(game_id=game.pk, actor_kind="standin")
+        .exclude(type__startswith="pbem.")
+        .values_list("seq", "actor_seat")
+    )
     rounds: list[set[int]] = [set() for _ in range(players)]
     for seq, round_ in _rounds_at(game, spec, set(moves)).items():
         seat = moves[seq]
@@ -210,8 +230,9 @@ def _standings(scores: list[int], tiebreak: list[list], names: list[str]) -> lis
     place = 1
     for group in rank(scores, [tuple(t) for t in tiebreak] if tiebreak else None):
         for seat in group:
-            out.append(Standing(place, seat, names[seat], scores[seat], tiebreak[seat] if tiebreak else [],
-                                len(group) > 1))
+            out.append(
+                Standing(place, seat, names[seat], scores[seat], tiebreak[seat] if tiebreak else [], len(group) > 1)
+            )
         place += len(group)
     return out
 

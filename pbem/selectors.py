@@ -19,39 +19,55 @@ from .models import Event, Game, Seat
 from .registry import get_game
 
 PLATFORM_TEXT = {
-    "GameCreated": lambda d, n: f"The table is set: {', '.join(p['name'] for p in d['players'])}. "
-                                f"Seed commitment {d['seed_commitment'][:16]}…",
+    "GameCreated": lambda d, n: (
+        f"The table is set: {', '.join(p['name'] for p in d['players'])}. Seed commitment {d['seed_commitment'][:16]}…"
+    ),
     "GameStarted": lambda d, n: "The game begins.",
-    "GameEnded": lambda d, n: "The game is over. Final scores: "
-                              + ", ".join(f"{n[s]} {p}" for s, p in enumerate(d["scores"])) + ".",
+    "GameEnded": lambda d, n: (
+        "The game is over. Final scores: " + ", ".join(f"{n[s]} {p}" for s, p in enumerate(d["scores"])) + "."
+    ),
     "SeedRevealed": lambda d, n: f"The seed is revealed: {d['seed']}.",
     "Said": lambda d, n: f"{n[d['seat']]} says: {d['text']}",
-    "Undone": lambda d, n: (f"{n[d['seat']]} took back their last move." if d.get("seat") is not None
-                            else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: "
-                                 f"{d.get('reason', '')}"),
-    "Away": lambda d, n: (f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
-                          if "last_day" in d else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."),
-    "TimeZoneChanged": lambda d, n: f"{n[d['seat']]} changed their time zone"
-                                    + (f" (to {d['zone']})." if "zone" in d else "."),
+    "Undone": lambda d, n: (
+        f"{n[d['seat']]} took back their last move."
+        if d.get("seat") is not None
+        else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: {d.get('reason', '')}"
+    ),
+    "Away": lambda d, n: (
+        f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
+        if "last_day" in d
+        else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
+    ),
+    "TimeZoneChanged": lambda d, n: (
+        f"{n[d['seat']]} changed their time zone" + (f" (to {d['zone']})." if "zone" in d else ".")
+    ),
     "Back": lambda d, n: f"{n[d['seat']]} is back.",
-    "NoticesChanged": lambda d, n: f"{n[d['seat']]} changed how they hear of moves"
-                                   + (f" (to {d['preference']})." if "preference" in d else "."),
+    "NoticesChanged": lambda d, n: (
+        f"{n[d['seat']]} changed how they hear of moves" + (f" (to {d['preference']})." if "preference" in d else ".")
+    ),
     "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
     "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
     "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {_utc(d['until'])} ({d['reason']}).",
     "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
-    "TimedOut": lambda d, n: (f"{n[d['seat']]} missed the deadline again." if d.get("standin") else
-                              f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."),
+    "TimedOut": lambda d, n: (
+        f"{n[d['seat']]} missed the deadline again."
+        if d.get("standin")
+        else f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."
+    ),
     "StandInSeated": lambda d, n: f"The stand-in plays for {n[d['seat']]} from now on ({d['reason']}).",
     "StandInLeft": lambda d, n: f"{n[d['seat']]} is back and plays their own seat again.",
-    "PlayerReplaced": lambda d, n: (f"{d['name']} takes over seat {d['seat'] + 1}"
-                                    + (f" from {d['replaced']}" if d.get("replaced") else "") + f": {d['reason']}"),
+    "PlayerReplaced": lambda d, n: (
+        f"{d['name']} takes over seat {d['seat'] + 1}"
+        + (f" from {d['replaced']}" if d.get("replaced") else "")
+        + f": {d['reason']}"
+    ),
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
     "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; the Master of Seals was told.",
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
-    "InvitationsSent": lambda d, n: "The creator accepted; the other players are invited: "
-                                    + ", ".join(n[s] for s in d["seats"]) + ".",
+    "InvitationsSent": lambda d, n: (
+        "The creator accepted; the other players are invited: " + ", ".join(n[s] for s in d["seats"]) + "."
+    ),
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
 
@@ -108,8 +124,11 @@ class Occupancy:
 
 def occupancy(game_id: int) -> Occupancy:
     spans: list[list[tuple[int, str]]] = []
-    rows = (Event.objects.filter(game_id=game_id, type__in=("pbem.GameCreated", "pbem.PlayerReplaced"))
-            .order_by("seq").values_list("seq", "type", "payload"))
+    rows = (
+        Event.objects.filter(game_id=game_id, type__in=("pbem.GameCreated", "pbem.PlayerReplaced"))
+        .order_by("seq")
+        .values_list("seq", "type", "payload")
+    )
     for seq, etype, payload in rows:
         if etype == "pbem.GameCreated":
             spans = [[(0, player["name"])] for player in payload["players"]]
@@ -133,13 +152,22 @@ def hashes_public(game: Game) -> bool:
     return game.chain_scheme >= 2 or game_over(game)
 
 
-WITHHELD = ("withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
-            "would confirm a guess at them")
+WITHHELD = (
+    "withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
+    "would confirm a guess at them"
+)
 
 
-def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
-         limit: int | None = None, sealed: bool = False, last: int | None = None,
-         types: tuple[str, ...] | None = None) -> list[FeedItem]:
+def feed(
+    game: Game,
+    seat: int | None,
+    after: int = 0,
+    upto: int | None = None,
+    limit: int | None = None,
+    sealed: bool = False,
+    last: int | None = None,
+    types: tuple[str, ...] | None = None,
+) -> list[FeedItem]:
     """The log as `seat` (None: a spectator) may see it; everything once the game is over. Each
     event names the players who held the seats when it happened.
 
@@ -171,18 +199,36 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
     # Random draws only once the game is over: the draws recorded on a public event (the deal's
     # shuffle on the first setup event) tell what was dealt face down.
     for row in event_rows:
-        seq, visible_to, public, actor_kind, actor_seat = (row["seq"], row["visible_to"], row["public"],
-                                                           row["actor_kind"], row["actor_seat"])
+        seq, visible_to, public, actor_kind, actor_seat = (
+            row["seq"],
+            row["visible_to"],
+            row["public"],
+            row["actor_kind"],
+            row["actor_seat"],
+        )
         seen = over or may_see(visible_to, seat)
         data = row["payload"] if seen else public
         names = seated.names_at(seq)
         text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
         if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
             text += f" (played by the stand-in for {names[actor_seat]})"
-        item = FeedItem(seq, row["type"], data, actor_kind, actor_seat, row["created_at"].isoformat(), text,
-                        row["hash"] if shown else None, seq in undone, row["rng"] if over else None,
-                        row["prev_hash"] if shown else None, public, visible_to, row["reveals"],
-                        row["schema_version"])
+        item = FeedItem(
+            seq,
+            row["type"],
+            data,
+            actor_kind,
+            actor_seat,
+            row["created_at"].isoformat(),
+            text,
+            row["hash"] if shown else None,
+            seq in undone,
+            row["rng"] if over else None,
+            row["prev_hash"] if shown else None,
+            public,
+            visible_to,
+            row["reveals"],
+            row["schema_version"],
+        )
         if sealer is not None:
             item.parts = sealer.parts(seq, row)
             item.payload_key = sealer.payload_key(seq) if seen else None
@@ -190,8 +236,23 @@ def feed(game: Game, seat: int | None, after: int = 0, upto: int | None = None,
     return items
 
 
-FEED_FIELDS = ("seq", "type", "payload", "public", "visible_to", "reveals", "rng", "actor_kind", "actor_seat",
-               "actor_user_id", "created_at", "causation_id", "schema_version", "prev_hash", "hash")
+FEED_FIELDS = (
+    "seq",
+    "type",
+    "payload",
+    "public",
+    "visible_to",
+    "reveals",
+    "rng",
+    "actor_kind",
+    "actor_seat",
+    "actor_user_id",
+    "created_at",
+    "causation_id",
+    "schema_version",
+    "prev_hash",
+    "hash",
+)
 
 
 def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:
@@ -201,8 +262,9 @@ def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:
         render = PLATFORM_TEXT.get(etype[5:])
         return render(data, names) if render else etype[5:]
     try:
-        return spec.narrate(GameEvent(etype, data, tuple(visible_to) if visible_to is not None else None,
-                                      public, reveals), names)
+        return spec.narrate(
+            GameEvent(etype, data, tuple(visible_to) if visible_to is not None else None, public, reveals), names
+        )
     except Exception:  # a narration bug must not hide the event from the log
         return etype
 

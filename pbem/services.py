@@ -44,10 +44,21 @@ class PlayerSpec:
     email: str
 
 
-def create_game(kind: str, players: list[PlayerSpec], options: dict | None = None, *, title: str = "",
-                deadline_seconds: int | None = None, start: bool = True, invited: bool = False,
-                notices: str = "every", absence: str = AbsencePolicy.STANDIN, standin_after: int = 2,
-                standin_seats: tuple[int, ...] = (), actor: Actor = SYSTEM) -> Game:
+def create_game(
+    kind: str,
+    players: list[PlayerSpec],
+    options: dict | None = None,
+    *,
+    title: str = "",
+    deadline_seconds: int | None = None,
+    start: bool = True,
+    invited: bool = False,
+    notices: str = "every",
+    absence: str = AbsencePolicy.STANDIN,
+    standin_after: int = 2,
+    standin_seats: tuple[int, ...] = (),
+    actor: Actor = SYSTEM,
+) -> Game:
     """A new game with its seats; its first event publishes the seed's commitment.
 
     `invited`: the players are invited by mail (outbox rows, so they are retried like any notice
@@ -60,8 +71,9 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
     `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
     `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed)."""
     if absence not in AbsencePolicy.values:
-        raise ServiceError(f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.",
-                           "bad_options")
+        raise ServiceError(
+            f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.", "bad_options"
+        )
     if standin_after < 1:
         raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
     spec = get_game(kind)
@@ -74,27 +86,56 @@ def create_game(kind: str, players: list[PlayerSpec], options: dict | None = Non
     colours = list(spec.colours[: len(players)]) if spec.colours else [""] * len(players)
     invitations: list[dict] = []
     with transaction.atomic():
-        game = Game(kind=kind, title=title or spec.title, options=resolved, reducer_version=spec.version,
-                    absence_policy=absence, standin_after=standin_after,
-                    deadline_seconds=deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600)
+        game = Game(
+            kind=kind,
+            title=title or spec.title,
+            options=resolved,
+            reducer_version=spec.version,
+            absence_policy=absence,
+            standin_after=standin_after,
+            deadline_seconds=deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600,
+        )
         game.seed_commitment = eventlog.seed_commitment(game.seed)
         game.save()
         for number, (player, colour) in enumerate(zip(players, colours)):
             by_standin = number in standin_seats
-            seat = Seat.objects.create(game=game, number=number, name=player.name, email=player.email,
-                                       colour=colour, invite_accepted=by_standin or not invited,
-                                       notice_preference=notices)
+            seat = Seat.objects.create(
+                game=game,
+                number=number,
+                name=player.name,
+                email=player.email,
+                colour=colour,
+                invite_accepted=by_standin or not invited,
+                notice_preference=notices,
+            )
             if invited and number == CREATOR_SEAT and not by_standin:
-                invitations.append({"seat_id": seat.pk, "kind": "invitation", "version": 1, "to_email": seat.email,
-                                    "context": {"creator": True}})
-        created = NewEvent("pbem.GameCreated", {
-            "kind": kind, "title": game.title, "options": resolved, "reducer_version": spec.version,
-            "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
-            "seed_commitment": game.seed_commitment, "deadline_seconds": game.deadline_seconds,
-            "absence_policy": absence, "standin_after": standin_after,
-        })
-        first = [created] + [NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
-                             for seat in sorted(set(standin_seats))]
+                invitations.append(
+                    {
+                        "seat_id": seat.pk,
+                        "kind": "invitation",
+                        "version": 1,
+                        "to_email": seat.email,
+                        "context": {"creator": True},
+                    }
+                )
+        created = NewEvent(
+            "pbem.GameCreated",
+            {
+                "kind": kind,
+                "title": game.title,
+                "options": resolved,
+                "reducer_version": spec.version,
+                "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
+                "seed_commitment": game.seed_commitment,
+                "deadline_seconds": game.deadline_seconds,
+                "absence_policy": absence,
+                "standin_after": standin_after,
+            },
+        )
+        first = [created] + [
+            NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
+            for seat in sorted(set(standin_seats))
+        ]
         rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, first, actor.as_tuple(), "", spec, game=game)
         eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, invitations)
         if invitations:
@@ -114,15 +155,22 @@ def check_creation_limits(players: list[PlayerSpec]) -> None:
     since = timezone.now() - timedelta(days=1)
     invitations = Notice.objects.filter(kind="invitation", created_at__gte=since)
     creator = players[0].email.strip() if players else ""
-    if invitations.filter(to_email__iexact=creator, context__creator=True).count() >= \
-            settings.PBEM_GAMES_PER_CREATOR_PER_DAY:
-        raise ServiceError(f"{creator} has set up {settings.PBEM_GAMES_PER_CREATOR_PER_DAY} games in the last "
-                           "24 hours, as many as one player may; please try again tomorrow.", "rate_limited")
+    if (
+        invitations.filter(to_email__iexact=creator, context__creator=True).count()
+        >= settings.PBEM_GAMES_PER_CREATOR_PER_DAY
+    ):
+        raise ServiceError(
+            f"{creator} has set up {settings.PBEM_GAMES_PER_CREATOR_PER_DAY} games in the last "
+            "24 hours, as many as one player may; please try again tomorrow.",
+            "rate_limited",
+        )
     # Every player of a game set up today counts, invited yet or not (the others follow the creator).
     reserved = Seat.objects.filter(game__in=invitations.filter(context__creator=True).values("game_id")).count()
     if reserved + len(players) > settings.PBEM_INVITATIONS_PER_DAY:
-        raise ServiceError("This site has sent as many invitations today as it sends in a day; please try "
-                           "again tomorrow.", "rate_limited")
+        raise ServiceError(
+            "This site has sent as many invitations today as it sends in a day; please try again tomorrow.",
+            "rate_limited",
+        )
 
 
 def invite_the_others(game_id: int) -> Outcome:
@@ -135,8 +183,14 @@ def invite_the_others(game_id: int) -> Outcome:
         others = [info for info in work.seats if info["number"] != CREATOR_SEAT and info["email"]]
         work.platform("InvitationsSent", {"seats": [info["number"] for info in others]})
         for info in others:
-            work.notices.append({"seat_id": info["id"], "kind": "invitation", "version": work.loaded.version + 1,
-                                 "to_email": info["email"]})
+            work.notices.append(
+                {
+                    "seat_id": info["id"],
+                    "kind": "invitation",
+                    "version": work.loaded.version + 1,
+                    "to_email": info["email"],
+                }
+            )
 
     return run(game_id, SYSTEM, body)
 
@@ -163,8 +217,10 @@ def accept_invitation(seat: Seat) -> bool:
 
 def _invited_creator_only(game: Game) -> bool:
     invitations = Notice.objects.filter(game=game, kind="invitation")
-    return invitations.filter(context__creator=True).exists() and not \
-        Event.objects.filter(game=game, type="pbem.InvitationsSent").exists()
+    return (
+        invitations.filter(context__creator=True).exists()
+        and not Event.objects.filter(game=game, type="pbem.InvitationsSent").exists()
+    )
 
 
 def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:
@@ -184,8 +240,16 @@ def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome
     return run(game_id, actor, body)
 
 
-def submit(game_id: int, seat: int, lines: str | list[str] | None = None, *, command: dict | None = None,
-           expected_version: int | None = None, causation_id: str = "", actor: Actor | None = None) -> Outcome:
+def submit(
+    game_id: int,
+    seat: int,
+    lines: str | list[str] | None = None,
+    *,
+    command: dict | None = None,
+    expected_version: int | None = None,
+    causation_id: str = "",
+    actor: Actor | None = None,
+) -> Outcome:
     """Applies a seat's command(s): text lines in the game's grammar, or one structured command.
 
     Several lines are applied in order, all or none. The same causation id is applied once.
@@ -244,8 +308,9 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
     played_by_standin = seat in work.state["meta"].get("standins", ()) and work.actor.kind == "seat"
     if not may_act(spec, game_state, seat):
         waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or "nobody"
-        hint = " The stand-in is playing your seat: reply 'back' to play it yourself again." \
-            if played_by_standin else ""
+        hint = (
+            " The stand-in is playing your seat: reply 'back' to play it yourself again." if played_by_standin else ""
+        )
         if number > 1 and structured is None:
             raise _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting)
         raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.{hint}")
@@ -261,8 +326,9 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
     work.told.applied.append(spec.describe(command))
 
 
-def _not_awaited_after_earlier_lines(spec, game_state, seat: int, line: str, number: int,
-                                     waiting: str) -> CommandRejected:
+def _not_awaited_after_earlier_lines(
+    spec, game_state, seat: int, line: str, number: int, waiting: str
+) -> CommandRejected:
     """Line 2 of a reply when line 1 ended the turn: the real reason, naming the line. A line the
     game cannot read at all is refused for that; a good move for having come after the turn ended."""
     try:
@@ -270,9 +336,13 @@ def _not_awaited_after_earlier_lines(spec, game_state, seat: int, line: str, num
     except Rejected as exc:
         return CommandRejected(str(exc), line, number, [])
     earlier = "line 1" if number == 2 else f"lines 1-{number - 1}"
-    return NotAwaitedAfterEarlierLines(f"After your {earlier} it is no longer your turn: the game is now "
-                                       f"waiting for {waiting}, so this line cannot be played as well.",
-                                       line, number, [])
+    return NotAwaitedAfterEarlierLines(
+        f"After your {earlier} it is no longer your turn: the game is now "
+        f"waiting for {waiting}, so this line cannot be played as well.",
+        line,
+        number,
+        [],
+    )
 
 
 def spec_describe(spec, command) -> str:

@@ -19,8 +19,12 @@ def read_web(message: InboundMessage) -> None:
     body = json.loads(bytes(message.raw).decode())
     seat = Seat.objects.filter(pk=body["seat_id"]).first()
     if seat is None or seat.token_generation != body.get("generation", seat.token_generation):
-        finish(message, InboundStatus.REFUSED, "revoked",
-               "This seat has a new player since the page was opened: nothing was applied.")
+        finish(
+            message,
+            InboundStatus.REFUSED,
+            "revoked",
+            "This seat has a new player since the page was opened: nothing was applied.",
+        )
         return
     apply(message, seat, body.get("text", ""), body.get("expected_version"))
 
@@ -31,16 +35,22 @@ def apply(message: InboundMessage, seat: Seat, text: str, expected_version: int 
     Returns the Outcome, or the ServiceError that refused it."""
     message.game_id, message.seat = seat.game_id, seat
     try:
-        outcome = services.submit(seat.game_id, seat.number, text, expected_version=expected_version,
-                                  causation_id=message.message_id[:200])
+        outcome = services.submit(
+            seat.game_id, seat.number, text, expected_version=expected_version, causation_id=message.message_id[:200]
+        )
     except services.ServiceError as exc:
         if exc.code == "busy":
             raise TryLater(str(exc)) from exc
         finish(message, InboundStatus.REFUSED, exc.code, describe_refusal(exc))
         return exc
     if outcome.duplicate:
-        finish(message, InboundStatus.APPLIED, "duplicate",
-               f"This submission had already been applied, at version {outcome.version}.", outcome.version)
+        finish(
+            message,
+            InboundStatus.APPLIED,
+            "duplicate",
+            f"This submission had already been applied, at version {outcome.version}.",
+            outcome.version,
+        )
     elif outcome.events:
         finish(message, InboundStatus.APPLIED, "applied", describe_outcome(outcome), outcome.version)
     else:

@@ -65,14 +65,24 @@ def sweep_inbound(older_than_seconds: int = 60) -> int:
     message still not processed ends, ignored with its reason: every message reaches an end."""
     now = timezone.now()
     retry_until = now - timedelta(hours=getattr(settings, "PBEM_INBOUND_RETRY_HOURS", 48))
-    for inbound_id in InboundMessage.objects.filter(status=InboundStatus.RECEIVED, received_at__lt=retry_until) \
-            .values_list("id", flat=True)[:500]:
-        processing.give_up(inbound_id, "gave_up", "Not processed: retried for "
-                           f"{getattr(settings, 'PBEM_INBOUND_RETRY_HOURS', 48)} hours without success. Nothing "
-                           "was applied.", status=InboundStatus.IGNORED)
-    ids = list(InboundMessage.objects.filter(status=InboundStatus.RECEIVED,
-                                             received_at__lte=now - timedelta(seconds=older_than_seconds))
-               .order_by("id").values_list("id", flat=True)[:500])
+    for inbound_id in InboundMessage.objects.filter(
+        status=InboundStatus.RECEIVED, received_at__lt=retry_until
+    ).values_list("id", flat=True)[:500]:
+        processing.give_up(
+            inbound_id,
+            "gave_up",
+            "Not processed: retried for "
+            f"{getattr(settings, 'PBEM_INBOUND_RETRY_HOURS', 48)} hours without success. Nothing "
+            "was applied.",
+            status=InboundStatus.IGNORED,
+        )
+    ids = list(
+        InboundMessage.objects.filter(
+            status=InboundStatus.RECEIVED, received_at__lte=now - timedelta(seconds=older_than_seconds)
+        )
+        .order_by("id")
+        .values_list("id", flat=True)[:500]
+    )
     for inbound_id in ids:
         processing.process(inbound_id)
     return len(ids)

@@ -21,6 +21,10 @@ urlpatterns = [
     path("health/", views.health_check, name="pbem-health"),
     path("api/", api.urls()),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.
-    re_path(r"^api/.*$", lambda request: JsonResponse(
-        {"code": "not_found", "message": f"There is no API endpoint {request.path}; see /api/docs."}, status=404)),
+    re_path(
+        r"^api/.*$",
+        lambda request: JsonResponse(
+            {"code": "not_found", "message": f"There is no API endpoint {request.path}; see /api/docs."}, status=404
+        ),
+    ),
 ]

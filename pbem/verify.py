@@ -61,14 +61,18 @@ def verify_document(doc: dict, heads: Sequence[tuple[int, str]] = (), spec: Game
     """Every check the document allows; `spec`: the game's rules (default: found in games/)."""
     found = Findings()
     if doc.get("format") != FORMAT or doc.get("format_version") != FORMAT_VERSION:
-        found.problems.append(f"this is not a pbem log of format {FORMAT} {FORMAT_VERSION} "
-                              f"(it says {doc.get('format')!r} {doc.get('format_version')!r})")
+        found.problems.append(
+            f"this is not a pbem log of format {FORMAT} {FORMAT_VERSION} "
+            f"(it says {doc.get('format')!r} {doc.get('format_version')!r})"
+        )
         return found
     game, events = doc["game"], doc["events"]
     scheme = game["chain_scheme"]
     if scheme not in chain.SCHEMES:
-        found.problems.append(f"chain scheme {scheme} is unknown to this verifier (it knows "
-                              f"{', '.join(map(str, chain.SCHEMES))}): update the repository")
+        found.problems.append(
+            f"chain scheme {scheme} is unknown to this verifier (it knows "
+            f"{', '.join(map(str, chain.SCHEMES))}): update the repository"
+        )
         return found
     found.facts.append(f"game #{game['id']} ({game['kind']}), hash chain scheme {scheme}")
     seed = _seed(doc, events, found)
@@ -84,8 +88,10 @@ def _seed(doc: dict, events: list[dict], found: Findings) -> bytes | None:
     revealed = [ev["payload"]["seed"] for ev in events if ev["type"] == "pbem.SeedRevealed" and ev["payload"]]
     seed = doc.get("seed") or (revealed[0] if revealed else None)
     if seed is None:
-        found.notes.append("the seed is still secret (the game is not over): random outcomes and hidden "
-                           "payloads can be checked once it is revealed at the end")
+        found.notes.append(
+            "the seed is still secret (the game is not over): random outcomes and hidden "
+            "payloads can be checked once it is revealed at the end"
+        )
         return None
     commitments = {doc["game"]["seed_commitment"]}
     created = [ev for ev in events if ev["type"] == "pbem.GameCreated" and ev["payload"]]
@@ -107,18 +113,22 @@ def _check_chain(game: dict, events: list[dict], scheme: int, seed: bytes | None
     unlinkable = False
     withheld = scheme == 1 and any(ev["hash"] is None for ev in events)
     if withheld:
-        found.notes.append("this game's chain (scheme 1) hashes its hidden payloads, so its hashes are withheld "
-                           "until the end: export it again then")
+        found.notes.append(
+            "this game's chain (scheme 1) hashes its hidden payloads, so its hashes are withheld "
+            "until the end: export it again then"
+        )
     for position, ev in enumerate(events, start=1):
         seq = ev["seq"]
         if seq != position:
-            found.problems.append(f"the event at position {position} is numbered {seq}: the events are out of "
-                                  "order, or one is missing")
+            found.problems.append(
+                f"the event at position {position} is numbered {seq}: the events are out of order, or one is missing"
+            )
         if withheld:
             continue
         if ev["prev_hash"] != prev:
-            found.problems.append(f"event {seq}: it does not link to the event before it (its previous hash "
-                                  "is not that event's hash)")
+            found.problems.append(
+                f"event {seq}: it does not link to the event before it (its previous hash is not that event's hash)"
+            )
         prev = ev["hash"]
         if scheme == 1:
             if ev["payload"] is None or "rng" not in ev:
@@ -132,8 +142,9 @@ def _check_chain(game: dict, events: list[dict], scheme: int, seed: bytes | None
         if chain.what_digest(ev) != parts["what"]:
             found.problems.append(f"event {seq}: its type, actor or visibility differ from what the chain recorded")
         if chain.when_digest(ev["created_at"]) != parts["when"]:
-            found.problems.append(f"event {seq}: its time ({ev['created_at']}) differs from the time the chain "
-                                  "recorded")
+            found.problems.append(
+                f"event {seq}: its time ({ev['created_at']}) differs from the time the chain recorded"
+            )
         key = chain.payload_key(sealer.key, game_id, seq) if sealer.key else _hex_key(ev.get("payload_key"))
         if ev["payload"] is not None and key is not None:
             opened += 1
@@ -148,18 +159,24 @@ def _check_chain(game: dict, events: list[dict], scheme: int, seed: bytes | None
             found.problems.append(f"event {seq}: its hash does not follow from its parts and the hash before it")
         linked += 1
     if scheme == 1 and unlinkable and not withheld:
-        found.notes.append("scheme 1 hashes every hidden payload and random draw: its links can be checked "
-                           "only with all of them, in an export made after the end")
+        found.notes.append(
+            "scheme 1 hashes every hidden payload and random draw: its links can be checked "
+            "only with all of them, in an export made after the end"
+        )
     if linked:
         found.facts.append(f"{linked} events checked link by link from the first")
     if scheme >= 2:
         found.facts.append(f"{opened} payloads checked against their commitments")
         if unopened:
-            found.notes.append(f"{unopened} payloads hidden from this reader stay sealed in their commitments "
-                               "until the seed is revealed")
+            found.notes.append(
+                f"{unopened} payloads hidden from this reader stay sealed in their commitments "
+                "until the seed is revealed"
+            )
         if seed is not None:
-            found.notes.append("each event's origin (mail Message-ID, API key) is committed but not exported: "
-                               "only the server's verify_games opens it")
+            found.notes.append(
+                "each event's origin (mail Message-ID, API key) is committed but not exported: "
+                "only the server's verify_games opens it"
+            )
 
 
 def _hex_key(text):
@@ -184,11 +201,14 @@ def _check_heads(doc: dict, events: list[dict], heads, found: Findings) -> None:
         if have == digest:
             found.facts.append(f"head {version}:{digest[:16]}… is in the log")
         elif have is None:
-            found.problems.append(f"head {version}:{digest[:16]}… is not in the log: it has {len(events)} events, "
-                                  f"none numbered {version}")
+            found.problems.append(
+                f"head {version}:{digest[:16]}… is not in the log: it has {len(events)} events, none numbered {version}"
+            )
         else:
-            found.problems.append(f"head {version}:{digest[:16]}… is not in the log: event {version} has hash "
-                                  f"{have[:16]}…, so the log changed after that head was given out")
+            found.problems.append(
+                f"head {version}:{digest[:16]}… is not in the log: event {version} has hash "
+                f"{have[:16]}…, so the log changed after that head was given out"
+            )
 
 
 def _check_draws(events: list[dict], seed: bytes | None, found: Findings) -> None:
@@ -209,8 +229,10 @@ def _replay(doc: dict, events: list[dict], spec: GameSpec | None, found: Finding
     if not doc["reader"].get("complete") or any(ev["payload"] is None for ev in events):
         seat = doc["reader"].get("seat")
         reader = f"seat {seat}'s" if seat is not None else "a spectator's"
-        found.notes.append(f"this is {reader} log before the end: replaying the rules needs every payload, "
-                           "so export it again once the game is over")
+        found.notes.append(
+            f"this is {reader} log before the end: replaying the rules needs every payload, "
+            "so export it again once the game is over"
+        )
         return
     game = doc["game"]
     try:
@@ -219,10 +241,14 @@ def _replay(doc: dict, events: list[dict], spec: GameSpec | None, found: Finding
         found.problems.append(f"replay: {exc}")
         return
     if spec.version != game["reducer_version"]:
-        found.notes.append(f"the game was played with reducer version {game['reducer_version']}; these rules "
-                           f"are version {spec.version}")
-    rows = [(ev["seq"], ev["type"], ev["payload"], ev["public"], ev["visible_to"], ev["reveals"],
-             ev["schema_version"]) for ev in events]
+        found.notes.append(
+            f"the game was played with reducer version {game['reducer_version']}; these rules "
+            f"are version {spec.version}"
+        )
+    rows = [
+        (ev["seq"], ev["type"], ev["payload"], ev["public"], ev["visible_to"], ev["reveals"], ev["schema_version"])
+        for ev in events
+    ]
     undone = fold.undone_in(rows)
     state = fold.new_state()
     for row in rows:
@@ -233,8 +259,9 @@ def _replay(doc: dict, events: list[dict], spec: GameSpec | None, found: Finding
             expected = fold.final_standing(spec, state)
             recorded = {k: payload.get(k) for k in ("scores", "ranking", "tiebreak")}
             if expected != recorded:
-                found.problems.append(f"event {seq}: the end records {recorded}, but the rules replayed give "
-                                      f"{expected}")
+                found.problems.append(
+                    f"event {seq}: the end records {recorded}, but the rules replayed give {expected}"
+                )
         try:
             state = fold.fold_rows(spec, state, [row], set())
         except Exception as exc:  # noqa: BLE001 - any failure to replay is a finding
@@ -253,15 +280,22 @@ def _replay(doc: dict, events: list[dict], spec: GameSpec | None, found: Finding
 def report(found: Findings) -> str:
     lines = [f"ok: {fact}" for fact in found.facts] + [f"note: {note}" for note in found.notes]
     lines += [f"PROBLEM: {problem}" for problem in found.problems]
-    lines.append(f"FAILED: {len(found.problems)} problem(s)" if found.problems else "VERIFIED: everything checked holds")
+    lines.append(
+        f"FAILED: {len(found.problems)} problem(s)" if found.problems else "VERIFIED: everything checked holds"
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pbem.verify", description=__doc__.split("\n\n")[0])
     parser.add_argument("file", help="the exported log (JSON); - reads standard input")
-    parser.add_argument("--head", action="append", default=[], metavar="VERSION:HASH",
-                        help="a head a notice quoted; the log must still contain it (repeatable)")
+    parser.add_argument(
+        "--head",
+        action="append",
+        default=[],
+        metavar="VERSION:HASH",
+        help="a head a notice quoted; the log must still contain it (repeatable)",
+    )
     args = parser.parse_args(argv)
     try:
         heads = [chain.parse_head(text) for text in args.head]

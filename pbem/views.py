@@ -57,8 +57,12 @@ def _token_seat(request, token: str) -> Seat | HttpResponse:
         response["Retry-After"] = str(exc.retry_after)
         return response
     except addressing.TokenProblem as exc:
-        return render(request, "pbem/problem.html", {"title": "This link does not work", "message": str(exc),
-                                                     "code": exc.code}, status=403)
+        return render(
+            request,
+            "pbem/problem.html",
+            {"title": "This link does not work", "message": str(exc), "code": exc.code},
+            status=403,
+        )
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -85,15 +89,24 @@ def _board(spec, state: dict, seat: int | None, links: dict | None = None) -> di
         markup = spec.render_html(view, links=links)
     else:
         markup = spec.render_html(view)
-    return {"board_html": mark_safe(web_board.phone_layout(markup)),  # noqa: S308 - the game's own markup
-            "board_text": selectors.board_text(spec, state, seat)}
+    return {
+        "board_html": mark_safe(web_board.phone_layout(markup)),  # noqa: S308 - the game's own markup
+        "board_text": selectors.board_text(spec, state, seat),
+    }
 
 
 def _awaited(game: Game, names: list[str]) -> list[dict]:
     deadlines = game.deadlines or {}
-    return [{"seat": s, "name": names[s], "deadline": deadlines.get(str(s), ""),
-             "deadline_text": _when(deadlines.get(str(s), ""))}
-            for s in (game.awaited or []) if s < len(names)]
+    return [
+        {
+            "seat": s,
+            "name": names[s],
+            "deadline": deadlines.get(str(s), ""),
+            "deadline_text": _when(deadlines.get(str(s), "")),
+        }
+        for s in (game.awaited or [])
+        if s < len(names)
+    ]
 
 
 def _when(iso: str) -> str:
@@ -114,9 +127,16 @@ def _game_context(game: Game) -> dict:
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     names = [s.name for s in seats]
     over = selectors.game_over(game)
-    return {"game": game, "spec": get_game(game.kind), "seats": seats, "names": names, "over": over,
-            "awaited": _awaited(game, names), "scores": list(zip(names, game.scores or [], strict=False)),
-            "winner_line": _winner_line(game, names) if game.status == GameStatus.FINISHED else ""}
+    return {
+        "game": game,
+        "spec": get_game(game.kind),
+        "seats": seats,
+        "names": names,
+        "over": over,
+        "awaited": _awaited(game, names),
+        "scores": list(zip(names, game.scores or [], strict=False)),
+        "winner_line": _winner_line(game, names) if game.status == GameStatus.FINISHED else "",
+    }
 
 
 def _winner_line(game: Game, names: list[str]) -> str:
@@ -167,12 +187,17 @@ def new_game(request):
             ratelimit.check_create(request)
             if not cache.add(key, "pending", 3600):
                 return _creating(request)
-            game = services.create_game(kind, form.cleaned_data["invitees"], form.game_options(),
-                                        title=form.cleaned_data["title"].strip(),
-                                        deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
-                                        invited=True, notices=form.cleaned_data["notices"],
-                                        absence=form.cleaned_data["absence"],
-                                        standin_after=form.cleaned_data["standin_after"])
+            game = services.create_game(
+                kind,
+                form.cleaned_data["invitees"],
+                form.game_options(),
+                title=form.cleaned_data["title"].strip(),
+                deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
+                invited=True,
+                notices=form.cleaned_data["notices"],
+                absence=form.cleaned_data["absence"],
+                standin_after=form.cleaned_data["standin_after"],
+            )
         except (ratelimit.Limited, services.ServiceError) as exc:
             cache.delete(key)
             form.add_error(None, str(exc))
@@ -185,19 +210,32 @@ def new_game(request):
 
 def _created(request, game: Game) -> None:
     creator = game.seats.get(number=services.CREATOR_SEAT)
-    messages.success(request, f"Game #{game.pk} is set up. Your invitation is on its way to {creator.email}: "
-                              "accept it, and the other players are invited. The game starts when all have "
-                              "accepted.")
+    messages.success(
+        request,
+        f"Game #{game.pk} is set up. Your invitation is on its way to {creator.email}: "
+        "accept it, and the other players are invited. The game starts when all have "
+        "accepted.",
+    )
     if settings.PBEM_SHOW_CREATOR_LINK:
         # Mail stays on this machine (the embedded run writes it to files): nothing can be sent
         # to a stranger, so the link may be shown here instead of only in the mail.
-        messages.info(request, f"This run keeps mail on this machine ({settings.EMAIL_FILE_PATH}); your "
-                               f"invitation: {outbound_invite_url(creator)}")
+        messages.info(
+            request,
+            f"This run keeps mail on this machine ({settings.EMAIL_FILE_PATH}); your "
+            f"invitation: {outbound_invite_url(creator)}",
+        )
 
 
 def _creating(request) -> HttpResponse:
-    return render(request, "pbem/problem.html", {"title": "Already sent", "message": "This form was sent "
-                  "already and the game is being set up; look for it in the lobby."}, status=409)
+    return render(
+        request,
+        "pbem/problem.html",
+        {
+            "title": "Already sent",
+            "message": "This form was sent already and the game is being set up; look for it in the lobby.",
+        },
+        status=409,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -220,8 +258,14 @@ def practice(request):
             ratelimit.check_create(request)
             if not cache.add(key, "pending", 3600):
                 return _creating(request)
-            game = services.create_game(kind, players, {}, title=f"Practice: {spec.title}", invited=True,
-                                        standin_seats=tuple(range(1, len(players))))
+            game = services.create_game(
+                kind,
+                players,
+                {},
+                title=f"Practice: {spec.title}",
+                invited=True,
+                standin_seats=tuple(range(1, len(players))),
+            )
         except (ratelimit.Limited, services.ServiceError) as exc:
             cache.delete(key)
             form.add_error(None, str(exc))
@@ -269,8 +313,9 @@ def seat_page(request, token: str):
     game = seat.game
     spec = get_game(game.kind)
     state = eventlog.load(game).state
-    acting = (game.status == GameStatus.RUNNING and state["game"] is not None
-              and may_act(spec, state["game"], seat.number))
+    acting = (
+        game.status == GameStatus.RUNNING and state["game"] is not None and may_act(spec, state["game"], seat.number)
+    )
     menu = choosing.menu(spec, state["game"], seat.number) if acting else None
     legal = [menu.line(c) for g in menu.groups for c in g.choices] if menu else []
     here = reverse("pbem-seat", args=[token])
@@ -278,7 +323,9 @@ def seat_page(request, token: str):
     say_form = SayForm(initial={"submission_key": new_submission_key()}, auto_id="say_%s")
     status = 200
     if request.method == "POST":
-        posted = SayForm(request.POST, auto_id="say_%s") if "message" in request.POST else CommandForm(legal, request.POST)
+        posted = (
+            SayForm(request.POST, auto_id="say_%s") if "message" in request.POST else CommandForm(legal, request.POST)
+        )
         if posted.is_valid():
             try:
                 ratelimit.check_submission(seat.pk)
@@ -287,8 +334,13 @@ def seat_page(request, token: str):
                 status = 429
             else:
                 expected = posted.cleaned_data.get("expected_version")
-                message = inbox.store_submission(seat, posted.command_text(), expected, channel="web",
-                                                 key=posted.cleaned_data.get("submission_key") or "")
+                message = inbox.store_submission(
+                    seat,
+                    posted.command_text(),
+                    expected,
+                    channel="web",
+                    key=posted.cleaned_data.get("submission_key") or "",
+                )
                 return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
         else:
             status = 400
@@ -298,21 +350,44 @@ def seat_page(request, token: str):
             form = posted
     submission = _submission(request, seat)
     if submission and submission["refused"] and request.method == "GET":
-        form = CommandForm(legal, initial={"expected_version": game.version, "text": submission["text"],
-                                           "submission_key": new_submission_key()})
+        form = CommandForm(
+            legal,
+            initial={
+                "expected_version": game.version,
+                "text": submission["text"],
+                "submission_key": new_submission_key(),
+            },
+        )
     context = _game_context(game)
     items = selectors.feed(game, seat.number, last=12)  # the panel reads what it shows
     context.update(
-        seat=seat, token=token, acting=acting, form=form, say_form=say_form, submission=submission,
+        seat=seat,
+        token=token,
+        acting=acting,
+        form=form,
+        say_form=say_form,
+        submission=submission,
         # Learning that the game moved on: live.js, or without JavaScript a refresh while waiting.
         live=game.status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED),
-        refresh_seconds=REFRESH_SECONDS, poll_seconds=f"{live.poll_seconds():g}",
+        refresh_seconds=REFRESH_SECONDS,
+        poll_seconds=f"{live.poll_seconds():g}",
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
-        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")), recent=items, talk=_talk_of(game, seat.number),
-        help_text=selectors.help_text(spec, state, seat.number), started=state["meta"]["started"],
+        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")),
+        recent=items,
+        talk=_talk_of(game, seat.number),
+        help_text=selectors.help_text(spec, state, seat.number),
+        started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
-        chooser=chooser.step(menu, here, group=request.GET.get("group", ""), pick=request.GET.get("pick", ""),
-                             query=request.GET.get("q", ""), page=_page_number(request)) if menu else None,
+        chooser=chooser.step(
+            menu,
+            here,
+            group=request.GET.get("group", ""),
+            pick=request.GET.get("pick", ""),
+            query=request.GET.get("q", ""),
+            page=_page_number(request),
+        )
+        if menu
+        else None,
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
@@ -332,8 +407,16 @@ def seat_wait(request, token: str):
     timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
     row = live.wait_for_version(seat.game_id, int(raw), timeout) or {}
     awaited = row.get("awaited") or []
-    return _private(JsonResponse({"version": row.get("version"), "changed": (row.get("version") or 0) > int(raw),
-                                  "status": row.get("status"), "my_turn": seat.number in awaited}))
+    return _private(
+        JsonResponse(
+            {
+                "version": row.get("version"),
+                "changed": (row.get("version") or 0) > int(raw),
+                "status": row.get("status"),
+                "my_turn": seat.number in awaited,
+            }
+        )
+    )
 
 
 def _page_number(request) -> int:
@@ -353,11 +436,16 @@ def _submission(request, seat: Seat) -> dict | None:
     except (ValueError, AttributeError):
         text = ""
     outcome = message.outcome or ""
-    return {"message": message, "text": text, "done": message.status != InboundStatus.RECEIVED,
-            "refused": message.status == InboundStatus.REFUSED, "outcome": outcome,
-            # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
-            "reason": outcome.split(LEGAL_LIST, 1)[0],
-            "code": getattr(message, "error_code", "")}
+    return {
+        "message": message,
+        "text": text,
+        "done": message.status != InboundStatus.RECEIVED,
+        "refused": message.status == InboundStatus.REFUSED,
+        "outcome": outcome,
+        # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
+        "reason": outcome.split(LEGAL_LIST, 1)[0],
+        "code": getattr(message, "error_code", ""),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,10 +479,22 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
     shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
     context.update(
-        seat=seat, seat_token=token, at=at, base=base, items=shown, whole=whole, talk=_talk(items), event=next((i for i in items if i.seq == at), None),
-        first=1 if game.version else 0, prev=max(at - 1, 0), next=min(at + 1, game.version), last=game.version,
-        at_round=int(summary.get("round") or 0), at_phase=str(summary.get("phase") or ""),
-        rounds=list(range(1, max(game.round, 0) + 1)), **_board(spec, state, number),
+        seat=seat,
+        seat_token=token,
+        at=at,
+        base=base,
+        items=shown,
+        whole=whole,
+        talk=_talk(items),
+        event=next((i for i in items if i.seq == at), None),
+        first=1 if game.version else 0,
+        prev=max(at - 1, 0),
+        next=min(at + 1, game.version),
+        last=game.version,
+        at_round=int(summary.get("round") or 0),
+        at_phase=str(summary.get("phase") or ""),
+        rounds=list(range(1, max(game.round, 0) + 1)),
+        **_board(spec, state, number),
     )
     return render(request, "pbem/history.html", context)
 
@@ -408,8 +508,12 @@ def _requested_event(request, game: Game, spec) -> int | HttpResponse:
     if raw == "":
         return game.version
     if not raw.isdigit():
-        return render(request, "pbem/problem.html", {"title": "No such event",
-                                                     "message": f"'{raw}' is not an event number."}, status=400)
+        return render(
+            request,
+            "pbem/problem.html",
+            {"title": "No such event", "message": f"'{raw}' is not an event number."},
+            status=400,
+        )
     return min(int(raw), game.version)
 
 
@@ -435,8 +539,13 @@ def game_page(request, game_id: int):
     state = eventlog.load(game).state
     context = _game_context(game)
     items = selectors.feed(game, None, last=15)  # the panel reads what it shows
-    context.update(recent=items, talk=_talk_of(game, None), started=state["meta"]["started"],
-                   pending=[s for s in context["seats"] if not s.invite_accepted], **_board(spec, state, None))
+    context.update(
+        recent=items,
+        talk=_talk_of(game, None),
+        started=state["meta"]["started"],
+        pending=[s for s in context["seats"] if not s.invite_accepted],
+        **_board(spec, state, None),
+    )
     return render(request, "pbem/game.html", context)
 
 
@@ -461,21 +570,31 @@ def game_audit(request, game_id: int):
                 form.add_error("head", str(exc))
         if form.errors:
             status = 400
-    context.update(report=report, draws=audit.draws_table(game) if over else None, seed=seed,
-                   chain_ok=not audit.chain_problems_of(report), scheme_text=audit.scheme_text(report.scheme),
-                   seed_matches=bool(seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment),
-                   head_form=form, head_checks=head_checks, heads_shown=heads_shown, withheld=selectors.WITHHELD,
-                   heads=anchors.heads_by_version(game) if heads_shown else [],
-                   # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
-                   mailed_heads=anchors.mailed_heads(game) if heads_shown else [])
+    context.update(
+        report=report,
+        draws=audit.draws_table(game) if over else None,
+        seed=seed,
+        chain_ok=not audit.chain_problems_of(report),
+        scheme_text=audit.scheme_text(report.scheme),
+        seed_matches=bool(seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment),
+        head_form=form,
+        head_checks=head_checks,
+        heads_shown=heads_shown,
+        withheld=selectors.WITHHELD,
+        heads=anchors.heads_by_version(game) if heads_shown else [],
+        # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
+        mailed_heads=anchors.mailed_heads(game) if heads_shown else [],
+    )
     return render(request, "pbem/audit.html", context, status=status)
 
 
 def _log_download(game: Game, seat: Seat | None) -> HttpResponse:
     """The log as one JSON document (pbem/export.py), for `python -m pbem.verify` to check offline."""
     doc = export.document(game, seat.number if seat else None)
-    response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+        content_type="application/json; charset=utf-8",
+    )
     reader = "" if seat is None or doc["reader"]["complete"] else f"-seat{seat.number}"
     response["Content-Disposition"] = f'attachment; filename="game{game.pk}-v{game.version}{reader}.json"'
     return response

@@ -68,8 +68,11 @@ def quiet_limits(settings):
     cache.clear()
 
 
-CAST = [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org"),
-        services.PlayerSpec("Carol", "carol@example.org")]
+CAST = [
+    services.PlayerSpec("Alice", "alice@example.org"),
+    services.PlayerSpec("Bob", "bob@example.org"),
+    services.PlayerSpec("Carol", "carol@example.org"),
+]
 
 
 @pytest.fixture

@@ -26,8 +26,16 @@ from pbem.models import Game  # noqa: E402
 
 
 def main() -> None:
-    namespace = {"deadlines": deadlines, "desk": desk, "eventlog": eventlog, "services": services, "Game": Game,
-                 "datetime": datetime, "timedelta": timedelta, "UTC": UTC}
+    namespace = {
+        "deadlines": deadlines,
+        "desk": desk,
+        "eventlog": eventlog,
+        "services": services,
+        "Game": Game,
+        "datetime": datetime,
+        "timedelta": timedelta,
+        "UTC": UTC,
+    }
     print(json.dumps({"ready": os.getpid()}), flush=True)
     for line in sys.stdin:
         request = json.loads(line)

@@ -18,13 +18,19 @@ def database_url() -> str:
     db = connection.settings_dict
     if connection.vendor != "postgresql":
         raise RuntimeError("another process can share only a PostgreSQL test database")
-    return (f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
-            f"{db['NAME']}")
+    return (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
 
 
 def service_env(**extra) -> dict:
-    base = {"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": database_url(), "CELERY_BROKER_URL": "",
-            "CELERY_TASK_ALWAYS_EAGER": "1", "PBEM_NOTICE_DISPATCH": "none"}
+    base = {
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "PBEM_NOTICE_DISPATCH": "none",
+    }
     return {**os.environ, **base, **extra}
 
 
@@ -33,8 +39,14 @@ class Peer:
     returns what it set as `result`."""
 
     def __init__(self, **env):
-        self.process = subprocess.Popen([sys.executable, "-m", "tests.peer"], cwd=ROOT, env=service_env(**env),
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.peer"],
+            cwd=ROOT,
+            env=service_env(**env),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         ready = json.loads(self.process.stdout.readline() or "{}")
         if "ready" not in ready:
             raise RuntimeError("the peer process did not start")

@@ -58,8 +58,10 @@ def test_the_api_says_whether_the_log_still_contains_a_head(client, make_game):
     assert not wrong["all_contained"] and wrong["heads"][0]["found"] == good.split(":")[1]
     assert "so the log was changed after that head was given out" in wrong["heads"][0]["message"]
     beyond = client.get(f"/api/games/{game.pk}/head", {"head": f"99:{'ab' * 32}"}).json()
-    assert beyond["heads"][0]["found"] is None and f"has {game.version} events, none numbered 99" in \
-        beyond["heads"][0]["message"]
+    assert (
+        beyond["heads"][0]["found"] is None
+        and f"has {game.version} events, none numbered 99" in beyond["heads"][0]["message"]
+    )
     bad = client.get(f"/api/games/{game.pk}/head", {"head": "3:abc"})
     assert bad.status_code == 422 and bad.json()["code"] == "bad_head"
     assert client.get("/api/games/99999/head", {"head": good}).status_code == 404
@@ -71,7 +73,8 @@ def test_the_api_reads_the_heads_in_a_whole_pasted_notice(client, make_game, mai
     pasted = "".join(f"{k}: {v}\n" for k, v in message.extra_headers.items()) + "\n" + message.body
     answer = client.post(f"/api/games/{game.pk}/head", {"text": pasted}, content_type="application/json").json()
     assert answer["all_contained"] and [h["version"] for h in answer["heads"]] == [
-        chain.parse_head(message.extra_headers["X-Pbem-Head"])[0]]
+        chain.parse_head(message.extra_headers["X-Pbem-Head"])[0]
+    ]
     other = make_game(2)
     refused = client.post(f"/api/games/{other.pk}/head", {"text": message.body}, content_type="application/json")
     assert refused.status_code == 422 and f"about game #{game.pk}, not game #{other.pk}" in refused.json()["message"]
@@ -126,8 +129,7 @@ def test_verify_games_and_the_audit_explain_each_games_scheme(client, make_game,
 
 
 @requires_postgres
-def test_an_insider_who_rewrites_the_log_and_recomputes_the_chain_is_caught_by_a_mailed_head(
-        make_game, mailoutbox):
+def test_an_insider_who_rewrites_the_log_and_recomputes_the_chain_is_caught_by_a_mailed_head(make_game, mailoutbox):
     """With the owner's powers (triggers off), an event is forged and every hash after it recomputed,
     the game row too: the chain alone verifies, but a head that went out by mail is no longer in it."""
     game = sent_game(make_game, mailoutbox)
@@ -140,8 +142,10 @@ def test_an_insider_who_rewrites_the_log_and_recomputes_the_chain_is_caught_by_a
         cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
         for row in rows:
             digest = sealer.hash(row["seq"], row, prev)
-            cursor.execute("UPDATE pbem_event SET payload = %s, prev_hash = %s, hash = %s WHERE game_id = %s AND seq = %s",
-                           [json.dumps(row["payload"]), prev, digest, game.pk, row["seq"]])
+            cursor.execute(
+                "UPDATE pbem_event SET payload = %s, prev_hash = %s, hash = %s WHERE game_id = %s AND seq = %s",
+                [json.dumps(row["payload"]), prev, digest, game.pk, row["seq"]],
+            )
             prev = digest
         cursor.execute("UPDATE pbem_game SET head_hash = %s WHERE id = %s", [prev, game.pk])
         cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")

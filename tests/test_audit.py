@@ -135,19 +135,31 @@ def test_replay_skips_what_was_undone_even_past_snapshots(make_game, settings):
 def test_create_game_command_prints_the_new_games_id(db, settings):
     settings.PBEM_NOTICE_DISPATCH = "none"
     out = io.StringIO()
-    call_command("create_game", "diceduel", "--player", "Ann:ann@example.org", "--player", "Ben:ben@example.org",
-                 "--option", "rounds=2", stdout=out)
+    call_command(
+        "create_game",
+        "diceduel",
+        "--player",
+        "Ann:ann@example.org",
+        "--player",
+        "Ben:ben@example.org",
+        "--option",
+        "rounds=2",
+        stdout=out,
+    )
     game = Game.objects.get(pk=int(out.getvalue().strip()))
     assert (game.kind, game.options, game.status) == ("diceduel", {"rounds": 2}, "running")
     assert list(game.seats.values_list("name", flat=True)) == ["Ann", "Ben"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["nosuchgame", "--player", "A:a@x.org"], "No game called"),
-    (["diceduel", "--player", "A:a@x.org"], "2 to 4 players"),
-    (["diceduel", "--player", "A:a@x.org", "--player", "B:b@x.org", "--option", "rounds=9"], "at most 3"),
-    (["diceduel", "--player", "nobody", "--player", "B:b@x.org"], "NAME:EMAIL"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nosuchgame", "--player", "A:a@x.org"], "No game called"),
+        (["diceduel", "--player", "A:a@x.org"], "2 to 4 players"),
+        (["diceduel", "--player", "A:a@x.org", "--player", "B:b@x.org", "--option", "rounds=9"], "at most 3"),
+        (["diceduel", "--player", "nobody", "--player", "B:b@x.org"], "NAME:EMAIL"),
+    ],
+)
 def test_create_game_refuses_bad_input_with_the_reason(db, args, message):
     from django.core.management.base import CommandError
 
@@ -192,8 +204,10 @@ def test_verify_games_catches_an_event_altered_behind_the_databases_back(make_ga
         # Behind the database's back: a superuser session with triggers off, as a tamperer would.
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
-        cursor.execute("UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 4",
-                       ['{"players": 2, "rounds": 9}', game.pk])
+        cursor.execute(
+            "UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 4",
+            ['{"players": 2, "rounds": 9}', game.pk],
+        )
         cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_games", str(game.pk), stderr=io.StringIO())

@@ -48,16 +48,19 @@ def test_a_recorded_scheme_2_log_pins_the_scheme():
     for event in doc["events"]:
         row = dict(event, causation_id=None)  # the origin is not exported: take the recorded part
         parts = sealer.parts(event["seq"], row)
-        assert {k: parts[k] for k in ("what", "when", "payload", "draws")} == \
-               {k: event["parts"][k] for k in ("what", "when", "payload", "draws")}
+        assert {k: parts[k] for k in ("what", "when", "payload", "draws")} == {
+            k: event["parts"][k] for k in ("what", "when", "payload", "draws")
+        }
 
 
 def test_the_offline_verifier_imports_only_the_standard_library_and_games():
     """Imported with -S (no site-packages at all) from the repository, it loads nothing else.
     (tests/test_offline_audit.py runs it that way on a real game's log.)"""
-    probe = ("import sys, pbem.verify; allowed = set(sys.stdlib_module_names) | {'games', 'pbem', '__main__'}; "
-             "print(sorted({m.split('.')[0] for m in sys.modules} - allowed)); "
-             "print(','.join(sorted(m for m in sys.modules if m.startswith('pbem'))))")
+    probe = (
+        "import sys, pbem.verify; allowed = set(sys.stdlib_module_names) | {'games', 'pbem', '__main__'}; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} - allowed)); "
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('pbem'))))"
+    )
     out = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     outside, platform = out.stdout.splitlines()
     assert outside == "[]", f"pbem.verify pulls in {outside}"
@@ -103,8 +106,10 @@ def test_the_verifier_exits_1_with_the_reason_when_it_cannot_read_a_log(tmp_path
 
 def test_a_head_is_read_from_a_pasted_notice_or_on_its_own():
     digest = "ab" * 32
-    notice = (f"X-Pbem-Head: 12:{digest}\nSubject: Dice Duel #7: round 1\n\n...Game #7 at version 12; the head "
-              f"of its hash chain:\n  12:{digest}\nKeep it")
+    notice = (
+        f"X-Pbem-Head: 12:{digest}\nSubject: Dice Duel #7: round 1\n\n...Game #7 at version 12; the head "
+        f"of its hash chain:\n  12:{digest}\nKeep it"
+    )
     assert chain.heads_in_text(notice) == [(12, digest)]
     older = f"Game #7 at version 9; the head of its hash chain:\n  {'cd' * 32}"
     assert chain.heads_in_text(older) == [(9, "cd" * 32)]

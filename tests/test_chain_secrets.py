@@ -120,7 +120,7 @@ def draws_candidates(truth: list) -> list:
     out = [truth]
     for i, (n, value) in enumerate(truth[:CANDIDATES]):
         if n > 1:
-            out.append([*truth[:i], [n, (value + 1) % n], *truth[i + 1:]])
+            out.append([*truth[:i], [n, (value + 1) % n], *truth[i + 1 :]])
     return out
 
 
@@ -128,10 +128,20 @@ def draws_candidates(truth: list) -> list:
 
 
 def v1_hash(game: Game, item: dict, payload, draws) -> str:
-    row = {"type": item["type"], "payload": payload, "public": item["public"], "visible_to": item["visible_to"],
-           "reveals": item["reveals"], "rng": draws, "actor_kind": item["actor"], "actor_seat": item["actor_seat"],
-           "actor_user_id": None, "created_at": item["created_at"], "causation_id": "",
-           "schema_version": item["schema_version"]}
+    row = {
+        "type": item["type"],
+        "payload": payload,
+        "public": item["public"],
+        "visible_to": item["visible_to"],
+        "reveals": item["reveals"],
+        "rng": draws,
+        "actor_kind": item["actor"],
+        "actor_seat": item["actor_seat"],
+        "actor_user_id": None,
+        "created_at": item["created_at"],
+        "causation_id": "",
+        "schema_version": item["schema_version"],
+    }
     return chain.hash_v1(game.pk, item["seq"], row, item["prev_hash"])
 
 
@@ -139,9 +149,15 @@ def guessable_keys(game: Game, items: list[dict]) -> list[bytes]:
     """Keys an attacker might try: nothing, the game's number, the public seed commitment (as if it
     were the seed), the first hash, and every payload key the feed hands a spectator."""
     commitment = game.seed_commitment
-    keys = [b"", str(game.pk).encode(), commitment.encode(), bytes.fromhex(commitment), items[0]["hash"].encode(),
-            chain.chain_key(bytes.fromhex(commitment)), chain.payload_key(chain.chain_key(bytes.fromhex(commitment)),
-                                                                          game.pk, 1)]
+    keys = [
+        b"",
+        str(game.pk).encode(),
+        commitment.encode(),
+        bytes.fromhex(commitment),
+        items[0]["hash"].encode(),
+        chain.chain_key(bytes.fromhex(commitment)),
+        chain.payload_key(chain.chain_key(bytes.fromhex(commitment)), game.pk, 1),
+    ]
     keys += [bytes.fromhex(item["payload_key"]) for item in items if item.get("payload_key")]
     return keys
 
@@ -184,11 +200,15 @@ def attack(client, game: Game, hashes_as_before: bool = False) -> dict:
         for payload in payloads:
             for drawn in draws:
                 whole = v1_hash(game, item, payload, drawn) == item["hash"]  # the old scheme's hash
-                if hidden_payload and (whole or game.chain_scheme >= 2
-                                       and confirms_v2(game, item, keys, chain.canonical(payload), "payload")):
+                if hidden_payload and (
+                    whole
+                    or game.chain_scheme >= 2
+                    and confirms_v2(game, item, keys, chain.canonical(payload), "payload")
+                ):
                     recovered["payloads"].append((item["seq"], payload))
-                if hidden_draws and (whole or game.chain_scheme >= 2
-                                     and confirms_v2(game, item, keys, chain.canonical(drawn), "draws")):
+                if hidden_draws and (
+                    whole or game.chain_scheme >= 2 and confirms_v2(game, item, keys, chain.canonical(drawn), "draws")
+                ):
                     recovered["draws"].append((item["seq"], drawn))
     return {"items": items, "tried": tried, "recovered": recovered}
 
@@ -209,7 +229,8 @@ def test_the_brute_force_attack_on_the_public_feed_recovers_nothing(client, kind
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_same_attack_recovers_every_secret_of_a_scheme_1_game_from_the_hashes_its_feed_showed(
-        client, kind, monkeypatch):
+    client, kind, monkeypatch
+):
     """The test bites: on a game written with the old scheme, given the hashes its feed showed
     before this change, every candidate set that holds the truth gives it away (42 of 42 in the
     issue). Its feed now shows no hash until the end."""
@@ -243,8 +264,10 @@ def test_a_seat_gets_the_payload_key_of_its_own_events_only_and_can_check_them(c
     mine = client.get(f"/api/games/{game.pk}/events", headers={"X-Seat-Token": addressing.token_for(alice)}).json()
     dealt = {i["data"]["seat"]: i for i in mine["items"] if i["type"] == "HandDealt"}
     own = dealt[0]
-    assert own["payload_key"] and chain.payload_commitment(bytes.fromhex(own["payload_key"]), own["data"]) \
-        == own["parts"]["payload"]
+    assert (
+        own["payload_key"]
+        and chain.payload_commitment(bytes.fromhex(own["payload_key"]), own["data"]) == own["parts"]["payload"]
+    )
     assert all(dealt[seat]["payload_key"] is None and dealt[seat]["data"] == dealt[seat]["public"] for seat in (1, 2))
 
 
@@ -277,6 +300,9 @@ def test_a_scheme_1_game_shows_its_hashes_and_heads_only_once_it_is_over(client,
     finish(game)
     game.refresh_from_db()
     items = client.get(f"/api/games/{game.pk}/events").json()["items"]
-    assert [item["hash"] for item in items] == list(Event.objects.filter(game=game).order_by("seq")
-                                                    .values_list("hash", flat=True))
-    assert client.get(f"/api/games/{game.pk}/head", {"head": f"{game.version}:{game.head_hash}"}).json()["all_contained"]
+    assert [item["hash"] for item in items] == list(
+        Event.objects.filter(game=game).order_by("seq").values_list("hash", flat=True)
+    )
+    assert client.get(f"/api/games/{game.pk}/head", {"head": f"{game.version}:{game.head_hash}"}).json()[
+        "all_contained"
+    ]

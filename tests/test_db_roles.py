@@ -49,10 +49,21 @@ def two_roles(db):
         root.execute(f'CREATE ROLE "{service}" LOGIN')
         root.execute(f'CREATE DATABASE "{name}" OWNER "{owner}"')
     try:
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": url(service, name),
-               "DATABASE_OWNER_URL": url(owner, name), "PBEM_DATA_DIR": str(ROOT / "var" / "test-data")}
-        migrated = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
-                                  capture_output=True, text=True, timeout=120)
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": url(service, name),
+            "DATABASE_OWNER_URL": url(owner, name),
+            "PBEM_DATA_DIR": str(ROOT / "var" / "test-data"),
+        }
+        migrated = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert migrated.returncode == 0, migrated.stderr
         yield url(service, name), url(owner, name), service
     finally:
@@ -66,9 +77,11 @@ def two_roles(db):
 def test_the_service_role_may_read_and_append_the_log_but_is_refused_every_change(two_roles):
     service_url, owner_url, service = two_roles
     with psycopg.connect(service_url, autocommit=True) as app:
-        app.execute("INSERT INTO pbem_event (game_id, seq, type, payload, reveals, actor_kind, created_at, "
-                    "causation_id, schema_version, prev_hash, hash) VALUES (1, 1, 'pbem.Said', '{}', false, "
-                    "'system', now(), '', 1, '', '')")
+        app.execute(
+            "INSERT INTO pbem_event (game_id, seq, type, payload, reveals, actor_kind, created_at, "
+            "causation_id, schema_version, prev_hash, hash) VALUES (1, 1, 'pbem.Said', '{}', false, "
+            "'system', now(), '', 1, '', '')"
+        )
         assert app.execute("SELECT count(*) FROM pbem_event").fetchone() == (1,)
         app.execute("INSERT INTO auth_group (name) VALUES ('readers')")  # ids from a sequence: USAGE granted
         app.execute("UPDATE auth_group SET name = 'writers' WHERE name = 'readers'")
@@ -80,8 +93,11 @@ def test_the_service_role_may_read_and_append_the_log_but_is_refused_every_chang
     with psycopg.connect(owner_url, autocommit=True) as owner:
         owned = owner.execute("SELECT tableowner FROM pg_tables WHERE tablename = 'pbem_event'").fetchone()
         assert owned != (service,)
-        privileges = owner.execute("SELECT privilege_type FROM information_schema.role_table_grants "
-                                   "WHERE table_name = 'pbem_event' AND grantee = %s ORDER BY 1", [service]).fetchall()
+        privileges = owner.execute(
+            "SELECT privilege_type FROM information_schema.role_table_grants "
+            "WHERE table_name = 'pbem_event' AND grantee = %s ORDER BY 1",
+            [service],
+        ).fetchall()
         assert privileges == [("INSERT",), ("SELECT",)]
 
 

@@ -71,8 +71,9 @@ def test_a_game_with_a_log_cannot_be_deleted_by_the_orm_nor_behind_its_back(make
 
 def test_the_append_never_writes_events_for_a_game_that_does_not_exist(make_game):
     nowhere = {"id": 10**9, "chain_scheme": 2, "seed": "00" * 32}  # no row to read the game's chain from
-    rows, _ = eventlog.build_rows(10**9, 0, "0" * 64, [eventlog.NewEvent("pbem.Said", {})],
-                                  ("system", None, None), "", None, game=nowhere)
+    rows, _ = eventlog.build_rows(
+        10**9, 0, "0" * 64, [eventlog.NewEvent("pbem.Said", {})], ("system", None, None), "", None, game=nowhere
+    )
     with pytest.raises(eventlog.Conflict), transaction.atomic():
         eventlog.append(10**9, 0, "0" * 64, rows, {}, [])
     assert not Event.objects.filter(game_id=10**9).exists()
@@ -80,8 +81,9 @@ def test_the_append_never_writes_events_for_a_game_that_does_not_exist(make_game
 
 def test_an_append_expecting_an_old_version_gets_a_conflict_and_changes_nothing(make_game):
     game = make_game()
-    rows, _ = eventlog.build_rows(game.pk, game.version - 1, "x" * 64, [eventlog.NewEvent("pbem.Said", {})],
-                                  ("system", None, None), "", None)
+    rows, _ = eventlog.build_rows(
+        game.pk, game.version - 1, "x" * 64, [eventlog.NewEvent("pbem.Said", {})], ("system", None, None), "", None
+    )
     with pytest.raises(eventlog.Conflict), transaction.atomic():
         eventlog.append(game.pk, game.version - 1, "x" * 64, rows, {}, [])
     game.refresh_from_db()
@@ -93,8 +95,9 @@ def test_an_append_expecting_an_old_version_gets_a_conflict_and_changes_nothing(
 def test_racing_writers_on_one_game_lose_nothing_double_nothing_leave_no_gap(settings):
     """Four threads, each with its own connection, append 'say' lines to one game at once."""
     settings.PBEM_NOTICE_DISPATCH = "none"
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
-                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    game = services.create_game(
+        "diceduel", [services.PlayerSpec("Alice", "a@x.org"), services.PlayerSpec("Bob", "b@x.org")], {}
+    )
     start = game.version
     per_writer, writers = 25, 4
     errors = []
@@ -129,16 +132,18 @@ def test_racing_writers_on_one_game_lose_nothing_double_nothing_leave_no_gap(set
 @requires_postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_appends_expecting_the_same_version_exactly_one_wins(settings):
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
-                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    game = services.create_game(
+        "diceduel", [services.PlayerSpec("Alice", "a@x.org"), services.PlayerSpec("Bob", "b@x.org")], {}
+    )
     version, head = game.version, game.head_hash
     results = []
     barrier = threading.Barrier(2)
 
     def racer(n):
         try:
-            rows, _ = eventlog.build_rows(game.pk, version, head, [eventlog.NewEvent("pbem.Said", {"n": n})],
-                                          ("system", None, None), "", None)
+            rows, _ = eventlog.build_rows(
+                game.pk, version, head, [eventlog.NewEvent("pbem.Said", {"n": n})], ("system", None, None), "", None
+            )
             barrier.wait()
             with transaction.atomic():
                 eventlog.append(game.pk, version, head, rows, {}, [])
@@ -205,8 +210,12 @@ def test_old_payloads_are_upcast_before_replay(make_game, monkeypatch):
             event = dataclasses.replace(event, data={"seat": event.data["seat"], "card": event.data["value"]})
         return spec.evolve(state, event)
 
-    v2 = dataclasses.replace(spec, evolve=evolve_v2, schema_versions={"CardPlayed": 2},
-                             upcasters={("CardPlayed", 1): lambda d: {"seat": d["seat"], "value": d["card"]}})
+    v2 = dataclasses.replace(
+        spec,
+        evolve=evolve_v2,
+        schema_versions={"CardPlayed": 2},
+        upcasters={("CardPlayed", 1): lambda d: {"seat": d["seat"], "value": d["card"]}},
+    )
     monkeypatch.setitem(registry.all_games(), "diceduel", v2)
     monkeypatch.setattr(eventlog, "get_game", lambda kind: v2)
     eventlog.cache_clear()
@@ -222,8 +231,11 @@ def test_the_read_model_is_updated_with_the_append_and_rebuildable(make_game):
     Game.objects.filter(pk=game.pk).update(phase="garbage", awaited=[], scores=[99, 99])
     values = readmodels.rebuild(game)
     game.refresh_from_db()
-    assert (game.phase, game.awaited, game.scores) == ("bid", [0, 1], [0, 0]) == (
-        values["phase"], values["awaited"], values["scores"])
+    assert (
+        (game.phase, game.awaited, game.scores)
+        == ("bid", [0, 1], [0, 0])
+        == (values["phase"], values["awaited"], values["scores"])
+    )
 
 
 @requires_postgres
@@ -232,8 +244,9 @@ def test_the_append_prepares_its_statement_again_when_the_session_lost_it(settin
     """In autocommit the append is one prepared statement sent through libpq; a pooler's
     DISCARD ALL (or DEALLOCATE) drops it from the session, and the next append prepares it anew."""
     settings.PBEM_NOTICE_DISPATCH = "none"
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
-                                             services.PlayerSpec("Bob", "b@x.org")], {})
+    game = services.create_game(
+        "diceduel", [services.PlayerSpec("Alice", "a@x.org"), services.PlayerSpec("Bob", "b@x.org")], {}
+    )
     services.submit(game.pk, 0, "say one", causation_id="prep-1")
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'pbem_append_%%'")
@@ -247,11 +260,24 @@ def test_the_append_prepares_its_statement_again_when_the_session_lost_it(settin
     assert audit.verify(Game.objects.get(pk=game.pk)).ok
 
 
-@pytest.mark.parametrize("value", [
-    {}, [], "plain", 7, None, True, [3, 1, 2], {"b": 1, "a": [1, {"d": None, "c": False}]},
-    {"text": "Grüße «Meister» 東京 \u2028 \x7f \\ \" \n\t\x01"}, {"x": 1.5, "y": -0.0, "z": 1e16, "w": 2**70},
-    {"nan": float("nan"), "inf": float("inf")}, {1: "one", 2: "two", 10: "ten"}, ("a", ("b",)),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {},
+        [],
+        "plain",
+        7,
+        None,
+        True,
+        [3, 1, 2],
+        {"b": 1, "a": [1, {"d": None, "c": False}]},
+        {"text": 'Grüße «Meister» 東京 \u2028 \x7f \\ " \n\t\x01'},
+        {"x": 1.5, "y": -0.0, "z": 1e16, "w": 2**70},
+        {"nan": float("nan"), "inf": float("inf")},
+        {1: "one", 2: "two", 10: "ten"},
+        ("a", ("b",)),
+    ],
+)
 def test_canonical_json_is_exactly_json_dumps_with_sorted_keys(value):
     """Hashes are taken over this spelling: a faster encoder must not change one byte of it."""
     import json
@@ -272,11 +298,18 @@ def test_a_database_error_in_the_append_is_djangos_error_and_changes_nothing(set
     from django.db import DataError
 
     settings.PBEM_NOTICE_DISPATCH = "none"
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "a@x.org"),
-                                             services.PlayerSpec("Bob", "b@x.org")], {})
-    rows, _ = eventlog.build_rows(game.pk, game.version, game.head_hash,
-                                  [eventlog.NewEvent("pbem.Said", {"text": "nul \x00 here"})], ("system", None, None),
-                                  "", None)
+    game = services.create_game(
+        "diceduel", [services.PlayerSpec("Alice", "a@x.org"), services.PlayerSpec("Bob", "b@x.org")], {}
+    )
+    rows, _ = eventlog.build_rows(
+        game.pk,
+        game.version,
+        game.head_hash,
+        [eventlog.NewEvent("pbem.Said", {"text": "nul \x00 here"})],
+        ("system", None, None),
+        "",
+        None,
+    )
     with pytest.raises(DataError):
         eventlog.append(game.pk, game.version, game.head_hash, rows, {}, [])
     assert Game.objects.get(pk=game.pk).version == game.version

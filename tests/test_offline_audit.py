@@ -60,8 +60,9 @@ def test_a_finished_game_exported_and_verified_offline_passes(tmp_path):
     path = tmp_path / "game.json"
     call_command("export_game", str(game.pk), "--output", str(path), stderr=io.StringIO())
     head = f"{game.version - 3}:{Event.objects.get(game=game, seq=game.version - 3).hash}"
-    run = subprocess.run([sys.executable, "-S", "-m", "pbem.verify", str(path), "--head", head], cwd=ROOT,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-S", "-m", "pbem.verify", str(path), "--head", head], cwd=ROOT, capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stdout
     lines = run.stdout.splitlines()
     assert lines[-1] == "VERIFIED: everything checked holds"
@@ -95,7 +96,8 @@ def test_one_payload_outcome_time_or_order_changed_fails_each_with_its_own_messa
     assert f"event {drawn + 1}: its random outcomes differ from what the chain committed to" in problems(outcome)
     assert f"event {drawn + 1}: its random outcomes do not follow from the seed" in problems(outcome)
     assert [p for p in problems(time) if "time" in p] == [
-        f"event 21: its time ({time['events'][20]['created_at']}) differs from the time the chain recorded"]
+        f"event 21: its time ({time['events'][20]['created_at']}) differs from the time the chain recorded"
+    ]
     assert "the event at position 31 is numbered 32: the events are out of order, or one is missing" in problems(order)
     messages = [set(problems(d)) for d in (payload, outcome, time, order)]
     assert all(m and all(m.isdisjoint(other) for other in messages if other is not m) for m in messages)
@@ -105,8 +107,10 @@ def test_a_head_the_log_no_longer_holds_fails_offline():
     game = elfenland(moves=10)
     doc = exported(game)
     wrong = (5, "ab" * 32)
-    assert problems(doc, wrong) == [f"head 5:{'ab' * 8}… is not in the log: event 5 has hash "
-                                    f"{doc['events'][4]['hash'][:16]}…, so the log changed after that head was given out"]
+    assert problems(doc, wrong) == [
+        f"head 5:{'ab' * 8}… is not in the log: event 5 has hash "
+        f"{doc['events'][4]['hash'][:16]}…, so the log changed after that head was given out"
+    ]
     assert problems(doc, (999, "ab" * 32))[0].startswith("head 999:")
 
 
@@ -136,8 +140,9 @@ def test_the_export_on_the_web_and_the_api_is_the_commands(client):
     token = addressing.token_for(bob)
     same = lambda doc: {k: v for k, v in doc.items() if k != "exported_at"}  # noqa: E731
     assert same(client.get(f"/api/games/{game.pk}/export").json()) == same(exported(game))
-    assert same(client.get(f"/api/games/{game.pk}/export", headers={"X-Seat-Token": token}).json()) == \
-        same(exported(game, "--seat", "1"))
+    assert same(client.get(f"/api/games/{game.pk}/export", headers={"X-Seat-Token": token}).json()) == same(
+        exported(game, "--seat", "1")
+    )
     page = client.get(f"/games/{game.pk}/log.json")
     assert page["Content-Disposition"] == f'attachment; filename="game{game.pk}-v{game.version}.json"'
     mine = client.get(f"/play/{token}/log.json")

@@ -30,13 +30,16 @@ def test_a_structured_command_works_like_its_text(make_game):
     assert eventlog.load(game).state["game"]["played"][1] == card
 
 
-@pytest.mark.parametrize("seat, text, code, words", [
-    (0, "play 99", "illegal", "You have no card 99"),
-    (0, "dance", "illegal", "There is no command 'dance'"),
-    (0, "plya 3", "illegal", "Did you mean: play?"),
-    (5, "play 1", "no_seat", "has no seat 5"),
-    (0, "", "empty", "no command"),
-])
+@pytest.mark.parametrize(
+    "seat, text, code, words",
+    [
+        (0, "play 99", "illegal", "You have no card 99"),
+        (0, "dance", "illegal", "There is no command 'dance'"),
+        (0, "plya 3", "illegal", "Did you mean: play?"),
+        (5, "play 1", "no_seat", "has no seat 5"),
+        (0, "", "empty", "no command"),
+    ],
+)
 def test_bad_input_gets_a_clear_reason_and_changes_nothing(make_game, seat, text, code, words):
     game = make_game(2)
     before = log_size(game)
@@ -188,8 +191,11 @@ def test_table_talk_reaches_every_other_player_even_those_still_choosing(make_ga
     game = make_game(3)
     before = Notice.objects.count()
     services.submit(game.pk, 0, "say I will play low this round")
-    told = set(Notice.objects.filter(pk__gt=Notice.objects.order_by("pk")[before - 1].pk if before else 0)
-               .values_list("seat__number", flat=True))
+    told = set(
+        Notice.objects.filter(pk__gt=Notice.objects.order_by("pk")[before - 1].pk if before else 0).values_list(
+            "seat__number", flat=True
+        )
+    )
     assert told == {1, 2}
 
 

@@ -118,8 +118,9 @@ def test_master_policy_tells_the_master_instead_of_passing_again(table):
         if 0 in game.awaited:
             verdicts.append(miss(game, 0))
         else:  # Bob plays on; Alice stays silent
-            services.submit(game.pk, 1, "take" if game.phase == "claim" else
-                            f"play {selectors.view(game, 1)['hand'][0]}")
+            services.submit(
+                game.pk, 1, "take" if game.phase == "claim" else f"play {selectors.view(game, 1)['hand'][0]}"
+            )
     assert verdicts == ["passed", "reported"]  # the rules' minimal action once, then a person decides
     assert Notice.objects.filter(game=game, kind="overdue").exists()
     assert not Event.objects.filter(game=game, type="pbem.StandInSeated").exists()
@@ -135,16 +136,18 @@ def test_the_master_of_seals_can_seat_a_stand_in_and_the_sheet_marks_its_rounds(
         if game.status != "running":
             break
         assert game.awaited == [0]
-        services.submit(game.pk, 0, "take" if game.phase == "claim" else
-                        f"play {selectors.view(game, 0)['hand'][0]}")
+        services.submit(game.pk, 0, "take" if game.phase == "claim" else f"play {selectors.view(game, 0)['hand'][0]}")
     assert Event.objects.filter(game=game, actor_kind="standin", actor_seat=1).exists()
     sheet = scoresheets.build(game)
     assert sheet.rows and all(row.standin == [False, True] for row in sheet.rows)
 
 
 def test_a_practice_game_invites_only_its_player_and_the_stand_ins_play_at_once(table):
-    players = [services.PlayerSpec("Nina", "nina@example.org"), services.PlayerSpec("Stand-in 1", ""),
-               services.PlayerSpec("Stand-in 2", "")]
+    players = [
+        services.PlayerSpec("Nina", "nina@example.org"),
+        services.PlayerSpec("Stand-in 1", ""),
+        services.PlayerSpec("Stand-in 2", ""),
+    ]
     game = services.create_game("diceduel", players, {"rounds": 1}, invited=True, standin_seats=(1, 2))
     assert [n.seat.number for n in Notice.objects.filter(game=game, kind="invitation")] == [0]
     services.accept_invitation(game.seats.get(number=0))

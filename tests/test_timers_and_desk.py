@@ -52,8 +52,9 @@ def test_a_turn_notice_that_goes_out_late_gives_the_seat_a_whole_period(make_gam
     deliver(game)
     game.refresh_from_db()
     assert datetime.fromisoformat(game.deadlines["0"]) > datetime.now(UTC) + timedelta(minutes=55)
-    assert Event.objects.filter(game=game, type="pbem.DeadlineExtended",
-                                payload__reason="the turn notice reached the player late").exists()
+    assert Event.objects.filter(
+        game=game, type="pbem.DeadlineExtended", payload__reason="the turn notice reached the player late"
+    ).exists()
 
 
 def test_the_master_of_seals_is_told_of_every_missed_deadline_with_the_count_in_a_row(make_game):
@@ -143,7 +144,9 @@ def test_a_score_correction_is_mailed_to_the_player_it_changes(make_game):
     assert correction.seat.number == 1 and correction.context == {"points": 3, "reason": "a miscounted die"}
 
 
-@pytest.mark.parametrize("seconds, text", [(48 * 3600, "48 hours"), (60, "1 minute"), (90, "90 seconds"),
-                                           (7 * 86400, "7 days"), (5400, "90 minutes")])
+@pytest.mark.parametrize(
+    "seconds, text",
+    [(48 * 3600, "48 hours"), (60, "1 minute"), (90, "90 seconds"), (7 * 86400, "7 days"), (5400, "90 minutes")],
+)
 def test_a_deadline_reads_in_its_largest_whole_unit(seconds, text):
     assert Game(deadline_seconds=seconds).deadline_text == text

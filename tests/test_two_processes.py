@@ -26,8 +26,11 @@ def worker():
 @pytest.fixture
 def duel(settings):
     settings.PBEM_NOTICE_DISPATCH = "none"
-    return services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                             services.PlayerSpec("Bob", "bob@example.org")], {"rounds": 3})
+    return services.create_game(
+        "diceduel",
+        [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+        {"rounds": 3},
+    )
 
 
 def _look(worker, game) -> int:
@@ -40,8 +43,11 @@ def test_a_deadline_sweep_in_another_process_times_out_the_seats_awaited_now(wor
     here, so both seats now bid. A sweep far past every deadline must time out both."""
     game = duel
     while max(hands(game)[1]) < min(hands(game)[0]):  # seat 1 must be able to win the round
-        game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                                 services.PlayerSpec("Bob", "bob@example.org")], {"rounds": 3})
+        game = services.create_game(
+            "diceduel",
+            [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+            {"rounds": 3},
+        )
     services.submit(game.pk, 0, f"play {min(hands(game)[0])}")
     services.submit(game.pk, 1, f"play {max(hands(game)[1])}")
     game.refresh_from_db()

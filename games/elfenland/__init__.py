@@ -11,15 +11,22 @@ from games.base import GameSpec, Option
 from . import grammar, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view, standin,
+    rules,
+    grammar,
+    view,
+    standin,
     name="elfenland",
     title="Elfenland",
     min_players=2,
     max_players=6,
     version=1,
     options=(
-        Option("home_cities", False, "Home Cities: a secret City Card each; one town piece lost per route "
-               "between your Elf and your City at the end"),
+        Option(
+            "home_cities",
+            False,
+            "Home Cities: a secret City Card each; one town piece lost per route "
+            "between your Elf and your City at the end",
+        ),
         Option("lakes", False, "Lakes: cross Mare Nebulae with one raft card"),
         Option("boatmen", False, "Boatmen: cross Mare Nebulae with any three cards"),
     ),

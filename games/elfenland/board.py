@@ -63,10 +63,22 @@ LONG = {
     "dragon": "Dragon",
     "raft": "Raft",
 }
-TYPE_WORD = {"road": "road", "forest": "forest", "desert": "desert", "mountain": "mountain",
-             "river": "river", "lake": "lake"}
-TYPE_LONG = {"road": "open road", "forest": "forest path", "desert": "desert track",
-             "mountain": "mountain trail", "river": "river", "lake": "lake"}
+TYPE_WORD = {
+    "road": "road",
+    "forest": "forest",
+    "desert": "desert",
+    "mountain": "mountain",
+    "river": "river",
+    "lake": "lake",
+}
+TYPE_LONG = {
+    "road": "open road",
+    "forest": "forest path",
+    "desert": "desert track",
+    "mountain": "mountain trail",
+    "river": "river",
+    "lake": "lake",
+}
 
 
 def name(town: str) -> str:

@@ -26,22 +26,52 @@ from html import escape as _escape
 from . import board as B
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
-SEAT_FILL = {"red": "#d32f2f", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#f9a825",
-             "purple": "#6a1b9a", "black": "#212121"}
+SEAT_FILL = {
+    "red": "#d32f2f",
+    "blue": "#1565c0",
+    "green": "#2e7d32",
+    "yellow": "#f9a825",
+    "purple": "#6a1b9a",
+    "black": "#212121",
+}
 FONT = "DejaVu Sans, sans-serif"
 CHAR_W = 0.62  # DejaVu Sans: average advance of a letter, in ems (for laying out labels)
 
 ROUTE_STYLE = {  # colour, dash pattern, width
-    "road": ("#a1887f", "", 4), "forest": ("#2e7d32", "", 4), "desert": ("#e0a800", "9 4", 4),
-    "mountain": ("#5d4037", "2 4", 4), "river": ("#1e88e5", "", 3.5), "lake": ("#64b5f6", "2 5", 3),
+    "road": ("#a1887f", "", 4),
+    "forest": ("#2e7d32", "", 4),
+    "desert": ("#e0a800", "9 4", 4),
+    "mountain": ("#5d4037", "2 4", 4),
+    "river": ("#1e88e5", "", 3.5),
+    "lake": ("#64b5f6", "2 5", 3),
 }
-COUNTER_FILL = {"giant_pig": "#f8bbd0", "elfcycle": "#dcedc8", "magic_cloud": "#eceff1", "unicorn": "#e1bee7",
-                "troll_wagon": "#d7ccc8", "dragon": "#ffcdd2", "raft": "#bbdefb"}
-CHIP_WORD = {"giant_pig": "pig", "elfcycle": "cycle", "magic_cloud": "cloud", "unicorn": "unicorn",
-             "troll_wagon": "troll", "dragon": "dragon", "raft": "raft"}
+COUNTER_FILL = {
+    "giant_pig": "#f8bbd0",
+    "elfcycle": "#dcedc8",
+    "magic_cloud": "#eceff1",
+    "unicorn": "#e1bee7",
+    "troll_wagon": "#d7ccc8",
+    "dragon": "#ffcdd2",
+    "raft": "#bbdefb",
+}
+CHIP_WORD = {
+    "giant_pig": "pig",
+    "elfcycle": "cycle",
+    "magic_cloud": "cloud",
+    "unicorn": "unicorn",
+    "troll_wagon": "troll",
+    "dragon": "dragon",
+    "raft": "raft",
+}
 LAKES = {B.MAGNUM: ("elvenhold", "strykhaven", "virst"), B.NEBULAE: ("grangor", "yttar", "parundia")}
-PHASE_TEXT = {"draw": "step 2: drawing counters", "place": "step 3: placing counters", "move": "step 4: moving",
-              "discard": "step 4: discarding", "keep": "step 5: keeping a counter", "over": "game over"}
+PHASE_TEXT = {
+    "draw": "step 2: drawing counters",
+    "place": "step 3: placing counters",
+    "move": "step 4: moving",
+    "discard": "step 4: discarding",
+    "keep": "step 5: keeping a counter",
+    "over": "game over",
+}
 HIT = 23  # radius of a touch target: 46 units across, 45.7 CSS px on a phone
 
 
@@ -112,16 +142,22 @@ class Layout:
         names: list = []
         out = {}
         # Crowded towns first (most neighbours close by), so they get the best sides.
-        order = sorted(B.TOWN_IDS, key=lambda t: (-sum(
-            1 for o in B.TOWN_IDS if o != t and _dist(self.xy[t], self.xy[o]) < 24 * self.font), t))
+        order = sorted(
+            B.TOWN_IDS,
+            key=lambda t: (-sum(1 for o in B.TOWN_IDS if o != t and _dist(self.xy[t], self.xy[o]) < 24 * self.font), t),
+        )
         for t in order:
             best = None
             for rank, side in enumerate(SIDES):
                 box, anchor = self._label_box(t, B.name(t), side)
                 if box[0] < 2 or box[2] > self.map_limit_x() or box[1] < self.map_y - 16:
                     continue
-                clash = (3 * sum(_overlap(box, o) for o in names) + 3 * sum(_overlap(box, o) for o in towns)
-                         + 2 * sum(_overlap(box, o) for o in chips) + rank * 2)
+                clash = (
+                    3 * sum(_overlap(box, o) for o in names)
+                    + 3 * sum(_overlap(box, o) for o in towns)
+                    + 2 * sum(_overlap(box, o) for o in chips)
+                    + rank * 2
+                )
                 nearest = min(B.TOWN_IDS, key=lambda o: _box_dist(box, self.xy[o]))
                 if nearest != t:  # a name nearer another town reads as that town's
                     clash += 5000
@@ -150,8 +186,12 @@ class Layout:
             for rank, t in enumerate((0.5, 0.42, 0.58, 0.34, 0.66)):
                 self.spots[route] = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
                 box = self.chip_box(route)
-                clash = (sum(_overlap(box, o) for o in names) * 3 + sum(_overlap(box, o) for o in circles) * 3
-                         + sum(_overlap(box, o) for o in placed) + rank * 3)
+                clash = (
+                    sum(_overlap(box, o) for o in names) * 3
+                    + sum(_overlap(box, o) for o in circles) * 3
+                    + sum(_overlap(box, o) for o in placed)
+                    + rank * 3
+                )
                 if best is None or clash < best[0]:
                     best = (clash, self.spots[route], box)
             self.spots[route] = best[1]
@@ -165,8 +205,16 @@ class Layout:
         f = self.font
         w = text_width(name, f)
         gap = self.town_r + 2
-        dx = {"below": 0, "above": 0, "right": 1, "left": -1, "below-right": 0.5, "below-left": -0.5,
-              "above-right": 0.5, "above-left": -0.5}[side]
+        dx = {
+            "below": 0,
+            "above": 0,
+            "right": 1,
+            "left": -1,
+            "below-right": 0.5,
+            "below-left": -0.5,
+            "above-right": 0.5,
+            "above-left": -0.5,
+        }[side]
         if side in ("right", "left"):
             top = y - f / 2
         elif side.startswith("below"):
@@ -233,8 +281,10 @@ class Canvas:
         size = size or self.layout.font
         extra = f' font-weight="{weight}"' if weight else ""
         extra += ' font-style="italic"' if italic else ""
-        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" text-anchor="{anchor}" fill="{fill}"{extra}>'
-                 f"{escape(text)}</text>")
+        self.add(
+            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" text-anchor="{anchor}" fill="{fill}"{extra}>'
+            f"{escape(text)}</text>"
+        )
 
     def target(self, target: str, name: str, inner: str, hit: str) -> str:
         """`inner` as the element `target`; a link with a touch-sized hit area when given one."""
@@ -242,19 +292,24 @@ class Canvas:
         if target not in self.links:
             return f'<g id="{ident}">{inner}</g>'
         url = escape(self.links[target])
-        return (f'<a href="{url}" aria-label="{escape(name)}" class="elf-link"><g id="{ident}">'
-                f"<title>{escape(name)}</title>{inner}{hit}</g></a>")
+        return (
+            f'<a href="{url}" aria-label="{escape(name)}" class="elf-link"><g id="{ident}">'
+            f"<title>{escape(name)}</title>{inner}{hit}</g></a>"
+        )
 
 
 @lru_cache(maxsize=1024)
 def hit_circle(x, y, r=HIT) -> str:
-    return (f'<circle class="elf-hit" cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="#fff" fill-opacity="0" '
-            f'pointer-events="all"/>')
+    return (
+        f'<circle class="elf-hit" cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="#fff" fill-opacity="0" pointer-events="all"/>'
+    )
 
 
 def hit_rect(x, y, w, h) -> str:
-    return (f'<rect class="elf-hit" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#fff" '
-            f'fill-opacity="0" pointer-events="all"/>')
+    return (
+        f'<rect class="elf-hit" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#fff" '
+        f'fill-opacity="0" pointer-events="all"/>'
+    )
 
 
 def draw(v, layout: Layout, links=None, prefix="", standalone=False, css_width=None, players=True) -> str:
@@ -278,8 +333,9 @@ def draw(v, layout: Layout, links=None, prefix="", standalone=False, css_width=N
         cv.parts = [p.replace("<circle ", '<circle shape-rendering="geometricPrecision" ') for p in cv.parts]
     else:
         attrs = f'class="elf-{layout.name}" width="100%" style="height:auto"'
-    head = (f'<svg{ns} {attrs} viewBox="0 0 {width} {height:.0f}" {role} aria-label="Elfenland board" '
-            f'font-family="{FONT}">')
+    head = (
+        f'<svg{ns} {attrs} viewBox="0 0 {width} {height:.0f}" {role} aria-label="Elfenland board" font-family="{FONT}">'
+    )
     back = f'<rect width="{width}" height="{height:.0f}" fill="#f4efe1"/>'
     return head + back + "".join(cv.parts) + "</svg>"
 
@@ -339,8 +395,9 @@ def _background(lay) -> str:
             r = B.ROUTES[route]
             colour, dash, width = ROUTE_STYLE[r["type"]]
             dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-            cv.add(f'<path d="{_route_path(lay, route)}" fill="none" stroke="{colour}" stroke-width="{width}"'
-                   f'{dash_attr}/>')
+            cv.add(
+                f'<path d="{_route_path(lay, route)}" fill="none" stroke="{colour}" stroke-width="{width}"{dash_attr}/>'
+            )
             if r["type"] == "river":
                 _river_arrow(cv, route)
         _BACKGROUND[lay.name] = "".join(cv.parts)
@@ -375,8 +432,9 @@ def _route_spot(cv, v, route):
     if target not in cv.links and not counter:  # the spot is still there (an element to point at)
         cv.add(_empty_spot(lay, cv.prefix, route))
         return
-    name = _route_name(route) + (f", {B.LONG[counter]} counter" if counter else "") + (
-        " and Trouble" if trouble else "")
+    name = (
+        _route_name(route) + (f", {B.LONG[counter]} counter" if counter else "") + (" and Trouble" if trouble else "")
+    )
     x, y = lay.spots[route]
     cv.add(cv.target(target, name, _spot(lay, route, counter, trouble), hit_circle(x, y)))
 
@@ -388,25 +446,31 @@ def _spot(lay, route, counter, trouble) -> str:
     x, y = lay.spots[route]
     if not counter:
         h = lay.font * 1.3
-        return (f'<rect x="{x - h / 2:.1f}" y="{y - h / 2:.1f}" width="{h:.1f}" height="{h:.1f}" rx="3" '
-                f'fill="#e3f2fd" stroke="#0d47a1" stroke-width="1.2"/>'
-                f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
-                f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>')
+        return (
+            f'<rect x="{x - h / 2:.1f}" y="{y - h / 2:.1f}" width="{h:.1f}" height="{h:.1f}" rx="3" '
+            f'fill="#e3f2fd" stroke="#0d47a1" stroke-width="1.2"/>'
+            f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
+            f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>'
+        )
     word = CHIP_WORD[counter] + (" !" if trouble else "")
     w = text_width(word, lay.font) + 8
     h = lay.font * 1.5
     stroke = ' stroke="#c62828" stroke-width="2.5"' if trouble else ' stroke="#424242" stroke-width="1"'
-    return (f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
-            f'fill="{COUNTER_FILL[counter]}"{stroke}/>'
-            f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" text-anchor="middle">'
-            f"{escape(word)}</text>")
+    return (
+        f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
+        f'fill="{COUNTER_FILL[counter]}"{stroke}/>'
+        f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" text-anchor="middle">'
+        f"{escape(word)}</text>"
+    )
 
 
 @lru_cache(maxsize=512)
 def _empty_spot(lay, prefix, route):
     x, y = lay.spots[route]
-    return (f'<g id="{escape(prefix + target_of_route(route))}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{HIT}" '
-            f'fill="#fff" fill-opacity="0"/></g>')
+    return (
+        f'<g id="{escape(prefix + target_of_route(route))}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{HIT}" '
+        f'fill="#fff" fill-opacity="0"/></g>'
+    )
 
 
 @lru_cache(maxsize=64)
@@ -428,11 +492,15 @@ def _towns(cv, v):
         circle, label = _town_marks(lay, town)
         parts = []
         if town in reach:  # where the seat's cards can take its Elf this turn
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3.5:.1f}" fill="#a5d6a7" stroke="#2e7d32" '
-                         f'stroke-width="1.5"/>')
+            parts.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3.5:.1f}" fill="#a5d6a7" stroke="#2e7d32" '
+                f'stroke-width="1.5"/>'
+            )
         if town == home:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#c62828" '
-                         f'stroke-width="2" stroke-dasharray="3 2"/>')
+            parts.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#c62828" '
+                f'stroke-width="2" stroke-dasharray="3 2"/>'
+            )
         parts.append(circle)
         if B.TOWNS[town]["has_town_pieces"]:
             parts.append(_pieces(lay, v, town, x, y, r))
@@ -450,10 +518,12 @@ def _town_marks(lay, town) -> tuple[str, str]:
     start = town == B.START
     r = lay.town_r * (1.25 if start else 1)
     lx, ly, anchor = lay.labels[town]
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{"#ffe082" if start else "#fffdf5"}" '
-            f'stroke="#5d4037" stroke-width="1.6"/>',
-            f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="{lay.font:g}" text-anchor="{anchor}" '
-            f'font-weight="bold" fill="#3e2723">{escape(B.name(town))}</text>')
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{"#ffe082" if start else "#fffdf5"}" '
+        f'stroke="#5d4037" stroke-width="1.6"/>',
+        f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="{lay.font:g}" text-anchor="{anchor}" '
+        f'font-weight="bold" fill="#3e2723">{escape(B.name(town))}</text>',
+    )
 
 
 def _pieces(lay, v, town, x, y, r):
@@ -469,8 +539,10 @@ def _squares(lay, town, left, r):
     out = []
     for i, s in enumerate(left):
         px = x - total / 2 + i * (size + 1)
-        out.append(f'<rect x="{px:.1f}" y="{y - r - size - 2:.1f}" width="{size:.1f}" height="{size:.1f}" '
-                   f'fill="{SEAT_FILL[COLOURS[s]]}"/>')
+        out.append(
+            f'<rect x="{px:.1f}" y="{y - r - size - 2:.1f}" width="{size:.1f}" height="{size:.1f}" '
+            f'fill="{SEAT_FILL[COLOURS[s]]}"/>'
+        )
     return "".join(out)
 
 
@@ -492,9 +564,11 @@ def _boots(lay, town, seats, x, y, r):
             by = y - row * br * 2.1
         fill = SEAT_FILL[COLOURS[s]]
         text = "#212121" if COLOURS[s] == "yellow" else "#fff"
-        out.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{br:.1f}" fill="{fill}" stroke="#fff" stroke-width="1"/>'
-                   f'<text x="{bx:.1f}" y="{by + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
-                   f'text-anchor="middle" font-weight="bold" fill="{text}">{s + 1}</text>')
+        out.append(
+            f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{br:.1f}" fill="{fill}" stroke="#fff" stroke-width="1"/>'
+            f'<text x="{bx:.1f}" y="{by + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
+            f'text-anchor="middle" font-weight="bold" fill="{text}">{s + 1}</text>'
+        )
     return "".join(out)
 
 
@@ -550,13 +624,17 @@ def _players(cv, v, x, y, width, line):
 
 def _chip(cv, target, name, x, y, w, h, fill, lines, bold_first=True, stroke="#424242"):
     f = cv.layout.font
-    inner = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" fill="{fill}" '
-             f'stroke="{stroke}" stroke-width="1"/>']
+    inner = [
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="1"/>'
+    ]
     top = y + (h - len(lines) * f * 1.15) / 2 + f * 0.9
     for i, text in enumerate(lines):
         weight = ' font-weight="bold"' if i == 0 and bold_first else ""
-        inner.append(f'<text x="{x + w / 2:.1f}" y="{top + i * f * 1.15:.1f}" font-size="{f:g}" '
-                     f'text-anchor="middle"{weight}>{escape(text)}</text>')
+        inner.append(
+            f'<text x="{x + w / 2:.1f}" y="{top + i * f * 1.15:.1f}" font-size="{f:g}" '
+            f'text-anchor="middle"{weight}>{escape(text)}</text>'
+        )
     hit = hit_rect(x + min(0, (w - 2 * HIT) / 2), y + min(0, (h - 2 * HIT) / 2), max(w, 2 * HIT), max(h, 2 * HIT))
     cv.add(cv.target(target, name, "".join(inner), hit))
 
@@ -597,19 +675,28 @@ def _hand(cv, v, x, y, width):
     cv.text(x, y + f, f"Your cards ({total})", weight="bold")
     y += f * 1.5
     if held:
-        items = [(f"card-{c}", f"your {B.LONG[c]} cards: {k}", COUNTER_FILL[c], [CHIP_WORD[c], f"× {k}"])
-                 for c, k in held]
+        items = [
+            (f"card-{c}", f"your {B.LONG[c]} cards: {k}", COUNTER_FILL[c], [CHIP_WORD[c], f"× {k}"]) for c, k in held
+        ]
         y = _chip_row(cv, items, x, y, width, max(2 * HIT, f * 3.4))
     else:
         cv.text(x, y + f, "none")
         y += f * 1.6
     mine = v["seats"][v["seat"]]
-    counters = [(f"counter-{c}", f"your face-up {B.LONG[c]} counter", COUNTER_FILL[c], [CHIP_WORD[c], "face up"])
-                for c in mine["up"]]
-    counters += [(f"counter-hidden-{c}", f"your face-down {B.LONG[c]} counter", "#fff8e1",
-                  [CHIP_WORD[c], "face down"]) for c in v["down"] or []]
-    cv.text(x, y + f, "Your counters" + ("" if counters else ": none")
-            + (" · Trouble unused" if mine["trouble"] else ""), weight="bold")
+    counters = [
+        (f"counter-{c}", f"your face-up {B.LONG[c]} counter", COUNTER_FILL[c], [CHIP_WORD[c], "face up"])
+        for c in mine["up"]
+    ]
+    counters += [
+        (f"counter-hidden-{c}", f"your face-down {B.LONG[c]} counter", "#fff8e1", [CHIP_WORD[c], "face down"])
+        for c in v["down"] or []
+    ]
+    cv.text(
+        x,
+        y + f,
+        "Your counters" + ("" if counters else ": none") + (" · Trouble unused" if mine["trouble"] else ""),
+        weight="bold",
+    )
     y += f * 1.5
     if counters:
         seen = set()
@@ -631,8 +718,14 @@ def _hand(cv, v, x, y, width):
 
 def _legend(cv, v, x, y, width):
     f = cv.layout.font
-    items = [("road", "open road"), ("forest", "forest"), ("desert", "desert"),
-             ("mountain", "mountain"), ("river", "river"), ("lake", "lake")]
+    items = [
+        ("road", "open road"),
+        ("forest", "forest"),
+        ("desert", "desert"),
+        ("mountain", "mountain"),
+        ("river", "river"),
+        ("lake", "lake"),
+    ]
     longest = max(text_width(text, f) for _, text in items) + f * 3.2
     cols = max(1, min(3, int(width // longest)))
     colw = width / cols
@@ -641,8 +734,10 @@ def _legend(cv, v, x, y, width):
         row, col = divmod(i, cols)
         lx, ly = x + col * colw, y + row * f * 1.6
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        cv.add(f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{lx + f * 2.2:.1f}" y2="{ly:.1f}" stroke="{colour}" '
-               f'stroke-width="{w}"{dash_attr}/>')
+        cv.add(
+            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{lx + f * 2.2:.1f}" y2="{ly:.1f}" stroke="{colour}" '
+            f'stroke-width="{w}"{dash_attr}/>'
+        )
         cv.text(lx + f * 2.7, ly + f * 0.35, text)
     rows = (len(items) + cols - 1) // cols
     y += rows * f * 1.6
@@ -674,8 +769,7 @@ def _final(cv, v, x, y, width, line):
     f = v["final"]
     lay = cv.layout
     winners = " and ".join(_seat_name(s) for s in f["ranking"][0])
-    cv.text(x, y + lay.font, f"Final result: {winners} win{'s' if len(f['ranking'][0]) == 1 else ''}",
-            weight="bold")
+    cv.text(x, y + lay.font, f"Final result: {winners} win{'s' if len(f['ranking'][0]) == 1 else ''}", weight="bold")
     y += lay.font + line
     for s in range(v["players"]):
         extra = ""

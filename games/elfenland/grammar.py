@@ -36,10 +36,24 @@ from . import standin as S
 from . import view as V
 
 VERBS = {
-    "take": "take", "draw": "draw", "blind": "draw", "place": "place", "put": "place",
-    "trouble": "trouble", "pass": "pass", "move": "move", "go": "move", "travel": "move",
-    "caravan": "move", "boatmen": "move", "end": "end", "done": "end", "stop": "end", "finish": "end",
-    "discard": "discard", "keep": "keep",
+    "take": "take",
+    "draw": "draw",
+    "blind": "draw",
+    "place": "place",
+    "put": "place",
+    "trouble": "trouble",
+    "pass": "pass",
+    "move": "move",
+    "go": "move",
+    "travel": "move",
+    "caravan": "move",
+    "boatmen": "move",
+    "end": "end",
+    "done": "end",
+    "stop": "end",
+    "finish": "end",
+    "discard": "discard",
+    "keep": "keep",
 }
 
 CARD_WORDS = {}
@@ -57,29 +71,84 @@ for _t, _words in {
         CARD_WORDS[_w + "s"] = _t
 
 TYPE_WORDS = {
-    "road": "road", "roads": "road", "plain": "road", "plains": "road", "openroad": "road",
-    "forest": "forest", "path": "forest", "forestpath": "forest",
-    "desert": "desert", "track": "desert", "deserttrack": "desert",
-    "mountain": "mountain", "mountains": "mountain", "trail": "mountain", "mountaintrail": "mountain",
-    "river": "river", "upstream": "river", "downstream": "river",
-    "lake": "lake", "maremagnum": "lake", "marenebulae": "lake",
+    "road": "road",
+    "roads": "road",
+    "plain": "road",
+    "plains": "road",
+    "openroad": "road",
+    "forest": "forest",
+    "path": "forest",
+    "forestpath": "forest",
+    "desert": "desert",
+    "track": "desert",
+    "deserttrack": "desert",
+    "mountain": "mountain",
+    "mountains": "mountain",
+    "trail": "mountain",
+    "mountaintrail": "mountain",
+    "river": "river",
+    "upstream": "river",
+    "downstream": "river",
+    "lake": "lake",
+    "maremagnum": "lake",
+    "marenebulae": "lake",
 }
-BIGRAMS = {("giant", "pig"), ("giant", "pigs"), ("magic", "cloud"), ("magic", "clouds"), ("troll", "wagon"),
-           ("troll", "wagons"), ("elf", "cycle"), ("elf", "cycles"), ("open", "road"), ("forest", "path"),
-           ("desert", "track"), ("mountain", "trail"), ("mare", "magnum"), ("mare", "nebulae"),
-           ("face", "down"), ("face", "up")}
+BIGRAMS = {
+    ("giant", "pig"),
+    ("giant", "pigs"),
+    ("magic", "cloud"),
+    ("magic", "clouds"),
+    ("troll", "wagon"),
+    ("troll", "wagons"),
+    ("elf", "cycle"),
+    ("elf", "cycles"),
+    ("open", "road"),
+    ("forest", "path"),
+    ("desert", "track"),
+    ("mountain", "trail"),
+    ("mare", "magnum"),
+    ("mare", "nebulae"),
+    ("face", "down"),
+    ("face", "up"),
+}
 HIDDEN_WORDS = {"hidden", "secret", "facedown", "covered"}
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
-FILLERS = {"to", "on", "by", "with", "via", "using", "the", "from", "and", "of", "a", "an", "my", "counter",
-           "counters", "card", "cards", "route", "at", "into", "across", "faceup", "|", "x", "please"}
+FILLERS = {
+    "to",
+    "on",
+    "by",
+    "with",
+    "via",
+    "using",
+    "the",
+    "from",
+    "and",
+    "of",
+    "a",
+    "an",
+    "my",
+    "counter",
+    "counters",
+    "card",
+    "cards",
+    "route",
+    "at",
+    "into",
+    "across",
+    "faceup",
+    "|",
+    "x",
+    "please",
+}
 NONE_WORDS = {"none", "nothing", "no"}
 
 TOWN_NAMES: dict[str, str] = {}
 for _t in B.DATA["towns"]:
     for _n in [_t["name"], _t["id"], *_t["aliases"]]:
         TOWN_NAMES.setdefault(key(_n), _t["id"])
-TOWN_DISPLAY = {key(n): n for n in [*(t["name"] for t in B.DATA["towns"]),
-                                    *(a for t in B.DATA["towns"] for a in t["aliases"])]}
+TOWN_DISPLAY = {
+    key(n): n for n in [*(t["name"] for t in B.DATA["towns"]), *(a for t in B.DATA["towns"] for a in t["aliases"])]
+}
 
 
 def _tokens(text: str) -> list[str]:
@@ -162,8 +231,7 @@ def _two_towns(p: Parsed) -> tuple[str, str]:
         return _town(segs[0]), _town(segs[1])
     if len(segs) == 1 and len(segs[0]) >= 2:
         words = segs[0]
-        splits = [(a, b) for i in range(1, len(words))
-                  if (a := _exact(words[:i])) and (b := _exact(words[i:]))]
+        splits = [(a, b) for i in range(1, len(words)) if (a := _exact(words[:i])) and (b := _exact(words[i:]))]
         if len(splits) == 1:
             return splits[0]
         if len(words) == 2:
@@ -206,7 +274,7 @@ def parse(text, state, seat):
         raise ParseError("Empty command. Try 'help'.")
     verb = VERBS.get(toks_clean[0]) or VERBS[match_name(toks_clean[0], list(VERBS), "command")]
     first_idx = toks.index(toks_clean[0])
-    p = Parsed(toks[first_idx + 1:])
+    p = Parsed(toks[first_idx + 1 :])
     if verb == "draw":
         if p.cards:  # "draw pig": takes the face-up one
             return {"type": "take", "counter": _one_card(p, "counter", "take pig")}
@@ -215,8 +283,9 @@ def parse(text, state, seat):
         if "blind" in toks_clean[1:] and not p.cards:
             return {"type": "draw"}
         if not p.cards:
-            raise ParseError("Say which face-up counter, e.g. 'take pig', or 'draw' for a blind draw.",
-                             _card_suggestions(p))
+            raise ParseError(
+                "Say which face-up counter, e.g. 'take pig', or 'draw' for a blind draw.", _card_suggestions(p)
+            )
         return {"type": "take", "counter": _one_card(p, "counter", "take pig")}
     if verb in ("pass", "end"):
         return {"type": verb}
@@ -240,8 +309,12 @@ def parse(text, state, seat):
     if verb == "place":
         c = _one_card(p, "counter", "place pig on Jxara-Virst")
         a, b = _two_towns(p)
-        return {"type": "place", "counter": c, "route": _land_route(a, b, p.types),
-                "hidden": _hidden(p, state, seat, c)}
+        return {
+            "type": "place",
+            "counter": c,
+            "route": _land_route(a, b, p.types),
+            "hidden": _hidden(p, state, seat, c),
+        }
     if verb == "move":
         return _parse_move(p, state, seat)
     raise ParseError("Unknown command. Try 'help'.")
@@ -353,22 +426,28 @@ def help(state, seat):
         lines.append("You are not awaited now.")
     if phase == "draw":
         pool = ", ".join(B.WORD[c] for c in state["pool"]) or "none"
-        lines += [f"Step 2: draw counters (face up now: {pool}).",
-                  "  take pig        take a face-up counter (the pool is refilled)",
-                  "  draw            a blind draw from the face-down pile (kept face up)"]
+        lines += [
+            f"Step 2: draw counters (face up now: {pool}).",
+            "  take pig        take a face-up counter (the pool is refilled)",
+            "  draw            a blind draw from the face-down pile (kept face up)",
+        ]
     elif phase == "place":
-        lines += ["Step 3: place counters, one per turn, until everyone passes in a row.",
-                  "  place pig on Jxara-Virst         a face-up counter",
-                  "  place hidden dragon on Beata-Strykhaven   your face-down counter",
-                  "  trouble on Jxara-Virst           your Trouble counter, next to a counter",
-                  "  pass"]
+        lines += [
+            "Step 3: place counters, one per turn, until everyone passes in a row.",
+            "  place pig on Jxara-Virst         a face-up counter",
+            "  place hidden dragon on Beata-Strykhaven   your face-down counter",
+            "  trouble on Jxara-Virst           your Trouble counter, next to a counter",
+            "  pass",
+        ]
     elif phase in ("move", "discard"):
         if phase == "move":
-            lines += ["Step 4: move your Elf, one route at a time, then 'end'.",
-                      "  move to Lapphalya                the counter says which cards",
-                      "  move to Virst by river           rafts: 1 down river, 2 up river, 2 on a lake",
-                      "  move to Feodor with pig troll raft   a caravan: any 3 cards (4 with Trouble)",
-                      "  end"]
+            lines += [
+                "Step 4: move your Elf, one route at a time, then 'end'.",
+                "  move to Lapphalya                the counter says which cards",
+                "  move to Virst by river           rafts: 1 down river, 2 up river, 2 on a lake",
+                "  move to Feodor with pig troll raft   a caravan: any 3 cards (4 with Trouble)",
+                "  end",
+            ]
             if seat is not None and seat == state["turn"]:
                 reach = R.reachable(state, seat)
                 lines.append("  You can reach this turn: " + (", ".join(B.name(t) for t in reach) or "nowhere") + ".")
@@ -379,8 +458,7 @@ def help(state, seat):
         else:
             lines += ["You hold more than four cards: discard one at a time.", "  discard pig"]
     elif phase == "keep":
-        lines += ["Step 5: keep at most one counter for the next round.",
-                  "  keep pig | keep hidden dragon | keep none"]
+        lines += ["Step 5: keep at most one counter for the next round.", "  keep pig | keep hidden dragon | keep none"]
     elif phase == "over":
         lines.append("The game is over.")
     return "\n".join(lines)
@@ -434,14 +512,16 @@ def _draw_choices(v, legal):
             note = f"you hold {_plural(held, B.WORD[c] + ' card')}" if held else ""
             out.append(Choice(cmd, "Take a face-up counter", B.LONG[c], True, f"pool-{c}", note))
         else:
-            out.append(Choice(cmd, "Draw blind", "a face-down counter from the pile", True, "pile",
-                              f"{v['pile']} in the pile"))
+            out.append(
+                Choice(cmd, "Draw blind", "a face-down counter from the pile", True, "pile", f"{v['pile']} in the pile")
+            )
     out.sort(key=lambda c: (c.command["type"] != "take", -hand.get(c.command.get("counter"), 0)))
     return out
 
 
-ROUTE_LABEL = {route: f"on {B.name(r['a'])}–{B.name(r['b'])} ({B.TYPE_LONG[r['type']]})"
-               for route, r in B.ROUTES.items()}
+ROUTE_LABEL = {
+    route: f"on {B.name(r['a'])}–{B.name(r['b'])} ({B.TYPE_LONG[r['type']]})" for route, r in B.ROUTES.items()
+}
 
 
 def _route_label(route) -> str:
@@ -459,21 +539,33 @@ def _place_choices(v, legal):
     for cmd in legal:
         kind = cmd["type"]
         if kind == "pass":
-            out.append(Choice(cmd, "Pass", "pass (place nothing this turn)", True,
-                              note="you may still place on your next turn"))
+            out.append(
+                Choice(
+                    cmd, "Pass", "pass (place nothing this turn)", True, note="you may still place on your next turn"
+                )
+            )
         elif kind == "trouble":
             route = cmd["route"]
             word = B.WORD[v["board"][route]]
-            out.append(Choice(cmd, "Place your Trouble counter", _route_label(route) + f", next to the {word}",
-                              route == trouble, D.target_of_route(route), "one card more to travel it"))
+            out.append(
+                Choice(
+                    cmd,
+                    "Place your Trouble counter",
+                    _route_label(route) + f", next to the {word}",
+                    route == trouble,
+                    D.target_of_route(route),
+                    "one card more to travel it",
+                )
+            )
         else:
             c, route = cmd["counter"], cmd["route"]
             group = f"Place {'your face-down ' if cmd['hidden'] else ''}{B.LONG[c]}"
             cost = B.counter_cost(c, route)
             usual = cmd["hidden"] == (c not in seat.up)  # the face-up one when both are held
             featured = cmd == first or usual and ((route, c) in planned or (route, c) in near)
-            note = "on your best route" if (route, c) in planned else \
-                f"{_plural(cost, B.WORD[c] + ' card')} to travel it"
+            note = (
+                "on your best route" if (route, c) in planned else f"{_plural(cost, B.WORD[c] + ' card')} to travel it"
+            )
             out.append(Choice(cmd, group, _route_label(route), featured, D.target_of_route(route), note))
     return _ordered(out, first)
 
@@ -517,8 +609,15 @@ def _move_choices(v, legal):
     out = []
     for cmd in legal:
         if cmd["type"] == "end":
-            out.append(Choice(cmd, "End the move", f"stay in {B.name(here)}", True,
-                              note="" if first != cmd else "nothing more worth the cards"))
+            out.append(
+                Choice(
+                    cmd,
+                    "End the move",
+                    f"stay in {B.name(here)}",
+                    True,
+                    note="" if first != cmd else "nothing more worth the cards",
+                )
+            )
             continue
         route, to = cmd["route"], cmd["to"]
         twin = len(B.BETWEEN[(here, to)]) > 1
@@ -526,8 +625,7 @@ def _move_choices(v, legal):
         note = "collects a town piece" if to in B.PIECE_TOWNS and to not in mine else "already collected"
         if cmd == first:
             note += "; the best plan"
-        out.append(Choice(cmd, group, _pay_label(v, cmd), cmd == first or spare.get(route) == cmd,
-                          f"town-{to}", note))
+        out.append(Choice(cmd, group, _pay_label(v, cmd), cmd == first or spare.get(route) == cmd, f"town-{to}", note))
     return _ordered(out, first)
 
 
@@ -535,8 +633,11 @@ def _how(v, cmd) -> str:
     r = B.ROUTES[cmd["route"]]
     cards = cmd["cards"]
     if r["type"] in B.WATER:
-        return "raft" if set(cards) == {"raft"} and len(cards) == B.raft_cost(
-            cmd["route"], cmd["to"], v["options"]["lakes"]) else "boatmen"
+        return (
+            "raft"
+            if set(cards) == {"raft"} and len(cards) == B.raft_cost(cmd["route"], cmd["to"], v["options"]["lakes"])
+            else "boatmen"
+        )
     counter = v["board"][cmd["route"]]
     need = B.placed_cost(counter, cmd["route"]) + (1 if cmd["route"] in v["trouble"] else 0)
     return "counter" if set(cards) == {counter} and len(cards) == need else "caravan"
@@ -569,8 +670,10 @@ def _caravan_pick(seat, v, route, to, legal):
 def _discard_choices(v, legal):
     first = S.choose_discard(v, legal)
     hand = v["hand"]
-    out = [Choice(cmd, "Discard a card", B.LONG[cmd["card"]], True, f"card-{cmd['card']}",
-                  f"you hold {hand[cmd['card']]}") for cmd in legal]
+    out = [
+        Choice(cmd, "Discard a card", B.LONG[cmd["card"]], True, f"card-{cmd['card']}", f"you hold {hand[cmd['card']]}")
+        for cmd in legal
+    ]
     return _ordered(out, first)
 
 
@@ -582,12 +685,20 @@ def _keep_choices(v, legal):
         if c is None:
             out.append(Choice(cmd, "Keep a counter", "none (keep no counter)", True))
         elif cmd["hidden"]:
-            out.append(Choice(cmd, "Keep a counter", f"your face-down {B.LONG[c]}", True,
-                              f"counter-hidden-{c}", "stays secret"))
+            out.append(
+                Choice(
+                    cmd, "Keep a counter", f"your face-down {B.LONG[c]}", True, f"counter-hidden-{c}", "stays secret"
+                )
+            )
         else:
             out.append(Choice(cmd, "Keep a counter", B.LONG[c], True, f"counter-{c}"))
     return _ordered(out, first)
 
 
-_CHOOSERS = {"draw": _draw_choices, "place": _place_choices, "move": _move_choices,
-             "discard": _discard_choices, "keep": _keep_choices}
+_CHOOSERS = {
+    "draw": _draw_choices,
+    "place": _place_choices,
+    "move": _move_choices,
+    "discard": _discard_choices,
+    "keep": _keep_choices,
+}

@@ -57,14 +57,24 @@ def setup(players, options, rng):
         events.append(ev)
         work[0] = evolve(work[0], ev)
 
-    opts = {"home_cities": bool(options.get("home_cities", False)), "lakes": bool(options.get("lakes", False)),
-            "boatmen": bool(options.get("boatmen", False))}
+    opts = {
+        "home_cities": bool(options.get("home_cities", False)),
+        "lakes": bool(options.get("lakes", False)),
+        "boatmen": bool(options.get("boatmen", False)),
+    }
     emit(Event("GameStarted", {"players": players, "options": opts, "first": 0}))
     if opts["home_cities"]:
         cards = rng.sample(B.TOWN_CARDS, players)
         for seat in range(players):
-            emit(Event("HomeCityDealt", {"seat": seat, "town": cards[seat]}, visible_to=(seat,),
-                       public={"seat": seat}, reveals=True))
+            emit(
+                Event(
+                    "HomeCityDealt",
+                    {"seat": seat, "town": cards[seat]},
+                    visible_to=(seat,),
+                    public={"seat": seat},
+                    reveals=True,
+                )
+            )
     _advance(work[0], rng, emit)
     return events
 
@@ -80,12 +90,31 @@ def evolve(state, event):
     if t == "GameStarted":
         n = d["players"]
         return {
-            "n": n, "opts": dict(d["options"]), "round": 0, "first": d["first"], "phase": "start",
-            "turn": None, "step": 0, "passes": 0, "pool": [], "pile": dict(B.COUNTER_COUNTS),
-            "up": [[] for _ in range(n)], "down": [[] for _ in range(n)], "board": {}, "trouble": {},
-            "trouble_left": [True] * n, "trouble_used": 0, "elf": [B.START] * n, "got": [[] for _ in range(n)],
-            "hands": [dict.fromkeys(CARDS, 0) for _ in range(n)], "deck": dict(B.CARD_COUNTS),
-            "home": [None] * n, "keep": [None] * n, "keep_await": [], "all20": False, "final": None,
+            "n": n,
+            "opts": dict(d["options"]),
+            "round": 0,
+            "first": d["first"],
+            "phase": "start",
+            "turn": None,
+            "step": 0,
+            "passes": 0,
+            "pool": [],
+            "pile": dict(B.COUNTER_COUNTS),
+            "up": [[] for _ in range(n)],
+            "down": [[] for _ in range(n)],
+            "board": {},
+            "trouble": {},
+            "trouble_left": [True] * n,
+            "trouble_used": 0,
+            "elf": [B.START] * n,
+            "got": [[] for _ in range(n)],
+            "hands": [dict.fromkeys(CARDS, 0) for _ in range(n)],
+            "deck": dict(B.CARD_COUNTS),
+            "home": [None] * n,
+            "keep": [None] * n,
+            "keep_await": [],
+            "all20": False,
+            "final": None,
         }
     handler = _HANDLERS.get(t)
     if handler is None:
@@ -610,8 +639,7 @@ def _command(work, seat, command, rng, emit, auto):
                 raise Rejected(f"{B.LONG[c]}s may not be used on {B.TYPE_LONG[r['type']]}s.")
             if route in work["board"]:
                 raise Rejected(f"That route already has a {B.WORD[work['board'][route]]} counter.")
-            emit(Event("CounterPlaced", {"seat": seat, "counter": c, "route": route, "hidden": hidden},
-                       reveals=hidden))
+            emit(Event("CounterPlaced", {"seat": seat, "counter": c, "route": route, "hidden": hidden}, reveals=hidden))
             return
         if kind == "trouble":
             route = command.get("route")
@@ -641,8 +669,14 @@ def _command(work, seat, command, rng, emit, auto):
             c = command.get("card")
             if c not in CARD_INDEX or not work["hands"][seat][c]:
                 raise Rejected(f"You hold no {B.WORD.get(c, c)} card.")
-            emit(Event("CardDiscarded", {"seat": seat, "card": c, "auto": auto}, visible_to=(seat,),
-                       public={"seat": seat, "auto": auto}))
+            emit(
+                Event(
+                    "CardDiscarded",
+                    {"seat": seat, "card": c, "auto": auto},
+                    visible_to=(seat,),
+                    public={"seat": seat, "auto": auto},
+                )
+            )
             return
         left = hand_size(work, seat) - B.HAND_LIMIT_AFTER_MOVE
         raise Rejected(f"You must discard down to four cards: {left} more ('discard pig').")
@@ -654,15 +688,23 @@ def _command(work, seat, command, rng, emit, auto):
             raise Rejected(f"You hold no {'face-down ' if hidden else ''}{B.WORD.get(c, c)} counter.")
         if c is None:
             hidden = False
-        emit(Event("CounterKept", {"seat": seat, "counter": c, "hidden": hidden}, visible_to=(seat,),
-                   public={"seat": seat}))
+        emit(
+            Event(
+                "CounterKept", {"seat": seat, "counter": c, "hidden": hidden}, visible_to=(seat,), public={"seat": seat}
+            )
+        )
         if not waiting_for(work):
             kept = []
             for s in range(work["n"]):
                 if s in work["keep_await"]:
                     ch = work["keep"][s]
-                    kept.append({"counter": None if ch["hidden"] else ch["counter"], "hidden": ch["hidden"],
-                                 "none": ch["counter"] is None})
+                    kept.append(
+                        {
+                            "counter": None if ch["hidden"] else ch["counter"],
+                            "hidden": ch["hidden"],
+                            "none": ch["counter"] is None,
+                        }
+                    )
                 else:
                     kept.append(None)
             emit(Event("CountersKept", {"kept": kept}, reveals=True))
@@ -692,8 +734,20 @@ def _move(work, seat, command, emit):
     if how is None:
         raise Rejected(_why_not(work, route, to, len(cards)))
     collected = to in B.PIECE_TOWNS and all(g[0] != to for g in work["got"][seat])
-    emit(Event("Moved", {"seat": seat, "route": route, "from": here, "to": to, "cards": sorted(cards),
-                         "how": how, "collected": collected}))
+    emit(
+        Event(
+            "Moved",
+            {
+                "seat": seat,
+                "route": route,
+                "from": here,
+                "to": to,
+                "cards": sorted(cards),
+                "how": how,
+                "collected": collected,
+            },
+        )
+    )
 
 
 def _why_not(work, route, to, ncards) -> str:
@@ -704,7 +758,7 @@ def _why_not(work, route, to, ncards) -> str:
         return f"Going {way} takes {need} raft card{'s' if need > 1 else ''}; no caravans on rivers."
     if r["type"] == "lake":
         need = B.raft_cost(route, to, work["opts"]["lakes"])
-        boat = (" or any 3 cards for the Boatmen" if r["lake"] == B.NEBULAE and work["opts"]["boatmen"] else "")
+        boat = " or any 3 cards for the Boatmen" if r["lake"] == B.NEBULAE and work["opts"]["boatmen"] else ""
         return f"Crossing {r['lake']} takes {need} raft card{'s' if need > 1 else ''}{boat}; no caravans on lakes."
     counter = work["board"].get(route)
     if counter is None:
@@ -712,8 +766,10 @@ def _why_not(work, route, to, ncards) -> str:
     extra = 1 if route in work["trouble"] else 0
     need = B.placed_cost(counter, route) + extra
     trouble = " (with Trouble)" if extra else ""
-    return (f"That route{trouble} takes {need} {B.WORD[counter]} card{'s' if need > 1 else ''}, "
-            f"or {B.CARAVAN_CARDS + extra} cards of any kind for a caravan.")
+    return (
+        f"That route{trouble} takes {need} {B.WORD[counter]} card{'s' if need > 1 else ''}, "
+        f"or {B.CARAVAN_CARDS + extra} cards of any kind for a caravan."
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -762,13 +818,27 @@ def _start_round(work, rng, emit):
             c = _draw_from(deck, rng)
             deck[c] -= 1
             cards.append(c)
-        emit(Event("CardsDealt", {"seat": seat, "cards": sorted(cards)}, visible_to=(seat,),
-                   public={"seat": seat, "count": len(cards)}, reveals=True))
+        emit(
+            Event(
+                "CardsDealt",
+                {"seat": seat, "cards": sorted(cards)},
+                visible_to=(seat,),
+                public={"seat": seat, "count": len(cards)},
+                reveals=True,
+            )
+        )
     for seat in order(work):
         if sum(work["pile"].values()) and held(work, seat) < B.COUNTER_LIMIT:
             c = _draw_from(work["pile"], rng)
-            emit(Event("SecretCounterDrawn", {"seat": seat, "counter": c}, visible_to=(seat,),
-                       public={"seat": seat}, reveals=True))
+            emit(
+                Event(
+                    "SecretCounterDrawn",
+                    {"seat": seat, "counter": c},
+                    visible_to=(seat,),
+                    public={"seat": seat},
+                    reveals=True,
+                )
+            )
     pile = dict(work["pile"])
     shown = []
     for _ in range(B.POOL_SIZE):
@@ -784,8 +854,7 @@ def final_scores(state) -> dict:
     n = state["n"]
     collected = [len(g) for g in state["got"]]
     cards = [hand_size(state, s) for s in range(n)]
-    out: dict = {"collected": collected, "cards": cards, "distances": None, "penalties": [0] * n,
-                 "homes": None}
+    out: dict = {"collected": collected, "cards": cards, "distances": None, "penalties": [0] * n, "homes": None}
     if state["opts"]["home_cities"]:
         dist = [B.distance(state["elf"][s], state["home"][s]) for s in range(n)]
         # One town piece is removed per route away; a player cannot give back more than he holds.
@@ -798,8 +867,11 @@ def final_scores(state) -> dict:
 def _final(work, emit):
     data = final_scores(work)
     if work["opts"]["home_cities"]:
-        emit(Event("HomeCitiesRevealed", {"homes": list(work["home"]), "distances": list(data["distances"])},
-                   reveals=True))
+        emit(
+            Event(
+                "HomeCitiesRevealed", {"homes": list(work["home"]), "distances": list(data["distances"])}, reveals=True
+            )
+        )
     emit(Event("GameEnded", data))
 
 
@@ -821,8 +893,14 @@ def result(state):
     return Result(list(data["scores"]), tiebreaks(state, data), detail=dict(data))
 
 
-PHASE_NAMES = {"draw": "drawing counters", "place": "placing counters", "move": "moving",
-               "discard": "moving (discarding)", "keep": "keeping a counter", "over": "over"}
+PHASE_NAMES = {
+    "draw": "drawing counters",
+    "place": "placing counters",
+    "move": "moving",
+    "discard": "moving (discarding)",
+    "keep": "keeping a counter",
+    "over": "over",
+}
 
 
 def summary(state):
@@ -843,9 +921,15 @@ def score_sheet(state):
     if final and final["distances"] is not None:
         for seat in range(state["n"]):
             d = final["distances"][seat]
-            lines.append(ScoreLine(state["round"], seat, -final["penalties"][seat],
-                                   f"{d} route{'s' if d != 1 else ''} from {B.name(final['homes'][seat])}",
-                                   "Home City"))
+            lines.append(
+                ScoreLine(
+                    state["round"],
+                    seat,
+                    -final["penalties"][seat],
+                    f"{d} route{'s' if d != 1 else ''} from {B.name(final['homes'][seat])}",
+                    "Home City",
+                )
+            )
     return lines
 
 

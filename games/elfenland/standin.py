@@ -43,11 +43,27 @@ ALLOWED = {c: {r for r in B.LAND_ROUTES if B.allowed(c, r)} for c in B.COUNTER_T
 COST = {c: {r: B.placed_cost(c, r) for r in ALLOWED[c]} for c in B.COUNTER_TYPES}
 # Per town: the land routes out, each with its cost per kind of counter allowed on it; the water
 # routes out, with their raft cost (without, with the Lakes variant) and whether on Mare Nebulae.
-LAND_EXITS = [[(route, TOWN[other], {c: COST[c][route] for c in B.COUNTER_TYPES if route in ALLOWED[c]})
-               for route, other in B.EXITS[t] if B.ROUTES[route]["type"] in B.LAND] for t in TOWNS]
-WATER_EXITS = [[(route, TOWN[other], B.ROUTES[route].get("lake") == B.NEBULAE,
-                 (B.raft_cost(route, other, False), B.raft_cost(route, other, True)))
-                for route, other in B.EXITS[t] if B.ROUTES[route]["type"] in B.WATER] for t in TOWNS]
+LAND_EXITS = [
+    [
+        (route, TOWN[other], {c: COST[c][route] for c in B.COUNTER_TYPES if route in ALLOWED[c]})
+        for route, other in B.EXITS[t]
+        if B.ROUTES[route]["type"] in B.LAND
+    ]
+    for t in TOWNS
+]
+WATER_EXITS = [
+    [
+        (
+            route,
+            TOWN[other],
+            B.ROUTES[route].get("lake") == B.NEBULAE,
+            (B.raft_cost(route, other, False), B.raft_cost(route, other, True)),
+        )
+        for route, other in B.EXITS[t]
+        if B.ROUTES[route]["type"] in B.WATER
+    ]
+    for t in TOWNS
+]
 
 
 def _bits(mask: int) -> int:
@@ -176,11 +192,11 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
                     if free[kind] >= need and left >= need:
                         out.append((route, other, kind, need, c))
         for route, other, kind, amount, lay in fresh + stale:
-            nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1:]
+            nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1 :]
             nctrs, nplaced = ctrs, placed
             if lay is not None:
                 i = ctrs.index(lay)
-                nctrs, nplaced = ctrs[:i] + ctrs[i + 1:], placed + ((route, lay),)
+                nctrs, nplaced = ctrs[:i] + ctrs[i + 1 :], placed + ((route, lay),)
             bit = 1 << other
             gain = 0 if visited & bit or not PIECE_MASK & bit else 1
             path.append((route, other, kind, amount, lay))
@@ -221,8 +237,10 @@ def spare_cards(seat: Seat, pool: tuple, n: int) -> list[str]:
     left = list(pool)
     out = []
     for _ in range(n):
-        kind = min((k for k in range(len(KINDS)) if left[k]),
-                   key=lambda k: (worth[k] + (3 if KINDS[k] in held else 0) - 0.5 * left[k], k))
+        kind = min(
+            (k for k in range(len(KINDS)) if left[k]),
+            key=lambda k: (worth[k] + (3 if KINDS[k] in held else 0) - 0.5 * left[k], k),
+        )
         left[kind] -= 1
         out.append(KINDS[kind])
     return sorted(out)
@@ -307,16 +325,21 @@ def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:
     mine = {step[0] for step in plan.steps}
     view = seat.view
     n = view["players"]
-    rivals = sorted((s for s in range(n) if s != seat.me),
-                    key=lambda s: (-len(view["seats"][s]["towns"]), (s - seat.me) % n))
+    rivals = sorted(
+        (s for s in range(n) if s != seat.me), key=lambda s: (-len(view["seats"][s]["towns"]), (s - seat.me) % n)
+    )
     lead = len(view["seats"][rivals[0]]["towns"])
     if lead < seat.count or lead == seat.count and not seat.last:
         return None  # nobody is ahead: keep it for a rival who is (in the last round, one level)
     for s in rivals[:1]:
         st = view["seats"][s]
         for route, other in sorted(B.EXITS[st["elf"]]):
-            if route in allowed and route not in mine and other not in st["towns"] \
-                    and B.TOWNS[other]["has_town_pieces"]:
+            if (
+                route in allowed
+                and route not in mine
+                and other not in st["towns"]
+                and B.TOWNS[other]["has_town_pieces"]
+            ):
                 return route
     return None
 
@@ -356,7 +379,7 @@ def choose_discard(view, legal):
     options = []
     for cmd in legal:
         k = KIND[cmd["card"]]
-        hand = seat.hand[:k] + (seat.hand[k] - 1,) + seat.hand[k + 1:]
+        hand = seat.hand[:k] + (seat.hand[k] - 1,) + seat.hand[k + 1 :]
         value = 0.0 if seat.last else max(next_round_value(seat, hand, [c] if c else []) for c in held)
         options.append((value, seat.hand[k], -k, cmd))
     return max(options, key=lambda o: o[:3])[3]
@@ -374,5 +397,10 @@ def choose_keep(view, legal):
     return max(options, key=lambda o: o[:4])[4] if options else {"type": "keep", "counter": None, "hidden": False}
 
 
-_DECISIONS = {"draw": choose_draw, "place": choose_place, "move": choose_move,
-              "discard": choose_discard, "keep": choose_keep}
+_DECISIONS = {
+    "draw": choose_draw,
+    "place": choose_place,
+    "move": choose_move,
+    "discard": choose_discard,
+    "keep": choose_keep,
+}

@@ -18,16 +18,18 @@ def view(state, seat):
     mine = seat is not None and 0 <= seat < n
     seats = []
     for s in range(n):
-        seats.append({
-            "elf": state["elf"][s],
-            "towns": [t for t, _ in state["got"][s]],
-            "cards": R.hand_size(state, s),
-            "up": sorted(state["up"][s]),
-            "down": len(state["down"][s]),
-            "trouble": state["trouble_left"][s],
-            "keep_awaited": s in state["keep_await"],
-            "keep_chosen": state["keep"][s] is not None,
-        })
+        seats.append(
+            {
+                "elf": state["elf"][s],
+                "towns": [t for t, _ in state["got"][s]],
+                "cards": R.hand_size(state, s),
+                "up": sorted(state["up"][s]),
+                "down": len(state["down"][s]),
+                "trouble": state["trouble_left"][s],
+                "keep_awaited": s in state["keep_await"],
+                "keep_chosen": state["keep"][s] is not None,
+            }
+        )
     v = {
         "game": "elfenland",
         "seat": seat,
@@ -124,8 +126,10 @@ def narrate(event, names):
     if t == "Moved":
         how = {"counter": "", "raft": " by raft", "caravan": " with a caravan", "boatmen": " with the Boatmen"}
         got = ", and collected the town piece there" if d["collected"] else ""
-        return (f"{who()} travelled {B.name(d['from'])} -> {B.name(d['to'])}{how.get(d['how'], '')}, "
-                f"playing {_cards(d['cards'])}{got}.")
+        return (
+            f"{who()} travelled {B.name(d['from'])} -> {B.name(d['to'])}{how.get(d['how'], '')}, "
+            f"playing {_cards(d['cards'])}{got}."
+        )
     if t == "MoveEnded":
         return f"{who()} ended the move" + (" (no move possible)." if d.get("auto") else ".")
     if t == "CardDiscarded":
@@ -164,8 +168,9 @@ def narrate(event, names):
             keys = [(d["scores"][s], d["cards"][s]) for s in range(n)]
         best = max(keys)
         winners = " and ".join(names[s] for s in range(n) if keys[s] == best)
-        what = "Final scores (town pieces less Home City penalties)" if d.get("distances") is not None \
-            else "Town pieces"
+        what = (
+            "Final scores (town pieces less Home City penalties)" if d.get("distances") is not None else "Town pieces"
+        )
         return f"The game is over. {what}: " + ", ".join(parts) + f". Winner: {winners}."
     return t
 
@@ -190,9 +195,14 @@ def _wrap(text, width=WIDTH, indent="    ") -> list[str]:
 
 
 def render_text(v):
-    phase_text = {"draw": "step 2: drawing counters", "place": "step 3: placing counters",
-                  "move": "step 4: moving", "discard": "step 4: discarding", "keep": "step 5: keeping counters",
-                  "over": "game over"}.get(v["phase"], v["phase"])
+    phase_text = {
+        "draw": "step 2: drawing counters",
+        "place": "step 3: placing counters",
+        "move": "step 4: moving",
+        "discard": "step 4: discarding",
+        "keep": "step 5: keeping counters",
+        "over": "game over",
+    }.get(v["phase"], v["phase"])
     lines = [f"ELFENLAND  round {v['round']}/{v['rounds']}  {phase_text}"]
     opts = [k.replace("_", " ") for k, on in v["options"].items() if on]
     lines += _wrap(f"First player: {_label(v['first'])}" + (f"   variants: {', '.join(opts)}" if opts else ""))
@@ -219,7 +229,7 @@ def render_text(v):
         left = "".join(str(s + 1) for s, st in enumerate(v["seats"]) if t not in st["towns"])
         cells.append(f"{B.name(t):11} {left:6}")
     for i in range(0, len(cells), 4):
-        lines.append("  " + "  ".join(cells[i:i + 4]).rstrip())
+        lines.append("  " + "  ".join(cells[i : i + 4]).rstrip())
     if v["hand"] is not None:
         lines.append("")
         hand = ", ".join(f"{k} {B.WORD[c]}" for c, k in sorted(v["hand"].items()) if k) or "none"
@@ -242,8 +252,11 @@ def render_text(v):
             extra = ""
             if f["distances"] is not None:
                 extra = f", City Card {B.name(f['homes'][s])} {f['distances'][s]} away (-{f['penalties'][s]})"
-            lines += _wrap(f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
-                           f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})", indent=" " * 16)
+            lines += _wrap(
+                f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
+                f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})",
+                indent=" " * 16,
+            )
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -252,8 +265,7 @@ def _seat_lines(v, s, st) -> list[str]:
     second line when they do not fit."""
     me = "*" if s == v["seat"] else " "
     trouble = "T" if st["trouble"] else " "
-    head = (f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 "
-            f"cards {st['cards']} {trouble}")
+    head = f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 cards {st['cards']} {trouble}"
     ctr = " ".join(B.WORD[c] for c in st["up"])
     if st["down"]:
         ctr = (ctr + f" +{st['down']} hidden").strip()

@@ -12,15 +12,21 @@ from . import chooser, grammar, picture, rules, standin, view
 from .board import COLOURS
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view, picture, standin, chooser,
+    rules,
+    grammar,
+    view,
+    picture,
+    standin,
+    chooser,
     name="elfenwizards",
     title="Elfenwizards",
     min_players=3,
     max_players=5,
     version=1,
     options=(
-        Option("translator_variant", False,
-               "Translator's variant: removing a gray magic token costs 3 pips instead of 4"),
+        Option(
+            "translator_variant", False, "Translator's variant: removing a gray magic token costs 3 pips instead of 4"
+        ),
     ),
     colours=COLOURS,
     rulebook="Alan R. Moon's Elfenwizards: 3-5 players, up to four turns of dice-driven elections for titles.",

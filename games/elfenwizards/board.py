@@ -32,7 +32,8 @@ GD = TITLES_BY_LEVEL[TOP][0]
 _first = {c["titles"][0]: c for c in DATA["contests"]}
 CONTESTS = [
     {"titles": list(_first[t]["titles"]), "from": list(_first[t]["candidates_from"])}
-    for t in TITLE_SPACES if t in _first
+    for t in TITLE_SPACES
+    if t in _first
 ]
 CONTEST_OF_SPACE = {}  # candidate space -> index into CONTESTS
 for _i, _c in enumerate(CONTESTS):
@@ -51,6 +52,7 @@ def placement(players: int, version: int = DATA_VERSION) -> dict:
     """The placement table's row for `players` in data version `version`."""
     older = DATA["data_versions"].get(str(version), {}).get("placement_table", {})
     return older.get(str(players), PLACEMENT[str(players)])
+
 
 COMPONENTS = DATA["sourced_facts"]["components"]
 DICE_PER_PLAYER = COMPONENTS["dice_per_colour"]

@@ -86,8 +86,16 @@ def _place(look: Look, commands) -> list[Choice]:
         for rank, (worth, c) in enumerate(ranked):
             space = c["space"]
             where = SPACE_TEXT[space] if space in SPACE_TEXT else f"the {LEVEL_NAME[space]} Major Spells space"
-            out.append(Choice(c, f"Place a {die}", f"on {where}", rank < FEATURED_SPACES_PER_DIE and worth > 0
-                              or rank == 0, space_target(_space_id(space)), _place_note(look, c, worth)))
+            out.append(
+                Choice(
+                    c,
+                    f"Place a {die}",
+                    f"on {where}",
+                    rank < FEATURED_SPACES_PER_DIE and worth > 0 or rank == 0,
+                    space_target(_space_id(space)),
+                    _place_note(look, c, worth),
+                )
+            )
     # the stand-in's own move first (a placement, keeping the rest for phase 3, or a reroll)
     best = standin(look.view, commands)
     return sorted(out, key=lambda choice: choice.command != best)
@@ -103,8 +111,11 @@ def _place_note(look: Look, c, worth) -> str:
         return "recovers a minor spell" if worth > 0 else "nothing to recover"
     if space == "gray":
         return "removes a gray magic token" if worth > 0 else "no token to remove"
-    mine = [w for w, sp in look.space.items() if look.owner[w] == look.me and CONTEST_OF_SPACE.get(sp) is not None
-            and SPACE_LEVEL[sp] == space]
+    mine = [
+        w
+        for w, sp in look.space.items()
+        if look.owner[w] == look.me and CONTEST_OF_SPACE.get(sp) is not None and SPACE_LEVEL[sp] == space
+    ]
     return f"for {', '.join(sorted(mine))}" if mine else "none of your wizards stand there"
 
 
@@ -120,8 +131,12 @@ def _cast(look: Look, commands) -> list[Choice]:
         spell = "a minor spell" if c["spell"] == "minor" else f"a {c['spell']} ({LEVEL_NAME[SPACE_LEVEL[space]]} level)"
         titles = "/".join(CONTESTS[CONTEST_OF_SPACE[space]]["titles"])
         label = f"for {w} on {space} (for {titles})"
-        scored.append((values[id(c)] - 1e-9 * spell_cost(c),
-                       Choice(c, f"Cast {spell}", label, target=wizard_target(w), note=_standing(look, space))))
+        scored.append(
+            (
+                values[id(c)] - 1e-9 * spell_cost(c),
+                Choice(c, f"Cast {spell}", label, target=wizard_target(w), note=_standing(look, space)),
+            )
+        )
     casts = 0
 
     def featured(rank, choice):
@@ -150,8 +165,12 @@ def _dice(look: Look, commands) -> list[Choice]:
         text = " ".join(str(v) for v in dice) or "none"
         if kind == "takeback":
             value = len(dice)
-            choice = Choice(c, "Take back", f"dice {text}" if dice else "none: leave them for the next turn",
-                            note="in front of you for the next turn" if dice else "")
+            choice = Choice(
+                c,
+                "Take back",
+                f"dice {text}" if dice else "none: leave them for the next turn",
+                note="in front of you for the next turn" if dice else "",
+            )
         else:
             per = 2 if kind == "recover" else look.view["gray_cost"]
             have = look.spent[look.me] if kind == "recover" else look.gray[look.me]
@@ -159,8 +178,12 @@ def _dice(look: Look, commands) -> list[Choice]:
             value = gain - 0.01 * sum(dice)
             what = "minor spell" if kind == "recover" else "gray magic token"
             verb = "Recover" if kind == "recover" else "Remove"
-            choice = Choice(c, verb, f"with {text}" if dice else "none now",
-                            note=f"{gain} {what}{'s' if gain != 1 else ''}" if dice else "keep the dice")
+            choice = Choice(
+                c,
+                verb,
+                f"with {text}" if dice else "none now",
+                note=f"{gain} {what}{'s' if gain != 1 else ''}" if dice else "keep the dice",
+            )
         scored.append((value, choice))
     return _ranked(scored, lambda rank, choice: rank < FEATURED_SUBSETS or not choice.command["dice"])
 
@@ -172,16 +195,43 @@ def _wizards(look: Look, commands) -> list[Choice]:
             source = {"supply": "from your supply", "space": "from the Minor Spells space"}.get(c["source"])
             label = f"to {c['to']}" + (f", minor spell {source}" if source else "")
             value = look.wizard_space_worth(c["to"]) + (0.5 if c["source"] == "space" else 0.0)
-            scored.append((value, Choice(c, "Retire the Grand Druid", label, target=space_target(c["to"]),
-                                         note=_wizard_space_note(look, c["to"]))))
+            scored.append(
+                (
+                    value,
+                    Choice(
+                        c,
+                        "Retire the Grand Druid",
+                        label,
+                        target=space_target(c["to"]),
+                        note=_wizard_space_note(look, c["to"]),
+                    ),
+                )
+            )
         elif c["type"] == "demote":
-            scored.append((look.wizard_space_worth(c["to"]),
-                           Choice(c, f"Demote {look.view['routed_next']}", f"to {c['to']}",
-                                  target=space_target(c["to"]), note=_wizard_space_note(look, c["to"]))))
+            scored.append(
+                (
+                    look.wizard_space_worth(c["to"]),
+                    Choice(
+                        c,
+                        f"Demote {look.view['routed_next']}",
+                        f"to {c['to']}",
+                        target=space_target(c["to"]),
+                        note=_wizard_space_note(look, c["to"]),
+                    ),
+                )
+            )
         elif c["type"] == "claim":
-            scored.append((look.vacancy_worth(c["space"]),
-                           Choice(c, f"Vacant title for {look.view['routed_next']}", f"take {c['space']}",
-                                  target=space_target(c["space"]))))
+            scored.append(
+                (
+                    look.vacancy_worth(c["space"]),
+                    Choice(
+                        c,
+                        f"Vacant title for {look.view['routed_next']}",
+                        f"take {c['space']}",
+                        target=space_target(c["space"]),
+                    ),
+                )
+            )
         else:
             scored.append((0.0, Choice(c, c["type"].capitalize(), describe(c))))
     return _ranked(scored, lambda rank, choice: True)

@@ -7,15 +7,56 @@ from games.base import ParseError, key, match_name, normalize
 from .board import DIE_SPACES, TITLE_SPACES, WIZARD_SPACES
 from .rules import PEND_PHASES, order, retire_sources, vacancy_choices
 
-VERBS = ["place", "done", "reroll", "cast", "pass", "recover", "take", "takeback", "remove", "retire", "claim",
-         "demote"]
-FILLER = {"on", "to", "for", "from", "the", "in", "at", "of", "a", "my", "die", "dice", "spell", "spells", "space", "and",
-          "major"}
+VERBS = [
+    "place",
+    "done",
+    "reroll",
+    "cast",
+    "pass",
+    "recover",
+    "take",
+    "takeback",
+    "remove",
+    "retire",
+    "claim",
+    "demote",
+]
+FILLER = {
+    "on",
+    "to",
+    "for",
+    "from",
+    "the",
+    "in",
+    "at",
+    "of",
+    "a",
+    "my",
+    "die",
+    "dice",
+    "spell",
+    "spells",
+    "space",
+    "and",
+    "major",
+}
 SPACE_ALIASES = {
-    "grey": "gray", "graymagic": "gray", "greymagic": "gray", "g": "gray",
-    "minorspells": "minor", "minorspell": "minor", "m": "minor",
-    "druids": "druid", "sorcerers": "sorcerer", "necromancers": "necromancer", "wizards": "wizard",
-    "necro": "necromancer", "d": "druid", "s": "sorcerer", "n": "necromancer", "w": "wizard",
+    "grey": "gray",
+    "graymagic": "gray",
+    "greymagic": "gray",
+    "g": "gray",
+    "minorspells": "minor",
+    "minorspell": "minor",
+    "m": "minor",
+    "druids": "druid",
+    "sorcerers": "sorcerer",
+    "necromancers": "necromancer",
+    "wizards": "wizard",
+    "necro": "necromancer",
+    "d": "druid",
+    "s": "sorcerer",
+    "n": "necromancer",
+    "w": "wizard",
 }
 
 
@@ -46,8 +87,9 @@ def _space(word: str) -> str:
     try:
         return match_name(word, DIE_SPACES, "space")
     except ParseError as err:
-        raise ParseError(f"There is no space '{word}' (dice go on: {', '.join(DIE_SPACES)}).",
-                         err.suggestions) from None
+        raise ParseError(
+            f"There is no space '{word}' (dice go on: {', '.join(DIE_SPACES)}).", err.suggestions
+        ) from None
 
 
 _KEYS: dict[tuple, dict] = {}
@@ -97,8 +139,9 @@ def parse(text, state, seat):
     rest = [w for w in words[1:] if w not in FILLER]
     if verb == "place":
         if len(rest) < 2:
-            raise ParseError("Say which die and where: e.g. 'place 6 on druid' (druid, sorcerer, necromancer, "
-                             "wizard, minor, gray).")
+            raise ParseError(
+                "Say which die and where: e.g. 'place 6 on druid' (druid, sorcerer, necromancer, wizard, minor, gray)."
+            )
         return {"type": "place", "die": _die(rest[0]), "space": _space(" ".join(rest[1:]))}
     if verb in ("done", "reroll", "pass"):
         return {"type": verb}
@@ -139,8 +182,9 @@ def parse(text, state, seat):
             if len(allowed) == 1:
                 source = allowed[0]
             else:
-                raise ParseError("Say where the minor spell comes from: 'retire from supply to W2' or "
-                                 "'retire from space to W2'.")
+                raise ParseError(
+                    "Say where the minor spell comes from: 'retire from supply to W2' or 'retire from space to W2'."
+                )
         return {"type": "retire", "source": source, "to": to}
     if verb == "claim":
         if not rest:
@@ -187,15 +231,22 @@ def _context(state, seat) -> list[str]:
     if ph in ("cast1", "cast2"):
         return [f"Your roll: {_dtext(state['rolled'] or [])}."]
     if ph == "compete":
-        dice = [f"{LEVEL_NAME[lv]} {_dtext(my_dice(state['major'][lv], seat))}" for lv in MAJOR_LEVELS
-                if my_dice(state["major"][lv], seat)]
+        dice = [
+            f"{LEVEL_NAME[lv]} {_dtext(my_dice(state['major'][lv], seat))}"
+            for lv in MAJOR_LEVELS
+            if my_dice(state["major"][lv], seat)
+        ]
         return [f"Your spells: {state['supply'][seat]} minor; major: {', '.join(dice) or 'none'}."]
     if ph in ("recover4", "recover6"):
-        return [f"Your dice in the Minor Spells space: {_dtext(my_dice(state['mdice'], seat))}; "
-                f"your spent minor spells there: {state['mspace'][seat]}."]
+        return [
+            f"Your dice in the Minor Spells space: {_dtext(my_dice(state['mdice'], seat))}; "
+            f"your spent minor spells there: {state['mspace'][seat]}."
+        ]
     if ph == "gray9":
-        return [f"Your dice in the Gray Magic space: {_dtext(my_dice(state['gdice'], seat))}; "
-                f"your gray magic tokens: {gray_of(state, seat)}."]
+        return [
+            f"Your dice in the Gray Magic space: {_dtext(my_dice(state['gdice'], seat))}; "
+            f"your gray magic tokens: {gray_of(state, seat)}."
+        ]
     return []
 
 
@@ -208,35 +259,47 @@ def help(state, seat):
         who = ", ".join(state["colours"][s] for s in waiting_for(state)) or "nobody"
         lines.append(f"You are not awaited now (waiting for: {who}). Table talk: say <text>.")
     if ph == "retire":
-        lines += ["retire from supply to W2   a minor spell from your supply onto the turn counter,",
-                  "                           your Grand Druid to Wizard space W2",
-                  "retire from space to W1    the minor spell comes from the Minor Spells space"]
+        lines += [
+            "retire from supply to W2   a minor spell from your supply onto the turn counter,",
+            "                           your Grand Druid to Wizard space W2",
+            "retire from space to W1    the minor spell comes from the Minor Spells space",
+        ]
     elif ph in ("cast1", "cast2"):
-        lines += ["place 6 on druid      put a rolled die on a space: druid, sorcerer, necromancer,",
-                  "                      wizard (the four Major Spells spaces), minor, gray",
-                  "place 2 on minor      2 pips there recover one minor spell in phases 4 and 6",
-                  "place 4 on gray       4 pips there remove a gray magic token in phase 9"]
+        lines += [
+            "place 6 on druid      put a rolled die on a space: druid, sorcerer, necromancer,",
+            "                      wizard (the four Major Spells spaces), minor, gray",
+            "place 2 on minor      2 pips there recover one minor spell in phases 4 and 6",
+            "place 4 on gray       4 pips there remove a gray magic token in phase 9",
+        ]
         if ph == "cast1":
             lines.append("done                  keep the other dice for phase 3")
         else:
             lines.append("reroll                pay a minor spell to reroll all remaining dice (once, before placing)")
     elif ph == "compete":
-        lines += ["cast 5 on red3        a die from your Major Spells space of red3's level, for red3",
-                  "cast minor on N4      a minor spell (1 point) for the wizard on N4",
-                  "cast 3 on W2 green    the green wizard on Wizard space W2",
-                  "pass                  stop casting for the rest of this turn (final)",
-                  "Each turn you cast two spells (one if you have only one left)."]
+        lines += [
+            "cast 5 on red3        a die from your Major Spells space of red3's level, for red3",
+            "cast minor on N4      a minor spell (1 point) for the wizard on N4",
+            "cast 3 on W2 green    the green wizard on Wizard space W2",
+            "pass                  stop casting for the rest of this turn (final)",
+            "Each turn you cast two spells (one if you have only one left).",
+        ]
     elif ph in PEND_PHASES:
         if ph == "gray9":
-            lines += ["remove 4              spend dice from the Gray Magic space: each "
-                      f"{state.get('gray_cost', 4)} pips remove a token",
-                      "remove none           keep them"]
+            lines += [
+                "remove 4              spend dice from the Gray Magic space: each "
+                f"{state.get('gray_cost', 4)} pips remove a token",
+                "remove none           keep them",
+            ]
         else:
-            lines += ["recover 6 2           spend dice from the Minor Spells space: 2 pips per spell",
-                      "recover none          keep them there"]
+            lines += [
+                "recover 6 2           spend dice from the Minor Spells space: 2 pips per spell",
+                "recover none          keep them there",
+            ]
         if ph != "recover4":
-            lines += ["take back 3 1         take unused dice back in front of you",
-                      "take back none        leave them in the space for the next turn"]
+            lines += [
+                "take back 3 1         take unused dice back in front of you",
+                "take back none        leave them in the space for the next turn",
+            ]
     elif ph == "vacant":
         ex = (vacancy_choices(state) or ["S2"])[0]
         lines += [f"claim {ex:<15} the vacant title your routed wizard takes"]

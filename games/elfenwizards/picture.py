@@ -98,26 +98,32 @@ BOXES = _space_x()
 def _pill(c: Canvas, x, y, wizard, points, cast_here):
     """A wizard's token: its name on its colour, its gray magic tokens and the points cast for it."""
     colour = wizard["colour"]
-    body = [f'<rect x="{x:.0f}" y="{y:.0f}" width="{PILL_W}" height="{PILL_H}" rx="9" fill="{FILL.get(colour, "#888")}" '
-            f'stroke="#000000" stroke-width="0.8"/>',
-            f'<text x="{x + PILL_W / 2:.0f}" y="{y + 13:.0f}" font-size="{SMALL}" text-anchor="middle" '
-            f'fill="{INK.get(colour, "#ffffff")}">{_e(wizard["name"])}</text>']
+    body = [
+        f'<rect x="{x:.0f}" y="{y:.0f}" width="{PILL_W}" height="{PILL_H}" rx="9" fill="{FILL.get(colour, "#888")}" '
+        f'stroke="#000000" stroke-width="0.8"/>',
+        f'<text x="{x + PILL_W / 2:.0f}" y="{y + 13:.0f}" font-size="{SMALL}" text-anchor="middle" '
+        f'fill="{INK.get(colour, "#ffffff")}">{_e(wizard["name"])}</text>',
+    ]
     extra = []
     if wizard["gray"]:
         extra.append(f"gray {wizard['gray']}")
     if cast_here:
         extra.append(f"{points} pts")
     if extra:
-        body.append(f'<text x="{x + PILL_W / 2:.0f}" y="{y + PILL_H + 11:.0f}" font-size="10" text-anchor="middle" '
-                    f'fill="#333333" font-weight="bold">{_e(", ".join(extra))}</text>')
+        body.append(
+            f'<text x="{x + PILL_W / 2:.0f}" y="{y + PILL_H + 11:.0f}" font-size="10" text-anchor="middle" '
+            f'fill="#333333" font-weight="bold">{_e(", ".join(extra))}</text>'
+        )
     name = f"{wizard['name']}" + (f", {wizard['gray']} gray magic" if wizard["gray"] else "")
     c.target(f"wizard-{wizard['name']}", name, body)
 
 
 def _space(c: Canvas, v, space, x, y, w, h, label, points, fill="#f4f1ea"):
     here = v["board"].get(space, [])
-    body = [f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h}" rx="5" fill="{fill}" stroke="#8a7f6b"/>',
-            f'<text x="{x + 4:.0f}" y="{y + 12:.0f}" font-size="10" fill="#555555">{_e(label)}</text>']
+    body = [
+        f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h}" rx="5" fill="{fill}" stroke="#8a7f6b"/>',
+        f'<text x="{x + 4:.0f}" y="{y + 12:.0f}" font-size="10" fill="#555555">{_e(label)}</text>',
+    ]
     c.target(f"space-{space}", label, body)
     per_row = max(1, int((w - 4) // (PILL_W + 4)))
     for k, wizard in enumerate(here):
@@ -141,16 +147,23 @@ def drawing(v, links=None, standalone=True) -> str:
     y += 16
     c.text(MARGIN, y, f"Dragon: {v['dragon']}. Turn order: {', '.join(v['order'])}.", TEXT)
     if v.get("you"):
-        c.add(f'<text x="{WIDTH - MARGIN}" y="{y}" font-size="{TEXT}" text-anchor="end" font-weight="bold" '
-              f'class="you" fill="{FILL.get(v["you"], "#222222")}">You are {_e(v["you"])}</text>')
+        c.add(
+            f'<text x="{WIDTH - MARGIN}" y="{y}" font-size="{TEXT}" text-anchor="end" font-weight="bold" '
+            f'class="you" fill="{FILL.get(v["you"], "#222222")}">You are {_e(v["you"])}</text>'
+        )
     y += 16
     if v["end_reason"]:
         scores = v["scores"]
         top = max(scores)
         won = [colours[i] for i, s in enumerate(scores) if s == top]
-        c.text(MARGIN, y, f"Game over: {END_TEXT.get(v['end_reason'], v['end_reason'])}. "
-                          f"{' and '.join(won)} {'wins' if len(won) == 1 else 'share the victory'} with {top}.",
-               TEXT, bold=True)
+        c.text(
+            MARGIN,
+            y,
+            f"Game over: {END_TEXT.get(v['end_reason'], v['end_reason'])}. "
+            f"{' and '.join(won)} {'wins' if len(won) == 1 else 'share the victory'} with {top}.",
+            TEXT,
+            bold=True,
+        )
     elif v["waiting_for"]:
         c.text(MARGIN, y, f"Waiting for: {', '.join(v['waiting_for'])}", TEXT, bold=True)
     y += 10
@@ -176,8 +189,10 @@ def drawing(v, links=None, standalone=True) -> str:
             for sp in contest["from"]:
                 sx, sw = BOXES[sp]
                 sy, _sh = row_y[level_of_space[sp]]
-                c.add(f'<line x1="{tx + tw / 2:.0f}" y1="{ty + th:.0f}" x2="{sx + sw / 2:.0f}" y2="{sy:.0f}" '
-                      f'stroke="#b8ad98" stroke-width="1.5"/>')
+                c.add(
+                    f'<line x1="{tx + tw / 2:.0f}" y1="{ty + th:.0f}" x2="{sx + sw / 2:.0f}" y2="{sy:.0f}" '
+                    f'stroke="#b8ad98" stroke-width="1.5"/>'
+                )
     for lv in LEVELS:
         ly, lh = row_y[lv]
         c.text(MARGIN, ly + 14, LEVEL_NAME[lv], TEXT, bold=True)
@@ -200,26 +215,36 @@ def drawing(v, links=None, standalone=True) -> str:
     y = _spell_spaces(c, v, y)
     y = _players(c, v, y)
     height = int(y + MARGIN)
-    size = (f'width="{WIDTH}" height="{height}"' if standalone
-            else f'width="{WIDTH}" height="{height}" style="max-width:100%;height:auto"')
+    size = (
+        f'width="{WIDTH}" height="{height}"'
+        if standalone
+        else f'width="{WIDTH}" height="{height}" style="max-width:100%;height:auto"'
+    )
     role = 'role="group"' if links else 'role="img"'
     label = f"Elfenwizards board, turn {v['turn']}, phase {v['phase_number']}"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" {size} font-family="{FONT}" '
-            f'{role} aria-label="{_e(label)}"><rect width="{WIDTH}" height="{height}" fill="#ffffff"/>'
-            + "".join(c.parts) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" {size} font-family="{FONT}" '
+        f'{role} aria-label="{_e(label)}"><rect width="{WIDTH}" height="{height}" fill="#ffffff"/>'
+        + "".join(c.parts)
+        + "</svg>"
+    )
 
 
 def _dice_box(c: Canvas, x, y, w, h, label, dice, target):
-    body = [f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h}" rx="5" fill="#eef2f7" stroke="#8a8fa0"/>',
-            f'<text x="{x + 4:.0f}" y="{y + 13:.0f}" font-size="{SMALL}" fill="#333333">{_e(label)}</text>']
+    body = [
+        f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h}" rx="5" fill="#eef2f7" stroke="#8a8fa0"/>',
+        f'<text x="{x + 4:.0f}" y="{y + 13:.0f}" font-size="{SMALL}" fill="#333333">{_e(label)}</text>',
+    ]
     c.target(target, label, body)
     per_row = max(1, int((w - 6) // 21))
     for k, (colour, value) in enumerate(dice):
         dx = x + 4 + (k % per_row) * 21
         dy = y + 19 + (k // per_row) * 21
-        c.add(f'<rect x="{dx:.0f}" y="{dy:.0f}" width="18" height="18" rx="3" fill="{FILL.get(colour, "#888888")}" '
-              f'stroke="#000000" stroke-width="0.6"/><text x="{dx + 9:.0f}" y="{dy + 13:.0f}" font-size="{TEXT}" '
-              f'text-anchor="middle" fill="{INK.get(colour, "#ffffff")}">{value}</text>')
+        c.add(
+            f'<rect x="{dx:.0f}" y="{dy:.0f}" width="18" height="18" rx="3" fill="{FILL.get(colour, "#888888")}" '
+            f'stroke="#000000" stroke-width="0.6"/><text x="{dx + 9:.0f}" y="{dy + 13:.0f}" font-size="{TEXT}" '
+            f'text-anchor="middle" fill="{INK.get(colour, "#ffffff")}">{value}</text>'
+        )
 
 
 def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
@@ -229,7 +254,7 @@ def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
     w = (width - 2 * MARGIN - (columns - 1) * 6) / columns
     per_row = max(1, int((w - 6) // 21))
     for row in range(0, len(boxes), columns):
-        part = boxes[row:row + columns]
+        part = boxes[row : row + columns]
         rows = max([1] + [-(-len(d) // per_row) for _l, d, _t in part])
         h = 24 + rows * 21
         for i, (label, dice, target) in enumerate(part):
@@ -240,9 +265,11 @@ def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
         c.text(MARGIN, y + 14, f"Rolled by {r['by']}" + (" (rerolled)" if r["rerolled"] else "") + ":", TEXT, bold=True)
         x = MARGIN + 150
         for value in r["dice"]:
-            c.add(f'<rect x="{x}" y="{y + 1:.0f}" width="18" height="18" rx="3" fill="{FILL.get(r["by"], "#888888")}" '
-                  f'stroke="#000000" stroke-width="0.6"/><text x="{x + 9}" y="{y + 14:.0f}" font-size="{TEXT}" '
-                  f'text-anchor="middle" fill="{INK.get(r["by"], "#ffffff")}">{value}</text>')
+            c.add(
+                f'<rect x="{x}" y="{y + 1:.0f}" width="18" height="18" rx="3" fill="{FILL.get(r["by"], "#888888")}" '
+                f'stroke="#000000" stroke-width="0.6"/><text x="{x + 9}" y="{y + 14:.0f}" font-size="{TEXT}" '
+                f'text-anchor="middle" fill="{INK.get(r["by"], "#ffffff")}">{value}</text>'
+            )
             x += 22
         y += 24
     if v["vacancies"]:
@@ -258,8 +285,15 @@ def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
 
 
 def _players(c: Canvas, v, y, compact=False) -> float:
-    columns = [("player", MARGIN), ("score", 110), ("dice", 170), ("minor", 220), ("spent", 280), ("gray", 340),
-               ("notes", 390)]
+    columns = [
+        ("player", MARGIN),
+        ("score", 110),
+        ("dice", 170),
+        ("minor", 220),
+        ("spent", 280),
+        ("gray", 340),
+        ("notes", 390),
+    ]
     if compact:  # the phone drawing: notes on a line of their own
         columns = [("player", MARGIN), ("score", 92), ("dice", 148), ("minor", 196), ("spent", 250), ("gray", 304)]
     y += 14
@@ -271,8 +305,15 @@ def _players(c: Canvas, v, y, compact=False) -> float:
         if p["grand_druid_awards"]:
             notes.append(f"Grand Druid x{p['grand_druid_awards']}")
         c.add(f'<rect x="{MARGIN}" y="{y - 10}" width="10" height="10" fill="{FILL.get(p["colour"], "#888888")}"/>')
-        cells = [p["colour"], p["score"], p["dice_in_front"], p["minor_supply"], p["minor_in_space"], p["gray"],
-                 ", ".join(notes)]
+        cells = [
+            p["colour"],
+            p["score"],
+            p["dice_in_front"],
+            p["minor_supply"],
+            p["minor_in_space"],
+            p["gray"],
+            ", ".join(notes),
+        ]
         for (_name, x), value in zip(columns, cells):
             c.text(x + (14 if x == MARGIN else 0), y, value, TEXT)
         if compact and notes:
@@ -293,8 +334,11 @@ def phone_drawing(v, links=None) -> str:
     width = PHONE_WIDTH
     y: float = MARGIN + TITLE
     c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
-    lines = [f"Phase {v['phase_number']}: {v['phase_title']}", f"Dragon: {v['dragon']}.",
-             f"Turn order: {', '.join(v['order'])}."]
+    lines = [
+        f"Phase {v['phase_number']}: {v['phase_title']}",
+        f"Dragon: {v['dragon']}.",
+        f"Turn order: {', '.join(v['order'])}.",
+    ]
     if v.get("you"):
         lines.append(f"You are {v['you']}.")
     if v["end_reason"]:
@@ -318,7 +362,7 @@ def phone_drawing(v, links=None) -> str:
         c.text(MARGIN, y, f"{LEVEL_NAME[lv]} - {POINTS[lv]} points", TEXT, bold=True)
         y += 4
         for row in range(0, len(spaces), 2):
-            pair = spaces[row:row + 2]
+            pair = spaces[row : row + 2]
             h = 20 + max(_rows_needed(v, sp, cell_w) for sp in pair) * (PILL_H + 14)
             for i, sp in enumerate(pair):
                 rout = sp in ROUT_OF.values()
@@ -331,10 +375,13 @@ def phone_drawing(v, links=None) -> str:
     height = int(y + MARGIN)
     role = 'role="group"' if links else 'role="img"'
     label = f"Elfenwizards board, turn {v['turn']}, phase {v['phase_number']}"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-            f'height="{height}" style="max-width:100%;height:auto" font-family="{FONT}" {role} '
-            f'aria-label="{_e(label)}"><rect width="{width}" height="{height}" fill="#ffffff"/>'
-            + "".join(c.parts) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" style="max-width:100%;height:auto" font-family="{FONT}" {role} '
+        f'aria-label="{_e(label)}"><rect width="{width}" height="{height}" fill="#ffffff"/>'
+        + "".join(c.parts)
+        + "</svg>"
+    )
 
 
 def _wrap_px(text: str, room: float, size: float) -> list[str]:
@@ -350,10 +397,12 @@ def _wrap_px(text: str, room: float, size: float) -> list[str]:
     return lines + [line] if line else lines
 
 
-STYLE = (f"<style>.elfenwizards .ew-phone{{display:none}}"
-         f"@media (max-width:{PHONE_BELOW - 1}px){{.elfenwizards .ew-web{{display:none}}"
-         ".elfenwizards .ew-phone{display:block}}"
-         ".elfenwizards svg{max-width:100%;height:auto}</style>")
+STYLE = (
+    f"<style>.elfenwizards .ew-phone{{display:none}}"
+    f"@media (max-width:{PHONE_BELOW - 1}px){{.elfenwizards .ew-web{{display:none}}"
+    ".elfenwizards .ew-phone{display:block}}"
+    ".elfenwizards svg{max-width:100%;height:auto}</style>"
+)
 
 
 def web_drawings(v, links=None) -> str:

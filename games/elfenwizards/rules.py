@@ -41,8 +41,20 @@ from .board import (
 )
 
 PHASE_NUMBER = {
-    "retire": 1, "cast1": 2, "cast2": 3, "recover4": 4, "compete": 5, "awarded": 5, "recover6": 6,
-    "vacant": 7, "demote": 8, "gray9": 9, "scored": 10, "begin": 1, "retired": 1, "over": 10,
+    "retire": 1,
+    "cast1": 2,
+    "cast2": 3,
+    "recover4": 4,
+    "compete": 5,
+    "awarded": 5,
+    "recover6": 6,
+    "vacant": 7,
+    "demote": 8,
+    "gray9": 9,
+    "scored": 10,
+    "begin": 1,
+    "retired": 1,
+    "over": 10,
 }
 PHASE_TITLE = {
     "retire": "retirement of the Grand Druid",
@@ -253,10 +265,18 @@ def setup(players, options, rng):
             wizards.append([seat, space])
             names.append(f"{colour}{i + 1}")
     gray_cost = 3 if options.get("translator_variant") else 4
-    start = Event("GameStarted", {
-        "players": players, "colours": colours, "wizards": wizards, "names": names,
-        "dragon": rng.randbelow(players), "gray_cost": gray_cost, "data": DATA_VERSION,
-    })
+    start = Event(
+        "GameStarted",
+        {
+            "players": players,
+            "colours": colours,
+            "wizards": wizards,
+            "names": names,
+            "dragon": rng.randbelow(players),
+            "gray_cost": gray_cost,
+            "data": DATA_VERSION,
+        },
+    )
     s = evolve(None, start)
     events = [start]
     run_auto(s, rng, events)
@@ -280,15 +300,36 @@ def evolve(s, e):
     if t == "GameStarted":
         n = d["players"]
         return {
-            "n": n, "colours": list(d["colours"]), "names": list(d["names"]),
-            "gray_cost": d["gray_cost"], "turn": 1, "phase": "begin", "dragon": d["dragon"],
-            "cur": 0, "wiz": [[o, sp, 0] for o, sp in d["wizards"]],
-            "front": [DICE_PER_PLAYER] * n, "rolled": None, "rerolled": False, "placed": False,
-            "major": {lv: [] for lv in MAJOR_LEVELS}, "mdice": [], "gdice": [],
-            "supply": [MINOR_PER_PLAYER] * n, "mspace": [0] * n, "counter": [],
-            "gsupply": GRAY_TOKENS, "cast": [], "passed": [False] * n, "in_turn": 0,
-            "pend": [None] * n, "gd_count": [0] * n, "no_gd": 0, "gd_this_turn": None,
-            "scores": [0] * n, "sheet": [], "end_reason": None,
+            "n": n,
+            "colours": list(d["colours"]),
+            "names": list(d["names"]),
+            "gray_cost": d["gray_cost"],
+            "turn": 1,
+            "phase": "begin",
+            "dragon": d["dragon"],
+            "cur": 0,
+            "wiz": [[o, sp, 0] for o, sp in d["wizards"]],
+            "front": [DICE_PER_PLAYER] * n,
+            "rolled": None,
+            "rerolled": False,
+            "placed": False,
+            "major": {lv: [] for lv in MAJOR_LEVELS},
+            "mdice": [],
+            "gdice": [],
+            "supply": [MINOR_PER_PLAYER] * n,
+            "mspace": [0] * n,
+            "counter": [],
+            "gsupply": GRAY_TOKENS,
+            "cast": [],
+            "passed": [False] * n,
+            "in_turn": 0,
+            "pend": [None] * n,
+            "gd_count": [0] * n,
+            "no_gd": 0,
+            "gd_this_turn": None,
+            "scores": [0] * n,
+            "sheet": [],
+            "end_reason": None,
         }
     if t == "DiceRolled":
         s["front"][d["seat"]] -= len(d["dice"])
@@ -490,12 +531,16 @@ def award(s) -> dict:
             moved.add(w)
             if title == GD:
                 gd = wiz[w][0]
-        results.append({
-            "titles": list(titles),
-            "candidates": [[s["names"][w], pts[w], sorted(spells[w], reverse=True)]
-                           for w in sorted(ws, key=lambda w: (SPACE_RANK[wiz[w][1]], w))],
-            "won": [[s["names"][w], title] for title, w in zip(titles, winners_w)],
-        })
+        results.append(
+            {
+                "titles": list(titles),
+                "candidates": [
+                    [s["names"][w], pts[w], sorted(spells[w], reverse=True)]
+                    for w in sorted(ws, key=lambda w: (SPACE_RANK[wiz[w][1]], w))
+                ],
+                "won": [[s["names"][w], title] for title, w in zip(titles, winners_w)],
+            }
+        )
     for w, (_o, sp, _g) in enumerate(wiz):
         lv = SPACE_LEVEL[sp]
         if w not in moved and lv in ROUT_OF and sp in TITLE_SPACES:
@@ -533,10 +578,15 @@ def scoring(s) -> Event:
         titles = sum(POINTS[lv] * k for lv, k in by_level.items())
         gray = gray_of(s, seat)
         detail = _detail(by_level, gray)
-        lines.append({
-            "titles": titles, "gray": -gray, "total": titles - gray, "detail": detail,
-            "levels": {lv: by_level[lv] for lv in LEVELS if by_level.get(lv)},
-        })
+        lines.append(
+            {
+                "titles": titles,
+                "gray": -gray,
+                "total": titles - gray,
+                "detail": detail,
+                "levels": {lv: by_level[lv] for lv in LEVELS if by_level.get(lv)},
+            }
+        )
     totals = [score + line["total"] for score, line in zip(s["scores"], lines)]
     return Event("TurnScored", {"turn": s["turn"], "lines": lines, "totals": totals})
 
@@ -569,8 +619,9 @@ def next_auto(s, rng) -> Event | None:
             if k == 0:
                 return Event("CastingEnded", {"seat": seat, "phase": ph, "kept": 0, "skipped": True})
             # a roll shows an outcome no one knew: an undo barrier
-            return Event("DiceRolled", {"seat": seat, "phase": ph, "dice": [rng.roll(6) for _ in range(k)]},
-                         reveals=True)
+            return Event(
+                "DiceRolled", {"seat": seat, "phase": ph, "dice": [rng.roll(6) for _ in range(k)]}, reveals=True
+            )
         if not s["rolled"]:
             return Event("CastingEnded", {"seat": seat, "phase": ph, "kept": 0})
         return None
@@ -599,8 +650,9 @@ def next_auto(s, rng) -> Event | None:
         if not choices:
             return _phase("demote", s)
         if len(choices) == 1:
-            return Event("TitleFilled", {"seat": s["wiz"][w][0], "wizard": s["names"][w], "space": choices[0],
-                                         "auto": True})
+            return Event(
+                "TitleFilled", {"seat": s["wiz"][w][0], "wizard": s["names"][w], "space": choices[0], "auto": True}
+            )
         return None
     if ph == "demote":
         if next_demoted(s) is None:
@@ -610,8 +662,7 @@ def next_auto(s, rng) -> Event | None:
         reason = end_reason(s)
         if reason:
             final = [score + bonus for score, bonus in zip(s["scores"], s["supply"])]
-            return Event("GameEnded", {"reason": reason, "turn": s["turn"], "bonus": list(s["supply"]),
-                                       "final": final})
+            return Event("GameEnded", {"reason": reason, "turn": s["turn"], "bonus": list(s["supply"]), "final": final})
         return Event("TurnBegan", {"turn": s["turn"] + 1})
     return None
 
@@ -739,17 +790,32 @@ def decide(state, seat, cmd, rng):
         _need(kind == "retire", "Your Grand Druid retires first: e.g. 'retire from supply to W2'.")
         src = cmd.get("source")
         allowed = retire_sources(state, seat)
-        _need(src in allowed, "Place a minor spell on the turn counter from your 'supply' or from the Minor "
-                              f"Spells 'space' (you may: {', '.join(str(a) for a in allowed)}).")
+        _need(
+            src in allowed,
+            "Place a minor spell on the turn counter from your 'supply' or from the Minor "
+            f"Spells 'space' (you may: {', '.join(str(a) for a in allowed)}).",
+        )
         _need(cmd.get("to") in WIZARD_SPACES, f"The Grand Druid goes to a Wizard space: {', '.join(WIZARD_SPACES)}.")
         w = grand_druid(state)
-        events.append(Event("GrandDruidRetired", {
-            "seat": seat, "wizard": state["names"][w], "source": src, "to": cmd["to"], "counter": state["turn"] - 1,
-        }))
+        events.append(
+            Event(
+                "GrandDruidRetired",
+                {
+                    "seat": seat,
+                    "wizard": state["names"][w],
+                    "source": src,
+                    "to": cmd["to"],
+                    "counter": state["turn"] - 1,
+                },
+            )
+        )
     elif ph in ("cast1", "cast2"):
         if kind == "place":
             v = cmd.get("die")
-            _need(type(v) is int and v in state["rolled"], f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.")
+            _need(
+                type(v) is int and v in state["rolled"],
+                f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.",
+            )
             _need(cmd.get("space") in DIE_SPACES, f"Place dice on: {', '.join(DIE_SPACES)}.")
             events.append(Event("DiePlaced", {"seat": seat, "value": v, "space": cmd["space"], "phase": ph}))
         elif kind == "done":
@@ -760,9 +826,17 @@ def decide(state, seat, cmd, rng):
             _need(not state["rerolled"], "You have already rerolled once.")
             _need(not state["placed"], "You have already placed a die of this roll; no reroll now.")
             _need(state["supply"][seat] > 0, "A reroll costs one minor spell and you have none in front of you.")
-            events.append(Event("DiceRerolled", {
-                "seat": seat, "dice": [rng.roll(6) for _ in state["rolled"]], "before": list(state["rolled"]),
-            }, reveals=True))
+            events.append(
+                Event(
+                    "DiceRerolled",
+                    {
+                        "seat": seat,
+                        "dice": [rng.roll(6) for _ in state["rolled"]],
+                        "before": list(state["rolled"]),
+                    },
+                    reveals=True,
+                )
+            )
         else:
             raise Rejected("Place your dice: e.g. 'place 6 on druid'" + (", or 'done'." if ph == "cast1" else "."))
     elif ph == "compete":
@@ -775,18 +849,24 @@ def decide(state, seat, cmd, rng):
             name = state["names"][w]
             lv = level_of(state, w)
             _need(CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None, f"{name} is not a candidate for a title.")
-            _need(may_cast_for(state, seat, w),
-                  f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
-                  "all its candidates are theirs.")
+            _need(
+                may_cast_for(state, seat, w),
+                f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
+                "all its candidates are theirs.",
+            )
             spell = cmd.get("spell")
             if spell == "minor":
                 _need(state["supply"][seat] > 0, "You have no minor spell left in front of you.")
             else:
                 mine = my_dice(state["major"][lv], seat)
-                _need(type(spell) is int and spell in mine, f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
-                                     f"(you have {_fmt(mine)}); major spells are cast at their own level.")
-            events.append(Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space":
-                                              state["wiz"][w][1]}))
+                _need(
+                    type(spell) is int and spell in mine,
+                    f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
+                    f"(you have {_fmt(mine)}); major spells are cast at their own level.",
+                )
+            events.append(
+                Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space": state["wiz"][w][1]})
+            )
         else:
             raise Rejected("Cast a spell ('cast 5 on red3', 'cast minor on N4') or 'pass'.")
     elif ph in PEND_PHASES:
@@ -797,19 +877,24 @@ def decide(state, seat, cmd, rng):
             have = my_dice(state["gdice"], seat)
             _need(_contains(have, dice), f"Your dice in the Gray Magic space are {_fmt(have)}.")
             tokens = gray_of(state, seat)
-            _need(not dice or useful(dice, state["gray_cost"], tokens),
-                  f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.")
+            _need(
+                not dice or useful(dice, state["gray_cost"], tokens),
+                f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.",
+            )
             count = gain(dice, state["gray_cost"], tokens) if dice else 0
-            events.append(Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _pick_gray(state, seat,
-                                                                                                  count)}))
+            events.append(
+                Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _pick_gray(state, seat, count)})
+            )
         elif step == "use":
             _need(kind == "recover", "Use dice from the Minor Spells space: e.g. 'recover 6 2' or 'recover none'.")
             dice = _dice_list(cmd)
             have = my_dice(state["mdice"], seat)
             _need(_contains(have, dice), f"Your dice in the Minor Spells space are {_fmt(have)}.")
             spent = state["mspace"][seat]
-            _need(not dice or useful(dice, 2, spent),
-                  f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.")
+            _need(
+                not dice or useful(dice, 2, spent),
+                f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.",
+            )
             count = gain(dice, 2, spent) if dice else 0
             events.append(Event("MinorSpellsRecovered", {"seat": seat, "dice": dice, "count": count, "phase": ph}))
         else:
@@ -818,8 +903,9 @@ def decide(state, seat, cmd, rng):
             where = "gray" if ph == "gray9" else "minor"
             have = my_dice(state["gdice" if where == "gray" else "mdice"], seat)
             _need(_contains(have, dice), f"Your unused dice there are {_fmt(have)}.")
-            events.append(Event("DiceTakenBack", {"seat": seat, "dice": dice, "space": where,
-                                                  "left": len(have) - len(dice)}))
+            events.append(
+                Event("DiceTakenBack", {"seat": seat, "dice": dice, "space": where, "left": len(have) - len(dice)})
+            )
     elif ph == "vacant":
         _need(kind == "claim", "Choose the vacant title for your routed wizard: e.g. 'claim S2'.")
         choices = vacancy_choices(state)
@@ -832,8 +918,12 @@ def decide(state, seat, cmd, rng):
         w = next_demoted(state)
         lv = SPACE_LEVEL[state["wiz"][w][1]]
         gray = 1 if GRAY_ON_DEMOTION[lv] and state["gsupply"] > 0 else 0
-        events.append(Event("WizardDemoted", {"seat": seat, "wizard": state["names"][w], "space": cmd["to"],
-                                              "gray": gray, "from": lv}))
+        events.append(
+            Event(
+                "WizardDemoted",
+                {"seat": seat, "wizard": state["names"][w], "space": cmd["to"], "gray": gray, "from": lv},
+            )
+        )
     else:
         raise Rejected("Nothing to do now.")
     s = clone(state)
@@ -869,9 +959,14 @@ def _fmt(dice) -> str:
 def result(s):
     if s["phase"] != "over":
         return None
-    return Result(list(s["scores"]), [() for _ in range(s["n"])], {
-        "reason": s["end_reason"], "grand_druid_awards": list(s["gd_count"]),
-    })
+    return Result(
+        list(s["scores"]),
+        [() for _ in range(s["n"])],
+        {
+            "reason": s["end_reason"],
+            "grand_druid_awards": list(s["gd_count"]),
+        },
+    )
 
 
 def summary(s):

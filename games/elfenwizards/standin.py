@@ -286,8 +286,9 @@ class Look:
         for contest in CONTESTS:
             if space in contest["from"]:
                 partners = [s for s in contest["from"] if s != space]
-                theirs = [w for s in partners for w in self.view["board"].get(s, [])
-                          if self.seat_of[w["colour"]] != self.me]
+                theirs = [
+                    w for s in partners for w in self.view["board"].get(s, []) if self.seat_of[w["colour"]] != self.me
+                ]
                 empty = all(not self.view["board"].get(s) for s in partners)
                 return 2.0 if empty else 0.0 if theirs else 1.5
         return 0.0
@@ -297,8 +298,12 @@ def _place(look: Look, legal):
     view = look.view
     places = [c for c in legal if c["type"] == "place"]
     rolled = view["rolled"]["dice"] if view["rolled"] else []
-    if any(c["type"] == "reroll" for c in legal) and len(rolled) >= 3 \
-            and sum(rolled) / len(rolled) < REROLL_MEAN and look.minor[look.me] >= REROLL_SUPPLY:
+    if (
+        any(c["type"] == "reroll" for c in legal)
+        and len(rolled) >= 3
+        and sum(rolled) / len(rolled) < REROLL_MEAN
+        and look.minor[look.me] >= REROLL_SUPPLY
+    ):
         return {"type": "reroll"}
 
     def value(c):
@@ -373,4 +378,3 @@ def _retire(look: Look, legal):
         return look.wizard_space_worth(c["to"]) + (0.5 if c["source"] == "space" else 0.0)
 
     return _best(legal, value)
-

@@ -38,35 +38,56 @@ def view(s, seat):
     waiting = waiting_for(s)
     players = []
     for p in range(s["n"]):
-        players.append({
-            "colour": colours[p], "score": s["scores"][p], "dice_in_front": s["front"][p],
-            "minor_supply": s["supply"][p], "minor_in_space": s["mspace"][p],
-            "gray": sum(g for o, _sp, g in s["wiz"] if o == p), "passed": s["passed"][p],
-            "grand_druid_awards": s["gd_count"][p], "dragon": p == s["dragon"],
-        })
+        players.append(
+            {
+                "colour": colours[p],
+                "score": s["scores"][p],
+                "dice_in_front": s["front"][p],
+                "minor_supply": s["supply"][p],
+                "minor_in_space": s["mspace"][p],
+                "gray": sum(g for o, _sp, g in s["wiz"] if o == p),
+                "passed": s["passed"][p],
+                "grand_druid_awards": s["gd_count"][p],
+                "dragon": p == s["dragon"],
+            }
+        )
     routed = next_routed(s) if s["phase"] == "vacant" else next_demoted(s) if s["phase"] == "demote" else None
     return {
-        "game": "elfenwizards", "seat": seat, "you": colours[seat] if seat is not None else None,
-        "players": s["n"], "colours": list(colours), "turn": s["turn"], "turns": TURNS,
-        "phase": s["phase"], "phase_number": PHASE_NUMBER.get(s["phase"]), "phase_title": PHASE_TITLE[s["phase"]],
-        "dragon": colours[s["dragon"]], "order": [colours[p] for p in order(s)],
+        "game": "elfenwizards",
+        "seat": seat,
+        "you": colours[seat] if seat is not None else None,
+        "players": s["n"],
+        "colours": list(colours),
+        "turn": s["turn"],
+        "turns": TURNS,
+        "phase": s["phase"],
+        "phase_number": PHASE_NUMBER.get(s["phase"]),
+        "phase_title": PHASE_TITLE[s["phase"]],
+        "dragon": colours[s["dragon"]],
+        "order": [colours[p] for p in order(s)],
         "waiting_for": [colours[p] for p in waiting],
         "board": board,
         "major": {lv: [[colours[p], v] for p, v in s["major"][lv]] for lv in MAJOR_LEVELS},
         "minor_dice": [[colours[p], v] for p, v in s["mdice"]],
         "gray_dice": [[colours[p], v] for p, v in s["gdice"]],
-        "rolled": ({"by": colours[order(s)[s["cur"]]], "dice": list(s["rolled"]), "rerolled": s["rerolled"]}
-                   if s["rolled"] is not None and s["cur"] < s["n"] else None),
+        "rolled": (
+            {"by": colours[order(s)[s["cur"]]], "dice": list(s["rolled"]), "rerolled": s["rerolled"]}
+            if s["rolled"] is not None and s["cur"] < s["n"]
+            else None
+        ),
         "spells_cast": list(cast.values()),
         "spells_this_turn": s["in_turn"],
         "player_info": players,
         "turn_counter": [[t, colours[p]] for t, p in s["counter"]],
-        "gray_supply": s["gsupply"], "gray_cost": s["gray_cost"],
+        "gray_supply": s["gsupply"],
+        "gray_cost": s["gray_cost"],
         "pending": {colours[p]: s["pend"][p] for p in range(s["n"]) if s["pend"][p]},
         "routed_next": names[routed] if routed is not None else None,
         "vacancies": vacancy_choices(s) if s["phase"] == "vacant" else [],
-        "scores": list(s["scores"]), "sheet": sheet_rows(s["sheet"]),
-        "no_grand_druid_turns": s["no_gd"], "end_reason": s["end_reason"],
+        "scores": list(s["scores"]),
+        "sheet": sheet_rows(s["sheet"]),
+        "no_grand_druid_turns": s["no_gd"],
+        "end_reason": s["end_reason"],
     }
 
 
@@ -97,8 +118,10 @@ def _narrate(e, names):
         return names[d[key]] if d.get(key) is not None and d[key] < len(names) else "?"
 
     if t == "GameStarted":
-        return (f"Elfenwizards for {d['players']} players ({', '.join(d['colours'])}). "
-                f"{names[d['dragon']]} holds the dragon and begins.")
+        return (
+            f"Elfenwizards for {d['players']} players ({', '.join(d['colours'])}). "
+            f"{names[d['dragon']]} holds the dragon and begins."
+        )
     if t == "PhaseBegan":
         num = PHASE_NUMBER.get(d["phase"])
         return f"Turn {d.get('turn', '?')}, phase {num}: {PHASE_TITLE.get(d['phase'], d['phase'])}."
@@ -108,7 +131,8 @@ def _narrate(e, names):
         return f"{who()} pays a minor spell and rerolls {_dice(d['before'])}: {_dice(d['dice'])}."
     if t == "DiePlaced":
         where = {"minor": "the Minor Spells space", "gray": "the Gray Magic space"}.get(
-            d["space"], f"the {LEVEL_NAME.get(d['space'], d['space'])} Major Spells space")
+            d["space"], f"the {LEVEL_NAME.get(d['space'], d['space'])} Major Spells space"
+        )
         return f"{who()} places a {d['value']} on {where}."
     if t == "CastingEnded":
         if d.get("skipped"):
@@ -153,15 +177,21 @@ def _narrate(e, names):
     if t == "GrandDruidRetired":
         src = {"supply": "from supply", "space": "from the Minor Spells space"}.get(d["source"])
         counter = f"puts a minor spell {src} on turn {d['counter']} of the counter, " if src else ""
-        return (f"{who()}'s Grand Druid {d['wizard']} retires: {who()} {counter}takes the dragon, "
-                f"and the wizard goes to {d['to']}.")
+        return (
+            f"{who()}'s Grand Druid {d['wizard']} retires: {who()} {counter}takes the dragon, "
+            f"and the wizard goes to {d['to']}."
+        )
     if t == "TurnScored":
         lines = [f"Master of Seals - scoring of turn {d['turn']}:"]
         for seat, line in enumerate(d["lines"]):
             name = names[seat] if seat < len(names) else f"seat {seat}"
             total = f", total {d['totals'][seat]}" if "totals" in d else ""
-            lines += textwrap.wrap(f"{name}: {line['total']:+d}{total} - {line['detail']}", 76,
-                                   initial_indent="  ", subsequent_indent="      ")
+            lines += textwrap.wrap(
+                f"{name}: {line['total']:+d}{total} - {line['detail']}",
+                76,
+                initial_indent="  ",
+                subsequent_indent="      ",
+            )
         return "\n".join(lines)
     if t == "TurnBegan":
         return f"Turn {d['turn']} begins."
@@ -172,8 +202,9 @@ def _narrate(e, names):
             top = max(d["final"])
             winners = [names[s] if s < len(names) else str(s) for s, x in enumerate(d["final"]) if x == top]
             scores = ", ".join(f"{names[s] if s < len(names) else s} {x}" for s, x in enumerate(d["final"]))
-            text += f" Final scores: {scores}. " + (f"{winners[0]} wins." if len(winners) == 1 else
-                                                   f"Shared victory: {', '.join(winners)}.")
+            text += f" Final scores: {scores}. " + (
+                f"{winners[0]} wins." if len(winners) == 1 else f"Shared victory: {', '.join(winners)}."
+            )
         return "\n".join(textwrap.wrap(text, 78))
     return t
 
@@ -196,8 +227,10 @@ def _grouped(pairs) -> str:
     by: dict[str, list] = {}
     for colour, value in pairs:
         by.setdefault(colour, []).append(value)
-    return ", ".join(f"{c} {' '.join(str(x) for x in sorted(vals, key=str, reverse=True))}"
-                     for c, vals in by.items()) or "-"
+    return (
+        ", ".join(f"{c} {' '.join(str(x) for x in sorted(vals, key=str, reverse=True))}" for c, vals in by.items())
+        or "-"
+    )
 
 
 def render_text(v):
@@ -216,8 +249,7 @@ def render_text(v):
         here = b.get(space, [])
         if not here:
             return f"{space}:-"
-        return f"{space}:" + " ".join(_wiz(x) + (f"[{points[x['name']]}]" if x["name"] in points else "")
-                                      for x in here)
+        return f"{space}:" + " ".join(_wiz(x) + (f"[{points[x['name']]}]" if x["name"] in points else "") for x in here)
 
     for lv in LEVELS:
         spaces = TITLES_BY_LEVEL[lv] or (WIZARD_SPACES if lv == LEVELS[-1] else [])
@@ -242,14 +274,17 @@ def render_text(v):
     for lv in MAJOR_LEVELS:
         lines += _wrap(f"  {LEVEL_NAME[lv]:<12}{_grouped(v['major'][lv])}", " " * 14)
     lines += _wrap(f"Minor Spells space: {_grouped(v['minor_dice'])}")
-    lines += _wrap(f"Gray Magic space: {_grouped(v['gray_dice'])}; tokens left: {v['gray_supply']} "
-                   f"(cost {v['gray_cost']} pips)")
+    lines += _wrap(
+        f"Gray Magic space: {_grouped(v['gray_dice'])}; tokens left: {v['gray_supply']} (cost {v['gray_cost']} pips)"
+    )
     if v["turn_counter"]:
         lines += _wrap("Turn counter: " + ", ".join(f"turn {t}: {c}" for t, c in v["turn_counter"]))
     if v["rolled"]:
         r = v["rolled"]
-        lines.append(f"Rolled by {r['by']}: {' '.join(str(x) for x in r['dice']) or '(all placed)'}"
-                     + (" (rerolled)" if r["rerolled"] else ""))
+        lines.append(
+            f"Rolled by {r['by']}: {' '.join(str(x) for x in r['dice']) or '(all placed)'}"
+            + (" (rerolled)" if r["rerolled"] else "")
+        )
     if v["vacancies"]:
         lines.append(f"Routed wizard {v['routed_next']} may take: {', '.join(v['vacancies'])}")
     elif v["routed_next"]:
@@ -264,8 +299,10 @@ def render_text(v):
             notes.append("passed")
         if p["grand_druid_awards"]:
             notes.append(f"Grand Druid x{p['grand_druid_awards']}")
-        lines.append(f"{p['colour']:<8}{p['score']:>6}{p['dice_in_front']:>6}{p['minor_supply']:>7}"
-                     f"{p['minor_in_space']:>7}{p['gray']:>6}  {', '.join(notes)}")
+        lines.append(
+            f"{p['colour']:<8}{p['score']:>6}{p['dice_in_front']:>6}{p['minor_supply']:>7}"
+            f"{p['minor_in_space']:>7}{p['gray']:>6}  {', '.join(notes)}"
+        )
     if v["sheet"]:
         lines.append("Master of Seals:")
         by_turn: dict = {}
@@ -282,6 +319,7 @@ def render_text(v):
 # HTML / SVG render
 # ---------------------------------------------------------------------------------------------
 
+
 def render_html(v, links=None):
     """The web board: the picture's drawing scaled to the page (with `links`, its wizards and
     spaces are links to the chooser's moves), the spells cast and the Master of Seals' sheet."""
@@ -291,11 +329,16 @@ def render_html(v, links=None):
     if v["spells_cast"]:
         items = "".join(
             f"<li>{e(c['wizard'])} ({e(c['space'])}): {c['points']} - "
-            + e(", ".join(f"{x['by']} {x['spell']}" for x in c["spells"])) + "</li>" for c in v["spells_cast"])
+            + e(", ".join(f"{x['by']} {x['spell']}" for x in c["spells"]))
+            + "</li>"
+            for c in v["spells_cast"]
+        )
         head += f"<details><summary>Spells cast</summary><ul>{items}</ul></details>"
     sheet = ""
     if v["sheet"]:
-        cells = "".join(f"<tr><td>{e(label)}</td><td>{e(v['colours'][seat])}</td><td>{pts:+d}</td>"
-                        f"<td>{e(detail)}</td></tr>" for _t, seat, pts, detail, label in v["sheet"])
+        cells = "".join(
+            f"<tr><td>{e(label)}</td><td>{e(v['colours'][seat])}</td><td>{pts:+d}</td><td>{e(detail)}</td></tr>"
+            for _t, seat, pts, detail, label in v["sheet"]
+        )
         sheet = f"<details><summary>Master of Seals</summary><table>{cells}</table></details>"
     return f'<div class="elfenwizards">{svg}{head}{sheet}</div>'

@@ -5,7 +5,11 @@ from games.base import GameSpec
 from . import grammar, picture, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view, picture, standin,
+    rules,
+    grammar,
+    view,
+    picture,
+    standin,
     name="elixirus",
     title="Elixirus",
     min_players=2,

@@ -15,7 +15,11 @@ CRYSTAL = "crystal"
 # Ingredient tokens are their names: "red root 2" (unique) or "crystal" (six alike).
 INGREDIENTS: dict[str, tuple[str | None, str | None, int]] = {}
 for _ing in DATA["ingredients"]:
-    INGREDIENTS[f"{_ing['colour']} {_ing['variety']} {_ing['value']}"] = (_ing["colour"], _ing["variety"], _ing["value"])
+    INGREDIENTS[f"{_ing['colour']} {_ing['variety']} {_ing['value']}"] = (
+        _ing["colour"],
+        _ing["variety"],
+        _ing["value"],
+    )
 INGREDIENTS[CRYSTAL] = (None, None, 0)
 ALL_TOKENS: list[str] = [t for t in INGREDIENTS if t != CRYSTAL] + [CRYSTAL] * DATA["crystals"]
 
@@ -95,4 +99,3 @@ def book_slot(table_id: str, tok: str) -> int | None:
         if sc == c and sv == v:
             return i
     return None
-

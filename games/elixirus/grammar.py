@@ -10,16 +10,64 @@ from .data_model import COLOURS, CRYSTAL, EFFECTS, FLASKS, VARIETIES
 from .rules import SEAT_COLOURS, legal, waiting_for
 
 VERBS = {
-    "place": "place", "put": "put", "add": "put", "brew": "put",
-    "take": "take", "steal": "steal", "swap": "swap", "draw": "draw", "keep": "keep",
-    "replace": "replace", "dance": "dance", "basket": "basket", "skip": "skip", "pass": "skip",
-    "pick": "pick", "done": "done", "finish": "done", "finished": "done", "reset": "reset", "revise": "reset",
+    "place": "place",
+    "put": "put",
+    "add": "put",
+    "brew": "put",
+    "take": "take",
+    "steal": "steal",
+    "swap": "swap",
+    "draw": "draw",
+    "keep": "keep",
+    "replace": "replace",
+    "dance": "dance",
+    "basket": "basket",
+    "skip": "skip",
+    "pass": "skip",
+    "pick": "pick",
+    "done": "done",
+    "finish": "done",
+    "finished": "done",
+    "reset": "reset",
+    "revise": "reset",
 }
-FILLERS = {"from", "for", "with", "on", "in", "into", "to", "the", "and", "curve", "curves", "space", "spaces",
-           "my", "a", "an", "of", "piece", "forest", "flask", "at", "onto", "plus", "&"}
+FILLERS = {
+    "from",
+    "for",
+    "with",
+    "on",
+    "in",
+    "into",
+    "to",
+    "the",
+    "and",
+    "curve",
+    "curves",
+    "space",
+    "spaces",
+    "my",
+    "a",
+    "an",
+    "of",
+    "piece",
+    "forest",
+    "flask",
+    "at",
+    "onto",
+    "plus",
+    "&",
+}
 ALIASES = {
-    "flower": "blossom", "flowers": "blossom", "blossoms": "blossom", "leaves": "leaf", "berries": "berry",
-    "roots": "root", "stems": "stem", "seeds": "seed", "violet": "purple", "lilac": "purple",
+    "flower": "blossom",
+    "flowers": "blossom",
+    "blossoms": "blossom",
+    "leaves": "leaf",
+    "berries": "berry",
+    "roots": "root",
+    "stems": "stem",
+    "seeds": "seed",
+    "violet": "purple",
+    "lilac": "purple",
 }
 CRYSTAL_WORDS = {"crystal", "crystals", "joker", "kristall"}
 DEST_WORDS = {"recipe": "book", "recipebook": "book", "storage": "bowl", "toxic": "poison", "poisonflask": "poison"}
@@ -42,7 +90,7 @@ def _match(word: str, names, what: str) -> str:
 
 def _words(text: str) -> list[str]:
     text = normalize(text)
-    for ch in ",.;:!?()[]\"":
+    for ch in ',.;:!?()[]"':
         text = text.replace(ch, " ")
     return [w for w in text.split() if w not in FILLERS]
 
@@ -145,13 +193,19 @@ def parse(text, state, seat):
     if verb == "replace":
         if len(rest) < 2:
             raise ParseError("Say the piece and 1 or 2 curves: 'replace dance 1 3'.")
-        return {"type": "replace", "piece": _piece(rest[0]),
-                "curves": sorted(_int(w, "curve", (1, 2, 3, 4)) for w in rest[1:])}
+        return {
+            "type": "replace",
+            "piece": _piece(rest[0]),
+            "curves": sorted(_int(w, "curve", (1, 2, 3, 4)) for w in rest[1:]),
+        }
     if verb == "dance":
         if len(rest) != 3:
             raise ParseError("Say the piece and the two spaces: 'dance swap 1 3'.")
-        return {"type": "dance", "piece": _piece(rest[0]),
-                "spaces": sorted(_int(w, "space", (1, 2, 3)) for w in rest[1:])}
+        return {
+            "type": "dance",
+            "piece": _piece(rest[0]),
+            "spaces": sorted(_int(w, "space", (1, 2, 3)) for w in rest[1:]),
+        }
     if verb == "put":
         tok, j = _ingredient(rest, 0)
         if j >= len(rest):
@@ -190,16 +244,25 @@ def describe(command):
 
 
 _HELP = {
-    "place": ("place <piece> <space>", "put an apprentice on a free space (1, 2 or 3) of a face-up piece of forest "
-              "(pieces are named by their effect)"),
-    "take": ("take <curve> [<curve>]", "collect exactly as many ingredients as your space has baskets; "
-             "curve 1 also brings a blind draw from the bag"),
+    "place": (
+        "place <piece> <space>",
+        "put an apprentice on a free space (1, 2 or 3) of a face-up piece of forest (pieces are named by their effect)",
+    ),
+    "take": (
+        "take <curve> [<curve>]",
+        "collect exactly as many ingredients as your space has baskets; curve 1 also brings a blind draw from the bag",
+    ),
     "steal": ("steal <ingredient> from <colour>", "take 1 ingredient another player collected this round"),
-    "swap": ("swap <ingredient> for <piece> <curve>", "exchange 1 of your collected ingredients with one on the forest"),
+    "swap": (
+        "swap <ingredient> for <piece> <curve>",
+        "exchange 1 of your collected ingredients with one on the forest",
+    ),
     "draw": ("draw", "draw 3 ingredients from the bag (only you see them), then keep 1 or 2"),
     "keep": ("keep <ingredient> [and <ingredient>]", "keep 1 or 2 of the 3 you drew; the rest go back in the bag"),
-    "replace": ("replace <piece> <curve> [<curve>]", "put 1 or 2 ingredients of another piece back in the bag and "
-                "draw replacements"),
+    "replace": (
+        "replace <piece> <curve> [<curve>]",
+        "put 1 or 2 ingredients of another piece back in the bag and draw replacements",
+    ),
     "dance": ("dance <piece> <space> <space>", "swap two apprentices of different colours on another piece"),
     "basket": ("basket", "take the basket tile (use it in the concocting stage with 'pick')"),
     "skip": ("skip", "do not use the effect"),
@@ -221,9 +284,14 @@ def help(state, seat):
             lines.append("  reset")
             lines.append("      " + _HELP["reset"][1])
             return "\n".join(lines)
-        lines.append("You are not awaited now. Stage: " + {"place": "A, placing apprentices",
-                                                             "collect": "B, collecting ingredients",
-                                                             "brew": "C, concocting potions"}.get(phase, phase))
+        lines.append(
+            "You are not awaited now. Stage: "
+            + {
+                "place": "A, placing apprentices",
+                "collect": "B, collecting ingredients",
+                "brew": "C, concocting potions",
+            }.get(phase, phase)
+        )
         return "\n".join(lines)
     options = legal(state, seat)
     kinds: dict[str, list[dict]] = {}

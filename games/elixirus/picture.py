@@ -24,11 +24,22 @@ FONT = 'font-family="DejaVu Sans, sans-serif"'
 FILL = {"red": "#d33", "orange": "#f90", "yellow": "#ec2", "green": "#3a3", "blue": "#36c", "purple": "#94c"}
 INK = {"yellow": "#222", "orange": "#222"}
 SEAT_FILL = {"white": "#fff", "black": "#222", "pink": "#f8c", "brown": "#852", "grey": "#999"}
-STAGE = {"place": "A: placing apprentices", "collect": "B: collecting", "brew": "C: concocting",
-         "reveal": "C: concocting", "over": "game over", "setup": "setting up"}
-EFFECT_SHORT = {"steal": "take 1 another collected", "swap": "swap 1 with the forest",
-                "draw": "draw 3, keep 1 or 2", "replace": "renew 1-2 on another piece",
-                "dance": "swap 2 apprentices elsewhere", "collect": "take the basket tile"}
+STAGE = {
+    "place": "A: placing apprentices",
+    "collect": "B: collecting",
+    "brew": "C: concocting",
+    "reveal": "C: concocting",
+    "over": "game over",
+    "setup": "setting up",
+}
+EFFECT_SHORT = {
+    "steal": "take 1 another collected",
+    "swap": "swap 1 with the forest",
+    "draw": "draw 3, keep 1 or 2",
+    "replace": "renew 1-2 on another piece",
+    "dance": "swap 2 apprentices elsewhere",
+    "collect": "take the basket tile",
+}
 LEGEND = ("ro root, st stem, le leaf, bl blossom,", "be berry, se seed; the digit is the value")
 
 
@@ -78,13 +89,17 @@ def _token(tok, x, y, r=12):
     if tok is None:
         return f'<circle cx="{x}" cy="{y}" r="{r}" fill="none" stroke="#bbb" stroke-dasharray="2,2"/>'
     if tok == CRYSTAL:
-        return (f'<g><title>crystal</title><polygon points="{x},{y - r} {x + r},{y} {x},{y + r} {x - r},{y}" '
-                f'fill="#bef" stroke="#333"/><text x="{x}" y="{y + 3.5}" font-size="10" text-anchor="middle">cr'
-                f"</text></g>")
+        return (
+            f'<g><title>crystal</title><polygon points="{x},{y - r} {x + r},{y} {x},{y + r} {x - r},{y}" '
+            f'fill="#bef" stroke="#333"/><text x="{x}" y="{y + 3.5}" font-size="10" text-anchor="middle">cr'
+            f"</text></g>"
+        )
     colour, _, _ = INGREDIENTS[tok]
-    return (f'<g><title>{escape(tok)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[colour]}" stroke="#333"/>'
-            f'<text x="{x}" y="{y + 3.5}" font-size="10" text-anchor="middle" fill="{INK.get(colour, "#fff")}">'
-            f"{_label(tok)}</text></g>")
+    return (
+        f'<g><title>{escape(tok)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[colour]}" stroke="#333"/>'
+        f'<text x="{x}" y="{y + 3.5}" font-size="10" text-anchor="middle" fill="{INK.get(colour, "#fff")}">'
+        f"{_label(tok)}</text></g>"
+    )
 
 
 def _text(x, y, text, size=10, anchor="start", weight="", fill=""):
@@ -109,9 +124,11 @@ class Canvas:
         if url is None:
             self.add(f'<g id="{target}">{inner}</g>')
             return
-        self.add(f'<a id="{target}" href="{escape(url)}" aria-label="{escape(name)}"><title>{escape(name)}</title>'
-                 f'<rect class="hit" x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="#fff" fill-opacity="0" '
-                 f'stroke="#06c" stroke-opacity="0.35"/>{inner}</a>')
+        self.add(
+            f'<a id="{target}" href="{escape(url)}" aria-label="{escape(name)}"><title>{escape(name)}</title>'
+            f'<rect class="hit" x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="#fff" fill-opacity="0" '
+            f'stroke="#06c" stroke-opacity="0.35"/>{inner}</a>'
+        )
 
     def svg(self):
         return "".join(self.parts)
@@ -135,8 +152,11 @@ def _forest(v, c: Canvas):
     c.add(_text(8, 34, f"bag {v['bag']}, box {v['box']}, start: {SEAT_COLOURS[v['start']]}"))
     if v["waiting"]:
         c.add(_text(8, 48, "awaiting: " + ", ".join(SEAT_COLOURS[s] for s in v["waiting"])))
-    spot_basket = f'<rect x="{W - 70}" y="22" width="62" height="30" rx="5" fill="#f3e2b8" stroke="#864"/>' + _text(
-        W - 39, 36, "basket", anchor="middle") + _text(W - 39, 48, basket, anchor="middle")
+    spot_basket = (
+        f'<rect x="{W - 70}" y="22" width="62" height="30" rx="5" fill="#f3e2b8" stroke="#864"/>'
+        + _text(W - 39, 36, "basket", anchor="middle")
+        + _text(W - 39, 48, basket, anchor="middle")
+    )
     c.spot(TARGET_BASKET, f"basket tile ({basket})", W - 74, 14, 70, 44, spot_basket)
     cur = v["current"]
     y = 58
@@ -170,9 +190,12 @@ def _piece(v, c: Canvas, f, number, y, cur):
         who = SEAT_COLOURS[s] if s is not None else "free"
         dot = SEAT_FILL[who] if s is not None else "none"
         gets = f"{b}+effect" if i == 2 else f"take {b}"
-        inner = (f'<rect x="{x + 2}" y="{y + 62}" width="90" height="34" rx="5" fill="#fff"{stroke}/>'
-                 f'<circle cx="{x + 13}" cy="{y + 79}" r="7" fill="{dot}" stroke="#333"/>'
-                 + _text(x + 24, y + 75, f"{i + 1}: {gets}") + _text(x + 24, y + 89, who, weight="bold"))
+        inner = (
+            f'<rect x="{x + 2}" y="{y + 62}" width="90" height="34" rx="5" fill="#fff"{stroke}/>'
+            f'<circle cx="{x + 13}" cy="{y + 79}" r="7" fill="{dot}" stroke="#333"/>'
+            + _text(x + 24, y + 75, f"{i + 1}: {gets}")
+            + _text(x + 24, y + 89, who, weight="bold")
+        )
         c.spot(target_space(piece, i + 1), f"{name} space {i + 1} ({gets}): {who}", x, y + 58, 94, 40, inner)
 
 
@@ -232,21 +255,31 @@ def _table(v, s, c: Canvas):
     # recipe book, enchanted and cursed
     specials = spec["special"]
     inner = _text(8, y + 14, "book") + "".join(
-        _token(shown["book"][i], 56 + i * 34, y + 10) if shown["book"][i] else
-        f'<circle cx="{56 + i * 34}" cy="{y + 10}" r="11" fill="#fff" stroke="{FILL[cl]}" stroke-width="3"/>'
+        _token(shown["book"][i], 56 + i * 34, y + 10)
+        if shown["book"][i]
+        else f'<circle cx="{56 + i * 34}" cy="{y + 10}" r="11" fill="#fff" stroke="{FILL[cl]}" stroke-width="3"/>'
         + _text(56 + i * 34, y + 13.5, vr[:2], anchor="middle")
-        for i, (cl, vr) in enumerate(specials))
+        for i, (cl, vr) in enumerate(specials)
+    )
     book_name = "recipe book: " + " and ".join(f"{cl} {vr}" for cl, vr in specials)
     c.spot(target_flask(s, "book"), book_name, 4, y - 10, 106, 40, inner)
     c.add(_text(118, y + 8, f"+1 {spec['enchanted'][1]}"), _text(118, y + 21, f"-1 {spec['cursed'][1]}"))
     bowl = shown["bowl"]
-    c.spot(target_flask(s, "bowl"), f"bowl: {bowl or 'empty'}", 196, y - 10, 100, 40,
-           _text(200, y + 14, "bowl") + _token(bowl, 252, y + 10))
+    c.spot(
+        target_flask(s, "bowl"),
+        f"bowl: {bowl or 'empty'}",
+        196,
+        y - 10,
+        100,
+        40,
+        _text(200, y + 14, "bowl") + _token(bowl, 252, y + 10),
+    )
     y += 36
     toxic = sum(INGREDIENTS[t][2] for t in shown["poison"])
     rows = _rows(len(shown["poison"]), 9)
     inner = _text(8, y + 13, f"poison {-toxic}") + "".join(
-        _token(t, 82 + (i % 9) * 24, y + 9 + 26 * (i // 9), 10) for i, t in enumerate(shown["poison"]))
+        _token(t, 82 + (i % 9) * 24, y + 9 + 26 * (i // 9), 10) for i, t in enumerate(shown["poison"])
+    )
     c.spot(target_flask(s, "poison"), f"poison flask: -{toxic}", 4, y - 6, W - 8, max(40, 26 * rows + 6), inner)
     y += 26 * rows + 8
     c.add(_text(8, y + 8, "collected this round:" if shown["front"] else "collected this round: nothing"))
@@ -267,22 +300,30 @@ def _flask(c: Canvas, s, f, req, filled, cork, x, base):
     """A flask as a column 56 wide: its spaces from the bottom, the cork on top, its name below."""
     cx = x + 26
     top = base - 14 - FLASK_STEP * len(req)
-    inner = [f'<rect x="{x + 8}" y="{top}" width="36" height="{base - 8 - top}" rx="14" fill="#fff" '
-             f'fill-opacity="0.6" stroke="#a98"/>']
+    inner = [
+        f'<rect x="{x + 8}" y="{top}" width="36" height="{base - 8 - top}" rx="14" fill="#fff" '
+        f'fill-opacity="0.6" stroke="#a98"/>'
+    ]
     for j, r in enumerate(req):
         yy = base - 26 - FLASK_STEP * j
         tok = filled[j] if j < len(filled) else None
         if tok is not None:
             inner.append(_token(tok, cx, yy))
         elif r[0] == "colour":
-            inner.append(f'<circle cx="{cx}" cy="{yy}" r="10" fill="#fff" stroke="{FILL[r[1]]}" stroke-width="4">'
-                         f"<title>{r[1]}</title></circle>")
+            inner.append(
+                f'<circle cx="{cx}" cy="{yy}" r="10" fill="#fff" stroke="{FILL[r[1]]}" stroke-width="4">'
+                f"<title>{r[1]}</title></circle>"
+            )
         else:
-            inner.append(f'<circle cx="{cx}" cy="{yy}" r="11" fill="#fff" stroke="#999"><title>{r[1]}</title></circle>'
-                         + _text(cx, yy + 3.5, r[1][:2], anchor="middle", fill="#555"))
+            inner.append(
+                f'<circle cx="{cx}" cy="{yy}" r="11" fill="#fff" stroke="#999"><title>{r[1]}</title></circle>'
+                + _text(cx, yy + 3.5, r[1][:2], anchor="middle", fill="#555")
+            )
     if cork is not None:
-        inner.append(f'<rect x="{cx - 13}" y="{top - 14}" width="26" height="14" rx="3" fill="#a76"/>'
-                     + _text(cx, top - 3, cork, anchor="middle", fill="#fff", weight="bold"))
+        inner.append(
+            f'<rect x="{cx - 13}" y="{top - 14}" width="26" height="14" rx="3" fill="#a76"/>'
+            + _text(cx, top - 3, cork, anchor="middle", fill="#fff", weight="bold")
+        )
     inner.append(_text(cx, base + 2, f, anchor="middle"))
     nxt = req[len(filled)] if len(filled) < len(req) else None
     name = f"{f} flask, {len(filled)} of {len(req)}" + (f", next {nxt[1]}" if nxt else ", sealed")
@@ -324,8 +365,10 @@ def _final(v):
     if not v["ranking"]:
         return ""
     why = ENDINGS.get(v["end"], v["end"])
-    places = "; ".join(f"{i}. " + ", ".join(f"{SEAT_COLOURS[s]} {sum(v['tables'][s]['score'])}" for s in seats)
-                       for i, seats in enumerate(v["ranking"], start=1))
+    places = "; ".join(
+        f"{i}. " + ", ".join(f"{SEAT_COLOURS[s]} {sum(v['tables'][s]['score'])}" for s in seats)
+        for i, seats in enumerate(v["ranking"], start=1)
+    )
     return f"Game over ({why}): {places}"
 
 
@@ -333,16 +376,20 @@ def _final(v):
 # The two renders
 # ---------------------------------------------------------------------------------------------
 
-STYLE = ("<style>.elixirus{display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start}"
-         ".elixirus>svg{flex:1 1 300px;max-width:440px;min-width:0;height:auto}"
-         ".elixirus>p{flex:1 1 100%;margin:0;font:14px sans-serif}"
-         ".elixirus a:focus{outline:none}.elixirus a:focus>rect.hit{stroke-opacity:1;stroke-width:4}"
-         ".elixirus a:hover>rect.hit{stroke-opacity:1}</style>")
+STYLE = (
+    "<style>.elixirus{display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start}"
+    ".elixirus>svg{flex:1 1 300px;max-width:440px;min-width:0;height:auto}"
+    ".elixirus>p{flex:1 1 100%;margin:0;font:14px sans-serif}"
+    ".elixirus a:focus{outline:none}.elixirus a:focus>rect.hit{stroke-opacity:1;stroke-width:4}"
+    ".elixirus a:hover>rect.hit{stroke-opacity:1}</style>"
+)
 
 
 def _panel_svg(body, height, label):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" '
-            f'{FONT} role="img" aria-label="{escape(label)}">{body}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" '
+        f'{FONT} role="img" aria-label="{escape(label)}">{body}</svg>'
+    )
 
 
 def render_html(v, links=None):
@@ -386,5 +433,7 @@ def render_svg(v):
     body.append(f'<g transform="translate({W + 6},{top})">{right.svg()}</g>')
     body.append(f'<g transform="translate({W + 6},{top + y})">{others.svg()}</g>')
     width = 2 * W + 6
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top}" '
-            f'viewBox="0 0 {width} {height + top}" {FONT}>' + "".join(body) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top}" '
+        f'viewBox="0 0 {width} {height + top}" {FONT}>' + "".join(body) + "</svg>"
+    )

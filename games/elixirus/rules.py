@@ -33,8 +33,11 @@ from .data_model import (
 
 SEAT_COLOURS = ("white", "black", "pink", "brown", "grey")
 # Why a game ended (GameEnded's reason), in words.
-ENDINGS = {"cork": "a fourth cork was taken", "exhausted": "no ingredients are left to collect",
-           "unwanted": "nobody would collect the ingredients left"}
+ENDINGS = {
+    "cork": "a fourth cork was taken",
+    "exhausted": "no ingredients are left to collect",
+    "unwanted": "nobody would collect the ingredients left",
+}
 DESTS = FLASKS + ("book", "bowl", "poison")
 
 
@@ -186,7 +189,9 @@ def _ev_placed(state, d):
     else:
         state["turn"] = None
         state["phase"] = "collect"
-        state["queue"] = [[pos, sp] for pos in order(state) for sp in range(SPACES) if state["spaces"][pos][sp] is not None]
+        state["queue"] = [
+            [pos, sp] for pos in order(state) for sp in range(SPACES) if state["spaces"][pos][sp] is not None
+        ]
         state["qi"] = 0
         state["step"] = "take"
         _advance(state)
@@ -420,8 +425,15 @@ def draft_table(state, seat) -> dict:
     book = list(state["book"][seat])
     poison = list(state["poison"][seat])
     _apply_moves(state, seat, dr["moves"], flasks, book, poison)
-    return {"front": list(dr["front"]), "bowl": dr["bowl"], "flasks": flasks, "book": book, "poison": poison,
-            "picked": list(dr["picked"]) if dr["picked"] else None, "moves": [list(m) for m in dr["moves"]]}
+    return {
+        "front": list(dr["front"]),
+        "bowl": dr["bowl"],
+        "flasks": flasks,
+        "book": book,
+        "poison": poison,
+        "picked": list(dr["picked"]) if dr["picked"] else None,
+        "moves": [list(m) for m in dr["moves"]],
+    }
 
 
 def _advance(state):
@@ -674,10 +686,21 @@ def _decide_collect(state, seat, command, rng):
         drawn, poured = [], None
         if PIECES[state["circle"][pos]]["bag_curve"] in cs:
             drawn, poured = bag_draw(state["bag"], state["box"], 1, rng)
-        return [Event("IngredientsCollected", {
-            "seat": seat, "piece": effect_of(state, pos), "space": sp, "curves": cs,
-            "ings": [state["curves"][pos][c] for c in cs], "drawn": drawn, "poured": poured,
-        }, reveals=bool(drawn))]
+        return [
+            Event(
+                "IngredientsCollected",
+                {
+                    "seat": seat,
+                    "piece": effect_of(state, pos),
+                    "space": sp,
+                    "curves": cs,
+                    "ings": [state["curves"][pos][c] for c in cs],
+                    "drawn": drawn,
+                    "poured": poured,
+                },
+                reveals=bool(drawn),
+            )
+        ]
     if step == "keep":
         if kind != "keep":
             raise Rejected("Keep 1 or 2 of the ingredients you drew: 'keep <ingredient> [and <ingredient>]'.")
@@ -690,8 +713,15 @@ def _decide_collect(state, seat, command, rng):
                 raise Rejected(f"You did not draw {tok}; you drew {', '.join(state['looking'])}.")
             pool.remove(tok)
         keep = sorted(keep)
-        return [Event("DrawKept", {"seat": seat, "keep": keep, "back": pool}, visible_to=(seat,),
-                      public={"seat": seat, "keep": keep, "back": len(pool)}, reveals=True)]
+        return [
+            Event(
+                "DrawKept",
+                {"seat": seat, "keep": keep, "back": pool},
+                visible_to=(seat,),
+                public={"seat": seat, "keep": keep, "back": len(pool)},
+                reveals=True,
+            )
+        ]
     # effect step
     if kind == "skip":
         return [Event("EffectSkipped", {"seat": seat, "effect": effect_of(state, pos)})]
@@ -707,25 +737,52 @@ def _decide_collect(state, seat, command, rng):
     if kind == "swap":
         p = _pos(state, norm["piece"])
         got = state["curves"][p][norm["curve"] - 1]
-        return [Event("IngredientSwapped", {"seat": seat, "ing": norm["ing"], "piece": norm["piece"],
-                                            "curve": norm["curve"] - 1, "got": got})]
+        return [
+            Event(
+                "IngredientSwapped",
+                {"seat": seat, "ing": norm["ing"], "piece": norm["piece"], "curve": norm["curve"] - 1, "got": got},
+            )
+        ]
     if kind == "draw":
         drawn, poured = bag_draw(state["bag"], state["box"], 3, rng)
-        return [Event("DrawLooked", {"seat": seat, "drawn": drawn, "poured": poured}, visible_to=(seat,),
-                      public={"seat": seat, "count": len(drawn), "poured": poured}, reveals=True)]
+        return [
+            Event(
+                "DrawLooked",
+                {"seat": seat, "drawn": drawn, "poured": poured},
+                visible_to=(seat,),
+                public={"seat": seat, "count": len(drawn), "poured": poured},
+                reveals=True,
+            )
+        ]
     if kind == "replace":
         p = _pos(state, norm["piece"])
         cs = [c - 1 for c in norm["curves"]]
         removed = [state["curves"][p][c] for c in cs]
         drawn, poured = bag_draw(state["bag"] + removed, state["box"], len(cs), rng)
-        return [Event("IngredientsReplaced", {"seat": seat, "piece": norm["piece"], "curves": cs,
-                                              "removed": removed, "drawn": drawn, "poured": poured}, reveals=True)]
+        return [
+            Event(
+                "IngredientsReplaced",
+                {
+                    "seat": seat,
+                    "piece": norm["piece"],
+                    "curves": cs,
+                    "removed": removed,
+                    "drawn": drawn,
+                    "poured": poured,
+                },
+                reveals=True,
+            )
+        ]
     if kind == "dance":
         p = _pos(state, norm["piece"])
         a, b = norm["spaces"]
         sp_ = state["spaces"][p]
-        return [Event("ApprenticesDanced", {"seat": seat, "piece": norm["piece"], "spaces": [a - 1, b - 1],
-                                            "seats": [sp_[a - 1], sp_[b - 1]]})]
+        return [
+            Event(
+                "ApprenticesDanced",
+                {"seat": seat, "piece": norm["piece"], "spaces": [a - 1, b - 1], "seats": [sp_[a - 1], sp_[b - 1]]},
+            )
+        ]
     return [Event("BasketTaken", {"seat": seat, "from": state["basket"]})]
 
 
@@ -746,7 +803,11 @@ def _effect_reason(state, pos, seat, command):
         victim = command.get("from")
         if victim == seat:
             return "Steal takes an ingredient from someone else."
-        if not isinstance(victim, int) or not 0 <= victim < state["n"] or command.get("ing") not in state["front"][victim]:
+        if (
+            not isinstance(victim, int)
+            or not 0 <= victim < state["n"]
+            or command.get("ing") not in state["front"][victim]
+        ):
             return "Steal takes 1 ingredient another player has collected in this stage (not from their table)."
     if kind == "swap":
         if command.get("ing") not in state["front"][seat]:
@@ -768,8 +829,10 @@ def _decide_brew(state, seat, command, rng):
     if state["done"][seat]:
         if kind == "reset":
             return [Event("BrewReset", {"seat": seat})]
-        raise Rejected("You have finished concocting for this round; 'reset' to start your concocting again "
-                       "(possible until the last player is done).")
+        raise Rejected(
+            "You have finished concocting for this round; 'reset' to start your concocting again "
+            "(possible until the last player is done)."
+        )
     dr = draft_table(state, seat)
     table = state["tables"][seat]
     if kind == "reset":
@@ -778,7 +841,9 @@ def _decide_brew(state, seat, command, rng):
         return [Event("BrewReset", {"seat": seat})]
     if kind == "done":
         if dr["front"]:
-            raise Rejected(f"Place all the ingredients you collected first: {', '.join(dr['front'])} still in front of you.")
+            raise Rejected(
+                f"Place all the ingredients you collected first: {', '.join(dr['front'])} still in front of you."
+            )
         events = [Event("BrewDone", {"seat": seat})]
         if all(state["done"][s] for s in range(state["n"]) if s != seat):
             events += _reveal_and_end(state, seat, rng)
@@ -794,8 +859,14 @@ def _decide_brew(state, seat, command, rng):
         if curve not in (1, 2, 3, 4) or state["curves"][pos][curve - 1] is None:
             raise Rejected(f"There is no leftover ingredient in curve {curve} of the {name} piece.")
         tok = state["curves"][pos][curve - 1]
-        return [Event("LeftoverPicked", {"seat": seat, "piece": name, "curve": curve - 1, "ing": tok},
-                      visible_to=(seat,), public={"seat": seat})]
+        return [
+            Event(
+                "LeftoverPicked",
+                {"seat": seat, "piece": name, "curve": curve - 1, "ing": tok},
+                visible_to=(seat,),
+                public={"seat": seat},
+            )
+        ]
     if kind != "put":
         raise Rejected("Now concoct: 'put <ingredient> on <flask|book|bowl|poison>', then 'done'.")
     tok = command.get("ing")
@@ -807,8 +878,10 @@ def _decide_brew(state, seat, command, rng):
     elif tok is not None and tok == dr["bowl"]:
         src = "bowl"
     else:
-        raise Rejected(f"You have no {tok} to place (in front of you: {', '.join(dr['front']) or 'nothing'}"
-                       f"; in your bowl: {dr['bowl'] or 'nothing'}).")
+        raise Rejected(
+            f"You have no {tok} to place (in front of you: {', '.join(dr['front']) or 'nothing'}"
+            f"; in your bowl: {dr['bowl'] or 'nothing'})."
+        )
     if dest == "bowl":
         if src == "bowl":
             raise Rejected("That ingredient is already in your bowl.")
@@ -828,10 +901,18 @@ def _decide_brew(state, seat, command, rng):
             raise Rejected(f"Your {dest} flask is already full.")
         need = req[len(filled)]
         if not matches(tok, need):
-            raise Rejected(f"The next space of your {dest} flask (space {len(filled) + 1}, filled bottom to top "
-                           f"without skipping) needs {need[0]} {need[1]}.")
-    return [Event("IngredientPlaced", {"seat": seat, "ing": tok, "src": src, "to": dest},
-                  visible_to=(seat,), public={"seat": seat})]
+            raise Rejected(
+                f"The next space of your {dest} flask (space {len(filled) + 1}, filled bottom to top "
+                f"without skipping) needs {need[0]} {need[1]}."
+            )
+    return [
+        Event(
+            "IngredientPlaced",
+            {"seat": seat, "ing": tok, "src": src, "to": dest},
+            visible_to=(seat,),
+            public={"seat": seat},
+        )
+    ]
 
 
 def _reveal_and_end(state, last_seat, rng):
@@ -880,8 +961,16 @@ def _reveal_and_end(state, last_seat, rng):
     if not drawn:
         return events + [_game_end(after, "exhausted")]
     fill = [[p, c, tok] for (p, c), tok in zip(slots, drawn)]
-    data = {"signpost": new, "down": down, "up": up, "piece": revealed, "fill": fill, "poured": poured,
-            "to_box": leftovers, "start": (after["start"] + 1) % n}
+    data = {
+        "signpost": new,
+        "down": down,
+        "up": up,
+        "piece": revealed,
+        "fill": fill,
+        "poured": poured,
+        "to_box": leftovers,
+        "start": (after["start"] + 1) % n,
+    }
     # The refill shows ingredients drawn blindly from the bag (and maybe a piece turned face up).
     return events + [Event("RoundEnded", data, reveals=True)]
 
@@ -890,8 +979,16 @@ def _game_end(after, reason):
     bowl = [[s, tok] for s, tok in enumerate(after["bowl"]) if tok is not None]
     end = _copy(after)
     _ev_game_ended(end, {"bowl": bowl, "reason": reason})
-    return Event("GameEnded", {"reason": reason, "bowl": bowl, "circle": list(after["circle"]),
-                               "scores": [total(end, s) for s in range(end["n"])]}, reveals=True)
+    return Event(
+        "GameEnded",
+        {
+            "reason": reason,
+            "bowl": bowl,
+            "circle": list(after["circle"]),
+            "scores": [total(end, s) for s in range(end["n"])],
+        },
+        reveals=True,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -143,8 +143,10 @@ class TableFacts:
         self.sizes = tuple(len(r) for r in reqs)
         self.points = {tok: _points(spec, tok) for tok in INGREDIENTS}
         self.slot = {tok: _book_slot(spec, tok) for tok in INGREDIENTS}
-        self.fits = {tok: tuple(frozenset(k for k, req in enumerate(r) if matches(tok, req)) for r in reqs)
-                     for tok in INGREDIENTS}
+        self.fits = {
+            tok: tuple(frozenset(k for k, req in enumerate(r) if matches(tok, req)) for r in reqs)
+            for tok in INGREDIENTS
+        }
         # only the flasks an ingredient fits at some level, as (flask index, levels)
         self.fit_list = {tok: tuple((fi, ks) for fi, ks in enumerate(self.fits[tok]) if ks) for tok in INGREDIENTS}
 
@@ -165,10 +167,14 @@ class Context:
         self.value = VALUE
         self.future = future
         # step[fi][k]: what filling space k of flask fi adds in progress (the cork at the top)
-        self.step = [[_potential(k + 1, size, sealed[fi], future) - _potential(k, size, sealed[fi], future)
-                      for k in range(size)] for fi, size in enumerate(self.sizes)]
-        self.later_step = [[_potential(k + 1, size, sealed[fi]) - _potential(k, size, sealed[fi])
-                            for k in range(size)] for fi, size in enumerate(self.sizes)]
+        self.step = [
+            [_potential(k + 1, size, sealed[fi], future) - _potential(k, size, sealed[fi], future) for k in range(size)]
+            for fi, size in enumerate(self.sizes)
+        ]
+        self.later_step = [
+            [_potential(k + 1, size, sealed[fi]) - _potential(k, size, sealed[fi]) for k in range(size)]
+            for fi, size in enumerate(self.sizes)
+        ]
         self.memo: dict = {}
         self.bowl_memo: dict = {}
 
@@ -373,7 +379,7 @@ class Look:
             if s is not None:
                 other = self.seat(s)
                 toks.sort(key=lambda t, other=other: -other.quick(t))
-                toks = toks[baskets[before]:]
+                toks = toks[baskets[before] :]
         me = self.seat(self.me)
         values = sorted((me.quick(t) for t in toks), reverse=True)[: baskets[sp]]
         return sum(values) + (EFFECT_GUESS[command["piece"]] if sp == 2 else 0.0)
@@ -411,9 +417,12 @@ class Look:
                 full = [c for c, t in enumerate(curves[pos]) if t is not None]
                 k = min(baskets[sp], len(full))
                 if s == self.me:
+
                     def worth(cs, pos=pos, mine=mine):
                         return me.plan(me.pool + tuple(mine) + tuple(curves[pos][c] for c in cs))[0] + (
-                            0.5 if 0 in cs else 0.0)
+                            0.5 if 0 in cs else 0.0
+                        )
+
                     pick = max(combinations(full, k), key=worth)
                     mine += [curves[pos][c] for c in pick]
                     draws += 1 if 0 in pick else 0
@@ -505,6 +514,7 @@ def _effect(look: Look, legal):
     if kind == "draw":
         return {"type": "draw"} if look.best_of_three() > WORTH_AN_EFFECT else {"type": "skip"}
     if kind == "steal":
+
         def steal_value(c):
             victim = look.seat(c["from"])
             loss = victim.plan(victim.pool)[0] - victim.plan(_without(victim.pool, c["ing"]))[0]
@@ -512,6 +522,7 @@ def _effect(look: Look, legal):
 
         return _best_or_skip(legal, steal_value, WORTH_AN_EFFECT)
     if kind == "swap":
+
         def swap_value(c):
             got = look.curve_token(c["piece"], c["curve"])
             return me.plan(_without(me.pool, c["ing"]) + (got,))[0] - base
@@ -559,8 +570,9 @@ def _brew(look: Look, legal):
     picks = [c for c in legal if c["type"] == "pick"]
     if picks:
         base = me.plan(me.pool)[0]
-        best = _best_or_skip(picks, lambda c: me.plan(me.pool + (look.curve_token(c["piece"], c["curve"]),))[0] - base,
-                             WORTH_A_PICK)
+        best = _best_or_skip(
+            picks, lambda c: me.plan(me.pool + (look.curve_token(c["piece"], c["curve"]),))[0] - base, WORTH_A_PICK
+        )
         if best["type"] == "pick":
             return best
     _, moves = me.plan(me.pool)

@@ -13,9 +13,14 @@ from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, ta
 from .rules import ENDINGS, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
 from .standin import Look, replace_value
 
-STAGES = {"place": "A - placing apprentices", "collect": "B - collecting ingredients",
-          "brew": "C - concocting potions", "reveal": "C - concocting potions", "over": "game over",
-          "setup": "setting up"}
+STAGES = {
+    "place": "A - placing apprentices",
+    "collect": "B - collecting ingredients",
+    "brew": "C - concocting potions",
+    "reveal": "C - concocting potions",
+    "over": "game over",
+    "setup": "setting up",
+}
 
 
 def view(state, seat):
@@ -25,29 +30,33 @@ def view(state, seat):
         piece = state["circle"][pos]
         known = state["known"][pos] and piece is not None
         up = state["up"][pos]
-        forest.append({
-            "pos": pos,
-            "piece": PIECES[piece]["effect"] if known else None,
-            "up": up,
-            "signpost": pos == state["signpost"],
-            "curves": list(state["curves"][pos]) if up else None,
-            "spaces": list(state["spaces"][pos]) if up else None,
-        })
+        forest.append(
+            {
+                "pos": pos,
+                "piece": PIECES[piece]["effect"] if known else None,
+                "up": up,
+                "signpost": pos == state["signpost"],
+                "curves": list(state["curves"][pos]) if up else None,
+                "spaces": list(state["spaces"][pos]) if up else None,
+            }
+        )
     tables = []
     scores = breakdowns(state)
     for s in range(n):
-        tables.append({
-            "table": state["tables"][s],
-            "front": list(state["front"][s]),
-            "bowl": state["bowl"][s],
-            "flasks": {f: list(v) for f, v in state["flasks"][s].items()},
-            "book": list(state["book"][s]),
-            "poison": list(state["poison"][s]),
-            "corks": dict(state["corks"][s]),
-            "left": state["left"][s],
-            "done": state["done"][s],
-            "score": list(scores[s]),
-        })
+        tables.append(
+            {
+                "table": state["tables"][s],
+                "front": list(state["front"][s]),
+                "bowl": state["bowl"][s],
+                "flasks": {f: list(v) for f, v in state["flasks"][s].items()},
+                "book": list(state["book"][s]),
+                "poison": list(state["poison"][s]),
+                "corks": dict(state["corks"][s]),
+                "left": state["left"][s],
+                "done": state["done"][s],
+                "score": list(scores[s]),
+            }
+        )
     cur = current(state)
     out = {
         "seat": seat,
@@ -108,8 +117,10 @@ def narrate(event, names):
     t = event.type
     who = _name(names, d["seat"]) if "seat" in d else ""
     if t == "GameStarted":
-        return (f"A game of Elixirus for {d['players']} begins; {_name(names, d['start'])} has the starting marker. "
-                f"Concoction tables: " + ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"])) + ".")
+        return (
+            f"A game of Elixirus for {d['players']} begins; {_name(names, d['start'])} has the starting marker. "
+            f"Concoction tables: " + ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"])) + "."
+        )
     if t == "ForestLaid":
         shown = [PIECES[p]["effect"].capitalize() if p else "face down" for p in d["circle"]]
         return "The forest is laid out clockwise: " + ", ".join(shown) + "."
@@ -139,13 +150,17 @@ def narrate(event, names):
             text += f" ({_list(d['back'])})"
         return text + "."
     if t == "IngredientsReplaced":
-        return (f"{who} replaces {_list(d['removed'])} on the {d['piece'].capitalize()} piece with "
-                f"{_list(d['drawn'])} from the bag.")
+        return (
+            f"{who} replaces {_list(d['removed'])} on the {d['piece'].capitalize()} piece with "
+            f"{_list(d['drawn'])} from the bag."
+        )
     if t == "ApprenticesDanced":
         a, b = d["spaces"]
         sa, sb = d["seats"]
-        return (f"{who} makes the apprentices dance on the {d['piece'].capitalize()} piece: "
-                f"{_name(names, sa)}'s (space {a + 1}) and {_name(names, sb)}'s (space {b + 1}) change places.")
+        return (
+            f"{who} makes the apprentices dance on the {d['piece'].capitalize()} piece: "
+            f"{_name(names, sa)}'s (space {a + 1}) and {_name(names, sb)}'s (space {b + 1}) change places."
+        )
     if t == "BasketTaken":
         src = f" from {_name(names, d['from'])}" if d["from"] is not None else ""
         return f"{who} takes the basket tile{src}."
@@ -180,7 +195,9 @@ def narrate(event, names):
         return text + f"; {_name(names, d['start'])} has the starting marker."
     if t == "GameEnded":
         why = ENDINGS.get(d["reason"], d["reason"])
-        bowls = "".join(f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"])
+        bowls = "".join(
+            f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"]
+        )
         scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
         return f"The game ends ({why}).{bowls} Scores: {scores}."
     return t
@@ -250,8 +267,10 @@ def text_lines(v) -> list[str]:
             extra = f", {tab['left']} apprentice(s) to place"
         if v["phase"] == "brew":
             extra = ", done" if tab["done"] else ", concocting"
-        lines.append(f"{_who(v, s).upper()}{' (you)' if s == v['seat'] else ''} - table {tab['table']}, "
-                     f"score {total}, corks: {corks}{extra}")
+        lines.append(
+            f"{_who(v, s).upper()}{' (you)' if s == v['seat'] else ''} - table {tab['table']}, "
+            f"score {total}, corks: {corks}{extra}"
+        )
         shown = tab
         if s == v["seat"] and v["mine"] is not None:
             shown = v["mine"]
@@ -265,8 +284,10 @@ def text_lines(v) -> list[str]:
             for s in seats:
                 tab = v["tables"][s]
                 parts = " ".join(f"{p:+d}" for p in tab["score"])
-                lines.append(f"  {place}. {_who(v, s)}: {sum(tab['score'])} points (A-F: {parts}), "
-                             f"{v['tiebreak'][s][0]} ingredients")
+                lines.append(
+                    f"  {place}. {_who(v, s)}: {sum(tab['score'])} points (A-F: {parts}), "
+                    f"{v['tiebreak'][s][0]} ingredients"
+                )
     lines.append("")
     lines.append("Ingredients are written colour-variety-value: red-roo2 = red root 2. 'help' lists commands.")
     return lines
@@ -367,8 +388,18 @@ def _place_choices(look, commands):
         else:
             note = "nothing here fits your table"
         what = f"take {baskets}" + (f" + {c['piece'].capitalize()}" if c["space"] == 3 else "")
-        scored.append((look.glance_value(c), Choice(c, f"{c['piece'].capitalize()} piece", f"space {c['space']}: {what}",
-                                                    target=target_space(c["piece"], c["space"]), note=note)))
+        scored.append(
+            (
+                look.glance_value(c),
+                Choice(
+                    c,
+                    f"{c['piece'].capitalize()} piece",
+                    f"space {c['space']}: {what}",
+                    target=target_space(c["piece"], c["space"]),
+                    note=note,
+                ),
+            )
+        )
     return _ranked(scored, FEATURED_PLACES)
 
 
@@ -385,8 +416,9 @@ def _take_choices(look, commands):
         if 1 in c["curves"]:
             note += "; curve 1 also draws one from the bag"
         target = target_curve(piece, c["curves"][0]) if len(c["curves"]) == 1 else None
-        scored.append((value, Choice(c, f"Collect from the {piece.capitalize()} piece", label, target=target,
-                                     note=note)))
+        scored.append(
+            (value, Choice(c, f"Collect from the {piece.capitalize()} piece", label, target=target, note=note))
+        )
     return _ranked(scored, len(scored))
 
 
@@ -397,8 +429,12 @@ def _keep_choices(look, commands):
     for c in commands:
         target = target_drawn(drawn.index(c["ings"][0])) if len(c["ings"]) == 1 else None
         note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in c["ings"])
-        scored.append((sum(me.quick(tok) for tok in c["ings"]),
-                       Choice(c, "Keep", " and ".join(c["ings"]), target=target, note=note)))
+        scored.append(
+            (
+                sum(me.quick(tok) for tok in c["ings"]),
+                Choice(c, "Keep", " and ".join(c["ings"]), target=target, note=note),
+            )
+        )
     return _ranked(scored, len(scored))
 
 
@@ -414,34 +450,91 @@ def _effect_choices(look, commands):
             victim = SEAT_COLOURS[c["from"]]
             index = v["tables"][c["from"]]["front"].index(c["ing"])
             value = me.quick(c["ing"])
-            scored.append((value, Choice(c, "Steal", f"{c['ing']} from {victim}", target=target_front(c["from"], index),
-                                         note=f"for your {_fits(look, c['ing'])}")))
+            scored.append(
+                (
+                    value,
+                    Choice(
+                        c,
+                        "Steal",
+                        f"{c['ing']} from {victim}",
+                        target=target_front(c["from"], index),
+                        note=f"for your {_fits(look, c['ing'])}",
+                    ),
+                )
+            )
         elif kind == "swap":
             got = look.curve_token(c["piece"], c["curve"])
             value = me.quick(got) - me.quick(c["ing"])
-            scored.append((value, Choice(c, f"Swap your {c['ing']}", f"for {got} ({c['piece']} curve {c['curve']})",
-                                         target=target_curve(c["piece"], c["curve"]),
-                                         note=f"{got} for your {_fits(look, got)}")))
+            scored.append(
+                (
+                    value,
+                    Choice(
+                        c,
+                        f"Swap your {c['ing']}",
+                        f"for {got} ({c['piece']} curve {c['curve']})",
+                        target=target_curve(c["piece"], c["curve"]),
+                        note=f"{got} for your {_fits(look, got)}",
+                    ),
+                )
+            )
         elif kind == "replace":
             toks = [look.curve_token(c["piece"], i) for i in c["curves"]]
             label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], toks))
             target = target_curve(c["piece"], c["curves"][0]) if len(c["curves"]) == 1 else None
-            scored.append((replace_value(look, c), Choice(c, f"Replace on the {c['piece'].capitalize()} piece", label,
-                                                          target=target, note="back to the bag, new ones drawn")))
+            scored.append(
+                (
+                    replace_value(look, c),
+                    Choice(
+                        c,
+                        f"Replace on the {c['piece'].capitalize()} piece",
+                        label,
+                        target=target,
+                        note="back to the bag, new ones drawn",
+                    ),
+                )
+            )
         elif kind == "dance":
             spaces = v["forest"][look.pos_of[c["piece"]]]["spaces"]
             a, b = c["spaces"]
             who = f"{SEAT_COLOURS[spaces[a - 1]]} and {SEAT_COLOURS[spaces[b - 1]]}"
             mine = look.me in (spaces[a - 1], spaces[b - 1])
-            scored.append((1.0 if mine else -1.0, Choice(c, f"Dance on the {c['piece'].capitalize()} piece",
-                                                         f"spaces {a} and {b} ({who} change places)",
-                                                         target=target_space(c["piece"], a))))
+            scored.append(
+                (
+                    1.0 if mine else -1.0,
+                    Choice(
+                        c,
+                        f"Dance on the {c['piece'].capitalize()} piece",
+                        f"spaces {a} and {b} ({who} change places)",
+                        target=target_space(c["piece"], a),
+                    ),
+                )
+            )
         elif kind == "draw":
-            scored.append((1.0, Choice(c, "Draw", "draw 3 from the bag, keep 1 or 2",
-                                       target=target_space("draw", 3), note="only you see them")))
+            scored.append(
+                (
+                    1.0,
+                    Choice(
+                        c,
+                        "Draw",
+                        "draw 3 from the bag, keep 1 or 2",
+                        target=target_space("draw", 3),
+                        note="only you see them",
+                    ),
+                )
+            )
         else:
-            scored.append((1.0, Choice(c, "Basket tile", "take the basket tile", target=TARGET_BASKET,
-                                       note="pick 1 leftover in a later concocting stage")))
+            scored.append(
+                (
+                    1.0,
+                    Choice(
+                        c,
+                        "Basket tile",
+                        "take the basket tile",
+                        target=TARGET_BASKET,
+                        note="pick 1 leftover in a later concocting stage",
+                    ),
+                )
+            )
     ranked = _ranked(scored, FEATURED_EFFECTS)
     return [replace(ch, featured=True) if ch.command["type"] == "skip" else ch for ch in ranked]
 
@@ -455,15 +548,31 @@ def _brew_choices(look, commands):
     for c in commands:
         kind = c["type"]
         if kind == "done":
-            scored.append((50.0, Choice(c, "Done", "I have placed everything", featured=True,
-                                        note="hand in this round's concocting")))
+            scored.append(
+                (
+                    50.0,
+                    Choice(
+                        c, "Done", "I have placed everything", featured=True, note="hand in this round's concocting"
+                    ),
+                )
+            )
             continue
         if kind == "pick":
             tok = look.curve_token(c["piece"], c["curve"])
             value = me.quick(tok)
-            scored.append((value, Choice(c, "Basket tile", f"take {tok} ({c['piece']} curve {c['curve']})",
-                                         featured=value > 0, target=target_curve(c["piece"], c["curve"]),
-                                         note=f"for your {_fits(look, tok)}")))
+            scored.append(
+                (
+                    value,
+                    Choice(
+                        c,
+                        "Basket tile",
+                        f"take {tok} ({c['piece']} curve {c['curve']})",
+                        featured=value > 0,
+                        target=target_curve(c["piece"], c["curve"]),
+                        note=f"for your {_fits(look, tok)}",
+                    ),
+                )
+            )
             continue
         tok, dest = c["ing"], c["to"]
         from_bowl = tok == mine["bowl"] and tok not in mine["front"]
@@ -471,8 +580,12 @@ def _brew_choices(look, commands):
         value, label, note = _put_words(spec, mine, tok, dest)
         # Featured: where it scores; for an ingredient that scores nowhere, the bowl and the poison.
         featured = dest in FLASKS or dest == "book" or tok not in scoring
-        scored.append((value + me.quick(tok) / 10, Choice(c, group, label, featured=featured,
-                                                          target=target_flask(look.me, dest), note=note)))
+        scored.append(
+            (
+                value + me.quick(tok) / 10,
+                Choice(c, group, label, featured=featured, target=target_flask(look.me, dest), note=note),
+            )
+        )
     out = []
     featured = 0
     for i in sorted(range(len(scored)), key=lambda i: -scored[i][0]):

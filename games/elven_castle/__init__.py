@@ -9,21 +9,37 @@ from . import grammar, rules, standin, view
 SCENARIO_CHOICES = ("none",) + tuple(rules.SCENARIOS)
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view, standin,
+    rules,
+    grammar,
+    view,
+    standin,
     name="elven_castle",
     title="Elven Castle",
     min_players=2,
     max_players=4,
     version=1,
     options=(
-        Option("scoring", "A", "A: an arch's spans count down to the piece beneath it; B: down to the ground",
-               choices=("A", "B")),
-        Option("staircase", False, "experienced: reaching exactly 8/16/24/32/40 lets you join two bridges "
-               "into a staircase"),
-        Option("penalties", False, "experienced: -2 per window/portal/balcony/staircase left in hand and per "
-               "piece standing alone on the ground"),
-        Option("scenario", "none", "a 3-4 player scenario with grey pieces: " + ", ".join(SCENARIO_CHOICES[1:]),
-               choices=SCENARIO_CHOICES),
+        Option(
+            "scoring",
+            "A",
+            "A: an arch's spans count down to the piece beneath it; B: down to the ground",
+            choices=("A", "B"),
+        ),
+        Option(
+            "staircase", False, "experienced: reaching exactly 8/16/24/32/40 lets you join two bridges into a staircase"
+        ),
+        Option(
+            "penalties",
+            False,
+            "experienced: -2 per window/portal/balcony/staircase left in hand and per "
+            "piece standing alone on the ground",
+        ),
+        Option(
+            "scenario",
+            "none",
+            "a 3-4 player scenario with grey pieces: " + ", ".join(SCENARIO_CHOICES[1:]),
+            choices=SCENARIO_CHOICES,
+        ),
     ),
     colours=rules.COLOURS,
     check_options=rules.check_options,

@@ -1,9 +1,9 @@
 """The text commands of Elven Castle: parse, describe, help.
 
-    place bridge c3 east level 1     (verb, piece, square, direction, level)
-    bridge c3 e                      (the verb and the level may be left out: the only level
-                                      where that footprint fits is taken)
-    make staircase / no staircase    (after reaching 8, 16, 24, 32 or 40 points)
+place bridge c3 east level 1     (verb, piece, square, direction, level)
+bridge c3 e                      (the verb and the level may be left out: the only level
+                                  where that footprint fits is taken)
+make staircase / no staircase    (after reaching 8, 16, 24, 32 or 40 points)
 """
 
 from __future__ import annotations
@@ -15,12 +15,30 @@ from games.base import Choice, ParseError, match_name, normalize
 
 from . import rules, standin
 
-DIR_WORDS = {"e": "e", "east": "e", "w": "w", "west": "w", "n": "n", "north": "n", "s": "s", "south": "s",
-             "o": "e", "ost": "e"}
+DIR_WORDS = {
+    "e": "e",
+    "east": "e",
+    "w": "w",
+    "west": "w",
+    "n": "n",
+    "north": "n",
+    "s": "s",
+    "south": "s",
+    "o": "e",
+    "ost": "e",
+}
 DIR_NAMES = {"e": "east", "w": "west", "n": "north", "s": "south"}
-PIECE_WORDS = {"bridge": "bridge", "window": "window", "portal": "portal", "balcony": "balcony",
-               "staircase": "staircase", "stairs": "staircase", "stair": "staircase", "arch": "bridge",
-               "gate": "portal"}
+PIECE_WORDS = {
+    "bridge": "bridge",
+    "window": "window",
+    "portal": "portal",
+    "balcony": "balcony",
+    "staircase": "staircase",
+    "stairs": "staircase",
+    "stair": "staircase",
+    "arch": "bridge",
+    "gate": "portal",
+}
 PLACE_VERBS = {"place", "put", "build", "play"}
 MAKE_WORDS = {"make", "yes", "join", "create"}
 DECLINE_WORDS = {"no", "decline", "skip", "pass", "nostaircase"}
@@ -96,8 +114,10 @@ def _infer_level(state, seat, piece, x, y, d):
         return levels[0]
     if len(levels) > 1:
         opts = " or ".join(str(v) for v in levels)
-        raise ParseError(f"The {piece} fits at {rules.square(x, y)} at level {opts}: say which, e.g. "
-                         f"'place {piece} {rules.square(x, y)} {DIR_NAMES[d]} level {levels[-1]}'.")
+        raise ParseError(
+            f"The {piece} fits at {rules.square(x, y)} at level {opts}: say which, e.g. "
+            f"'place {piece} {rules.square(x, y)} {DIR_NAMES[d]} level {levels[-1]}'."
+        )
     # Nowhere legal: take the highest surface under its first foot, so the rejection explains why.
     tops = rules._tops(state)[y * rules.W + x] if state.get("occ") is not None else []
     return max(tops) if tops else 0
@@ -167,9 +187,16 @@ def choices(state, seat):
     if not legal:
         return []
     if state["phase"] == "staircase":
-        return [Choice({"type": "staircase"}, "Staircase", "make a staircase (2 of your bridges become 1 staircase)",
-                       featured=True, note="it scores every arch it forms"),
-                Choice({"type": "decline"}, "Staircase", "no staircase (keep the bridges)", featured=True)]
+        return [
+            Choice(
+                {"type": "staircase"},
+                "Staircase",
+                "make a staircase (2 of your bridges become 1 staircase)",
+                featured=True,
+                note="it scores every arch it forms",
+            ),
+            Choice({"type": "decline"}, "Staircase", "no staircase (keep the bridges)", featured=True),
+        ]
     places = [standin.place_of(c) for c in legal]
     judged = standin.Evaluation(state, seat, places)
     gains = judged.gains
@@ -178,17 +205,29 @@ def choices(state, seat):
     if pick not in featured:
         featured.append(pick)
     left = judged.reply(pick)
-    notes[pick] = f"careful: leaves the next player at most {left}" if left else "careful: leaves the next player nothing"
+    notes[pick] = (
+        f"careful: leaves the next player at most {left}" if left else "careful: leaves the next player nothing"
+    )
     chosen = set(featured)
     # legal() lists the placements piece type by piece type: within each, the scoring ones first
-    rest = sorted((i for i in range(len(places)) if i not in chosen), key=lambda i: (KIND_ORDER[places[i][0]], -gains[i], i))
+    rest = sorted(
+        (i for i in range(len(places)) if i not in chosen), key=lambda i: (KIND_ORDER[places[i][0]], -gains[i], i)
+    )
     on = _resting_on(state)
     out = [_choice(legal[i], places[i], gains[i], on, True, notes.get(i, "")) for i in featured]
     for i in rest:
         kind, x, y, z, d = places[i]
         sq = SQUARES[x][y]
-        out.append(Choice(legal[i], GROUPS[kind], f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}",
-                          False, f"ec-{sq}", f"scores {gains[i]}" if gains[i] else ""))
+        out.append(
+            Choice(
+                legal[i],
+                GROUPS[kind],
+                f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}",
+                False,
+                f"ec-{sq}",
+                f"scores {gains[i]}" if gains[i] else "",
+            )
+        )
     return out
 
 
@@ -239,5 +278,6 @@ def _choice(command, place, gain, on, featured, extra):
     note = f"scores {gain}" if gain else ""
     if extra:
         note = f"{note}; {extra}" if note else extra
-    return Choice(command, GROUPS[kind], f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}",
-                  featured, f"ec-{sq}", note)
+    return Choice(
+        command, GROUPS[kind], f"{sq} {DIR_NAMES[d]}, level {z}, on {on(kind, x, y, z, d)}", featured, f"ec-{sq}", note
+    )

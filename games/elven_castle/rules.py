@@ -450,8 +450,15 @@ def setup(players, options, rng):
     scen = SCENARIOS.get(options["scenario"])
     grey, red, altar = [], [], None
     if scen:
-        probe = {"players": 1, "options": dict(options), "hands": [dict.fromkeys(KINDS, 99)], "pieces": [],
-                 "occ": [], "red": [], "altar": None}
+        probe = {
+            "players": 1,
+            "options": dict(options),
+            "hands": [dict.fromkeys(KINDS, 99)],
+            "pieces": [],
+            "occ": [],
+            "red": [],
+            "altar": None,
+        }
         for g in scen["grey"]:
             err, info = check_place(probe, 0, g["kind"], g["x"], g["y"], g["z"], g["dir"], full=False)
             if err:
@@ -462,15 +469,20 @@ def setup(players, options, rng):
                 altar = pid
         red = [list(p) for p in scen["red"]]
     first = rng.randbelow(players)
-    return [Event("GameStarted", {
-        "players": players,
-        "options": dict(options),
-        "first": first,
-        "hand": dict(DATA["per_player"]),
-        "grey": grey,
-        "red": red,
-        "altar": altar,
-    })]
+    return [
+        Event(
+            "GameStarted",
+            {
+                "players": players,
+                "options": dict(options),
+                "first": first,
+                "hand": dict(DATA["per_player"]),
+                "grey": grey,
+                "red": red,
+                "altar": altar,
+            },
+        )
+    ]
 
 
 def waiting_for(state):
@@ -523,14 +535,18 @@ def decide(state, seat, command, rng):
     if kind == "staircase":
         if not state["options"]["staircase"]:
             raise Rejected("This game is played without staircases.")
-        raise Rejected("A staircase can be made only right after a placement that brings you to exactly "
-                       "8, 16, 24, 32 or 40 points. Now place one of your pieces.")
+        raise Rejected(
+            "A staircase can be made only right after a placement that brings you to exactly "
+            "8, 16, 24, 32 or 40 points. Now place one of your pieces."
+        )
     if kind != "place":
         raise Rejected("On your turn place one of your pieces, e.g. 'place bridge c3 east level 0'.")
     try:
         piece, x, y, z, d = command["piece"], int(command["x"]), int(command["y"]), int(command["z"]), command["dir"]
     except (KeyError, TypeError, ValueError):
-        raise Rejected("Say which piece, where, which way and at which level: 'place bridge c3 east level 0'.") from None
+        raise Rejected(
+            "Say which piece, where, which way and at which level: 'place bridge c3 east level 0'."
+        ) from None
     if piece in SHAPES and d in DIRS:
         x, y, d = canonical_place(piece, x, y, d)
     err, info = check_place(state, seat, piece, x, y, z, d)
@@ -555,11 +571,25 @@ def decide(state, seat, command, rng):
         and hand["staircase"] - (1 if piece == "staircase" else 0) == 0
         and hand["bridge"] - (1 if piece == "bridge" else 0) >= 2
     )
-    events = [Event("PiecePlaced", {
-        "seat": seat, "kind": piece, "x": x, "y": y, "z": z, "dir": d, "on": info["on"],
-        "arches": info["arches"], "points": points, "connections": connections, "bonus": bonus,
-        "offer": offer,
-    })]
+    events = [
+        Event(
+            "PiecePlaced",
+            {
+                "seat": seat,
+                "kind": piece,
+                "x": x,
+                "y": y,
+                "z": z,
+                "dir": d,
+                "on": info["on"],
+                "arches": info["arches"],
+                "points": points,
+                "connections": connections,
+                "bonus": bonus,
+                "offer": offer,
+            },
+        )
+    ]
     if offer:
         return events
     return events + _end_if_stuck(_after(state, events))
@@ -628,7 +658,9 @@ def legal(state, seat):
         return []
     if state["phase"] == "staircase":
         return [{"type": "staircase"}, {"type": "decline"}]
-    return [{"type": "place", "piece": k, "x": x, "y": y, "z": z, "dir": d} for k, x, y, z, d in placements(state, seat)]
+    return [
+        {"type": "place", "piece": k, "x": x, "y": y, "z": z, "dir": d} for k, x, y, z, d in placements(state, seat)
+    ]
 
 
 def result(state):

@@ -69,8 +69,10 @@ def state_from_view(view):
 
 
 # The cells (flat offsets at level 0) and the ground points of each piece at each anchor.
-FOOTPRINT = {key: {(a[0], a[1]): (a[2], frozenset(c % PLANE for c in a[2])) for a in anchors}
-             for key, anchors in rules.ANCHORS.items()}
+FOOTPRINT = {
+    key: {(a[0], a[1]): (a[2], frozenset(c % PLANE for c in a[2])) for a in anchors}
+    for key, anchors in rules.ANCHORS.items()
+}
 
 
 def _cells(kind, x, y, z, d):

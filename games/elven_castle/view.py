@@ -62,8 +62,10 @@ def narrate(event, names):
             bits.append("remaining-piece penalties")
         if opts.get("scenario", "none") != "none":
             bits.append(f"scenario {rules.SCENARIOS[opts['scenario']]['title']}")
-        return (f"A game of Elven Castle for {d['players']} players begins ({', '.join(bits)}). "
-                f"{_who(names, d['first'])} builds first.")
+        return (
+            f"A game of Elven Castle for {d['players']} players begins ({', '.join(bits)}). "
+            f"{_who(names, d['first'])} builds first."
+        )
     if t == "PiecePlaced":
         where = f"{rules.square(d['x'], d['y'])} {DIR_NAMES[d['dir']]} at level {d['z']}"
         text = f"{_who(names, d['seat'])} placed a {d['kind']} at {where}"
@@ -178,8 +180,10 @@ def render_text(v):
         hand = " ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "empty"
         mark = ">" if v["phase"] != "over" and v["turn"] == s else " "
         you = "*" if v["seat"] == s else " "
-        out += _wrapped(f"{mark}{LETTERS[s]} {rules.COLOURS[s]:<6}{you}{v['scores'][s]:>4} pts top {v['highest'][s]:>2}"
-                        f"  hand {hand}")
+        out += _wrapped(
+            f"{mark}{LETTERS[s]} {rules.COLOURS[s]:<6}{you}{v['scores'][s]:>4} pts top {v['highest'][s]:>2}"
+            f"  hand {hand}"
+        )
     cells = _cells(v)
     out += _map_lines(v, columns(v, cells))
     if v["pieces"]:
@@ -189,8 +193,10 @@ def render_text(v):
             spans = arches(v, p, cells)
             arch = f" {'arches' if len(spans) > 1 else 'arch'} {'+'.join(map(str, spans))}" if any(spans) else ""
             tag = " ALTAR" if v["altar"] == p["id"] else ""
-            out += _wrapped(f" #{p['id']:<2} {_letter(p['owner'])} {p['kind']:<9} {rules.square(p['x'], p['y'])} "
-                            f"{DIR_NAMES[p['dir']]:<5} level {p['z']} on {on}{arch}{tag}")
+            out += _wrapped(
+                f" #{p['id']:<2} {_letter(p['owner'])} {p['kind']:<9} {rules.square(p['x'], p['y'])} "
+                f"{DIR_NAMES[p['dir']]:<5} level {p['z']} on {on}{arch}{tag}"
+            )
     if v["phase"] == "over":
         out += _wrapped("Game over. Final scores: " + ", ".join(f"{LETTERS[s]} {v['scores'][s]}" for s in range(n)))
         if v["ranking"]:
@@ -287,9 +293,11 @@ DRAWN = {(k, d): _drawn_cells(k, d) for k in rules.KINDS for d in rules.DIRS}
 def _box_def(key, shape, colour, altar):
     faces = CUBE if shape == "k" else SLAB
     stroke = ' stroke="#e00000" stroke-width="2"' if altar else ""
-    return (f'<g id="{key}"{stroke}><polygon points="{faces[0]}" fill="{_shade(colour, 0.8)}"/>'
-            f'<polygon points="{faces[1]}" fill="{_shade(colour, 0.62)}"/>'
-            f'<polygon points="{faces[2]}" fill="{colour}"/></g>')
+    return (
+        f'<g id="{key}"{stroke}><polygon points="{faces[0]}" fill="{_shade(colour, 0.8)}"/>'
+        f'<polygon points="{faces[1]}" fill="{_shade(colour, 0.62)}"/>'
+        f'<polygon points="{faces[2]}" fill="{colour}"/></g>'
+    )
 
 
 def iso_parts(v, turned, prefix):
@@ -322,8 +330,10 @@ def iso_parts(v, turned, prefix):
         yy = D - y
         return ox + (x - yy) * A, oy + (x + yy) * B - z * C
 
-    parts = [f'<defs>{"".join(defs.values())}</defs>' if defs else "",
-             f'<text x="8" y="20" font-size="15" fill="#444" {FONT}>seen from the {side}</text>']
+    parts = [
+        f"<defs>{''.join(defs.values())}</defs>" if defs else "",
+        f'<text x="8" y="20" font-size="15" fill="#444" {FONT}>seen from the {side}</text>',
+    ]
     corners = [iso(0, 0, 0), iso(W, 0, 0), iso(W, D, 0), iso(0, D, 0)]
     parts.append(f'<polygon points="{" ".join(f"{x},{y}" for x, y in corners)}" fill="#f1ecdc" stroke="#b8b0a0"/>')
     grid = [f"M{iso(i, 0, 0)[0]} {iso(i, 0, 0)[1]}L{iso(i, D, 0)[0]} {iso(i, D, 0)[1]}" for i in range(1, W)]
@@ -331,7 +341,12 @@ def iso_parts(v, turned, prefix):
     parts.append(f'<path d="{"".join(grid)}" stroke="#cfc6b0" fill="none"/>')
     for rx, ry in v["red"]:
         tx, ty = (W - 1 - rx, D - 1 - ry) if turned else (rx, ry)
-        pts = [iso(tx + 0.2, ty + 0.2, 0), iso(tx + 0.8, ty + 0.2, 0), iso(tx + 0.8, ty + 0.8, 0), iso(tx + 0.2, ty + 0.8, 0)]
+        pts = [
+            iso(tx + 0.2, ty + 0.2, 0),
+            iso(tx + 0.8, ty + 0.2, 0),
+            iso(tx + 0.8, ty + 0.8, 0),
+            iso(tx + 0.2, ty + 0.8, 0),
+        ]
         parts.append(f'<polygon points="{" ".join(f"{x:.0f},{y:.0f}" for x, y in pts)}" fill="#e04848"/>')
     labels = []
     for x in range(W):  # files along the near-left edge, ranks along the near-right edge
@@ -353,9 +368,11 @@ def iso_parts(v, turned, prefix):
 def _iso_svg(v, turned):
     width, height, inner = iso_parts(v, turned, "ec-nw-" if turned else "ec-se-")
     side = "north-west" if turned else "south-east"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" role="img" '
-            f'aria-label="The castle seen from the {side}">{inner}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" '
+        f'aria-label="The castle seen from the {side}">{inner}</svg>'
+    )
 
 
 # The plan's cells: 38 x 44 units, shown 1:1 at phone width (358 px), so each square is a
@@ -391,14 +408,18 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
                 name = f"level {level}, {_owner_name(owner)} {v['pieces'][pid]['kind']} #{pid}"
                 if arch:
                     name += f", arch {arch} high"
-                    levels.append(f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}<tspan font-size="'
-                                  f'{round(12 * scale)}" font-weight="normal">{ARCH}{arch}</tspan></text>')
+                    levels.append(
+                        f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}<tspan font-size="'
+                        f'{round(12 * scale)}" font-weight="normal">{ARCH}{arch}</tspan></text>'
+                    )
                 else:
                     levels.append(f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}</text>')
                 numbers.append(f'<text x="{px + cw // 2}" y="{py + round(ch * 0.86)}">#{pid}</text>')
                 frame = "#e00000" if v["altar"] == pid else ("#000" if pid == last else None)
                 if frame:
-                    frames.append(f'<rect x="{px + 1.5}" y="{py + 1.5}" width="{cw - 3}" height="{ch - 3}" stroke="{frame}"/>')
+                    frames.append(
+                        f'<rect x="{px + 1.5}" y="{py + 1.5}" width="{cw - 3}" height="{ch - 3}" stroke="{frame}"/>'
+                    )
             rect = f'<rect id="ec-{sq}" x="{px}" y="{py}" width="{cw}" height="{ch}" fill="{fill}"/>'
             target = f"ec-{sq}"
             if links and target in links:
@@ -406,26 +427,32 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
             squares.append(rect)
     labels = []
     for y in range(rules.D):
-        labels.append(f'<text x="{left // 2}" y="{top + (rules.D - 1 - y) * ch + ch // 2 + round(5 * scale)}">{y + 1}</text>')
+        labels.append(
+            f'<text x="{left // 2}" y="{top + (rules.D - 1 - y) * ch + ch // 2 + round(5 * scale)}">{y + 1}</text>'
+        )
     base = top + rules.D * ch
     for x in range(rules.W):
         labels.append(f'<text x="{left + x * cw + cw // 2}" y="{base + round(17 * scale)}">{rules.FILES[x]}</text>')
     width = left + rules.W * cw + round(2 * scale)
     height = base + round(22 * scale)
-    markup = (f'<g stroke="#8a8478" shape-rendering="crispEdges">{"".join(squares)}</g>'
-              f'<g fill="none" stroke-width="3">{"".join(frames)}</g><g fill="#d00">{"".join(dots)}</g>'
-              f'<g {FONT} text-anchor="middle" pointer-events="none">'
-              f'<g font-size="{round(18 * scale)}" font-weight="bold">{"".join(levels)}</g>'
-              f'<g font-size="{round(11 * scale)}">{"".join(numbers)}</g>'
-              f'<g font-size="{round(14 * scale)}" fill="#333">{"".join(labels)}</g></g>')
+    markup = (
+        f'<g stroke="#8a8478" shape-rendering="crispEdges">{"".join(squares)}</g>'
+        f'<g fill="none" stroke-width="3">{"".join(frames)}</g><g fill="#d00">{"".join(dots)}</g>'
+        f'<g {FONT} text-anchor="middle" pointer-events="none">'
+        f'<g font-size="{round(18 * scale)}" font-weight="bold">{"".join(levels)}</g>'
+        f'<g font-size="{round(11 * scale)}">{"".join(numbers)}</g>'
+        f'<g font-size="{round(14 * scale)}" fill="#333">{"".join(labels)}</g></g>'
+    )
     return width, height, markup
 
 
 def _plan_svg(v, links=None):
     width, height, inner = plan_parts(v, links)
     role = 'role="group"' if links else 'role="img"'
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-            f'height="{height}" {role} aria-label="Plan of the castle: the level of each top">{inner}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" {role} aria-label="Plan of the castle: the level of each top">{inner}</svg>'
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,30 +462,38 @@ def _plan_svg(v, links=None):
 # One layout for every width: the drawings scale to their box (width:100%), the boxes wrap, so at
 # 358 px each drawing takes the full width (plan 1:1, isometric views at 0.66 with 15-unit
 # labels, 9.9 px) and at 1200 px the plan and a view sit side by side.
-STYLE = ("<style>.ec-board{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}"
-         ".ec-plan{flex:1 1 360px;max-width:420px}.ec-iso{flex:1 1 440px;max-width:600px}"
-         ".ec-board svg{display:block;width:100%;height:auto}"
-         ".ec-board a:focus rect,.ec-board a:hover rect{stroke:#1a5fd0;stroke-width:4}"
-         ".ec-legend{font-size:14px;margin:4px 0}</style>")
+STYLE = (
+    "<style>.ec-board{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}"
+    ".ec-plan{flex:1 1 360px;max-width:420px}.ec-iso{flex:1 1 440px;max-width:600px}"
+    ".ec-board svg{display:block;width:100%;height:auto}"
+    ".ec-board a:focus rect,.ec-board a:hover rect{stroke:#1a5fd0;stroke-width:4}"
+    ".ec-legend{font-size:14px;margin:4px 0}</style>"
+)
 
 
 def render_html(v, links=None):
     """The board for the web page; with `links` (target -> URL, the targets of `choices`) each
     of those squares of the plan is a link, a touch target about 38 x 44 px at phone width."""
-    return (f'<div class="elven-castle">{STYLE}{_scores_html(v)}<div class="ec-board">'
-            f'<div class="ec-plan">{_plan_svg(v, links)}</div>'
-            f'<div class="ec-iso">{_iso_svg(v, False)}</div><div class="ec-iso">{_iso_svg(v, True)}</div></div>'
-            f'<p class="ec-legend">{escape(_legend(v))}</p>{_pieces_html(v)}</div>')
+    return (
+        f'<div class="elven-castle">{STYLE}{_scores_html(v)}<div class="ec-board">'
+        f'<div class="ec-plan">{_plan_svg(v, links)}</div>'
+        f'<div class="ec-iso">{_iso_svg(v, False)}</div><div class="ec-iso">{_iso_svg(v, True)}</div></div>'
+        f'<p class="ec-legend">{escape(_legend(v))}</p>{_pieces_html(v)}</div>'
+    )
 
 
 def _legend(v):
-    text = (f"Plan: the number is the level of the top (a foot placed there stands at it), {ARCH}n an arch "
-            "n spans high under it, #n the piece on top.")
+    text = (
+        f"Plan: the number is the level of the top (a foot placed there stands at it), {ARCH}n an arch "
+        "n spans high under it, #n the piece on top."
+    )
     last = last_piece(v)
     if last is not None:
         p = v["pieces"][last]
-        text += (f" Last placed (black frame): {_owner_name(p['owner'])} {p['kind']} #{last} at "
-                 f"{rules.square(p['x'], p['y'])} {DIR_NAMES[p['dir']]}, level {p['z']}.")
+        text += (
+            f" Last placed (black frame): {_owner_name(p['owner'])} {p['kind']} #{last} at "
+            f"{rules.square(p['x'], p['y'])} {DIR_NAMES[p['dir']]}, level {p['z']}."
+        )
     return text
 
 
@@ -469,16 +504,20 @@ def _scores_html(v):
         hand = ", ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "nothing"
         turn = " &#9664;" if v["phase"] != "over" and v["turn"] == s else ""
         colour = rules.COLOURS[s]
-        rows.append(f'<tr><td><span style="color:{FILL[colour]}">&#9632;</span> {escape(colour)}{turn}</td>'
-                    f'<td>{v["scores"][s]}</td><td>{escape(hand)}</td><td>{v["highest"][s]}</td></tr>')
+        rows.append(
+            f'<tr><td><span style="color:{FILL[colour]}">&#9632;</span> {escape(colour)}{turn}</td>'
+            f"<td>{v['scores'][s]}</td><td>{escape(hand)}</td><td>{v['highest'][s]}</td></tr>"
+        )
     opts = v["options"]
     caption = f"Round {v['round']}, scoring variant {opts['scoring']}"
     if opts.get("scenario", "none") != "none":
         caption += f", scenario {escape(rules.SCENARIOS[opts['scenario']]['title'])}"
     if v["phase"] == "over":
         caption += ", game over"
-    return (f'<table class="scores"><caption>{caption}</caption><tr><th>player</th><th>points</th>'
-            f'<th>in hand</th><th>highest top</th></tr>{"".join(rows)}</table>')
+    return (
+        f'<table class="scores"><caption>{caption}</caption><tr><th>player</th><th>points</th>'
+        f"<th>in hand</th><th>highest top</th></tr>{''.join(rows)}</table>"
+    )
 
 
 def _pieces_html(v):
@@ -488,9 +527,11 @@ def _pieces_html(v):
     for p in v["pieces"]:
         on = " + ".join(f"#{q}" for q in p["on"]) if p["on"] else "ground"
         tag = " (altar)" if v["altar"] == p["id"] else ""
-        items.append(f"<li>#{p['id']} {_owner_name(p['owner'])} {p['kind']} {rules.square(p['x'], p['y'])} "
-                     f"{DIR_NAMES[p['dir']]} level {p['z']}, on {on}{tag}</li>")
-    return f'<details><summary>Pieces</summary><ul>{"".join(items)}</ul></details>'
+        items.append(
+            f"<li>#{p['id']} {_owner_name(p['owner'])} {p['kind']} {rules.square(p['x'], p['y'])} "
+            f"{DIR_NAMES[p['dir']]} level {p['z']}, on {on}{tag}</li>"
+        )
+    return f"<details><summary>Pieces</summary><ul>{''.join(items)}</ul></details>"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -519,9 +560,11 @@ def render_svg(v):
         y += 22
         parts.append(f'<text x="10" y="{y}" font-size="17" fill="#333" {FONT}>{escape(line)}</text>')
     height = y + 14
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" fill="#fff"/>'
-            f'{"".join(parts)}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" fill="#fff"/>'
+        f"{''.join(parts)}</svg>"
+    )
 
 
 def _picture_header(v, parts):
@@ -543,7 +586,9 @@ def _picture_header(v, parts):
         colour = rules.COLOURS[s]
         turn = " \u25c0" if v["phase"] != "over" and v["turn"] == s else ""
         label = f"{colour} {v['scores'][s]}{turn}"
-        parts.append(f'<rect x="{x}" y="{y + 14}" width="18" height="18" fill="{FILL[colour]}"/>'
-                     f'<text x="{x + 24}" y="{y + 30}" font-size="19" {FONT}>{escape(label)}</text>')
+        parts.append(
+            f'<rect x="{x}" y="{y + 14}" width="18" height="18" fill="{FILL[colour]}"/>'
+            f'<text x="{x + 24}" y="{y + 30}" font-size="19" {FONT}>{escape(label)}</text>'
+        )
         x += 24 + 12 * len(label) + 18
     return y + 42

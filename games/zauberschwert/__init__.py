@@ -8,17 +8,26 @@ from games.base import GameSpec, Option
 from . import board, grammar, rules, standin, view
 
 GAME = GameSpec.from_modules(
-    rules, grammar, view, board, standin,
+    rules,
+    grammar,
+    view,
+    board,
+    standin,
     name="zauberschwert",
     title="Zauberschwert & Drachenei",
     min_players=2,
     max_players=4,
     version=1,
     options=(
-        Option("offers_per_round", rules.RULES["offers_per_round"],
-               "trade offers each player may make in one phase E (so trading by mail ends)", minimum=1, maximum=20),
+        Option(
+            "offers_per_round",
+            rules.RULES["offers_per_round"],
+            "trade offers each player may make in one phase E (so trading by mail ends)",
+            minimum=1,
+            maximum=20,
+        ),
     ),
     colours=rules.COLOURS,
     rulebook="Zauberschwert & Drachenei: place wizards on adventures, win spells, fight creatures, "
-             "collect artifacts; most power stones wins.",
+    "collect artifacts; most power stones wins.",
 )

@@ -26,10 +26,22 @@ FONT = "DejaVu Sans, sans-serif"
 FILL = {"red": "#c0392b", "blue": "#2e6db4", "green": "#2e8b57", "yellow": "#d4ac0d"}
 TYPE_FILL = {"creature": "#f6e0d8", "spell": "#e6ddf5", "energy_orb": "#dcefff", "holy_site": "#fff3c4"}
 TYPE_WORD = {"creature": "Creature", "spell": "Spell", "energy_orb": "Energy orb", "holy_site": "Holy site"}
-STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lone fight",
-              "declare": "together or alone?", "auction": "auction", "bonus": "artifact bonus", "spells": "spells",
-              "trade": "trading", "layout": "laying out artifacts", "over": "game over", "refill": "new cards",
-              "resolve": "resolution", "settle": "resolution", "end": "end of round"}
+STEP_WORDS = {
+    "place": "place wizards",
+    "fulmentus": "Fulmentus?",
+    "lone": "a lone fight",
+    "declare": "together or alone?",
+    "auction": "auction",
+    "bonus": "artifact bonus",
+    "spells": "spells",
+    "trade": "trading",
+    "layout": "laying out artifacts",
+    "over": "game over",
+    "refill": "new cards",
+    "resolve": "resolution",
+    "settle": "resolution",
+    "end": "end of round",
+}
 WEB_WIDTH, PHONE_WIDTH, PICTURE_WIDTH = 640, 358, 600
 # The picture is laid out 480 px wide and drawn 600 px wide: its text 1.25 times the web's (15 px),
 # for a mail client that shows it narrower than 600 px on a phone.
@@ -90,8 +102,10 @@ class Drawing:
     def text(self, x, y, content, size=TEXT, bold=False, fill="#222", italic=False):
         weight = ' font-weight="bold"' if bold else ""
         style = ' font-style="italic"' if italic else ""
-        self.parts.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}"{weight}{style} fill="{fill}">'
-                          f'{html.escape(content)}</text>')
+        self.parts.append(
+            f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}"{weight}{style} fill="{fill}">'
+            f"{html.escape(content)}</text>"
+        )
 
     def lines(self, x, lines, size=TEXT, bold=False, fill="#222", italic=False, y=None, gap=None):
         """Writes `lines` from baseline `y` (default: the cursor); returns the y below them."""
@@ -110,8 +124,10 @@ class Drawing:
         if url is None:
             self.parts.append(inner)
             return
-        self.parts.append(f'<a href="{html.escape(url)}" aria-label="{html.escape(name)}" tabindex="0">'
-                          f'<title>{html.escape(name)}</title>{inner}</a>')
+        self.parts.append(
+            f'<a href="{html.escape(url)}" aria-label="{html.escape(name)}" tabindex="0">'
+            f"<title>{html.escape(name)}</title>{inner}</a>"
+        )
 
     def capture(self):
         """Collects the elements drawn from now on (for a target's group)."""
@@ -142,8 +158,10 @@ def card_lines(cid):
     """The card's title and text (what is printed on it)."""
     c = ADV[cid]
     if c["type"] == "creature":
-        return (f"{c['name']} — strength {c['strength']}, {c['symbol']}",
-                [f"Alone: {_reward(c['reward_one_wizard'])}", f"Shared: {_reward(c['reward_two_wizards_each'])} each"])
+        return (
+            f"{c['name']} — strength {c['strength']}, {c['symbol']}",
+            [f"Alone: {_reward(c['reward_one_wizard'])}", f"Shared: {_reward(c['reward_two_wizards_each'])} each"],
+        )
     if c["type"] == "energy_orb":
         return "Energy orb", [f"+{c['reward_each_attached_wizard']['magic_points']} magic for each wizard"]
     if c["type"] == "holy_site":
@@ -162,30 +180,42 @@ def _status(v, names):
     lines = []
     if v["auction"]:
         a = v["auction"]
-        high = (f"high bid {a['high']} by {names[a['bidder']]}" if a["high"] is not None
-                else f"no bid yet (lowest {a['min']})")
+        high = (
+            f"high bid {a['high']} by {names[a['bidder']]}"
+            if a["high"] is not None
+            else f"no bid yet (lowest {a['min']})"
+        )
         passed = f"; passed: {', '.join(names[x] for x in a['passed'])}" if a["passed"] else ""
         lines.append(f"Auction for {ADV[a['card']]['name']}: {high}{passed}.")
     elif v["fight"]:
         f = v["fight"]
-        lines.append(f"Fight: {ADV[f['card']]['name']}, strength {f['strength']}, against "
-                     f"{', '.join(names[x] for x in f['seats'])}.")
+        lines.append(
+            f"Fight: {ADV[f['card']]['name']}, strength {f['strength']}, against "
+            f"{', '.join(names[x] for x in f['seats'])}."
+        )
     if v["choices"]:
         seat, art = v["choices"][0]
         lines.append(f"{names[seat]} takes the {ARTIFACTS[art]['name']}'s bonus as stones or magic.")
     for o in v["offers"]:
         if "give" in o:
-            lines.append(f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
-                         f"for {ART[o['want']]['card_name']}.")
+            lines.append(
+                f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
+                f"for {ART[o['want']]['card_name']}."
+            )
         else:
             lines.append(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
     if v["step"] == "over":
         why = "a long stalemate" if v["ended"] == "stall" else "the display could not be refilled"
         best = max(v["players_info"], key=lambda p: (p["power"], p["magic"], len(p["laid"])))
-        tied = [p for p in v["players_info"] if (p["power"], p["magic"], len(p["laid"])) ==
-                (best["power"], best["magic"], len(best["laid"]))]
+        tied = [
+            p
+            for p in v["players_info"]
+            if (p["power"], p["magic"], len(p["laid"])) == (best["power"], best["magic"], len(best["laid"]))
+        ]
         who = " and ".join(names[p["seat"]] for p in tied)
-        lines.append(f"Game over ({why}): {who} {'win' if len(tied) > 1 else 'wins'} with {best['power']} power stones.")
+        lines.append(
+            f"Game over ({why}): {who} {'win' if len(tied) > 1 else 'wins'} with {best['power']} power stones."
+        )
     elif v["waiting_for"]:
         lines.append(f"Waiting for {', '.join(names[x] for x in v['waiting_for'])}.")
     return lines
@@ -198,8 +228,11 @@ def draw(v, width, links=None, suffix="", standalone=False, shown=None):
     room = width - 2 * MARGIN
     phase = PHASE_OF_STEP.get(v["step"], v["step"])
     d.y = d.lines(MARGIN, ["Zauberschwert & Drachenei"], TITLE, bold=True)
-    head = (f"Game over after round {v['round']}" if v["step"] == "over" else
-            f"Round {v['round']}, phase {phase}: {STEP_WORDS.get(v['step'], v['step'])}")
+    head = (
+        f"Game over after round {v['round']}"
+        if v["step"] == "over"
+        else f"Round {v['round']}, phase {phase}: {STEP_WORDS.get(v['step'], v['step'])}"
+    )
     deck = f"Adventure deck {v['adventure_deck']}" + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
     info = [head, f"Start player {names[v['start']]} · {deck} · artifact deck {v['artifact_deck']}"]
     d.y = d.lines(MARGIN, [ln for part in info for ln in wrap(part, room, SMALL)], SMALL) + 6
@@ -215,11 +248,16 @@ def draw(v, width, links=None, suffix="", standalone=False, shown=None):
     role = 'role="group"' if links else 'role="img"'
     shown = shown or width
     shown_h = round(height * shown / width)
-    size = (f'width="{shown}" height="{shown_h}"' if standalone else
-            f'width="{shown}" height="{shown_h}" style="max-width:100%;height:auto"')
+    size = (
+        f'width="{shown}" height="{shown_h}"'
+        if standalone
+        else f'width="{shown}" height="{shown_h}" style="max-width:100%;height:auto"'
+    )
     back = f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" {size} '
-            f'font-family="{FONT}" {role} aria-label="{html.escape(label)}">' + back + "".join(d.parts) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" {size} '
+        f'font-family="{FONT}" {role} aria-label="{html.escape(label)}">' + back + "".join(d.parts) + "</svg>"
+    )
 
 
 def _draw_display(d, v, names, room):
@@ -243,15 +281,19 @@ def _draw_display(d, v, names, room):
         h = max(heights) if two_columns else heights[i]
         done = d.capture()
         if cid is None:
-            d.parts.append(f'<rect class="zs-hit" x="{x:.0f}" y="{y:.0f}" width="{card_w:.0f}" height="{h}" '
-                           'fill="#fff" stroke="#999" stroke-dasharray="4"/>')
+            d.parts.append(
+                f'<rect class="zs-hit" x="{x:.0f}" y="{y:.0f}" width="{card_w:.0f}" height="{h}" '
+                'fill="#fff" stroke="#999" stroke-dasharray="4"/>'
+            )
             d.lines(x + PAD, title_lines, SMALL, fill="#555", y=y + PAD)
             d.target(card_target(i), f"Card {i + 1}: none", done())
         else:
             kind = ADV[cid]["type"]
             frame = 'stroke="#000" stroke-width="3"' if i == current else 'stroke="#555"'
-            d.parts.append(f'<rect class="zs-hit" x="{x:.0f}" y="{y:.0f}" width="{card_w:.0f}" height="{h}" rx="8" '
-                           f'fill="{TYPE_FILL[kind]}" {frame}/>')
+            d.parts.append(
+                f'<rect class="zs-hit" x="{x:.0f}" y="{y:.0f}" width="{card_w:.0f}" height="{h}" rx="8" '
+                f'fill="{TYPE_FILL[kind]}" {frame}/>'
+            )
             below = d.lines(x + PAD, title_lines, TEXT, bold=True, y=y + PAD)
             below = d.lines(x + PAD, body_lines, SMALL, y=below + 2)
             _draw_wizards(d, v, names, i, x + PAD, y + h - PAD - 20)
@@ -275,7 +317,9 @@ def _draw_wizards(d, v, names, slot, x, y):
         label = names[p["seat"]]
         w = text_width(label, SMALL, True) + 14
         ink = "#222" if p["colour"] == "yellow" else "#fff"
-        d.parts.append(f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="20" rx="10" fill="{FILL[p["colour"]]}"/>')
+        d.parts.append(
+            f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="20" rx="10" fill="{FILL[p["colour"]]}"/>'
+        )
         d.text(x + 7, y + 15, label, SMALL, bold=True, fill=ink)
         x += w + 6
 
@@ -289,15 +333,21 @@ def _draw_player(d, v, p, names, room):
     facts = f"magic {p['magic']} · power stones {p['power']} · hand {p['hand_count']}{where}"
     spells = ", ".join(ADV[c]["name"] + (" (used)" if c in p["used"] else "") for c in p["spells"]) or "none"
     laid = "; ".join(artifact_text(k) for k in artifacts_of(p["laid"])) or "none"
-    body = [*wrap(facts, inner, SMALL), *wrap(f"Spells: {spells}", inner, SMALL), *wrap(f"Laid out: {laid}", inner, SMALL)]
+    body = [
+        *wrap(facts, inner, SMALL),
+        *wrap(f"Spells: {spells}", inner, SMALL),
+        *wrap(f"Laid out: {laid}", inner, SMALL),
+    ]
     if p.get("hand") is not None and seat != v["seat"]:  # the hands shown at the end of the game
         hand = ", ".join(ART[c]["card_name"] for c in p["hand"]) or "empty"
         body += wrap(f"Hand: {hand}", inner, SMALL)
     h = max(MIN_HIT, PAD + 17 + len(body) * 16 + PAD - 2)
     y = d.y
     done = d.capture()
-    d.parts.append(f'<rect class="zs-hit" x="{x0}" y="{y:.0f}" width="{room}" height="{h}" rx="6" fill="#fafafa" '
-                   f'stroke="{FILL[p["colour"]]}" stroke-width="2"/>')
+    d.parts.append(
+        f'<rect class="zs-hit" x="{x0}" y="{y:.0f}" width="{room}" height="{h}" rx="6" fill="#fafafa" '
+        f'stroke="{FILL[p["colour"]]}" stroke-width="2"/>'
+    )
     d.parts.append(f'<rect x="{x0}" y="{y:.0f}" width="8" height="{h}" rx="3" fill="{FILL[p["colour"]]}"/>')
     below = d.lines(x0 + 8 + PAD, wrap(head, inner, TEXT, True), TEXT, bold=True, y=y + PAD - 1)
     d.lines(x0 + 8 + PAD, body, SMALL, y=below + 1, gap=16)
@@ -307,8 +357,15 @@ def _draw_player(d, v, p, names, room):
 
 def _draw_hand(d, v, names, room):
     hand = v["hand"]
-    d.y = d.lines(MARGIN, [f"Your hand ({names[v['seat']]}): {len(hand)} card" + ("" if len(hand) == 1 else "s")],
-                  TEXT, bold=True) + 4
+    d.y = (
+        d.lines(
+            MARGIN,
+            [f"Your hand ({names[v['seat']]}): {len(hand)} card" + ("" if len(hand) == 1 else "s")],
+            TEXT,
+            bold=True,
+        )
+        + 4
+    )
     columns = 3 if d.width >= 460 else 2
     tile_w = (room - (columns - 1) * 6) / columns
     tiles = []
@@ -316,16 +373,23 @@ def _draw_hand(d, v, names, room):
         card = ART[cid]
         bonus = card["bonus"]
         what = {"power_stones": "stones", "magic_points": "magic", "choice": "stones or magic"}[bonus["type"]]
-        tiles.append((cid, wrap(card["card_name"], tile_w - 2 * PAD, SMALL, True),
-                      wrap(f"{'/'.join(card['symbols'])} · +{bonus['amount']} {what}", tile_w - 2 * PAD, SMALL)))
+        tiles.append(
+            (
+                cid,
+                wrap(card["card_name"], tile_w - 2 * PAD, SMALL, True),
+                wrap(f"{'/'.join(card['symbols'])} · +{bonus['amount']} {what}", tile_w - 2 * PAD, SMALL),
+            )
+        )
     tile_h = max([MIN_HIT + 4] + [PAD + 16 * (len(t) + len(b)) + PAD for _, t, b in tiles])
     for i, (cid, title, body) in enumerate(tiles):
         col, row = i % columns, i // columns
         x = MARGIN + col * (tile_w + 6)
         y = d.y + row * (tile_h + 6)
         done = d.capture()
-        d.parts.append(f'<rect class="zs-hit" x="{x:.0f}" y="{y:.0f}" width="{tile_w:.0f}" height="{tile_h}" rx="6" '
-                       'fill="#eef3ea" stroke="#6b8e23"/>')
+        d.parts.append(
+            f'<rect class="zs-hit" x="{x:.0f}" y="{y:.0f}" width="{tile_w:.0f}" height="{tile_h}" rx="6" '
+            'fill="#eef3ea" stroke="#6b8e23"/>'
+        )
         below = d.lines(x + PAD, title, SMALL, bold=True, y=y + 5, gap=16)
         d.lines(x + PAD, body, SMALL, y=below + 3, gap=16)
         d.target(hand_target(cid), f"Your card {ART[cid]['card_name']}", done())
@@ -333,12 +397,14 @@ def _draw_hand(d, v, names, room):
     d.y += rows * (tile_h + 6)
 
 
-STYLE = (f"<style>.zauberschwert .zs-phone{{display:none}}"
-         f"@media (max-width:{PHONE_BELOW - 1}px){{.zauberschwert .zs-web{{display:none}}"
-         ".zauberschwert .zs-phone{display:block}}"
-         ".zauberschwert svg{max-width:100%;height:auto}"
-         ".zauberschwert a:focus .zs-hit,.zauberschwert a:hover .zs-hit{stroke:#000;stroke-width:3}"
-         ".zauberschwert a:focus{outline:none}</style>")
+STYLE = (
+    f"<style>.zauberschwert .zs-phone{{display:none}}"
+    f"@media (max-width:{PHONE_BELOW - 1}px){{.zauberschwert .zs-web{{display:none}}"
+    ".zauberschwert .zs-phone{display:block}}"
+    ".zauberschwert svg{max-width:100%;height:auto}"
+    ".zauberschwert a:focus .zs-hit,.zauberschwert a:hover .zs-hit{stroke:#000;stroke-width:3}"
+    ".zauberschwert a:focus{outline:none}</style>"
+)
 
 
 def render_html(v, links=None):

@@ -12,11 +12,42 @@ from games.base import match_name as _match_name
 from .rules import ADV, ART, ARTIFACTS, COLOURS, RULES, SPELL_ID, waiting_for
 from .rules import legal as _legal
 
-VERBS = ["place", "pass", "fulmentus", "skip", "fight", "withdraw", "together", "alone", "bid", "take", "cast",
-         "done", "offer", "accept", "decline", "lay"]
-SYNONYMS = {"join": "place", "put": "place", "raise": "bid", "finish": "done", "stop": "done", "no": "skip",
-            "yes": "accept", "refuse": "decline", "reject": "decline", "use": "cast", "trade": "offer",
-            "share": "together", "solo": "alone", "retreat": "withdraw", "defeat": "fight", "attack": "fight"}
+VERBS = [
+    "place",
+    "pass",
+    "fulmentus",
+    "skip",
+    "fight",
+    "withdraw",
+    "together",
+    "alone",
+    "bid",
+    "take",
+    "cast",
+    "done",
+    "offer",
+    "accept",
+    "decline",
+    "lay",
+]
+SYNONYMS = {
+    "join": "place",
+    "put": "place",
+    "raise": "bid",
+    "finish": "done",
+    "stop": "done",
+    "no": "skip",
+    "yes": "accept",
+    "refuse": "decline",
+    "reject": "decline",
+    "use": "cast",
+    "trade": "offer",
+    "share": "together",
+    "solo": "alone",
+    "retreat": "withdraw",
+    "defeat": "fight",
+    "attack": "fight",
+}
 CARD_NAMES = {c["card_name"]: c["id"] for c in ART.values()}
 ARTIFACT_NAMES = {a["name"]: k for k, a in ARTIFACTS.items()}
 # the German names work too ("Zauberstab 1", "Phönixfeder")
@@ -62,7 +93,7 @@ def _card(words):
 def _split(words, sep):
     if sep in words:
         i = words.index(sep)
-        return words[:i], words[i + 1:]
+        return words[:i], words[i + 1 :]
     return words, None
 
 
@@ -107,7 +138,11 @@ def parse(text, state, seat):
         if spell == "Fulmentus":
             return _fulmentus(rest[1:])
         if spell == "Retransformus":
-            return {"type": "cast", "spell": spell, "card": _card([w for w in rest[1:] if w not in ("discard", "discarding")])}
+            return {
+                "type": "cast",
+                "spell": spell,
+                "card": _card([w for w in rest[1:] if w not in ("discard", "discarding")]),
+            }
         if spell == "Harpagarus":
             target = [w for w in rest[1:] if w not in ("from", "on")]
             if len(target) != 1:
@@ -117,10 +152,14 @@ def parse(text, state, seat):
     if verb == "offer":
         give, tail = _split(rest, "to")
         if tail is None:
-            raise ParseError("Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'.")
+            raise ParseError(
+                "Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'."
+            )
         who, want = _split(tail, "for")
         if want is None or len(who) != 1:
-            raise ParseError("Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'.")
+            raise ParseError(
+                "Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'."
+            )
         return {"type": "offer", "give": _card(give), "to": _colour(who[0], state), "want": _card(want)}
     if verb in ("accept", "decline"):
         rest = [w for w in rest if w not in ("offer", "from", "of")]
@@ -179,38 +218,52 @@ def describe(cmd):
 
 
 HELP = {
-    "place": ["place 1        put your wizard on the first card of the display (or 'place 2',",
-              "               or the card's name: 'place spiders')",
-              "pass           keep your wizard and take 1 magic point"],
-    "fulmentus": ["fulmentus up   cast Fulmentus: this creature's strength +2 for this fight",
-                  "fulmentus down cast Fulmentus: strength -2",
-                  "skip           do not cast Fulmentus on this fight"],
-    "lone": ["fight          pay the creature's strength in magic points and take the reward",
-             "withdraw       take your wizard back; nothing is paid, nothing won"],
-    "declare": ["together       share the fight: the strength is split equally (rounded up)",
-                "alone          claim it alone: the creature is auctioned (bids from its strength)"],
-    "auction": ["bid 7          bid magic points (more than the last bid, at most what you have)",
-                "pass           leave the auction for good (you pay nothing)"],
-    "bonus": ["take stones    take the artifact's bonus as power stones",
-              "take magic     take it as magic points"],
-    "spells": ["cast transformus                 pay 4 magic points for 1 power stone",
-               "cast retransformus potion        discard a hand card, draw the top artifact",
-               "cast harpagarus blue             pay 2 magic points, take a random card blue",
-               "                                 received this round",
-               "done                             no (more) spells this round"],
-    "trade": ["offer potion to blue for magic wand 2   offer a hand card for a card you name",
-              "accept red     accept red's offer to you (card for card)",
-              "decline red    decline red's offer",
-              "done           you make no more offers this round (you still answer offers)"],
-    "layout": ["lay magic wand  lay out a complete artifact (face up, for bonuses)",
-               "done           lay out nothing more this round"],
+    "place": [
+        "place 1        put your wizard on the first card of the display (or 'place 2',",
+        "               or the card's name: 'place spiders')",
+        "pass           keep your wizard and take 1 magic point",
+    ],
+    "fulmentus": [
+        "fulmentus up   cast Fulmentus: this creature's strength +2 for this fight",
+        "fulmentus down cast Fulmentus: strength -2",
+        "skip           do not cast Fulmentus on this fight",
+    ],
+    "lone": [
+        "fight          pay the creature's strength in magic points and take the reward",
+        "withdraw       take your wizard back; nothing is paid, nothing won",
+    ],
+    "declare": [
+        "together       share the fight: the strength is split equally (rounded up)",
+        "alone          claim it alone: the creature is auctioned (bids from its strength)",
+    ],
+    "auction": [
+        "bid 7          bid magic points (more than the last bid, at most what you have)",
+        "pass           leave the auction for good (you pay nothing)",
+    ],
+    "bonus": ["take stones    take the artifact's bonus as power stones", "take magic     take it as magic points"],
+    "spells": [
+        "cast transformus                 pay 4 magic points for 1 power stone",
+        "cast retransformus potion        discard a hand card, draw the top artifact",
+        "cast harpagarus blue             pay 2 magic points, take a random card blue",
+        "                                 received this round",
+        "done                             no (more) spells this round",
+    ],
+    "trade": [
+        "offer potion to blue for magic wand 2   offer a hand card for a card you name",
+        "accept red     accept red's offer to you (card for card)",
+        "decline red    decline red's offer",
+        "done           you make no more offers this round (you still answer offers)",
+    ],
+    "layout": [
+        "lay magic wand  lay out a complete artifact (face up, for bonuses)",
+        "done           lay out nothing more this round",
+    ],
 }
 
 
 def help(state, seat):
     step = state["step"]
-    lines = ["Zauberschwert & Drachenei. Players are named by colour: "
-             + ", ".join(COLOURS[: state["n"]]) + "."]
+    lines = ["Zauberschwert & Drachenei. Players are named by colour: " + ", ".join(COLOURS[: state["n"]]) + "."]
     if step == "over":
         return "\n".join(lines + ["The game is over."])
     context = _context(state, seat)
@@ -230,9 +283,12 @@ def _context(state, seat):
         return "The display: " + ", ".join(shown) + "."
     if step in ("lone", "declare", "fulmentus") and f:
         share = -(-f["strength"] // max(1, len(f["seats"])))
-        return (f"{ADV[f['card']]['name']}, strength {f['strength']}: together each of the {len(f['seats'])} pays "
-                f"{share} (rounded up)." if len(f["seats"]) > 1 else
-                f"{ADV[f['card']]['name']}, strength {f['strength']}.")
+        return (
+            f"{ADV[f['card']]['name']}, strength {f['strength']}: together each of the {len(f['seats'])} pays "
+            f"{share} (rounded up)."
+            if len(f["seats"]) > 1
+            else f"{ADV[f['card']]['name']}, strength {f['strength']}."
+        )
     if step == "auction" and a:
         low = a["min"] if a["high"] is None else a["high"] + 1
         return f"Auction for {ADV[a['card']]['name']}: the next bid must be at least {low}."
@@ -326,10 +382,19 @@ def _choose_place(state, seat, legal):
     for c in legal:
         if c["type"] == "place":
             slot = c["slot"]
-            out.append(Choice(c, "Place your wizard", f"on card {slot + 1}: {_card_title(state['display'][slot])}",
-                              True, card_target(slot), _place_note(state, seat, slot)))
-    out.append(Choice({"type": "pass"}, "Pass", "keep your wizard back", True, None,
-                      f"+{RULES['pass_bonus']} magic point"))
+            out.append(
+                Choice(
+                    c,
+                    "Place your wizard",
+                    f"on card {slot + 1}: {_card_title(state['display'][slot])}",
+                    True,
+                    card_target(slot),
+                    _place_note(state, seat, slot),
+                )
+            )
+    out.append(
+        Choice({"type": "pass"}, "Pass", "keep your wizard back", True, None, f"+{RULES['pass_bonus']} magic point")
+    )
     return out
 
 
@@ -339,10 +404,22 @@ def _choose_fulmentus(state, seat, legal):
     strength = f["strength"]
     mine = seat in f["seats"]
     return [
-        Choice({"type": "fulmentus", "delta": -2}, "Fulmentus", f"down: strength {strength} to {max(0, strength - 2)}",
-               True, target, "your fight costs less" if mine else "the fight costs them less"),
-        Choice({"type": "fulmentus", "delta": 2}, "Fulmentus", f"up: strength {strength} to {strength + 2}",
-               True, target, "" if mine else "they pay more, or cannot pay"),
+        Choice(
+            {"type": "fulmentus", "delta": -2},
+            "Fulmentus",
+            f"down: strength {strength} to {max(0, strength - 2)}",
+            True,
+            target,
+            "your fight costs less" if mine else "the fight costs them less",
+        ),
+        Choice(
+            {"type": "fulmentus", "delta": 2},
+            "Fulmentus",
+            f"up: strength {strength} to {strength + 2}",
+            True,
+            target,
+            "" if mine else "they pay more, or cannot pay",
+        ),
         Choice({"type": "skip"}, "Skip", f"keep the strength at {strength}", True, target, "Fulmentus stays unused"),
     ]
 
@@ -351,8 +428,10 @@ def _choose_lone(state, seat, legal):
     f = state["fight"]
     target = card_target(f["slot"])
     reward = _reward(ADV[f["card"]]["reward_one_wizard"])
-    return [Choice({"type": "fight"}, "Fight", f"pay {f['strength']} magic", True, target, reward),
-            Choice({"type": "withdraw"}, "Withdraw", "take your wizard back", True, target, "pay and win nothing")]
+    return [
+        Choice({"type": "fight"}, "Fight", f"pay {f['strength']} magic", True, target, reward),
+        Choice({"type": "withdraw"}, "Withdraw", "take your wizard back", True, target, "pay and win nothing"),
+    ]
 
 
 def _choose_declare(state, seat, legal):
@@ -360,10 +439,24 @@ def _choose_declare(state, seat, legal):
     c = ADV[f["card"]]
     target = card_target(f["slot"])
     share = -(-f["strength"] // len(f["seats"]))
-    return [Choice({"type": "together"}, "Together", f"share the fight: {share} magic each", True, target,
-                   _reward(c["reward_two_wizards_each"]) + " each"),
-            Choice({"type": "alone"}, "Alone", f"claim it: an auction from {f['strength']} magic", True, target,
-                   _reward(c["reward_one_wizard"]) + " for the winner")]
+    return [
+        Choice(
+            {"type": "together"},
+            "Together",
+            f"share the fight: {share} magic each",
+            True,
+            target,
+            _reward(c["reward_two_wizards_each"]) + " each",
+        ),
+        Choice(
+            {"type": "alone"},
+            "Alone",
+            f"claim it: an auction from {f['strength']} magic",
+            True,
+            target,
+            _reward(c["reward_one_wizard"]) + " for the winner",
+        ),
+    ]
 
 
 def _choose_auction(state, seat, legal):
@@ -372,24 +465,34 @@ def _choose_auction(state, seat, legal):
     what = ADV[a["card"]]["name"]
     bids = [c for c in legal if c["type"] == "bid"]
     top = bids[-1]["amount"] if bids else None
-    lead = [c for c in bids[:FEATURED_BIDS - 1]] + ([bids[-1]] if len(bids) >= FEATURED_BIDS else [])
+    lead = [c for c in bids[: FEATURED_BIDS - 1]] + ([bids[-1]] if len(bids) >= FEATURED_BIDS else [])
     rest = [c for c in bids if c not in lead]
 
     def bid(c, featured):
         note = "all your magic" if c["amount"] == top else ("the lowest bid" if c is bids[0] else "")
         return Choice(c, "Bid", f"bid {c['amount']} for {what}", featured, target, note)
 
-    return ([bid(c, True) for c in lead]
-            + [Choice({"type": "pass"}, "Pass", "leave the auction for good", True, target, "you pay nothing")]
-            + [bid(c, False) for c in rest])
+    return (
+        [bid(c, True) for c in lead]
+        + [Choice({"type": "pass"}, "Pass", "leave the auction for good", True, target, "you pay nothing")]
+        + [bid(c, False) for c in rest]
+    )
 
 
 def _choose_bonus(state, seat, legal):
     art = ARTIFACTS[state["choices"][0][1]]
     amount = art["bonus"]["amount"]
-    return [Choice({"type": "bonus", "take": "stones"}, f"{art['name']} bonus", f"take {amount} power stones", True,
-                   None, "stones are the score"),
-            Choice({"type": "bonus", "take": "magic"}, f"{art['name']} bonus", f"take {amount} magic points", True)]
+    return [
+        Choice(
+            {"type": "bonus", "take": "stones"},
+            f"{art['name']} bonus",
+            f"take {amount} power stones",
+            True,
+            None,
+            "stones are the score",
+        ),
+        Choice({"type": "bonus", "take": "magic"}, f"{art['name']} bonus", f"take {amount} magic points", True),
+    ]
 
 
 def _choose_spells(state, seat, legal):
@@ -400,15 +503,31 @@ def _choose_spells(state, seat, legal):
         spell = c["spell"]
         effect = ADV[SPELL_ID[spell]]["effect"]
         if spell == "Transformus":
-            out.append(Choice(c, "Cast Transformus", f"pay {effect['pay_mp']} magic for {effect['gain_ps']} power stone",
-                              True))
+            out.append(
+                Choice(c, "Cast Transformus", f"pay {effect['pay_mp']} magic for {effect['gain_ps']} power stone", True)
+            )
         elif spell == "Retransformus":
-            out.append(Choice(c, "Cast Retransformus", f"discard {card_name(c['card'])}, draw the top artifact", True,
-                              hand_target(c["card"])))
+            out.append(
+                Choice(
+                    c,
+                    "Cast Retransformus",
+                    f"discard {card_name(c['card'])}, draw the top artifact",
+                    True,
+                    hand_target(c["card"]),
+                )
+            )
         else:
             got = [x for x in state["received"][c["target"]] if x in state["hand"][c["target"]]]
-            out.append(Choice(c, "Cast Harpagarus", f"take a card from {colour(c['target']).capitalize()}", True,
-                              player_target(c["target"]), f"pay 2 magic; they received {len(got)} this round"))
+            out.append(
+                Choice(
+                    c,
+                    "Cast Harpagarus",
+                    f"take a card from {colour(c['target']).capitalize()}",
+                    True,
+                    player_target(c["target"]),
+                    f"pay 2 magic; they received {len(got)} this round",
+                )
+            )
     out.append(Choice({"type": "done"}, "Done", "no more spells this round", True))
     return out
 
@@ -420,12 +539,23 @@ def _choose_trade(state, seat, legal):
         if c["type"] in ("accept", "decline"):
             o = offers[(c["from"], seat)]
             who = colour(c["from"]).capitalize()
-            label = (f"accept: give {card_name(o['want'])}, get {card_name(o['give'])}" if c["type"] == "accept"
-                     else f"decline: keep {card_name(o['want'])}")
+            label = (
+                f"accept: give {card_name(o['want'])}, get {card_name(o['give'])}"
+                if c["type"] == "accept"
+                else f"decline: keep {card_name(o['want'])}"
+            )
             out.append(Choice(c, f"Answer {who}'s offer", label, True, player_target(c["from"])))
     if {"type": "done"} in legal:
-        out.append(Choice({"type": "done"}, "Done", "make no more offers this round", True, None,
-                          "you still answer offers made to you"))
+        out.append(
+            Choice(
+                {"type": "done"},
+                "Done",
+                "make no more offers this round",
+                True,
+                None,
+                "you still answer offers made to you",
+            )
+        )
     hand = state["hand"][seat]
     missing = {p for c in hand for p in ARTIFACTS[ART[c]["artifact"]]["cards"] if p not in hand}
     wanted = []
@@ -447,9 +577,17 @@ def _choose_trade(state, seat, legal):
         pair = (choice.command["to"], choice.command["want"])
         if pair not in best and not _paired(choice.command["give"], hand):
             best[pair] = choice
-    lead = [Choice(ch.command, ch.group, ch.label, True, ch.target,
-                   f"the other half of your {ARTIFACTS[ART[ch.command['want']]['artifact']]['name']}")
-            for ch in list(best.values())[:FEATURED_OFFERS]]
+    lead = [
+        Choice(
+            ch.command,
+            ch.group,
+            ch.label,
+            True,
+            ch.target,
+            f"the other half of your {ARTIFACTS[ART[ch.command['want']]['artifact']]['name']}",
+        )
+        for ch in list(best.values())[:FEATURED_OFFERS]
+    ]
     chosen = {id(ch.command) for ch in lead}
     return out + lead + [ch for ch in wanted if id(ch.command) not in chosen] + plain
 
@@ -474,12 +612,28 @@ def _choose_layout(state, seat, legal):
             art = ARTIFACTS[c["artifact"]]
             bonus = art["bonus"]
             what = {"power_stones": "stones", "magic_points": "magic", "choice": "stones or magic"}[bonus["type"]]
-            out.append(Choice(c, "Lay out", f"{art['name']} ({'/'.join(art['symbols'])})", True,
-                              hand_target(art["cards"][0]), f"+{bonus['amount']} {what} on {'/'.join(art['symbols'])} creatures"))
+            out.append(
+                Choice(
+                    c,
+                    "Lay out",
+                    f"{art['name']} ({'/'.join(art['symbols'])})",
+                    True,
+                    hand_target(art["cards"][0]),
+                    f"+{bonus['amount']} {what} on {'/'.join(art['symbols'])} creatures",
+                )
+            )
     out.append(Choice({"type": "done"}, "Done", "lay out nothing more this round", True))
     return out
 
 
-_CHOOSERS = {"place": _choose_place, "fulmentus": _choose_fulmentus, "lone": _choose_lone, "declare": _choose_declare,
-             "auction": _choose_auction, "bonus": _choose_bonus, "spells": _choose_spells, "trade": _choose_trade,
-             "layout": _choose_layout}
+_CHOOSERS = {
+    "place": _choose_place,
+    "fulmentus": _choose_fulmentus,
+    "lone": _choose_lone,
+    "declare": _choose_declare,
+    "auction": _choose_auction,
+    "bonus": _choose_bonus,
+    "spells": _choose_spells,
+    "trade": _choose_trade,
+    "layout": _choose_layout,
+}

@@ -21,9 +21,16 @@ ART = {c["id"]: c for c in DATA["artifact_cards"]}
 # one entry per artifact (a two-part artifact is one artifact made of two cards)
 ARTIFACTS: dict[str, dict] = {}
 for _card in DATA["artifact_cards"]:
-    _a = ARTIFACTS.setdefault(_card["artifact"], {"key": _card["artifact"], "name": _card["name"],
-                                                  "symbols": list(_card["symbols"]), "bonus": dict(_card["bonus"]),
-                                                  "cards": []})
+    _a = ARTIFACTS.setdefault(
+        _card["artifact"],
+        {
+            "key": _card["artifact"],
+            "name": _card["name"],
+            "symbols": list(_card["symbols"]),
+            "bonus": dict(_card["bonus"]),
+            "cards": [],
+        },
+    )
     _a["cards"].append(_card["id"])
 SPELL_ID = {c["name"]: c["id"] for c in DATA["adventure_cards"] if c["type"] == "spell"}
 # The card data has versions (data/cards.json, "data_versions"; RULINGS.md): a new game records the
@@ -52,12 +59,27 @@ def next_letter(deck_left: int) -> str | None:
             return letter
         dealt -= LETTER_COUNTS[letter]
     return None
+
+
 WINDOW_SPELLS = ("Transformus", "Retransformus", "Harpagarus")  # used in the spell window of phase E
 COLOURS = ("red", "blue", "green", "yellow")
 
-PHASE_OF_STEP = {"place": "C", "fulmentus": "D", "lone": "D", "declare": "D", "auction": "D", "bonus": "D",
-                 "resolve": "D", "settle": "D", "spells": "E", "trade": "E", "layout": "E", "end": "F",
-                 "refill": "A", "over": "over"}
+PHASE_OF_STEP = {
+    "place": "C",
+    "fulmentus": "D",
+    "lone": "D",
+    "declare": "D",
+    "auction": "D",
+    "bonus": "D",
+    "resolve": "D",
+    "settle": "D",
+    "spells": "E",
+    "trade": "E",
+    "layout": "E",
+    "end": "F",
+    "refill": "A",
+    "over": "over",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,7 +134,9 @@ def complete_in_hand(hand):
 
 def discardable(hand):
     """Cards Retransformus may discard: not a half of a two-part artifact whose other half is in hand."""
-    return [c for c in hand if ART[c]["parts"] == 1 or not all(x in hand for x in ARTIFACTS[ART[c]["artifact"]]["cards"])]
+    return [
+        c for c in hand if ART[c]["parts"] == 1 or not all(x in hand for x in ARTIFACTS[ART[c]["artifact"]]["cards"])
+    ]
 
 
 def owns_unused(state, seat, spell):
@@ -130,8 +154,11 @@ def usable_window_spells(state, seat):
         out.append("Transformus")
     if owns_unused(state, seat, "Retransformus") and state["art_deck"] and discardable(state["hand"][seat]):
         out.append("Retransformus")
-    if (owns_unused(state, seat, "Harpagarus") and state["mp"][seat] >= DATA_SPELL["Harpagarus"]["effect"]["pay_mp"]
-            and steal_targets(state, seat)):
+    if (
+        owns_unused(state, seat, "Harpagarus")
+        and state["mp"][seat] >= DATA_SPELL["Harpagarus"]["effect"]["pay_mp"]
+        and steal_targets(state, seat)
+    ):
         out.append("Harpagarus")
     return out
 
@@ -175,8 +202,12 @@ def setup_with_data(version, players, options, rng):
     start = rng.randbelow(players)
     events = [
         Event("GameStarted", {"players": players, "start": start, "options": dict(options), "data": version}),
-        Event("DecksShuffled", {"adventure": adventure, "artifacts": artifacts}, visible_to=(),
-              public={"adventure": len(adventure), "artifacts": len(artifacts)}),
+        Event(
+            "DecksShuffled",
+            {"adventure": adventure, "artifacts": artifacts},
+            visible_to=(),
+            public={"adventure": len(adventure), "artifacts": len(artifacts)},
+        ),
     ]
     state = None
     for e in events:
@@ -194,16 +225,38 @@ def _new_state(d):
     n = d["players"]
     opts = d.get("options") or {}
     return {
-        "n": n, "offers_limit": opts.get("offers_per_round", RULES["offers_per_round"]),
-        "round": 0, "start": d["start"], "step": "refill",
-        "adv_deck": [], "art_deck": [], "display": [None, None], "gone": [], "discards": [],
-        "mp": [RULES["start_magic"]] * n, "ps": [0] * n,
-        "hand": [[] for _ in range(n)], "laid": [[] for _ in range(n)],
-        "spells": [[] for _ in range(n)], "used": [[] for _ in range(n)],
-        "received": [[] for _ in range(n)], "gained": [False] * n,
-        "wizard": [None] * n, "turn": None, "queue": [], "fight": None, "auction": None, "choices": [],
-        "spell_turn": 0, "offers": [], "done": [False] * n, "made": [0] * n,
-        "idle": 0, "moved": False, "sheet": [], "ended": None,
+        "n": n,
+        "offers_limit": opts.get("offers_per_round", RULES["offers_per_round"]),
+        "round": 0,
+        "start": d["start"],
+        "step": "refill",
+        "adv_deck": [],
+        "art_deck": [],
+        "display": [None, None],
+        "gone": [],
+        "discards": [],
+        "mp": [RULES["start_magic"]] * n,
+        "ps": [0] * n,
+        "hand": [[] for _ in range(n)],
+        "laid": [[] for _ in range(n)],
+        "spells": [[] for _ in range(n)],
+        "used": [[] for _ in range(n)],
+        "received": [[] for _ in range(n)],
+        "gained": [False] * n,
+        "wizard": [None] * n,
+        "turn": None,
+        "queue": [],
+        "fight": None,
+        "auction": None,
+        "choices": [],
+        "spell_turn": 0,
+        "offers": [],
+        "done": [False] * n,
+        "made": [0] * n,
+        "idle": 0,
+        "moved": False,
+        "sheet": [],
+        "ended": None,
     }
 
 
@@ -339,8 +392,14 @@ def evolve(state, event):
         for x in order_from_start(s):
             if owns_unused(s, x, "Fulmentus"):
                 owner = x
-        s["fight"] = {"slot": d["slot"], "card": d["card"], "seats": list(d["seats"]), "strength": d["strength"],
-                      "fulmentus": owner, "ask": []}
+        s["fight"] = {
+            "slot": d["slot"],
+            "card": d["card"],
+            "seats": list(d["seats"]),
+            "strength": d["strength"],
+            "fulmentus": owner,
+            "ask": [],
+        }
         _fight_next(s)
     elif t == "FulmentusCast":
         f = s["fight"]
@@ -357,8 +416,17 @@ def evolve(state, event):
         if d["choice"] == "together" and not f["ask"]:
             s["step"] = "settle"
     elif t == "AuctionOpened":
-        s["auction"] = {"slot": d["slot"], "card": d["card"], "kind": d["kind"], "seats": list(d["seats"]),
-                        "passed": [], "high": None, "bidder": None, "turn": d["seats"][0], "min": d["min"]}
+        s["auction"] = {
+            "slot": d["slot"],
+            "card": d["card"],
+            "kind": d["kind"],
+            "seats": list(d["seats"]),
+            "passed": [],
+            "high": None,
+            "bidder": None,
+            "turn": d["seats"][0],
+            "min": d["min"],
+        }
         s["step"] = "auction"
     elif t in ("BidMade", "BidPassed"):
         a = s["auction"]
@@ -522,8 +590,13 @@ def _auto_step(out, rng) -> bool:
             out.emit(Event("GameEnded", {"reason": "display", "round": s["round"]}))
         else:
             revealed = s["adv_deck"][:need]
-            out.emit(Event("RoundStarted", {"round": s["round"] + 1, "start": s["start"], "revealed": revealed},
-                           reveals=bool(revealed)))
+            out.emit(
+                Event(
+                    "RoundStarted",
+                    {"round": s["round"] + 1, "start": s["start"], "revealed": revealed},
+                    reveals=bool(revealed),
+                )
+            )
             income = [RULES["income"]] * s["n"]
             addus = [x for x in order_from_start(s) if owns_unused(s, x, "Addus")]
             for x in addus:
@@ -539,7 +612,9 @@ def _auto_step(out, rng) -> bool:
     if step == "end":
         for x in order_from_start(s):
             if owns_unused(s, x, "Stonex") and not s["gained"][x]:
-                out.emit(Event("StonexCast", {"seat": x, "power": DATA_SPELL["Stonex"]["effect"]["gain_ps_if_none_gained"]}))
+                out.emit(
+                    Event("StonexCast", {"seat": x, "power": DATA_SPELL["Stonex"]["effect"]["gain_ps_if_none_gained"]})
+                )
         # a round in which no card left the display: the next round starts with the same two creatures
         idle = 0 if s["moved"] else s["idle"] + 1
         out.emit(Event("RoundEnded", {"round": s["round"], "start": (s["start"] + 1) % s["n"], "idle": idle}))
@@ -564,11 +639,22 @@ def _resolve_next(out):
         else:
             out.emit(Event("AuctionOpened", {"slot": slot, "card": cid, "kind": "spell", "seats": seats, "min": 0}))
     elif kind == "energy_orb":
-        out.emit(Event("OrbResolved", {"slot": slot, "card": cid, "seats": seats,
-                                       "magic": card["reward_each_attached_wizard"]["magic_points"]}))
+        out.emit(
+            Event(
+                "OrbResolved",
+                {
+                    "slot": slot,
+                    "card": cid,
+                    "seats": seats,
+                    "magic": card["reward_each_attached_wizard"]["magic_points"],
+                },
+            )
+        )
     elif kind == "holy_site":
         reward = card["reward_each_attached_wizard"]
-        out.emit(Event("HolySiteResolved", {"slot": slot, "card": cid, "seats": seats, "power": reward["power_stones"]}))
+        out.emit(
+            Event("HolySiteResolved", {"slot": slot, "card": cid, "seats": seats, "power": reward["power_stones"]})
+        )
         for x in seats:
             _draw(out, x, reward["artifacts"])
     else:
@@ -578,8 +664,15 @@ def _resolve_next(out):
 def _draw(out, seat, count):
     cards = out.state["art_deck"][:count]
     if cards:
-        out.emit(Event("ArtifactsDrawn", {"seat": seat, "cards": list(cards)}, visible_to=(seat,),
-                       public={"seat": seat, "count": len(cards)}, reveals=True))
+        out.emit(
+            Event(
+                "ArtifactsDrawn",
+                {"seat": seat, "cards": list(cards)},
+                visible_to=(seat,),
+                public={"seat": seat, "count": len(cards)},
+                reveals=True,
+            )
+        )
 
 
 def share_out(state, seats, strength):
@@ -600,13 +693,21 @@ def _settle(out):
     s = out.state
     f = s["fight"]
     if len(f["seats"]) == 1:
-        out.emit(Event("CreatureWithstood", {"slot": f["slot"], "card": f["card"], "seats": list(f["seats"]),
-                                             "reason": "cannot_pay"}))
+        out.emit(
+            Event(
+                "CreatureWithstood",
+                {"slot": f["slot"], "card": f["card"], "seats": list(f["seats"]), "reason": "cannot_pay"},
+            )
+        )
         return
     group, share, dropped = share_out(s, f["seats"], f["strength"])
     if not group:
-        out.emit(Event("CreatureWithstood", {"slot": f["slot"], "card": f["card"], "seats": list(f["seats"]),
-                                             "reason": "cannot_pay"}))
+        out.emit(
+            Event(
+                "CreatureWithstood",
+                {"slot": f["slot"], "card": f["card"], "seats": list(f["seats"]), "reason": "cannot_pay"},
+            )
+        )
         return
     _defeat(out, group, [share] * len(group), "together", dropped)
 
@@ -641,12 +742,26 @@ def _defeat(out, seats, paid, mode, dropped=()):
     choices = []
     for seat, pay in zip(seats, paid):
         bp, bm, ch = bonuses(s, seat, card["symbol"])
-        winners.append({"seat": seat, "paid": pay, "power": reward["power_stones"], "bonus_power": bp,
-                        "bonus_magic": bm, "artifacts": reward["artifacts"], "bonus_artifacts":
-                        [k for k in artifacts_of(s["laid"][seat]) if card["symbol"] in ARTIFACTS[k]["symbols"]]})
+        winners.append(
+            {
+                "seat": seat,
+                "paid": pay,
+                "power": reward["power_stones"],
+                "bonus_power": bp,
+                "bonus_magic": bm,
+                "artifacts": reward["artifacts"],
+                "bonus_artifacts": [
+                    k for k in artifacts_of(s["laid"][seat]) if card["symbol"] in ARTIFACTS[k]["symbols"]
+                ],
+            }
+        )
         choices += [[seat, k] for k in ch]
-    out.emit(Event("CreatureDefeated", {"slot": slot, "card": cid, "mode": mode, "winners": winners,
-                                        "dropped": list(dropped), "choices": choices}))
+    out.emit(
+        Event(
+            "CreatureDefeated",
+            {"slot": slot, "card": cid, "mode": mode, "winners": winners, "dropped": list(dropped), "choices": choices},
+        )
+    )
     for w in winners:
         _draw(out, w["seat"], w["artifacts"])
 
@@ -694,7 +809,9 @@ def legal(state, seat):
         return []
     step = state["step"]
     if step == "place":
-        return [{"type": "place", "slot": i} for i, c in enumerate(state["display"]) if c is not None] + [{"type": "pass"}]
+        return [{"type": "place", "slot": i} for i, c in enumerate(state["display"]) if c is not None] + [
+            {"type": "pass"}
+        ]
     if step == "fulmentus":
         return [{"type": "fulmentus", "delta": -2}, {"type": "fulmentus", "delta": 2}, {"type": "skip"}]
     if step == "lone":
@@ -718,9 +835,13 @@ def legal(state, seat):
                 out += [{"type": "cast", "spell": spell, "target": x} for x in steal_targets(state, seat)]
         return out + [{"type": "done"}]
     if step == "trade":
-        out = [cmd for o in state["offers"] if o["to"] == seat
-               for cmd in ([{"type": "accept", "from": o["from"]}] if o["want"] in state["hand"][seat] else [])
-               + [{"type": "decline", "from": o["from"]}]]
+        out = [
+            cmd
+            for o in state["offers"]
+            if o["to"] == seat
+            for cmd in ([{"type": "accept", "from": o["from"]}] if o["want"] in state["hand"][seat] else [])
+            + [{"type": "decline", "from": o["from"]}]
+        ]
         if not state["done"][seat] and not any(o["from"] == seat for o in state["offers"]):
             if state["made"][seat] < state["offers_limit"]:
                 hand = state["hand"][seat]
@@ -782,8 +903,12 @@ def _do_fulmentus(out, seat, kind, cmd, rng):
     if not _is_int(delta) or delta not in DATA_SPELL["Fulmentus"]["effect"]["creature_strength_delta"]:
         raise Rejected("Fulmentus raises or lowers the strength by 2: 'fulmentus up' or 'fulmentus down'.")
     f = s["fight"]
-    out.emit(Event("FulmentusCast", {"seat": seat, "card": f["card"], "delta": delta,
-                                     "strength": max(0, f["strength"] + delta)}))
+    out.emit(
+        Event(
+            "FulmentusCast",
+            {"seat": seat, "card": f["card"], "delta": delta, "strength": max(0, f["strength"] + delta)},
+        )
+    )
 
 
 def _do_lone(out, seat, kind, cmd, rng):
@@ -791,7 +916,9 @@ def _do_lone(out, seat, kind, cmd, rng):
     _want(kind, ("fight", "withdraw"), "You face this creature alone: 'fight' (pay its strength) or 'withdraw'.")
     f = s["fight"]
     if kind == "withdraw":
-        out.emit(Event("CreatureWithstood", {"slot": f["slot"], "card": f["card"], "seats": [seat], "reason": "withdrew"}))
+        out.emit(
+            Event("CreatureWithstood", {"slot": f["slot"], "card": f["card"], "seats": [seat], "reason": "withdrew"})
+        )
         return
     _defeat(out, [seat], [f["strength"]], "alone")
 
@@ -802,8 +929,18 @@ def _do_declare(out, seat, kind, cmd, rng):
     f = s["fight"]
     out.emit(Event("Declared", {"seat": seat, "choice": kind}))
     if kind == "alone":
-        out.emit(Event("AuctionOpened", {"slot": f["slot"], "card": f["card"], "kind": "creature",
-                                         "seats": list(f["seats"]), "min": f["strength"]}))
+        out.emit(
+            Event(
+                "AuctionOpened",
+                {
+                    "slot": f["slot"],
+                    "card": f["card"],
+                    "kind": "creature",
+                    "seats": list(f["seats"]),
+                    "min": f["strength"],
+                },
+            )
+        )
 
 
 def _do_auction(out, seat, kind, cmd, rng):
@@ -834,8 +971,12 @@ def _do_auction(out, seat, kind, cmd, rng):
         if a["kind"] == "spell":
             out.emit(Event("SpellUnsold", {"slot": a["slot"], "card": a["card"]}))
         else:
-            out.emit(Event("CreatureWithstood", {"slot": a["slot"], "card": a["card"], "seats": list(a["seats"]),
-                                                 "reason": "no_bid"}))
+            out.emit(
+                Event(
+                    "CreatureWithstood",
+                    {"slot": a["slot"], "card": a["card"], "seats": list(a["seats"]), "reason": "no_bid"},
+                )
+            )
 
 
 def _do_bonus(out, seat, kind, cmd, rng):
@@ -845,8 +986,9 @@ def _do_bonus(out, seat, kind, cmd, rng):
     if take not in ("stones", "magic"):
         raise Rejected("Say 'take stones' or 'take magic'.")
     art = s["choices"][0][1]
-    out.emit(Event("BonusChosen", {"seat": seat, "artifact": art, "take": take,
-                                   "amount": ARTIFACTS[art]["bonus"]["amount"]}))
+    out.emit(
+        Event("BonusChosen", {"seat": seat, "artifact": art, "take": take, "amount": ARTIFACTS[art]["bonus"]["amount"]})
+    )
 
 
 def _do_spells(out, seat, kind, cmd, rng):
@@ -860,7 +1002,9 @@ def _do_spells(out, seat, kind, cmd, rng):
     if spell not in usable:
         if spell in SPELL_ID and SPELL_ID[spell] in s["spells"][seat]:
             raise Rejected(f"You cannot use {spell} now.")
-        raise Rejected(f"You have no spell {spell} to use now." + (f" You can cast: {', '.join(usable)}." if usable else ""))
+        raise Rejected(
+            f"You have no spell {spell} to use now." + (f" You can cast: {', '.join(usable)}." if usable else "")
+        )
     if spell == "Transformus":
         eff = DATA_SPELL[spell]["effect"]
         out.emit(Event("TransformusCast", {"seat": seat, "magic": eff["pay_mp"], "power": eff["gain_ps"]}))
@@ -869,25 +1013,39 @@ def _do_spells(out, seat, kind, cmd, rng):
         if card not in discardable(s["hand"][seat]):
             raise Rejected("Discard a card from your hand that is not half of a complete two-part artifact.")
         draw = s["art_deck"][0]
-        out.emit(Event("RetransformusCast", {"seat": seat, "discard": card, "draw": draw}, visible_to=(seat,),
-                       public={"seat": seat, "discard": card}, reveals=True))
+        out.emit(
+            Event(
+                "RetransformusCast",
+                {"seat": seat, "discard": card, "draw": draw},
+                visible_to=(seat,),
+                public={"seat": seat, "discard": card},
+                reveals=True,
+            )
+        )
     else:
         target = cmd.get("target")
         if not _is_int(target) or target not in steal_targets(s, seat):
             raise Rejected("Harpagarus takes a card from a player who received artifact cards this round.")
         pool = [c for c in s["received"][target] if c in s["hand"][target]]
         card = rng.choice(pool)
-        out.emit(Event("HarpagarusCast", {"seat": seat, "target": target, "card": card,
-                                          "magic": DATA_SPELL[spell]["effect"]["pay_mp"]},
-                       visible_to=(seat, target), public={"seat": seat, "target": target,
-                                                          "magic": DATA_SPELL[spell]["effect"]["pay_mp"]},
-                       reveals=True))
+        out.emit(
+            Event(
+                "HarpagarusCast",
+                {"seat": seat, "target": target, "card": card, "magic": DATA_SPELL[spell]["effect"]["pay_mp"]},
+                visible_to=(seat, target),
+                public={"seat": seat, "target": target, "magic": DATA_SPELL[spell]["effect"]["pay_mp"]},
+                reveals=True,
+            )
+        )
 
 
 def _do_trade(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("offer", "accept", "decline", "done"),
-          "Trade: 'offer <your card> to <colour> for <card>', 'accept <colour>', 'decline <colour>' or 'done'.")
+    _want(
+        kind,
+        ("offer", "accept", "decline", "done"),
+        "Trade: 'offer <your card> to <colour> for <card>', 'accept <colour>', 'decline <colour>' or 'done'.",
+    )
     if kind in ("accept", "decline"):
         src = cmd.get("from")
         offer = next((o for o in s["offers"] if _is_int(src) and o["from"] == src and o["to"] == seat), None)
@@ -920,8 +1078,15 @@ def _do_trade(out, seat, kind, cmd, rng):
     if want not in ART or want in s["hand"][seat] or want in known_out(s):
         raise Rejected("Ask for an artifact card that may be in another player's hand (not laid out or discarded).")
     # the recipient now sees one of the offerer's hand cards: a reveal (an undo barrier)
-    out.emit(Event("OfferMade", {"from": seat, "to": to, "give": give, "want": want}, visible_to=(seat, to),
-                   public={"from": seat, "to": to}, reveals=True))
+    out.emit(
+        Event(
+            "OfferMade",
+            {"from": seat, "to": to, "give": give, "want": want},
+            visible_to=(seat, to),
+            public={"from": seat, "to": to},
+            reveals=True,
+        )
+    )
 
 
 def _do_layout(out, seat, kind, cmd, rng):
@@ -933,12 +1098,22 @@ def _do_layout(out, seat, kind, cmd, rng):
     art = cmd.get("artifact")
     if art not in complete_in_hand(s["hand"][seat]):
         raise Rejected("You can lay out only a complete artifact from your hand (both halves of a two-part one).")
-    out.emit(Event("ArtifactLaid", {"seat": seat, "artifact": art, "cards": list(ARTIFACTS[art]["cards"])}, reveals=True))
+    out.emit(
+        Event("ArtifactLaid", {"seat": seat, "artifact": art, "cards": list(ARTIFACTS[art]["cards"])}, reveals=True)
+    )
 
 
-_HANDLERS = {"place": _do_place, "fulmentus": _do_fulmentus, "lone": _do_lone, "declare": _do_declare,
-             "auction": _do_auction, "bonus": _do_bonus, "spells": _do_spells, "trade": _do_trade,
-             "layout": _do_layout}
+_HANDLERS = {
+    "place": _do_place,
+    "fulmentus": _do_fulmentus,
+    "lone": _do_lone,
+    "declare": _do_declare,
+    "auction": _do_auction,
+    "bonus": _do_bonus,
+    "spells": _do_spells,
+    "trade": _do_trade,
+    "layout": _do_layout,
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -949,13 +1124,19 @@ _HANDLERS = {"place": _do_place, "fulmentus": _do_fulmentus, "lone": _do_lone, "
 def result(state):
     if state["step"] != "over":
         return None
-    return Result(list(state["ps"]), [(state["mp"][x], len(state["laid"][x])) for x in range(state["n"])],
-                  {"magic": list(state["mp"]), "laid_cards": [len(x) for x in state["laid"]], "reason": state["ended"]})
+    return Result(
+        list(state["ps"]),
+        [(state["mp"][x], len(state["laid"][x])) for x in range(state["n"])],
+        {"magic": list(state["mp"]), "laid_cards": [len(x) for x in state["laid"]], "reason": state["ended"]},
+    )
 
 
 def summary(state):
-    return {"round": state["round"], "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
-            "scores": list(state["ps"])}
+    return {
+        "round": state["round"],
+        "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
+        "scores": list(state["ps"]),
+    }
 
 
 def score_sheet(state):
@@ -971,7 +1152,13 @@ def timeout(state, seat):
         if incoming:
             return {"type": "decline", "from": incoming[0]["from"]}
         return {"type": "done"}
-    return {"place": {"type": "pass"}, "fulmentus": {"type": "skip"}, "lone": {"type": "withdraw"},
-            "declare": {"type": "together"}, "auction": {"type": "pass"},
-            "bonus": {"type": "bonus", "take": "stones"}, "spells": {"type": "done"},
-            "layout": {"type": "done"}}.get(step)
+    return {
+        "place": {"type": "pass"},
+        "fulmentus": {"type": "skip"},
+        "lone": {"type": "withdraw"},
+        "declare": {"type": "together"},
+        "auction": {"type": "pass"},
+        "bonus": {"type": "bonus", "take": "stones"},
+        "spells": {"type": "done"},
+        "layout": {"type": "done"},
+    }.get(step)

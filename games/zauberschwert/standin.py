@@ -27,8 +27,14 @@ CARDS_PER_ROUND = 1.6
 PARTNER_CHANCE = 0.35
 # Spells over the rest of the game, in stones per round left (their effects are a proposal;
 # see RULINGS.md): Addus is a free magic point; Stonex a stone in the rounds without one.
-SPELL_WORTH_PER_ROUND = {"Addus": None, "Stonex": 0.45, "Transformus": 0.25, "Fulmentus": 0.3,
-                         "Retransformus": 0.2, "Harpagarus": 0.35}
+SPELL_WORTH_PER_ROUND = {
+    "Addus": None,
+    "Stonex": 0.45,
+    "Transformus": 0.25,
+    "Fulmentus": 0.3,
+    "Retransformus": 0.2,
+    "Harpagarus": 0.35,
+}
 
 
 @dataclass
@@ -48,8 +54,14 @@ class Seen:
     @classmethod
     def of(cls, view: dict) -> Seen:
         players = view["players_info"]
-        seen = cls(view, me=view["seat"], n=view["players"], magic=[p["magic"] for p in players],
-                   power=[p["power"] for p in players], hand=list(view["hand"] or []))
+        seen = cls(
+            view,
+            me=view["seat"],
+            n=view["players"],
+            magic=[p["magic"] for p in players],
+            power=[p["power"] for p in players],
+            hand=list(view["hand"] or []),
+        )
         seen.out = set(view["discards"]).union(*(p["laid"] for p in players))
         shown = {c for c in view["display"] if c is not None}
         known = shown | set(view["gone"]) | {c for p in players for c in p["spells"]}
@@ -103,8 +115,11 @@ class Seen:
         for key in dict.fromkeys(ART[c]["artifact"] for c in hand):  # in hand order: sums repeat exactly
             parts = ARTIFACTS[key]["cards"]
             held = [c for c in parts if c in hand]
-            total += self.card_worth(held[0], hand) if len(held) == len(parts) else sum(
-                self.card_worth(c, hand, elsewhere) for c in held)
+            total += (
+                self.card_worth(held[0], hand)
+                if len(held) == len(parts)
+                else sum(self.card_worth(c, hand, elsewhere) for c in held)
+            )
         return total
 
     def draw_worth(self) -> float:
@@ -213,8 +228,11 @@ def _fulmentus(seen: Seen, legal: list) -> dict:
     strength = fight["strength"]
     if seen.me in fight["seats"]:
         return {"type": "fulmentus", "delta": -2} if strength > 0 else {"type": "skip"}
-    mine_to_come = any(p["wizard"] not in (None, -1, fight["slot"]) and ADV[seen.view["display"][p["wizard"]]]["type"]
-                       == "creature" for p in seen.view["players_info"] if p["seat"] == seen.me)
+    mine_to_come = any(
+        p["wizard"] not in (None, -1, fight["slot"]) and ADV[seen.view["display"][p["wizard"]]]["type"] == "creature"
+        for p in seen.view["players_info"]
+        if p["seat"] == seen.me
+    )
     raised = strength + 2
     beaten = not _can_defeat([seen.magic[x] for x in fight["seats"]], raised)
     if beaten or not mine_to_come:
@@ -238,7 +256,9 @@ def _can_defeat(magic: list, strength: int) -> bool:
 
 def _lone(seen: Seen, legal: list) -> dict:
     fight = seen.view["fight"]
-    return {"type": "fight"} if seen.victory(seen.me, fight["card"], True, fight["strength"]) > 0 else {"type": "withdraw"}
+    return (
+        {"type": "fight"} if seen.victory(seen.me, fight["card"], True, fight["strength"]) > 0 else {"type": "withdraw"}
+    )
 
 
 def _declare(seen: Seen, legal: list) -> dict:
@@ -390,7 +410,7 @@ def _offer(seen: Seen, offers: list) -> dict | None:
     players = [p for p in seen.view["players_info"] if p["seat"] != seen.me and p["hand_count"]]
     players.sort(key=lambda p: (-p["hand_count"], (p["seat"] - seen.me) % seen.n))
     made = seen.view.get("offers_made") or 0
-    for player in players[made % len(players):] + players[: made % len(players)]:
+    for player in players[made % len(players) :] + players[: made % len(players)]:
         command = {"type": "offer", "give": give, "to": player["seat"], "want": want}
         if command in offers:
             return command
@@ -402,8 +422,17 @@ def _layout(seen: Seen, legal: list) -> dict:
     return next((c for c in legal if c["type"] == "lay"), {"type": "done"})
 
 
-DECISIONS = {"place": _place, "fulmentus": _fulmentus, "lone": _lone, "declare": _declare, "auction": _auction,
-             "bonus": _bonus, "spells": _spells, "trade": _trade, "layout": _layout}
+DECISIONS = {
+    "place": _place,
+    "fulmentus": _fulmentus,
+    "lone": _lone,
+    "declare": _declare,
+    "auction": _auction,
+    "bonus": _bonus,
+    "spells": _spells,
+    "trade": _trade,
+    "layout": _layout,
+}
 
 
 def standin(view: dict, legal: list) -> dict:

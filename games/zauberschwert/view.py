@@ -6,12 +6,31 @@ import textwrap
 
 from .rules import ADV, ART, ARTIFACTS, COLOURS, PHASE_OF_STEP, artifacts_of, next_letter, order_from_start, waiting_for
 
-STEP_WORDS = {"place": "place wizards", "fulmentus": "Fulmentus?", "lone": "a lone fight", "declare":
-              "together or alone?", "auction": "auction", "bonus": "artifact bonus", "spells": "spells",
-              "trade": "trading", "layout": "laying out artifacts", "over": "game over", "refill": "new cards",
-              "resolve": "resolution", "settle": "resolution", "end": "end of round"}
-PHASE_WORDS = {"A": "new adventure cards", "B": "magic supply", "C": "choose adventures", "D": "resolution",
-               "E": "lay out artifacts", "F": "change of start player", "over": "game over"}
+STEP_WORDS = {
+    "place": "place wizards",
+    "fulmentus": "Fulmentus?",
+    "lone": "a lone fight",
+    "declare": "together or alone?",
+    "auction": "auction",
+    "bonus": "artifact bonus",
+    "spells": "spells",
+    "trade": "trading",
+    "layout": "laying out artifacts",
+    "over": "game over",
+    "refill": "new cards",
+    "resolve": "resolution",
+    "settle": "resolution",
+    "end": "end of round",
+}
+PHASE_WORDS = {
+    "A": "new adventure cards",
+    "B": "magic supply",
+    "C": "choose adventures",
+    "D": "resolution",
+    "E": "lay out artifacts",
+    "F": "change of start player",
+    "over": "game over",
+}
 
 
 def view(state, seat):
@@ -21,13 +40,21 @@ def view(state, seat):
     over = state["step"] == "over"
     players = []
     for x in range(n):
-        players.append({
-            "seat": x, "colour": COLOURS[x], "magic": state["mp"][x], "power": state["ps"][x],
-            "hand_count": len(state["hand"][x]), "laid": list(state["laid"][x]),
-            "spells": list(state["spells"][x]), "used": list(state["used"][x]),
-            "wizard": state["wizard"][x], "done": bool(state["done"][x]),
-            "hand": list(state["hand"][x]) if over or (mine and x == seat) else None,
-        })
+        players.append(
+            {
+                "seat": x,
+                "colour": COLOURS[x],
+                "magic": state["mp"][x],
+                "power": state["ps"][x],
+                "hand_count": len(state["hand"][x]),
+                "laid": list(state["laid"][x]),
+                "spells": list(state["spells"][x]),
+                "used": list(state["used"][x]),
+                "wizard": state["wizard"][x],
+                "done": bool(state["done"][x]),
+                "hand": list(state["hand"][x]) if over or (mine and x == seat) else None,
+            }
+        )
     offers = []
     for o in state["offers"]:
         if mine and seat in (o["from"], o["to"]):
@@ -37,16 +64,26 @@ def view(state, seat):
     fight = state["fight"]
     auction = state["auction"]
     v = {
-        "game": "zauberschwert", "seat": seat, "players": n, "colours": list(COLOURS[:n]),
-        "round": state["round"], "step": state["step"], "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
-        "start": state["start"], "display": list(state["display"]),
+        "game": "zauberschwert",
+        "seat": seat,
+        "players": n,
+        "colours": list(COLOURS[:n]),
+        "round": state["round"],
+        "step": state["step"],
+        "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
+        "start": state["start"],
+        "display": list(state["display"]),
         "adventure_deck": len(state["adv_deck"]),
         "next_letter": next_letter(len(state["adv_deck"])),  # the backs show A-C
-        "artifact_deck": len(state["art_deck"]), "gone": list(state["gone"]), "discards": list(state["discards"]),
+        "artifact_deck": len(state["art_deck"]),
+        "gone": list(state["gone"]),
+        "discards": list(state["discards"]),
         "players_info": players,
         "hand": list(state["hand"][seat]) if mine else None,
         "fight": None if fight is None else {k: fight[k] for k in ("slot", "card", "seats", "strength")},
-        "auction": None if auction is None else {k: (list(val) if isinstance(val, list) else val) for k, val in auction.items()},
+        "auction": None
+        if auction is None
+        else {k: (list(val) if isinstance(val, list) else val) for k, val in auction.items()},
         "choices": [list(c) for c in state["choices"]],
         "offers": offers,
         "waiting_for": waiting_for(state),
@@ -130,8 +167,10 @@ def narrate(event, names):
             bonus = ""
             if w["bonus_power"] or w["bonus_magic"]:
                 bonus = f", bonus +{w['bonus_power']} stones +{w['bonus_magic']} magic"
-            parts.append(f"{names[w['seat']]} pays {w['paid']}, notes {w['power']} power stones and draws "
-                         f"{w['artifacts']} artifact(s){bonus}")
+            parts.append(
+                f"{names[w['seat']]} pays {w['paid']}, notes {w['power']} power stones and draws "
+                f"{w['artifacts']} artifact(s){bonus}"
+            )
         dropped = f" ({_who(names, d['dropped'])} could not pay and dropped out.)" if d["dropped"] else ""
         return f"The {ADV[d['card']]['name']} are defeated ({d['mode']}): " + "; ".join(parts) + "." + dropped
     if t == "CreatureWithstood":
@@ -155,13 +194,17 @@ def narrate(event, names):
         return f"{names[d['seat']]} casts no more spells this round."
     if t == "OfferMade":
         if "give" in d:
-            return (f"{names[d['from']]} offers {names[d['to']]} {ART[d['give']]['card_name']} "
-                    f"for {ART[d['want']]['card_name']}.")
+            return (
+                f"{names[d['from']]} offers {names[d['to']]} {ART[d['give']]['card_name']} "
+                f"for {ART[d['want']]['card_name']}."
+            )
         return f"{names[d['from']]} makes {names[d['to']]} an offer."
     if t == "OfferAccepted":
         if "give" in d:
-            return (f"{names[d['to']]} accepts: {names[d['from']]} gives {ART[d['give']]['card_name']}, "
-                    f"receives {ART[d['want']]['card_name']}.")
+            return (
+                f"{names[d['to']]} accepts: {names[d['from']]} gives {ART[d['give']]['card_name']}, "
+                f"receives {ART[d['want']]['card_name']}."
+            )
         return f"{names[d['from']]} and {names[d['to']]} swap a card."
     if t == "OfferDeclined":
         return f"{names[d['to']]} declines {names[d['from']]}'s offer."
@@ -191,8 +234,10 @@ def card_line(cid):
     c = ADV[cid]
     if c["type"] == "creature":
         one, two = c["reward_one_wizard"], c["reward_two_wizards_each"]
-        return (f"{c['name']} str {c['strength']} [{c['symbol']}] alone {one['power_stones']}PS+{one['artifacts']}A, "
-                f"shared {two['power_stones']}PS+{two['artifacts']}A each")
+        return (
+            f"{c['name']} str {c['strength']} [{c['symbol']}] alone {one['power_stones']}PS+{one['artifacts']}A, "
+            f"shared {two['power_stones']}PS+{two['artifacts']}A each"
+        )
     if c["type"] == "energy_orb":
         return f"Energy orb: +{c['reward_each_attached_wizard']['magic_points']} magic each"
     if c["type"] == "holy_site":
@@ -235,9 +280,12 @@ def render_text(v):
     elif phase in PHASE_WORDS:
         head += f" ({PHASE_WORDS[phase]}; {STEP_WORDS.get(v['step'], v['step'])})"
     lines += _wrapped(head, more="  ")
-    lines += _wrapped(f"Start player: {names[v['start']]}.  Adventure deck: {v['adventure_deck']}"
-                      + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
-                      + f".  Artifact deck: {v['artifact_deck']}.", more="  ")
+    lines += _wrapped(
+        f"Start player: {names[v['start']]}.  Adventure deck: {v['adventure_deck']}"
+        + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
+        + f".  Artifact deck: {v['artifact_deck']}.",
+        more="  ",
+    )
     lines.append("Display:")
     for i, cid in enumerate(v["display"]):
         if cid is None:
@@ -248,8 +296,11 @@ def render_text(v):
     for p in v["players_info"]:
         x = p["seat"]
         mark = "*" if x == v["start"] else " "
-        lines += _wrapped(f"{mark}{names[x]:<7} magic {p['magic']:>2}  power stones {p['power']:>3}  "
-                          f"hand {p['hand_count']:>2}  {_where(v, x)}".rstrip(), more="         ")
+        lines += _wrapped(
+            f"{mark}{names[x]:<7} magic {p['magic']:>2}  power stones {p['power']:>3}  "
+            f"hand {p['hand_count']:>2}  {_where(v, x)}".rstrip(),
+            more="         ",
+        )
         if p["spells"]:
             spells = ", ".join(ADV[c]["name"] + ("(used)" if c in p["used"] else "") for c in p["spells"])
             lines += _wrapped(f"spells: {spells}", "   ")
@@ -260,8 +311,9 @@ def render_text(v):
             lines += _wrapped(f"hand: {_hand_text(p['hand'])}", "   ")
     if v["fight"]:
         f = v["fight"]
-        lines += _wrapped(f"Fight: {ADV[f['card']]['name']} strength {f['strength']}, "
-                          f"{', '.join(names[x] for x in f['seats'])}.")
+        lines += _wrapped(
+            f"Fight: {ADV[f['card']]['name']} strength {f['strength']}, {', '.join(names[x] for x in f['seats'])}."
+        )
     if v["auction"]:
         a = v["auction"]
         high = f"{a['high']} by {names[a['bidder']]}" if a["high"] is not None else f"none yet (min {a['min']})"
@@ -269,8 +321,10 @@ def render_text(v):
         lines += _wrapped(f"Auction for {ADV[a['card']]['name']}: high bid {high}; passed: {passed}.")
     for o in v["offers"]:
         if "give" in o:
-            lines += _wrapped(f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
-                              f"for {ART[o['want']]['card_name']}.")
+            lines += _wrapped(
+                f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
+                f"for {ART[o['want']]['card_name']}."
+            )
         else:
             lines += _wrapped(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
     if v["choices"]:

@@ -115,8 +115,9 @@ def _answer(code: int, text: bytes | str, stage: str) -> int:
 
 def slow_way(raw: bytes, argv: list[str], why: str) -> int:
     """`manage.py receive_email` with the same arguments and the message on its stdin."""
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "manage.py"), "receive_email", *argv],
-                          input=raw, cwd=ROOT, check=False)
+    done = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "manage.py"), "receive_email", *argv], input=raw, cwd=ROOT, check=False
+    )
     if done.returncode in (0, EX_DATAERR, EX_TEMPFAIL):
         return done.returncode
     print(f"pbem-pipe: receive_email failed (status {done.returncode}) after: {why}", file=sys.stderr)

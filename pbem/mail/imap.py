@@ -57,7 +57,6 @@ class RawMessage(MailMessage):
         self.raw, self._raw_uid_data, self._raw_flag_data = self._get_message_data_parts(fetch_data)
 
 
-
 def connect() -> BaseMailBox:
     host, port, security = settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_PORT, settings.PBEM_IMAP_SECURITY
     box: BaseMailBox
@@ -102,8 +101,10 @@ def _read_but_never_stored(box: BaseMailBox) -> int:
     read = box.uids(AND(seen=True))[-CHECK_READ:]
     if not read:
         return 0
-    ids = {message_id_of(_bytes_of(message)) for message in
-           box.fetch(AND(uid=read), headers_only=True, mark_seen=False, bulk=True)}
+    ids = {
+        message_id_of(_bytes_of(message))
+        for message in box.fetch(AND(uid=read), headers_only=True, mark_seen=False, bulk=True)
+    }
     return len(ids - set(InboundMessage.objects.filter(message_id__in=ids).values_list("message_id", flat=True)))
 
 

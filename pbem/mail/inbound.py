@@ -37,12 +37,19 @@ ATTRIBUTION_RE = re.compile(
     r"^(on .+ wrote:?|am .+ schrieb .+:|le .+ a écrit ?:?|el .+ escribió:?|il .+ ha scritto:?|op .+ schreef .+:)$",
     re.I,
 )
-DIVIDER_RE = re.compile(r"^(_{8,}|-{3,} ?(original message|urspr[üu]ngliche nachricht|message d'origine|mensaje original)"
-                        r" ?-{3,})$", re.I)
-OUTLOOK_HEADER_RE = re.compile(r"^(from|von|de|sent|gesendet|envoyé|to|an|à|subject|betreff|objet|date|datum)\s*:",
-                               re.I)
-AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?|listserv|majordomo)"
-                               r"([+\-.@]|$)", re.I)
+DIVIDER_RE = re.compile(
+    r"^(_{8,}|-{3,} ?(original message|urspr[üu]ngliche nachricht|message d'origine|mensaje original)"
+    r" ?-{3,})$",
+    re.I,
+)
+OUTLOOK_HEADER_RE = re.compile(
+    r"^(from|von|de|sent|gesendet|envoyé|to|an|à|subject|betreff|objet|date|datum)\s*:", re.I
+)
+AUTOMATIC_SENDERS = re.compile(
+    r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?|listserv|majordomo)"
+    r"([+\-.@]|$)",
+    re.I,
+)
 
 
 @dataclass
@@ -97,10 +104,27 @@ def _headers(raw: bytes):
 
 # Headers a relay adds or rewrites on the way: left out of the content hash, so the same mail
 # arriving by two routes (a retry through another relay, two MX hosts) hashes the same.
-TRACE_HEADERS = {"received", "return-path", "delivered-to", "x-original-to", "envelope-to", "x-received",
-                 "arc-seal", "arc-message-signature", "arc-authentication-results", "authentication-results",
-                 "received-spf", "dkim-signature", "x-google-dkim-signature", "x-gm-message-state",
-                 "x-spam-status", "x-spam-score", "x-spam-flag", "x-virus-scanned", "x-pbem-truncated"}
+TRACE_HEADERS = {
+    "received",
+    "return-path",
+    "delivered-to",
+    "x-original-to",
+    "envelope-to",
+    "x-received",
+    "arc-seal",
+    "arc-message-signature",
+    "arc-authentication-results",
+    "authentication-results",
+    "received-spf",
+    "dkim-signature",
+    "x-google-dkim-signature",
+    "x-gm-message-state",
+    "x-spam-status",
+    "x-spam-score",
+    "x-spam-flag",
+    "x-virus-scanned",
+    "x-pbem-truncated",
+}
 
 
 def message_id_of(raw: bytes) -> str:
@@ -114,8 +138,11 @@ def message_id_of(raw: bytes) -> str:
 
 def content_hash(raw: bytes) -> str:
     head = _headers(raw)
-    kept = sorted((name.lower(), " ".join(str(value).split())) for name, value in head.items()
-                  if name.lower() not in TRACE_HEADERS)
+    kept = sorted(
+        (name.lower(), " ".join(str(value).split()))
+        for name, value in head.items()
+        if name.lower() not in TRACE_HEADERS
+    )
     separator = b"\r\n\r\n" if b"\r\n\r\n" in raw else b"\n\n"
     body = raw.split(separator, 1)[1] if separator in raw else b""
     body_lines = [line.rstrip() for line in body.replace(b"\r\n", b"\n").split(b"\n")]
@@ -176,9 +203,18 @@ def parse(raw: bytes, envelope_to: list[str] | None = None) -> Parsed:
     size = int(truncated_size) if truncated_size.isdigit() else len(raw)
     too_large = size > settings.PBEM_INBOUND_MAX_BYTES
     parsed = Parsed(
-        message_id=message_id_of(raw), sender=sender, sender_name=name, recipients=recipients,
-        subject=_header(msg, "Subject"), in_reply_to=list(dict.fromkeys(refs)), automatic=automatic_reason(msg, sender),
-        is_bounce=is_bounce(msg, sender), text="", too_large=too_large, size=size, unreadable=unreadable,
+        message_id=message_id_of(raw),
+        sender=sender,
+        sender_name=name,
+        recipients=recipients,
+        subject=_header(msg, "Subject"),
+        in_reply_to=list(dict.fromkeys(refs)),
+        automatic=automatic_reason(msg, sender),
+        is_bounce=is_bounce(msg, sender),
+        text="",
+        too_large=too_large,
+        size=size,
+        unreadable=unreadable,
     )
     if not too_large and not unreadable:
         try:
@@ -227,8 +263,7 @@ def automatic_reason(msg, sender: str) -> str:
     precedence = _header(msg, "Precedence").lower()
     if precedence in ("bulk", "list", "junk", "auto_reply"):
         return f"Precedence: {precedence}"
-    for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id", "List-Unsubscribe",
-                   "X-Loop"):
+    for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id", "List-Unsubscribe", "X-Loop"):
         if header == "X-Auto-Response-Suppress" and _header(msg, header).lower() not in ("all", "oof", "autoreply"):
             continue
         if _header(msg, header):
@@ -271,8 +306,12 @@ def _bounce_details(msg, raw: bytes) -> tuple[list[str], str]:
         if ctype == "message/rfc822" and part.is_multipart():  # the returned message itself
             ids += _ids(str(part.get_payload(0).get("Message-ID", "")))
         elif ctype in ("text/rfc822-headers", "message/rfc822-headers"):  # only its headers
-            ids += [found for line in _part_text(part).splitlines() if line.lower().startswith("message-id:")
-                    for found in _ids(line)]
+            ids += [
+                found
+                for line in _part_text(part).splitlines()
+                if line.lower().startswith("message-id:")
+                for found in _ids(line)
+            ]
         elif ctype == "message/delivery-status" and not diagnostic:
             found = re.search(r"Diagnostic-Code:\s*(.+)", part.as_string(), re.I)
             diagnostic = found.group(1).strip() if found else ""
@@ -375,16 +414,25 @@ class _HTMLText(HTMLParser):
     def _quoted(self, tag: str, attrs: dict) -> bool:
         cls = (attrs.get("class") or "").lower()
         ident = (attrs.get("id") or "").lower()
-        return (tag == "blockquote" or "gmail_quote" in cls or "moz-cite-prefix" in cls or "gmail_signature" in cls
-                or ident in ("appendonsend", "divrplyfwdmsg", "mail-editor-reference-message-container")
-                or "x_divrplyfwdmsg" in ident or "apple-mail-signature" in ident)
+        return (
+            tag == "blockquote"
+            or "gmail_quote" in cls
+            or "moz-cite-prefix" in cls
+            or "gmail_signature" in cls
+            or ident in ("appendonsend", "divrplyfwdmsg", "mail-editor-reference-message-container")
+            or "x_divrplyfwdmsg" in ident
+            or "apple-mail-signature" in ident
+        )
 
     @staticmethod
     def _signature(attrs: dict) -> bool:
         cls = (attrs.get("class") or "").lower().split()
         ident = (attrs.get("id") or "").lower()
-        return ("moz-signature" in cls or ident in ("signature", "x_signature")
-                or ident.startswith("ms-outlook-mobile-signature"))
+        return (
+            "moz-signature" in cls
+            or ident in ("signature", "x_signature")
+            or ident.startswith("ms-outlook-mobile-signature")
+        )
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -481,7 +529,7 @@ def read_new_text(body: str) -> tuple[str, list[str]]:
         stripped = line.strip()
         if stripped in ("--", "-- ", "__"):
             # The signature delimiter: nothing after it is an order (up to a quoted block).
-            signature += [rest.strip() for rest in lines[index + 1:] if rest.strip() and not _quote_line(rest)]
+            signature += [rest.strip() for rest in lines[index + 1 :] if rest.strip() and not _quote_line(rest)]
             break
         if stripped.startswith(">"):
             _drop_attribution(kept)
@@ -536,7 +584,9 @@ def command_lines(text: str) -> list[str]:
 GREETING_RE = re.compile(
     r"^(hi|hello|hey|hiya|howdy|dear|greetings|good (morning|afternoon|evening|day)|morning|evening|"
     r"hallo|moin|servus|liebe|lieber|bonjour|salut|coucou|hola|buenos d[ií]as|ciao|salve|hoi|goedemorgen)"
-    r"\b[^0-9]{0,40}$", re.I)
+    r"\b[^0-9]{0,40}$",
+    re.I,
+)
 SIGNOFF_RE = re.compile(
     r"^(cheers|cheerio|thanks|thank you|thankyou|many thanks|thanks a lot|thanks again|thx|tnx|ta|tia|"
     r"best|best wishes|best regards|all the best|kind regards|warm regards|warmest regards|regards|rgds|"
@@ -546,7 +596,9 @@ SIGNOFF_RE = re.compile(
     r"saludos|gracias|un saludo|grazie|saluti|ciao|groeten|bedankt|dank je)\b"
     r"( (all|everyone|everybody|again|so much|a lot|very much|mate|guys|folks|y'all)\b)?"
     r"\s*[,.!:;)]*\s*(:-?\)|;-?\)|:d)?"
-    r"(([-–—,]\s*|\s+)[^\W\d][\w.'’-]*( [^\W\d][\w.'’-]*){0,2}[.!]?)?$", re.I)
+    r"(([-–—,]\s*|\s+)[^\W\d][\w.'’-]*( [^\W\d][\w.'’-]*){0,2}[.!]?)?$",
+    re.I,
+)
 CODE_LINE_RE = re.compile(r"^#?\d{1,3}$")
 PLATFORM_ORDERS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
 MAX_SIGNATURE_LINES = 8  # lines after a sign-off taken as its signature
@@ -559,8 +611,9 @@ def looks_like_platform_order(line: str) -> bool:
 
 def looks_like_prose(line: str, sender_name: str = "") -> bool:
     """A greeting, thanks, a sign-off, a device footer or the sender's own name, by its look alone."""
-    return bool(SIGNOFF_RE.match(line) or GREETING_RE.match(line) or FOOTER_RE.match(line)
-                or _is_name(line, sender_name))
+    return bool(
+        SIGNOFF_RE.match(line) or GREETING_RE.match(line) or FOOTER_RE.match(line) or _is_name(line, sender_name)
+    )
 
 
 def _is_name(line: str, sender_name: str) -> bool:
@@ -575,8 +628,9 @@ def _is_name(line: str, sender_name: str) -> bool:
     return bool(re.fullmatch(r"[A-Z]{1,3}\.?", stripped))
 
 
-def split_prose(lines: list[str], sender_name: str = "", signature: list[str] | None = None,
-                order_like=looks_like_platform_order) -> tuple[list[str], list[str]]:
+def split_prose(
+    lines: list[str], sender_name: str = "", signature: list[str] | None = None, order_like=looks_like_platform_order
+) -> tuple[list[str], list[str]]:
     """The orders in the new lines, and every line left out as prose, in the order written.
 
     Left out: greetings before the first order ("Hi all,"); thanks and sign-offs ("Cheers,",

@@ -166,8 +166,12 @@ def recipients(notice: Notice) -> list[str]:
     if not emails and settings.PBEM_MASTER_EMAIL:
         emails = [settings.PBEM_MASTER_EMAIL]
     if not emails:
-        emails = list(get_user_model().objects.filter(is_superuser=True, is_active=True)
-                      .exclude(email="").values_list("email", flat=True))
+        emails = list(
+            get_user_model()
+            .objects.filter(is_superuser=True, is_active=True)
+            .exclude(email="")
+            .values_list("email", flat=True)
+        )
     if not emails:
         raise NoRecipient("no Master of Seals with an address, no PBEM_MASTER_EMAIL and no superuser with an address")
     return sorted(set(emails))
@@ -232,8 +236,13 @@ class RelatedMessage(EmailMultiAlternatives):
 def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
     rendered = render(notice)
     message = RelatedMessage(
-        subject=rendered.subject, body=rendered.text, from_email=bounce_address(notice), to=rendered.to,
-        headers=rendered.headers, connection=connection, pictures=rendered.pictures,
+        subject=rendered.subject,
+        body=rendered.text,
+        from_email=bounce_address(notice),
+        to=rendered.to,
+        headers=rendered.headers,
+        connection=connection,
+        pictures=rendered.pictures,
     )
     message.attach_alternative(rendered.html, "text/html")
     return message
@@ -245,10 +254,21 @@ def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
 
 
 def build_context(notice: Notice) -> dict:
-    ctx: dict = {"notice": notice, "extra": notice.context or {}, "base_url": settings.PBEM_BASE_URL,
-                 "domain": settings.PBEM_MAIL_DOMAIN}
-    fields = {"title": "", "game": notice.game_id or "", "round": "", "phase": "", "tag": "", "subject": "",
-              "seat_name": ""}
+    ctx: dict = {
+        "notice": notice,
+        "extra": notice.context or {},
+        "base_url": settings.PBEM_BASE_URL,
+        "domain": settings.PBEM_MAIL_DOMAIN,
+    }
+    fields = {
+        "title": "",
+        "game": notice.game_id or "",
+        "round": "",
+        "phase": "",
+        "tag": "",
+        "subject": "",
+        "seat_name": "",
+    }
     game = notice.game
     if game is not None:
         spec = get_game(game.kind)
@@ -260,10 +280,19 @@ def build_context(notice: Notice) -> dict:
         head = Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first()
         # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
         head = (head or game.head_hash) if selectors.hashes_public(game) else ""
-        ctx.update(game=game, spec=spec, names=names, head_hash=head, version=loaded.version,
-                   ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
-                   round=summary.get("round", ""), phase=summary.get("phase", ""), audit_url=audit_url(game.pk),
-                   standings=_standings(game, state, names), seed=state["meta"].get("seed"))
+        ctx.update(
+            game=game,
+            spec=spec,
+            names=names,
+            head_hash=head,
+            version=loaded.version,
+            ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
+            round=summary.get("round", ""),
+            phase=summary.get("phase", ""),
+            audit_url=audit_url(game.pk),
+            standings=_standings(game, state, names),
+            seed=state["meta"].get("seed"),
+        )
         fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])
         other = (notice.context or {}).get("seat")
         if other is not None and 0 <= int(other) < len(names):
@@ -272,10 +301,17 @@ def build_context(notice: Notice) -> dict:
             seat = seat_of(notice)
             ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
             if notice.kind in PICTURE_KINDS and ctx["board"]:
-                alt = (f"The board of {game.title or spec.title} (game #{game.pk}) at version {loaded.version}, "
-                       f"as {seat.name} sees it; the text part of this mail has it in words.")
-                found = pictures.picture(spec, state["game"], seat.number,
-                                         f"board.n{notice.pk}.v{loaded.version}@{settings.PBEM_MAIL_DOMAIN}", alt)
+                alt = (
+                    f"The board of {game.title or spec.title} (game #{game.pk}) at version {loaded.version}, "
+                    f"as {seat.name} sees it; the text part of this mail has it in words."
+                )
+                found = pictures.picture(
+                    spec,
+                    state["game"],
+                    seat.number,
+                    f"board.n{notice.pk}.v{loaded.version}@{settings.PBEM_MAIL_DOMAIN}",
+                    alt,
+                )
                 ctx["pictures"] = [found] if found else []
                 ctx["board_picture"] = found
             fields["tag"] = subject_tag(seat)
@@ -314,8 +350,14 @@ def fit(board: str, width: int = TEXT_WIDTH) -> str:
             out.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip())]
-        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "    ",
-                             break_on_hyphens=False, break_long_words=False) or [line]
+        out += textwrap.wrap(
+            line,
+            width,
+            initial_indent="",
+            subsequent_indent=indent + "    ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        ) or [line]
     return "\n".join(out)
 
 
@@ -326,8 +368,11 @@ def _answer_subject(notice: Notice) -> str:
 
 def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> dict:
     number = seat.number
-    since = [] if notice.kind == "answer" else selectors.feed(
-        game, number, after=min(seat.last_notice_version, version), upto=version)
+    since = (
+        []
+        if notice.kind == "answer"
+        else selectors.feed(game, number, after=min(seat.last_notice_version, version), upto=version)
+    )
     since = [item for item in since if not item.undone]
     # Table talk alone (nothing else happened since the last notice): the words, without the
     # board and the housekeeping of a news mail.
@@ -335,8 +380,12 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
     # A player is not told his own moves back (his confirmation said them); what they caused is news.
     since = [item for item in since if not own_doing(item, number)]
     options, others = [], []
-    if (state["game"] is not None and not state["meta"]["ended"] and not state["meta"]["paused"]
-            and notice.kind in ("turn", "reminder", "answer", "welcome")):
+    if (
+        state["game"] is not None
+        and not state["meta"]["ended"]
+        and not state["meta"]["paused"]
+        and notice.kind in ("turn", "reminder", "answer", "welcome")
+    ):
         offered = choosing.menu(spec, state["game"], number)
         options = [(code, offered.line(choice)) for code, choice in offered.codes()]
         others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
@@ -371,7 +420,7 @@ def _since_lines(texts: list[str]) -> list[str]:
     """The events since the last notice, wrapped; only the newest when there are many."""
     lines = [textwrap.fill(text, 74, subsequent_indent="    ") for text in texts[-MAX_SINCE:]]
     if len(texts) > MAX_SINCE:
-        lines.insert(0, f"({len(texts) - MAX_SINCE} earlier events: reply \"history {len(texts)}\" for all)")
+        lines.insert(0, f'({len(texts) - MAX_SINCE} earlier events: reply "history {len(texts)}" for all)')
     return lines
 
 

@@ -51,17 +51,29 @@ def process_mail(message: InboundMessage) -> None:
         seat = identify(parsed)
         check_mail_rate(seat)
         if parsed.unreadable:
-            raise Refusal("unreadable", f"We could not read your message: {parsed.unreadable}. Please send "
-                          "your commands as plain text, one a line.", seat)
+            raise Refusal(
+                "unreadable",
+                f"We could not read your message: {parsed.unreadable}. Please send "
+                "your commands as plain text, one a line.",
+                seat,
+            )
         if parsed.too_large:
-            raise Refusal("too_large", f"Your message is {parsed.size // 1024} KB; replies may be at most "
-                          f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
-                          "text, without attachments.", seat)
+            raise Refusal(
+                "too_large",
+                f"Your message is {parsed.size // 1024} KB; replies may be at most "
+                f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
+                "text, without attachments.",
+                seat,
+            )
         orders, positions, ignored = read_orders(parsed, seat)
         if not orders:
-            raise Refusal("empty", "We found no command in your message (quoted text and signatures are "
-                          "left out). Write one command a line above the quoted notice; 'help' lists them."
-                          + ignored_note(ignored), seat)
+            raise Refusal(
+                "empty",
+                "We found no command in your message (quoted text and signatures are "
+                "left out). Write one command a line above the quoted notice; 'help' lists them."
+                + ignored_note(ignored),
+                seat,
+            )
         if len(orders) > inbound.MAX_LINES:
             raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
     except Refusal as refusal:
@@ -83,9 +95,11 @@ def process_mail(message: InboundMessage) -> None:
     if earlier is not None:  # the same reply again: told so, never applied twice
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
-        text = (f"These orders were already applied at version {earlier.result_version}, from your message of "
-                f"{outbound.local_time(earlier.processed_at or earlier.received_at, seat.time_zone)}: nothing more was applied. The "
-                f"game is now at version {game.version}.")
+        text = (
+            f"These orders were already applied at version {earlier.result_version}, from your message of "
+            f"{outbound.local_time(earlier.processed_at or earlier.received_at, seat.time_zone)}: nothing more was applied. The "
+            f"game is now at version {game.version}."
+        )
         submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
         message.game_id, message.seat = seat.game_id, seat
     else:
@@ -97,8 +111,9 @@ def process_mail(message: InboundMessage) -> None:
     answer(message, parsed, seat, message.error_code, text + note, board=board)
 
 
-def _apply(message: InboundMessage, seat: Seat, lines: list[str], positions: list[int],
-           expected: int | None) -> tuple[str, str]:
+def _apply(
+    message: InboundMessage, seat: Seat, lines: list[str], positions: list[int], expected: int | None
+) -> tuple[str, str]:
     """Applies the orders; returns the board to show (after a stale refusal) and the answer's text."""
     result = submissions.apply(message, seat, "\n".join(lines), expected)
     board, text = "", message.outcome
@@ -138,8 +153,9 @@ def _order_like(seat: Seat, sender_name: str = ""):
         if not known:
             row = Game.objects.get(pk=seat.game_id)
             state = eventlog.load(row).state
-            known.update(spec=get_game(row.kind), state=state,
-                         running=state["game"] is not None and not state["meta"]["ended"])
+            known.update(
+                spec=get_game(row.kind), state=state, running=state["game"] is not None and not state["meta"]["ended"]
+            )
         return known
 
     def verbs() -> set[str]:
@@ -149,8 +165,11 @@ def _order_like(seat: Seat, sender_name: str = ""):
                 spec, game_state = loaded["spec"], loaded["state"]["game"]
                 for number in range(len(loaded["state"]["meta"]["names"] or [])):
                     try:
-                        found |= {spec.describe(c).split(None, 1)[0].lower() for c in spec.legal(game_state, number)
-                                  if spec.describe(c).strip()}
+                        found |= {
+                            spec.describe(c).split(None, 1)[0].lower()
+                            for c in spec.legal(game_state, number)
+                            if spec.describe(c).strip()
+                        }
                     except Exception:  # noqa: BLE001 - a game that cannot list a seat's moves now
                         continue
             known["verbs"] = found
@@ -174,15 +193,20 @@ def _order_like(seat: Seat, sender_name: str = ""):
     return order_like
 
 
-def already_applied(message: InboundMessage, seat: Seat, orders: list[str],
-                    expected: int | None) -> InboundMessage | None:
+def already_applied(
+    message: InboundMessage, seat: Seat, orders: list[str], expected: int | None
+) -> InboundMessage | None:
     """The earlier mail of this seat, applied after the notice this one answers, that held the
     same orders: a reply sent again (a client's "send again", a second copy from another
     address book entry) is then told it was applied, not asked to move again."""
     if expected is None or expected >= Game.objects.values_list("version", flat=True).get(pk=seat.game_id):
         return None
-    earlier = (InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
-               .exclude(pk=message.pk).exclude(channel__in=inbox.WEB_CHANNELS).order_by("-id")[:3])
+    earlier = (
+        InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
+        .exclude(pk=message.pk)
+        .exclude(channel__in=inbox.WEB_CHANNELS)
+        .order_by("-id")[:3]
+    )
     for row in earlier:
         parsed = inbound.parse(bytes(row.raw), row.envelope_to)
         if read_orders(parsed, seat)[0] == orders:
@@ -222,14 +246,18 @@ def check_mail_rate(seat: Seat) -> None:
     programs answering each other cannot keep a loop going."""
     count, window = getattr(settings, "PBEM_RATE_MAIL_COMMANDS", (20, 600))
     since = timezone.now() - timedelta(seconds=window)
-    recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(
-        channel__in=inbox.WEB_CHANNELS)
+    recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(channel__in=inbox.WEB_CHANNELS)
     if recent.count() < count:
         return
     told = recent.filter(error_code="rate_limited").exists()
-    raise Refusal("rate_limited", f"You sent more than {count} mails to game #{seat.game_id} in "
-                  f"{window // 60} minutes; this one was not read. Please wait a while, and put several "
-                  "commands in one mail, one a line.", seat, answered=not told)
+    raise Refusal(
+        "rate_limited",
+        f"You sent more than {count} mails to game #{seat.game_id} in "
+        f"{window // 60} minutes; this one was not read. Please wait a while, and put several "
+        "commands in one mail, one a line.",
+        seat,
+        answered=not told,
+    )
 
 
 def identify(parsed: inbound.Parsed) -> Seat:
@@ -244,8 +272,10 @@ def identify(parsed: inbound.Parsed) -> Seat:
                 continue
             return _check_sender(seat, parsed)
         assert problem is not None, "every token was refused, so one problem was kept"
-        raise Refusal(problem.code, f"{problem} Nothing was applied. Reply to the latest notice of your game, "
-                      "or use the link in it.")
+        raise Refusal(
+            problem.code,
+            f"{problem} Nothing was applied. Reply to the latest notice of your game, or use the link in it.",
+        )
     return _by_subject(parsed)
 
 
@@ -263,18 +293,27 @@ def _check_sender(seat: Seat, parsed: inbound.Parsed) -> Seat:
         return seat
     others = Seat.objects.filter(game_id=seat.game_id, email__iexact=parsed.sender).exists()
     if others:
-        raise Refusal("wrong_sender", f"You wrote from {parsed.sender}, which plays another seat of game "
-                      f"#{seat.game_id}; this reply address belongs to a different seat. Nothing was applied.")
-    raise Refusal("not_at_table", f"{parsed.sender or 'Your address'} is not at the table of game #{seat.game_id}: "
-                  "only its players may send it commands, from the address they play with. Nothing was applied.")
+        raise Refusal(
+            "wrong_sender",
+            f"You wrote from {parsed.sender}, which plays another seat of game "
+            f"#{seat.game_id}; this reply address belongs to a different seat. Nothing was applied.",
+        )
+    raise Refusal(
+        "not_at_table",
+        f"{parsed.sender or 'Your address'} is not at the table of game #{seat.game_id}: "
+        "only its players may send it commands, from the address they play with. Nothing was applied.",
+    )
 
 
 def _by_subject(parsed: inbound.Parsed) -> Seat:
     match = outbound.SUBJECT_TAG_RE.search(parsed.subject or "")
     if not match:
-        raise Refusal("no_token", "We could not tell which game and seat your message is for: the reply address "
-                      "of the notice is missing, and so is the code in square brackets from its subject. "
-                      "Reply to the notice itself (keeping its subject), or use the link in it.")
+        raise Refusal(
+            "no_token",
+            "We could not tell which game and seat your message is for: the reply address "
+            "of the notice is missing, and so is the code in square brackets from its subject. "
+            "Reply to the notice itself (keeping its subject), or use the link in it.",
+        )
     game_id, code = int(match.group(1)), match.group(2).lower()
     seats = list(Seat.objects.select_related("game").filter(game_id=game_id))
     if not seats:
@@ -283,10 +322,16 @@ def _by_subject(parsed: inbound.Parsed) -> Seat:
         if outbound.seat_code_matches(seat, code):
             return _check_sender(seat, parsed)
     if any(s.email.lower() == parsed.sender for s in seats):
-        raise Refusal("revoked", f"The code {code} in your subject is not (or no longer) the code of your seat in "
-                      f"game #{game_id}. Reply to the latest notice of your game. Nothing was applied.")
-    raise Refusal("unknown_code", f"The code {code} in the subject names no seat of game #{game_id}, and "
-                  f"{parsed.sender or 'the sender'} is not at its table. Nothing was applied.")
+        raise Refusal(
+            "revoked",
+            f"The code {code} in your subject is not (or no longer) the code of your seat in "
+            f"game #{game_id}. Reply to the latest notice of your game. Nothing was applied.",
+        )
+    raise Refusal(
+        "unknown_code",
+        f"The code {code} in the subject names no seat of game #{game_id}, and "
+        f"{parsed.sender or 'the sender'} is not at its table. Nothing was applied.",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -341,8 +386,11 @@ def means_the_same(seat: Seat, lines: list[str], version: int) -> bool:
     if meant != means:
         return False
     # One move, a move the seat could make at the notice it answers and can make now.
-    return (len(moves) == 1 and meant[0] in spec.legal(then["game"], seat.number)
-            and meant[0] in spec.legal(now["game"], seat.number))
+    return (
+        len(moves) == 1
+        and meant[0] in spec.legal(then["game"], seat.number)
+        and meant[0] in spec.legal(now["game"], seat.number)
+    )
 
 
 def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:
@@ -385,17 +433,24 @@ def _automatic(message: InboundMessage, parsed: inbound.Parsed, raw: bytes, boun
         # Message-IDs with its MAC. Ids are sequential, so a bare one proves nothing: believed,
         # it would let a stranger hold any seat's deadline.
         bounced_notice = next((found for found in map(outbound.notice_from_message_id, ids) if found), None)
-    notice = (Notice.objects.filter(pk=bounced_notice, status__in=SENT_OR_BOUNCED).first()
-              if failure and bounced_notice is not None else None)  # no id names no notice
+    notice = (
+        Notice.objects.filter(pk=bounced_notice, status__in=SENT_OR_BOUNCED).first()
+        if failure and bounced_notice is not None
+        else None
+    )  # no id names no notice
     if notice is not None:
         sending.record_bounce(notice.pk, diagnostic)
         message.game_id, message.seat_id = notice.game_id, notice.seat_id
         submissions.finish(message, InboundStatus.IGNORED, "bounce", f"Bounce of notice {notice.pk}: {diagnostic}")
         return
     if failure:
-        submissions.finish(message, InboundStatus.IGNORED, "bounce_unproven",
-                           "Not believed: a delivery report that names no notice of ours by its signed "
-                           "bounce address or signed Message-ID. Nothing was changed.")
+        submissions.finish(
+            message,
+            InboundStatus.IGNORED,
+            "bounce_unproven",
+            "Not believed: a delivery report that names no notice of ours by its signed "
+            "bounce address or signed Message-ID. Nothing was changed.",
+        )
         return
     # An out-of-office or list mail, even one sent to a bounce address: recorded, not answered.
     submissions.finish(message, InboundStatus.IGNORED, "automatic", f"Not answered: automatic mail ({reason}).")
@@ -413,8 +468,9 @@ def _looks_like_failure(parsed: inbound.Parsed) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
-def answer(message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, code: str, text: str,
-           board: str = "") -> Notice | None:
+def answer(
+    message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, code: str, text: str, board: str = ""
+) -> Notice | None:
     """Queues the answer to a person's mail (in this transaction); sent once it commits."""
     if not parsed.sender:
         return None
@@ -430,10 +486,19 @@ def answer(message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, c
     if seat is not None and version is None:
         version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
     notice = Notice.objects.create(
-        game_id=seat.game_id if seat else None, seat=seat, kind="answer", version=version or 0,
+        game_id=seat.game_id if seat else None,
+        seat=seat,
+        kind="answer",
+        version=version or 0,
         to_email=parsed.sender,
-        context={"code": code, "text": text, "subject": parsed.subject[:200], "in_reply_to": parsed.message_id,
-                 "board": board, "inbound": message.pk},
+        context={
+            "code": code,
+            "text": text,
+            "subject": parsed.subject[:200],
+            "in_reply_to": parsed.message_id,
+            "board": board,
+            "inbound": message.pk,
+        },
     )
     outbox.dispatch_on_commit(notice.game_id)
     return notice

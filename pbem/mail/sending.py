@@ -42,7 +42,8 @@ def backoff(attempts: int) -> timedelta:
 def due(game_id: int | None = None):
     now = timezone.now()
     rows = Notice.objects.filter(status=NoticeStatus.PENDING).filter(
-        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    )
     if game_id is not None:
         rows = rows.filter(game_id=game_id)
     return rows.order_by("id")
@@ -76,8 +77,9 @@ def claim_batch(game_id: int | None = None, size: int | None = None) -> list[int
     with transaction.atomic():
         ids = list(due(game_id).select_for_update(skip_locked=True).values_list("id", flat=True)[:size])
         if ids:
-            Notice.objects.filter(id__in=ids).update(status=NoticeStatus.SENDING, attempts=F("attempts") + 1,
-                                                     next_attempt_at=now + LEASE)
+            Notice.objects.filter(id__in=ids).update(
+                status=NoticeStatus.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + LEASE
+            )
     return ids
 
 
@@ -126,15 +128,19 @@ class mail_connection:
 
 def claim(notice_id: int) -> bool:
     now = timezone.now()
-    return Notice.objects.filter(pk=notice_id, status=NoticeStatus.PENDING).filter(
-        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
-    ).update(status=NoticeStatus.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + LEASE) == 1
+    return (
+        Notice.objects.filter(pk=notice_id, status=NoticeStatus.PENDING)
+        .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+        .update(status=NoticeStatus.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + LEASE)
+        == 1
+    )
 
 
 def release_expired_leases() -> int:
     """Notices whose sender died mid-send go back to pending."""
     return Notice.objects.filter(status=NoticeStatus.SENDING, next_attempt_at__lte=timezone.now()).update(
-        status=NoticeStatus.PENDING, next_attempt_at=None)
+        status=NoticeStatus.PENDING, next_attempt_at=None
+    )
 
 
 def send_notice(notice_id: int, connection=None) -> str:
@@ -174,18 +180,26 @@ def _send_claimed(notice: Notice, connection=None) -> str:
             shared.broken()  # the connection may be in any state: the next message gets a fresh one
         return _failed(notice, _describe(exc), permanent=_permanent(exc))
     # render() gave the message a str subject (the stubs allow a lazy one too).
-    _finish(notice, NoticeStatus.SENT, message_id=message.extra_headers["Message-ID"], subject=cast(str, message.subject),
-            chain_head=message.extra_headers.get(outbound.HEAD_HEADER, ""))
+    _finish(
+        notice,
+        NoticeStatus.SENT,
+        message_id=message.extra_headers["Message-ID"],
+        subject=cast(str, message.subject),
+        chain_head=message.extra_headers.get(outbound.HEAD_HEADER, ""),
+    )
     _after_delivery(notice)
     return "sent"
 
 
 def _unwanted(notice: Notice) -> bool:
-    return notice.kind == "news" and notice.seat_id is not None and outbound.seat_of(notice).notice_preference != "every"
+    return (
+        notice.kind == "news" and notice.seat_id is not None and outbound.seat_of(notice).notice_preference != "every"
+    )
 
 
-def _finish(notice: Notice, status: str, error: str = "", message_id: str = "", subject: str = "",
-            chain_head: str = "") -> None:
+def _finish(
+    notice: Notice, status: str, error: str = "", message_id: str = "", subject: str = "", chain_head: str = ""
+) -> None:
     updates: dict[str, object] = {"status": status, "next_attempt_at": None}
     if status == NoticeStatus.SENT:
         # The head the mail quoted, kept as an anchor outside the log (pbem/anchors.py).
@@ -198,7 +212,8 @@ def _finish(notice: Notice, status: str, error: str = "", message_id: str = "", 
 def _failed(notice: Notice, error: str, permanent: bool) -> str:
     if not permanent and notice.attempts < MAX_ATTEMPTS:
         Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SENDING).update(
-            status=NoticeStatus.PENDING, next_attempt_at=timezone.now() + backoff(notice.attempts), last_error=error)
+            status=NoticeStatus.PENDING, next_attempt_at=timezone.now() + backoff(notice.attempts), last_error=error
+        )
         return "retry"
     _finish(notice, NoticeStatus.BOUNCED if permanent else NoticeStatus.FAILED, error=error)
     undeliverable(notice, error)
@@ -215,8 +230,10 @@ def _permanent(exc: Exception) -> bool:
 
 def _describe(exc: Exception) -> str:
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return "; ".join(f"{addr}: {code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
-                         for addr, (code, msg) in exc.recipients.items())
+        return "; ".join(
+            f"{addr}: {code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
+            for addr, (code, msg) in exc.recipients.items()
+        )
     return f"{type(exc).__name__}: {exc}"
 
 
@@ -239,10 +256,14 @@ def _after_delivery(notice: Notice) -> None:
         return
     if notice.kind in outbound.SEAT_KINDS_MOVING_LAST_NOTICE:
         Seat.objects.filter(pk=notice.seat_id, last_notice_version__lt=notice.version).update(
-            last_notice_version=notice.version)
+            last_notice_version=notice.version
+        )
     # No game id finds no game row (as filter(pk=None) would): nothing to do for the deadline.
-    game = Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines",
-                                                         "deadline_seconds").first() if notice.game_id is not None else None
+    game = (
+        Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines", "deadline_seconds").first()
+        if notice.game_id is not None
+        else None
+    )
     number = outbound.seat_of(notice).number
     if not game or game["status"] != GameStatus.RUNNING or number not in (game["awaited"] or []):
         return
@@ -264,8 +285,11 @@ def _late(deadline_iso: str, period: int) -> bool:
 
 def record_bounce(notice_id: int, reason: str) -> bool:
     """A bounce came back for a notice we had sent. Returns False if it was already recorded."""
-    updated = Notice.objects.filter(pk=notice_id).exclude(status=NoticeStatus.BOUNCED).update(
-        status=NoticeStatus.BOUNCED, last_error=reason[:2000])
+    updated = (
+        Notice.objects.filter(pk=notice_id)
+        .exclude(status=NoticeStatus.BOUNCED)
+        .update(status=NoticeStatus.BOUNCED, last_error=reason[:2000])
+    )
     if not updated:
         return False
     notice = Notice.objects.select_related("seat").get(pk=notice_id)

@@ -30,8 +30,11 @@ def esp_of(pattern: URLPattern) -> str:
 
 
 def inbound_patterns() -> list[URLPattern]:
-    return [pattern for pattern in anymail_urls.urlpatterns
-            if isinstance(pattern, URLPattern) and (pattern.name or "").endswith("_inbound_webhook")]
+    return [
+        pattern
+        for pattern in anymail_urls.urlpatterns
+        if isinstance(pattern, URLPattern) and (pattern.name or "").endswith("_inbound_webhook")
+    ]
 
 
 def only_when_configured(view, esp: str):
@@ -41,8 +44,9 @@ def only_when_configured(view, esp: str):
         lacking = esps.missing(esp)
         if lacking:
             log.warning("inbound webhook %s is off: set %s", esp, ", ".join(f"ANYMAIL_{key}" for key in lacking))
-            return HttpResponse(f"The {esp} inbound webhook is not configured here.\n", status=503,
-                                content_type="text/plain")
+            return HttpResponse(
+                f"The {esp} inbound webhook is not configured here.\n", status=503, content_type="text/plain"
+            )
         return view(request, *args, **kwargs)
 
     return guarded
@@ -58,8 +62,14 @@ def guarded_patterns() -> list[URLPattern]:
     for pattern in inbound_patterns():
         if esp_of(pattern) == "mailgun":
             continue
-        patterns.append(URLPattern(pattern.pattern, only_when_configured(pattern.callback, esp_of(pattern)),
-                                   pattern.default_args, pattern.name))
+        patterns.append(
+            URLPattern(
+                pattern.pattern,
+                only_when_configured(pattern.callback, esp_of(pattern)),
+                pattern.default_args,
+                pattern.name,
+            )
+        )
     return patterns
 
 

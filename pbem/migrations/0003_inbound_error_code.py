@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0002_append_only'),
+        ("pbem", "0002_append_only"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='inboundmessage',
-            name='error_code',
+            model_name="inboundmessage",
+            name="error_code",
             field=models.CharField(blank=True, max_length=20),
         ),
     ]

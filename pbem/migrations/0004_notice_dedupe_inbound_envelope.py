@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0003_inbound_error_code'),
+        ("pbem", "0003_inbound_error_code"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='inboundmessage',
-            name='envelope_to',
+            model_name="inboundmessage",
+            name="envelope_to",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='notice',
-            name='dedupe_key',
+            model_name="notice",
+            name="dedupe_key",
             field=models.CharField(blank=True, max_length=200, null=True, unique=True),
         ),
     ]

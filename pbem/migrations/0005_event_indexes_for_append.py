@@ -6,26 +6,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0004_notice_dedupe_inbound_envelope'),
+        ("pbem", "0004_notice_dedupe_inbound_envelope"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='actor_user',
-            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL),
+            model_name="event",
+            name="actor_user",
+            field=models.ForeignKey(
+                blank=True,
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='causation_id',
+            model_name="event",
+            name="causation_id",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='pbem.game'),
+            model_name="event",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name="events", to="pbem.game"
+            ),
         ),
     ]

@@ -14,30 +14,39 @@ def forwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0006_lean_append_rows'),
+        ("pbem", "0006_lean_append_rows"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='notice',
-            name='notice_message_id',
+            model_name="notice",
+            name="notice_message_id",
         ),
         migrations.AlterField(
-            model_name='game',
-            name='kind',
+            model_name="game",
+            name="kind",
             field=models.CharField(max_length=40),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('open', 'open (waiting for players)'), ('running', 'running'), ('paused', 'paused'), ('finished', 'finished'), ('abandoned', 'abandoned')], default='open', max_length=12),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("open", "open (waiting for players)"),
+                    ("running", "running"),
+                    ("paused", "paused"),
+                    ("finished", "finished"),
+                    ("abandoned", "abandoned"),
+                ],
+                default="open",
+                max_length=12,
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status'], name='game_status'),
+            model_name="game",
+            index=models.Index(fields=["status"], name="game_status"),
         ),
         migrations.RunPython(forwards, migrations.RunPython.noop),
     ]

@@ -25,12 +25,12 @@ def reinstall_guard(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [("pbem", "0007_fewer_indexes_on_append_tables")]
 
     operations = [
         migrations.AddField(
-            model_name="game", name="deadline_seconds",
+            model_name="game",
+            name="deadline_seconds",
             field=models.IntegerField(default=48 * 3600, validators=[MinValueValidator(1)]),
         ),
         migrations.RunPython(hours_to_seconds, seconds_to_hours),

@@ -17,26 +17,40 @@ def reinstall_guard(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [("pbem", "0008_deadline_seconds")]
 
     operations = [
         migrations.AddField(
-            model_name="game", name="absence_policy",
-            field=models.CharField(choices=[("standin", "the stand-in plays it until its player comes back"),
-                                            ("minimal", "the rules' minimal action (a pass) at each deadline"),
-                                            ("master", "the Master of Seals decides")],
-                                   default="standin", max_length=8),
+            model_name="game",
+            name="absence_policy",
+            field=models.CharField(
+                choices=[
+                    ("standin", "the stand-in plays it until its player comes back"),
+                    ("minimal", "the rules' minimal action (a pass) at each deadline"),
+                    ("master", "the Master of Seals decides"),
+                ],
+                default="standin",
+                max_length=8,
+            ),
         ),
         migrations.AddField(
-            model_name="game", name="standin_after",
+            model_name="game",
+            name="standin_after",
             field=models.IntegerField(default=2, validators=[MinValueValidator(1)]),
         ),
         migrations.RunPython(existing_games_keep_the_minimal_action, migrations.RunPython.noop),
         migrations.AlterField(
-            model_name="event", name="actor_kind",
-            field=models.CharField(choices=[("seat", "a seat"), ("system", "the system"), ("admin", "an admin"),
-                                            ("standin", "the stand-in for a seat")], max_length=8),
+            model_name="event",
+            name="actor_kind",
+            field=models.CharField(
+                choices=[
+                    ("seat", "a seat"),
+                    ("system", "the system"),
+                    ("admin", "an admin"),
+                    ("standin", "the stand-in for a seat"),
+                ],
+                max_length=8,
+            ),
         ),
         migrations.RunPython(reinstall_guard, migrations.RunPython.noop),
     ]

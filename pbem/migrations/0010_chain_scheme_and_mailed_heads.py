@@ -21,7 +21,6 @@ def reinstall_triggers(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [("pbem", "0009_absence_policy")]
 
     operations = [

@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0010_chain_scheme_and_mailed_heads'),
+        ("pbem", "0010_chain_scheme_and_mailed_heads"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Heartbeat',
+            name="Heartbeat",
             fields=[
-                ('name', models.CharField(max_length=80, primary_key=True, serialize=False)),
-                ('at', models.DateTimeField()),
-                ('ok', models.BooleanField(default=True)),
-                ('detail', models.CharField(blank=True, max_length=300)),
+                ("name", models.CharField(max_length=80, primary_key=True, serialize=False)),
+                ("at", models.DateTimeField()),
+                ("ok", models.BooleanField(default=True)),
+                ("detail", models.CharField(blank=True, max_length=300)),
             ],
         ),
     ]

@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0012_timer_rows'),
+        ("pbem", "0012_timer_rows"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='time_zone',
-            field=models.CharField(default='UTC', max_length=64),
+            model_name="seat",
+            name="time_zone",
+            field=models.CharField(default="UTC", max_length=64),
         ),
         migrations.AddIndex(
-            model_name='notice',
-            index=models.Index(fields=['to_email', 'kind', 'created_at'], name='notice_to_kind_time'),
+            model_name="notice",
+            index=models.Index(fields=["to_email", "kind", "created_at"], name="notice_to_kind_time"),
         ),
     ]

@@ -11,7 +11,6 @@ suite's transactional tests run on PostgreSQL only (see ../shared/STACK.md).
 TRUNCATE is not a row operation: in production the app's role must not own the table.
 """
 
-
 PG_SQL = """
 CREATE OR REPLACE FUNCTION pbem_event_append_only() RETURNS trigger AS $$
 BEGIN

@@ -116,7 +116,7 @@ def _first_step(shown: Step, menu: Menu, base: str) -> Step:
 def _page(shown: Step, options: list[Option], base: str, page: int, **where) -> Step:
     pages = max(1, -(-len(options) // PAGE))
     page = min(max(page, 1), pages)
-    shown.options = options[(page - 1) * PAGE: page * PAGE]
+    shown.options = options[(page - 1) * PAGE : page * PAGE]
     shown.more = max(0, len(options) - page * PAGE)
     if page < pages:
         shown.next_url = _url(base, **where, page=str(page + 1))

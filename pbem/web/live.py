@@ -51,8 +51,10 @@ def wait_for_version(game_id: int, after: int, timeout: float) -> dict | None:
 
 def etag(game_id: int, seat: int | None, generation: int, row: dict) -> str:
     """A seat's view changes only with the game's row (or a new player in the seat): its tag."""
-    key = f"{game_id}:{seat}:{generation}:{row['version']}:{row['status']}:{sorted(row['awaited'] or [])}:" \
-          f"{sorted((row['deadlines'] or {}).items())}"
+    key = (
+        f"{game_id}:{seat}:{generation}:{row['version']}:{row['status']}:{sorted(row['awaited'] or [])}:"
+        f"{sorted((row['deadlines'] or {}).items())}"
+    )
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 

@@ -10,8 +10,11 @@ from pbem import services
 from pbem.models import Event
 from pbem.permissions import MASTER_GROUP
 
-CAST = [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org"),
-        services.PlayerSpec("Carol", "carol@example.org")]
+CAST = [
+    services.PlayerSpec("Alice", "alice@example.org"),
+    services.PlayerSpec("Bob", "bob@example.org"),
+    services.PlayerSpec("Carol", "carol@example.org"),
+]
 
 
 def _user(django_user_model, name, *, staff=True, master=False, superuser=False):

@@ -47,8 +47,14 @@ def test_start(desk, master, new_game):
     game = new_game(2, start=False, masters=[master])
     assert game.status == "open"
     response, events = act(desk, game, "start", reason="both players confirmed")
-    assert_done(response, events, game, master, ["pbem.GameStarted", "GameStarted", "HandDealt", "HandDealt"],
-                "both players confirmed")
+    assert_done(
+        response,
+        events,
+        game,
+        master,
+        ["pbem.GameStarted", "GameStarted", "HandDealt", "HandDealt"],
+        "both players confirmed",
+    )
     assert game.status == "running" and game.awaited == [0, 1]
 
 
@@ -86,8 +92,9 @@ def test_abandon_needs_confirmation_then_reveals_the_seed(desk, master, game):
 
 def test_extend_deadline(desk, master, game):
     until = (datetime.now(UTC) + timedelta(days=9)).replace(second=0, microsecond=0)
-    response, events = act(desk, game, "extend", seat=1, until=until.strftime("%Y-%m-%d %H:%M"),
-                           reason="Bob is travelling")
+    response, events = act(
+        desk, game, "extend", seat=1, until=until.strftime("%Y-%m-%d %H:%M"), reason="Bob is travelling"
+    )
     assert_done(response, events, game, master, ["pbem.DeadlineExtended"], "Bob is travelling")
     assert events[0].payload["seat"] == 1
     assert datetime.fromisoformat(game.deadlines["1"]) == until
@@ -108,14 +115,17 @@ def test_remind_now(desk, master, game):
     assert events[0].payload["seats"] == [1, 2]
     new = Notice.objects.exclude(pk__in=notices_before).filter(kind="reminder")
     assert sorted((n.kind, n.seat.number, n.to_email) for n in new) == [
-        ("reminder", 1, "bob@example.org"), ("reminder", 2, "carol@example.org")]
+        ("reminder", 1, "bob@example.org"),
+        ("reminder", 2, "carol@example.org"),
+    ]
 
 
 def test_replace_player_revokes_the_old_token_at_once(desk, master, game):
     seat = game.seats.get(number=1)
     old_token = addressing.token_for(seat)
-    response, events = act(desk, game, "replace", seat=1, name="Dora", email="dora@example.org",
-                           reason="Bob left the club")
+    response, events = act(
+        desk, game, "replace", seat=1, name="Dora", email="dora@example.org", reason="Bob left the club"
+    )
     assert_done(response, events, game, master, ["pbem.PlayerReplaced"], "Bob left the club")
     assert events[0].payload == {"seat": 1, "name": "Dora", "replaced": "Bob", "reason": "Bob left the club"}
     with pytest.raises(addressing.TokenProblem) as problem:
@@ -133,10 +143,12 @@ def test_correct_score_shows_on_the_sheet_and_in_every_history(desk, master, gam
     assert game.scores == [0, 0, -3]
     sheet = scoresheets.build(game)
     assert [(r.kind, r.points, r.reason, r.seq) for r in sheet.rows] == [
-        ("correction", [None, None, -3], "counted a gray seal twice", events[0].seq)]
+        ("correction", [None, None, -3], "counted a gray seal twice", events[0].seq)
+    ]
     for seat in (0, 1, 2, None):
-        assert any("counted a gray seal twice" in line and "-3" in line
-                   for line in selectors.history_lines(game.pk, seat)), seat
+        assert any(
+            "counted a gray seal twice" in line and "-3" in line for line in selectors.history_lines(game.pk, seat)
+        ), seat
     page = desk.get(reverse("admin:pbem_game_sheet", args=[game.pk]))
     assert "counted a gray seal twice" in page.text
 
@@ -262,8 +274,10 @@ def test_no_one_can_add_change_or_delete_an_event_through_the_admin(client, root
     assert client.post(reverse("admin:pbem_event_delete", args=[event.pk]), {"post": "yes"}).status_code == 403
     changelist = client.get(reverse("admin:pbem_event_changelist"))
     assert "delete_selected" not in bulk_actions(changelist)
-    response = client.post(reverse("admin:pbem_event_changelist"),
-                           {"action": "delete_selected", "_selected_action": [event.pk], "post": "yes"})
+    response = client.post(
+        reverse("admin:pbem_event_changelist"),
+        {"action": "delete_selected", "_selected_action": [event.pk], "post": "yes"},
+    )
     assert Event.objects.filter(pk=event.pk).exists()
     event.refresh_from_db()
     assert event.type == "pbem.GameCreated"

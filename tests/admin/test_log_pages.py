@@ -35,8 +35,15 @@ def test_game_page_shows_seats_contacts_and_the_desk_but_no_edit_form_for_a_mast
 
 def test_event_page_shows_payload_actor_causation_and_hash(client, master, game):
     message_id = "<reply-1@mail.example.org>"
-    inbound = InboundMessage.objects.create(message_id=message_id, channel="smtp", raw=b"play 3", game=game,
-                                            seat=game.seats.get(number=0), status="applied", outcome="applied: play 3")
+    inbound = InboundMessage.objects.create(
+        message_id=message_id,
+        channel="smtp",
+        raw=b"play 3",
+        game=game,
+        seat=game.seats.get(number=0),
+        status="applied",
+        outcome="applied: play 3",
+    )
     card = eventlog.load(game).state["game"]["hands"][0][0]
     services.submit(game.pk, 0, f"play {card}", causation_id=message_id)
     desk.pause_game(game.pk, services.Actor("admin", user_id=master.pk), "tea break")
@@ -58,20 +65,34 @@ def test_event_page_shows_payload_actor_causation_and_hash(client, master, game)
 
     log = client.get(reverse("admin:pbem_event_changelist"), {"game": game.pk})
     assert [e.seq for e in log.context["cl"].result_list] == sorted(
-        Event.objects.filter(game=game).values_list("seq", flat=True), reverse=True)
+        Event.objects.filter(game=game).values_list("seq", flat=True), reverse=True
+    )
 
 
 def test_refused_inbound_messages_show_why(client, master, game):
-    InboundMessage.objects.create(message_id="<late@mail>", channel="smtp", raw=b"play 99", game=game,
-                                  status="refused", outcome="You have no card 99; your hand is [1, 5, 9].")
+    InboundMessage.objects.create(
+        message_id="<late@mail>",
+        channel="smtp",
+        raw=b"play 99",
+        game=game,
+        status="refused",
+        outcome="You have no card 99; your hand is [1, 5, 9].",
+    )
     client.force_login(master)
     page = client.get(reverse("admin:pbem_inboundmessage_changelist"), {"status": "refused"})
     assert "You have no card 99" in page.text
 
 
 def test_notices_show_their_status(client, master, game):
-    Notice.objects.create(game=game, seat=game.seats.get(number=1), kind="turn", version=3,
-                          to_email="bob@example.org", status="bounced", last_error="550 no such user")
+    Notice.objects.create(
+        game=game,
+        seat=game.seats.get(number=1),
+        kind="turn",
+        version=3,
+        to_email="bob@example.org",
+        status="bounced",
+        last_error="550 no such user",
+    )
     client.force_login(master)
     page = client.get(reverse("admin:pbem_notice_changelist"), {"status": "bounced"})
     assert [n.to_email for n in page.context["cl"].result_list] == ["bob@example.org"]

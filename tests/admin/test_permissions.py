@@ -26,19 +26,38 @@ def game_urls(game):
         "sheet": reverse("admin:pbem_game_sheet", args=[pk]),
         "csv": reverse("admin:pbem_game_sheet_csv", args=[pk]),
         "verify": reverse("admin:pbem_game_verify", args=[pk]),
-        **{f"desk-{a}": reverse("admin:pbem_game_desk", args=[pk, a])
-           for a in ("start", "pause", "resume", "abandon", "extend", "remind", "replace", "correct", "rewind",
-                     "rebuild")},
+        **{
+            f"desk-{a}": reverse("admin:pbem_game_desk", args=[pk, a])
+            for a in (
+                "start",
+                "pause",
+                "resume",
+                "abandon",
+                "extend",
+                "remind",
+                "replace",
+                "correct",
+                "rewind",
+                "rebuild",
+            )
+        },
     }
 
 
 def log_urls(game):
     event = Event.objects.filter(game=game).order_by("seq").first()
-    notice = Notice.objects.create(game=game, seat=game.seats.first(), kind="turn", version=1,
-                                   to_email="alice@example.org")
-    inbound = InboundMessage.objects.create(message_id=f"<m{game.pk}@example.org>", channel="web",
-                                            raw=b"Subject: hi\n\nplay 3", game=game, seat=game.seats.first(),
-                                            status="refused", outcome=f"secret outcome of game {game.pk}")
+    notice = Notice.objects.create(
+        game=game, seat=game.seats.first(), kind="turn", version=1, to_email="alice@example.org"
+    )
+    inbound = InboundMessage.objects.create(
+        message_id=f"<m{game.pk}@example.org>",
+        channel="web",
+        raw=b"Subject: hi\n\nplay 3",
+        game=game,
+        seat=game.seats.first(),
+        status="refused",
+        outcome=f"secret outcome of game {game.pk}",
+    )
     return {
         "event": reverse("admin:pbem_event_change", args=[event.pk]),
         "event-history": reverse("admin:pbem_event_history", args=[event.pk]),
@@ -47,8 +66,12 @@ def log_urls(game):
     }
 
 
-LISTS = ["admin:pbem_game_changelist", "admin:pbem_event_changelist", "admin:pbem_notice_changelist",
-         "admin:pbem_inboundmessage_changelist"]
+LISTS = [
+    "admin:pbem_game_changelist",
+    "admin:pbem_event_changelist",
+    "admin:pbem_notice_changelist",
+    "admin:pbem_inboundmessage_changelist",
+]
 
 
 def test_a_master_lists_only_their_games(client, master, game, foreign_game):
@@ -62,15 +85,24 @@ def test_a_master_lists_only_their_games(client, master, game, foreign_game):
 def test_a_master_cannot_find_a_foreign_game_by_search_or_filter(client, master, game, foreign_game):
     client.force_login(master)
     changelist = reverse("admin:pbem_game_changelist")
-    for query in ({"q": "Oswin"}, {"q": str(foreign_game.pk)}, {"q": "bob@example.org"}, {"kind": "diceduel"},
-                  {"status": "running"}):
+    for query in (
+        {"q": "Oswin"},
+        {"q": str(foreign_game.pk)},
+        {"q": "bob@example.org"},
+        {"kind": "diceduel"},
+        {"status": "running"},
+    ):
         response = client.get(changelist, query)
         assert response.status_code == 200, query
         assert foreign_game.pk not in [g.pk for g in response.context["cl"].result_list], query
     # The game filter on the log offers only their own games.
     response = client.get(reverse("admin:pbem_event_changelist"))
-    choices = [c for spec in response.context["cl"].filter_specs if getattr(spec, "parameter_name", "") == "game"
-               for c in spec.lookup_choices]
+    choices = [
+        c
+        for spec in response.context["cl"].filter_specs
+        if getattr(spec, "parameter_name", "") == "game"
+        for c in spec.lookup_choices
+    ]
     assert [int(pk) for pk, _label in choices] == [game.pk]
 
 
@@ -84,9 +116,20 @@ def test_a_master_cannot_open_export_or_act_on_a_foreign_game(client, master, ga
         if response.status_code == 302:
             assert response.url == reverse("admin:index"), name
         # A form that would pass if the game were theirs: only the boundary may stop it.
-        post = client.post(url, {"reason": "trying", "seat": 0, "points": 5, "name": "Eve", "email": "eve@x.org",
-                                 "confirm": "on", "to_seq": 1, "until": "2099-01-01 10:00",
-                                 "seen_version": before})
+        post = client.post(
+            url,
+            {
+                "reason": "trying",
+                "seat": 0,
+                "points": 5,
+                "name": "Eve",
+                "email": "eve@x.org",
+                "confirm": "on",
+                "to_seq": 1,
+                "until": "2099-01-01 10:00",
+                "seen_version": before,
+            },
+        )
         assert post.status_code in (302, 403, 404), (name, post.status_code)
         if post.status_code == 302:
             assert post.url == reverse("admin:index"), name
@@ -118,8 +161,9 @@ def test_a_master_cannot_see_the_log_of_a_foreign_game(client, master, game, for
 
 
 def test_inbound_mail_and_notices_without_a_game_are_for_superusers_only(client, master, root, game):
-    stray = InboundMessage.objects.create(message_id="<stray@example.org>", channel="smtp", raw=b"hello",
-                                          status="refused", outcome="no token")
+    stray = InboundMessage.objects.create(
+        message_id="<stray@example.org>", channel="smtp", raw=b"hello", status="refused", outcome="no token"
+    )
     url = reverse("admin:pbem_inboundmessage_change", args=[stray.pk])
     client.force_login(master)
     assert client.get(url).status_code == 302
@@ -130,8 +174,10 @@ def test_inbound_mail_and_notices_without_a_game_are_for_superusers_only(client,
 
 def test_a_master_cannot_use_the_bulk_verify_on_a_foreign_game(client, master, game, foreign_game):
     client.force_login(master)
-    response = client.post(reverse("admin:pbem_game_changelist"),
-                           {"action": "verify_selected", "_selected_action": [foreign_game.pk, game.pk]})
+    response = client.post(
+        reverse("admin:pbem_game_changelist"),
+        {"action": "verify_selected", "_selected_action": [foreign_game.pk, game.pk]},
+    )
     assert response.status_code == 200
     assert [r.game_id for r in response.context["reports"]] == [game.pk]
 
@@ -140,12 +186,15 @@ def test_superuser_sees_and_manages_every_game(client, root, game, foreign_game)
     client.force_login(root)
     response = client.get(reverse("admin:pbem_game_changelist"))
     assert {g.pk for g in response.context["cl"].result_list} == {game.pk, foreign_game.pk}
-    for url in (reverse("admin:pbem_game_sheet", args=[foreign_game.pk]),
-                reverse("admin:pbem_game_verify", args=[foreign_game.pk])):
+    for url in (
+        reverse("admin:pbem_game_sheet", args=[foreign_game.pk]),
+        reverse("admin:pbem_game_verify", args=[foreign_game.pk]),
+    ):
         assert client.get(url).status_code == 200
     before = foreign_game.version
-    response = client.post(reverse("admin:pbem_game_desk", args=[foreign_game.pk, "pause"]),
-                           {"reason": "holiday", "seen_version": before})
+    response = client.post(
+        reverse("admin:pbem_game_desk", args=[foreign_game.pk, "pause"]), {"reason": "holiday", "seen_version": before}
+    )
     assert response.status_code == 302
     assert [e.type for e in events_after(foreign_game, before)] == ["pbem.Paused"]
 
@@ -160,8 +209,9 @@ def test_players_and_outsiders_have_no_desk(client, request, who, game):
         response = client.get(url)
         if who == "staff_only":
             # Logged in to the admin, but the desk is not theirs: nothing to see.
-            assert response.status_code in (403, 404) or (response.status_code == 302 and
-                                                          response.url == reverse("admin:index")), url
+            assert response.status_code in (403, 404) or (
+                response.status_code == 302 and response.url == reverse("admin:index")
+            ), url
         else:
             assert response.status_code == 302 and reverse("admin:login") in response.url, url
         assert client.post(url, {"reason": "x", "seen_version": before}).status_code in (302, 403, 404)
@@ -193,8 +243,13 @@ def test_superuser_assigns_masters_without_touching_the_log(client, root, master
         return obj
 
     monkeypatch.setattr(GameAdmin, "get_object", get_object_then_someone_appends)
-    data = {"masters": [master.pk, other_master.pk], "seats-TOTAL_FORMS": "3", "seats-INITIAL_FORMS": "3",
-            "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000"}
+    data = {
+        "masters": [master.pk, other_master.pk],
+        "seats-TOTAL_FORMS": "3",
+        "seats-INITIAL_FORMS": "3",
+        "seats-MIN_NUM_FORMS": "0",
+        "seats-MAX_NUM_FORMS": "1000",
+    }
     for i, seat in enumerate(game.seats.order_by("number")):
         data[f"seats-{i}-id"] = seat.pk
         data[f"seats-{i}-game"] = game.pk
@@ -219,8 +274,9 @@ def test_masters_choices_offer_only_members_of_the_group(client, root, master, s
 
 def test_the_autocomplete_endpoint_offers_no_foreign_game(client, master, game, foreign_game):
     client.force_login(master)
-    response = client.get(reverse("admin:autocomplete"), {"app_label": "pbem", "model_name": "event",
-                                                           "field_name": "game", "term": ""})
+    response = client.get(
+        reverse("admin:autocomplete"), {"app_label": "pbem", "model_name": "event", "field_name": "game", "term": ""}
+    )
     assert response.status_code == 403 or [int(r["id"]) for r in response.json()["results"]] == [game.pk]
 
 
@@ -238,8 +294,12 @@ def test_leaving_the_group_ends_access_even_to_assigned_games(client, master, ga
     assert client.get(reverse("admin:pbem_game_changelist")).status_code == 403
     assert client.get(reverse("admin:pbem_game_sheet_csv", args=[game.pk])).status_code == 403
     before = game.version
-    assert client.post(reverse("admin:pbem_game_desk", args=[game.pk, "pause"]),
-                       {"reason": "x", "seen_version": before}).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:pbem_game_desk", args=[game.pk, "pause"]), {"reason": "x", "seen_version": before}
+        ).status_code
+        == 403
+    )
     assert events_after(game, before) == []
 
 
@@ -249,8 +309,13 @@ def test_a_player_cannot_be_made_master_of_their_own_game(client, root, django_u
     bob = django_user_model.objects.create_user("bob", "Bob@Example.org", "pw", is_staff=True)
     bob.groups.add(Group.objects.get(name=MASTER_GROUP))
     client.force_login(root)
-    data = {"masters": [bob.pk], "seats-TOTAL_FORMS": "3", "seats-INITIAL_FORMS": "3",
-            "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000"}
+    data = {
+        "masters": [bob.pk],
+        "seats-TOTAL_FORMS": "3",
+        "seats-INITIAL_FORMS": "3",
+        "seats-MIN_NUM_FORMS": "0",
+        "seats-MAX_NUM_FORMS": "1000",
+    }
     for i, seat in enumerate(game.seats.order_by("number")):
         data[f"seats-{i}-id"] = seat.pk
         data[f"seats-{i}-game"] = game.pk

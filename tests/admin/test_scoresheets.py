@@ -67,15 +67,17 @@ def test_sheet_equals_the_games_own_scoring_on_a_complete_game(client, root, new
     client.force_login(root)
     page = client.get(reverse("admin:pbem_game_sheet", args=[game.pk]))
     assert page.status_code == 200 and "Final standings" in page.text
-    exported = list(csv.reader(io.StringIO(client.get(reverse("admin:pbem_game_sheet_csv", args=[game.pk]))
-                                           .content.decode())))
+    exported = list(
+        csv.reader(io.StringIO(client.get(reverse("admin:pbem_game_sheet_csv", args=[game.pk])).content.decode()))
+    )
     last_row = exported[exported.index([]) - 1]
     assert [int(v) for v in last_row[3 : 2 + 2 * players : 2]] == result.scores
 
 
 def test_csv_export_content(client, root, new_game):
-    game = services.create_game("diceduel", [CAST[0], services.PlayerSpec("=Bob", "bob@example.org")],
-                                {"rounds": 2}, title="Club night")
+    game = services.create_game(
+        "diceduel", [CAST[0], services.PlayerSpec("=Bob", "bob@example.org")], {"rounds": 2}, title="Club night"
+    )
     hands = eventlog.load(game).state["game"]["hands"]
     winners, how = [], ["take", "roll"]
     for rnd in range(2):
@@ -103,8 +105,9 @@ def test_csv_export_content(client, root, new_game):
     for rnd, winner in enumerate(winners):
         totals[winner] += points[rnd]
         cells = [str(points[rnd]) if seat == winner else "" for seat in (0, 1)]
-        expected.append(f"{rnd + 1},Round {rnd + 1},{cells[0]},{totals[0]},{cells[1]},{totals[1]},"
-                        f"{names[winner]}: {how[rnd]}")
+        expected.append(
+            f"{rnd + 1},Round {rnd + 1},{cells[0]},{totals[0]},{cells[1]},{totals[1]},{names[winner]}: {how[rnd]}"
+        )
     totals[1] -= 1
     expected.append(f'2,Correction,,{totals[0]},-1,{totals[1]},"scored a die twice, ""sorry"""')
     expected += ["", "Final standings", "place,seat,player,score,tiebreak"]
@@ -130,13 +133,19 @@ def test_standings_break_a_tie_with_the_games_tiebreaker(new_game):
     assert sheet.problems == []
     better = 0 if left[0] > left[1] else 1
     assert [(s.place, s.seat, s.tied, s.tiebreak) for s in sheet.standings] == [
-        (1, better, False, [left[better]]), (2, 1 - better, False, [left[1 - better]])]
+        (1, better, False, [left[better]]),
+        (2, 1 - better, False, [left[1 - better]]),
+    ]
 
 
 def test_exact_ties_share_a_place():
     standings = scoresheets._standings([5, 7, 5, 1], [[2], [0], [2], [9]], ["A", "B", "C", "D"])
     assert [(s.place, s.name, s.tied) for s in standings] == [
-        (1, "B", False), (2, "A", True), (2, "C", True), (4, "D", False)]
+        (1, "B", False),
+        (2, "A", True),
+        (2, "C", True),
+        (4, "D", False),
+    ]
 
 
 def test_a_correction_is_placed_in_the_round_it_was_made(new_game):

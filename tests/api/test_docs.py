@@ -27,7 +27,9 @@ def test_the_static_files_of_the_docs_are_served(client):
 def test_the_seat_token_is_a_security_scheme(client):
     schema = client.get("/api/openapi.json").json()
     assert schema["components"]["securitySchemes"]["SeatToken"] == {
-        "type": "apiKey", "in": "header", "name": "X-Seat-Token",
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Seat-Token",
         "description": "The seat's token, from the links in its mails (the part after /play/).",
     }
     paths = schema["paths"]

@@ -35,10 +35,18 @@ def play_out(game):
 
 def test_openapi_and_docs_are_served(client):
     schema = client.get("/api/openapi.json").json()
-    assert {"/api/games", "/api/games/{game_id}/commands", "/api/games/{game_id}/events",
-            "/api/games/{game_id}/state", "/api/games/{game_id}/audit", "/api/games/{game_id}/seat",
-            "/api/games/{game_id}/seat/legal", "/api/kinds", "/api/games/{game_id}",
-            "/api/games/{game_id}/seat/accept"} <= set(schema["paths"])
+    assert {
+        "/api/games",
+        "/api/games/{game_id}/commands",
+        "/api/games/{game_id}/events",
+        "/api/games/{game_id}/state",
+        "/api/games/{game_id}/audit",
+        "/api/games/{game_id}/seat",
+        "/api/games/{game_id}/seat/legal",
+        "/api/kinds",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/seat/accept",
+    } <= set(schema["paths"])
     responses = schema["paths"]["/api/games/{game_id}/commands"]["post"]["responses"]
     assert {"200", "400", "403", "404", "409", "422", "429"} <= set(responses)
     assert client.get("/api/docs").status_code == 200
@@ -49,8 +57,9 @@ def test_openapi_and_docs_are_served(client):
 
 def test_kinds_lists_every_registered_game_with_its_options(api):
     kinds = {k["name"]: k for k in api.get("/kinds").json()}
-    assert kinds["diceduel"]["options"] == [{"name": "rounds", "default": 3, "help": "rounds to play",
-                                             "choices": None, "minimum": 1, "maximum": 3}]
+    assert kinds["diceduel"]["options"] == [
+        {"name": "rounds", "default": 3, "help": "rounds to play", "choices": None, "minimum": 1, "maximum": 3}
+    ]
     from pbem.registry import all_games
 
     assert set(kinds) == set(all_games())
@@ -66,12 +75,20 @@ def test_list_games_filters_by_status(api, make_game):
     error(api.get("/games", limit=0), 422, "invalid")
 
 
-def test_create_game_invites_the_creator_first_and_shows_no_token(api, db, mailoutbox,
-                                                                 django_capture_on_commit_callbacks):
+def test_create_game_invites_the_creator_first_and_shows_no_token(
+    api, db, mailoutbox, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.post("/games", {"kind": "diceduel", "players": [{"name": "Ann", "email": "ann@example.org"},
-                                                                    {"name": "Ben", "email": "ben@example.org"}],
-                                   "options": {"rounds": "2"}, "deadline_hours": 12, "notices": "none"})
+        response = api.post(
+            "/games",
+            {
+                "kind": "diceduel",
+                "players": [{"name": "Ann", "email": "ann@example.org"}, {"name": "Ben", "email": "ben@example.org"}],
+                "options": {"rounds": "2"},
+                "deadline_hours": 12,
+                "notices": "none",
+            },
+        )
     assert response.status_code == 201, response.content
     body = response.json()
     game = Game.objects.get(pk=body["id"])
@@ -83,18 +100,41 @@ def test_create_game_invites_the_creator_first_and_shows_no_token(api, db, mailo
         assert addressing.token_for(seat) not in response.content.decode()
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"kind": "chess", "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}]},
-     422, "unknown_game"),
-    ({"kind": "diceduel", "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "nope"}]},
-     422, "bad_email"),
-    ({"kind": "diceduel", "players": [{"name": "A", "email": "a@x.org"}]}, 422, "bad_options"),
-    ({"kind": "diceduel", "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}],
-      "options": {"rounds": 7}}, 422, "bad_options"),
-    ({"kind": "diceduel", "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}],
-      "options": {"speed": 1}}, 422, "bad_options"),
-    ({"kind": "diceduel"}, 422, "invalid"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        (
+            {"kind": "chess", "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}]},
+            422,
+            "unknown_game",
+        ),
+        (
+            {"kind": "diceduel", "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "nope"}]},
+            422,
+            "bad_email",
+        ),
+        ({"kind": "diceduel", "players": [{"name": "A", "email": "a@x.org"}]}, 422, "bad_options"),
+        (
+            {
+                "kind": "diceduel",
+                "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}],
+                "options": {"rounds": 7},
+            },
+            422,
+            "bad_options",
+        ),
+        (
+            {
+                "kind": "diceduel",
+                "players": [{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}],
+                "options": {"speed": 1},
+            },
+            422,
+            "bad_options",
+        ),
+        ({"kind": "diceduel"}, 422, "invalid"),
+    ],
+)
 def test_create_game_errors(api, db, mailoutbox, body, status, code):
     error(api.post("/games", body), status, code)
     assert Game.objects.count() == 0 and mailoutbox == []
@@ -156,10 +196,13 @@ def test_seat_view_needs_the_token_and_shows_the_own_hand(api, duel):
     error(api.get(f"/games/{game.pk}/seat"), 403, "no_token")
 
 
-@pytest.mark.parametrize("mangle, code", [
-    (lambda t: "garbage", "bad_token_malformed"),
-    (lambda t: t[:-1] + ("a" if t[-1] != "a" else "b"), "bad_token_forged"),
-])
+@pytest.mark.parametrize(
+    "mangle, code",
+    [
+        (lambda t: "garbage", "bad_token_malformed"),
+        (lambda t: t[:-1] + ("a" if t[-1] != "a" else "b"), "bad_token_forged"),
+    ],
+)
 def test_bad_tokens_are_refused_on_every_seat_endpoint(api, duel, mangle, code):
     game, seats, tokens = duel
     bad = mangle(tokens[0])
@@ -212,11 +255,17 @@ def test_legal_says_what_the_seat_may_do_now(api, duel):
 def test_submit_text_and_structured_commands(api, duel):
     game, seats, tokens = duel
     alice_card, bob_card = hands(game)[0][0], hands(game)[1][0]
-    first = api.post(f"/games/{game.pk}/commands", {"text": f"play {alice_card}", "expected_version": game.version},
-                     tokens[0])
+    first = api.post(
+        f"/games/{game.pk}/commands", {"text": f"play {alice_card}", "expected_version": game.version}, tokens[0]
+    )
     assert first.status_code == 200, first.content
-    assert first.json() == {"version": game.version + 1, "applied": [f"play {alice_card}"], "answers": [],
-                            "duplicate": False, "events": 1}
+    assert first.json() == {
+        "version": game.version + 1,
+        "applied": [f"play {alice_card}"],
+        "answers": [],
+        "duplicate": False,
+        "events": 1,
+    }
     second = api.post(f"/games/{game.pk}/commands", {"command": {"type": "play", "card": bob_card}}, tokens[1])
     assert second.status_code == 200 and second.json()["events"] == 2  # Bob's card and the reveal
 
@@ -231,18 +280,25 @@ def test_help_answers_without_changing_the_game(api, duel):
 def test_a_stale_version_is_a_409(api, duel):
     game, seats, tokens = duel
     services.submit(game.pk, 1, f"play {hands(game)[1][0]}")
-    body = error(api.post(f"/games/{game.pk}/commands", {"text": f"play {hands(game)[0][0]}",
-                                                         "expected_version": game.version}, tokens[0]), 409, "stale")
+    body = error(
+        api.post(
+            f"/games/{game.pk}/commands",
+            {"text": f"play {hands(game)[0][0]}", "expected_version": game.version},
+            tokens[0],
+        ),
+        409,
+        "stale",
+    )
     assert "moved on" in body["message"]
-    error(api.post(f"/games/{game.pk}/commands", {"text": "help", "expected_version": 10**6}, tokens[0]),
-          409, "stale")
+    error(api.post(f"/games/{game.pk}/commands", {"text": "help", "expected_version": 10**6}, tokens[0]), 409, "stale")
 
 
 def test_not_your_turn_is_a_409(api, duel):
     game, seats, tokens = duel
     services.submit(game.pk, 1, f"play {hands(game)[1][0]}")
-    body = error(api.post(f"/games/{game.pk}/commands", {"text": f"play {hands(game)[1][1]}"}, tokens[1]),
-                 409, "not_your_turn")
+    body = error(
+        api.post(f"/games/{game.pk}/commands", {"text": f"play {hands(game)[1][1]}"}, tokens[1]), 409, "not_your_turn"
+    )
     assert "Alice" in body["message"]
 
 
@@ -260,8 +316,11 @@ def test_an_illegal_move_is_a_422_with_the_reason_and_the_legal_moves(api, duel)
 
 def test_a_structured_command_must_be_legal(api, duel):
     game, seats, tokens = duel
-    body = error(api.post(f"/games/{game.pk}/commands", {"command": {"type": "play", "card": "seven"}}, tokens[0]),
-                 422, "illegal")
+    body = error(
+        api.post(f"/games/{game.pk}/commands", {"command": {"type": "play", "card": "seven"}}, tokens[0]),
+        422,
+        "illegal",
+    )
     assert len(body["detail"]["legal"]) == 3
     error(api.post(f"/games/{game.pk}/commands", {"command": {"explode": True}}, tokens[0]), 422, "illegal")
     assert Game.objects.get(pk=game.pk).version == game.version
@@ -269,14 +328,15 @@ def test_a_structured_command_must_be_legal(api, duel):
 
 def test_several_lines_apply_all_or_none(api, duel):
     game, seats, tokens = duel
-    body = error(api.post(f"/games/{game.pk}/commands", {"text": "say here goes\nplay 99"}, tokens[0]),
-                 422, "illegal")
+    body = error(api.post(f"/games/{game.pk}/commands", {"text": "say here goes\nplay 99"}, tokens[0]), 422, "illegal")
     assert body["detail"]["line_number"] == 2
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
-@pytest.mark.parametrize("body, code", [({}, "empty"), ({"text": "  \n "}, "empty"),
-                                        ({"text": "help", "command": {"type": "take"}}, "ambiguous")])
+@pytest.mark.parametrize(
+    "body, code",
+    [({}, "empty"), ({"text": "  \n "}, "empty"), ({"text": "help", "command": {"type": "take"}}, "ambiguous")],
+)
 def test_empty_or_ambiguous_submissions_are_a_400(api, duel, body, code):
     game, seats, tokens = duel
     error(api.post(f"/games/{game.pk}/commands", body, tokens[0]), 400, code)
@@ -351,7 +411,8 @@ def test_the_feed_after_the_end_holds_everything(api, duel):
     public = api.get(f"/games/{game.pk}/events").json()["items"]
     assert any(i["rng"] for i in public)
     assert [i["data"]["cards"] for i in public if i["type"] == "HandDealt"] == [
-        sorted(h) for h in [i["data"]["cards"] for i in public if i["type"] == "HandDealt"]]
+        sorted(h) for h in [i["data"]["cards"] for i in public if i["type"] == "HandDealt"]
+    ]
     assert any(i["type"] == "pbem.SeedRevealed" and i["data"]["seed"] == game.seed for i in public)
 
 

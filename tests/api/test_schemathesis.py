@@ -45,9 +45,12 @@ schema.config.generation.update(allow_extra_parameters=False)
 
 
 @schema.parametrize()
-@settings(max_examples=15, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
 def test_api_conforms_to_its_schema(case, table):
     game, token = table
     if "game_id" in (case.path_parameters or {}):

@@ -15,8 +15,11 @@ def test_an_open_seat_page_shows_the_move_made_meanwhile(browser, site, settings
     from pbem.models import Game, Seat
 
     settings.PBEM_LIVE_POLL_SECONDS = 0.5
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                             services.PlayerSpec("Bob", "bob@example.org")], {})
+    game = services.create_game(
+        "diceduel",
+        [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+        {},
+    )
     alice, bob = eventlog.load(game).state["game"]["hands"]
     services.submit(game.pk, 1, f"play {bob[0]}")  # Bob has played; he waits for Alice
     waiting = Game.objects.get(pk=game.pk).version
@@ -26,8 +29,10 @@ def test_an_open_seat_page_shows_the_move_made_meanwhile(browser, site, settings
     assert page.get_attribute("#live", "data-version") == str(waiting)
     services.submit(game.pk, 0, f"play {alice[0]}")
     moved = Game.objects.get(pk=game.pk).version
-    page.wait_for_function(f"document.querySelector('#live') && document.querySelector('#live').dataset.version == '{moved}'",
-                           timeout=15000)
+    page.wait_for_function(
+        f"document.querySelector('#live') && document.querySelector('#live').dataset.version == '{moved}'",
+        timeout=15000,
+    )
     page.screenshot(path=str(ARTIFACTS / "live-after-the-move.png"), full_page=True)
     assert f"event {moved}" in page.inner_text(".status")
     context.close()
@@ -38,8 +43,11 @@ def test_a_page_being_typed_on_is_not_reloaded_but_told(browser, site, settings)
     from pbem.models import Seat
 
     settings.PBEM_LIVE_POLL_SECONDS = 0.5
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                             services.PlayerSpec("Bob", "bob@example.org")], {})
+    game = services.create_game(
+        "diceduel",
+        [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+        {},
+    )
     alice, bob = eventlog.load(game).state["game"]["hands"]
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()

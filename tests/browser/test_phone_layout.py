@@ -76,8 +76,9 @@ def running_game(kind):
 def test_the_seat_page_on_your_turn_fits_the_screen(browser, site, kind, screen):  # noqa: F811
     viewport = PHONE if screen == "phone" else DESKTOP
     game, token = running_game(kind)
-    context = browser.new_context(java_script_enabled=False, viewport=viewport, is_mobile=screen == "phone",
-                                  has_touch=screen == "phone")
+    context = browser.new_context(
+        java_script_enabled=False, viewport=viewport, is_mobile=screen == "phone", has_touch=screen == "phone"
+    )
     page = context.new_page()
     response = page.goto(f"{site}/play/{token}/")
     assert response.status == 200
@@ -139,10 +140,16 @@ def test_the_other_pages_fit_a_phone_without_breaking_words(browser, site):  # n
     from pbem.models import Game
 
     game, token = running_game("elven_castle")
-    services.create_game("zauberschwert", [services.PlayerSpec("Ann", "ann@example.org"),
-                                           services.PlayerSpec("Ben", "ben@example.org")], {})
-    duel = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                             services.PlayerSpec("Bob", "bob@example.org")], {"rounds": 1})
+    services.create_game(
+        "zauberschwert",
+        [services.PlayerSpec("Ann", "ann@example.org"), services.PlayerSpec("Ben", "ben@example.org")],
+        {},
+    )
+    duel = services.create_game(
+        "diceduel",
+        [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+        {"rounds": 1},
+    )
     while True:
         duel = Game.objects.get(pk=duel.pk)
         if not duel.awaited:
@@ -152,8 +159,13 @@ def test_the_other_pages_fit_a_phone_without_breaking_words(browser, site):  # n
         services.submit(duel.pk, seat, command=command)
     context = browser.new_context(java_script_enabled=False, viewport=PHONE, is_mobile=True)
     page = context.new_page()
-    for name, path in [("lobby", "/"), ("spectator", f"/games/{game.pk}/"), ("replay", f"/play/{token}/history/"),
-                       ("audit", f"/games/{duel.pk}/audit/"), ("finished", f"/games/{duel.pk}/")]:
+    for name, path in [
+        ("lobby", "/"),
+        ("spectator", f"/games/{game.pk}/"),
+        ("replay", f"/play/{token}/history/"),
+        ("audit", f"/games/{duel.pk}/audit/"),
+        ("finished", f"/games/{duel.pk}/"),
+    ]:
         page.goto(site + path)
         page.screenshot(path=str(ARTIFACTS / f"phone-page-{name}.png"), full_page=True)
         found = page.evaluate(MEASURE)

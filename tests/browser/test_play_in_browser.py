@@ -19,8 +19,10 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
+    ),
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
@@ -162,15 +164,22 @@ def test_pages_fit_a_phone(browser, site):
     from pbem import addressing, services
     from pbem.models import Seat
 
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                             services.PlayerSpec("Bob", "bob@example.org")], {})
+    game = services.create_game(
+        "diceduel",
+        [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+        {},
+    )
     token = addressing.token_for(Seat.objects.get(game=game, number=0))
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740},
-                                  is_mobile=True)
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740}, is_mobile=True)
     page = context.new_page()
-    for name, path in [("seat", f"/play/{token}/"), ("history", f"/play/{token}/history/"),
-                       ("lobby", "/"), ("game", f"/games/{game.pk}/"), ("audit", f"/games/{game.pk}/audit/"),
-                       ("new-game", "/games/new/?kind=diceduel")]:
+    for name, path in [
+        ("seat", f"/play/{token}/"),
+        ("history", f"/play/{token}/history/"),
+        ("lobby", "/"),
+        ("game", f"/games/{game.pk}/"),
+        ("audit", f"/games/{game.pk}/audit/"),
+        ("new-game", "/games/new/?kind=diceduel"),
+    ]:
         page.goto(site + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         shot(page, f"phone-{name}")
@@ -184,8 +193,7 @@ def test_every_games_seat_page_in_the_browser(browser, site):
     from pbem.models import Seat
     from pbem.registry import all_games
 
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740},
-                                  is_mobile=True)
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740}, is_mobile=True)
     page = context.new_page()
     names = ["Alice", "Bob", "Carol", "Dave"]
     for kind, spec in all_games().items():

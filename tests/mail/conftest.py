@@ -31,8 +31,9 @@ class Sink:
         self.messages: list[tuple[str, list[str], bytes]] = []
 
     async def handle_DATA(self, server, session, envelope):
-        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content
-                              or envelope.content))
+        self.messages.append(
+            (envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content or envelope.content)
+        )
         return "250 OK"
 
     def parsed(self):

@@ -74,9 +74,14 @@ def mailgun_signature(key: str) -> dict:
 def webhook(raw: bytes, settings, **_):
     """Mailgun's route forward() to a URL ending in "mime": multipart form with body-mime."""
     msg = message_from_bytes(raw, policy=policy.default)
-    fields = {"recipient": recipients_of(raw)[0], "sender": "alice@example.org", "from": str(msg["From"]),
-              "subject": str(msg["Subject"]), "body-mime": raw.decode("utf-8", "replace"),
-              **mailgun_signature(settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"])}
+    fields = {
+        "recipient": recipients_of(raw)[0],
+        "sender": "alice@example.org",
+        "from": str(msg["From"]),
+        "subject": str(msg["Subject"]),
+        "body-mime": raw.decode("utf-8", "replace"),
+        **mailgun_signature(settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"]),
+    }
     auth = base64.b64encode(settings.ANYMAIL["WEBHOOK_SECRET"].encode()).decode()
     response = Client().post("/mail/anymail/mailgun/inbound_mime/", fields, HTTP_AUTHORIZATION=f"Basic {auth}")
     assert response.status_code == 200, response.content
@@ -87,11 +92,16 @@ def webhook_parsed(raw: bytes, settings, **_):
     msg = message_from_bytes(raw, policy=policy.default)
     plain = msg.get_body(preferencelist=("plain",))
     rich = msg.get_body(preferencelist=("html",))
-    fields = {"recipient": recipients_of(raw)[0], "sender": "alice@example.org", "from": str(msg["From"]),
-              "subject": str(msg["Subject"]),
-              "message-headers": json.dumps([[k, str(v)] for k, v in msg.items() if k.lower() != "content-type"]),
-              "body-plain": plain.get_content() if plain else "", "body-html": rich.get_content() if rich else "",
-              **mailgun_signature(settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"])}
+    fields = {
+        "recipient": recipients_of(raw)[0],
+        "sender": "alice@example.org",
+        "from": str(msg["From"]),
+        "subject": str(msg["Subject"]),
+        "message-headers": json.dumps([[k, str(v)] for k, v in msg.items() if k.lower() != "content-type"]),
+        "body-plain": plain.get_content() if plain else "",
+        "body-html": rich.get_content() if rich else "",
+        **mailgun_signature(settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"]),
+    }
     auth = base64.b64encode(settings.ANYMAIL["WEBHOOK_SECRET"].encode()).decode()
     response = Client().post("/mail/anymail/mailgun/inbound/", fields, HTTP_AUTHORIZATION=f"Basic {auth}")
     assert response.status_code == 200, response.content

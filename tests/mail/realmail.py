@@ -40,8 +40,11 @@ def python_for(user: str) -> dict:
         return {"PBEM_PYTHON": str(venv_python)}
     site = next((ROOT / ".venv" / "lib").glob("python3.*/site-packages"))
     system = Path("/usr/bin/python3.11")
-    if system.exists() and run_as(user, str(system), "-c", f"import sys; sys.path.insert(0, {str(site)!r}); "
-                                  "import django").returncode == 0:
+    if (
+        system.exists()
+        and run_as(user, str(system), "-c", f"import sys; sys.path.insert(0, {str(site)!r}); import django").returncode
+        == 0
+    ):
         return {"PBEM_PYTHON": str(system), "PYTHONPATH": str(site)}
     raise RuntimeError(f"{user} can run neither {venv_python} nor {system} with the venv's packages")
 
@@ -59,38 +62,45 @@ class Postfix:
         (self.dir / "data").mkdir()
         shutil.chown(self.dir / "data", "postfix")
         (self.dir / "transport").write_text(f"{domain} pbem:\n")
-        (self.dir / "main.cf").write_text("\n".join([
-            "compatibility_level = 3.6",
-            f"queue_directory = {self.dir / 'queue'}",
-            f"data_directory = {self.dir / 'data'}",
-            "mail_owner = postfix",
-            "myhostname = mx.pbem-test.localdomain",
-            "inet_interfaces = 127.0.0.1",
-            "inet_protocols = ipv4",
-            "mydestination =",
-            "mynetworks = 127.0.0.0/8",
-            "local_recipient_maps =",
-            "alias_maps =",
-            "alias_database =",
-            f"relay_domains = {domain}",
-            f"transport_maps = hash:{self.dir / 'transport'}",
-            "recipient_delimiter = +",
-            "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination",
-            "default_transport = error:this test instance sends no mail out",
-            f"maillog_file_prefixes = {self.dir}",
-            f"maillog_file = {self.log}",
-            # What the guide's main.cf says: one recipient per delivery, a bounded run.
-            *(["pbem_destination_recipient_limit = 1"] if recipient_limit else []),
-            "pbem_time_limit = 120s",
-            "",
-        ]))
+        (self.dir / "main.cf").write_text(
+            "\n".join(
+                [
+                    "compatibility_level = 3.6",
+                    f"queue_directory = {self.dir / 'queue'}",
+                    f"data_directory = {self.dir / 'data'}",
+                    "mail_owner = postfix",
+                    "myhostname = mx.pbem-test.localdomain",
+                    "inet_interfaces = 127.0.0.1",
+                    "inet_protocols = ipv4",
+                    "mydestination =",
+                    "mynetworks = 127.0.0.0/8",
+                    "local_recipient_maps =",
+                    "alias_maps =",
+                    "alias_database =",
+                    f"relay_domains = {domain}",
+                    f"transport_maps = hash:{self.dir / 'transport'}",
+                    "recipient_delimiter = +",
+                    "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination",
+                    "default_transport = error:this test instance sends no mail out",
+                    f"maillog_file_prefixes = {self.dir}",
+                    f"maillog_file = {self.log}",
+                    # What the guide's main.cf says: one recipient per delivery, a bounded run.
+                    *(["pbem_destination_recipient_limit = 1"] if recipient_limit else []),
+                    "pbem_time_limit = 120s",
+                    "",
+                ]
+            )
+        )
         shutil.copy("/etc/postfix/master.cf", self.dir / "master.cf")
         self.postconf("-M#", "smtp/inet")
         self.postconf("-Me", f"{self.port}/inet = {self.port} inet n - n - - smtpd")
         self.postconf("-Me", "postlog/unix-dgram = postlog unix-dgram n - n - 1 postlogd")
-        self.postconf("-Me", f"pbem/unix = pbem unix - n n - - pipe flags=R user={PIPE_USER} "
-                             f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file} "
-                             "--recipient ${original_recipient}")
+        self.postconf(
+            "-Me",
+            f"pbem/unix = pbem unix - n n - - pipe flags=R user={PIPE_USER} "
+            f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file} "
+            "--recipient ${original_recipient}",
+        )
         self.postconf("-F", "*/*/chroot = n")
         subprocess.run(["postmap", "-c", str(self.dir), str(self.dir / "transport")], check=True, timeout=60)
 
@@ -112,7 +122,9 @@ class Postfix:
             if log.count(text) >= count:
                 return log
             time.sleep(0.2)
-        raise AssertionError(f"{text!r} x{count} not in the mail log:\n{self.log.read_text() if self.log.exists() else ''}")
+        raise AssertionError(
+            f"{text!r} x{count} not in the mail log:\n{self.log.read_text() if self.log.exists() else ''}"
+        )
 
 
 class Dovecot:
@@ -130,23 +142,23 @@ class Dovecot:
         self.conf = self.dir / "dovecot.conf"
         self.conf.write_text(f"""
 instance_name = pbem-test-{self.port}
-base_dir = {self.dir / 'run'}
-state_dir = {self.dir / 'state'}
+base_dir = {self.dir / "run"}
+state_dir = {self.dir / "state"}
 protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain
-log_path = {self.dir / 'dovecot.log'}
-mail_location = maildir:{self.dir / 'mail'}/%u
+log_path = {self.dir / "dovecot.log"}
+mail_location = maildir:{self.dir / "mail"}/%u
 first_valid_uid = 1
 passdb {{
   driver = passwd-file
-  args = scheme=PLAIN username_format=%u {self.dir / 'users'}
+  args = scheme=PLAIN username_format=%u {self.dir / "users"}
 }}
 userdb {{
   driver = static
-  args = uid=nobody gid=nogroup home={self.dir / 'mail'}/%u
+  args = uid=nobody gid=nogroup home={self.dir / "mail"}/%u
 }}
 service imap-login {{
   chroot =
@@ -165,8 +177,13 @@ service anvil {{
 
     def start(self) -> Dovecot:
         # No pipes: the daemon keeps its output open, and run() would wait for it.
-        subprocess.run(["dovecot", "-c", str(self.conf)], check=True, timeout=60,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            ["dovecot", "-c", str(self.conf)],
+            check=True,
+            timeout=60,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -203,5 +220,3 @@ def write_env_file(path: Path, values: dict) -> Path:
     path.write_text("".join(f"{key}={value}\n" for key, value in values.items()))
     path.chmod(0o644)
     return path
-
-

@@ -34,40 +34,70 @@ def fill(name: str, values: dict, qp_charset: str | None = None) -> bytes:
     return text.encode("latin-1")
 
 
-def values_for(notice, command: str, *, sender: str, to: str | None, message_id: str | None,
-               subject: str | None, keep_threading: bool) -> dict:
+def values_for(
+    notice,
+    command: str,
+    *,
+    sender: str,
+    to: str | None,
+    message_id: str | None,
+    subject: str | None,
+    keep_threading: bool,
+) -> dict:
     body = notice.get_body(preferencelist=("plain",)).get_content()
     notice_id = str(notice["Message-ID"])
     return {
-        "FROM": sender, "TO": to or parseaddr(str(notice.get("Reply-To") or notice.get("From")))[1],
+        "FROM": sender,
+        "TO": to or parseaddr(str(notice.get("Reply-To") or notice.get("From")))[1],
         "SUBJECT": subject if subject is not None else str(notice["Subject"]),
         "MESSAGE_ID": message_id or f"<{uuid.uuid4().hex}@mail.example.org>",
         "IN_REPLY_TO": notice_id if keep_threading else "<unrelated@mail.example.org>",
-        "REFERENCES": f"{notice.get('References', '')} {notice_id}".strip() if keep_threading
+        "REFERENCES": f"{notice.get('References', '')} {notice_id}".strip()
+        if keep_threading
         else "<unrelated@mail.example.org>",
-        "DATE": format_datetime(timezone.now()), "COMMAND": command,
-        "QUOTED": "\n".join(("> " + line).rstrip() for line in body.splitlines()), "QUOTED_PLAIN": body,
+        "DATE": format_datetime(timezone.now()),
+        "COMMAND": command,
+        "QUOTED": "\n".join(("> " + line).rstrip() for line in body.splitlines()),
+        "QUOTED_PLAIN": body,
         "COMMAND_HTML": "<br>\n".join(html.escape(line) for line in command.splitlines()),
         "QUOTED_HTML": "<br>\n".join(html.escape(line) for line in body.splitlines()),
     }
 
 
-def reply(style: str, notice, command: str, *, sender: str = "alice@example.org", to: str | None = None,
-          message_id: str | None = None, subject: str | None = None, keep_threading: bool = True) -> bytes:
+def reply(
+    style: str,
+    notice,
+    command: str,
+    *,
+    sender: str = "alice@example.org",
+    to: str | None = None,
+    message_id: str | None = None,
+    subject: str | None = None,
+    keep_threading: bool = True,
+) -> bytes:
     """A reply to `notice` (an email.message.EmailMessage as received) in a client's style."""
-    values = values_for(notice, command, sender=sender, to=to, message_id=message_id, subject=subject,
-                        keep_threading=keep_threading)
+    values = values_for(
+        notice, command, sender=sender, to=to, message_id=message_id, subject=subject, keep_threading=keep_threading
+    )
     if style == "html_only":
-        markup = (f"<html><body><div>{values['COMMAND_HTML']}</div><br><div class=\"gmail_quote\">On Mon, "
-                  f"Master of Seals wrote:<blockquote>{values['QUOTED_HTML']}</blockquote></div></body></html>")
+        markup = (
+            f'<html><body><div>{values["COMMAND_HTML"]}</div><br><div class="gmail_quote">On Mon, '
+            f"Master of Seals wrote:<blockquote>{values['QUOTED_HTML']}</blockquote></div></body></html>"
+        )
         values["HTML_BASE64"] = base64.encodebytes(markup.encode()).decode().strip()
     return fill(f"{style}_reply.eml", values, QP_CHARSETS.get(style))
 
 
 def corpus(name: str, notice, command: str = "", **extra) -> bytes:
     """A bad-input fixture (auto_reply, bounce, attachment, broken_charset) aimed at `notice`."""
-    values = values_for(notice, command, sender=extra.pop("sender", "alice@example.org"), to=extra.pop("to", None),
-                        message_id=extra.pop("message_id", None), subject=extra.pop("subject", None),
-                        keep_threading=True)
+    values = values_for(
+        notice,
+        command,
+        sender=extra.pop("sender", "alice@example.org"),
+        to=extra.pop("to", None),
+        message_id=extra.pop("message_id", None),
+        subject=extra.pop("subject", None),
+        keep_threading=True,
+    )
     values.update(extra)
     return fill(f"{name}.eml", values)

@@ -116,8 +116,10 @@ def test_away_until_announces_the_day_the_player_wrote_not_the_day_after(table, 
 
 def test_deadlines_are_shown_in_utc_by_default_with_the_zone_named(table, mailoutbox):
     send_all()
-    assert re.search(r"Deadline: \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC \(in \d+ hours\)",
-                     text_of(received(mailoutbox, "alice@example.org", "turn")))
+    assert re.search(
+        r"Deadline: \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC \(in \d+ hours\)",
+        text_of(received(mailoutbox, "alice@example.org", "turn")),
+    )
 
 
 def test_a_player_sets_a_time_zone_and_dates_are_shown_in_it(table, mailoutbox):
@@ -126,13 +128,16 @@ def test_a_player_sets_a_time_zone_and_dates_are_shown_in_it(table, mailoutbox):
     assert message.status == "applied", message.outcome
     assert table.seats.get(number=0).time_zone == "Europe/Berlin"
     body = answer_to(mailoutbox)
-    deadline = datetime.fromisoformat(Game.objects.get(pk=table.pk).deadlines["0"]).astimezone(ZoneInfo("Europe/Berlin"))
+    deadline = datetime.fromisoformat(Game.objects.get(pk=table.pk).deadlines["0"]).astimezone(
+        ZoneInfo("Europe/Berlin")
+    )
     assert f"Your deadline: {deadline:%a %d %b %Y, %H:%M} Europe/Berlin" in body
     # Away to the end of the day in Berlin: an hour before midnight UTC in winter.
     last_day = (timezone.now() + timedelta(days=5)).date()
     deliver(reply("gmail", received(mailoutbox, "alice@example.org", "turn"), f"away until {last_day.isoformat()}"))
     assert table.seats.get(number=0).away_until == (
-        datetime(last_day.year, last_day.month, last_day.day, tzinfo=ZoneInfo("Europe/Berlin")) + timedelta(days=1))
+        datetime(last_day.year, last_day.month, last_day.day, tzinfo=ZoneInfo("Europe/Berlin")) + timedelta(days=1)
+    )
 
 
 def test_an_unknown_time_zone_is_refused_and_changes_nothing(table, mailoutbox):

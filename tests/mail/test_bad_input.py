@@ -20,8 +20,9 @@ from .test_replies import received, text_of
 def board_version(game) -> tuple[int, list]:
     """The game's version and its non-platform events: what "nothing changed" means."""
     game = Game.objects.get(pk=game.pk)
-    return game.version, list(Event.objects.filter(game=game).exclude(type__startswith="pbem.")
-                              .values_list("seq", flat=True))
+    return game.version, list(
+        Event.objects.filter(game=game).exclude(type__startswith="pbem.").values_list("seq", flat=True)
+    )
 
 
 def attachment_5mb() -> str:
@@ -30,26 +31,49 @@ def attachment_5mb() -> str:
 
 CASES = {
     # name: (builder(game, notice) -> raw, expected status, expected code, answered?, words in the answer)
-    "no token": (lambda g, n: reply("gmail", n, "play 5", to="seals@pbem.localhost", subject="my move"),
-                 "refused", "no_token", True, "could not tell which game"),
+    "no token": (
+        lambda g, n: reply("gmail", n, "play 5", to="seals@pbem.localhost", subject="my move"),
+        "refused",
+        "no_token",
+        True,
+        "could not tell which game",
+    ),
     # A token that is not ours proves no link to us: recorded, and not answered (no backscatter).
-    "forged token": (lambda g, n: reply("gmail", n, "play 5", to="play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost"),
-                     "refused", "forged", False, ""),
+    "forged token": (
+        lambda g, n: reply("gmail", n, "play 5", to="play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost"),
+        "refused",
+        "forged",
+        False,
+        "",
+    ),
     "revoked token": (None, "refused", "revoked", True, "revoked"),
     "wrong game": (None, "refused", "other_game", True, "another game"),
-    "sender not at the table": (lambda g, n: reply("gmail", n, "play 5", sender="eve@example.net"),
-                                "refused", "not_at_table", True, "not at the table"),
+    "sender not at the table": (
+        lambda g, n: reply("gmail", n, "play 5", sender="eve@example.net"),
+        "refused",
+        "not_at_table",
+        True,
+        "not at the table",
+    ),
     "not your turn": (None, "refused", "not_your_turn", True, "not your turn"),
-    "illegal move": (lambda g, n: reply("gmail", n, "play 99"), "refused", "illegal", True,
-                     "Line 1: play 99"),
-    "unknown command": (lambda g, n: reply("outlook", n, "dance wildly"), "refused", "illegal", True,
-                        "Line 1: dance wildly"),
+    "illegal move": (lambda g, n: reply("gmail", n, "play 99"), "refused", "illegal", True, "Line 1: play 99"),
+    "unknown command": (
+        lambda g, n: reply("outlook", n, "dance wildly"),
+        "refused",
+        "illegal",
+        True,
+        "Line 1: dance wildly",
+    ),
     "empty body": (lambda g, n: reply("gmail", n, ""), "refused", "empty", True, "no command"),
     "HTML-only": (lambda g, n: reply("html_only", n, "board"), "answered", "answered", True, "Your hand"),
-    "5 MB attachment": (lambda g, n: corpus("attachment", n, f"play {hand(g, 0)[0]}", ATTACHMENT=attachment_5mb()),
-                        "refused", "too_large", True, "without attachments"),
-    "broken charset": (lambda g, n: corpus("broken_charset", n, "board"), "refused", "illegal", True,
-                       "Line 2: Tr"),
+    "5 MB attachment": (
+        lambda g, n: corpus("attachment", n, f"play {hand(g, 0)[0]}", ATTACHMENT=attachment_5mb()),
+        "refused",
+        "too_large",
+        True,
+        "without attachments",
+    ),
+    "broken charset": (lambda g, n: corpus("broken_charset", n, "board"), "refused", "illegal", True, "Line 2: Tr"),
     "auto-reply": (lambda g, n: corpus("auto_reply", n), "ignored", "automatic", False, ""),
     "mailer-daemon bounce": (None, "ignored", "bounce", False, ""),
 }

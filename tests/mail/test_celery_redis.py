@@ -44,8 +44,10 @@ def _redis_up() -> bool:
         return False
 
 
-pytestmark = [pytest.mark.django_db(transaction=True),
-              pytest.mark.skipif(not _redis_up(), reason=f"no Redis at {REDIS_URL}")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not _redis_up(), reason=f"no Redis at {REDIS_URL}"),
+]
 
 
 def use_broker(url: str) -> None:
@@ -70,18 +72,49 @@ def worker(settings, smtp_sink, tmp_path):
     """`celery worker` in its own process, on a queue of its own, on the test database."""
     queue = f"pbem-mail-test-{uuid.uuid4().hex[:8]}"
     db = connection.settings_dict
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", CELERY_BROKER_URL=REDIS_URL,
-               CELERY_TASK_ALWAYS_EAGER="0", CELERY_TASK_DEFAULT_QUEUE=queue, PBEM_NOTICE_DISPATCH="on_commit",
-               DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-                            f"{db['PORT'] or 5432}/{db['NAME']}",
-               EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
-               EMAIL_PORT=str(smtp_sink.port), EMAIL_USE_TLS="0")
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="tests.settings",
+        CELERY_BROKER_URL=REDIS_URL,
+        CELERY_TASK_ALWAYS_EAGER="0",
+        CELERY_TASK_DEFAULT_QUEUE=queue,
+        PBEM_NOTICE_DISPATCH="on_commit",
+        DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}",
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=str(smtp_sink.port),
+        EMAIL_USE_TLS="0",
+    )
     log = tmp_path / "worker.log"
     saved = {key: celery_app.conf[key] for key in ("task_always_eager", "task_default_queue", "broker_url")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-Q", queue, "-l", "info",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{queue}@%h", "-f", str(log)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "-Q",
+            queue,
+            "-l",
+            "info",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{queue}@%h",
+            "-f",
+            str(log),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     try:
         celery_app.conf.update(task_always_eager=False, task_default_queue=queue)
         use_broker(REDIS_URL)
@@ -94,8 +127,9 @@ def worker(settings, smtp_sink, tmp_path):
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
-        celery_app.conf.update(task_always_eager=saved["task_always_eager"],
-                               task_default_queue=saved["task_default_queue"])
+        celery_app.conf.update(
+            task_always_eager=saved["task_always_eager"], task_default_queue=saved["task_default_queue"]
+        )
         use_broker(saved["broker_url"])
 
 
@@ -107,8 +141,9 @@ def test_the_worker_sends_notices_and_processes_replies(worker, smtp_sink):
     game = services.create_game("diceduel", CAST[:2], {})
     wait_until(lambda: len(smtp_sink.messages) == 2, what="two turn notices")
     card = hand(game, 0)[0]
-    message, _created = inbox.store_raw(reply("gmail", notice_to(smtp_sink, "alice@example.org"),
-                                              f"play {card}"), "pipe")
+    message, _created = inbox.store_raw(
+        reply("gmail", notice_to(smtp_sink, "alice@example.org"), f"play {card}"), "pipe"
+    )
     wait_until(lambda: InboundMessage.objects.get(pk=message.pk).status != "received", what="the reply")
     assert InboundMessage.objects.get(pk=message.pk).status == "applied"
     # Bob, still choosing, hears that Alice played (news); Alice gets her confirmation.

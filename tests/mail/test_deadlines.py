@@ -73,8 +73,13 @@ def test_away_moves_the_deadline_past_the_absence_and_the_table_hears(table, mai
     assert deadline_of(table, 0) > datetime.combine(back, datetime.min.time(), tzinfo=timezone.get_current_timezone())
     send_all()
     assert "Alice is away until" in text_of(received(mailoutbox, "bob@example.org", "news"))
-    too_long = deliver(reply("gmail", received(mailoutbox, "alice@example.org"),
-                             f"away until {(timezone.now() + timedelta(days=400)).date().isoformat()}"))
+    too_long = deliver(
+        reply(
+            "gmail",
+            received(mailoutbox, "alice@example.org"),
+            f"away until {(timezone.now() + timedelta(days=400)).date().isoformat()}",
+        )
+    )
     assert (too_long.status, too_long.error_code) == ("refused", "illegal")
     assert "days of absence left" in too_long.outcome
 
@@ -92,7 +97,9 @@ def test_daily_digest_once_a_day_for_those_who_asked(table, mailoutbox):
     assert "today's news" in digest["Subject"]
 
 
-@pytest.mark.parametrize("task", ["run_deadlines", "send_digests", "sweep_outbox", "sweep_inbound", "poll_imap", "prune"])
+@pytest.mark.parametrize(
+    "task", ["run_deadlines", "send_digests", "sweep_outbox", "sweep_inbound", "poll_imap", "prune"]
+)
 def test_beat_schedule_names_real_tasks(task, settings):
     names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert f"pbem.tasks.{task}" in names

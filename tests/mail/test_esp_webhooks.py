@@ -21,21 +21,34 @@ from .test_replies import received
 
 ANYMAIL_INBOUND = sorted(p.name for p in anymail_urls.urlpatterns if (p.name or "").endswith("_inbound_webhook"))
 ESP_PATHS = {
-    "amazon_ses_inbound_webhook": "amazon_ses", "brevo_inbound_webhook": "brevo",
-    "mailersend_inbound_webhook": "mailersend", "mailgun_inbound_webhook": "mailgun",
-    "mailjet_inbound_webhook": "mailjet", "mailtrap_inbound_webhook": "mailtrap", "postal_inbound_webhook": "postal",
-    "postmark_inbound_webhook": "postmark", "resend_inbound_webhook": "resend", "sendgrid_inbound_webhook": "sendgrid",
-    "sendinblue_inbound_webhook": "sendinblue", "sparkpost_inbound_webhook": "sparkpost",
+    "amazon_ses_inbound_webhook": "amazon_ses",
+    "brevo_inbound_webhook": "brevo",
+    "mailersend_inbound_webhook": "mailersend",
+    "mailgun_inbound_webhook": "mailgun",
+    "mailjet_inbound_webhook": "mailjet",
+    "mailtrap_inbound_webhook": "mailtrap",
+    "postal_inbound_webhook": "postal",
+    "postmark_inbound_webhook": "postmark",
+    "resend_inbound_webhook": "resend",
+    "sendgrid_inbound_webhook": "sendgrid",
+    "sendinblue_inbound_webhook": "sendinblue",
+    "sparkpost_inbound_webhook": "sparkpost",
 }
 
 
 @pytest.fixture
 def esp_settings(settings):
     """Complete settings for every ESP, as an operator would give them by variables."""
-    settings.ANYMAIL = {**settings.ANYMAIL, "WEBHOOK_SECRET": "esp-user:esp-password",
-                        "POSTAL_WEBHOOK_KEY": "postal-key", "MAILERSEND_INBOUND_SECRET": "mailersend-secret",
-                        "BREVO_API_KEY": "b", "SENDINBLUE_API_KEY": "s", "MAILTRAP_API_TOKEN": "m",
-                        "RESEND_API_KEY": "r"}
+    settings.ANYMAIL = {
+        **settings.ANYMAIL,
+        "WEBHOOK_SECRET": "esp-user:esp-password",
+        "POSTAL_WEBHOOK_KEY": "postal-key",
+        "MAILERSEND_INBOUND_SECRET": "mailersend-secret",
+        "BREVO_API_KEY": "b",
+        "SENDINBLUE_API_KEY": "s",
+        "MAILTRAP_API_TOKEN": "m",
+        "RESEND_API_KEY": "r",
+    }
     return settings
 
 
@@ -85,11 +98,21 @@ def test_an_esp_without_its_settings_answers_503_and_says_what_is_missing(settin
 def postmark(raw: bytes, to: str) -> dict:
     """Postmark's inbound JSON with "Include raw email content" on."""
     msg = message_from_bytes(raw, policy=policy.default)
-    return {"content_type": "application/json",
-            "data": json.dumps({"RecordType": "Inbound", "OriginalRecipient": to, "RawEmail": raw.decode(),
-                                "FromFull": {"Email": "alice@example.org", "Name": "Alice"},
-                                "ToFull": [{"Email": to, "Name": ""}], "Subject": str(msg["Subject"]),
-                                "MessageID": "postmark-1", "Headers": []})}
+    return {
+        "content_type": "application/json",
+        "data": json.dumps(
+            {
+                "RecordType": "Inbound",
+                "OriginalRecipient": to,
+                "RawEmail": raw.decode(),
+                "FromFull": {"Email": "alice@example.org", "Name": "Alice"},
+                "ToFull": [{"Email": to, "Name": ""}],
+                "Subject": str(msg["Subject"]),
+                "MessageID": "postmark-1",
+                "Headers": [],
+            }
+        ),
+    }
 
 
 def sendgrid(raw: bytes, to: str) -> dict:
@@ -99,9 +122,16 @@ def sendgrid(raw: bytes, to: str) -> dict:
 
 def sparkpost(raw: bytes, to: str) -> dict:
     """SparkPost's inbound relay webhook: a JSON list of relay_message events."""
-    event = {"msys": {"relay_message": {"protocol": "smtp", "rcpt_to": to, "msg_from": "alice@example.org",
-                                        "content": {"email_rfc822": base64.b64encode(raw).decode(),
-                                                    "email_rfc822_is_base64": True}}}}
+    event = {
+        "msys": {
+            "relay_message": {
+                "protocol": "smtp",
+                "rcpt_to": to,
+                "msg_from": "alice@example.org",
+                "content": {"email_rfc822": base64.b64encode(raw).decode(), "email_rfc822_is_base64": True},
+            }
+        }
+    }
     return {"content_type": "application/json", "data": json.dumps([event])}
 
 
@@ -112,8 +142,9 @@ def test_a_reply_through_an_esp_configured_by_settings_alone_is_applied(esp, pay
     card = hand(table, 0)[0]
     turn = received(mailoutbox, "alice@example.org")
     raw = reply("gmail", turn, f"play {card}")
-    response = Client().post(f"/mail/anymail/{esp}/inbound/", **payload(raw, str(turn["Reply-To"])),
-                             **basic_auth(esp_settings))
+    response = Client().post(
+        f"/mail/anymail/{esp}/inbound/", **payload(raw, str(turn["Reply-To"])), **basic_auth(esp_settings)
+    )
     assert response.status_code == 200, response.content
     message = InboundMessage.objects.get()
     assert message.channel == "webhook" and message.envelope_to == [str(turn["Reply-To"]).lower()]

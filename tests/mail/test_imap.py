@@ -15,8 +15,10 @@ from pbem.models import InboundMessage
 
 from .doors import FakeImapMessage, FakeMailBox
 
-RAW = (b"From: alice@example.org\r\nTo: play+x@pbem.localhost\r\nSubject: Re: your move\r\n"
-       b"Message-ID: <%d@mail.example.org>\r\n\r\nhelp\r\n")
+RAW = (
+    b"From: alice@example.org\r\nTo: play+x@pbem.localhost\r\nSubject: Re: your move\r\n"
+    b"Message-ID: <%d@mail.example.org>\r\n\r\nhelp\r\n"
+)
 
 
 class KeywordMailBox(FakeMailBox):
@@ -66,8 +68,10 @@ def test_poll_imap_says_what_it_stored_and_refuses_when_the_door_is_off(imap_set
     box = KeywordMailBox([RAW % 1])
     monkeypatch.setattr(imap, "connect", lambda: box)
     call_command("poll_imap")
-    assert "pbem@imap.example.org:993 (ssl) INBOX: 1 stored, 0 already stored (marked with keyword)" in \
-        capsys.readouterr().out
+    assert (
+        "pbem@imap.example.org:993 (ssl) INBOX: 1 stored, 0 already stored (marked with keyword)"
+        in capsys.readouterr().out
+    )
     imap_settings.PBEM_IMAP_HOST = ""
     with pytest.raises(CommandError, match="the IMAP door is off"):
         call_command("poll_imap")
@@ -90,6 +94,7 @@ def test_the_tls_mode_is_the_one_configured(mode, kind, imap_settings, monkeypat
         def make(*args, **kwargs):
             made["kind"] = (cls, kwargs)
             return SimpleNamespace()  # a box: connect() sets its message class
+
         return make
 
     for cls in (MailBox, MailBoxStartTls, MailBoxUnencrypted):

@@ -57,8 +57,9 @@ def test_notice_ids_and_subject_tags_round_trip(table):
 
 
 def test_html_to_text_drops_quotes_and_keeps_lines():
-    text = inbound.html_to_text('<div>play 7</div><div>say hi&nbsp;there</div><blockquote type="cite">'
-                                "<div>1 play 5</div></blockquote>")
+    text = inbound.html_to_text(
+        '<div>play 7</div><div>say hi&nbsp;there</div><blockquote type="cite"><div>1 play 5</div></blockquote>'
+    )
     assert text.split("\n") == ["play 7", "say hi there"]
 
 
@@ -81,8 +82,16 @@ def test_automatic_mail_is_recognised(header, reason, settings):
     assert inbound.parse(raw.encode()).automatic == reason
 
 
-@pytest.mark.parametrize("sender", ["MAILER-DAEMON@mx.example.org", "postmaster@example.org",
-                                    "no-reply@example.org", "noreply@example.org", "seals@pbem.localhost"])
+@pytest.mark.parametrize(
+    "sender",
+    [
+        "MAILER-DAEMON@mx.example.org",
+        "postmaster@example.org",
+        "no-reply@example.org",
+        "noreply@example.org",
+        "seals@pbem.localhost",
+    ],
+)
 def test_automatic_senders(sender):
     raw = f"From: {sender}\r\nTo: seals@pbem.localhost\r\nSubject: hi\r\n\r\nplay 5\r\n"
     assert inbound.parse(raw.encode()).automatic
@@ -100,8 +109,9 @@ def test_no_message_id_gets_a_stable_one():
 
 
 def test_oversized_message_keeps_headers_and_its_size(settings):
-    raw = (b"From: alice@example.org\r\nSubject: big\r\nContent-Type: multipart/mixed;\r\n boundary=x\r\n\r\n"
-           + b"a" * (settings.PBEM_INBOUND_MAX_BYTES + 10))
+    raw = b"From: alice@example.org\r\nSubject: big\r\nContent-Type: multipart/mixed;\r\n boundary=x\r\n\r\n" + b"a" * (
+        settings.PBEM_INBOUND_MAX_BYTES + 10
+    )
     kept = inbound.truncated(raw)
     assert len(kept) < 300 and b"boundary" not in kept
     parsed = inbound.parse(kept)

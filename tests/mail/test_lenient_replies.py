@@ -27,21 +27,32 @@ class Case:
 
 
 CASES = {
-    "thunderbird_flowed": Case("thunderbird_flowed_reply.eml", ("Hi all,", "Cheers,", "Alice"),
-                               said="Well played so far, I did not expect that last roll at all, and I "
-                                    "think this round is yours"),
+    "thunderbird_flowed": Case(
+        "thunderbird_flowed_reply.eml",
+        ("Hi all,", "Cheers,", "Alice"),
+        said="Well played so far, I did not expect that last roll at all, and I think this round is yours",
+    ),
     "thunderbird_delsp": Case("thunderbird_delsp_reply.eml", ("Thanks!",), said="Good luck with the next round, Bob"),
-    "thunderbird_html_signature": Case("thunderbird_html_signature_reply.eml",
-                                       ("Alice Example", "Dice enthusiast, play 9 here is no order")),
+    "thunderbird_html_signature": Case(
+        "thunderbird_html_signature_reply.eml", ("Alice Example", "Dice enthusiast, play 9 here is no order")
+    ),
     "gmail_thanks_and_name": Case("gmail_signoff_reply.eml", ("Thanks!", "Best, Alice")),
-    "gmail_signature_without_dashes": Case("gmail_company_signature_reply.eml",
-                                           ("Kind regards,", "Alice Example", "Head of Dice | Example Ltd",
-                                            "+44 20 7946 0000")),
+    "gmail_signature_without_dashes": Case(
+        "gmail_company_signature_reply.eml",
+        ("Kind regards,", "Alice Example", "Head of Dice | Example Ltd", "+44 20 7946 0000"),
+    ),
     "outlook_ios": Case("outlook_ios_reply.eml", ("Regards", "Alice", "Get Outlook for iOS<https://aka.ms/o0ukef>")),
     "iphone": Case("iphone_reply.eml", ("Cheers", "Sent from my iPhone")),
-    "mutt_bottom_posted_with_signature": Case("mutt_reply.eml",
-                                              ("Hello Bob,", "Thanks,", "A.", "Alice Example <alice@example.org>",
-                                               "GPG 0x5EA1ED00 | play 9 is not an order here")),
+    "mutt_bottom_posted_with_signature": Case(
+        "mutt_reply.eml",
+        (
+            "Hello Bob,",
+            "Thanks,",
+            "A.",
+            "Alice Example <alice@example.org>",
+            "GPG 0x5EA1ED00 | play 9 is not an order here",
+        ),
+    ),
 }
 
 
@@ -52,8 +63,12 @@ def alice_notice(table, mailoutbox):
 
 
 def reply_from(fixture: str, notice, command: str) -> bytes:
-    return fill(fixture, values_for(notice, command, sender="alice@example.org", to=None, message_id=None,
-                                    subject=None, keep_threading=True))
+    return fill(
+        fixture,
+        values_for(
+            notice, command, sender="alice@example.org", to=None, message_id=None, subject=None, keep_threading=True
+        ),
+    )
 
 
 @pytest.mark.parametrize("name", list(CASES))

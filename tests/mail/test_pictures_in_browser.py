@@ -22,8 +22,10 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "mail"
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
+    ),
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
@@ -53,9 +55,10 @@ def test_the_notice_shows_its_board_in_a_browser(kind, db, settings, mailoutbox)
     assert resolved == (1 if spec.render_svg is not None else 0)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM,
-                                     args=["--headless", "--no-sandbox", "--disable-gpu",
-                                           "--disable-background-networking"])
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
         try:
             page = chromium.new_page(viewport={"width": 800, "height": 900})
             page.set_content(markup, wait_until="load")

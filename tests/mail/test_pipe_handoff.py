@@ -20,16 +20,24 @@ from .conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDOFF = ROOT / "pbem" / "mail" / "handoff.py"
-MAIL = (b"From: alice@example.org\r\nTo: play@pbem.localhost\r\nMessage-ID: <handoff-1@example.org>\r\n"
-        b"Subject: board\r\n\r\nboard\r\n")
+MAIL = (
+    b"From: alice@example.org\r\nTo: play@pbem.localhost\r\nMessage-ID: <handoff-1@example.org>\r\n"
+    b"Subject: board\r\n\r\nboard\r\n"
+)
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
 
 def pipe(raw: bytes, port: int | None, *args: str, **env) -> subprocess.CompletedProcess:
     extra = {"PBEM_PIPE_HANDOFF": f"127.0.0.1:{port}" if port else "", **env}
-    return subprocess.run([sys.executable, "-I", "-S", str(HANDOFF), "--recipient", "play@pbem.localhost", *args],
-                          input=raw, capture_output=True, env=service_env(**extra), cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(HANDOFF), "--recipient", "play@pbem.localhost", *args],
+        input=raw,
+        capture_output=True,
+        env=service_env(**extra),
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -75,8 +83,10 @@ def test_a_message_handed_over_twice_is_stored_once(listener):
 
 
 def test_the_handoff_loads_no_django():
-    code = (f"import runpy, sys; runpy.run_path({str(HANDOFF)!r}); "
-            "print(sorted(n for n in sys.modules if n.split('.')[0] in ('django', 'pbem', 'celery', 'psycopg')))")
+    code = (
+        f"import runpy, sys; runpy.run_path({str(HANDOFF)!r}); "
+        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('django', 'pbem', 'celery', 'psycopg')))"
+    )
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
@@ -113,9 +123,14 @@ def test_with_the_listener_away_the_pipe_stores_the_message_itself():
 
 
 def test_a_recipient_the_listener_refuses_is_stored_the_pipes_own_way(listener):
-    done = subprocess.run([sys.executable, "-I", "-S", str(HANDOFF), "--recipient", "someone@elsewhere.example"],
-                          input=MAIL, capture_output=True, cwd=ROOT, timeout=120,
-                          env=service_env(PBEM_PIPE_HANDOFF=f"127.0.0.1:{listener}"))
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(HANDOFF), "--recipient", "someone@elsewhere.example"],
+        input=MAIL,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        env=service_env(PBEM_PIPE_HANDOFF=f"127.0.0.1:{listener}"),
+    )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     stored = InboundMessage.objects.get(message_id="<handoff-1@example.org>")
     assert stored.channel == "pipe" and stored.envelope_to == ["someone@elsewhere.example"]

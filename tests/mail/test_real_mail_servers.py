@@ -49,11 +49,16 @@ def service_settings(smtp_sink, tmp_path, **overrides) -> dict:
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "SECRET_KEY": django_settings.SECRET_KEY,
         "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-                        f"{db['PORT'] or 5432}/{db['NAME']}",
+        f"{db['PORT'] or 5432}/{db['NAME']}",
         "PBEM_MAIL_DOMAIN": django_settings.PBEM_MAIL_DOMAIN,
-        "CELERY_BROKER_URL": "", "CELERY_TASK_ALWAYS_EAGER": "1", "PBEM_NOTICE_DISPATCH": "on_commit",
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(smtp_sink.port), "PBEM_DATA_DIR": str(data), "STATIC_ROOT": str(data / "static"),
+        "CELERY_BROKER_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "PBEM_NOTICE_DISPATCH": "on_commit",
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_sink.port),
+        "PBEM_DATA_DIR": str(data),
+        "STATIC_ROOT": str(data / "static"),
         "PBEM_PIPE_TIMEOUT": "90",
         **overrides,
     }
@@ -120,9 +125,12 @@ def test_a_mail_to_two_addresses_at_the_domain_is_piped_once_for_each_not_bounce
 
 
 @requires_postgres
-@pytest.mark.parametrize("postfix", [{"DATABASE_URL": "postgres://nobody@127.0.0.1:9/none"},
-                                     {"PBEM_PYTHON": "/nonexistent/python"}],
-                         ids=["database away", "interpreter missing"], indirect=True)
+@pytest.mark.parametrize(
+    "postfix",
+    [{"DATABASE_URL": "postgres://nobody@127.0.0.1:9/none"}, {"PBEM_PYTHON": "/nonexistent/python"}],
+    ids=["database away", "interpreter missing"],
+    indirect=True,
+)
 def test_a_delivery_that_cannot_be_stored_is_deferred_not_bounced(live_game, smtp_sink, postfix):
     turn = notice_to(smtp_sink, "alice@example.org")
     with smtplib.SMTP("127.0.0.1", postfix.port) as client:

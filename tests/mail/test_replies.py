@@ -71,8 +71,9 @@ def test_several_lines_all_or_none(table, mailoutbox):
     assert not Event.objects.filter(game=table, type__in=["pbem.Said", "CardPlayed"]).exists()
     applied = deliver(reply("gmail", notice, f"say here goes\nplay {card}"))
     assert applied.status == "applied"
-    assert list(Event.objects.filter(game=table, type__in=["pbem.Said", "CardPlayed"])
-                .values_list("type", flat=True)) == ["pbem.Said", "CardPlayed"]
+    assert list(
+        Event.objects.filter(game=table, type__in=["pbem.Said", "CardPlayed"]).values_list("type", flat=True)
+    ) == ["pbem.Said", "CardPlayed"]
 
 
 def test_reply_to_an_older_notice_is_refused_when_the_seat_saw_changes(table, mailoutbox):
@@ -115,8 +116,12 @@ def test_client_that_dropped_reply_to_is_identified_by_sender_and_subject_code(t
 def test_platform_commands_answer_by_mail(table, mailoutbox):
     send_all()
     notice = received(mailoutbox, "alice@example.org")
-    for command, expected in [("help", "Commands for every game"), ("board", "Your hand"),
-                              ("history 2", "#"), ("notices digest", "notices digest")]:
+    for command, expected in [
+        ("help", "Commands for every game"),
+        ("board", "Your hand"),
+        ("history 2", "#"),
+        ("notices digest", "notices digest"),
+    ]:
         message = deliver(reply("gmail", notice, command))
         assert message.status in ("answered", "applied"), (command, message.outcome)
         send_all()
@@ -127,8 +132,7 @@ def test_platform_commands_answer_by_mail(table, mailoutbox):
 def test_say_is_recorded_and_told_to_the_table(table, mailoutbox):
     send_all()
     services.submit(table.pk, 0, f"play {hand(table, 0)[0]}")  # Alice waits now; she hears news
-    deliver(reply("gmail", received(mailoutbox, "bob@example.org"), "say Good luck, Alice!",
-                  sender="bob@example.org"))
+    deliver(reply("gmail", received(mailoutbox, "bob@example.org"), "say Good luck, Alice!", sender="bob@example.org"))
     said = Event.objects.get(game=table, type="pbem.Said")
     assert said.payload == {"seat": 1, "text": "Good luck, Alice!"}
     send_all()
@@ -158,5 +162,5 @@ def test_a_long_absence_of_notices_is_summed_up_not_pasted(table, mailoutbox):
     assert deadlines.send_digests(timezone.now().replace(hour=9)) == 1
     send_all()
     body = text_of(received(mailoutbox, "bob@example.org", "digest"))
-    assert "earlier events: reply \"history" in body
+    assert 'earlier events: reply "history' in body
     assert "Alice says: chatter 34" in body and "Alice says: chatter 0\n" not in body

@@ -67,13 +67,13 @@ def test_round_trip_through_each_door(door, live_game, smtp_sink, smtp_door, mon
         raw = reply(style, turn, f"play {card}")
         sent_before = len(smtp_sink.messages)
 
-        DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path / style, settings=settings,
-                      smtp_door=smtp_door)
+        DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path / style, settings=settings, smtp_door=smtp_door)
 
         message = InboundMessage.objects.get(game=game)
         assert (message.channel, message.status) == (door, "applied"), (style, message.outcome)
         assert list(Event.objects.filter(game=game, type="CardPlayed").values_list("payload", flat=True)) == [
-            {"seat": 0, "card": card}]
+            {"seat": 0, "card": card}
+        ]
         smtp_sink.wait_for(sent_before + 1)
         confirmation = notice_to(smtp_sink, "alice@example.org", "answer", game=game)
         assert confirmation["In-Reply-To"] == message.message_id
@@ -82,13 +82,12 @@ def test_round_trip_through_each_door(door, live_game, smtp_sink, smtp_door, mon
     assert InboundMessage.objects.count() == 3 and Notice.objects.filter(kind="answer").count() == 3
 
 
-def test_one_reply_through_all_doors_is_applied_once(live_game, smtp_sink, smtp_door, monkeypatch, tmp_path,
-                                                    settings):
-    raw = reply("gmail", notice_to(smtp_sink, "bob@example.org"), f"play {hand(live_game, 1)[0]}",
-                sender="bob@example.org")
+def test_one_reply_through_all_doors_is_applied_once(live_game, smtp_sink, smtp_door, monkeypatch, tmp_path, settings):
+    raw = reply(
+        "gmail", notice_to(smtp_sink, "bob@example.org"), f"play {hand(live_game, 1)[0]}", sender="bob@example.org"
+    )
     for door in DOORS:
-        DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path / door, settings=settings,
-                      smtp_door=smtp_door)
+        DELIVER[door](raw, monkeypatch=monkeypatch, tmp_path=tmp_path / door, settings=settings, smtp_door=smtp_door)
     assert InboundMessage.objects.count() == 1
     assert Event.objects.filter(game=live_game, type="CardPlayed").count() == 1
     assert Notice.objects.filter(kind="answer").count() == 1
@@ -104,8 +103,13 @@ def test_mailgun_fully_parsed_payload(live_game, smtp_sink, settings):
 
 
 def test_webhook_with_a_bad_signature_is_refused(client, settings):
-    fields = {"recipient": "play+1-1-aaaa@pbem.localhost", "body-mime": "Subject: x\r\n\r\nplay 1",
-              "timestamp": "1", "token": "t", "signature": "0" * 64}
+    fields = {
+        "recipient": "play+1-1-aaaa@pbem.localhost",
+        "body-mime": "Subject: x\r\n\r\nplay 1",
+        "timestamp": "1",
+        "token": "t",
+        "signature": "0" * 64,
+    }
     auth = base64.b64encode(settings.ANYMAIL["WEBHOOK_SECRET"].encode()).decode()
     response = client.post("/mail/anymail/mailgun/inbound_mime/", fields, HTTP_AUTHORIZATION=f"Basic {auth}")
     assert response.status_code == 400
@@ -126,17 +130,27 @@ def test_the_smtpd_command_serves_until_stopped(live_game, smtp_sink, tmp_path):
     """`manage.py smtpd` as its own process (Celery eager there): a reply handed to it is applied."""
     db = connection.settings_dict
     port = free_port()
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", CELERY_BROKER_URL="",
-               CELERY_TASK_ALWAYS_EAGER="1", PBEM_NOTICE_DISPATCH="on_commit",
-               DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-                            f"{db['PORT'] or 5432}/{db['NAME']}",
-               EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
-               EMAIL_PORT=str(smtp_sink.port))
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="tests.settings",
+        CELERY_BROKER_URL="",
+        CELERY_TASK_ALWAYS_EAGER="1",
+        PBEM_NOTICE_DISPATCH="on_commit",
+        DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}",
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=str(smtp_sink.port),
+    )
     out = tmp_path / "smtpd.out"
     with out.open("wb") as sink_file:
-        server = subprocess.Popen([sys.executable, "manage.py", "smtpd", "--port", str(port)],
-                                  cwd=Path(__file__).resolve().parents[2], env=env, stdout=sink_file,
-                                  stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "smtpd", "--port", str(port)],
+            cwd=Path(__file__).resolve().parents[2],
+            env=env,
+            stdout=sink_file,
+            stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + 30
         while b"Listening" not in out.read_bytes() and time.monotonic() < deadline and server.poll() is None:

@@ -100,7 +100,8 @@ def refusing_sink(settings):
 
 
 def test_a_refused_address_is_logged_told_and_holds_the_deadline_until_mail_gets_through(
-        table, refusing_sink, mailoutbox):
+    table, refusing_sink, mailoutbox
+):
     get_user_model().objects.create_superuser("seals", "master@example.org", "x")
     assert send_all() == {"sent": 1, "undeliverable": 1}
     alice = Notice.objects.get(game=table, seat__number=0, kind="turn")

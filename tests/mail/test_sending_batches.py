@@ -101,8 +101,9 @@ def test_a_notice_in_a_batch_is_the_mail_it_would_be_alone(three_tables, setting
         alone[notice.pk] = (rendered.to, rendered.subject, rendered.text, rendered.html)
     mail.outbox = []
     assert send_all() == {"sent": 9}
-    batched = {int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0])
-               for m in mail.outbox}
+    batched = {
+        int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0]) for m in mail.outbox
+    }
     assert batched == alone
 
 

@@ -22,13 +22,21 @@ from .test_celery_redis import REDIS_URL, _redis_up, wait_until
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
-FAST_TIMERS = {"PBEM_DEADLINES_EVERY": "0.5", "PBEM_OUTBOX_SWEEP_EVERY": "0.5", "PBEM_INBOUND_SWEEP_EVERY": "5",
-               "PBEM_NOTICE_DISPATCH": "on_commit"}
+FAST_TIMERS = {
+    "PBEM_DEADLINES_EVERY": "0.5",
+    "PBEM_OUTBOX_SWEEP_EVERY": "0.5",
+    "PBEM_INBOUND_SWEEP_EVERY": "5",
+    "PBEM_NOTICE_DISPATCH": "on_commit",
+}
 
 
 def _mail_env(smtp_sink) -> dict:
-    return {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "127.0.0.1",
-            "EMAIL_PORT": str(smtp_sink.port), "EMAIL_USE_TLS": "0"}
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_sink.port),
+        "EMAIL_USE_TLS": "0",
+    }
 
 
 def _silent_game(settings) -> Game:
@@ -56,8 +64,9 @@ def assert_played_out_in_turn_with_notices(game: Game, smtp_sink) -> None:
         sent.setdefault(str(message["To"]), []).append(message)
     for timeout in timeouts:
         seat = game.seats.get(number=timeout.payload["seat"])
-        told = Notice.objects.filter(game=game, seat=seat, kind="turn", version__lt=timeout.seq,
-                                     status="sent", sent_at__lt=timeout.created_at)
+        told = Notice.objects.filter(
+            game=game, seat=seat, kind="turn", version__lt=timeout.seq, status="sent", sent_at__lt=timeout.created_at
+        )
         assert told.exists(), f"{seat.name} was timed out at #{timeout.seq} without a turn notice first"
     master = Notice.objects.filter(game=game, kind="timedout", status="sent")
     assert master.count() == len(timeouts)  # one word per missed deadline, no more
@@ -69,12 +78,18 @@ def test_a_silent_table_is_played_out_by_the_embedded_runs_timers(settings, smtp
     game = _silent_game(settings)
     log = tmp_path / "timers.log"
     with log.open("wb") as out:
-        timers = subprocess.Popen([sys.executable, "manage.py", "timers"], cwd=ROOT, stdout=out,
-                                  stderr=subprocess.STDOUT, env=service_env(**FAST_TIMERS, **_mail_env(smtp_sink)))
+        timers = subprocess.Popen(
+            [sys.executable, "manage.py", "timers"],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=service_env(**FAST_TIMERS, **_mail_env(smtp_sink)),
+        )
     try:
         wait_until(lambda: Game.objects.get(pk=game.pk).status == "finished", 60, "the game to end")
-        wait_until(lambda: not Notice.objects.filter(game=game).exclude(status="sent").exists(), 30,
-                   "every notice sent")
+        wait_until(
+            lambda: not Notice.objects.filter(game=game).exclude(status="sent").exists(), 30, "every notice sent"
+        )
     finally:
         _stop(timers)
     assert b"Timers running in-process" in log.read_bytes()
@@ -85,21 +100,66 @@ def test_a_silent_table_is_played_out_by_the_embedded_runs_timers(settings, smtp
 def test_a_silent_table_is_played_out_by_celery_beat_and_a_worker(settings, smtp_sink, tmp_path):
     game = _silent_game(settings)
     queue = f"pbem-timers-test-{uuid.uuid4().hex[:8]}"
-    env = service_env(**FAST_TIMERS, **_mail_env(smtp_sink), CELERY_BROKER_URL=REDIS_URL,
-                      CELERY_TASK_ALWAYS_EAGER="0", CELERY_TASK_DEFAULT_QUEUE=queue)
+    env = service_env(
+        **FAST_TIMERS,
+        **_mail_env(smtp_sink),
+        CELERY_BROKER_URL=REDIS_URL,
+        CELERY_TASK_ALWAYS_EAGER="0",
+        CELERY_TASK_DEFAULT_QUEUE=queue,
+    )
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-Q", queue, "-l", "info",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{queue}@%h",
-         "-f", str(tmp_path / "worker.log")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "-Q",
+            queue,
+            "-l",
+            "info",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{queue}@%h",
+            "-f",
+            str(tmp_path / "worker.log"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     # The database scheduler reads the schedule from the settings into its tables; a short loop.
     beat = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "info", "--max-interval", "1",
-         "-f", str(tmp_path / "beat.log")], cwd=ROOT, env=dict(env, TZ="UTC"), stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "beat",
+            "-l",
+            "info",
+            "--max-interval",
+            "1",
+            "-f",
+            str(tmp_path / "beat.log"),
+        ],
+        cwd=ROOT,
+        env=dict(env, TZ="UTC"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     try:
         wait_until(lambda: Game.objects.get(pk=game.pk).status == "finished", 90, "the game to end")
-        wait_until(lambda: not Notice.objects.filter(game=game).exclude(status="sent").exists(), 60,
-                   "every notice sent")
+        wait_until(
+            lambda: not Notice.objects.filter(game=game).exclude(status="sent").exists(), 60, "every notice sent"
+        )
     finally:
         _stop(beat)
         _stop(worker)
@@ -108,9 +168,14 @@ def test_a_silent_table_is_played_out_by_celery_beat_and_a_worker(settings, smtp
 
 
 def test_timers_once_runs_every_timer_of_the_schedule(db):
-    out = subprocess.run([sys.executable, "manage.py", "timers", "--once"], cwd=ROOT, capture_output=True,
-                         text=True, env=dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings",
-                                             PBEM_NOTICE_DISPATCH="none"), timeout=120)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "timers", "--once"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", PBEM_NOTICE_DISPATCH="none"),
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     for name in ("pbem-sweep-outbox", "pbem-sweep-inbound", "pbem-deadlines", "pbem-digests", "pbem-poll-imap"):
         assert f"{name}:" in out.stdout

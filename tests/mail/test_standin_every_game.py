@@ -82,6 +82,10 @@ def test_a_silent_seat_is_played_to_the_end_by_the_stand_in_and_taken_back_by_ma
     game.refresh_from_db()
     assert game.status == "finished"
     assert Event.objects.filter(game=game, actor_kind="standin", actor_seat=0).count() > 0
-    assert not Event.objects.filter(game=game, actor_kind="seat", actor_seat=0).exclude(type="pbem.StandInLeft") \
-        .exclude(type__startswith="pbem.").exists()  # Alice herself never moved
+    assert (
+        not Event.objects.filter(game=game, actor_kind="seat", actor_seat=0)
+        .exclude(type="pbem.StandInLeft")
+        .exclude(type__startswith="pbem.")
+        .exists()
+    )  # Alice herself never moved
     assert Game.objects.get(pk=game.pk).status == "finished"

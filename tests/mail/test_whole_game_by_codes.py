@@ -25,8 +25,9 @@ def newest_mail_to(mailoutbox, address: str):
 
 
 @pytest.mark.parametrize("kind,moves,with_pictures", [("elven_castle", 200, True), ("elfenland", 1500, False)])
-def test_a_whole_game_is_played_by_mail_with_code_1_alone(kind, moves, with_pictures, db, settings, mailoutbox,
-                                                         monkeypatch):
+def test_a_whole_game_is_played_by_mail_with_code_1_alone(
+    kind, moves, with_pictures, db, settings, mailoutbox, monkeypatch
+):
     settings.PBEM_NOTICE_DISPATCH = "none"
     settings.PBEM_RATE_MAIL_COMMANDS = (100_000, 600)
     settings.PBEM_MAIL_ANSWERS_PER_HOUR = 100_000

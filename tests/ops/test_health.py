@@ -45,7 +45,8 @@ def test_a_timer_late_by_three_intervals_makes_it_unhealthy(settings):
     tasks.sweep_outbox()
     every = float(settings.CELERY_BEAT_SCHEDULE["pbem-sweep-outbox"]["schedule"])
     Heartbeat.objects.filter(name=health.timer_name("pbem.tasks.sweep_outbox")).update(
-        at=timezone.now() - timedelta(seconds=3 * every) - health.GRACE - timedelta(seconds=1))
+        at=timezone.now() - timedelta(seconds=3 * every) - health.GRACE - timedelta(seconds=1)
+    )
     status, body = get_health()
     assert status == 503 and body["timers"]["late"] == ["pbem-sweep-outbox"]
     assert body["timers"]["each"]["pbem-sweep-outbox"]["late"] is True
@@ -55,8 +56,10 @@ def test_every_beat_task_records_its_run_and_a_failure_is_recorded_as_failed(mon
     for task in (tasks.run_deadlines, tasks.sweep_outbox, tasks.sweep_inbound, tasks.send_digests, tasks.poll_imap):
         task()
     recorded = set(Heartbeat.objects.values_list("name", flat=True))
-    assert recorded == {health.timer_name(f"pbem.tasks.{name}") for name in
-                        ("run_deadlines", "sweep_outbox", "sweep_inbound", "send_digests", "poll_imap")}
+    assert recorded == {
+        health.timer_name(f"pbem.tasks.{name}")
+        for name in ("run_deadlines", "sweep_outbox", "sweep_inbound", "send_digests", "poll_imap")
+    }
 
     def broken():
         raise RuntimeError("the database went away")
@@ -69,7 +72,8 @@ def test_every_beat_task_records_its_run_and_a_failure_is_recorded_as_failed(mon
 
 
 def test_a_broker_that_does_not_answer_makes_it_unhealthy_and_the_public_answer_hides_its_address(
-        settings, monkeypatch):
+    settings, monkeypatch
+):
     tasks.run_deadlines()
     settings.CELERY_TASK_ALWAYS_EAGER = False
     monkeypatch.setitem(current_app.conf, "broker_url", "redis://127.0.0.1:9/0")  # nothing listens there

@@ -24,9 +24,16 @@ LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ER
 
 
 def test_an_application_log_line_says_when_how_grave_and_from_where(tmp_path):
-    config = {**settings.LOGGING, "handlers": {"console": {**settings.LOGGING["handlers"]["console"],
-                                                           "class": "logging.FileHandler",
-                                                           "filename": str(tmp_path / "app.log")}}}
+    config = {
+        **settings.LOGGING,
+        "handlers": {
+            "console": {
+                **settings.LOGGING["handlers"]["console"],
+                "class": "logging.FileHandler",
+                "filename": str(tmp_path / "app.log"),
+            }
+        },
+    }
     logging.config.dictConfig(config)
     try:
         logging.getLogger("pbem.health").warning("the broker did not answer")
@@ -38,19 +45,21 @@ def test_an_application_log_line_says_when_how_grave_and_from_where(tmp_path):
 
 def test_tokens_in_seat_and_invitation_paths_are_masked():
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert conf["mask_tokens"]('GET /play/7-1-abcdefghij/history/?x=1 HTTP/1.1') == "GET /play/…/history/?x=1 HTTP/1.1"
+    assert conf["mask_tokens"]("GET /play/7-1-abcdefghij/history/?x=1 HTTP/1.1") == "GET /play/…/history/?x=1 HTTP/1.1"
     assert conf["mask_tokens"]("/invite/Zm9v-bar") == "/invite/…"
     assert conf["mask_tokens"]("/games/12/audit/") == "/games/12/audit/"
 
 
 def test_gunicorn_logs_every_request_with_the_time_and_the_token_masked(tmp_path):
     port = free_port()
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", PBEM_WEB_BIND=f"127.0.0.1:{port}",
-               PBEM_WEB_WORKERS="1")
+    env = dict(
+        os.environ, DJANGO_SETTINGS_MODULE="tests.settings", PBEM_WEB_BIND=f"127.0.0.1:{port}", PBEM_WEB_WORKERS="1"
+    )
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
-        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi"], cwd=ROOT, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and server.poll() is None:

@@ -56,8 +56,11 @@ def test_the_audit_walk_is_kept_for_a_version_and_reused(make_game, settings):
     with CaptureQueriesContext(connection) as queries:
         again = audit.verify(game, cached=True)
     assert again.summary() == first.summary() and again.ok
-    assert not [q for q in queries if "ORDER BY" in q["sql"] and 'FROM "pbem_event"' in q["sql"]
-                and '"pbem_event"."prev_hash"' in q["sql"]]  # the log was not walked again
+    assert not [
+        q
+        for q in queries
+        if "ORDER BY" in q["sql"] and 'FROM "pbem_event"' in q["sql"] and '"pbem_event"."prev_hash"' in q["sql"]
+    ]  # the log was not walked again
 
 
 def test_a_new_event_makes_the_audit_walk_the_log_again(make_game, settings):

@@ -57,13 +57,14 @@ def test_recent_and_pending_notices_are_kept(make_game, settings):
 def test_processed_inbound_mail_past_its_keeping_time_is_deleted_and_waiting_mail_is_kept(db):
     old = settings.PBEM_INBOUND_KEEP_DAYS + 1
     for i, status in enumerate(["applied", "refused", "ignored", "answered", "received"]):
-        InboundMessage.objects.create(message_id=f"<old{i}@example.org>", channel="pipe", raw=b"x" * 100,
-                                      status=status)
+        InboundMessage.objects.create(message_id=f"<old{i}@example.org>", channel="pipe", raw=b"x" * 100, status=status)
     _age(InboundMessage, old)
     InboundMessage.objects.create(message_id="<new@example.org>", channel="pipe", raw=b"x", status="applied")
     assert pruning.prune()["inbound"] == 4
     assert sorted(InboundMessage.objects.values_list("message_id", flat=True)) == [
-        "<new@example.org>", "<old4@example.org>"]
+        "<new@example.org>",
+        "<old4@example.org>",
+    ]
 
 
 def test_pruning_never_touches_the_log(make_game, settings):

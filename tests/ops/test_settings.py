@@ -44,8 +44,8 @@ def variables_read(path: Path) -> set[str]:
 
 
 def readme_table() -> list[str]:
-    section = README[README.index("### Variables"):]
-    section = section[:section.index("\n#", 1)] if "\n#" in section[1:] else section
+    section = README[README.index("### Variables") :]
+    section = section[: section.index("\n#", 1)] if "\n#" in section[1:] else section
     return re.findall(r"^\| `([A-Z0-9_*]+)` \|", section, re.M)
 
 
@@ -60,8 +60,10 @@ def test_every_variable_the_settings_read_is_in_the_readme_table_and_no_other():
 
 def test_the_locks_pin_every_dependency_of_pyproject_with_hashes():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    for lock, declared in (("requirements.txt", project["dependencies"]),
-                           ("requirements-dev.txt", project["dependencies"] + project["optional-dependencies"]["dev"])):
+    for lock, declared in (
+        ("requirements.txt", project["dependencies"]),
+        ("requirements-dev.txt", project["dependencies"] + project["optional-dependencies"]["dev"]),
+    ):
         text = (ROOT / lock).read_text()
         pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+) \\$", text, re.M))
         pins = {name.lower().replace("_", "-"): version for name, version in pins.items()}
@@ -77,13 +79,26 @@ def test_the_locks_pin_every_dependency_of_pyproject_with_hashes():
 def settings_under(env: dict, *names: str, check_deploy: bool = False) -> dict:
     """The settings as a fresh process sees them under `env` (settings are read once, at start)."""
     check = "call_command('check', deploy=True, fail_level='WARNING');" if check_deploy else ""
-    code = ("import json, os, sys; import django; django.setup(); from django.conf import settings;"
-            "from django.core.management import call_command;" + check +
-            f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}, default=str))")
+    code = (
+        "import json, os, sys; import django; django.setup(); from django.conf import settings;"
+        "from django.core.management import call_command;"
+        + check
+        + f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}, default=str))"
+    )
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "SECURE_", "EMAIL_", "ANYMAIL_"))}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings",
-                              "PBEM_DATA_DIR": str(ROOT / "var" / "settings-test"), **env})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            **clean,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "PBEM_DATA_DIR": str(ROOT / "var" / "settings-test"),
+            **env,
+        },
+    )
     if out.returncode:
         raise AssertionError(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -91,8 +106,8 @@ def settings_under(env: dict, *names: str, check_deploy: bool = False) -> dict:
 
 def readme_production_variables() -> dict:
     """The `KEY=value` lines of the README's production settings file, with a real secret."""
-    block = README[README.index("4. The settings:"):]
-    block = block[block.index("```sh") + 5:block.index("```", block.index("```sh") + 5)]
+    block = README[README.index("4. The settings:") :]
+    block = block[block.index("```sh") + 5 : block.index("```", block.index("```sh") + 5)]
     env = dict(re.findall(r"^\s*([A-Z_]+)=(\S+)", block, re.M))
     assert {"SECRET_KEY", "PBEM_BASE_URL", "DATABASE_URL"} <= set(env)
     env["SECRET_KEY"] = secrets.token_urlsafe(50)
@@ -106,9 +121,17 @@ def test_check_deploy_reports_nothing_with_the_readmes_production_variables():
 
 def test_an_https_base_url_turns_on_secure_cookies_hsts_and_the_redirect():
     env = {"PBEM_BASE_URL": "https://pbem.example.org", "PBEM_PROXY_SSL_HEADER": "X-Forwarded-Proto"}
-    values = settings_under(env, "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
-                            "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_PROXY_SSL_HEADER",
-                            "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS")
+    values = settings_under(
+        env,
+        "SESSION_COOKIE_SECURE",
+        "CSRF_COOKIE_SECURE",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+        "SECURE_PROXY_SSL_HEADER",
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+    )
     assert values["SESSION_COOKIE_SECURE"] and values["CSRF_COOKIE_SECURE"] and values["SECURE_SSL_REDIRECT"]
     assert values["SECURE_HSTS_SECONDS"] == 365 * 24 * 3600 and values["SECURE_HSTS_INCLUDE_SUBDOMAINS"]
     assert values["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
@@ -117,15 +140,26 @@ def test_an_https_base_url_turns_on_secure_cookies_hsts_and_the_redirect():
 
 
 def test_a_plain_http_base_url_leaves_them_off_and_each_can_be_set_alone():
-    values = settings_under({"SECURE_HSTS_SECONDS": "600"}, "SESSION_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
-                            "SECURE_HSTS_SECONDS", "SECURE_PROXY_SSL_HEADER")
-    assert values == {"SESSION_COOKIE_SECURE": False, "SECURE_SSL_REDIRECT": False, "SECURE_HSTS_SECONDS": 600,
-                      "SECURE_PROXY_SSL_HEADER": None}
+    values = settings_under(
+        {"SECURE_HSTS_SECONDS": "600"},
+        "SESSION_COOKIE_SECURE",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_PROXY_SSL_HEADER",
+    )
+    assert values == {
+        "SESSION_COOKIE_SECURE": False,
+        "SECURE_SSL_REDIRECT": False,
+        "SECURE_HSTS_SECONDS": 600,
+        "SECURE_PROXY_SSL_HEADER": None,
+    }
 
 
 def test_smtp_over_ssl_can_be_set_but_not_together_with_starttls():
     assert settings_under({"EMAIL_USE_SSL": "true", "EMAIL_PORT": "465"}, "EMAIL_USE_SSL", "EMAIL_USE_TLS") == {
-        "EMAIL_USE_SSL": True, "EMAIL_USE_TLS": False}
+        "EMAIL_USE_SSL": True,
+        "EMAIL_USE_TLS": False,
+    }
     with pytest.raises(AssertionError, match="exclude each other"):
         settings_under({"EMAIL_USE_SSL": "true", "EMAIL_USE_TLS": "true"})
 

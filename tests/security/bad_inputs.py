@@ -32,12 +32,22 @@ class Ctx:
         return outbound.subject_tag(self.alice)
 
 
-def mail(ctx: Ctx, body: str = "play 99", *, sender: str = "alice@example.org", to: str | None = None,
-         subject: str | None = None, headers: str = "", message_id: str | None = None) -> bytes:
+def mail(
+    ctx: Ctx,
+    body: str = "play 99",
+    *,
+    sender: str = "alice@example.org",
+    to: str | None = None,
+    subject: str | None = None,
+    headers: str = "",
+    message_id: str | None = None,
+) -> bytes:
     subject = f"Re: your move {ctx.tag}" if subject is None else subject
     mid = message_id or "<{n}@mail.example.org>"
-    return (f"From: {sender}\r\nTo: {to or ctx.to}\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\n"
-            f"Date: Tue, 1 Dec 2026 10:00:00 +0000\r\n{headers}\r\n{body}\r\n").encode("utf-8", "surrogateescape")
+    return (
+        f"From: {sender}\r\nTo: {to or ctx.to}\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\n"
+        f"Date: Tue, 1 Dec 2026 10:00:00 +0000\r\n{headers}\r\n{body}\r\n"
+    ).encode("utf-8", "surrogateescape")
 
 
 def nested(ctx: Ctx, depth: int) -> bytes:
@@ -53,18 +63,26 @@ def unknown_seat_token() -> str:
 
 MAIL_CASES = [
     # (name, build(ctx) -> raw bytes, expected)
-    ("forged token, from a stranger", lambda c: mail(c, sender="eve@example.net",
-                                                       to=f"play+1-1-{'a' * 16}@pbem.localhost"), "silent"),
+    (
+        "forged token, from a stranger",
+        lambda c: mail(c, sender="eve@example.net", to=f"play+1-1-{'a' * 16}@pbem.localhost"),
+        "silent",
+    ),
     ("forged token, from a player", lambda c: mail(c, to=f"play+1-1-{'b' * 16}@pbem.localhost"), "silent"),
     ("malformed token", lambda c: mail(c, to="play+not-a-token@pbem.localhost"), "silent"),
     ("token of no seat (a valid MAC)", lambda c: mail(c, to=f"play+{unknown_seat_token()}@pbem.localhost"), "silent"),
     ("forged bounce address", lambda c: mail(c, to="bounces+n1-aaaaaaaa@pbem.localhost"), "silent"),
-    ("no token, no code, from a player", lambda c: mail(c, to="seals@pbem.localhost", subject="my move"),
-     "answered"),
-    ("no token, no code, from a stranger", lambda c: mail(c, to="seals@pbem.localhost", subject="hi",
-                                                            sender="eve@example.net"), "silent"),
-    ("forged subject code, from a stranger", lambda c: mail(c, to="seals@pbem.localhost", sender="eve@example.net",
-                                                              subject=f"Re: [{c.game_id}-aaaaaa]"), "silent"),
+    ("no token, no code, from a player", lambda c: mail(c, to="seals@pbem.localhost", subject="my move"), "answered"),
+    (
+        "no token, no code, from a stranger",
+        lambda c: mail(c, to="seals@pbem.localhost", subject="hi", sender="eve@example.net"),
+        "silent",
+    ),
+    (
+        "forged subject code, from a stranger",
+        lambda c: mail(c, to="seals@pbem.localhost", sender="eve@example.net", subject=f"Re: [{c.game_id}-aaaaaa]"),
+        "silent",
+    ),
     ("valid token, sender not at the table", lambda c: mail(c, sender="eve@example.net"), "answered"),
     ("valid token, sender plays another seat", lambda c: mail(c, sender="bob@example.org"), "answered"),
     ("illegal move", lambda c: mail(c, "play 99"), "answered"),
@@ -85,26 +103,60 @@ MAIL_CASES = [
     ("NUL in the body", lambda c: mail(c, "play\x00 99"), "answered"),
     ("multipart nested 1,000 deep", lambda c: nested(c, 1000), "answered"),
     ("multipart nested 60 deep", lambda c: nested(c, 60), "answered"),
-    ("unknown charset", lambda c: mail(c, "play 99", headers="MIME-Version: 1.0\r\nContent-Type: text/plain; "
-                                        "charset=x-no-such-charset\r\n"), "answered"),
-    ("bytes that are no UTF-8", lambda c: mail(c, "play 99 \udcff\udcfe", headers="MIME-Version: 1.0\r\n"
-                                               "Content-Type: text/plain; charset=utf-8\r\n"), "answered"),
-    ("broken base64", lambda c: mail(c, "cGxheSA5O%%%###", headers="MIME-Version: 1.0\r\nContent-Type: text/plain"
-                                      "\r\nContent-Transfer-Encoding: base64\r\n"), "answered"),
-    ("an encoded subject hiding a header", lambda c: mail(
-        c, subject="=?utf-8?b?" + base64.b64encode(b"hi\r\nBcc: victim@example.net").decode() + "?="), "answered"),
-    ("HTML only, with a script", lambda c: mail(c, "<html><script>alert(1)</script><p>play 99</p></html>",
-                                               headers="MIME-Version: 1.0\r\nContent-Type: text/html\r\n"),
-     "answered"),
+    (
+        "unknown charset",
+        lambda c: mail(
+            c, "play 99", headers="MIME-Version: 1.0\r\nContent-Type: text/plain; charset=x-no-such-charset\r\n"
+        ),
+        "answered",
+    ),
+    (
+        "bytes that are no UTF-8",
+        lambda c: mail(
+            c, "play 99 \udcff\udcfe", headers="MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        ),
+        "answered",
+    ),
+    (
+        "broken base64",
+        lambda c: mail(
+            c,
+            "cGxheSA5O%%%###",
+            headers="MIME-Version: 1.0\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n",
+        ),
+        "answered",
+    ),
+    (
+        "an encoded subject hiding a header",
+        lambda c: mail(c, subject="=?utf-8?b?" + base64.b64encode(b"hi\r\nBcc: victim@example.net").decode() + "?="),
+        "answered",
+    ),
+    (
+        "HTML only, with a script",
+        lambda c: mail(
+            c,
+            "<html><script>alert(1)</script><p>play 99</p></html>",
+            headers="MIME-Version: 1.0\r\nContent-Type: text/html\r\n",
+        ),
+        "answered",
+    ),
     ("a Message-ID of 5,000 characters", lambda c: mail(c, message_id="<{n}" + "m" * 5000 + "@x>"), "answered"),
     ("an address of 400 characters", lambda c: mail(c, sender="a" * 400 + "@example.org"), "ignored"),
     ("2 MB of text", lambda c: mail(c, "play 99\r\n" + "x" * 2_000_000), "answered"),
     ("an auto-reply", lambda c: mail(c, "I am away", headers="Auto-Submitted: auto-replied\r\n"), "ignored"),
     ("a mailing list's mail", lambda c: mail(c, "digest", headers="List-Id: <games.example.org>\r\n"), "ignored"),
     ("mail from our own address", lambda c: mail(c, sender="seals@pbem.localhost"), "ignored"),
-    ("a bounce naming a guessed notice", lambda c: mail(
-        c, "Delivery failed\r\nMessage-ID: <pbem.n1.v1.g1@pbem.localhost>", sender="mailer-daemon@mx.example.org",
-        to="seals@pbem.localhost", subject="Undelivered Mail Returned to Sender"), "ignored"),
+    (
+        "a bounce naming a guessed notice",
+        lambda c: mail(
+            c,
+            "Delivery failed\r\nMessage-ID: <pbem.n1.v1.g1@pbem.localhost>",
+            sender="mailer-daemon@mx.example.org",
+            to="seals@pbem.localhost",
+            subject="Undelivered Mail Returned to Sender",
+        ),
+        "ignored",
+    ),
 ]
 
 
@@ -120,8 +172,12 @@ def _web(ctx, tokens):
         ("a move of 20,000 characters", "post", f"/play/{tokens[0]}/", {"text": "x" * 20_000, "expected_version": 1}),
         ("a move with a version of -1", "post", f"/play/{tokens[0]}/", {"text": "play 99", "expected_version": -1}),
         ("a move with a version of abc", "post", f"/play/{tokens[0]}/", {"text": "play 99", "expected_version": "abc"}),
-        ("a move with a broken form key", "post", f"/play/{tokens[0]}/", {"text": "help", "expected_version": 1,
-                                                                          "submission_key": "<script>"}),
+        (
+            "a move with a broken form key",
+            "post",
+            f"/play/{tokens[0]}/",
+            {"text": "help", "expected_version": 1, "submission_key": "<script>"},
+        ),
         ("table talk of 3,000 characters", "post", f"/play/{tokens[0]}/", {"message": "x" * 3000}),
         ("table talk with a NUL", "post", f"/play/{tokens[0]}/", {"message": "hi\x00"}),
         ("a forged invitation link", "post", f"/invite/{forged}/", {}),
@@ -129,15 +185,43 @@ def _web(ctx, tokens):
         ("history at round 99999999999", "get", f"/games/{ctx.game_id}/history/?round=99999999999", None),
         ("a game that does not exist", "get", "/games/987654321/", None),
         ("a new game of an unknown kind", "post", "/games/new/?kind=chess", {"kind": "chess"}),
-        ("a new game with one bad address", "post", "/games/new/?kind=diceduel", {
-            "kind": "diceduel", "invitees": "a@example.org\nnot-an-address", "deadline_hours": 48,
-            "notices": "every", "opt_rounds": 1}),
-        ("a new game with a deadline of 0 hours", "post", "/games/new/?kind=diceduel", {
-            "kind": "diceduel", "invitees": "a@example.org\nb@example.org", "deadline_hours": 0,
-            "notices": "every", "opt_rounds": 1}),
-        ("a new game with a NUL in its title", "post", "/games/new/?kind=diceduel", {
-            "kind": "diceduel", "title": "a\x00b", "invitees": "a@example.org\nb@example.org", "deadline_hours": 1,
-            "notices": "every", "opt_rounds": 1}),
+        (
+            "a new game with one bad address",
+            "post",
+            "/games/new/?kind=diceduel",
+            {
+                "kind": "diceduel",
+                "invitees": "a@example.org\nnot-an-address",
+                "deadline_hours": 48,
+                "notices": "every",
+                "opt_rounds": 1,
+            },
+        ),
+        (
+            "a new game with a deadline of 0 hours",
+            "post",
+            "/games/new/?kind=diceduel",
+            {
+                "kind": "diceduel",
+                "invitees": "a@example.org\nb@example.org",
+                "deadline_hours": 0,
+                "notices": "every",
+                "opt_rounds": 1,
+            },
+        ),
+        (
+            "a new game with a NUL in its title",
+            "post",
+            "/games/new/?kind=diceduel",
+            {
+                "kind": "diceduel",
+                "title": "a\x00b",
+                "invitees": "a@example.org\nb@example.org",
+                "deadline_hours": 1,
+                "notices": "every",
+                "opt_rounds": 1,
+            },
+        ),
     ]
 
 
@@ -152,27 +236,56 @@ def _api(ctx, tokens):
         ("JSON that is a list", "post", f"/api/games/{game}/commands", "[1, 2]", tokens[0]),
         ("a command with a NUL", "post", f"/api/games/{game}/commands", {"text": "play\x00 99"}, tokens[0]),
         ("both text and a command", "post", f"/api/games/{game}/commands", {"text": "help", "command": {}}, tokens[0]),
-        ("a structured command nobody listed", "post", f"/api/games/{game}/commands",
-         {"command": {"type": "WinAtOnce"}}, tokens[0]),
-        ("a structured command of the wrong type", "post", f"/api/games/{game}/commands", {"command": "play"}, tokens[0]),
-        ("an expected version of -1", "post", f"/api/games/{game}/commands", {"text": "play 99",
-                                                                                "expected_version": -1}, tokens[0]),
-        ("an expected version of 10^30", "post", f"/api/games/{game}/commands",
-         {"text": "play 99", "expected_version": 10 ** 30}, tokens[0]),
+        (
+            "a structured command nobody listed",
+            "post",
+            f"/api/games/{game}/commands",
+            {"command": {"type": "WinAtOnce"}},
+            tokens[0],
+        ),
+        (
+            "a structured command of the wrong type",
+            "post",
+            f"/api/games/{game}/commands",
+            {"command": "play"},
+            tokens[0],
+        ),
+        (
+            "an expected version of -1",
+            "post",
+            f"/api/games/{game}/commands",
+            {"text": "play 99", "expected_version": -1},
+            tokens[0],
+        ),
+        (
+            "an expected version of 10^30",
+            "post",
+            f"/api/games/{game}/commands",
+            {"text": "play 99", "expected_version": 10**30},
+            tokens[0],
+        ),
         ("an illegal move", "post", f"/api/games/{game}/commands", {"text": "play 99"}, tokens[0]),
-        ("a command to a game that does not exist", "post", "/api/games/987654/commands", {"text": "help"},
-         tokens[0]),
+        ("a command to a game that does not exist", "post", "/api/games/987654/commands", {"text": "help"}, tokens[0]),
         ("a body of 10 MB", "post", f"/api/games/{game}/commands", {"text": "say " + "x" * 10_000_000}, tokens[0]),
         ("a game of an unknown kind", "post", "/api/games", {**good, "kind": "chess"}, None),
-        ("a game with a bad address", "post", "/api/games", {**good, "players": [{"name": "A", "email": "nope"},
-                                                                                  {"name": "B", "email": "b@x.org"}]},
-         None),
-        ("a game of 13 players", "post", "/api/games", {**good, "players": [{"name": f"P{n}", "email": f"p{n}@x.org"}
-                                                                             for n in range(13)]}, None),
+        (
+            "a game with a bad address",
+            "post",
+            "/api/games",
+            {**good, "players": [{"name": "A", "email": "nope"}, {"name": "B", "email": "b@x.org"}]},
+            None,
+        ),
+        (
+            "a game of 13 players",
+            "post",
+            "/api/games",
+            {**good, "players": [{"name": f"P{n}", "email": f"p{n}@x.org"} for n in range(13)]},
+            None,
+        ),
         ("a game with an option of the wrong type", "post", "/api/games", {**good, "options": {"rounds": [1]}}, None),
         ("a game with a NUL in its title", "post", "/api/games", {**good, "title": "a\x00b"}, None),
         ("a list of 0 games", "get", "/api/games?limit=0", None, None),
-        ("a game id of 10^30", "get", f"/api/games/{10 ** 30}", None, None),
+        ("a game id of 10^30", "get", f"/api/games/{10**30}", None, None),
         ("a game id that is no number", "get", "/api/games/abc", None, None),
         ("events after -1", "get", f"/api/games/{game}/events?after=-1", None, None),
         ("the state at event 10^12", "get", f"/api/games/{game}/state?at=1000000000000", None, None),

@@ -65,9 +65,15 @@ def through(door: str, raw: bytes, settings, smtp_door) -> str:
             return f"{refused.smtp_code} at DATA ({refused.smtp_error.decode()[:40]})"
     elif door == "webhook":
         auth = __import__("base64").b64encode(settings.ANYMAIL["WEBHOOK_SECRET"].encode()).decode()
-        response = Client().post("/mail/anymail/mailgun/inbound_mime/", {
-            "recipient": rcpt[0], "body-mime": raw.decode("utf-8", "replace"),
-            **mailgun_signature(settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"])}, HTTP_AUTHORIZATION=f"Basic {auth}")
+        response = Client().post(
+            "/mail/anymail/mailgun/inbound_mime/",
+            {
+                "recipient": rcpt[0],
+                "body-mime": raw.decode("utf-8", "replace"),
+                **mailgun_signature(settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"]),
+            },
+            HTTP_AUTHORIZATION=f"Basic {auth}",
+        )
         assert response.status_code == 200, response.content[:300]
     elif door == "imap":
         settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_USER = "imap.example.org", "pbem"
@@ -127,8 +133,11 @@ def test_every_bad_input_through_every_door_changes_nothing_and_gets_a_reason(se
     settings.PBEM_NOTICE_DISPATCH = "none"
     settings.PBEM_RATE_SUBMIT = settings.PBEM_RATE_TOKEN_FAILURES = settings.PBEM_RATE_CREATE = (100_000, 600)
     settings.PBEM_RATE_MAIL_COMMANDS, settings.PBEM_MAIL_ANSWERS_PER_HOUR = (100_000, 600), 100_000
-    game = services.create_game("diceduel", [services.PlayerSpec("Alice", "alice@example.org"),
-                                             services.PlayerSpec("Bob", "bob@example.org")], {"rounds": 3})
+    game = services.create_game(
+        "diceduel",
+        [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")],
+        {"rounds": 3},
+    )
     seats = list(game.seats.order_by("number"))
     ctx, tokens = Ctx(game.pk, seats[0], seats[1]), [addressing.token_for(s) for s in seats]
     rows: list[tuple[str, str, str]] = []

@@ -48,19 +48,28 @@ def test_a_redis_that_never_answers_holds_neither_a_command_nor_the_api(silent, 
     settings.PBEM_NOTICE_DISPATCH = "none"
     game = services.create_game("diceduel", GAME, {"rounds": 3})
     broker = f"redis://127.0.0.1:{silent.port}/0"
-    web = Peer(CELERY_BROKER_URL=broker, CELERY_TASK_ALWAYS_EAGER="0", PBEM_NOTICE_DISPATCH="on_commit",
-               CACHE_URL=f"redis://127.0.0.1:{silent.port}/1")
+    web = Peer(
+        CELERY_BROKER_URL=broker,
+        CELERY_TASK_ALWAYS_EAGER="0",
+        PBEM_NOTICE_DISPATCH="on_commit",
+        CACHE_URL=f"redis://127.0.0.1:{silent.port}/1",
+    )
     try:
         # A running web process has its modules loaded and the game in hand ('board' queues nothing).
         web.run(f"import pbem.tasks, pbem.api\nservices.submit({game.pk}, 0, 'board')")
-        took = within(web, f"import time\nstarted = time.monotonic()\nservices.submit({game.pk}, 0, 'say hello')\n"
-                       "result = time.monotonic() - started")
+        took = within(
+            web,
+            f"import time\nstarted = time.monotonic()\nservices.submit({game.pk}, 0, 'say hello')\n"
+            "result = time.monotonic() - started",
+        )
         api = within(
-            web, "import time, json\nfrom django.test import Client\nfrom pbem import addressing\n"
+            web,
+            "import time, json\nfrom django.test import Client\nfrom pbem import addressing\n"
             f"seat = Game.objects.get(pk={game.pk}).seats.get(number=1)\nstarted = time.monotonic()\n"
             f"answer = Client().post('/api/games/{game.pk}/commands', json.dumps({{'text': 'say hi'}}), "
             "content_type='application/json', HTTP_X_SEAT_TOKEN=addressing.token_for(seat))\n"
-            "result = [answer.status_code, time.monotonic() - started]")
+            "result = [answer.status_code, time.monotonic() - started]",
+        )
     finally:
         if web.process.poll() is None:
             web.close()
@@ -72,13 +81,22 @@ def test_a_redis_that_never_answers_holds_neither_a_command_nor_the_api(silent, 
 
 @requires_postgres
 def test_a_database_that_never_answers_makes_the_pipe_door_exit_75_promptly(silent):
-    env = service_env(DATABASE_URL=f"postgres://pbem@127.0.0.1:{silent.port}/pbem", PBEM_DB_CONNECT_TIMEOUT="2",
-                      PBEM_PIPE_TIMEOUT="20")
+    env = service_env(
+        DATABASE_URL=f"postgres://pbem@127.0.0.1:{silent.port}/pbem",
+        PBEM_DB_CONNECT_TIMEOUT="2",
+        PBEM_PIPE_TIMEOUT="20",
+    )
     mail = b"From: alice@example.org\r\nTo: play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost\r\nSubject: hi\r\n\r\nboard\r\n"
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "manage.py", "receive_email"], cwd=ROOT, env=env, input=mail,
-                              capture_output=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "manage.py", "receive_email"],
+            cwd=ROOT,
+            env=env,
+            input=mail,
+            capture_output=True,
+            timeout=60,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("receive_email still waited for the database after 60 s (the MTA would kill it and bounce)")
     took = time.monotonic() - started

@@ -38,8 +38,10 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(duel, settings):
     # is still counted by the address it comes from.
     for n, token in enumerate(BAD[:21]):
         Client(REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}").get(f"/play/{token}/")
-    assert Client(REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR="192.0.2.200").get(
-        f"/play/{BAD[22]}/").status_code == 429
+    assert (
+        Client(REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR="192.0.2.200").get(f"/play/{BAD[22]}/").status_code
+        == 429
+    )
     spoofed = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="192.0.2.99, 198.51.100.9")
     assert spoofed.get(f"/play/{BAD[23]}/").status_code == 429  # the proxy's hop names the client
 

@@ -70,9 +70,18 @@ def test_the_site_sends_only_so_many_invitations_a_day(db, settings):
 
 
 def test_the_lobby_form_follows_the_same_rule(client, db, mailoutbox):
-    response = client.post("/games/new/?kind=diceduel", {
-        "kind": "diceduel", "title": SPAM, "invitees": "Eve <eve@example.org>\nvictim@example.net",
-        "deadline_hours": 48, "notices": "every", "opt_rounds": 1}, follow=True)
+    response = client.post(
+        "/games/new/?kind=diceduel",
+        {
+            "kind": "diceduel",
+            "title": SPAM,
+            "invitees": "Eve <eve@example.org>\nvictim@example.net",
+            "deadline_hours": 48,
+            "notices": "every",
+            "opt_rounds": 1,
+        },
+        follow=True,
+    )
     assert "Your invitation is on its way to eve@example.org" in response.content.decode()
     send_all()
     assert [m.to for m in mailoutbox] == [["eve@example.org"]]
@@ -80,9 +89,17 @@ def test_the_lobby_form_follows_the_same_rule(client, db, mailoutbox):
 
 def test_the_embedded_run_shows_the_creator_the_link_since_mail_stays_on_the_machine(client, db, settings):
     settings.PBEM_SHOW_CREATOR_LINK = True
-    response = client.post("/games/new/?kind=diceduel", {
-        "kind": "diceduel", "invitees": "Ann <ann@example.org>\nben@example.org", "deadline_hours": 48,
-        "notices": "every", "opt_rounds": 1}, follow=True)
+    response = client.post(
+        "/games/new/?kind=diceduel",
+        {
+            "kind": "diceduel",
+            "invitees": "Ann <ann@example.org>\nben@example.org",
+            "deadline_hours": 48,
+            "notices": "every",
+            "opt_rounds": 1,
+        },
+        follow=True,
+    )
     ann = Game.objects.get().seats.get(number=0)
     assert f"/invite/{addressing.token_for(ann)}/" in response.content.decode()
 
@@ -90,10 +107,18 @@ def test_the_embedded_run_shows_the_creator_the_link_since_mail_stays_on_the_mac
 def test_forged_senders_to_unknown_tokens_get_no_answer(duel, mailoutbox):
     game, seats, tokens = duel
     unknown_seat = f"99999-1-{signing.mac('pbem-seat:99999:1', 16)}"
-    for n, to in enumerate([f"play+1-1-{'a' * 16}@pbem.localhost", f"play+{unknown_seat}@pbem.localhost",
-                            "play+garbage@pbem.localhost", "seals@pbem.localhost"]):
-        raw = (f"From: victim{n}@example.net\r\nTo: {to}\r\nSubject: hello\r\nMessage-ID: <bs{n}@example.net>\r\n"
-               "\r\nplay 3\r\n").encode()
+    for n, to in enumerate(
+        [
+            f"play+1-1-{'a' * 16}@pbem.localhost",
+            f"play+{unknown_seat}@pbem.localhost",
+            "play+garbage@pbem.localhost",
+            "seals@pbem.localhost",
+        ]
+    ):
+        raw = (
+            f"From: victim{n}@example.net\r\nTo: {to}\r\nSubject: hello\r\nMessage-ID: <bs{n}@example.net>\r\n"
+            "\r\nplay 3\r\n"
+        ).encode()
         message = deliver(raw)
         assert message.status == "refused" and "Not answered" in message.outcome
     assert Notice.objects.filter(kind="answer").count() == 0

@@ -23,10 +23,13 @@ pytestmark = pytest.mark.django_db
 END_STATES = {"applied", "refused", "ignored", "answered"}
 
 
-def a_mail(seat, *, sender="alice@example.org", message_id="<m1@example.org>", subject="hello",
-           body="board", extra_headers="") -> bytes:
-    return (f"From: {sender}\r\nTo: {addressing.reply_address(seat)}\r\nSubject: {subject}\r\n"
-            f"Message-ID: {message_id}\r\n{extra_headers}\r\n{body}\r\n").encode()
+def a_mail(
+    seat, *, sender="alice@example.org", message_id="<m1@example.org>", subject="hello", body="board", extra_headers=""
+) -> bytes:
+    return (
+        f"From: {sender}\r\nTo: {addressing.reply_address(seat)}\r\nSubject: {subject}\r\n"
+        f"Message-ID: {message_id}\r\n{extra_headers}\r\n{body}\r\n"
+    ).encode()
 
 
 def through_the_pipe(raw: bytes, monkeypatch) -> InboundMessage:
@@ -41,8 +44,11 @@ def through_the_pipe(raw: bytes, monkeypatch) -> InboundMessage:
 @pytest.mark.parametrize("where", ["From", "Message-ID"])
 def test_a_nul_in_from_or_message_id_is_stored_and_ends(duel, monkeypatch, where):
     game, seats, tokens = duel
-    raw = a_mail(seats[0], sender="ali\x00ce@example.org" if where == "From" else "alice@example.org",
-                 message_id="<m\x001@example.org>" if where == "Message-ID" else "<m1@example.org>")
+    raw = a_mail(
+        seats[0],
+        sender="ali\x00ce@example.org" if where == "From" else "alice@example.org",
+        message_id="<m\x001@example.org>" if where == "Message-ID" else "<m1@example.org>",
+    )
     message = through_the_pipe(raw, monkeypatch)
     assert message.status in END_STATES and "\x00" not in message.message_id + message.sender
 
@@ -76,10 +82,11 @@ def test_a_few_nested_parts_are_read_as_usual(duel, monkeypatch):
 
 def test_unknown_and_broken_charsets_are_read(duel):
     game, seats, tokens = duel
-    raw = (f"From: alice@example.org\r\nTo: {addressing.reply_address(seats[0])}\r\n"
-           "Subject: =?x-no-such-charset?q?caf=E9?=\r\nMessage-ID: <cs@example.org>\r\nMIME-Version: 1.0\r\n"
-           "Content-Type: text/plain; charset=x-no-such-charset\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
-           ).encode() + b"board\r\n\xff\xfe caf\xe9\r\n"
+    raw = (
+        f"From: alice@example.org\r\nTo: {addressing.reply_address(seats[0])}\r\n"
+        "Subject: =?x-no-such-charset?q?caf=E9?=\r\nMessage-ID: <cs@example.org>\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=x-no-such-charset\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+    ).encode() + b"board\r\n\xff\xfe caf\xe9\r\n"
     message = deliver(raw)
     assert message.status in END_STATES and message.error_code != "error"
 

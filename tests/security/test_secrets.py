@@ -31,8 +31,14 @@ PUBLISHED = ["dev-only-insecure-key-change-me-in-production", "change-me-in-prod
 def settings_in_a_fresh_process(env: dict) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DATABASE_URL", "DEBUG", "PBEM_DATA_DIR")}
     code = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env})
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+    )
 
 
 def published_token(seat, key: str) -> str:
@@ -41,8 +47,9 @@ def published_token(seat, key: str) -> str:
 
 
 def test_production_settings_refuse_to_start_without_a_secret_key(tmp_path):
-    run = settings_in_a_fresh_process({"DATABASE_URL": "postgres://pbem@db.example.org/pbem",
-                                       "PBEM_DATA_DIR": str(tmp_path)})
+    run = settings_in_a_fresh_process(
+        {"DATABASE_URL": "postgres://pbem@db.example.org/pbem", "PBEM_DATA_DIR": str(tmp_path)}
+    )
     assert run.returncode != 0 and "SECRET_KEY is not set" in run.stderr
     assert not (tmp_path / "secret_key").exists()
 
@@ -73,8 +80,13 @@ def test_the_mailgun_door_refuses_the_published_default_secrets(db, settings):
     timestamp, token = str(int(time.time())), "a" * 50
     signature = hmac.new(b"dev-mailgun-signing-key", f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
     auth = base64.b64encode(b"dev-user:dev-password").decode()
-    fields = {"recipient": "seals@pbem.localhost", "timestamp": timestamp, "token": token, "signature": signature,
-              "body-mime": "From: eve@example.net\r\nTo: seals@pbem.localhost\r\nSubject: x\r\n\r\nhello\r\n"}
+    fields = {
+        "recipient": "seals@pbem.localhost",
+        "timestamp": timestamp,
+        "token": token,
+        "signature": signature,
+        "body-mime": "From: eve@example.net\r\nTo: seals@pbem.localhost\r\nSubject: x\r\n\r\nhello\r\n",
+    }
     response = Client().post("/mail/anymail/mailgun/inbound_mime/", fields, HTTP_AUTHORIZATION=f"Basic {auth}")
     assert response.status_code in (400, 403) and InboundMessage.objects.count() == 0
 
@@ -112,8 +124,13 @@ def test_a_rotated_secret_key_keeps_seat_links_and_addresses_working(client, due
 def test_compose_refuses_to_start_without_a_secret_key():
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
     env.update(POSTGRES_PASSWORD="p", PBEM_OWNER_DB_PASSWORD="o", PBEM_APP_DB_PASSWORD="a")
-    run = subprocess.run(["docker-compose", "-f", "docker-compose.yml", "config", "-q"], cwd=ROOT, env=env,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        ["docker-compose", "-f", "docker-compose.yml", "config", "-q"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode != 0 and "SECRET_KEY" in run.stderr
     text = Path(ROOT, "docker-compose.yml").read_text()
     assert not any(key in text for key in PUBLISHED)
@@ -134,16 +151,30 @@ def test_no_secret_in_the_compose_file_has_a_default():
 @pytest.mark.parametrize("missing", COMPOSE_SECRETS)
 def test_compose_refuses_to_start_without_each_secret_and_compose_env_writes_them(missing, tmp_path):
     env_file = tmp_path / "compose.env"
-    made = subprocess.run([str(ROOT / "scripts" / "compose-env.sh")], capture_output=True, text=True,
-                          env={**os.environ, "PBEM_COMPOSE_ENV": str(env_file)})
+    made = subprocess.run(
+        [str(ROOT / "scripts" / "compose-env.sh")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PBEM_COMPOSE_ENV": str(env_file)},
+    )
     assert made.returncode == 0 and oct(env_file.stat().st_mode & 0o777) == "0o600"
     values = dict(line.split("=", 1) for line in env_file.read_text().split())
     assert set(values) == set(COMPOSE_SECRETS) and len(set(values.values())) == 4
     clean = {k: v for k, v in os.environ.items() if k not in COMPOSE_SECRETS}
-    full = subprocess.run(["docker-compose", "-f", "docker-compose.yml", "--env-file", str(env_file), "config", "-q"],
-                          cwd=ROOT, env=clean, capture_output=True, text=True)
+    full = subprocess.run(
+        ["docker-compose", "-f", "docker-compose.yml", "--env-file", str(env_file), "config", "-q"],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+    )
     assert full.returncode == 0, full.stderr
     env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items() if k != missing))
-    short = subprocess.run(["docker-compose", "-f", "docker-compose.yml", "--env-file", str(env_file), "config", "-q"],
-                           cwd=ROOT, env=clean, capture_output=True, text=True)
+    short = subprocess.run(
+        ["docker-compose", "-f", "docker-compose.yml", "--env-file", str(env_file), "config", "-q"],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+    )
     assert short.returncode != 0 and missing in short.stderr

@@ -56,17 +56,25 @@ def test_a_form_with_a_broken_key_is_refused_with_a_reason(client, duel):
 def test_a_double_clicked_new_game_form_makes_one_game(client, db):
     page = client.get("/games/new/", {"kind": "diceduel"}).content.decode()
     key = re.search(r'name="submission_key" value="([^"]+)"', page).group(1)
-    data = {"kind": "diceduel", "invitees": "a@example.org\nb@example.org", "deadline_hours": 48,
-            "notices": "every", "opt_rounds": 1, "submission_key": key}
+    data = {
+        "kind": "diceduel",
+        "invitees": "a@example.org\nb@example.org",
+        "deadline_hours": 48,
+        "notices": "every",
+        "opt_rounds": 1,
+        "submission_key": key,
+    }
     first = client.post("/games/new/?kind=diceduel", data)
     second = client.post("/games/new/?kind=diceduel", data)
     assert Game.objects.count() == 1 and first["Location"] == second["Location"]
 
 
 def without_message_id(to: str, relay: str) -> bytes:
-    return (f"Received: from {relay} by mx.pbem.localhost; Mon, 1 Dec 2026 10:00:00 +0000\r\n"
-            f"Return-Path: <alice@example.org>\r\nFrom: alice@example.org\r\nTo: {to}\r\n"
-            "Subject: hello\r\nDate: Mon, 1 Dec 2026 09:59:00 +0000\r\n\r\nsay hello\r\n").encode()
+    return (
+        f"Received: from {relay} by mx.pbem.localhost; Mon, 1 Dec 2026 10:00:00 +0000\r\n"
+        f"Return-Path: <alice@example.org>\r\nFrom: alice@example.org\r\nTo: {to}\r\n"
+        "Subject: hello\r\nDate: Mon, 1 Dec 2026 09:59:00 +0000\r\n\r\nsay hello\r\n"
+    ).encode()
 
 
 def test_a_mail_without_message_id_through_another_relay_is_applied_once(duel):
@@ -81,8 +89,9 @@ def test_a_mail_without_message_id_through_another_relay_is_applied_once(duel):
 def test_a_10_mb_api_body_answers_413_in_the_api_error_shape(client, duel):
     game, seats, tokens = duel
     body = json.dumps({"text": "say " + "x" * 10_000_000})
-    response = client.post(f"/api/games/{game.pk}/commands", body, content_type="application/json",
-                           HTTP_X_SEAT_TOKEN=tokens[0])
+    response = client.post(
+        f"/api/games/{game.pk}/commands", body, content_type="application/json", HTTP_X_SEAT_TOKEN=tokens[0]
+    )
     assert response.status_code == 413 and response.json()["code"] == "too_large"
     assert Game.objects.get(pk=game.pk).version == game.version
 
@@ -99,8 +108,16 @@ def test_a_master_of_seals_cannot_seat_himself_through_replace_a_player(client, 
     game.masters.add(morgan)
     client.force_login(morgan)
     game.refresh_from_db()
-    response = client.post(reverse("admin:pbem_game_desk", args=[game.pk, "replace"]), {
-        "seat": 1, "name": "Morgan", "email": "MORGAN@example.org", "reason": "Bob left", "seen_version": game.version})
+    response = client.post(
+        reverse("admin:pbem_game_desk", args=[game.pk, "replace"]),
+        {
+            "seat": 1,
+            "name": "Morgan",
+            "email": "MORGAN@example.org",
+            "reason": "Bob left",
+            "seen_version": game.version,
+        },
+    )
     assert response.status_code == 200 and "does not run the game" in response.content.decode()
     assert game.seats.get(number=1).email == "bob@example.org"
     assert not Event.objects.filter(game=game, type="pbem.PlayerReplaced").exists()

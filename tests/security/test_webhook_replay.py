@@ -23,14 +23,18 @@ URL = "/mail/anymail/mailgun/inbound_mime/"
 def signed(settings, timestamp: int | None = None, token: str = "t" * 50) -> dict:
     stamp = str(int(time.time()) if timestamp is None else timestamp)
     key = settings.ANYMAIL["MAILGUN_WEBHOOK_SIGNING_KEY"].encode()
-    return {"timestamp": stamp, "token": token,
-            "signature": hmac.new(key, f"{stamp}{token}".encode(), hashlib.sha256).hexdigest()}
+    return {
+        "timestamp": stamp,
+        "token": token,
+        "signature": hmac.new(key, f"{stamp}{token}".encode(), hashlib.sha256).hexdigest(),
+    }
 
 
 def post(settings, body: str, signature: dict):
     auth = base64.b64encode(settings.ANYMAIL["WEBHOOK_SECRET"].encode()).decode()
-    return Client().post(URL, {"recipient": "seals@pbem.localhost", "body-mime": body, **signature},
-                         HTTP_AUTHORIZATION=f"Basic {auth}")
+    return Client().post(
+        URL, {"recipient": "seals@pbem.localhost", "body-mime": body, **signature}, HTTP_AUTHORIZATION=f"Basic {auth}"
+    )
 
 
 def mail(text: str) -> str:

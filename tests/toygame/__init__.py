@@ -22,8 +22,15 @@ def setup(players, options, rng):
     events = [Event("GameStarted", {"players": players, "rounds": options["rounds"]})]
     for seat in range(players):
         hand = sorted(deck[seat * 3 : seat * 3 + 3])
-        events.append(Event("HandDealt", {"seat": seat, "cards": hand}, visible_to=(seat,),
-                            public={"seat": seat, "count": 3}, reveals=True))
+        events.append(
+            Event(
+                "HandDealt",
+                {"seat": seat, "cards": hand},
+                visible_to=(seat,),
+                public={"seat": seat, "count": 3},
+                reveals=True,
+            )
+        )
     return events
 
 
@@ -31,9 +38,17 @@ def evolve(state, event):
     d = event.data
     if event.type == "GameStarted":
         n = d["players"]
-        return {"players": n, "rounds": d["rounds"], "round": 1, "phase": "bid",
-                "hands": [[] for _ in range(n)], "played": [None] * n, "scores": [0] * n,
-                "winner": None, "sheet": []}
+        return {
+            "players": n,
+            "rounds": d["rounds"],
+            "round": 1,
+            "phase": "bid",
+            "hands": [[] for _ in range(n)],
+            "played": [None] * n,
+            "scores": [0] * n,
+            "winner": None,
+            "sheet": [],
+        }
     if event.type == "HandDealt":
         state["hands"][d["seat"]] = list(d["cards"])  # copy: never alias event data
     elif event.type == "CardPlayed":

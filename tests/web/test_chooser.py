@@ -90,8 +90,10 @@ def test_moves_with_the_same_label_show_their_commands():
 
 
 def test_a_drawing_too_small_for_a_phone_gets_a_legible_minimum_width():
-    markup = ('<div><svg viewBox="0 0 860 300" width="100%" style="max-width:860px"><g font-size="10">'
-              '<text>a</text><text>b</text></g></svg></div>')
+    markup = (
+        '<div><svg viewBox="0 0 860 300" width="100%" style="max-width:860px"><g font-size="10">'
+        "<text>a</text><text>b</text></g></svg></div>"
+    )
     out = board.phone_layout(markup)
     assert 'style="min-width:775px;max-width:860px"' in out  # 860 * 9 / 10, rounded up
     assert out.count("style=") == 1
@@ -100,7 +102,7 @@ def test_a_drawing_too_small_for_a_phone_gets_a_legible_minimum_width():
 def test_a_legible_drawing_is_left_to_scale():
     markup = '<svg viewBox="0 0 300 100"><text font-size="12">x</text></svg>'
     assert board.legible_width(300, [12]) == 226  # never more than a phone's width: it just scales
-    assert 'min-width:226px' in board.phone_layout(markup)
+    assert "min-width:226px" in board.phone_layout(markup)
 
 
 def test_markup_without_a_drawing_is_unchanged():
@@ -129,7 +131,7 @@ def test_the_places_on_the_board_are_links_to_their_moves(client, kind, settings
     state = eventlog.load(game).state["game"]
     targets = {c.target for c in spec.choices_for(state, seat) if c.target}
     page = client.get(f"/play/{token}/").content.decode()
-    board = page[page.index('<section class="board"'):page.index("</section>", page.index('<section class="board"'))]
+    board = page[page.index('<section class="board"') : page.index("</section>", page.index('<section class="board"'))]
     linked = {html.unescape(t) for t in re.findall(r'href="/play/[^"?]+/\?pick=([^"#&]+)#move-form"', board)}
     if not targets or "links" not in inspect.signature(spec.render_html).parameters:
         assert not linked

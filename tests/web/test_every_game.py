@@ -30,8 +30,13 @@ def test_lobby_to_seat_page_for_every_game(client, kind, mailoutbox, settings):
     for option in spec.options:
         assert f'name="opt_{option.name}"' in form.content.decode()
     players = NAMES[: max(spec.min_players, 2)]
-    data = {"kind": kind, "title": f"{kind} table", "deadline_hours": 48, "notices": "every",
-            "invitees": "\n".join(f"{n} <{n.lower()}@example.org>" for n in players)}
+    data = {
+        "kind": kind,
+        "title": f"{kind} table",
+        "deadline_hours": 48,
+        "notices": "every",
+        "invitees": "\n".join(f"{n} <{n.lower()}@example.org>" for n in players),
+    }
     data.update({f"opt_{o.name}": option_value(o) for o in spec.options if option_value(o) != ""})
     response = client.post(f"/games/new/?kind={kind}", data)
     assert response.status_code == 302, response.content.decode()[:2000]

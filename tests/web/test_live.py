@@ -160,10 +160,12 @@ def test_a_wait_in_another_process_learns_of_a_move_made_here(settings):
     peer = Peer()
     try:
         answer = {}
-        code = (f"from django.test import Client\n"
-                f"r = Client().get('/api/games/{game.pk}/seat', {{'wait_version': {game.version}, 'timeout': 20}},"
-                f" headers={{'X-Seat-Token': '{token}'}})\n"
-                f"result = [r.status_code, r.json()['version']]")
+        code = (
+            f"from django.test import Client\n"
+            f"r = Client().get('/api/games/{game.pk}/seat', {{'wait_version': {game.version}, 'timeout': 20}},"
+            f" headers={{'X-Seat-Token': '{token}'}})\n"
+            f"result = [r.status_code, r.json()['version']]"
+        )
         waiter = threading.Thread(target=lambda: answer.update(result=peer.run(code)))
         waiter.start()
         time.sleep(1.0)

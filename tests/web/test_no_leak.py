@@ -139,10 +139,12 @@ def test_the_toy_games_hands_stay_private(client, make_game):
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     for seat in seats:
         token = addressing.token_for(seat)
-        pages = [client.get(reverse("pbem-seat", args=[token])).content.decode(),
-                 client.get(reverse("pbem-seat_history", args=[token]), {"at": game.version}).content.decode(),
-                 client.get(f"/api/games/{game.pk}/seat", headers={"X-Seat-Token": token}).content.decode(),
-                 client.get(f"/api/games/{game.pk}/events", headers={"X-Seat-Token": token}).content.decode()]
+        pages = [
+            client.get(reverse("pbem-seat", args=[token])).content.decode(),
+            client.get(reverse("pbem-seat_history", args=[token]), {"at": game.version}).content.decode(),
+            client.get(f"/api/games/{game.pk}/seat", headers={"X-Seat-Token": token}).content.decode(),
+            client.get(f"/api/games/{game.pk}/events", headers={"X-Seat-Token": token}).content.decode(),
+        ]
         for other, hand in enumerate(hands):
             dealt = f"{seat_name(seats, other)} was dealt {', '.join(map(str, hand))}."
             for page in pages:

@@ -40,23 +40,33 @@ def test_lobby_lists_open_running_and_finished_games(client, make_game):
     assert "<script" not in page  # no page needs JavaScript
 
 
-def test_create_game_in_two_steps_invites_the_creator_then_the_others(client, db, mailoutbox,
-                                                                     django_capture_on_commit_callbacks):
+def test_create_game_in_two_steps_invites_the_creator_then_the_others(
+    client, db, mailoutbox, django_capture_on_commit_callbacks
+):
     step1 = client.get("/games/new/")
     assert 'name="kind"' in text_of(step1)
     step2 = client.get("/games/new/", {"kind": "diceduel"})
     assert 'name="opt_rounds"' in text_of(step2) and "csrfmiddlewaretoken" in text_of(step2)
     with django_capture_on_commit_callbacks(execute=True):  # the invitations go out through the outbox
-        response = client.post("/games/new/?kind=diceduel", {
-            "kind": "diceduel", "title": "Friday duel", "invitees": "Alice <alice@example.org>\nbob@example.org",
-            "deadline_hours": 24, "notices": "digest", "opt_rounds": 2,
-        })
+        response = client.post(
+            "/games/new/?kind=diceduel",
+            {
+                "kind": "diceduel",
+                "title": "Friday duel",
+                "invitees": "Alice <alice@example.org>\nbob@example.org",
+                "deadline_hours": 24,
+                "notices": "digest",
+                "opt_rounds": 2,
+            },
+        )
     game = Game.objects.get(title="Friday duel")
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert game.status == "open" and game.options == {"rounds": 2} and game.deadline_seconds == 24 * 3600
     seats = list(game.seats.order_by("number"))
     assert [(s.name, s.email, s.invite_accepted, s.notice_preference) for s in seats] == [
-        ("Alice", "alice@example.org", False, "digest"), ("bob", "bob@example.org", False, "digest")]
+        ("Alice", "alice@example.org", False, "digest"),
+        ("bob", "bob@example.org", False, "digest"),
+    ]
     # Only the creator (the first player) is mailed: accepting proves the address is theirs.
     assert [m.to[0] for m in mailoutbox] == ["alice@example.org"]
     mail = mailoutbox[0]
@@ -73,21 +83,28 @@ def test_create_game_in_two_steps_invites_the_creator_then_the_others(client, db
     assert f"http://testserver/invite/{addressing.token_for(seats[1])}/" in invitation.body
 
 
-@pytest.mark.parametrize("invitees, error", [
-    ("Alice <alice@example.org>", "for 2 to 4 players"),
-    ("Alice <alice@example.org>\nBob <not-an-address>", "no valid email address"),
-    ("a@example.org\nA@example.org", "invited twice"),
-])
+@pytest.mark.parametrize(
+    "invitees, error",
+    [
+        ("Alice <alice@example.org>", "for 2 to 4 players"),
+        ("Alice <alice@example.org>\nBob <not-an-address>", "no valid email address"),
+        ("a@example.org\nA@example.org", "invited twice"),
+    ],
+)
 def test_create_game_refuses_bad_invitations_and_creates_nothing(client, db, mailoutbox, invitees, error):
-    response = client.post("/games/new/?kind=diceduel", {"kind": "diceduel", "invitees": invitees,
-                                                         "deadline_hours": 48, "notices": "every", "opt_rounds": 3})
+    response = client.post(
+        "/games/new/?kind=diceduel",
+        {"kind": "diceduel", "invitees": invitees, "deadline_hours": 48, "notices": "every", "opt_rounds": 3},
+    )
     assert response.status_code == 200 and error in text_of(response)
     assert Game.objects.count() == 0 and mailoutbox == []
 
 
 def test_create_game_refuses_an_option_out_of_range(client, db):
-    response = client.post("/games/new/?kind=diceduel", {"kind": "diceduel", "invitees": "a@x.org\nb@x.org",
-                                                         "deadline_hours": 48, "notices": "every", "opt_rounds": 9})
+    response = client.post(
+        "/games/new/?kind=diceduel",
+        {"kind": "diceduel", "invitees": "a@x.org\nb@x.org", "deadline_hours": 48, "notices": "every", "opt_rounds": 9},
+    )
     assert "less than or equal to 3" in text_of(response) and Game.objects.count() == 0
 
 
@@ -145,8 +162,9 @@ def test_seat_page_shows_own_hand_whats_awaited_and_the_legal_moves(client, duel
 def test_a_legal_move_goes_through_the_pipeline_and_the_page_shows_the_outcome(client, duel):
     game, seats, tokens = duel
     card = hands(game)[0][0]
-    response = client.post(seat_url(tokens[0]), {"choice": f"play {card}", "text": "",
-                                                 "expected_version": game.version})
+    response = client.post(
+        seat_url(tokens[0]), {"choice": f"play {card}", "text": "", "expected_version": game.version}
+    )
     message = InboundMessage.objects.get(seat=seats[0])
     assert response.status_code == 302 and response["Location"] == f"{seat_url(tokens[0])}?sub={message.pk}#outcome"
     assert message.channel == "web" and message.status == InboundStatus.RECEIVED
@@ -161,8 +179,9 @@ def test_a_legal_move_goes_through_the_pipeline_and_the_page_shows_the_outcome(c
 def test_a_typed_command_and_a_different_picked_move_are_refused_and_nothing_is_sent(client, duel):
     game, seats, tokens = duel
     first, second = hands(game)[0][:2]
-    response = client.post(seat_url(tokens[0]), {"choice": f"play {first}", "text": f"play {second}",
-                                                 "expected_version": game.version})
+    response = client.post(
+        seat_url(tokens[0]), {"choice": f"play {first}", "text": f"play {second}", "expected_version": game.version}
+    )
     page = text_of(response)
     assert response.status_code == 400
     assert f"You picked “play {first}” but typed “play {second}”: nothing was sent." in page
@@ -173,8 +192,9 @@ def test_a_typed_command_and_a_different_picked_move_are_refused_and_nothing_is_
 def test_a_typed_command_equal_to_the_picked_move_is_sent_once(client, duel):
     game, seats, tokens = duel
     first = hands(game)[0][0]
-    client.post(seat_url(tokens[0]), {"choice": f"play {first}", "text": f"  play   {first} ",
-                                      "expected_version": game.version})
+    client.post(
+        seat_url(tokens[0]), {"choice": f"play {first}", "text": f"  play   {first} ", "expected_version": game.version}
+    )
     assert process_last(seats[0]).status == InboundStatus.APPLIED
     assert first not in hands(Game.objects.get(pk=game.pk))[0]
 
@@ -183,8 +203,8 @@ def test_the_typed_commands_have_a_form_of_their_own(client, duel):
     """A box still holding a refused command is not sent with a move picked afterwards."""
     game, seats, tokens = duel
     page = text_of(client.get(seat_url(tokens[0])))
-    chooser = page[page.index('id="move-form"'):page.index("</form>", page.index('id="move-form"'))]
-    typed = page[page.index('id="type-form"'):page.index("</form>", page.index('id="type-form"'))]
+    chooser = page[page.index('id="move-form"') : page.index("</form>", page.index('id="move-form"'))]
+    typed = page[page.index('id="type-form"') : page.index("</form>", page.index('id="type-form"'))]
     assert 'name="choice"' in chooser and "<textarea" not in chooser
     assert "<textarea" in typed and 'name="choice"' not in typed
 
@@ -200,7 +220,7 @@ def test_an_illegal_move_is_shown_next_to_the_form_and_changes_nothing(client, d
     assert re.search(rf">\s*play {not_mine}</textarea>", page)  # the text stays in the box to correct it
     assert page.index('id="outcome"') < page.index('id="move-form"')
     # The reason, not a list of every legal move: the chooser below offers those.
-    outcome = page[page.index('id="outcome"'):page.index('id="move-form"')]
+    outcome = page[page.index('id="outcome"') : page.index('id="move-form"')]
     assert "What you may do now" not in outcome and f"play {hands(game)[0][0]}" not in outcome
     assert Game.objects.get(pk=game.pk).version == game.version
 
@@ -259,8 +279,9 @@ def test_seat_form_needs_the_csrf_token(duel):
     assert InboundMessage.objects.count() == 0
     page = csrf_client.get(seat_url(tokens[0]))
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text_of(page)).group(1)
-    ok = csrf_client.post(seat_url(tokens[0]), {"text": "help", "expected_version": game.version,
-                                                "csrfmiddlewaretoken": token})
+    ok = csrf_client.post(
+        seat_url(tokens[0]), {"text": "help", "expected_version": game.version, "csrfmiddlewaretoken": token}
+    )
     assert ok.status_code == 302 and InboundMessage.objects.count() == 1
 
 
@@ -301,8 +322,7 @@ def play_out(game):
             return
         seat = game.awaited[0]
         state = eventlog.load(game).state["game"]
-        command = {"type": "take"} if state["phase"] == "claim" else {"type": "play",
-                                                                       "card": min(state["hands"][seat])}
+        command = {"type": "take"} if state["phase"] == "claim" else {"type": "play", "card": min(state["hands"][seat])}
         services.submit(game.pk, seat, command=command)
         assert spec_state is not None
 
@@ -318,7 +338,10 @@ def test_replay_steps_through_events_as_the_seat_may_see_them(client, duel):
     at_start = text_of(client.get(base, {"at": start}))
     assert f"event {start} of {game.version}" in at_start
     assert f"Your hand: {' '.join(map(str, first_hand[0]))}" in at_start
-    assert f'href="{base}?at={start + 1}" rel="next"' in at_start and f'href="{base}?at={start - 1}" rel="prev"' in at_start
+    assert (
+        f'href="{base}?at={start + 1}" rel="next"' in at_start
+        and f'href="{base}?at={start - 1}" rel="prev"' in at_start
+    )
     later = text_of(client.get(base, {"at": start + 1}))
     assert f"Alice played {first_hand[0][0]} face down." in later
     bob_view = text_of(client.get(reverse("pbem-seat_history", args=[tokens[1]]), {"at": start + 1}))
@@ -384,14 +407,23 @@ def test_a_nul_character_is_refused_by_the_form(client, duel):
     assert client.post(seat_url(tokens[0]), {"message": "a\x00b"}).status_code == 400
 
 
-def test_an_invitation_that_cannot_be_sent_now_is_retried_by_the_outbox(client, db, settings, mailoutbox,
-                                                                         django_capture_on_commit_callbacks):
+def test_an_invitation_that_cannot_be_sent_now_is_retried_by_the_outbox(
+    client, db, settings, mailoutbox, django_capture_on_commit_callbacks
+):
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 1, 2  # nothing listens
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/games/new/?kind=diceduel", {"kind": "diceduel", "invitees": "a@x.org\nb@x.org",
-                                                             "deadline_hours": 48, "notices": "every",
-                                                             "opt_rounds": 1}, follow=True)
+        response = client.post(
+            "/games/new/?kind=diceduel",
+            {
+                "kind": "diceduel",
+                "invitees": "a@x.org\nb@x.org",
+                "deadline_hours": 48,
+                "notices": "every",
+                "opt_rounds": 1,
+            },
+            follow=True,
+        )
     assert "invitation is on its way" in text_of(response)
     game = Game.objects.get()
     invitations = Notice.objects.filter(game=game, kind="invitation")
@@ -421,8 +453,10 @@ def test_the_audit_page_and_api_show_an_altered_event(client, duel):
         # A tamperer with a superuser session and the append-only trigger switched off.
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
-        cursor.execute("UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 3",
-                       ['{"players": 2, "rounds": 9}', game.pk])
+        cursor.execute(
+            "UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 3",
+            ['{"players": 2, "rounds": 9}', game.pk],
+        )
         cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
     page = text_of(client.get(f"/games/{game.pk}/audit/"))
     assert "broken" in page and "event 3: content does not match its hash" in page

@@ -63,8 +63,9 @@ def test_the_audit_page_shows_the_head_now_and_each_head_the_notices_quoted(clie
 
     deliver(game)
     game.refresh_from_db()
-    quoted = list(Notice.objects.filter(game=game, status="sent").exclude(chain_head="")
-                  .values_list("chain_head", flat=True))
+    quoted = list(
+        Notice.objects.filter(game=game, status="sent").exclude(chain_head="").values_list("chain_head", flat=True)
+    )
     assert quoted, "no notice quoted a head"
     page = client.get(reverse("pbem-game_audit", args=[game.pk])).content.decode()
     assert f'<code id="head">{game.version}:{game.head_hash}</code>' in page

@@ -9,8 +9,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("kind", help=f"the game: one of {', '.join(all_games()) or '(none registered)'}")
-        parser.add_argument("--player", action="append", default=[], metavar="NAME:EMAIL", required=True,
-                            help="a player, in seating order (repeat for each)")
+        parser.add_argument(
+            "--player",
+            action="append",
+            default=[],
+            metavar="NAME:EMAIL",
+            required=True,
+            help="a player, in seating order (repeat for each)",
+        )
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
         parser.add_argument("--deadline-hours", type=int, default=None)
         parser.add_argument("--title", default="")
@@ -29,8 +35,13 @@ class Command(BaseCommand):
                 raise CommandError(f"--option takes KEY=VALUE, not {raw!r}")
             options[key.strip()] = value.strip()
         try:
-            game = services.create_game(opts["kind"], players, options, title=opts["title"],
-                                        deadline_seconds=opts["deadline_hours"] * 3600 if opts["deadline_hours"] else None)
+            game = services.create_game(
+                opts["kind"],
+                players,
+                options,
+                title=opts["title"],
+                deadline_seconds=opts["deadline_hours"] * 3600 if opts["deadline_hours"] else None,
+            )
         except (UnknownGame, services.ServiceError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(str(game.pk))

@@ -8,13 +8,19 @@ from pbem.selectors import game_over
 
 
 class Command(BaseCommand):
-    help = ("Writes a game's log as one JSON document, as seat N may see it (default: a spectator; after the "
-            "end, everything), for `python -m pbem.verify FILE` to check with no server.")
+    help = (
+        "Writes a game's log as one JSON document, as seat N may see it (default: a spectator; after the "
+        "end, everything), for `python -m pbem.verify FILE` to check with no server."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("game", type=int, help="the game's id")
-        parser.add_argument("--seat", type=int, default=None,
-                            help="the seat whose log it is, numbered as the API numbers seats (0 is the first)")
+        parser.add_argument(
+            "--seat",
+            type=int,
+            default=None,
+            help="the seat whose log it is, numbered as the API numbers seats (0 is the first)",
+        )
         parser.add_argument("--output", "-o", default="-", help="the file to write (default: standard output)")
 
     def handle(self, *args, **opts):
@@ -32,7 +38,9 @@ class Command(BaseCommand):
         else:
             with open(opts["output"], "w", encoding="utf-8") as out:
                 out.write(text)
-            reader = "everything (the game is over)" if game_over(game) else (
-                f"seat {seat}'s view" if seat is not None else "a spectator's view")
-            self.stderr.write(f"game #{game.pk}: {len(doc['events'])} events written to {opts['output']}, "
-                              f"{reader}")
+            reader = (
+                "everything (the game is over)"
+                if game_over(game)
+                else (f"seat {seat}'s view" if seat is not None else "a spectator's view")
+            )
+            self.stderr.write(f"game #{game.pk}: {len(doc['events'])} events written to {opts['output']}, {reader}")

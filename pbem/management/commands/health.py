@@ -26,8 +26,10 @@ class Command(BaseCommand):
         if not quiet:
             self.stdout.write(json.dumps(body, indent=2))
         if not healthy:
-            raise CommandError("not healthy: " + ", ".join(
-                part for part in ("database", "broker", "timers") if not body.get(part, {}).get("ok")))
+            raise CommandError(
+                "not healthy: "
+                + ", ".join(part for part in ("database", "broker", "timers") if not body.get(part, {}).get("ok"))
+            )
 
     def _fetch(self, url: str) -> tuple[bool, dict]:
         # The site answers only to its own host names (ALLOWED_HOSTS), not to 127.0.0.1 in general.

@@ -12,8 +12,10 @@ from pbem import dbroles
 
 
 class Command(DjangoMigrate):
-    help = DjangoMigrate.help + (" With DATABASE_OWNER_URL set it runs as that role, then grants the role of "
-                                 "DATABASE_URL what the service needs (SELECT and INSERT only on the log).")
+    help = DjangoMigrate.help + (
+        " With DATABASE_OWNER_URL set it runs as that role, then grants the role of "
+        "DATABASE_URL what the service needs (SELECT and INSERT only on the log)."
+    )
 
     def handle(self, *args, **options):
         if options["database"] == DEFAULT_DB_ALIAS and dbroles.two_roles():

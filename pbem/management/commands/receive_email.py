@@ -36,8 +36,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--maildir", help="read every message of this Maildir instead of stdin")
         parser.add_argument("--keep", action="store_true", help="leave stored messages in the Maildir")
-        parser.add_argument("--recipient", action="append", default=[],
-                            help="the envelope recipient (default: $ORIGINAL_RECIPIENT, as Postfix sets it)")
+        parser.add_argument(
+            "--recipient",
+            action="append",
+            default=[],
+            help="the envelope recipient (default: $ORIGINAL_RECIPIENT, as Postfix sets it)",
+        )
 
     def handle(self, *args, maildir=None, keep=False, recipient=(), **options):
         recipients = list(recipient) or [r for r in [os.environ.get("ORIGINAL_RECIPIENT", "")] if r]
@@ -76,8 +80,7 @@ def time_limit(seconds: int):
     """Exits 75 once `seconds` have passed (a hung database, a lock held elsewhere)."""
 
     def give_up(_signum, _frame):
-        raise CommandError(f"gave up after {seconds} s (PBEM_PIPE_TIMEOUT); the MTA will retry",
-                           returncode=EX_TEMPFAIL)
+        raise CommandError(f"gave up after {seconds} s (PBEM_PIPE_TIMEOUT); the MTA will retry", returncode=EX_TEMPFAIL)
 
     if seconds <= 0 or not hasattr(signal, "SIGALRM"):
         yield

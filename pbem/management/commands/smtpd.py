@@ -68,8 +68,9 @@ class Handler:
         if not ours(address):
             return "550 5.7.1 Relaying denied: not a mailbox here"
         try:
-            problem = await asyncio.wait_for(sync_to_async(recipient_problem, thread_sensitive=False)(address),
-                                             settings.PBEM_SMTP_STORE_TIMEOUT)
+            problem = await asyncio.wait_for(
+                sync_to_async(recipient_problem, thread_sensitive=False)(address), settings.PBEM_SMTP_STORE_TIMEOUT
+            )
         except Exception:  # the database is away: take the mail, processing decides (and stays silent)
             log.warning("could not check the recipient %s; taking the mail", address, exc_info=True)
             problem = ""
@@ -81,8 +82,10 @@ class Handler:
     async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content or envelope.content
         try:
-            await asyncio.wait_for(sync_to_async(store_message, thread_sensitive=False)(data, list(envelope.rcpt_tos)),
-                                   settings.PBEM_SMTP_STORE_TIMEOUT)
+            await asyncio.wait_for(
+                sync_to_async(store_message, thread_sensitive=False)(data, list(envelope.rcpt_tos)),
+                settings.PBEM_SMTP_STORE_TIMEOUT,
+            )
         except Exception:
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 Could not store the message; try again later"
@@ -90,8 +93,13 @@ class Handler:
 
 
 def make_controller(host: str, port: int) -> Controller:
-    return Controller(Handler(), hostname=host, port=port, data_size_limit=settings.PBEM_INBOUND_HARD_LIMIT,
-                      server_hostname=settings.PBEM_MAIL_DOMAIN)
+    return Controller(
+        Handler(),
+        hostname=host,
+        port=port,
+        data_size_limit=settings.PBEM_INBOUND_HARD_LIMIT,
+        server_hostname=settings.PBEM_MAIL_DOMAIN,
+    )
 
 
 class Command(BaseCommand):

@@ -11,8 +11,10 @@ from pbem import timers
 
 
 class Command(BaseCommand):
-    help = ("Runs the timers (deadlines, reminders, digests, the outbox and inbound sweeps, IMAP polling) "
-            "in-process, on the intervals of CELERY_BEAT_SCHEDULE. For a run without Celery beat.")
+    help = (
+        "Runs the timers (deadlines, reminders, digests, the outbox and inbound sweeps, IMAP polling) "
+        "in-process, on the intervals of CELERY_BEAT_SCHEDULE. For a run without Celery beat."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="run every timer once, then exit")
@@ -25,7 +27,9 @@ class Command(BaseCommand):
         stop = threading.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
-        self.stdout.write("Timers running in-process: " + ", ".join(
-            f"{t.name} every {t.every:g} s" for t in timers.schedule()), ending="\n")
+        self.stdout.write(
+            "Timers running in-process: " + ", ".join(f"{t.name} every {t.every:g} s" for t in timers.schedule()),
+            ending="\n",
+        )
         self.stdout.flush()
         timers.run_forever(stop)

@@ -8,16 +8,22 @@ from pbem.management.games import add_game_arguments, named_games
 
 
 class Command(BaseCommand):
-    help = ("Verifies games: hash chain intact under each game's scheme, every head the outbox mailed out "
-            "still in the log, replay from scratch equals every snapshot, and after the end every random "
-            "outcome re-derived from the revealed seed. --head VERSION:HASH checks a head someone kept (one "
-            "game named). Exit status 1 on any failure.")
+    help = (
+        "Verifies games: hash chain intact under each game's scheme, every head the outbox mailed out "
+        "still in the log, replay from scratch equals every snapshot, and after the end every random "
+        "outcome re-derived from the revealed seed. --head VERSION:HASH checks a head someone kept (one "
+        "game named). Exit status 1 on any failure."
+    )
 
     def add_arguments(self, parser):
         add_game_arguments(parser)
-        parser.add_argument("--head", action="append", default=[], metavar="VERSION:HASH",
-                            help="a head a notice quoted, which the log must still contain (repeatable; "
-                                 "needs exactly one game)")
+        parser.add_argument(
+            "--head",
+            action="append",
+            default=[],
+            metavar="VERSION:HASH",
+            help="a head a notice quoted, which the log must still contain (repeatable; needs exactly one game)",
+        )
 
     def handle(self, *args, **opts):
         try:
@@ -25,12 +31,12 @@ class Command(BaseCommand):
         except chain.BadHead as exc:
             raise CommandError(str(exc)) from None
         if heads and len(opts["games"]) != 1:
-            raise CommandError("--head names a head of one game: name exactly that game, e.g. "
-                               "verify_games 12 --head 40:3f5a…")
+            raise CommandError(
+                "--head names a head of one game: name exactly that game, e.g. verify_games 12 --head 40:3f5a…"
+            )
         games, missing = named_games(opts["games"], self.stderr)
         failed = []
-        bar = tqdm(games.iterator(), total=games.count(), unit="game", file=sys.stderr,
-                   disable=games.count() < 2)
+        bar = tqdm(games.iterator(), total=games.count(), unit="game", file=sys.stderr, disable=games.count() < 2)
         for game in bar:
             report = audit.verify(game, heads)
             lines = [report.summary()]

@@ -17,8 +17,19 @@ def table(players=3, seed=b"elfenland-test", **options) -> Table:
     return Table(GAME, players, options, seed=seed)
 
 
-def given(players=3, phase=None, turn=None, hands=None, elf=None, board=None, trouble=None, up=None, down=None,
-          seed=b"elfenland-test", **options) -> Table:
+def given(
+    players=3,
+    phase=None,
+    turn=None,
+    hands=None,
+    elf=None,
+    board=None,
+    trouble=None,
+    up=None,
+    down=None,
+    seed=b"elfenland-test",
+    **options,
+) -> Table:
     """A table whose state is set as a test describes it ('given Ann holds ... and stands at ...').
 
     `hands` maps seat -> list of card types; cards are moved from/to the deck so every component

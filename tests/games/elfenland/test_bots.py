@@ -110,6 +110,14 @@ def test_reachable_equals_brute_force_on_crowded_boards_with_full_hands():
                 board[route] = rnd.choice(kinds)
         trouble = {r: 1 for r in rnd.sample(sorted(board), 3)}
         hand = [rnd.choice(R.CARDS) for _ in range(8)]
-        t = given(3, phase="move", turn=0, elf={0: rnd.choice(B.TOWN_IDS)}, hands={0: hand}, board=board,
-                  trouble=trouble, **options)
+        t = given(
+            3,
+            phase="move",
+            turn=0,
+            elf={0: rnd.choice(B.TOWN_IDS)},
+            hands={0: hand},
+            board=board,
+            trouble=trouble,
+            **options,
+        )
         assert R.reachable(t.state, 0) == _brute_reachable(t.state, 0)

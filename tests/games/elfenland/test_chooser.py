@@ -67,8 +67,9 @@ def test_trouble_is_its_own_group_beside_the_counter_it_joins():
 
 
 def test_moving_groups_by_destination_the_counters_payment_featured_not_every_caravan():
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "raft", "unicorn", "dragon"]},
-              board={ROAD_EL_LA: "giant_pig"})
+    t = given(
+        3, phase="move", turn=0, hands={0: ["giant_pig", "raft", "unicorn", "dragon"]}, board={ROAD_EL_LA: "giant_pig"}
+    )
     choices = offered(t)
     to_lapphalya = [c for c in choices if c.group == "Move to Lapphalya"]
     assert len(to_lapphalya) > 1  # the pig, and caravans of any three cards
@@ -80,8 +81,14 @@ def test_moving_groups_by_destination_the_counters_payment_featured_not_every_ca
 
 
 def test_a_town_joined_by_road_and_river_gets_a_group_for_each():
-    t = given(3, phase="move", turn=0, elf={0: "jxara"}, hands={0: ["raft", "raft", "giant_pig"]},
-              board={"jxara-virst:road": "giant_pig"})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        elf={0: "jxara"},
+        hands={0: ["raft", "raft", "giant_pig"]},
+        board={"jxara-virst:road": "giant_pig"},
+    )
     groups = {c.group for c in offered(t)}
     assert {"Move to Virst by road", "Move to Virst by river"} <= groups
     river = [c for c in offered(t) if c.group == "Move to Virst by river"]
@@ -89,8 +96,14 @@ def test_a_town_joined_by_road_and_river_gets_a_group_for_each():
 
 
 def test_discarding_and_keeping_offer_every_card_or_counter_featured():
-    t = given(3, phase="move", turn=0, up={0: ["dragon"]}, down={0: ["giant_pig"]},
-              hands={0: ["dragon", "dragon", "magic_cloud", "magic_cloud", "raft"]})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        up={0: ["dragon"]},
+        down={0: ["giant_pig"]},
+        hands={0: ["dragon", "dragon", "magic_cloud", "magic_cloud", "raft"]},
+    )
     t.act(0, {"type": "end"})
     choices = offered(t, 0)
     assert {c.target for c in choices} == {"card-dragon", "card-magic_cloud", "card-raft"}
@@ -146,16 +159,23 @@ def _sensible(state, seat, choices):
         if ending in legal:
             assert ending in [c.command for c in codes], f"{ending} not featured"
     mine = {t for t, _ in state["got"][seat]}
-    if state["phase"] == "move" and any(c["type"] == "move" and c["to"] in B.PIECE_TOWNS and c["to"] not in mine
-                                        for c in legal):
-        assert any(c.command.get("to") in B.PIECE_TOWNS and c.command.get("to") not in mine for c in codes), \
+    if state["phase"] == "move" and any(
+        c["type"] == "move" and c["to"] in B.PIECE_TOWNS and c["to"] not in mine for c in legal
+    ):
+        assert any(c.command.get("to") in B.PIECE_TOWNS and c.command.get("to") not in mine for c in codes), (
             "a town piece can be collected, but no featured move collects one"
+        )
     if state["phase"] == "place":
         here = state["elf"][seat]
         hand = state["hands"][seat]
-        payable = [c for c in legal if c["type"] == "place" and here in (B.ROUTES[c["route"]]["a"], B.ROUTES[c["route"]]["b"])
-                   and B.ROUTES[c["route"]]["b" if B.ROUTES[c["route"]]["a"] == here else "a"] not in mine
-                   and hand[c["counter"]] >= B.counter_cost(c["counter"], c["route"])]
+        payable = [
+            c
+            for c in legal
+            if c["type"] == "place"
+            and here in (B.ROUTES[c["route"]]["a"], B.ROUTES[c["route"]]["b"])
+            and B.ROUTES[c["route"]]["b" if B.ROUTES[c["route"]]["a"] == here else "a"] not in mine
+            and hand[c["counter"]] >= B.counter_cost(c["counter"], c["route"])
+        ]
         if payable:
             assert any(c.command["type"] == "place" for c in codes), "a payable placement, none featured"
 

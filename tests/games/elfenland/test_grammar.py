@@ -33,8 +33,13 @@ def test_take_and_draw():
 def test_place_names_forgive_case_accents_apostrophes_and_spaces():
     t = given(3, phase="place", turn=0, up={0: ["giant_pig", "dragon"]}, down={0: []})
     want = {"type": "place", "counter": "dragon", "route": "dag_amura-jxara:forest", "hidden": False}
-    for text in ("place dragon on Dag'Amura-Jxara", "PLACE DRAGON ON DAG' AMURA - JXARA", "place dragon jxara dag amura",
-                 "place dragons on Dâg Amura to Jxara", "put dragon dag_amura-jxara:forest"):
+    for text in (
+        "place dragon on Dag'Amura-Jxara",
+        "PLACE DRAGON ON DAG' AMURA - JXARA",
+        "place dragon jxara dag amura",
+        "place dragons on Dâg Amura to Jxara",
+        "put dragon dag_amura-jxara:forest",
+    ):
         assert parse(t, text) == want, text
     assert parse(t, "place pig on mah' davika - grangor")["route"] == "grangor-mah_davikia:mountain"
     with pytest.raises(ParseError, match="land routes only"):
@@ -59,14 +64,28 @@ def test_did_you_mean_on_a_near_miss():
 
 
 def test_move_route_unambiguous_where_land_route_and_river_join_two_towns():
-    t = given(3, phase="move", turn=0, elf={0: "jxara"}, hands={0: ["raft", "raft", "giant_pig"]},
-              board={"jxara-virst:road": "giant_pig"})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        elf={0: "jxara"},
+        hands={0: ["raft", "raft", "giant_pig"]},
+        board={"jxara-virst:road": "giant_pig"},
+    )
     # three cards can only be a caravan, and caravans only go by land
     assert parse(t, "move to virst with raft raft pig")["route"] == "jxara-virst:road"
     assert parse(t, "move to Virst by river") == {
-        "type": "move", "route": "jxara-virst:river", "to": "virst", "cards": ["raft", "raft"]}
+        "type": "move",
+        "route": "jxara-virst:river",
+        "to": "virst",
+        "cards": ["raft", "raft"],
+    }
     assert parse(t, "move to Virst by road") == {
-        "type": "move", "route": "jxara-virst:road", "to": "virst", "cards": ["giant_pig"]}
+        "type": "move",
+        "route": "jxara-virst:road",
+        "to": "virst",
+        "cards": ["giant_pig"],
+    }
     assert parse(t, "move Jxara-Virst:river")["route"] == "jxara-virst:river"
     assert parse(t, "move to virst with 2 rafts")["route"] == "jxara-virst:river"
     assert parse(t, "move to virst with two rafts")["cards"] == ["raft", "raft"]
@@ -77,10 +96,19 @@ def test_move_route_unambiguous_where_land_route_and_river_join_two_towns():
 
 
 def test_move_cards_optional_when_the_counter_says():
-    t = given(3, phase="move", turn=0, hands={0: ["troll_wagon", "troll_wagon"]},
-              board={"elvenhold-erg_eren:forest": "troll_wagon"})
-    assert parse(t, "go erg eren") == {"type": "move", "route": "elvenhold-erg_eren:forest", "to": "erg_eren",
-                                        "cards": ["troll_wagon", "troll_wagon"]}
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: ["troll_wagon", "troll_wagon"]},
+        board={"elvenhold-erg_eren:forest": "troll_wagon"},
+    )
+    assert parse(t, "go erg eren") == {
+        "type": "move",
+        "route": "elvenhold-erg_eren:forest",
+        "to": "erg_eren",
+        "cards": ["troll_wagon", "troll_wagon"],
+    }
     assert parse(t, "move to ergeren with troll, troll")["cards"] == ["troll_wagon", "troll_wagon"]
 
 
@@ -120,7 +148,9 @@ def test_help_lists_the_commands_of_the_phase_with_examples():
     assert "take pig" in GAME.help(t.state, 0) and "draw" in GAME.help(t.state, 0)
     t = given(3, phase="place", turn=0)
     assert "place pig on Jxara-Virst" in GAME.help(t.state, 0) and "pass" in GAME.help(t.state, 0)
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "raft"]}, board={"elvenhold-lapphalya:road": "giant_pig"})
+    t = given(
+        3, phase="move", turn=0, hands={0: ["giant_pig", "raft"]}, board={"elvenhold-lapphalya:road": "giant_pig"}
+    )
     text = GAME.help(t.state, 0)
     assert "You can reach this turn: Lapphalya, Rivinia." in text
     assert "move to Lapphalya by road with pig" in text
@@ -161,9 +191,43 @@ def test_garbage_text_and_malformed_commands_are_refused_politely():
 
     from games.base import Rejected, Rng
 
-    words = ["move", "place", "take", "draw", "keep", "discard", "trouble", "pass", "end", "to", "by", "with",
-             "hidden", "none", "virst", "jxara", "mah", "davika", "2", "x3", "pig", "raft", "river", "road", "-",
-             ":", "jxara-virst:river", "al'baran", "zzz", "Erg'Eren", "troll", "wagon", ",", "blind", "3x"]
+    words = [
+        "move",
+        "place",
+        "take",
+        "draw",
+        "keep",
+        "discard",
+        "trouble",
+        "pass",
+        "end",
+        "to",
+        "by",
+        "with",
+        "hidden",
+        "none",
+        "virst",
+        "jxara",
+        "mah",
+        "davika",
+        "2",
+        "x3",
+        "pig",
+        "raft",
+        "river",
+        "road",
+        "-",
+        ":",
+        "jxara-virst:river",
+        "al'baran",
+        "zzz",
+        "Erg'Eren",
+        "troll",
+        "wagon",
+        ",",
+        "blind",
+        "3x",
+    ]
     vals = [None, 1, "x", "raft", "jxara-virst:river", "virst", [], ["raft"], ["zz"], {}, True]
     rnd = random.Random(1)
     tb = play_random(GAME, 3, {"boatmen": True}, seed=2)

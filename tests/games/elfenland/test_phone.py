@@ -24,8 +24,10 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "elfenland"
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
+    ),
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
@@ -53,18 +55,32 @@ MEASURE = """() => {
 
 
 def page_with(fragment, board_width):
-    return ('<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">'
-            '</head><body style="margin:16px;font-family:sans-serif">'
-            f'<div class="board" style="width:{board_width}px;max-width:100%;overflow-x:auto">{fragment}</div>'
-            "</body></html>")
+    return (
+        '<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">'
+        '</head><body style="margin:16px;font-family:sans-serif">'
+        f'<div class="board" style="width:{board_width}px;max-width:100%;overflow-x:auto">{fragment}</div>'
+        "</body></html>"
+    )
 
 
 def positions():
     """A placement with its routes linked, a move with its towns linked, and a finished game."""
-    place = given(6, phase="place", turn=0, up={0: ["giant_pig", "dragon"]}, down={0: ["unicorn"]},
-                  hands={0: ["giant_pig"] * 3 + ["dragon"] * 3 + ["unicorn"] * 2}, home_cities=True)
-    move = given(4, phase="move", turn=0, hands={0: ["giant_pig", "raft", "dragon", "dragon"]},
-                 board={"elvenhold-lapphalya:road": "giant_pig", "jxara-lapphalya:forest": "dragon"})
+    place = given(
+        6,
+        phase="place",
+        turn=0,
+        up={0: ["giant_pig", "dragon"]},
+        down={0: ["unicorn"]},
+        hands={0: ["giant_pig"] * 3 + ["dragon"] * 3 + ["unicorn"] * 2},
+        home_cities=True,
+    )
+    move = given(
+        4,
+        phase="move",
+        turn=0,
+        hands={0: ["giant_pig", "raft", "dragon", "dragon"]},
+        board={"elvenhold-lapphalya:road": "giant_pig", "jxara-lapphalya:forest": "dragon"},
+    )
     over = play_random(GAME, 5, {"home_cities": True}, seed=9)
     out = []
     for name, t, seat in (("placing", place, 0), ("moving", move, 0), ("over", over, None)):

@@ -75,8 +75,14 @@ def test_text_board_fits_80_columns_and_cuts_nothing_for_every_seat_and_the_spec
 
 def test_a_seat_line_too_long_for_80_columns_goes_on_a_second_line_not_cut():
     """The testers' "+1 hidd": four face-up counters and a hidden one on a long town name."""
-    t = given(6, phase="place", turn=0, elf={4: "mah_davikia"},
-              up={4: ["troll_wagon", "elfcycle", "magic_cloud", "unicorn"]}, down={4: ["dragon"]})
+    t = given(
+        6,
+        phase="place",
+        turn=0,
+        elf={4: "mah_davikia"},
+        up={4: ["troll_wagon", "elfcycle", "magic_cloud", "unicorn"]},
+        down={4: ["dragon"]},
+    )
     t.state["got"][4] = [[town, 1] for town in B.PIECE_TOWNS[:12]]
     text = GAME.render_text(GAME.view(t.state, 0))
     assert max(len(line) for line in text.splitlines()) <= 80
@@ -94,8 +100,8 @@ def png_pixels(png: bytes, max_rows=None):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", 0
     while pos < len(png):
-        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
-        body = png[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        body = png[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
             assert depth == 8 and colour in (2, 6)
@@ -107,7 +113,7 @@ def png_pixels(png: bytes, max_rows=None):
     stride = width * bpp
     rows, prev = [], bytearray(stride)
     for y in range(min(height, max_rows or height)):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b = prev[i]
@@ -122,13 +128,13 @@ def png_pixels(png: bytes, max_rows=None):
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
+        rows.append([tuple(line[x * bpp : x * bpp + 3]) for x in range(width)])
         prev = line
     return width, height, rows
 
 
 def dark_pixels(rows, x0, y0, x1, y1):
-    return sum(1 for row in rows[int(y0):int(y1)] for r, g, b in row[int(x0):int(x1)] if r + g + b < 250)
+    return sum(1 for row in rows[int(y0) : int(y1)] for r, g, b in row[int(x0) : int(x1)] if r + g + b < 250)
 
 
 def test_the_picture_is_one_standalone_svg_in_dejavu_sans_600_px_wide():
@@ -148,7 +154,8 @@ def test_the_picture_draws_its_text_the_title_and_the_town_names():
     assert width == 600
     assert dark_pixels(rows, 10 * scale, 8 * scale, 200 * scale, 24 * scale) > 150  # "Round 1 of 4 · ..."
     assert dark_pixels(rows, 200 * scale, 8 * scale, 360 * scale, 24 * scale) < dark_pixels(
-        rows, 10 * scale, 8 * scale, 200 * scale, 24 * scale)  # left-aligned: ink mostly on the left
+        rows, 10 * scale, 8 * scale, 200 * scale, 24 * scale
+    )  # left-aligned: ink mostly on the left
     w = D.text_width("Elvenhold", D.NARROW.font)
     ink = dark_pixels(rows, lx * scale, (ly - 10) * scale, (lx + w) * scale, (ly + 2) * scale)
     assert ink > 60, "the town name is not drawn (no font?)"
@@ -157,9 +164,12 @@ def test_the_picture_draws_its_text_the_title_and_the_town_names():
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_pictures_png_stays_under_150_kb_in_every_phase(players):
     largest = 0
-    views = [v for v in views_of_bot_games(players, {"home_cities": True, "lakes": True}, seed=players, every=29)
-             if v["seat"] == (v["waiting"] or [0])[0]]
-    for v in views[::max(1, len(views) // 12)] + views[-1:]:  # a dozen positions, and the end
+    views = [
+        v
+        for v in views_of_bot_games(players, {"home_cities": True, "lakes": True}, seed=players, every=29)
+        if v["seat"] == (v["waiting"] or [0])[0]
+    ]
+    for v in views[:: max(1, len(views) // 12)] + views[-1:]:  # a dozen positions, and the end
         png = bytes(resvg_py.svg_to_bytes(svg_string=GAME.render_svg(v)))
         largest = max(largest, len(png))
     assert 40_000 < largest < PNG_LIMIT, largest

@@ -138,10 +138,16 @@ def test_giant_pig_may_not_be_placed_on_a_desert_track():
         t.act(0, {"type": "place", "counter": "giant_pig", "route": DESERT_AB_FE, "hidden": False})
 
 
-@pytest.mark.parametrize("counter,forbidden", [
-    ("giant_pig", "desert"), ("giant_pig", "mountain"), ("elfcycle", "desert"), ("unicorn", "road"),
-    ("magic_cloud", "desert"),
-])
+@pytest.mark.parametrize(
+    "counter,forbidden",
+    [
+        ("giant_pig", "desert"),
+        ("giant_pig", "mountain"),
+        ("elfcycle", "desert"),
+        ("unicorn", "road"),
+        ("magic_cloud", "desert"),
+    ],
+)
 def test_transport_limits_on_route_types(counter, forbidden):
     route = next(r for r in B.LAND_ROUTES if B.ROUTES[r]["type"] == forbidden)
     t = given(2, phase="place", turn=0, up={0: [counter]})
@@ -186,8 +192,14 @@ def test_only_one_trouble_counter_per_route():
 
 
 def test_trouble_once_per_game():
-    t = given(2, phase="place", turn=0, up={0: ["dragon"]}, board={ROAD_EL_LA: "giant_pig", DESERT_AB_FE: "dragon"},
-              trouble={ROAD_EL_LA: 0})
+    t = given(
+        2,
+        phase="place",
+        turn=0,
+        up={0: ["dragon"]},
+        board={ROAD_EL_LA: "giant_pig", DESERT_AB_FE: "dragon"},
+        trouble={ROAD_EL_LA: 0},
+    )
     with pytest.raises(Rejected, match="one per game"):
         t.act(0, {"type": "trouble", "route": DESERT_AB_FE})
 
@@ -234,18 +246,34 @@ def test_movement_card_must_match_the_counter():
         t.act(0, move(ROAD_EL_LA, "lapphalya", "dragon"))
 
 
-@pytest.mark.parametrize("counter,route_type,cards", [
-    ("troll_wagon", "forest", 2), ("troll_wagon", "desert", 2), ("troll_wagon", "mountain", 2),
-    ("troll_wagon", "road", 1), ("elfcycle", "mountain", 2), ("elfcycle", "road", 1), ("unicorn", "desert", 2),
-    ("unicorn", "mountain", 1), ("magic_cloud", "road", 2), ("magic_cloud", "forest", 2),
-    ("magic_cloud", "mountain", 1), ("dragon", "forest", 2), ("dragon", "desert", 1), ("giant_pig", "forest", 1),
-])
+@pytest.mark.parametrize(
+    "counter,route_type,cards",
+    [
+        ("troll_wagon", "forest", 2),
+        ("troll_wagon", "desert", 2),
+        ("troll_wagon", "mountain", 2),
+        ("troll_wagon", "road", 1),
+        ("elfcycle", "mountain", 2),
+        ("elfcycle", "road", 1),
+        ("unicorn", "desert", 2),
+        ("unicorn", "mountain", 1),
+        ("magic_cloud", "road", 2),
+        ("magic_cloud", "forest", 2),
+        ("magic_cloud", "mountain", 1),
+        ("dragon", "forest", 2),
+        ("dragon", "desert", 1),
+        ("giant_pig", "forest", 1),
+    ],
+)
 def test_slow_routes_take_two_cards(counter, route_type, cards):
     route = next(r for r in B.LAND_ROUTES if B.ROUTES[r]["type"] == route_type)
     a, b = B.ROUTES[route]["a"], B.ROUTES[route]["b"]
     t = given(2, phase="move", turn=0, elf={0: a}, hands={0: [counter] * 3}, board={route: counter})
-    moves = [c for c in GAME.legal(t.state, 0) if c["type"] == "move" and c["route"] == route
-             and set(c["cards"]) == {counter} and len(c["cards"]) < 3]
+    moves = [
+        c
+        for c in GAME.legal(t.state, 0)
+        if c["type"] == "move" and c["route"] == route and set(c["cards"]) == {counter} and len(c["cards"]) < 3
+    ]
     assert moves == [move(route, b, *[counter] * cards)]
     if cards == 2:
         with pytest.raises(Rejected):
@@ -254,8 +282,15 @@ def test_slow_routes_take_two_cards(counter, route_type, cards):
 
 def test_trouble_trollwagon_on_desert_takes_three_trollwagon_cards():
     # The rulebook's example: a Trollwagon Counter and a Trouble Counter on a Desert Track.
-    t = given(2, phase="move", turn=0, elf={0: "feodor"}, hands={0: ["troll_wagon"] * 3},
-              board={DESERT_AB_FE: "troll_wagon"}, trouble={DESERT_AB_FE: 1})
+    t = given(
+        2,
+        phase="move",
+        turn=0,
+        elf={0: "feodor"},
+        hands={0: ["troll_wagon"] * 3},
+        board={DESERT_AB_FE: "troll_wagon"},
+        trouble={DESERT_AB_FE: 1},
+    )
     with pytest.raises(Rejected, match="with Trouble\\) takes 3 troll cards"):
         t.act(0, move(DESERT_AB_FE, "al_baran", "troll_wagon", "troll_wagon"))
     t.act(0, move(DESERT_AB_FE, "al_baran", "troll_wagon", "troll_wagon", "troll_wagon"))
@@ -301,16 +336,23 @@ def test_crossing_mare_nebulae_takes_two_rafts_without_the_lakes_variant():
 
 
 def test_caravan_any_three_cards_rafts_included():
-    t = given(2, phase="move", turn=0, hands={0: ["raft", "dragon", "unicorn", "unicorn"]},
-              board={ROAD_EL_LA: "giant_pig"})
+    t = given(
+        2, phase="move", turn=0, hands={0: ["raft", "dragon", "unicorn", "unicorn"]}, board={ROAD_EL_LA: "giant_pig"}
+    )
     events = t.act(0, move(ROAD_EL_LA, "lapphalya", "raft", "dragon", "unicorn"))
     assert events[0].data["how"] == "caravan" and t.state["elf"][0] == "lapphalya"
     assert R.hand_size(t.state, 0) == 1
 
 
 def test_caravan_with_trouble_takes_four_cards():
-    t = given(2, phase="move", turn=0, hands={0: ["raft", "dragon", "unicorn", "unicorn"]},
-              board={ROAD_EL_LA: "giant_pig"}, trouble={ROAD_EL_LA: 1})
+    t = given(
+        2,
+        phase="move",
+        turn=0,
+        hands={0: ["raft", "dragon", "unicorn", "unicorn"]},
+        board={ROAD_EL_LA: "giant_pig"},
+        trouble={ROAD_EL_LA: 1},
+    )
     with pytest.raises(Rejected, match="or 4 cards of any kind"):
         t.act(0, move(ROAD_EL_LA, "lapphalya", "raft", "dragon", "unicorn"))
     t.act(0, move(ROAD_EL_LA, "lapphalya", "raft", "dragon", "unicorn", "unicorn"))
@@ -326,8 +368,13 @@ def test_no_caravan_without_a_counter_or_across_a_lake():
 
 
 def test_many_routes_in_one_turn_collecting_every_town_passed_and_ended_in():
-    t = given(2, phase="move", turn=0, hands={0: ["giant_pig", "giant_pig", "dragon", "dragon"]},
-              board={ROAD_EL_LA: "giant_pig", "feodor-lapphalya:forest": "giant_pig", DESERT_AB_FE: "dragon"})
+    t = given(
+        2,
+        phase="move",
+        turn=0,
+        hands={0: ["giant_pig", "giant_pig", "dragon", "dragon"]},
+        board={ROAD_EL_LA: "giant_pig", "feodor-lapphalya:forest": "giant_pig", DESERT_AB_FE: "dragon"},
+    )
     t.act(0, move(ROAD_EL_LA, "lapphalya", "giant_pig"))
     t.act(0, move("feodor-lapphalya:forest", "feodor", "giant_pig"))
     t.act(0, move(DESERT_AB_FE, "al_baran", "dragon"))
@@ -364,8 +411,13 @@ def test_holding_four_or_fewer_no_discard():
 
 
 def test_a_seat_with_no_possible_move_ends_automatically():
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig"], 1: ["dragon"], 2: ["giant_pig"]},
-              board={ROAD_EL_LA: "giant_pig"})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: ["giant_pig"], 1: ["dragon"], 2: ["giant_pig"]},
+        board={ROAD_EL_LA: "giant_pig"},
+    )
     events = t.act(0, {"type": "end"})
     # seat 1 holds only a dragon and no route from Elvenhold takes it: its move ends by itself
     assert types(events) == ["MoveEnded", "MoveEnded"] and events[1].data == {"seat": 1, "auto": True}
@@ -395,9 +447,16 @@ def _finish_round(t):
 
 
 def test_end_of_round_counters_back_trouble_to_the_box_deal_up_to_eight_first_player_left():
-    t = given(3, phase="move", turn=0, hands={0: ["raft"] * 2, 1: ["dragon"] * 6, 2: []},
-              board={ROAD_EL_LA: "giant_pig", DESERT_AB_FE: "dragon"}, trouble={ROAD_EL_LA: 2},
-              up={0: ["dragon"], 1: [], 2: ["unicorn", "elfcycle"]}, down={0: [], 1: ["giant_pig"], 2: []})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: ["raft"] * 2, 1: ["dragon"] * 6, 2: []},
+        board={ROAD_EL_LA: "giant_pig", DESERT_AB_FE: "dragon"},
+        trouble={ROAD_EL_LA: 2},
+        up={0: ["dragon"], 1: [], 2: ["unicorn", "elfcycle"]},
+        down={0: [], 1: ["giant_pig"], 2: []},
+    )
     _finish_round(t)
     st = t.state
     assert st["round"] == 2 and st["first"] == 1
@@ -408,9 +467,14 @@ def test_end_of_round_counters_back_trouble_to_the_box_deal_up_to_eight_first_pl
 
 
 def test_keep_at_most_one_counter_chosen_in_secret():
-    t = given(3, phase="move", turn=0, hands={0: [], 1: [], 2: []},
-              up={0: ["dragon", "unicorn"], 1: ["elfcycle"], 2: ["troll_wagon", "giant_pig"]},
-              down={0: ["magic_cloud"], 1: [], 2: []})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: [], 1: [], 2: []},
+        up={0: ["dragon", "unicorn"], 1: ["elfcycle"], 2: ["troll_wagon", "giant_pig"]},
+        down={0: ["magic_cloud"], 1: [], 2: []},
+    )
     while t.state["phase"] == "move":
         t.act(t.state["turn"], {"type": "end"})
     st = t.state
@@ -477,8 +541,9 @@ def test_tie_broken_by_most_movement_cards():
 
 
 def test_all_twenty_town_pieces_ends_the_game_after_the_round_is_completed():
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig"], 1: ["raft"], 2: ["raft"]},
-              board={ROAD_EL_LA: "giant_pig"})
+    t = given(
+        3, phase="move", turn=0, hands={0: ["giant_pig"], 1: ["raft"], 2: ["raft"]}, board={ROAD_EL_LA: "giant_pig"}
+    )
     t.state["got"][0] = [[town, 1] for town in B.PIECE_TOWNS if town != "lapphalya"]
     t.act(0, move(ROAD_EL_LA, "lapphalya", "giant_pig"))
     # seat 0 has no card left, so its move ends by itself; the round is completed by the others
@@ -524,8 +589,13 @@ def test_timeouts_are_the_passive_choices():
 
 
 def test_no_keep_step_after_the_last_round():
-    t = given(2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]},
-              up={0: ["dragon", "unicorn"], 1: ["elfcycle", "elfcycle"]})
+    t = given(
+        2,
+        phase="move",
+        turn=0,
+        hands={0: ["raft"], 1: ["raft"]},
+        up={0: ["dragon", "unicorn"], 1: ["elfcycle", "elfcycle"]},
+    )
     t.state["round"] = 4
     t.act(0, {"type": "end"})
     events = t.act(1, {"type": "end"})

@@ -58,9 +58,10 @@ def fair_share_tail(wins: float, chances: list[float]) -> float:
     distribution of the sum, game by game)."""
     dist = [1.0]
     for p in chances:
-        dist = [(dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0)
-                for k in range(len(dist) + 1)]
-    return sum(dist[int(wins):])
+        dist = [
+            (dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0) for k in range(len(dist) + 1)
+        ]
+    return sum(dist[int(wins) :])
 
 
 # --- strength ------------------------------------------------------------------------------
@@ -122,8 +123,14 @@ def test_place_lays_a_counter_the_hand_can_pay_on_a_route_out_of_the_elfs_town()
 
 
 def test_place_uses_the_face_down_counter_when_that_is_the_one_that_fits():
-    t = given(3, phase="place", turn=0, up={0: ["giant_pig"]}, down={0: ["unicorn"]},
-              hands={0: ["unicorn"] * 4 + ["raft"] * 4})
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["giant_pig"]},
+        down={0: ["unicorn"]},
+        hands={0: ["unicorn"] * 4 + ["raft"] * 4},
+    )
     command = decide(t)
     assert command == {"type": "place", "counter": "unicorn", "route": command["route"], "hidden": True}
     assert B.allowed("unicorn", command["route"])
@@ -131,8 +138,15 @@ def test_place_uses_the_face_down_counter_when_that_is_the_one_that_fits():
 
 def test_place_follows_counters_already_on_the_board_to_extend_the_route():
     # Elvenhold-Lapphalya already has a pig: the plan rides it, then lays its dragon beyond
-    t = given(3, phase="place", turn=0, up={0: ["dragon"]}, down={0: []},
-              hands={0: ["giant_pig", "dragon", "dragon", "dragon"] + ["raft"] * 4}, board={ROAD_EL_LA: "giant_pig"})
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["dragon"]},
+        down={0: []},
+        hands={0: ["giant_pig", "dragon", "dragon", "dragon"] + ["raft"] * 4},
+        board={ROAD_EL_LA: "giant_pig"},
+    )
     command = decide(t)
     assert command["type"] == "place" and command["counter"] == "dragon"
     r = B.ROUTES[command["route"]]
@@ -140,16 +154,30 @@ def test_place_follows_counters_already_on_the_board_to_extend_the_route():
 
 
 def test_trouble_goes_in_front_of_the_leading_rival():
-    t = given(3, phase="place", turn=0, up={0: []}, down={0: []}, elf={0: "usselen", 1: "lapphalya"},
-              board={"lapphalya-virst:road": "giant_pig"})
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: []},
+        down={0: []},
+        elf={0: "usselen", 1: "lapphalya"},
+        board={"lapphalya-virst:road": "giant_pig"},
+    )
     collected(t, 1, ["feodor", "rivinia", "lapphalya"])
     collected(t, 0, ["wylhien"])
     assert decide(t) == {"type": "trouble", "route": "lapphalya-virst:road"}
 
 
 def test_no_trouble_against_a_rival_who_is_behind():
-    t = given(3, phase="place", turn=0, up={0: []}, down={0: []}, elf={0: "usselen", 1: "lapphalya"},
-              board={"lapphalya-virst:road": "giant_pig"})
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: []},
+        down={0: []},
+        elf={0: "usselen", 1: "lapphalya"},
+        board={"lapphalya-virst:road": "giant_pig"},
+    )
     collected(t, 0, ["feodor", "rivinia", "lapphalya"])
     assert decide(t) == {"type": "pass"}
 
@@ -171,16 +199,30 @@ def test_move_takes_the_counter_on_the_route_to_a_new_town():
 
 def test_move_follows_the_longest_route_not_the_first_town():
     # Beata is a dead end for these cards; Lapphalya leads on to Virst and Jxara
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "elfcycle", "dragon"]},
-              board={ROAD_EL_LA: "giant_pig", "beata-elvenhold:road": "giant_pig", "lapphalya-virst:road": "elfcycle",
-                     "jxara-virst:road": "dragon"})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: ["giant_pig", "elfcycle", "dragon"]},
+        board={
+            ROAD_EL_LA: "giant_pig",
+            "beata-elvenhold:road": "giant_pig",
+            "lapphalya-virst:road": "elfcycle",
+            "jxara-virst:road": "dragon",
+        },
+    )
     assert decide(t)["to"] == "lapphalya"
 
 
 def test_caravan_pays_with_the_cards_the_rest_of_the_route_does_not_need():
     # no troll card for the trollwagon: a caravan of three cards, keeping the pig for the next route
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig", "raft", "unicorn", "unicorn"]},
-              board={ROAD_EL_LA: "troll_wagon", "lapphalya-virst:road": "giant_pig"})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: ["giant_pig", "raft", "unicorn", "unicorn"]},
+        board={ROAD_EL_LA: "troll_wagon", "lapphalya-virst:road": "giant_pig"},
+    )
     command = decide(t)
     assert command["to"] == "lapphalya" and len(command["cards"]) == 3 and "giant_pig" not in command["cards"]
 
@@ -194,8 +236,15 @@ def test_end_the_move_in_the_last_round_rather_than_spend_cards_for_nothing():
 
 
 def test_home_cities_last_round_heads_for_the_city_card():
-    t = given(3, phase="move", turn=0, hands={0: ["giant_pig"]}, elf={0: "lapphalya"},
-              board={"lapphalya-virst:road": "giant_pig"}, home_cities=True)
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: ["giant_pig"]},
+        elf={0: "lapphalya"},
+        board={"lapphalya-virst:road": "giant_pig"},
+        home_cities=True,
+    )
     t.state["round"] = 4
     t.state["home"][0] = "virst"
     collected(t, 0, ["lapphalya", "virst"])
@@ -212,16 +261,28 @@ def test_rafts_down_river_and_across_a_lake_are_part_of_the_plan():
 
 
 def test_discard_keeps_the_cards_that_match_the_counter_held():
-    t = given(3, phase="move", turn=0, up={0: ["dragon"]}, down={0: []},
-              hands={0: ["dragon", "dragon", "magic_cloud", "magic_cloud", "raft"]})
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        up={0: ["dragon"]},
+        down={0: []},
+        hands={0: ["dragon", "dragon", "magic_cloud", "magic_cloud", "raft"]},
+    )
     t.act(0, {"type": "end"})
     assert t.state["phase"] == "discard" and t.state["turn"] == 0
     assert decide(t)["card"] != "dragon"
 
 
 def test_keep_the_counter_the_cards_in_hand_can_pay():
-    t = given(3, phase="place", turn=0, up={0: ["giant_pig", "dragon"]}, down={0: []},
-              hands={0: ["dragon", "dragon", "dragon"]})
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["giant_pig", "dragon"]},
+        down={0: []},
+        hands={0: ["dragon", "dragon", "dragon"]},
+    )
     st = t.state
     st["phase"], st["keep_await"], st["keep"] = "keep", [0], [None] * 3
     st["round"] = 2
@@ -234,8 +295,9 @@ def test_keep_the_counter_the_cards_in_hand_can_pay():
 def test_the_stand_in_sees_only_its_seats_view():
     """Two positions that differ only in other seats' secrets (their cards, face-down counters,
     City Cards) look the same to seat 0 and get the same decision."""
-    t = given(3, phase="place", turn=0, up={0: ["giant_pig"]}, down={0: []}, hands={0: ["giant_pig"] * 3},
-              home_cities=True)
+    t = given(
+        3, phase="place", turn=0, up={0: ["giant_pig"]}, down={0: []}, hands={0: ["giant_pig"] * 3}, home_cities=True
+    )
     other = R.clone(t.state)
     for s in (1, 2):
         other["hands"][s] = dict.fromkeys(R.CARDS, 0) | {"dragon": R.hand_size(t.state, s)}
@@ -276,8 +338,14 @@ def test_soak_stand_ins_beside_random_players(players, config, request):
 
     for game in range(200):
         seats = [game % players] if game % 3 else list(range(players))  # one stand-in, or all
-        tb = play_with_standins(GAME, players, seats, options=SOAK_OPTIONS[config],
-                                seed=20_000_000 + 10_000 * players + game, check=every_other)
+        tb = play_with_standins(
+            GAME,
+            players,
+            seats,
+            options=SOAK_OPTIONS[config],
+            seed=20_000_000 + 10_000 * players + game,
+            check=every_other,
+        )
         check(tb)
         events_hide_secrets(tb)
         st = tb.state

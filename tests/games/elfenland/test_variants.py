@@ -50,8 +50,9 @@ def test_shortest_route_distances():
 
 
 def test_home_cities_one_town_piece_removed_per_route_away():
-    t = given(2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]}, elf={0: "kihromah", 1: "yttar"},
-              home_cities=True)
+    t = given(
+        2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]}, elf={0: "kihromah", 1: "yttar"}, home_cities=True
+    )
     t.state["home"] = ["yttar", "yttar"]
     t.state["got"][0] = [[town, 1] for town in ["lapphalya", "feodor", "dag_amura", "kihromah", "jxara", "virst"]]
     t.state["got"][1] = [[town, 1] for town in ["usselen", "yttar"]]
@@ -68,8 +69,9 @@ def test_home_cities_one_town_piece_removed_per_route_away():
 
 
 def test_home_cities_cannot_remove_more_pieces_than_collected():
-    t = given(2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]}, elf={0: "kihromah", 1: "elvenhold"},
-              home_cities=True)
+    t = given(
+        2, phase="move", turn=0, hands={0: ["raft"], 1: ["raft"]}, elf={0: "kihromah", 1: "elvenhold"}, home_cities=True
+    )
     t.state["home"] = ["yttar", "beata"]
     t.state["got"][0] = [["dag_amura", 1]]
     _end_game(t)
@@ -112,8 +114,9 @@ def test_lakes_variant_leaves_mare_magnum_at_two_rafts():
 
 
 def test_boatmen_any_three_cards_across_mare_nebulae():
-    t = given(2, phase="move", turn=0, elf={0: "yttar"}, hands={0: ["dragon", "unicorn", "unicorn", "raft"]},
-              boatmen=True)
+    t = given(
+        2, phase="move", turn=0, elf={0: "yttar"}, hands={0: ["dragon", "unicorn", "unicorn", "raft"]}, boatmen=True
+    )
     events = t.act(0, move("parundia-yttar:lake", "parundia", "dragon", "unicorn", "unicorn"))
     assert events[0].data["how"] == "boatmen" and t.state["elf"][0] == "parundia"
 
@@ -125,8 +128,15 @@ def test_no_boatmen_on_mare_magnum():
 
 
 def test_boatmen_and_lakes_together():
-    t = given(2, phase="move", turn=0, elf={0: "yttar"}, hands={0: ["raft", "dragon", "dragon", "dragon"]},
-              boatmen=True, lakes=True)
+    t = given(
+        2,
+        phase="move",
+        turn=0,
+        elf={0: "yttar"},
+        hands={0: ["raft", "dragon", "dragon", "dragon"]},
+        boatmen=True,
+        lakes=True,
+    )
     legal = [c for c in GAME.legal(t.state, 0) if c["type"] == "move" and c["route"] == "grangor-yttar:lake"]
     assert move("grangor-yttar:lake", "grangor", "raft") in legal
     assert move("grangor-yttar:lake", "grangor", "dragon", "dragon", "dragon") in legal

@@ -15,9 +15,27 @@ from games.testing import Table
 RED, GREEN, BLUE, YELLOW, BLACK = range(5)
 
 
-def stage(phase, players=3, *, dragon=0, layout=None, major=None, mdice=None, gdice=None, supply=None,
-          mspace=None, gray=None, rolled=None, turn=1, options=None, front=None, cur=0, passed=None,
-          settle=False, data=1):
+def stage(
+    phase,
+    players=3,
+    *,
+    dragon=0,
+    layout=None,
+    major=None,
+    mdice=None,
+    gdice=None,
+    supply=None,
+    mspace=None,
+    gray=None,
+    rolled=None,
+    turn=1,
+    options=None,
+    front=None,
+    cur=0,
+    passed=None,
+    settle=False,
+    data=1,
+):
     """A table in `phase` with the given pieces. Dice on spaces are taken from the owners' fronts.
 
     layout: {wizard name: space}; major: {level: [[seat, value], ...]}; gray: {wizard name: tokens};

@@ -67,8 +67,9 @@ def make_check(players, every=40):
         public = GAME.view(s, None)
         for seat in range(players):
             v = GAME.view(s, seat)
-            assert {k: x for k, x in v.items() if k not in PUBLIC_ONLY} == \
-                   {k: x for k, x in public.items() if k not in PUBLIC_ONLY}
+            assert {k: x for k, x in v.items() if k not in PUBLIC_ONLY} == {
+                k: x for k, x in public.items() if k not in PUBLIC_ONLY
+            }
             assert json.loads(json.dumps(v)) == v
         text = GAME.render_text(public)
         assert max(len(line) for line in text.splitlines()) <= 80
@@ -83,8 +84,9 @@ def make_check(players, every=40):
 
 def run_games(players, variant, count, first_seed=0, every=1):
     for seed in range(first_seed, first_seed + count):
-        table = play_random(GAME, players, {"translator_variant": variant}, seed=seed,
-                            check=make_check(players), check_every=every)
+        table = play_random(
+            GAME, players, {"translator_variant": variant}, seed=seed, check=make_check(players), check_every=every
+        )
         result = GAME.result(table.state)
         assert result is not None and result.scores == table.state["scores"]
         for e in table.events:

@@ -103,10 +103,10 @@ def test_the_picture_shows_every_wizard_with_its_gray_magic_and_the_points_cast_
     svg = GAME.render_svg(GAME.view(t.state, GREEN))
     for name in t.state["names"]:
         assert f'id="wizard-{name}"' in svg and f">{name}<" in svg
-    token = svg[svg.index('id="wizard-green3"'):]
-    assert "gray 2" in token[:token.index("</g>")]
-    mine = svg[svg.index('id="wizard-red1"'):]
-    assert "6 pts" in mine[:mine.index("</g>")]
+    token = svg[svg.index('id="wizard-green3"') :]
+    assert "gray 2" in token[: token.index("</g>")]
+    mine = svg[svg.index('id="wizard-red1"') :]
+    assert "6 pts" in mine[: mine.index("</g>")]
     assert "You are green" in svg
 
 
@@ -133,7 +133,7 @@ def test_the_web_board_links_the_chooser_targets():
 def test_on_a_phone_the_page_shows_a_358_px_drawing_with_no_text_under_10_px():
     for state, seat in positions(5, seed=8, every=60):
         page = GAME.render_html(GAME.view(state, seat))
-        phone = page[page.index('<svg class="ew-phone"'):]
+        phone = page[page.index('<svg class="ew-phone"') :]
         assert 'viewBox="0 0 358 ' in phone and 'width="358"' in phone and "@media (max-width:" in page
         sizes = [int(x) for x in re.findall(r'font-size="(\d+)"', phone)]
         assert sizes and min(sizes) >= 10

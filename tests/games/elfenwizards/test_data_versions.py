@@ -11,8 +11,11 @@ from games.elfenwizards.board import DATA_VERSION, placement
 from games.testing import Table, check_golden
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "elfenwizards"
-V1_THREE = {"red": ["D1", "S3", "N2", "N7", "W1", "W2", "W3"], "green": ["D2", "S2", "N3", "N6", "W1", "W2", "W3"],
-            "blue": ["S1", "S4", "N1", "N4", "N5", "N8", "W2"]}
+V1_THREE = {
+    "red": ["D1", "S3", "N2", "N7", "W1", "W2", "W3"],
+    "green": ["D2", "S2", "N3", "N6", "W1", "W2", "W3"],
+    "blue": ["S1", "S4", "N1", "N4", "N5", "N8", "W2"],
+}
 
 
 def positions(started) -> dict:
@@ -26,8 +29,10 @@ def test_data_version_2_changes_only_the_three_player_placement():
     assert DATA_VERSION == 2
     assert placement(3, version=1)["positions"] == V1_THREE
     assert placement(3)["positions"] == {
-        "red": ["D1", "S3", "N2", "N4", "N5", "W1", "W2"], "green": ["D2", "S2", "N3", "N6", "N7", "W1", "W3"],
-        "blue": ["S1", "S4", "N1", "N8", "W1", "W2", "W3"]}
+        "red": ["D1", "S3", "N2", "N4", "N5", "W1", "W2"],
+        "green": ["D2", "S2", "N3", "N6", "N7", "W1", "W3"],
+        "blue": ["S1", "S4", "N1", "N8", "W1", "W2", "W3"],
+    }
     for players in (4, 5):
         assert placement(players, version=1) == placement(players)
 

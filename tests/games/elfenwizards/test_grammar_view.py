@@ -13,40 +13,46 @@ from .helpers import BLUE, GREEN, RED, classic, stage
 PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices")
 
 
-@pytest.mark.parametrize("text, command", [
-    ("place 6 on druid", {"type": "place", "die": 6, "space": "druid"}),
-    ("Place 6 Druids", {"type": "place", "die": 6, "space": "druid"}),
-    ("place 2 minor", {"type": "place", "die": 2, "space": "minor"}),
-    ("PLACE 4 on grey", {"type": "place", "die": 4, "space": "gray"}),
-    ("place 3 n", {"type": "place", "die": 3, "space": "necromancer"}),
-    ("place 1 on the wizard space", {"type": "place", "die": 1, "space": "wizard"}),
-    ("done", {"type": "done"}),
-    ("pass", {"type": "pass"}),
-    ("reroll", {"type": "reroll"}),
-    ("recover 6 2", {"type": "recover", "dice": [6, 2]}),
-    ("recover 2, 6", {"type": "recover", "dice": [6, 2]}),
-    ("recover none", {"type": "recover", "dice": []}),
-    ("take back 3 1", {"type": "takeback", "dice": [3, 1]}),
-    ("takeback none", {"type": "takeback", "dice": []}),
-    ("remove 4", {"type": "remove", "dice": [4]}),
-    ("claim s2", {"type": "claim", "space": "S2"}),
-    ("demote to w3", {"type": "demote", "to": "W3"}),
-    ("retire from supply to W2", {"type": "retire", "source": "supply", "to": "W2"}),
-    ("retire from the Minor Spells space to w1", {"type": "retire", "source": "space", "to": "W1"}),
-])
+@pytest.mark.parametrize(
+    "text, command",
+    [
+        ("place 6 on druid", {"type": "place", "die": 6, "space": "druid"}),
+        ("Place 6 Druids", {"type": "place", "die": 6, "space": "druid"}),
+        ("place 2 minor", {"type": "place", "die": 2, "space": "minor"}),
+        ("PLACE 4 on grey", {"type": "place", "die": 4, "space": "gray"}),
+        ("place 3 n", {"type": "place", "die": 3, "space": "necromancer"}),
+        ("place 1 on the wizard space", {"type": "place", "die": 1, "space": "wizard"}),
+        ("done", {"type": "done"}),
+        ("pass", {"type": "pass"}),
+        ("reroll", {"type": "reroll"}),
+        ("recover 6 2", {"type": "recover", "dice": [6, 2]}),
+        ("recover 2, 6", {"type": "recover", "dice": [6, 2]}),
+        ("recover none", {"type": "recover", "dice": []}),
+        ("take back 3 1", {"type": "takeback", "dice": [3, 1]}),
+        ("takeback none", {"type": "takeback", "dice": []}),
+        ("remove 4", {"type": "remove", "dice": [4]}),
+        ("claim s2", {"type": "claim", "space": "S2"}),
+        ("demote to w3", {"type": "demote", "to": "W3"}),
+        ("retire from supply to W2", {"type": "retire", "source": "supply", "to": "W2"}),
+        ("retire from the Minor Spells space to w1", {"type": "retire", "source": "space", "to": "W1"}),
+    ],
+)
 def test_commands_are_short_and_case_insensitive(text, command):
     t = classic(Table(GAME, 3))
     assert GAME.parse(text, t.state, RED) == command
     assert GAME.parse(GAME.describe(command), t.state, RED) == command
 
 
-@pytest.mark.parametrize("text, wizard", [
-    ("cast 5 on red3", "red3"),
-    ("cast 5 on Red 3", "red3"),
-    ("Cast minor for N2", "red3"),        # the wizard standing on N2
-    ("cast m n2", "red3"),
-    ("cast 2 on W2 blue", "blue7"),       # the only blue wizard on Wizard space W2
-])
+@pytest.mark.parametrize(
+    "text, wizard",
+    [
+        ("cast 5 on red3", "red3"),
+        ("cast 5 on Red 3", "red3"),
+        ("Cast minor for N2", "red3"),  # the wizard standing on N2
+        ("cast m n2", "red3"),
+        ("cast 2 on W2 blue", "blue7"),  # the only blue wizard on Wizard space W2
+    ],
+)
 def test_cast_names_a_wizard_by_name_or_by_its_space(text, wizard):
     t = classic(Table(GAME, 3))
     assert GAME.parse(text, t.state, RED)["wizard"] == wizard
@@ -82,10 +88,18 @@ def test_grammar_does_not_use_the_platforms_words():
             assert not line.startswith(("-", ">", "From:", "To:", "Sent:", "Subject:"))
 
 
-@pytest.mark.parametrize("phase, word", [
-    ("cast1", "done"), ("cast2", "reroll"), ("compete", "cast 5 on red3"), ("recover6", "take back"),
-    ("gray9", "remove 4"), ("vacant", "claim"), ("demote", "demote to W3"),
-])
+@pytest.mark.parametrize(
+    "phase, word",
+    [
+        ("cast1", "done"),
+        ("cast2", "reroll"),
+        ("compete", "cast 5 on red3"),
+        ("recover6", "take back"),
+        ("gray9", "remove 4"),
+        ("vacant", "claim"),
+        ("demote", "demote to W3"),
+    ],
+)
 def test_help_shows_the_commands_of_the_current_phase_with_examples(phase, word):
     t = stage(phase)
     assert word in GAME.help(t.state, RED)
@@ -119,8 +133,7 @@ def test_every_event_is_narrated_in_words():
         text = GAME.narrate(e, names)
         assert text and text != e.type, e.type
         seen.add(e.type)
-    assert {"GameStarted", "DiceRolled", "DiePlaced", "SpellCast", "TitlesAwarded", "TurnScored",
-            "GameEnded"} <= seen
+    assert {"GameStarted", "DiceRolled", "DiePlaced", "SpellCast", "TitlesAwarded", "TurnScored", "GameEnded"} <= seen
 
 
 def test_there_is_nothing_secret_every_seat_sees_what_a_spectator_sees():
@@ -128,15 +141,20 @@ def test_there_is_nothing_secret_every_seat_sees_what_a_spectator_sees():
     public = GAME.view(t.state, None)
     for seat in range(3):
         mine = GAME.view(t.state, seat)
-        assert {k: v for k, v in mine.items() if k not in ("seat", "you")} == \
-               {k: v for k, v in public.items() if k not in ("seat", "you")}
+        assert {k: v for k, v in mine.items() if k not in ("seat", "you")} == {
+            k: v for k, v in public.items() if k not in ("seat", "you")
+        }
     assert all(e.visible_to is None for e in t.events)
 
 
 def test_a_turn_of_competition_played_by_typed_commands():
     """The rulebook's example, typed as players would type it in their mail."""
-    t = stage("compete", dragon=RED, layout={"blue1": "D1", "red1": "D2", "green1": "W1"},
-              major={"druid": [[RED, 6], [BLUE, 5], [BLUE, 6]]})
+    t = stage(
+        "compete",
+        dragon=RED,
+        layout={"blue1": "D1", "red1": "D2", "green1": "W1"},
+        major={"druid": [[RED, 6], [BLUE, 5], [BLUE, 6]]},
+    )
     t.say(RED, "Cast 6 on D2")
     t.say(RED, "cast minor for red1")
     t.say(GREEN, "PASS")

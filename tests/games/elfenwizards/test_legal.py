@@ -17,8 +17,14 @@ def command_space(s, seat):
     cmds = [{"type": "done"}, {"type": "reroll"}, {"type": "pass"}]
     cmds += [{"type": "place", "die": v, "space": sp} for v in range(1, 7) for sp in DIE_SPACES]
     cmds += [{"type": "cast", "spell": sp, "wizard": name} for sp in ["minor", *range(1, 7)] for name in s["names"]]
-    dice = sorted({tuple(d) for d in sub_multisets(my_dice(s["mdice"], seat)) + sub_multisets(my_dice(s["gdice"], seat))
-                   + [[6], [5, 5], [1]]})
+    dice = sorted(
+        {
+            tuple(d)
+            for d in sub_multisets(my_dice(s["mdice"], seat))
+            + sub_multisets(my_dice(s["gdice"], seat))
+            + [[6], [5, 5], [1]]
+        }
+    )
     for kind in ("recover", "remove", "takeback"):
         cmds += [{"type": kind, "dice": list(d)} for d in dice]
     cmds += [{"type": "retire", "source": src, "to": w} for src in (None, "supply", "space") for w in WIZARD_SPACES]

@@ -102,8 +102,13 @@ def test_dice_left_in_a_space_keep_their_face_into_the_next_turn():
 
 def test_malformed_commands_are_rejected():
     t = stage("cast1", dragon=RED, rolled=[1, 2])
-    for bad in [{"type": "place", "die": True, "space": "druid"}, {"type": "place", "die": "2", "space": "druid"},
-                {"type": "cast", "spell": 1, "wizard": "red1"}, {"type": "nonsense"}, {}]:
+    for bad in [
+        {"type": "place", "die": True, "space": "druid"},
+        {"type": "place", "die": "2", "space": "druid"},
+        {"type": "cast", "spell": 1, "wizard": "red1"},
+        {"type": "nonsense"},
+        {},
+    ]:
         with pytest.raises(Rejected):
             t.act(RED, bad)
 
@@ -229,7 +234,8 @@ def test_phase6_unused_dice_may_stay_for_the_next_turn_or_be_taken_back():
 def worked_example_table():
     """Rulebook example: a blue wizard on the 1st Druid space, a red one on the second."""
     return stage(
-        "compete", dragon=RED,
+        "compete",
+        dragon=RED,
         layout={"blue1": "D1", "red1": "D2", "green1": "W1"},
         major={"druid": [[RED, 6], [BLUE, 5], [BLUE, 6]]},
     )
@@ -377,8 +383,18 @@ def test_titles_are_awarded_top_to_bottom_left_to_right():
     t = stage("compete", dragon=RED)
     data = awarded(t, [])
     assert [r["titles"] for r in data["results"]] == [
-        ["GD"], ["D1"], ["D2"], ["S1"], ["S2"], ["S3"], ["S4"], ["N1", "N2"], ["N3", "N4"], ["N5", "N6"],
-        ["N7", "N8"]]
+        ["GD"],
+        ["D1"],
+        ["D2"],
+        ["S1"],
+        ["S2"],
+        ["S3"],
+        ["S4"],
+        ["N1", "N2"],
+        ["N3", "N4"],
+        ["N5", "N6"],
+        ["N7", "N8"],
+    ]
 
 
 def test_losers_go_to_the_rout_space_of_their_level_and_plain_wizards_stay():
@@ -392,16 +408,19 @@ def test_losers_go_to_the_rout_space_of_their_level_and_plain_wizards_stay():
     assert "green5" not in moves  # stays on W1
 
 
-@pytest.mark.parametrize("points, expected", [
-    ([5, 3, 1], [0, 1]),        # the two best take the two Necromancer titles
-    ([4, 4, 1], [0, 1]),        # two tied for first: both
-    ([4, 4, 4], []),            # more than two tied for first: no title
-    ([6, 2, 2], [0]),           # two tied for second: only the leader
-    ([3, 0, 0], [0]),           # at least one point
-    ([0, 0, 0], []),
-    ([2, 1], [0, 1]),           # two candidates for two titles, each with a point
-    ([2], [0]),
-])
+@pytest.mark.parametrize(
+    "points, expected",
+    [
+        ([5, 3, 1], [0, 1]),  # the two best take the two Necromancer titles
+        ([4, 4, 1], [0, 1]),  # two tied for first: both
+        ([4, 4, 4], []),  # more than two tied for first: no title
+        ([6, 2, 2], [0]),  # two tied for second: only the leader
+        ([3, 0, 0], [0]),  # at least one point
+        ([0, 0, 0], []),
+        ([2, 1], [0, 1]),  # two candidates for two titles, each with a point
+        ([2], [0]),
+    ],
+)
 def test_necromancer_rule_for_more_than_two_candidates(points, expected):
     assert winners(points, 2) == expected
 
@@ -485,8 +504,11 @@ def test_routed_wizards_fill_vacancies_in_level_then_turn_order_with_a_choice():
 
 
 def test_two_routed_druids_are_placed_in_turn_order():
-    t = stage("vacant", dragon=GREEN, layout={"red1": "ROUT_D", "green1": "ROUT_D", "red2": "W1", "blue1": "W1",
-                                               "green2": "W1", "blue2": "W1"})
+    t = stage(
+        "vacant",
+        dragon=GREEN,
+        layout={"red1": "ROUT_D", "green1": "ROUT_D", "red2": "W1", "blue1": "W1", "green2": "W1", "blue2": "W1"},
+    )
     # D1, D2, S1..S4 vacant: green (dragon) chooses first
     assert GAME.waiting_for(t.state) == [GREEN]
     t.act(GREEN, {"type": "claim", "space": "D2"})

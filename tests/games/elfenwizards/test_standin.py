@@ -174,8 +174,14 @@ def test_stand_ins_beside_random_players_keep_the_invariants(players):
         invariants(table.state)
 
     for game in range(2):
-        play_with_standins(GAME, players, standins=[game % players, (game + 1) % players],
-                           options={"translator_variant": bool(game)}, seed=60 + game, check=check)
+        play_with_standins(
+            GAME,
+            players,
+            standins=[game % players, (game + 1) % players],
+            options={"translator_variant": bool(game)},
+            seed=60 + game,
+            check=check,
+        )
 
 
 @pytest.mark.soak
@@ -186,5 +192,11 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
 
     for game in range(200):
         standins = [game % players] if game % 2 else list(range(0, players, 2))
-        play_with_standins(GAME, players, standins=standins, options={"translator_variant": game % 4 == 3},
-                           seed=600_000 + 1000 * players + game, check=check)
+        play_with_standins(
+            GAME,
+            players,
+            standins=standins,
+            options={"translator_variant": game % 4 == 3},
+            seed=600_000 + 1000 * players + game,
+            check=check,
+        )

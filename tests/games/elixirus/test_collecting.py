@@ -26,7 +26,12 @@ def test_collecting_starts_at_the_signpost_and_goes_clockwise_space_by_space():
             t.act(seat, {"type": "skip"})
     effects = {t.state["circle"][pos(t, e)]: e for e in ("steal", "swap", "draw")}
     assert [(effects[p], sp, s) for p, sp, s in seen] == [
-        ("steal", 1, 0), ("steal", 3, 1), ("swap", 2, 1), ("swap", 3, 0), ("draw", 1, 0), ("draw", 3, 1),
+        ("steal", 1, 0),
+        ("steal", 3, 1),
+        ("swap", 2, 1),
+        ("swap", 3, 0),
+        ("draw", 1, 0),
+        ("draw", 3, 1),
     ]
 
 

@@ -55,9 +55,9 @@ def test_swap_exchanges_a_collected_ingredient_with_one_on_any_forest_piece():
     set_curves(t, "swap", B)
     set_curves(t, "draw", C)
     place(t, (0, "steal", 1), (1, "steal", 2), (0, "swap", 3), (1, "draw", 1), (0, "draw", 2), (1, "draw", 3))
-    t.act(0, {"type": "take", "curves": [2]})          # blue leaf 2
+    t.act(0, {"type": "take", "curves": [2]})  # blue leaf 2
     t.act(1, {"type": "take", "curves": [3, 4]})
-    t.act(0, {"type": "take", "curves": [2]})          # orange blossom 2 from the swap piece
+    t.act(0, {"type": "take", "curves": [2]})  # orange blossom 2 from the swap piece
     # swap blue leaf 2 (collected on another piece this stage) for orange root 3 on the draw piece
     t.act(0, {"type": "swap", "ing": "blue leaf 2", "piece": "draw", "curve": 3})
     assert sorted(t.state["front"][0]) == ["orange blossom 2", "orange root 3"]
@@ -73,7 +73,9 @@ def test_swap_gives_only_an_ingredient_collected_in_this_stage():
     t.act(1, GAME.legal(t.state, 1)[0])
     t.act(0, GAME.legal(t.state, 0)[0])
     t.act(0, {"type": "take", "curves": [2]})
-    assert "collected in this stage" in rejected(t, 0, {"type": "swap", "ing": "green stem 1", "piece": "draw", "curve": 1})
+    assert "collected in this stage" in rejected(
+        t, 0, {"type": "swap", "ing": "green stem 1", "piece": "draw", "curve": 1}
+    )
 
 
 def test_swapping_for_the_first_curve_brings_no_bag_draw():
@@ -137,8 +139,18 @@ def test_draw_keep_only_what_you_drew():
 def _replace_table():
     t = table(3, signpost=3)  # face up, in order: replace (signpost), dance, collect, steal
     set_curves(t, "dance", C)
-    place(t, (0, "replace", 3), (1, "steal", 1), (2, "steal", 2), (0, "dance", 1), (1, "dance", 2), (2, "dance", 3),
-          (0, "collect", 1), (1, "collect", 2), (2, "collect", 3))
+    place(
+        t,
+        (0, "replace", 3),
+        (1, "steal", 1),
+        (2, "steal", 2),
+        (0, "dance", 1),
+        (1, "dance", 2),
+        (2, "dance", 3),
+        (0, "collect", 1),
+        (1, "collect", 2),
+        (2, "collect", 3),
+    )
     to_effect(t, 0)
     return t
 
@@ -174,8 +186,18 @@ def _dance_table():
     i, j = c.index(CIRCLE[0]), c.index(CIRCLE[4])
     c[i], c[j] = c[j], c[i]  # the dance piece takes the steal piece's place
     t.state["known"] = list(t.state["up"])
-    place(t, (0, "dance", 3), (1, "draw", 1), (2, "draw", 2), (0, "draw", 3), (1, "swap", 1), (2, "replace", 1),
-          (0, "replace", 2), (1, "swap", 3), (2, "replace", 3))
+    place(
+        t,
+        (0, "dance", 3),
+        (1, "draw", 1),
+        (2, "draw", 2),
+        (0, "draw", 3),
+        (1, "swap", 1),
+        (2, "replace", 1),
+        (0, "replace", 2),
+        (1, "swap", 3),
+        (2, "replace", 3),
+    )
     t.act(0, {"type": "take", "curves": [1]})
     assert t.state["step"] == "effect"
     return t

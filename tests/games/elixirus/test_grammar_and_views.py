@@ -20,8 +20,11 @@ def test_commands_are_short_case_and_accent_insensitive():
     assert GAME.parse("pl stéal 2", t.state, 0) == {"type": "place", "piece": "steal", "space": 2}
     b = brewing({0: ["red root 2", "crystal"]})
     assert GAME.parse("Put Red Root 2 on Healing", b.state, 0) == {"type": "put", "ing": "red root 2", "to": "healing"}
-    assert GAME.parse("put 2 red roots in the recipe book", b.state, 0) == {"type": "put", "ing": "red root 2",
-                                                                            "to": "book"}
+    assert GAME.parse("put 2 red roots in the recipe book", b.state, 0) == {
+        "type": "put",
+        "ing": "red root 2",
+        "to": "book",
+    }
     assert GAME.parse("put crystal bowl", b.state, 0) == {"type": "put", "ing": "crystal", "to": "bowl"}
     # the rulebook calls the blossom variety "flower"
     assert GAME.parse("put yellow flower 1 poison", b.state, 0)["ing"] == "yellow blossom 1"

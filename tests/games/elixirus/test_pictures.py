@@ -111,13 +111,17 @@ def _links(state, seat):
 
 @pytest.mark.parametrize("players,name,state,seat", ALL, ids=[f"{p}p-{n}" for p, n, _, _ in ALL])
 def test_every_board_target_of_a_choice_is_drawn_and_linked_with_a_touch_sized_named_hit_area(
-        players, name, state, seat):
+    players, name, state, seat
+):
     links = _links(state, seat)
     html = GAME.render_html(GAME.view(state, seat), links)
     for target, url in links.items():
-        found = re.search(rf'<a id="{re.escape(target)}" href="{re.escape(url)}" aria-label="([^"]+)">'
-                          r'<title>[^<]+</title><rect class="hit" x="[-\d.]+" y="[-\d.]+" width="([\d.]+)" '
-                          r'height="([\d.]+)"', html)
+        found = re.search(
+            rf'<a id="{re.escape(target)}" href="{re.escape(url)}" aria-label="([^"]+)">'
+            r'<title>[^<]+</title><rect class="hit" x="[-\d.]+" y="[-\d.]+" width="([\d.]+)" '
+            r'height="([\d.]+)"',
+            html,
+        )
         assert found, f"{target} is not linked"
         assert float(found.group(2)) >= 40 and float(found.group(3)) >= 40, target
     plain = GAME.render_html(GAME.view(state, seat))
@@ -165,8 +169,10 @@ def test_the_board_reads_at_phone_width_and_on_a_desktop():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     cases = [(p, n, s, seat) for p, n, s, seat in ALL if n in ("place", "collect-take", "brew-under-way", "over")]
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
         try:
             for viewport, width in (((390, 844), 358), ((1280, 800), 1200)):
                 page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
@@ -185,11 +191,13 @@ def test_the_board_reads_at_phone_width_and_on_a_desktop():
                     page.screenshot(path=str(ARTIFACTS / f"board-{viewport[0]}-{players}p-{name}.png"), full_page=True)
                 # Keyboard: the first Tab lands on a link of the board (a space to place on), with a name.
                 players, name, state, seat = next(c for c in cases if c[1] == "place")
-                page.set_content(PAGE.format(width=width, fragment=GAME.render_html(
-                    GAME.view(state, seat), _links(state, seat))))
+                page.set_content(
+                    PAGE.format(width=width, fragment=GAME.render_html(GAME.view(state, seat), _links(state, seat)))
+                )
                 page.keyboard.press("Tab")
-                focused = page.evaluate("() => [document.activeElement.tagName, "
-                                        "document.activeElement.getAttribute('aria-label')]")
+                focused = page.evaluate(
+                    "() => [document.activeElement.tagName, document.activeElement.getAttribute('aria-label')]"
+                )
                 assert focused[0].lower() == "a" and "space 1" in focused[1], focused
                 page.close()
         finally:

@@ -7,13 +7,28 @@ from games.elixirus import GAME
 from games.testing import Table, canonical
 
 JUNK = [
-    {}, {"type": None}, {"type": "fly"}, {"type": "place", "piece": [], "space": "x"},
-    {"type": "place", "piece": "steal"}, {"type": "take", "curves": "abc"}, {"type": "take", "curves": [[1]]},
-    {"type": "take", "curves": [1, 1]}, {"type": "steal", "ing": None, "from": "x"}, {"type": "swap", "ing": 3},
-    {"type": "keep", "ings": "red root 1"}, {"type": "keep", "ings": [None]}, {"type": "replace", "piece": 1},
-    {"type": "dance", "piece": "draw", "spaces": ["a", 1]}, {"type": "put", "ing": ["x"], "to": 5},
-    {"type": "put", "ing": "red root 1", "to": "book"}, {"type": "pick", "piece": None, "curve": 9},
-    {"type": "done"}, {"type": "reset"}, {"type": "basket"}, {"type": "draw"}, {"type": "skip"},
+    {},
+    {"type": None},
+    {"type": "fly"},
+    {"type": "place", "piece": [], "space": "x"},
+    {"type": "place", "piece": "steal"},
+    {"type": "take", "curves": "abc"},
+    {"type": "take", "curves": [[1]]},
+    {"type": "take", "curves": [1, 1]},
+    {"type": "steal", "ing": None, "from": "x"},
+    {"type": "swap", "ing": 3},
+    {"type": "keep", "ings": "red root 1"},
+    {"type": "keep", "ings": [None]},
+    {"type": "replace", "piece": 1},
+    {"type": "dance", "piece": "draw", "spaces": ["a", 1]},
+    {"type": "put", "ing": ["x"], "to": 5},
+    {"type": "put", "ing": "red root 1", "to": "book"},
+    {"type": "pick", "piece": None, "curve": 9},
+    {"type": "done"},
+    {"type": "reset"},
+    {"type": "basket"},
+    {"type": "draw"},
+    {"type": "skip"},
 ]
 
 

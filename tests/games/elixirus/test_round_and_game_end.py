@@ -98,7 +98,8 @@ def test_when_nobody_collects_the_last_leftovers_in_a_round_the_game_ends():
     events = everyone_done(t)
     assert events[-1].type == "GameEnded" and events[-1].data["reason"] == "unwanted"
     assert GAME.result(s) is not None and "nobody would collect the ingredients left" in GAME.narrate(
-        events[-1], ["Ann", "Bob"])
+        events[-1], ["Ann", "Bob"]
+    )
 
 
 def test_a_round_without_collecting_goes_on_while_the_bag_still_holds_ingredients():
@@ -160,7 +161,9 @@ def test_patricia_scores_46_points():
     t = table(2, tables=["T5", "T1"])
     fill(t, 0, "vitality", ["purple root 3", "green stem 3", "yellow berry 3", "red leaf 3"], cork=5)
     fill(t, 0, "love", ["blue berry 3", "orange stem 2", "green seed 3", "red berry 2"], cork=5)
-    fill(t, 0, "recovery", ["green root 3", "red blossom 1", "yellow stem 3", "blue seed 2", "purple blossom 1"], cork=2)
+    fill(
+        t, 0, "recovery", ["green root 3", "red blossom 1", "yellow stem 3", "blue seed 2", "purple blossom 1"], cork=2
+    )
     fill(t, 0, "fertility", ["orange stem 1", "green blossom 1"])
     take(t.state, "blue root 2")
     t.state["book"][0] = ["blue root 2", None]

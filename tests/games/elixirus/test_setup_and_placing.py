@@ -28,7 +28,9 @@ def test_setup_flips_players_plus_one_adjacent_pieces_with_four_ingredients_each
     face_up = [p for p in range(6) if s["up"][p]]
     assert len(face_up) == min(players + 1, 6)
     # adjacent: starting at the signpost, the face-up pieces follow one another clockwise
-    assert [(s["signpost"] + i) % 6 for i in range(len(face_up))] == sorted(face_up, key=lambda p: (p - s["signpost"]) % 6)
+    assert [(s["signpost"] + i) % 6 for i in range(len(face_up))] == sorted(
+        face_up, key=lambda p: (p - s["signpost"]) % 6
+    )
     for p in range(6):
         filled = [c for c in s["curves"][p] if c is not None]
         assert len(filled) == (4 if s["up"][p] else 0)

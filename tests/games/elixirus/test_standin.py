@@ -267,6 +267,7 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
 
     for game in range(200):
         standins = [game % players] if game % 2 else list(range(0, players, 2))
-        table = play_with_standins(GAME, players, standins=standins, seed=600_000 + 1000 * players + game,
-                                   check=every_third)
+        table = play_with_standins(
+            GAME, players, standins=standins, seed=600_000 + 1000 * players + game, check=every_third
+        )
         check_invariants(table)

@@ -58,8 +58,12 @@ def test_random_bots_play_each_scenario_50_times_in_all(scenario):
     # the rotation above gives each scenario about 33 games; these make it at least 50
     for seed in range(17):
         n = 3 + seed % 2
-        _play(n, {"scenario": scenario, "scoring": "AB"[seed % 2], "staircase": True, "penalties": True},
-              100 + seed, check_every=7)
+        _play(
+            n,
+            {"scenario": scenario, "scoring": "AB"[seed % 2], "staircase": True, "penalties": True},
+            100 + seed,
+            check_every=7,
+        )
 
 
 @pytest.mark.soak

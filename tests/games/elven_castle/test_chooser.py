@@ -126,8 +126,11 @@ def test_over_a_bot_game_every_scoring_piece_type_is_featured_with_its_best_plac
             best[command["piece"]] = max(best.get(command["piece"], 0), gain)
         for kind, gain in best.items():
             if gain > 0:
-                top = max(standin.points(table_.state, *standin.place_of(c.command))
-                          for c in offered if c.command["piece"] == kind)
+                top = max(
+                    standin.points(table_.state, *standin.place_of(c.command))
+                    for c in offered
+                    if c.command["piece"] == kind
+                )
                 assert top == gain, f"the best {kind} placement (scores {gain}) is not featured"
                 seen_scoring.add(kind)
 

@@ -15,15 +15,29 @@ from .helpers import given, table
 
 def test_parse_full_command():
     t = table(2)
-    assert GAME.parse("place bridge c3 east level 0", t.state, 0) == \
-        {"type": "place", "piece": "bridge", "x": 2, "y": 2, "z": 0, "dir": "e"}
+    assert GAME.parse("place bridge c3 east level 0", t.state, 0) == {
+        "type": "place",
+        "piece": "bridge",
+        "x": 2,
+        "y": 2,
+        "z": 0,
+        "dir": "e",
+    }
 
 
 def test_parse_is_short_case_insensitive_and_forgiving():
     t = table(2)
     want = {"type": "place", "piece": "window", "x": 3, "y": 4, "z": 0, "dir": "n"}
-    for text in ("Window D5 North", "window d5 n", "WIN d5n", "put window d5 north level 0", "window d5 n 0",
-                 "window d5 n l0", "window, d5, n", "  wíndow  d5  N  "):
+    for text in (
+        "Window D5 North",
+        "window d5 n",
+        "WIN d5n",
+        "put window d5 north level 0",
+        "window d5 n 0",
+        "window d5 n l0",
+        "window, d5, n",
+        "  wíndow  d5  N  ",
+    ):
         assert GAME.parse(text, t.state, 0) == want, text
 
 
@@ -44,8 +58,14 @@ def test_parse_infers_the_level_when_only_one_fits():
 
 def test_parse_asks_for_the_level_when_several_fit():
     t = table(2)
-    for seat, text in ((0, "bridge a1 east"), (1, "bridge a3 east"), (0, "bridge d1 east"), (1, "bridge d3 east"),
-                       (0, "bridge b1 north 1"), (1, "bridge d1 north 1")):
+    for seat, text in (
+        (0, "bridge a1 east"),
+        (1, "bridge a3 east"),
+        (0, "bridge d1 east"),
+        (1, "bridge d3 east"),
+        (0, "bridge b1 north 1"),
+        (1, "bridge d1 north 1"),
+    ):
         given(t, seat, text)
     # b2 east fits on the ground under the two arches, and on top of them at level 2
     with pytest.raises(ParseError, match="level 0 or 2"):
@@ -76,9 +96,14 @@ def test_a_placement_the_rules_forbid_is_rejected_with_the_reason():
 
 def test_staircase_commands_parse_and_describe():
     t = table(2)
-    for text, cmd in (("make staircase", {"type": "staircase"}), ("no staircase", {"type": "decline"}),
-                      ("yes", {"type": "staircase"}), ("no", {"type": "decline"}),
-                      ("staircase", {"type": "staircase"}), ("pass", {"type": "decline"})):
+    for text, cmd in (
+        ("make staircase", {"type": "staircase"}),
+        ("no staircase", {"type": "decline"}),
+        ("yes", {"type": "staircase"}),
+        ("no", {"type": "decline"}),
+        ("staircase", {"type": "staircase"}),
+        ("pass", {"type": "decline"}),
+    ):
         assert GAME.parse(text, t.state, 0) == cmd
         assert GAME.parse(GAME.describe(cmd), t.state, 0) == cmd
 
@@ -139,8 +164,11 @@ def test_render_text_shows_the_map_with_levels_and_owners():
 def test_render_html_is_an_inline_svg_without_scripts():
     t = play_random(GAME, 3, {"scenario": "altar"}, seed=2)
     html = GAME.render_html(GAME.view(t.state, None))
-    assert html.count("<svg") == 3 and "<script" not in html and "http://" not in html.replace(
-        'xmlns="http://www.w3.org/2000/svg"', "")
+    assert (
+        html.count("<svg") == 3
+        and "<script" not in html
+        and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    )
     assert "#e00000" in html  # the altar's red frame
 
 

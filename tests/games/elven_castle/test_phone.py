@@ -21,8 +21,10 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "elven_cast
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
+    ),
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
@@ -101,8 +103,11 @@ def test_the_boards_links_are_reached_by_the_keyboard_and_named(browser):
     reached = []
     for _ in range(6):
         page.keyboard.press("Tab")
-        reached.append(page.evaluate("() => [document.activeElement.getAttribute('href'), "
-                                     "document.activeElement.getAttribute('aria-label')]"))
+        reached.append(
+            page.evaluate(
+                "() => [document.activeElement.getAttribute('href'), document.activeElement.getAttribute('aria-label')]"
+            )
+        )
     hrefs = [href for href, _name in reached if href]
     assert len(hrefs) >= 5 and set(hrefs) <= set(links.values())
     assert all(name and ": " in name for href, name in reached if href)

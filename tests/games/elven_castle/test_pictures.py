@@ -108,8 +108,8 @@ def png_rows(data, rows):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", 0
     while pos < len(data):
-        length = int.from_bytes(data[pos:pos + 4], "big")
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        length = int.from_bytes(data[pos : pos + 4], "big")
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width = int.from_bytes(body[:4], "big")
             assert (body[8], body[9], body[12]) == (8, 6, 0), "expected 8-bit RGBA, not interlaced"
@@ -119,7 +119,7 @@ def png_rows(data, rows):
     raw = zlib.decompressobj().decompress(idat, (width * 4 + 1) * rows)
     stride, prev, out = width * 4, bytearray(width * 4), []
     for y in range(rows):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - 4] if i >= 4 else 0
             b, c = prev[i], (prev[i - 4] if i >= 4 else 0)
@@ -131,7 +131,11 @@ def png_rows(data, rows):
                 line[i] = (line[i] + (a + b) // 2) & 255
             elif kind == 4:
                 p = a + b - c
-                near = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)
+                near = (
+                    a
+                    if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c)
+                    else (b if abs(p - b) <= abs(p - c) else c)
+                )
                 line[i] = (line[i] + near) & 255
         out.append(bytes(line))
         prev = line
@@ -161,7 +165,7 @@ def test_the_pictures_text_and_colours_are_drawn():
     png = bytes(resvg_py.svg_to_bytes(svg_string=GAME.render_svg(GAME.view(t.state, 1))))
     width, rows = png_rows(png, 64)
     assert width == 600
-    dark = sum(1 for row in rows[8:32] for i in range(0, len(row), 4) if max(row[i:i + 3]) < 90)
+    dark = sum(1 for row in rows[8:32] for i in range(0, len(row), 4) if max(row[i : i + 3]) < 90)
     assert dark > 400  # the title's letters: a missing font would leave the band white
     red = bytes.fromhex(view.FILL["red"][1:])
-    assert rows[51][19 * 4:19 * 4 + 3] == red  # the red player's colour square before the scores
+    assert rows[51][19 * 4 : 19 * 4 + 3] == red  # the red player's colour square before the scores

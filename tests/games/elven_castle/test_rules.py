@@ -217,8 +217,11 @@ def test_a_tie_is_broken_by_the_highest_piece_in_the_castle():
 
 # --- Staircase (experienced players) ---------------------------------------------------------
 
-STAIR_STEP = [(1, "place bridge a1 north level 0"), (1, "place bridge c1 north level 0"),
-              (1, "place window e1 north level 0")]
+STAIR_STEP = [
+    (1, "place bridge a1 north level 0"),
+    (1, "place bridge c1 north level 0"),
+    (1, "place window e1 north level 0"),
+]
 
 
 def test_staircase_offered_on_reaching_exactly_16():
@@ -333,14 +336,16 @@ def test_penalty_2_per_piece_standing_alone_on_the_ground():
     first, other = t.state["turn"], 1 - t.state["turn"]
     t.state["hands"][first] = {"bridge": 3, "window": 0, "portal": 0, "balcony": 0, "staircase": 0}
     t.state["hands"][other] = {"bridge": 2, "window": 0, "portal": 0, "balcony": 0, "staircase": 0}
-    t.say(first, "place bridge a1 north")   # #0: carries #3 at the end, not alone
-    t.say(other, "place bridge c1 north")   # #1: carries #3, not alone
-    t.say(first, "place bridge g7 east")    # #2: alone on the ground
+    t.say(first, "place bridge a1 north")  # #0: carries #3 at the end, not alone
+    t.say(other, "place bridge c1 north")  # #1: carries #3, not alone
+    t.say(first, "place bridge g7 east")  # #2: alone on the ground
     t.say(other, "place bridge a2 east 1")  # #3: on #0 and #1, one span
     end = t.say(first, "place bridge g9 east")[-1]  # #4 alone; the other has no piece left
     assert end.type == "GameEnded"
-    assert end.data["lines"] == [[first, -2, "bridge #2 at g7 alone on the ground", "Penalty"],
-                                 [first, -2, "bridge #4 at g9 alone on the ground", "Penalty"]]
+    assert end.data["lines"] == [
+        [first, -2, "bridge #2 at g7 alone on the ground", "Penalty"],
+        [first, -2, "bridge #4 at g9 alone on the ground", "Penalty"],
+    ]
     assert t.state["scores"][first] == -4 and t.state["scores"][other] == 1
 
 
@@ -384,7 +389,7 @@ def test_altar_no_piece_may_be_placed_on_the_altar():
     t = table(3, {"scenario": "altar"})
     altar = t.state["altar"]
     assert t.state["pieces"][altar]["kind"] == "bridge" and t.state["pieces"][altar]["z"] == 1
-    given(t, 0, "place window b5 north level 0")   # top 2 at b5..b7
+    given(t, 0, "place window b5 north level 0")  # top 2 at b5..b7
     t.state["turn"] = 1
     with pytest.raises(Rejected, match="altar"):  # feet on b5 (window) and d5 (a foot of the altar)
         t.act(1, {"type": "place", "piece": "bridge", "x": 1, "y": 4, "z": 2, "dir": "e"})
@@ -398,7 +403,7 @@ def test_altar_the_owner_of_the_topmost_piece_gets_6_at_the_end():
         t.state["hands"][s] = {"bridge": 0, "window": 0, "portal": 0, "balcony": 0, "staircase": 0}
     t.state["hands"][0]["window"] = 1
     t.state["hands"][1]["bridge"] = 1
-    given(t, 0, "place window a1 east")      # top 2
+    given(t, 0, "place window a1 east")  # top 2
     events = given(t, 1, "place bridge a9 east")  # top 1; then seat 2 has nothing
     end = events[-1]
     assert end.type == "GameEnded"
@@ -411,9 +416,11 @@ def test_catacombs_no_piece_on_the_ground_on_a_red_point():
     t.state["turn"] = 0
     with pytest.raises(Rejected, match="d4 .marked in red"):
         t.act(0, {"type": "place", "piece": "bridge", "x": 1, "y": 3, "z": 0, "dir": "e"})  # feet b4, d4
-    assert not any(z == 0 and [x + dx, y + dy] in t.state["red"]
-                   for kind, x, y, z, d in rules.placements(t.state, 0)
-                   for dx, dy, _dz in rules.FEET[kind][d])
+    assert not any(
+        z == 0 and [x + dx, y + dy] in t.state["red"]
+        for kind, x, y, z, d in rules.placements(t.state, 0)
+        for dx, dy, _dz in rules.FEET[kind][d]
+    )
 
 
 def test_catacombs_only_feet_occupy_a_point_an_overhang_may_reach_over_a_red_point():
@@ -491,8 +498,16 @@ def test_events_are_json_and_replay():
 # --- The fast enumeration agrees with the rule check -------------------------------------------
 
 
-@pytest.mark.parametrize("options", [{"staircase": True}, {"scenario": "legacy", "staircase": True},
-                                     {"scenario": "altar"}, {"scenario": "catacombs"}, {"scenario": "royal-gates"}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"staircase": True},
+        {"scenario": "legacy", "staircase": True},
+        {"scenario": "altar"},
+        {"scenario": "catacombs"},
+        {"scenario": "royal-gates"},
+    ],
+)
 def test_legal_lists_exactly_the_placements_the_rules_allow(options):
     from games.testing import fold, play_random
 

@@ -63,8 +63,12 @@ def test_stand_in_games_keep_every_invariant_and_replay():
 
 # The rulebook's figure: two columns four spans high at c and e, a bridge on the ground at d.
 FIGURE = [
-    (0, "place window c1 north level 0"), (0, "place window c5 north level 0"), (1, "place window c3 north level 2"),
-    (1, "place window e1 north level 0"), (2, "place window e5 north level 0"), (2, "place window e3 north level 2"),
+    (0, "place window c1 north level 0"),
+    (0, "place window c5 north level 0"),
+    (1, "place window c3 north level 2"),
+    (1, "place window e1 north level 0"),
+    (2, "place window e5 north level 0"),
+    (2, "place window e3 north level 2"),
     (3, "place bridge d3 north level 0"),
 ]
 
@@ -106,9 +110,16 @@ def test_the_stand_in_spoils_an_arch_only_the_next_player_can_use():
 
 
 # A position from a bot game where the balcony and the bridge would score the same at f2.
-OPENING = [(0, "place bridge a1 east level 0"), (1, "place bridge d1 east level 0"), (2, "place portal d7 east level 0"),
-           (0, "place bridge g1 east level 0"), (1, "place balcony d5 south level 0"), (2, "place bridge a2 east level 0"),
-           (0, "place bridge e2 east level 0"), (1, "place bridge f4 north level 0")]
+OPENING = [
+    (0, "place bridge a1 east level 0"),
+    (1, "place bridge d1 east level 0"),
+    (2, "place portal d7 east level 0"),
+    (0, "place bridge g1 east level 0"),
+    (1, "place balcony d5 south level 0"),
+    (2, "place bridge a2 east level 0"),
+    (0, "place bridge e2 east level 0"),
+    (1, "place bridge f4 north level 0"),
+]
 
 
 def test_the_stand_in_keeps_windows_portals_and_balconies_while_a_bridge_does_as_well():
@@ -154,8 +165,11 @@ def test_the_stand_in_takes_the_library_bonus_for_a_connection():
 
 def test_late_in_the_altar_scenario_the_topmost_piece_is_worth_up_to_the_altars_6_points():
     t = table(3, {"scenario": "altar"})
-    for seat, text in [(0, "place window a1 north level 0"), (1, "place window c1 north level 0"),
-                       (2, "place bridge a9 east level 0")]:
+    for seat, text in [
+        (0, "place window a1 north level 0"),
+        (1, "place window c1 north level 0"),
+        (2, "place bridge a9 east level 0"),
+    ]:
         given(t, seat, text)
     t.state["hands"] = [hand(bridge=1), hand(bridge=1), hand(bridge=1)]  # the last round
     t.state["turn"] = 0

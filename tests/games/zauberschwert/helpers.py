@@ -10,8 +10,20 @@ RED, BLUE, GREEN, YELLOW = 0, 1, 2, 3
 ALL_ART = sorted(ART)
 
 
-def table_at(players=4, display=("A08", "A06"), start=RED, mp=None, ps=None, hand=None, laid=None, spells=None,
-             art_deck=None, adv_deck=None, step="place", **extra):
+def table_at(
+    players=4,
+    display=("A08", "A06"),
+    start=RED,
+    mp=None,
+    ps=None,
+    hand=None,
+    laid=None,
+    spells=None,
+    art_deck=None,
+    adv_deck=None,
+    step="place",
+    **extra,
+):
     """A table in round 1, phase C (start player to place), with the given cards and magic."""
     table = Table(GAME, players, seed=b"rule-test")
     s = _new_state({"players": players, "start": start, "options": {}})

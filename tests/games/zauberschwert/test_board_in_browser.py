@@ -23,8 +23,10 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "zauberschw
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
+    ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
@@ -73,15 +75,18 @@ def positions():
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
         yield chromium
         chromium.close()
 
 
 @pytest.mark.parametrize(("device", "viewport", "area"), [("phone", (390, 844), 358), ("desktop", (1280, 800), 1200)])
 def test_board_text_reads_at_9_px_or_more_without_sideways_scrolling_and_targets_are_touch_sized(
-        browser, device, viewport, area):
+    browser, device, viewport, area
+):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     linked = 0
@@ -104,8 +109,10 @@ def test_board_text_reads_at_9_px_or_more_without_sideways_scrolling_and_targets
             linked += 1
             # keyboard: Tab reaches the board's links, in the drawing that is shown
             page.keyboard.press("Tab")
-            focused = page.evaluate("() => { const a = document.activeElement; return a.tagName.toLowerCase() + ' '"
-                                    " + (a.closest('svg') ? a.closest('svg').getAttribute('class') : '') }")
+            focused = page.evaluate(
+                "() => { const a = document.activeElement; return a.tagName.toLowerCase() + ' '"
+                " + (a.closest('svg') ? a.closest('svg').getAttribute('class') : '') }"
+            )
             assert focused == "a " + seen["drawing"], f"{device} {name}: Tab focused {focused}"
         assert linked >= 3, "too few positions with links to touch"
     finally:

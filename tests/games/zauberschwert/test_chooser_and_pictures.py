@@ -83,7 +83,11 @@ def test_chooser_placement_offers_each_card_with_what_it_gives_and_pass():
     table = table_at(players=3, display=("A08", "B03"), start=BLUE, mp=[10, 10, 10])
     table.act(BLUE, {"type": "place", "slot": 0})
     offered = GAME.choices(table.state, GREEN)
-    assert [c.command for c in offered] == [{"type": "place", "slot": 0}, {"type": "place", "slot": 1}, {"type": "pass"}]
+    assert [c.command for c in offered] == [
+        {"type": "place", "slot": 0},
+        {"type": "place", "slot": 1},
+        {"type": "pass"},
+    ]
     goblins, orb, skip = offered
     assert goblins.group == "Place your wizard" and goblins.label == "on card 1: Goblins (strength 5, star)"
     assert goblins.target == "zs-card-1" and "Blue there: shared 1 stones + 1 artifact each for 3 magic" in goblins.note
@@ -98,8 +102,13 @@ def test_chooser_auction_numbers_the_lowest_bids_all_ones_magic_and_pass():
     table.act(RED, {"type": "bid", "amount": 5})
     offered = GAME.choices(table.state, BLUE)
     featured = [c.command for c in offered if c.featured]
-    assert featured == [{"type": "bid", "amount": 6}, {"type": "bid", "amount": 7}, {"type": "bid", "amount": 8},
-                        {"type": "bid", "amount": 12}, {"type": "pass"}]
+    assert featured == [
+        {"type": "bid", "amount": 6},
+        {"type": "bid", "amount": 7},
+        {"type": "bid", "amount": 8},
+        {"type": "bid", "amount": 12},
+        {"type": "pass"},
+    ]
     assert [c.note for c in offered if c.featured][3] == "all your magic"
 
 
@@ -118,8 +127,14 @@ def test_chooser_trading_answers_first_then_done_then_asking_for_the_other_half(
 
 
 def test_chooser_spells_and_laying_out_point_at_the_card_or_player_concerned():
-    table = table_at(players=3, display=("C03", "A04"), start=BLUE, mp=[10, 10, 10],
-                     spells=[["B02", "C01"], [], []], hand=[["ART01", "ART02", "ART16"], [], []])
+    table = table_at(
+        players=3,
+        display=("C03", "A04"),
+        start=BLUE,
+        mp=[10, 10, 10],
+        spells=[["B02", "C01"], [], []],
+        hand=[["ART01", "ART02", "ART16"], [], []],
+    )
     place_all(table, {BLUE: 0, GREEN: 1, RED: 1})
     offered = GAME.choices(table.state, RED)
     by_target = {c.target: c for c in offered if c.target}
@@ -138,8 +153,8 @@ def png_pixels(data: bytes):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", 0
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
             assert (depth, colour) == (8, 6)
@@ -149,7 +164,7 @@ def png_pixels(data: bytes):
     raw = zlib.decompress(idat)
     stride, rows, prev = width * 4, [], bytearray(width * 4)
     for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - 4] if i >= 4 else 0
             b = prev[i]
@@ -196,7 +211,7 @@ def test_picture_is_one_standalone_svg_600_px_wide_and_its_png_is_small_with_tex
 def test_phone_drawing_is_358_px_wide_with_no_text_under_11_px():
     for v in views(4, seed=2, every=25):
         page = GAME.render_html(v)
-        phone = page[page.index('<svg class="zs-phone"'):]
+        phone = page[page.index('<svg class="zs-phone"') :]
         assert f'viewBox="0 0 {PHONE_WIDTH} ' in phone and f'width="{PHONE_WIDTH}"' in phone
         sizes = [int(s) for s in re.findall(r'font-size="(\d+)"', phone)]
         assert sizes and min(sizes) >= 11
@@ -207,8 +222,8 @@ def test_board_shows_the_card_being_fought_and_the_wizards_on_each_card():
     table = table_at(players=3, display=("A08", "A04"), mp=[9, 9, 9])
     place_all(table, {RED: 0, BLUE: 0, GREEN: 1})
     page = GAME.render_html(GAME.view(table.state, None))
-    web = page[:page.index('<svg class="zs-phone"')]
-    card = web[web.index('id="zs-card-1"'):web.index('id="zs-card-2"')]
+    web = page[: page.index('<svg class="zs-phone"')]
+    card = web[web.index('id="zs-card-1"') : web.index('id="zs-card-2"')]
     assert 'stroke-width="3"' in card and ">Red<" in card and ">Blue<" in card and ">Green<" not in card
 
 
@@ -242,7 +257,9 @@ def test_text_never_exceeds_80_columns_and_cuts_nothing_for_every_seat_and_the_s
 
 def test_text_wraps_a_long_line_of_laid_out_artifacts_instead_of_cutting_it():
     laid = ["ART13", "ART14", "ART15", "ART17", "ART18", "ART20", "ART21", "ART22", "ART23", "ART24", "ART25"]
-    table = table_at(players=4, display=("A08", "B03"), laid=[laid, [], [], []], spells=[["A01", "A02", "B01"], [], [], []])
+    table = table_at(
+        players=4, display=("A08", "B03"), laid=[laid, [], [], []], spells=[["A01", "A02", "B01"], [], [], []]
+    )
     text = GAME.render_text(GAME.view(table.state, YELLOW))
     assert all(len(line) <= 80 for line in text.splitlines())
     flat = " ".join(text.split())

@@ -23,7 +23,10 @@ def test_example_spiders_blue_alone_with_wand_and_spell_book():
     # (sun, 2 power stones), a spell book (sun and star, 1 magic point) and a Star Sapphire (star).
     spiders = ADV["A06"]
     assert (spiders["strength"], spiders["symbol"], spiders["reward_one_wizard"]) == (
-        4, "sun", {"power_stones": 0, "artifacts": 3})
+        4,
+        "sun",
+        {"power_stones": 0, "artifacts": 3},
+    )
     laid = [[], ["ART01", "ART02", "ART13", "ART19"], [], []]
     table = table_at(display=("A08", "A06"), start=RED, mp=[10, 7, 10, 10], laid=laid)
     deck = list(table.state["art_deck"])
@@ -31,8 +34,17 @@ def test_example_spiders_blue_alone_with_wand_and_spell_book():
     assert table.state["step"] == "lone" and table.spec.waiting_for(table.state) == [BLUE]
     events = table.act(BLUE, {"type": "fight"})
     won = find(events, "CreatureDefeated").data
-    assert won["winners"] == [{"seat": BLUE, "paid": 4, "power": 0, "bonus_power": 2, "bonus_magic": 1,
-                               "artifacts": 3, "bonus_artifacts": ["magic_wand", "spell_book"]}]
+    assert won["winners"] == [
+        {
+            "seat": BLUE,
+            "paid": 4,
+            "power": 0,
+            "bonus_power": 2,
+            "bonus_magic": 1,
+            "artifacts": 3,
+            "bonus_artifacts": ["magic_wand", "spell_book"],
+        }
+    ]
     assert won["choices"] == []  # the Star Sapphire (star) yields nothing against sun spiders
     drawn = find(events, "ArtifactsDrawn")
     assert drawn.data == {"seat": BLUE, "cards": deck[:3]} and drawn.visible_to == (BLUE,)
@@ -54,7 +66,9 @@ def test_example_goblins_shared_by_red_and_yellow():
     events = table.act(YELLOW, {"type": "together"})
     won = find(events, "CreatureDefeated").data
     assert [(w["seat"], w["paid"], w["power"], w["artifacts"]) for w in won["winners"]] == [
-        (RED, 3, 1, 1), (YELLOW, 3, 1, 1)]
+        (RED, 3, 1, 1),
+        (YELLOW, 3, 1, 1),
+    ]
     assert table.state["mp"][RED] == 3 and table.state["mp"][YELLOW] == 2
     assert table.state["ps"][RED] == 1 and table.state["ps"][YELLOW] == 1
     # dealt in seating order from the start player

@@ -50,8 +50,11 @@ def test_grammar_cards_forgiving_of_case_accents_and_apostrophes():
     assert parse(table, "offer Phönixfeder to blue for Zauberstab 2") == cmd  # German names too
     assert parse(table, "lay Königskrone") == {"type": "lay", "artifact": "royal_crown"}
     assert parse(table, "lay out star sapphire") == {"type": "lay", "artifact": "star_sapphire"}
-    assert parse(table, "cast retransformus crystal ball 1") == {"type": "cast", "spell": "Retransformus",
-                                                                 "card": "ART07"}
+    assert parse(table, "cast retransformus crystal ball 1") == {
+        "type": "cast",
+        "spell": "Retransformus",
+        "card": "ART07",
+    }
     assert parse(table, "cast harpagarus green") == {"type": "cast", "spell": "Harpagarus", "target": GREEN}
     assert parse(table, "take power") == {"type": "bonus", "take": "stones"}
     assert parse(table, "bid 12") == {"type": "bid", "amount": 12}
@@ -129,8 +132,13 @@ def test_narrate_every_event_in_both_forms_and_renders_fit_80_columns():
     for e in table.events:
         assert GAME.narrate(e, names)
         assert GAME.narrate(e.as_seen_by(None), names)
-    table = table_at(players=4, display=("A08", "B03"), hand=[["ART16"], [], [], []], laid=[[], ["ART01", "ART02"], [], []],
-                     spells=[[SPELL_ID["Transformus"]], [], [], []])
+    table = table_at(
+        players=4,
+        display=("A08", "B03"),
+        hand=[["ART16"], [], [], []],
+        laid=[[], ["ART01", "ART02"], [], []],
+        spells=[[SPELL_ID["Transformus"]], [], [], []],
+    )
     for viewer in (None, RED, BLUE):
         v = GAME.view(table.state, viewer)
         text = GAME.render_text(v)

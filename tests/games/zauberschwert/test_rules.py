@@ -204,8 +204,14 @@ def test_spells_of_several_players_are_used_from_the_start_player_on():
 
 
 def test_addus_gives_one_more_magic_point_in_phase_b():
-    table = table_at(players=2, display=("A04", "B03"), start=RED, mp=[5, 5], spells=[[SPELL_ID["Addus"]], []],
-                     adv_deck=["B04", "B05"])
+    table = table_at(
+        players=2,
+        display=("A04", "B03"),
+        start=RED,
+        mp=[5, 5],
+        spells=[[SPELL_ID["Addus"]], []],
+        adv_deck=["B04", "B05"],
+    )
     place_all(table, {})
     _finish_round(table)
     supplied = [e for e in table.events if e.type == "MagicSupplied"][-1]
@@ -233,8 +239,13 @@ def test_fulmentus_raising_the_strength_can_make_a_lone_wizard_fail():
 
 
 def test_stonex_gives_a_power_stone_to_an_owner_who_gained_none_this_round():
-    table = table_at(players=2, display=("A04", "B04"), start=RED, spells=[[SPELL_ID["Stonex"]], [SPELL_ID["Stonex"]]],
-                     adv_deck=["B05", "B06"])
+    table = table_at(
+        players=2,
+        display=("A04", "B04"),
+        start=RED,
+        spells=[[SPELL_ID["Stonex"]], [SPELL_ID["Stonex"]]],
+        adv_deck=["B05", "B06"],
+    )
     # (two Stonex owners is impossible in a real game; here it shows both cases at once)
     place_all(table, {RED: 0, BLUE: 1})  # Red: energy orb, Blue: holy site (2 power stones)
     _finish_round(table)
@@ -244,8 +255,13 @@ def test_stonex_gives_a_power_stone_to_an_owner_who_gained_none_this_round():
 
 
 def test_retransformus_discards_a_hand_card_and_draws_the_top_artifact():
-    table = table_at(players=2, display=("A04", "B03"), start=RED, spells=[[SPELL_ID["Retransformus"]], []],
-                     hand=[["ART05", "ART16"], []])
+    table = table_at(
+        players=2,
+        display=("A04", "B03"),
+        start=RED,
+        spells=[[SPELL_ID["Retransformus"]], []],
+        hand=[["ART05", "ART16"], []],
+    )
     top = table.state["art_deck"][0]
     place_all(table, {})
     events = table.act(RED, {"type": "cast", "spell": "Retransformus", "card": "ART05"})
@@ -256,8 +272,13 @@ def test_retransformus_discards_a_hand_card_and_draws_the_top_artifact():
 
 
 def test_retransformus_may_not_discard_half_of_a_complete_two_part_artifact():
-    table = table_at(players=2, display=("A04", "B03"), start=RED, spells=[[SPELL_ID["Retransformus"]], []],
-                     hand=[["ART05", "ART06", "ART16"], []])
+    table = table_at(
+        players=2,
+        display=("A04", "B03"),
+        start=RED,
+        spells=[[SPELL_ID["Retransformus"]], []],
+        hand=[["ART05", "ART06", "ART16"], []],
+    )
     place_all(table, {})
     with pytest.raises(Rejected):
         table.act(RED, {"type": "cast", "spell": "Retransformus", "card": "ART05"})
@@ -265,8 +286,14 @@ def test_retransformus_may_not_discard_half_of_a_complete_two_part_artifact():
 
 
 def test_harpagarus_takes_a_random_card_another_player_received_this_round():
-    table = table_at(players=2, display=("B04", "A04"), start=RED, mp=[5, 5], spells=[[SPELL_ID["Harpagarus"]], []],
-                     hand=[[], ["ART20"]])
+    table = table_at(
+        players=2,
+        display=("B04", "A04"),
+        start=RED,
+        mp=[5, 5],
+        spells=[[SPELL_ID["Harpagarus"]], []],
+        hand=[[], ["ART20"]],
+    )
     top = table.state["art_deck"][0]
     place_all(table, {RED: 1, BLUE: 0})  # Blue draws one card at the holy site
     assert GAME.legal(table.state, RED) == [{"type": "cast", "spell": "Harpagarus", "target": BLUE}, {"type": "done"}]
@@ -510,8 +537,11 @@ def test_lay_out_only_complete_artifacts_after_trading():
     table.act(RED, {"type": "done"})
     table.act(BLUE, {"type": "done"})
     assert table.state["step"] == "layout" and GAME.waiting_for(table.state) == [RED]  # Blue has nothing complete
-    assert GAME.legal(table.state, RED) == [{"type": "lay", "artifact": "magic_wand"},
-                                            {"type": "lay", "artifact": "potion"}, {"type": "done"}]
+    assert GAME.legal(table.state, RED) == [
+        {"type": "lay", "artifact": "magic_wand"},
+        {"type": "lay", "artifact": "potion"},
+        {"type": "done"},
+    ]
     with pytest.raises(Rejected):
         table.act(RED, {"type": "lay", "artifact": "archmage_staff"})
     events = table.act(RED, {"type": "lay", "artifact": "magic_wand"})
@@ -534,8 +564,15 @@ def test_game_ends_when_the_display_cannot_be_refilled_to_two():
 
 
 def test_winner_most_power_stones_then_magic_then_laid_out_artifact_cards():
-    table = table_at(players=4, display=("A04", "B03"), start=RED, adv_deck=[], ps=[5, 5, 5, 4],
-                     mp=[7, 7, 6, 30], laid=[["ART16"], ["ART01", "ART02"], [], []])
+    table = table_at(
+        players=4,
+        display=("A04", "B03"),
+        start=RED,
+        adv_deck=[],
+        ps=[5, 5, 5, 4],
+        mp=[7, 7, 6, 30],
+        laid=[["ART16"], ["ART01", "ART02"], [], []],
+    )
     place_all(table, {})  # everyone passes: +1 magic each
     _finish_round(table)
     result = GAME.result(table.state)
@@ -569,8 +606,14 @@ def test_a_round_in_which_a_card_leaves_the_display_resets_the_stall_count():
 
 
 def test_no_spells_in_phase_a_nothing_is_awaited_between_rounds():
-    table = table_at(players=2, display=("A04", "B03"), start=RED, adv_deck=["B04", "B05"],
-                     spells=[[SPELL_ID["Transformus"]], []], mp=[0, 0])
+    table = table_at(
+        players=2,
+        display=("A04", "B03"),
+        start=RED,
+        adv_deck=["B04", "B05"],
+        spells=[[SPELL_ID["Transformus"]], []],
+        mp=[0, 0],
+    )
     place_all(table, {})  # Red has 1 magic: Transformus cannot be used, the round just ends
     assert table.state["step"] == "place" and table.state["round"] == 2
 

@@ -82,22 +82,39 @@ def test_soak_standins_beside_random_players_keep_every_invariant(players, reque
 
 def test_standin_is_deterministic_even_across_processes():
     """Same view, same move: also when Python's string hashing differs (no set order matters)."""
-    code = ("import hashlib; from games.testing import play_with_standins; from games.zauberschwert import GAME; "
-            "print(hashlib.sha256(''.join(play_with_standins(GAME, 4, range(4), seed=8).log).encode()).hexdigest())")
+    code = (
+        "import hashlib; from games.testing import play_with_standins; from games.zauberschwert import GAME; "
+        "print(hashlib.sha256(''.join(play_with_standins(GAME, 4, range(4), seed=8).log).encode()).hexdigest())"
+    )
     digests = set()
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(ROOT))
-        digests.add(subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
-                                   check=True).stdout)
+        digests.add(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+            ).stdout
+        )
     assert len(digests) == 1
 
 
 def test_standin_cannot_cheat_its_move_depends_only_on_what_its_seat_sees():
     # Blue's hand and the order of both decks differ; Red sees the same and plays the same.
-    one = table_at(players=3, display=("A08", "B03"), hand=[["ART16"], ["ART01", "ART02"], []], mp=[9, 9, 9],
-                   art_deck=["ART07", "ART08", "ART28"], adv_deck=["A05", "C07"])
-    two = table_at(players=3, display=("A08", "B03"), hand=[["ART16"], ["ART27", "ART05"], []], mp=[9, 9, 9],
-                   art_deck=["ART28", "ART07", "ART08"], adv_deck=["C07", "A05"])
+    one = table_at(
+        players=3,
+        display=("A08", "B03"),
+        hand=[["ART16"], ["ART01", "ART02"], []],
+        mp=[9, 9, 9],
+        art_deck=["ART07", "ART08", "ART28"],
+        adv_deck=["A05", "C07"],
+    )
+    two = table_at(
+        players=3,
+        display=("A08", "B03"),
+        hand=[["ART16"], ["ART27", "ART05"], []],
+        mp=[9, 9, 9],
+        art_deck=["ART28", "ART07", "ART08"],
+        adv_deck=["C07", "A05"],
+    )
     assert one.state != two.state and GAME.view(one.state, RED) == GAME.view(two.state, RED)
     assert standin_move(one, RED) == standin_move(two, RED) == {"type": "place", "slot": 0}
 
@@ -143,8 +160,9 @@ def test_standin_casts_fulmentus_up_when_a_rival_then_cannot_pay():
 
 
 def test_standin_keeps_fulmentus_for_its_own_fight_to_come_when_raising_a_rivals_changes_nothing():
-    table = early(players=3, display=("A09", "B06"), start=BLUE, mp=[10, 20, 10],
-                     spells=[[SPELL_ID["Fulmentus"]], [], []])
+    table = early(
+        players=3, display=("A09", "B06"), start=BLUE, mp=[10, 20, 10], spells=[[SPELL_ID["Fulmentus"]], [], []]
+    )
     place_all(table, {BLUE: 0, GREEN: None, RED: 1})  # Blue's goblins first; Red's goblins after
     assert table.state["fight"]["seats"] == [BLUE]
     assert standin_move(table, RED) == {"type": "skip"}
@@ -229,23 +247,38 @@ def test_standin_keeps_its_magic_for_fights_early_in_the_game():
 
 
 def test_standin_retransformus_discards_the_half_whose_other_half_is_laid_out():
-    table = early(players=2, display=("A04", "B03"), hand=[["ART01", "ART27"], []], laid=[[], ["ART02"]],
-                     spells=[[SPELL_ID["Retransformus"]], []])
+    table = early(
+        players=2,
+        display=("A04", "B03"),
+        hand=[["ART01", "ART27"], []],
+        laid=[[], ["ART02"]],
+        spells=[[SPELL_ID["Retransformus"]], []],
+    )
     place_all(table, {})
     assert standin_move(table, RED) == {"type": "cast", "spell": "Retransformus", "card": "ART01"}
 
 
 def test_standin_harpagarus_takes_from_the_leader_among_those_who_received_cards():
-    table = early(players=3, display=("C03", "A04"), start=BLUE, mp=[10, 10, 10], ps=[0, 2, 9],
-                     spells=[[SPELL_ID["Harpagarus"]], [], []])
+    table = early(
+        players=3,
+        display=("C03", "A04"),
+        start=BLUE,
+        mp=[10, 10, 10],
+        ps=[0, 2, 9],
+        spells=[[SPELL_ID["Harpagarus"]], [], []],
+    )
     place_all(table, {BLUE: 0, GREEN: 0, RED: 1})  # Blue and Green each receive a card at the holy site
     assert table.state["step"] == "spells"
     assert standin_move(table, RED) == {"type": "cast", "spell": "Harpagarus", "target": GREEN}
 
 
 def test_standin_accepts_an_offer_that_completes_its_artifact_for_a_card_it_cannot_use():
-    table = early(players=4, display=("A04", "B03"), hand=[["ART01", "ART11"], ["ART02"], ["ART05"], []],
-                     laid=[[], [], [], ["ART12"]])  # Red's Dragon shield 1 is dead: its other half is laid out
+    table = early(
+        players=4,
+        display=("A04", "B03"),
+        hand=[["ART01", "ART11"], ["ART02"], ["ART05"], []],
+        laid=[[], [], [], ["ART12"]],
+    )  # Red's Dragon shield 1 is dead: its other half is laid out
     place_all(table, {})
     table.act(BLUE, {"type": "offer", "give": "ART02", "to": RED, "want": "ART11"})
     assert standin_move(table, RED) == {"type": "accept", "from": BLUE}
