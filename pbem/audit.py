@@ -18,23 +18,7 @@ from . import anchors, chain, eventlog
 from .models import Event, Game, Snapshot
 from .registry import get_game
 
-ROW_FIELDS = (
-    "seq",
-    "type",
-    "payload",
-    "public",
-    "visible_to",
-    "reveals",
-    "rng",
-    "actor_kind",
-    "actor_seat",
-    "actor_user_id",
-    "created_at",
-    "causation_id",
-    "schema_version",
-    "prev_hash",
-    "hash",
-)
+ROW_FIELDS = eventlog.EVENT_ROW_FIELDS
 
 
 SCHEME_TEXT = {

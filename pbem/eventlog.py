@@ -27,6 +27,25 @@ from . import chain, fold
 from .models import Event, Game, Snapshot
 from .registry import get_game
 
+# Every column of an event row that the chain, the audit, the feed and the export read.
+EVENT_ROW_FIELDS = (
+    "seq",
+    "type",
+    "payload",
+    "public",
+    "visible_to",
+    "reveals",
+    "rng",
+    "actor_kind",
+    "actor_seat",
+    "actor_user_id",
+    "created_at",
+    "causation_id",
+    "schema_version",
+    "prev_hash",
+    "hash",
+)
+
 GENESIS = chain.GENESIS
 PLATFORM_PREFIX = fold.PLATFORM_PREFIX
 # The chain and the fold are pure (pbem.chain, pbem.fold): the offline verifier runs the same code.

@@ -236,23 +236,7 @@ def feed(
     return items
 
 
-FEED_FIELDS = (
-    "seq",
-    "type",
-    "payload",
-    "public",
-    "visible_to",
-    "reveals",
-    "rng",
-    "actor_kind",
-    "actor_seat",
-    "actor_user_id",
-    "created_at",
-    "causation_id",
-    "schema_version",
-    "prev_hash",
-    "hash",
-)
+FEED_FIELDS = eventlog.EVENT_ROW_FIELDS
 
 
 def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:
