@@ -8,22 +8,15 @@ Needs /usr/bin/chromium (apt-get install -y chromium); never `playwright install
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+from tests.chromium import CHROMIUM, NEEDS_CHROMIUM, artifacts
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
-    ),
-]
+ARTIFACTS = artifacts("browser")
+
+pytestmark = NEEDS_CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 

@@ -8,25 +8,17 @@ Needs /usr/bin/chromium (apt-get install -y chromium); never `playwright install
 from __future__ import annotations
 
 import base64
-import os
-from pathlib import Path
 
 import pytest
 
 from pbem.registry import all_games
+from tests.chromium import CHROMIUM, NEEDS_CHROMIUM, artifacts
 
 from .test_pictures import turn_notice
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "mail"
+ARTIFACTS = artifacts("mail")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
-    ),
-]
+pytestmark = NEEDS_CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 

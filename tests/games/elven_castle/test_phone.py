@@ -8,24 +8,15 @@ Needs /usr/bin/chromium (apt-get install -y chromium); never `playwright install
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games.elven_castle import GAME
 from games.testing import Table
+from tests.chromium import CHROMIUM, NEEDS_CHROMIUM, artifacts
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "elven_castle"
+ARTIFACTS = artifacts("elven_castle")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
-    ),
-]
+pytestmark = NEEDS_CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 

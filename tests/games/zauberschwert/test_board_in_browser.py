@@ -10,24 +10,16 @@ test-artifacts/zauberschwert/. Needs /usr/bin/chromium; never `playwright instal
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
 from games.testing import canonical, play_random
 from games.zauberschwert import GAME
+from tests.chromium import CHROMIUM, NEEDS_CHROMIUM, artifacts
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "zauberschwert"
+ARTIFACTS = artifacts("zauberschwert")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: install Debian's Chromium with `apt-get install -y chromium`",
-    ),
-]
+pytestmark = NEEDS_CHROMIUM
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
 # The platform's board box: a border, a little padding, the drawing at most its width.
