@@ -49,15 +49,14 @@ def store_submission(
     unique = f"{seat.pk}-{key}" if key else uuid.uuid4().hex
     message_id = f"<{channel}-{unique}@{settings.PBEM_MAIL_DOMAIN}>"
     try:
-        with transaction.atomic():
-            message = InboundMessage.objects.create(
-                message_id=message_id,
-                channel=channel,
-                raw=json.dumps(body).encode(),
-                game_id=seat.game_id,
-                seat=seat,
-                sender=seat.email,
-            )
+        message = _create_once(
+            message_id=message_id,
+            channel=channel,
+            raw=json.dumps(body).encode(),
+            game_id=seat.game_id,
+            seat=seat,
+            sender=seat.email,
+        )
     except IntegrityError:
         return InboundMessage.objects.get(message_id=message_id)
     queue_on_commit(message.pk)
@@ -75,19 +74,29 @@ def store_raw(raw: bytes, channel: str, envelope_to: list[str] | None = None) ->
     if len(raw) > settings.PBEM_INBOUND_MAX_BYTES:
         raw = inbound.truncated(raw)
     try:
-        with transaction.atomic():
-            message = InboundMessage.objects.create(
-                message_id=message_id,
-                channel=channel,
-                raw=raw,
-                sender=inbound.sender_of(raw)[:250],
-                envelope_to=[inbound.clean(a.lower())[:320] for a in (envelope_to or []) if a][:50],
-            )
+        message = _create_once(
+            message_id=message_id,
+            channel=channel,
+            raw=raw,
+            sender=inbound.sender_of(raw)[:250],
+            envelope_to=[inbound.clean(a.lower())[:320] for a in (envelope_to or []) if a][:50],
+        )
     except IntegrityError:
         # Delivered twice (an MTA retry, the same mail through two doors): applied once.
         return InboundMessage.objects.get(message_id=message_id), False
     queue_on_commit(message.pk)
     return message, True
+
+
+def _create_once(**fields) -> InboundMessage:
+    """The row, or IntegrityError when its Message-ID is stored already (and nothing changed).
+    Inside a transaction the insert gets a savepoint, so a repeat leaves the transaction usable;
+    outside one it is a single INSERT (autocommit is atomic by itself, and a door storing a
+    message is not in a transaction): no BEGIN and COMMIT round trips around it."""
+    if transaction.get_connection().in_atomic_block:
+        with transaction.atomic():
+            return InboundMessage.objects.create(**fields)
+    return InboundMessage.objects.create(**fields)
 
 
 def raw_of(message) -> bytes:

@@ -224,6 +224,21 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     return Work(loaded, game, seats, actor, stored=_stored(game))
 
 
+def cached_state(game: Game) -> dict | None:
+    """The state this process holds in its cache for `game` (a row read just now), when it is
+    exactly the game as that row has it (same version, same head of the chain):
+    what a reader may consult without loading the log again. None otherwise. Read only: the
+    entry stays in the cache for the next command."""
+    with eventlog._cache_lock:
+        work = eventlog._cache.get(game.pk)
+    if not isinstance(work, Work):
+        return None
+    loaded = work.loaded
+    if loaded.version != game.version or loaded.head_hash != game.head_hash:
+        return None
+    return loaded.state
+
+
 def _stored(values: dict) -> dict:
     """A copy of the read model's columns (commands may replace Work.game's values before the
     append, and the append writes only what differs from the row)."""

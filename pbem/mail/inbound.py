@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import hashlib
 import html
 import re
@@ -99,6 +100,13 @@ def header_block(raw: bytes) -> bytes:
 
 
 def _headers(raw: bytes):
+    """The header block parsed (read only: shared by the few readers of one message's headers,
+    its Message-ID, its sender and its marks, which would otherwise parse it once each)."""
+    return _parsed_headers(bytes(raw))
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_headers(raw: bytes):
     return email.message_from_bytes(header_block(raw) + b"\n\n", policy=email.policy.compat32)
 
 
@@ -639,6 +647,13 @@ def split_prose(
     a company, a phone number). `order_like(line)` says a line is an order whatever it looks like;
     a line that is neither prose nor an order is kept, for the game to refuse by name."""
     signature = list(signature or [])
+    asked: dict[str, bool] = {}
+
+    def order_like(line: str, ask=order_like) -> bool:  # asked once a line: a game may parse it to tell
+        if line not in asked:
+            asked[line] = ask(line)
+        return asked[line]
+
     kinds = ["order"] * len(lines)
     for index, line in enumerate(lines):
         if order_like(line):

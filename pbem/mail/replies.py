@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, inbox, outbox, selectors, services, submissions
+from .. import addressing, choosing, eventlog, inbox, outbox, runner, selectors, services, submissions
 from ..models import Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
 from ..registry import get_game
 from . import inbound, outbound, sending
@@ -91,7 +91,9 @@ def process_mail(message: InboundMessage) -> None:
     # older notice is as good as one to the newest.
     expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat)
     lines = translate_codes(orders, seat, expected)
-    earlier = already_applied(message, seat, orders, expected)
+    # The game as it is now, read once for both checks against the notice answered.
+    current = Game.objects.get(pk=seat.game_id) if expected is not None else None
+    earlier = already_applied(message, seat, orders, expected, current)
     if earlier is not None:  # the same reply again: told so, never applied twice
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
@@ -103,7 +105,7 @@ def process_mail(message: InboundMessage) -> None:
         submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
         message.game_id, message.seat = seat.game_id, seat
     else:
-        if expected is not None and means_the_same(seat, lines, expected):
+        if expected is not None and means_the_same(seat, lines, expected, current):
             expected = None  # the game moved on, but not in a way that changes what these orders mean
         board, text = _apply(message, seat, lines, positions, expected)
     note = ignored_note(ignored)
@@ -151,8 +153,11 @@ def _order_like(seat: Seat, sender_name: str = ""):
 
     def game():
         if not known:
-            row = Game.objects.get(pk=seat.game_id)
-            state = eventlog.load(row).state
+            # The row read with the seat when identify() found it (in this transaction), else now.
+            row = seat.game if Seat.game.is_cached(seat) else Game.objects.get(pk=seat.game_id)
+            state = runner.cached_state(row)  # the log read again only when this process has not it
+            if state is None:
+                state = eventlog.load(row).state
             known.update(
                 spec=get_game(row.kind), state=state, running=state["game"] is not None and not state["meta"]["ended"]
             )
@@ -194,12 +199,16 @@ def _order_like(seat: Seat, sender_name: str = ""):
 
 
 def already_applied(
-    message: InboundMessage, seat: Seat, orders: list[str], expected: int | None
+    message: InboundMessage, seat: Seat, orders: list[str], expected: int | None, game: Game | None = None
 ) -> InboundMessage | None:
     """The earlier mail of this seat, applied after the notice this one answers, that held the
     same orders: a reply sent again (a client's "send again", a second copy from another
-    address book entry) is then told it was applied, not asked to move again."""
-    if expected is None or expected >= Game.objects.values_list("version", flat=True).get(pk=seat.game_id):
+    address book entry) is then told it was applied, not asked to move again. `game`: its row
+    read just now, if the caller has it."""
+    if expected is None:
+        return None
+    version = game.version if game is not None else Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
+    if expected >= version:
         return None
     earlier = (
         InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
@@ -361,13 +370,14 @@ def _neutral(line: str) -> bool:
     return line.split(None, 1)[0].lower() in NEUTRAL_WORDS
 
 
-def means_the_same(seat: Seat, lines: list[str], version: int) -> bool:
+def means_the_same(seat: Seat, lines: list[str], version: int, game: Game | None = None) -> bool:
     """Whether the orders, written against the notice at `version`, still mean what they meant:
     its one move reads as the same command now as then, was a move the seat could make then and
     is one it can make now. Another seat's move in a
     simultaneous phase (an offer, a card played face down) then does not make the reply stale;
-    one that changes the move's meaning or takes it away does."""
-    game = Game.objects.get(pk=seat.game_id)
+    one that changes the move's meaning or takes it away does. `game`: its row read just now,
+    if the caller has it."""
+    game = game if game is not None else Game.objects.get(pk=seat.game_id)
     if version >= game.version:
         return True
     spec = get_game(game.kind)
