@@ -649,14 +649,16 @@ def split_prose(
     signature = list(signature or [])
     asked: dict[str, bool] = {}
 
-    def order_like(line: str, ask=order_like) -> bool:  # asked once a line: a game may parse it to tell
+    ask = order_like
+
+    def is_order(line: str) -> bool:  # asked once a line: a game may parse it to tell
         if line not in asked:
             asked[line] = ask(line)
         return asked[line]
 
     kinds = ["order"] * len(lines)
     for index, line in enumerate(lines):
-        if order_like(line):
+        if is_order(line):
             continue
         if SIGNOFF_RE.match(line):
             kinds[index] = "signoff"
@@ -664,13 +666,13 @@ def split_prose(
             kinds[index] = "prose"
     # Greetings count only before the first order.
     for index, line in enumerate(lines):
-        if kinds[index] == "order" and GREETING_RE.match(line) and not order_like(line):
+        if kinds[index] == "order" and GREETING_RE.match(line) and not is_order(line):
             kinds[index] = "prose"
             continue
         if kinds[index] == "order":
             break
     # A signature without "-- ": what follows the first sign-off after the last order-like line.
-    last_order = max((i for i, line in enumerate(lines) if order_like(line)), default=-1)
+    last_order = max((i for i, line in enumerate(lines) if is_order(line)), default=-1)
     first_signoff = next((i for i in range(last_order + 1, len(lines)) if kinds[i] == "signoff"), None)
     if first_signoff is not None and len(lines) - first_signoff - 1 <= MAX_SIGNATURE_LINES:
         for index in range(first_signoff + 1, len(lines)):
