@@ -179,6 +179,7 @@ def _send_claimed(notice: Notice, connection=None) -> str:
         if shared is not None and not isinstance(exc, smtplib.SMTPRecipientsRefused):
             shared.broken()  # the connection may be in any state: the next message gets a fresh one
         return _failed(notice, _describe(exc), permanent=_permanent(exc))
+
     # The writes after a send in one transaction: one commit (one flush to disk) instead of one
     # per write.
     def record() -> None:

@@ -158,9 +158,7 @@ def test_a_report_for_the_desk_goes_to_pbem_master_email_when_no_master_has_an_a
     assert outbound.recipients(notice) == ["seals-desk@example.org"]
 
 
-def test_a_mail_that_went_out_is_recorded_as_sent_even_when_what_follows_the_send_fails(
-    table, mailoutbox, monkeypatch
-):
+def test_a_mail_that_went_out_is_recorded_as_sent_even_when_what_follows_the_send_fails(table, mailoutbox, monkeypatch):
     notice = Notice.objects.filter(game=table, status="pending").order_by("id").first()
 
     def deadline_bookkeeping_fails(notice):
@@ -174,9 +172,7 @@ def test_a_mail_that_went_out_is_recorded_as_sent_even_when_what_follows_the_sen
     assert len(mailoutbox) == 1
 
 
-def test_the_writes_after_a_send_are_done_again_one_by_one_when_their_transaction_fails(
-    table, mailoutbox, monkeypatch
-):
+def test_the_writes_after_a_send_are_done_again_one_by_one_when_their_transaction_fails(table, mailoutbox, monkeypatch):
     notice = Notice.objects.filter(game=table, status="pending").order_by("id").first()
     real, calls = sending._after_delivery, []
 
