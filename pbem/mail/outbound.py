@@ -277,7 +277,11 @@ def build_context(notice: Notice) -> dict:
         state = loaded.state
         summary = spec.summary(state["game"]) if state["game"] is not None else {}
         names = state["meta"]["names"] or selectors.seat_names(game)
-        head = Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first()
+        # The log is append-only: the head at a version is one query for every notice of a batch.
+        head = eventlog.shared(
+            ("head", game.pk, loaded.version),
+            lambda: Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first(),
+        )
         # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
         head = (head or game.head_hash) if selectors.hashes_public(game) else ""
         ctx.update(
@@ -290,7 +294,8 @@ def build_context(notice: Notice) -> dict:
             round=summary.get("round", ""),
             phase=summary.get("phase", ""),
             audit_url=audit_url(game.pk),
-            standings=_standings(game, state, names),
+            # Read only by the templates that show them (final, correction, answer): looked up then.
+            standings=_lazy(lambda: _standings(game, state, names)),
             seed=state["meta"].get("seed"),
         )
         fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])
@@ -428,6 +433,21 @@ def selectors_waiting(spec, state) -> list[int]:
     if state["game"] is None or state["meta"]["ended"] or state["meta"]["abandoned"]:
         return []
     return list(spec.waiting_for(state["game"]))
+
+
+class _lazy:
+    """A value computed the first time a template reads it (Django templates call callables),
+    then kept: the text and the HTML part of one notice read it from one computation."""
+
+    def __init__(self, compute):
+        self.compute = compute
+        self.done = False
+        self.value = None
+
+    def __call__(self):
+        if not self.done:
+            self.value, self.done = self.compute(), True
+        return self.value
 
 
 def _standings(game: Game, state: dict, names: list[str]) -> list[dict]:

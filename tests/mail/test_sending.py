@@ -156,3 +156,35 @@ def test_a_report_for_the_desk_goes_to_pbem_master_email_when_no_master_has_an_a
         outbound.recipients(notice)
     settings.PBEM_MASTER_EMAIL = "seals-desk@example.org"
     assert outbound.recipients(notice) == ["seals-desk@example.org"]
+
+
+def test_a_mail_that_went_out_is_recorded_as_sent_even_when_what_follows_the_send_fails(table, mailoutbox, monkeypatch):
+    notice = Notice.objects.filter(game=table, status="pending").order_by("id").first()
+
+    def deadline_bookkeeping_fails(notice):
+        raise RuntimeError("the deadline bookkeeping failed")
+
+    monkeypatch.setattr(sending, "_after_delivery", deadline_bookkeeping_fails)
+    with pytest.raises(RuntimeError, match="bookkeeping"):
+        sending.send_notice(notice.pk)
+    notice.refresh_from_db()
+    assert notice.status == "sent" and notice.message_id == outbound.notice_message_id(notice)
+    assert len(mailoutbox) == 1
+
+
+def test_the_writes_after_a_send_are_done_again_one_by_one_when_their_transaction_fails(table, mailoutbox, monkeypatch):
+    notice = Notice.objects.filter(game=table, status="pending").order_by("id").first()
+    real, calls = sending._after_delivery, []
+
+    def fails_the_first_time(notice):
+        calls.append(notice.pk)
+        real(notice)
+        if len(calls) == 1:
+            raise RuntimeError("a conflict in the first try")
+
+    monkeypatch.setattr(sending, "_after_delivery", fails_the_first_time)
+    assert sending.send_notice(notice.pk) == "sent"
+    notice.refresh_from_db()
+    assert notice.status == "sent" and calls == [notice.pk, notice.pk]
+    assert notice.seat.last_notice_version == notice.version
+    assert len(mailoutbox) == 1
