@@ -10,13 +10,13 @@ size with one stand-in) and ELFENWIZARDS_BENCH_STANDIN_GAMES (default 200 of sta
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import statistics
 import time
 from collections import Counter
 
+from bench.standins import against_random
 from games.elfenwizards import GAME
 from games.testing import event_from_json, fold, play_random, play_with_standins, winners
 
@@ -77,42 +77,8 @@ def run() -> list[str]:
     return lines
 
 
-def _pct(samples, share):
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1e3
-
-
 def standin_lines(games: int, standin_games: int) -> list[str]:
-    lines = [
-        f"elfenwizards stand-in against random players ({games} games per size, its seat rotated; "
-        "a tie counts as a share):",
-        "  players  stand-in wins  each random player  fair share",
-    ]
-    spent: list[float] = []
-
-    def timed_standin(view, legal):
-        t0 = time.perf_counter()
-        command = GAME.standin(view, legal)
-        spent.append(time.perf_counter() - t0)
-        return command
-
-    timed = dataclasses.replace(GAME, standin=timed_standin)
-    for players in COUNTS if games else ():
-        mine = theirs = 0.0
-        for game in range(games):
-            seat = game % players
-            table = play_with_standins(timed, players, standins=[seat], seed=100_000 + 1000 * players + game)
-            won = winners(GAME, table)
-            mine += (seat in won) / len(won)
-            theirs += sum(1 for s in won if s != seat) / len(won)
-        lines.append(
-            f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}"
-        )
-    if spent:
-        lines.append(
-            f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
-            f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
-        )
+    lines = against_random(GAME, COUNTS, games)
     lines.append(
         f"elfenwizards games of stand-ins only ({standin_games} per size): endings, turns, score spread "
         "(best minus worst), wins per colour and per first player (1.00 = a fair share)"

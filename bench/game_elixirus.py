@@ -11,13 +11,13 @@ size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-i
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import statistics
 import time
 from collections import Counter
 
+from bench.standins import against_random, percentile_ms
 from games.elixirus import GAME
 from games.testing import canonical, event_from_json, fold, play_random, play_with_standins, winners
 
@@ -66,36 +66,7 @@ def run() -> list[str]:
 
 
 def standin_lines(games: int, standin_games: int) -> list[str]:
-    lines = [
-        f"elixirus stand-in against random players ({games} games per size, its seat rotated; "
-        "a tie counts as a share):",
-        "  players  stand-in wins  each random player  fair share",
-    ]
-    spent: list[float] = []
-
-    def timed_standin(view, legal):
-        t0 = time.perf_counter()
-        command = GAME.standin(view, legal)
-        spent.append(time.perf_counter() - t0)
-        return command
-
-    timed = dataclasses.replace(GAME, standin=timed_standin)
-    for players in COUNTS:
-        mine = theirs = 0.0
-        for game in range(games):
-            seat = game % players
-            table = play_with_standins(timed, players, standins=[seat], seed=100_000 + 1000 * players + game)
-            won = winners(GAME, table)
-            mine += (seat in won) / len(won)
-            theirs += sum(1 for s in won if s != seat) / len(won)
-        lines.append(
-            f"  {players:7}  {mine / games:13.1%}  {theirs / games / (players - 1):18.1%}  {1 / players:10.1%}"
-        )
-    if spent:
-        lines.append(
-            f"  a stand-in decision takes {statistics.mean(spent) * 1e3:.1f} ms on average, "
-            f"p99 {_pct(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
-        )
+    lines = against_random(GAME, COUNTS, games)
     lines.append(
         f"elixirus games of stand-ins only ({standin_games} per size): endings, rounds, score spread "
         "(best minus worst), wins by concoction table (1.00 = fair)"
@@ -155,15 +126,10 @@ def render_lines(tables) -> list[str]:
             best.append(min(runs))
             first.append(runs[0])
         lines.append(
-            f"  {name:22} p50 {_pct(best, 0.5):6.2f} ms  p99 {_pct(best, 0.99):6.2f} ms"
-            f"  (single runs: p99 {_pct(first, 0.99):6.2f} ms)"
+            f"  {name:22} p50 {percentile_ms(best, 0.5):6.2f} ms  p99 {percentile_ms(best, 0.99):6.2f} ms"
+            f"  (single runs: p99 {percentile_ms(first, 0.99):6.2f} ms)"
         )
     return lines
-
-
-def _pct(samples, share):
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1e3
 
 
 class _Rng:
