@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from . import signing
+from . import rows, signing
 from .models import Seat
 
 TOKEN_RE = re.compile(r"^(\d+)-(\d+)-([a-z2-7]{16})$")
@@ -56,7 +56,7 @@ def resolve(token: str, game_id: int | None = None) -> Seat:
     The mac is compared in constant time; a token of another game is refused even if valid.
     """
     seat_id, generation = signed_parts(token)
-    seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
+    seat = rows.seat_with_game(seat_id)
     if seat is None:
         raise TokenProblem("unknown", "This seat token belongs to no seat here.")
     if generation != seat.token_generation:

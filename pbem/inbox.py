@@ -15,7 +15,7 @@ import uuid
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from . import outbox
+from . import outbox, rows
 from .models import InboundMessage, Seat
 
 log = logging.getLogger(__name__)
@@ -95,8 +95,8 @@ def _create_once(**fields) -> InboundMessage:
     message is not in a transaction): no BEGIN and COMMIT round trips around it."""
     if transaction.get_connection().in_atomic_block:
         with transaction.atomic():
-            return InboundMessage.objects.create(**fields)
-    return InboundMessage.objects.create(**fields)
+            return rows.insert(InboundMessage(**fields))
+    return rows.insert(InboundMessage(**fields))
 
 
 def raw_of(message) -> bytes:

@@ -12,7 +12,7 @@ import logging
 from django.db import DatabaseError, DataError, IntegrityError, transaction
 from django.utils import timezone
 
-from . import submissions
+from . import rows, submissions
 from .mail import replies
 from .models import InboundMessage, InboundStatus
 
@@ -30,7 +30,7 @@ def process(inbound_id: int) -> InboundMessage | None:
     """
     try:
         with transaction.atomic():
-            message = InboundMessage.objects.select_for_update().filter(pk=inbound_id).first()
+            message = rows.lock_inbound(inbound_id)
             if message is None or message.status != InboundStatus.RECEIVED:
                 return message
             if message.channel in WEB_CHANNELS:
@@ -39,7 +39,7 @@ def process(inbound_id: int) -> InboundMessage | None:
                 replies.process_mail(message)
             message.processed_at = timezone.now()
             # Only what processing writes: the raw message (up to a MiB) is not written again.
-            message.save(update_fields=PROCESSED_FIELDS)
+            rows.update(message, PROCESSED_FIELDS)
         return message
     except (DataError, IntegrityError):
         # What the message holds will not go into the database (a character PostgreSQL takes

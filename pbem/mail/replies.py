@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, inbox, outbox, runner, selectors, services, submissions
+from .. import addressing, choosing, eventlog, inbox, outbox, rows, runner, selectors, services, submissions
 from ..models import Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
 from ..registry import get_game
 from . import inbound, outbound, sending
@@ -47,9 +48,11 @@ def process_mail(message: InboundMessage) -> None:
     if parsed.automatic or bounced_notice:
         _automatic(message, parsed, raw, bounced_notice)
         return
+    facts = None
     try:
         seat = identify(parsed)
-        check_mail_rate(seat)
+        facts = read_facts(seat, parsed)
+        check_mail_rate(seat, facts)
         if parsed.unreadable:
             raise Refusal(
                 "unreadable",
@@ -85,14 +88,15 @@ def process_mail(message: InboundMessage) -> None:
         elif not _answerable(refusal, parsed):
             message.outcome += "\n(Not answered: the message proves no link to a seat here.)"
         else:
-            answer(message, parsed, refusal.seat, refusal.code, refusal.text)
+            answer(message, parsed, refusal.seat, refusal.code, refusal.text, facts=facts)
         return
     # The stale guard is for moves: a reply of only table talk, questions or preferences to an
     # older notice is as good as one to the newest.
-    expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat)
+    expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat, facts)
     lines = translate_codes(orders, seat, expected)
-    # The game as it is now, read once for both checks against the notice answered.
-    current = Game.objects.get(pk=seat.game_id) if expected is not None else None
+    # The game as it is now, for both checks against the notice answered: the row identify read
+    # with the seat, a moment ago in this transaction (the append still checks the version).
+    current = _game_row(seat) if expected is not None else None
     earlier = already_applied(message, seat, orders, expected, current)
     if earlier is not None:  # the same reply again: told so, never applied twice
         game = Game.objects.get(pk=seat.game_id)
@@ -110,7 +114,12 @@ def process_mail(message: InboundMessage) -> None:
         board, text = _apply(message, seat, lines, positions, expected)
     note = ignored_note(ignored)
     message.outcome += note
-    answer(message, parsed, seat, message.error_code, text + note, board=board)
+    answer(message, parsed, seat, message.error_code, text + note, board=board, facts=facts)
+
+
+def _game_row(seat: Seat) -> Game:
+    cached = Seat.game.field.get_cached_value(seat, None)  # read with the seat (select_related)
+    return cached if cached is not None else Game.objects.get(pk=seat.game_id)
 
 
 def _apply(
@@ -248,7 +257,58 @@ def _answerable(refusal: Refusal, parsed: inbound.Parsed) -> bool:
     return True  # a token or subject code of ours (perhaps revoked, or another seat's) came with it
 
 
-def check_mail_rate(seat: Seat) -> None:
+@dataclass
+class Facts:
+    """What the checks of one reply read about its seat and sender, in one round trip: the
+    seat's mails read in the rate window, the answers sent to the sender in the last hour, and
+    which of the notices the reply names (In-Reply-To, References) went to this seat, at what
+    version. Read inside the message's transaction, as the checks were one query each."""
+
+    mails: int
+    answers: int
+    notices: dict[int, int]  # notice id -> version, of the named notices sent to this seat
+
+
+def read_facts(seat: Seat, parsed: inbound.Parsed) -> Facts:
+    _count, window = getattr(settings, "PBEM_RATE_MAIL_COMMANDS", (20, 600))
+    now = timezone.now()
+    adapt = connection.ops.adapt_datetimefield_value
+    sql = (
+        "SELECT 'm', COUNT(*), 0 FROM pbem_inboundmessage WHERE seat_id = %s AND processed_at >= %s "
+        "AND channel NOT IN (%s, %s) "
+        "UNION ALL SELECT 'a', COUNT(*), 0 FROM pbem_notice WHERE to_email = %s AND kind = 'answer' "
+        "AND created_at >= %s"
+    )
+    params: list = [seat.pk, adapt(now - timedelta(seconds=window)), *inbox.WEB_CHANNELS]
+    params += [parsed.sender, adapt(now - timedelta(hours=1))]
+    named = [notice_id for notice_id, _version in _named_notices(parsed, seat)][:20]
+    if named:
+        sql += f" UNION ALL SELECT 'n', id, version FROM pbem_notice WHERE seat_id = %s AND id IN ({', '.join(['%s'] * len(named))})"
+        params += [seat.pk, *named]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    counts = {kind: value for kind, value, _v in rows if kind != "n"}
+    return Facts(
+        counts.get("m", 0), counts.get("a", 0), {value: version for kind, value, version in rows if kind == "n"}
+    )
+
+
+def _named_notices(parsed: inbound.Parsed, seat: Seat) -> list[tuple[int, int]]:
+    """(id, version) of each of our notices of this seat's game that the reply names, as its
+    Message-ID says, newest reference first."""
+    named = []
+    for ref in parsed.in_reply_to:
+        match = outbound.NOTICE_ID_RE.match(ref)
+        if not match or not ref.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
+            continue
+        notice_id, version, game_id = (int(g) for g in match.groups()[:3])
+        if game_id == seat.game_id:
+            named.append((notice_id, version))
+    return named
+
+
+def check_mail_rate(seat: Seat, facts: Facts | None = None) -> None:
     """At most PBEM_RATE_MAIL_COMMANDS (count, seconds) mails from one seat are read in a window:
     a burst (a script, a loop with a mail program) must not fill the game's log and everyone's
     mailbox. The first refusal is answered; later ones in the window are recorded only, so two
@@ -256,7 +316,7 @@ def check_mail_rate(seat: Seat) -> None:
     count, window = getattr(settings, "PBEM_RATE_MAIL_COMMANDS", (20, 600))
     since = timezone.now() - timedelta(seconds=window)
     recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(channel__in=inbox.WEB_CHANNELS)
-    if recent.count() < count:
+    if (facts.mails if facts is not None else recent.count()) < count:
         return
     told = recent.filter(error_code="rate_limited").exists()
     raise Refusal(
@@ -348,17 +408,12 @@ def _by_subject(parsed: inbound.Parsed) -> Seat:
 # ---------------------------------------------------------------------------------------------
 
 
-def _expected_version(parsed: inbound.Parsed, seat: Seat) -> int | None:
-    """The version of the notice this reply answers (from In-Reply-To/References), if ours."""
-    for ref in parsed.in_reply_to:
-        match = outbound.NOTICE_ID_RE.match(ref)
-        if not match or not ref.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
-            continue
-        notice_id, version, game_id = (int(g) for g in match.groups()[:3])
-        if game_id != seat.game_id:
-            continue
-        # Trust only a notice we sent to this seat: a Message-ID is not signed.
-        if Notice.objects.filter(pk=notice_id, seat=seat, version=version).exists():
+def _expected_version(parsed: inbound.Parsed, seat: Seat, facts: Facts) -> int | None:
+    """The version of the notice this reply answers (from In-Reply-To/References, newest
+    first), if ours: trusted only when we sent that notice to this seat at the version its
+    Message-ID names (a Message-ID is not signed; `facts` holds what the database says)."""
+    for notice_id, version in _named_notices(parsed, seat):
+        if facts.notices.get(notice_id) == version:
             return version
     return None
 
@@ -479,36 +534,49 @@ def _looks_like_failure(parsed: inbound.Parsed) -> bool:
 
 
 def answer(
-    message: InboundMessage, parsed: inbound.Parsed, seat: Seat | None, code: str, text: str, board: str = ""
+    message: InboundMessage,
+    parsed: inbound.Parsed,
+    seat: Seat | None,
+    code: str,
+    text: str,
+    board: str = "",
+    facts: Facts | None = None,
 ) -> Notice | None:
-    """Queues the answer to a person's mail (in this transaction); sent once it commits."""
+    """Queues the answer to a person's mail (in this transaction); sent once it commits.
+    `facts`: what read_facts found for this message, if it was read."""
     if not parsed.sender:
         return None
     # A loop guard for what RFC 3834 headers miss (an autoresponder that does not say so, a
     # forged sender): at most so many answers an hour to one address; the rest is recorded only.
     limit = getattr(settings, "PBEM_MAIL_ANSWERS_PER_HOUR", 30)
     since = timezone.now() - timedelta(hours=1)
-    if Notice.objects.filter(kind="answer", to_email=parsed.sender, created_at__gte=since).count() >= limit:
+    if facts is not None:
+        answers = facts.answers
+    else:
+        answers = Notice.objects.filter(kind="answer", to_email=parsed.sender, created_at__gte=since).count()
+    if answers >= limit:
         log.warning("not answering %s: %s answers in the last hour", parsed.sender, limit)
         message.outcome += f"\n(Not answered: {limit} answers went to this address in the last hour.)"
         return None
     version = message.result_version
     if seat is not None and version is None:
         version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
-    notice = Notice.objects.create(
-        game_id=seat.game_id if seat else None,
-        seat=seat,
-        kind="answer",
-        version=version or 0,
-        to_email=parsed.sender,
-        context={
-            "code": code,
-            "text": text,
-            "subject": parsed.subject[:200],
-            "in_reply_to": parsed.message_id,
-            "board": board,
-            "inbound": message.pk,
-        },
+    notice = rows.insert(
+        Notice(
+            game_id=seat.game_id if seat else None,
+            seat=seat,
+            kind="answer",
+            version=version or 0,
+            to_email=parsed.sender,
+            context={
+                "code": code,
+                "text": text,
+                "subject": parsed.subject[:200],
+                "in_reply_to": parsed.message_id,
+                "board": board,
+                "inbound": message.pk,
+            },
+        )
     )
     outbox.dispatch_on_commit(notice.game_id)
     return notice

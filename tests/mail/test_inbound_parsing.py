@@ -129,3 +129,31 @@ def test_a_delivery_report_names_our_notice_and_the_reason(container, alice_noti
     assert diagnostic.startswith("smtp; 550 5.1.1") and "User unknown" in diagnostic
     parsed = inbound.parse(raw)
     assert parsed.is_bounce and parsed.automatic
+
+
+def test_an_encoded_name_with_a_comma_keeps_its_address():
+    # "Müller, Hans" as clients encode it: the comma is inside the encoded word, so the address
+    # is read before the name is decoded (a decoded comma would split the From in two).
+    raw = (
+        b"From: =?utf-8?q?M=C3=BCller=2C_Hans?= <hans@example.org>\r\nTo: play+1-1-x@pbem.localhost\r\n"
+        b"Subject: =?utf-8?b?UmU6IFp1ZyBmw7xyIEhhbnM=?=\r\n\r\nplay 5\r\n"
+    )
+    parsed = inbound.parse(raw)
+    assert (parsed.sender_name, parsed.sender) == ("Müller, Hans", "hans@example.org")
+    assert parsed.subject == "Re: Zug für Hans"
+
+
+def test_a_folded_subject_is_read_as_one_line():
+    raw = b"From: alice@example.org\r\nSubject: Re: Dice Duel\r\n [g12-abcd]\r\n\r\nplay 5\r\n"
+    assert inbound.parse(raw).subject == "Re: Dice Duel [g12-abcd]"
+
+
+def test_an_undecodable_encoded_word_is_kept_as_it_came():
+    raw = b"From: alice@example.org\r\nSubject: =?x-unknown?q?abc?= hi\r\n\r\nplay 5\r\n"
+    assert inbound.parse(raw).subject == "=?x-unknown?q?abc?= hi"
+
+
+def test_raw_eight_bit_headers_do_not_stop_the_reading():
+    raw = "From: Jürgen <j@example.org>\r\nSubject: Zug für mich\r\n\r\nplay 5\r\n".encode()
+    parsed = inbound.parse(raw)
+    assert parsed.sender == "j@example.org" and parsed.lines == ["play 5"]
