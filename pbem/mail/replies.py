@@ -308,16 +308,16 @@ def _named_notices(parsed: inbound.Parsed, seat: Seat) -> list[tuple[int, int]]:
     return named
 
 
-def check_mail_rate(seat: Seat, facts: Facts | None = None) -> None:
+def check_mail_rate(seat: Seat, facts: Facts) -> None:
     """At most PBEM_RATE_MAIL_COMMANDS (count, seconds) mails from one seat are read in a window:
     a burst (a script, a loop with a mail program) must not fill the game's log and everyone's
     mailbox. The first refusal is answered; later ones in the window are recorded only, so two
     programs answering each other cannot keep a loop going."""
     count, window = getattr(settings, "PBEM_RATE_MAIL_COMMANDS", (20, 600))
+    if facts.mails < count:
+        return
     since = timezone.now() - timedelta(seconds=window)
     recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(channel__in=inbox.WEB_CHANNELS)
-    if (facts.mails if facts is not None else recent.count()) < count:
-        return
     told = recent.filter(error_code="rate_limited").exists()
     raise Refusal(
         "rate_limited",
