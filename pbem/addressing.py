@@ -50,13 +50,14 @@ class Resolved:
     seat: Seat
 
 
-def resolve(token: str, game_id: int | None = None) -> Seat:
+def resolve(token: str, game_id: int | None = None, load=rows.seat_with_game) -> Seat:
     """The seat a token stands for, or TokenProblem saying exactly why not.
 
     The mac is compared in constant time; a token of another game is refused even if valid.
+    `load(seat_id)`: the seat with its game, or None (a reader may read more in the same query).
     """
     seat_id, generation = signed_parts(token)
-    seat = rows.seat_with_game(seat_id)
+    seat = load(seat_id)
     if seat is None:
         raise TokenProblem("unknown", "This seat token belongs to no seat here.")
     if generation != seat.token_generation:

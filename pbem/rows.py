@@ -113,13 +113,21 @@ def lock_inbound(inbound_id: int):
 
 def seat_with_game(seat_id: int):
     """The seat with its game row (as select_related("game") gives it), or None."""
+    found = seat_game_and(seat_id)
+    return found[0] if found else None
+
+
+def seat_game_and(seat_id: int, extra: str = "", params: list | tuple = ()) -> tuple[Seat, tuple] | None:
+    """seat_with_game, and the values of `extra` (", column, …" over pbem_seat, with its
+    `params`) read in the same statement."""
     row = fetch_one(
-        f"SELECT {columns_sql(Seat)}, {columns_sql(Game)} FROM pbem_seat "
+        f"SELECT {columns_sql(Seat)}, {columns_sql(Game)}{extra} FROM pbem_seat "
         "JOIN pbem_game ON pbem_game.id = pbem_seat.game_id WHERE pbem_seat.id = %s",
-        [seat_id],
+        [*params, seat_id],
     )
     if row is None:
         return None
-    seat = from_row(Seat, row[: width(Seat)])
-    Seat.game.field.set_cached_value(seat, from_row(Game, row[width(Seat) :]))
-    return seat
+    seat_end, game_end = width(Seat), width(Seat) + width(Game)
+    seat = from_row(Seat, row[:seat_end])
+    Seat.game.field.set_cached_value(seat, from_row(Game, row[seat_end:game_end]))
+    return seat, tuple(row[game_end:])

@@ -50,8 +50,7 @@ def process_mail(message: InboundMessage) -> None:
         return
     facts = None
     try:
-        seat = identify(parsed)
-        facts = read_facts(seat, parsed)
+        seat, facts = identify_with_facts(parsed)
         check_mail_rate(seat, facts)
         if parsed.unreadable:
             raise Refusal(
@@ -270,42 +269,56 @@ class Facts:
 
 
 def read_facts(seat: Seat, parsed: inbound.Parsed) -> Facts:
+    columns, params, named = facts_columns(parsed)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns[2:]} FROM pbem_seat WHERE pbem_seat.id = %s", [*params, seat.pk])
+        return facts_from(cursor.fetchone(), named)
+
+
+# At most this many of the notices a reply names are looked up (its newest references).
+NAMED_LOOKED_UP = 5
+
+
+def facts_columns(parsed: inbound.Parsed) -> tuple[str, list, list[int]]:
+    """The Facts as columns of a query on pbem_seat (", …", its parameters, the notice ids
+    asked): read with the seat itself when the reply's token names it (identify)."""
     _count, window = getattr(settings, "PBEM_RATE_MAIL_COMMANDS", (20, 600))
     now = timezone.now()
     adapt = connection.ops.adapt_datetimefield_value
-    sql = (
-        "SELECT 'm', COUNT(*), 0 FROM pbem_inboundmessage WHERE seat_id = %s AND processed_at >= %s "
-        "AND channel NOT IN (%s, %s) "
-        "UNION ALL SELECT 'a', COUNT(*), 0 FROM pbem_notice WHERE to_email = %s AND kind = 'answer' "
-        "AND created_at >= %s"
+    columns = (
+        ", (SELECT COUNT(*) FROM pbem_inboundmessage WHERE seat_id = pbem_seat.id AND processed_at >= %s "
+        "AND channel NOT IN (%s, %s))"
+        ", (SELECT COUNT(*) FROM pbem_notice WHERE to_email = %s AND kind = 'answer' AND created_at >= %s)"
     )
-    params: list = [seat.pk, adapt(now - timedelta(seconds=window)), *inbox.WEB_CHANNELS]
+    params: list = [adapt(now - timedelta(seconds=window)), *inbox.WEB_CHANNELS]
     params += [parsed.sender, adapt(now - timedelta(hours=1))]
-    named = [notice_id for notice_id, _version in _named_notices(parsed, seat)][:20]
-    if named:
-        sql += f" UNION ALL SELECT 'n', id, version FROM pbem_notice WHERE seat_id = %s AND id IN ({', '.join(['%s'] * len(named))})"
-        params += [seat.pk, *named]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    counts = {kind: value for kind, value, _v in rows if kind != "n"}
-    return Facts(
-        counts.get("m", 0), counts.get("a", 0), {value: version for kind, value, version in rows if kind == "n"}
-    )
+    named = list(dict.fromkeys(notice_id for notice_id, _version, _game in _our_notices(parsed)))[:NAMED_LOOKED_UP]
+    for notice_id in named:
+        columns += ", (SELECT version FROM pbem_notice WHERE id = %s AND seat_id = pbem_seat.id)"
+        params.append(notice_id)
+    return columns, params, named
+
+
+def facts_from(values, named: list[int]) -> Facts:
+    notices = {notice_id: version for notice_id, version in zip(named, values[2:], strict=True) if version is not None}
+    return Facts(values[0], values[1], notices)
+
+
+def _our_notices(parsed: inbound.Parsed) -> list[tuple[int, int, int]]:
+    """(id, version, game) of each notice of ours the reply names, as its Message-ID says,
+    newest reference first."""
+    found = []
+    for ref in parsed.in_reply_to:
+        match = outbound.NOTICE_ID_RE.match(ref)
+        if match and ref.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
+            notice_id, version, game_id = (int(g) for g in match.groups()[:3])
+            found.append((notice_id, version, game_id))
+    return found
 
 
 def _named_notices(parsed: inbound.Parsed, seat: Seat) -> list[tuple[int, int]]:
-    """(id, version) of each of our notices of this seat's game that the reply names, as its
-    Message-ID says, newest reference first."""
-    named = []
-    for ref in parsed.in_reply_to:
-        match = outbound.NOTICE_ID_RE.match(ref)
-        if not match or not ref.lower().endswith(f"@{settings.PBEM_MAIL_DOMAIN.lower()}>"):
-            continue
-        notice_id, version, game_id = (int(g) for g in match.groups()[:3])
-        if game_id == seat.game_id:
-            named.append((notice_id, version))
-    return named
+    """(id, version) of each of our notices of this seat's game that the reply names."""
+    return [(notice_id, version) for notice_id, version, game_id in _our_notices(parsed) if game_id == seat.game_id]
 
 
 def check_mail_rate(seat: Seat, facts: Facts) -> None:
@@ -330,22 +343,39 @@ def check_mail_rate(seat: Seat, facts: Facts) -> None:
 
 
 def identify(parsed: inbound.Parsed) -> Seat:
+    return identify_with_facts(parsed)[0]
+
+
+def identify_with_facts(parsed: inbound.Parsed) -> tuple[Seat, Facts]:
+    """The seat the reply is for, and the Facts of its checks: read with the seat, in one
+    query, when a token names it (the common case), else after it."""
     tokens = [t for t in (addressing.token_from_address(a) for a in parsed.recipients if _ours(a)) if t]
     if tokens:
         problem = None
+        columns, params, named = facts_columns(parsed)
+        read: dict[int, Facts] = {}
+
+        def load(seat_id: int) -> Seat | None:
+            found = rows.seat_game_and(seat_id, columns, params)
+            if found is None:
+                return None
+            read[seat_id] = facts_from(found[1], named)
+            return found[0]
+
         for token in tokens:
             try:
-                seat = addressing.resolve(token, _game_in_subject(parsed.subject))
+                seat = addressing.resolve(token, _game_in_subject(parsed.subject), load=load)
             except addressing.TokenProblem as exc:
                 problem = problem or exc
                 continue
-            return _check_sender(seat, parsed)
+            return _check_sender(seat, parsed), read[seat.pk]
         assert problem is not None, "every token was refused, so one problem was kept"
         raise Refusal(
             problem.code,
             f"{problem} Nothing was applied. Reply to the latest notice of your game, or use the link in it.",
         )
-    return _by_subject(parsed)
+    seat = _by_subject(parsed)
+    return seat, read_facts(seat, parsed)
 
 
 def _ours(address: str) -> bool:
