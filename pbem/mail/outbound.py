@@ -11,6 +11,7 @@ bounce).
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -23,11 +24,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart
+from django.db import connection as db
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, selectors, signing
-from ..models import Event, Game, Notice, Seat
+from .. import addressing, choosing, eventlog, fold, selectors, signing
+from ..models import Event, Game, Notice, Seat, Snapshot
 from ..registry import get_game
 from . import pictures
 
@@ -246,6 +248,141 @@ def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
     )
     message.attach_alternative(rendered.html, "text/html")
     return message
+
+
+# ---------------------------------------------------------------------------------------------
+# What a batch reads at once
+# ---------------------------------------------------------------------------------------------
+
+
+def prefetch(notices: list[Notice]) -> None:
+    """Reads what rendering `notices` needs from the log in three queries, whatever their number,
+    and leaves it where build_context looks first (eventlog.shared, within the caller's
+    eventlog.shared_loads block): each game's state at each version a notice speaks of (its newest
+    snapshot up to that version, then the events after it), the chain head at that version, the
+    rows of each seat's news since its last notice, and who sat where and what was undone. What is
+    not here (a kind of notice that reads more, a database without LATERAL) is read as before,
+    one query at a time. Nothing of it is a secret by itself: the feed redacts per seat after."""
+    if db.vendor != "postgresql" or not notices:
+        return
+    ranges: dict[tuple[int, int], list] = {}  # (game id, version) -> [game, lowest seq read after]
+    for notice in notices:
+        game = notice.game
+        if game is None:
+            continue
+        at = min(notice.version or game.version, game.version)
+        entry = ranges.setdefault((game.pk, at), [game, at - 1])  # the head at `at` at least
+        if notice.seat_id and notice.kind != "answer":
+            entry[1] = min(entry[1], seat_of(notice).last_notice_version)
+    if not ranges:
+        return
+    pairs = list(ranges.items())
+    specs = [get_game(game.kind) for (_key, (game, _after)) in pairs]
+    with db.cursor() as cursor:
+        # 1. The newest snapshot at or before each version (as eventlog.load picks it).
+        values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
+        params: list = []
+        for i, ((game_id, at), _entry) in enumerate(pairs):
+            params += [i, game_id, at, specs[i].version]
+        cursor.execute(
+            f"SELECT v.i, s.seq, s.state::text FROM (VALUES {values}) AS v(i, g, a, rv) "
+            f"JOIN LATERAL (SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = v.g "
+            "AND reducer_version = v.rv AND seq <= v.a ORDER BY seq DESC LIMIT 1) s ON true",
+            params,
+        )
+        snaps = {i: (seq, state) for i, seq, state in cursor.fetchall()}
+        # 2. The events each notice's version needs: after the snapshot (the state), after the
+        # oldest last notice of its seats (their news), the one at the version (the head).
+        lows = [min(_after, snaps[i][0] if i in snaps else 0) for i, (_key, (_game, _after)) in enumerate(pairs)]
+        values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
+        params = []
+        for i, ((game_id, at), _entry) in enumerate(pairs):
+            params += [i, game_id, lows[i], at]
+        json_fields = {"payload", "public", "visible_to", "rng"}
+        columns = ", ".join(f"e.{name}::text" if name in json_fields else f"e.{name}" for name in _ROW_COLUMNS)
+        cursor.execute(
+            f"SELECT v.i, {columns} FROM (VALUES {values}) AS v(i, g, lo, hi) "
+            f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
+            "ORDER BY v.i, e.seq",
+            params,
+        )
+        rows_of: dict[int, list[tuple]] = {}
+        for row in cursor.fetchall():
+            rows_of.setdefault(row[0], []).append(row[1:])
+        # 3. Who sat where and what was undone, for each game of the batch.
+        game_ids = sorted({game_id for (game_id, _at) in ranges})
+        cursor.execute(
+            f"SELECT game_id, seq, type, payload::text FROM {Event._meta.db_table} "
+            "WHERE game_id = ANY(%s) AND type = ANY(%s) ORDER BY game_id, seq",
+            [game_ids, [*selectors.OCCUPANCY_TYPES, "pbem.Undone"]],
+        )
+        special: dict[int, list[tuple]] = {game_id: [] for game_id in game_ids}
+        for game_id, seq, etype, payload in cursor.fetchall():
+            special[game_id].append((seq, etype, json.loads(payload)))
+    games = {}
+    for i, ((game_id, at), (game, after)) in enumerate(pairs):
+        games[game_id] = game
+        raw = rows_of.get(i, [])
+        _prime_load(game, specs[i], at, snaps.get(i), raw)
+        loads = json.loads
+        feed_rows = []
+        head = None
+        for row in raw:
+            item = dict(zip(_ROW_COLUMNS, row, strict=True))
+            for name in json_fields:
+                if item[name] is not None:
+                    item[name] = loads(item[name])
+            if item["seq"] > after:
+                feed_rows.append(item)
+            if item["seq"] == at:
+                head = item["hash"]
+        eventlog.shared(selectors.feed_rows_key(game_id, at), lambda lo=after, rows=feed_rows: (lo, rows))
+        eventlog.shared(("head", game_id, at), lambda head=head: head)
+    for game_id, game in games.items():
+        rows = special[game_id]
+        occupants = [row for row in rows if row[1] in selectors.OCCUPANCY_TYPES]
+        undone: set[int] = set()
+        for _seq, etype, payload in rows:
+            if etype == "pbem.Undone":
+                undone.update(payload["events"])
+        eventlog.shared(("occupancy", game_id, game.version), lambda rows=occupants: selectors.occupancy_of(rows))
+        eventlog.shared(("undone", game_id, game.version), lambda undone=undone: undone)
+
+
+_ROW_COLUMNS = selectors.FEED_FIELDS
+
+
+def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple]) -> None:
+    """eventlog.load(game, at=at) from rows read here: the same steps (the snapshot, then the
+    events after it, skipping what was undone), kept under the key eventlog.load looks up in a
+    shared_loads block. An undo after the snapshot reaching back behind it is left to eventlog.load
+    (it replays from the start)."""
+    start = snap[0] if snap else 0
+    index = {name: n for n, name in enumerate(_ROW_COLUMNS)}
+    loads = json.loads
+
+    def parsed(value):
+        return None if value is None else loads(value)
+
+    rows = [
+        (
+            row[index["seq"]],
+            row[index["type"]],
+            loads(row[index["payload"]]),
+            parsed(row[index["public"]]),
+            parsed(row[index["visible_to"]]),
+            bool(row[index["reveals"]]),
+            row[index["schema_version"]],
+        )
+        for row in raw
+        if row[index["seq"]] > start
+    ]
+    undone = fold.undone_in(rows)
+    if snap and any(seq <= start for seq in undone):
+        return
+    state = fold.fold_rows(spec, loads(snap[1]) if snap else fold.new_state(), rows, undone)
+    loaded = eventlog.Loaded(game.pk, spec, state, at, game.head_hash, undone)
+    eventlog.shared((game.pk, at, True), lambda: loaded)  # the key of eventlog.load(game, at=at)
 
 
 # ---------------------------------------------------------------------------------------------
