@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import textwrap
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.mime.image import MIMEImage
+from email.policy import Compat32
 from email.utils import parseaddr
 from zoneinfo import ZoneInfo
 
@@ -209,6 +211,27 @@ def render(notice: Notice) -> Rendered:
     return Rendered(subject, text, html, recipients(notice), headers, context.get("pictures", []))
 
 
+class _QuickFold(Compat32):
+    """The standard library's compat32 header folding, without its Header machinery for what
+    needs none: an ASCII value on one line that fits in 78 columns comes out as it is (which is
+    what Header.encode makes of it, at about a twentieth of the cost; every other value goes the
+    usual way)."""
+
+    def _fold(self, name, value, sanitize):
+        if (
+            isinstance(value, str)
+            and value.isascii()
+            and len(name) + 2 + len(value) <= 78
+            and "\n" not in value
+            and "\r" not in value
+        ):
+            return f"{name}: {value}{self.linesep}"
+        return super()._fold(name, value, sanitize)
+
+
+QUICK_FOLD = _QuickFold()
+
+
 class RelatedMessage(EmailMultiAlternatives):
     """multipart/alternative of the text and, when there are pictures, multipart/related of the
     HTML and its images (each with a Content-ID the HTML names as cid:)."""
@@ -216,6 +239,15 @@ class RelatedMessage(EmailMultiAlternatives):
     def __init__(self, *args, pictures=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.pictures = list(pictures)
+
+    def message(self):
+        msg = super().message()
+        msg.policy = QUICK_FOLD  # the same bytes, folded faster (the generator takes it from the top)
+        texts = [self.body, *(str(content) for content, _mimetype in self.alternatives)]
+        for part in msg.walk():
+            if part.is_multipart() and part.get_boundary() is None:
+                part.set_boundary(_boundary(texts))
+        return msg
 
     def _create_alternatives(self, msg):
         msg = super()._create_alternatives(msg)
@@ -233,6 +265,15 @@ class RelatedMessage(EmailMultiAlternatives):
                     related.attach(image)
                 parts[index] = related
         return msg
+
+
+def _boundary(texts: list[str]) -> str:
+    """A MIME boundary found in none of the message's texts (the pictures are base64, which has no
+    "_"): what the generator would otherwise check by compiling a regular expression per part."""
+    while True:
+        boundary = f"=_pbem_{secrets.token_hex(12)}"
+        if not any(boundary in text for text in texts):
+            return boundary
 
 
 def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
