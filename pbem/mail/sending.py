@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from django.core import mail
 from django.core.mail import EmailMessage
+from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.db import connection as db
 from django.db import transaction
 from django.db.models import F, Q
@@ -216,12 +217,31 @@ def _deliver(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]
     if shared is not None and shared.down is not None:
         return _failed(notice, _describe(shared.down), permanent=False), None  # the server is down: later
     try:
-        message.send(fail_silently=False)
+        _send(message)
     except Exception as exc:
         if shared is not None and not isinstance(exc, smtplib.SMTPRecipientsRefused):
             shared.broken()  # the connection may be in any state: the next message gets a fresh one
         return _failed(notice, _describe(exc), permanent=_permanent(exc)), None
     return "sent", message
+
+
+def _send(message: EmailMessage) -> None:
+    """message.send(), or, over Django's SMTP backend with its connection open, what its send
+    does (the envelope from the sender and the recipients, the message's bytes) with the bytes
+    written by outbound.wire_bytes: the same bytes at a third of the cost."""
+    backend = message.connection
+    if (
+        isinstance(backend, SMTPBackend)
+        and backend.connection is not None
+        and isinstance(message, outbound.RelatedMessage)
+        and message.recipients()
+        and all(outbound.SIMPLE_ADDRESS.match(a) for a in [message.from_email, *message.recipients()])
+    ):
+        data = outbound.wire_bytes(message)
+        if data is not None:
+            backend.connection.sendmail(message.from_email, message.recipients(), data)
+            return
+    message.send(fail_silently=False)
 
 
 def _sent_fields(message: EmailMessage) -> dict:
