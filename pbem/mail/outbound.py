@@ -204,7 +204,8 @@ def render(notice: Notice) -> Rendered:
         headers["In-Reply-To"] = references[-1]
         headers["References"] = " ".join(references)
     if notice.seat_id:
-        headers["Reply-To"] = addressing.reply_address(seat_of(notice))
+        # Worked out once for the text and the header (each a MAC of the seat's token).
+        headers["Reply-To"] = context.get("reply_address") or addressing.reply_address(seat_of(notice))
     if context.get("head_hash"):
         # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
         # (the outbox keeps it too, see pbem/anchors.py).
@@ -598,7 +599,7 @@ def build_context(notice: Notice) -> dict:
                 )
                 ctx["pictures"] = [found] if found else []
                 ctx["board_picture"] = found
-            fields["tag"] = subject_tag(seat)
+            fields["tag"] = ctx.get("tag") or subject_tag(seat)
             if notice.kind == "invitation":
                 # A fixed text: the title and the names are the creator's words, and an invitation
                 # to an address nobody confirmed must not carry them (pbem/SECURITY.md).

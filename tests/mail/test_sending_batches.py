@@ -212,3 +212,27 @@ def test_what_went_out_before_a_batch_broke_off_is_recorded(three_tables, settin
     statuses = dict(Notice.objects.values_list("id", "status"))
     assert [statuses[i] for i in calls[:3]] == ["sent"] * 3
     assert {statuses[i] for i in statuses if i not in calls[:3]} == {"sending"}  # claimed: the lease sweep
+
+
+def test_a_notice_of_a_long_game_in_a_batch_is_the_mail_it_would_be_alone(make_game, settings):
+    """Past several snapshots (every 10 events here), with news since different last notices."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    game = make_game(3)
+    assert send_all() == {"sent": 3}
+    for round_ in range(12):
+        services.submit(game.pk, round_ % 3, f"say round {round_}")
+        if round_ in (4, 9):
+            for notice in Notice.objects.filter(status="pending", seat__number=0):
+                sending.send_notice(notice.pk)  # seat 0 heard of some of it on its own
+    pending = list(Notice.objects.filter(status="pending").select_related("game", "seat"))
+    assert len(pending) > 3
+    alone = {}
+    for notice in pending:
+        rendered = outbound.render(notice)
+        alone[notice.pk] = (rendered.to, rendered.subject, rendered.text, rendered.html)
+    mail.outbox = []
+    send_all()
+    batched = {
+        int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0]) for m in mail.outbox
+    }
+    assert batched == alone
