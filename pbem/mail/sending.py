@@ -53,9 +53,9 @@ def due(game_id: int | None = None):
 
 def send_pending(game_id: int | None = None) -> dict:
     """Sends the due notices (of one game, or all) in batches of BATCH: each batch claimed in
-    one statement, its rows read in one query, its mail sent over one SMTP connection, and the
-    game's state at each version loaded once for every notice that speaks of it. Returns
-    counts by result."""
+    one statement, its rows read in one query, what its notices read of the log read in three
+    (outbound.prefetch), its mail sent over one SMTP connection, and its sends recorded in one
+    transaction (record_sent): a constant number of statements a batch. Returns counts by result."""
     counts: dict[str, int] = {}
     while True:
         ids = claim_batch(game_id)
