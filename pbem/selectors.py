@@ -122,13 +122,21 @@ class Occupancy:
         return [name for _first, name in self.spans[seat]]
 
 
+OCCUPANCY_TYPES = ("pbem.GameCreated", "pbem.PlayerReplaced")
+
+
 def occupancy(game_id: int) -> Occupancy:
-    spans: list[list[tuple[int, str]]] = []
     rows = (
-        Event.objects.filter(game_id=game_id, type__in=("pbem.GameCreated", "pbem.PlayerReplaced"))
+        Event.objects.filter(game_id=game_id, type__in=OCCUPANCY_TYPES)
         .order_by("seq")
         .values_list("seq", "type", "payload")
     )
+    return occupancy_of(rows)
+
+
+def occupancy_of(rows: Iterable[tuple[int, str, Any]]) -> Occupancy:
+    """Who sat where from a game's (seq, type, payload) rows of OCCUPANCY_TYPES, in order (others skipped)."""
+    spans: list[list[tuple[int, str]]] = []
     for seq, etype, payload in rows:
         if etype == "pbem.GameCreated":
             spans = [[(0, player["name"])] for player in payload["players"]]
@@ -182,17 +190,27 @@ def feed(
     seated = eventlog.shared(("occupancy", game.pk, game.version), lambda: occupancy(game.pk))
     over = game_over(game)
     undone = eventlog.shared(("undone", game.pk, game.version), lambda: eventlog.undone_seqs(game.pk))
-    rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
-    if upto is not None:
-        rows = rows.filter(seq__lte=upto)
-    if types is not None:
-        rows = rows.filter(type__in=types)
+    # A batch of notices reads its feeds' rows in one query (outbound.prefetch); a seat's feed is
+    # then the rows after its last notice.
+    read = (
+        eventlog.shared(feed_rows_key(game.pk, upto), lambda: None)
+        if upto is not None and types is None and not last and not limit and not sealed
+        else None
+    )
     event_rows: Iterable[dict[str, Any]]  # the rows as dicts of FEED_FIELDS, oldest first
-    if last:
-        event_rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
+    if read is not None and read[0] <= after:
+        event_rows = [row for row in read[1] if row["seq"] > after]
     else:
-        in_order = rows.order_by("seq").values(*FEED_FIELDS)
-        event_rows = in_order[:limit] if limit else in_order
+        rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
+        if upto is not None:
+            rows = rows.filter(seq__lte=upto)
+        if types is not None:
+            rows = rows.filter(type__in=types)
+        if last:
+            event_rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
+        else:
+            in_order = rows.order_by("seq").values(*FEED_FIELDS)
+            event_rows = in_order[:limit] if limit else in_order
     sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
     shown = hashes_public(game)
     items = []
@@ -237,6 +255,12 @@ def feed(
 
 
 FEED_FIELDS = eventlog.EVENT_ROW_FIELDS
+
+
+def feed_rows_key(game_id: int, upto: int) -> tuple:
+    """The key (eventlog.shared) under which a batch keeps (after, rows): a game's event rows
+    with after < seq <= upto, as dicts of FEED_FIELDS in order."""
+    return ("feed rows", game_id, upto)
 
 
 def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:

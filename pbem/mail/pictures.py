@@ -13,6 +13,8 @@ import logging
 import struct
 from dataclasses import dataclass
 
+from .. import eventlog
+
 log = logging.getLogger(__name__)
 
 MAX_BYTES = 150_000  # small enough for mobile data
@@ -37,7 +39,10 @@ def board_png(spec, game_state, seat: int | None) -> bytes | None:
     except Exception:  # noqa: BLE001 - a game's drawing bug must not stop its notices
         log.exception("render_svg of %s failed", spec.name)
         return None
-    return rasterise(svg)
+    # Rasterising is the dear part: within a batch (eventlog.shared_loads) each distinct drawing
+    # is rasterised once, for every seat whose view draws the same (keyed by the whole SVG: a
+    # seat never gets a picture of anything but its own view).
+    return eventlog.shared(("board png", svg), lambda: rasterise(svg))
 
 
 def rasterise(svg: str) -> bytes | None:

@@ -89,3 +89,31 @@ def test_a_picture_that_will_not_render_leaves_the_notice_without_it(table, mail
 
 def test_an_svg_that_will_not_rasterise_gives_no_picture():
     assert pictures.rasterise("<svg this is not") is None
+
+
+def test_a_drawing_that_several_seats_see_alike_is_rasterised_once_in_a_batch(monkeypatch):
+    from pbem import eventlog
+    from pbem.mail import pictures
+
+    calls = []
+    real = pictures.rasterise
+    monkeypatch.setattr(pictures, "rasterise", lambda svg: calls.append(svg) or real(svg))
+
+    colours = {None: "#000000", 0: "#ff0000", 1: "#00ff00", 2: "#0000ff"}
+
+    class Spec:
+        name = "same"
+        view = staticmethod(lambda state, seat: {"seat": seat if state == "hidden" else None})
+        render_svg = staticmethod(
+            lambda view: (
+                '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">'
+                f'<rect width="8" height="8" fill="{colours[view["seat"]]}"/></svg>'
+            )
+        )
+
+    with eventlog.shared_loads():
+        public = [pictures.board_png(Spec, "public", seat) for seat in range(3)]
+        hidden = [pictures.board_png(Spec, "hidden", seat) for seat in range(3)]
+    assert len(calls) == 1 + 3  # the public view once, each hidden view on its own
+    assert public[0] == public[1] == public[2] and public[0] is not None
+    assert len(set(hidden)) == 3

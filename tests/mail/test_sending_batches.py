@@ -112,8 +112,36 @@ def test_a_version_is_loaded_once_for_all_the_notices_that_speak_of_it(make_game
     make_game(3)  # three notices of one game at one version
     with CaptureQueriesContext(connection) as queries:
         assert send_all() == {"sent": 3}
-    loads = [q for q in queries if "FROM pbem_event WHERE game_id" in q["sql"] and "seq > " in q["sql"]]
-    assert len(loads) == 1
+    reads = [q for q in queries if "pbem_event" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")]
+    if connection.vendor == "postgresql":  # the batch's reads of the log: outbound.prefetch
+        assert len(reads) == 2
+    else:
+        loads = [q for q in reads if "FROM pbem_event WHERE game_id" in q["sql"] and "seq > " in q["sql"]]
+        assert len(loads) == 1
+
+
+# What a batch of notices costs in statements, whatever the number of notices and games in it:
+# claiming (BEGIN, the due rows, the claim, COMMIT), reading the notices (1), what rendering reads
+# of the log (3: snapshots, events, who sat where and what was undone) and recording the sends
+# (BEGIN, the notices, the seats, the games' deadlines, COMMIT).
+BATCH_STATEMENTS = 13
+
+
+def _statements_for(make_game, games: int, seats: int) -> int:
+    Notice.objects.update(status="sent")
+    for _ in range(games):
+        make_game(seats)
+    with CaptureQueriesContext(connection) as queries:
+        assert send_all() == {"sent": games * seats}
+    return len(queries)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the batched reads use PostgreSQL's LATERAL")
+def test_the_statements_of_a_batch_do_not_grow_with_its_notices(make_game, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    one = _statements_for(make_game, 1, 2)
+    many = _statements_for(make_game, 6, 3)  # eighteen notices of six games
+    assert many == one <= BATCH_STATEMENTS, (one, many)
 
 
 def test_a_batch_is_claimed_in_one_statement(three_tables, settings):
@@ -150,3 +178,61 @@ def test_four_batch_senders_at_once_send_each_notice_once(settings):
         t.join()
     assert sum(r.get("sent", 0) for r in results) == 9
     assert len({m.extra_headers["Message-ID"] for m in mail.outbox}) == len(mail.outbox) == 9
+
+
+def test_a_batch_whose_record_fails_is_recorded_notice_by_notice(three_tables, settings, monkeypatch):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+    def conflict(sent):
+        raise RuntimeError("a conflict in the batch's transaction")
+
+    monkeypatch.setattr(sending, "_record_sent_at_once", conflict)
+    assert send_all() == {"sent": 9}
+    notices = list(Notice.objects.select_related("seat"))
+    assert {n.status for n in notices} == {"sent"}
+    assert all(n.message_id == outbound.notice_message_id(n) for n in notices)
+    assert all(
+        n.seat.last_notice_version == n.version for n in notices if n.kind in outbound.SEAT_KINDS_MOVING_LAST_NOTICE
+    )
+
+
+def test_what_went_out_before_a_batch_broke_off_is_recorded(three_tables, settings, monkeypatch):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    real, calls = sending._deliver, []
+
+    def breaks_at_the_fourth(notice, connection=None):
+        calls.append(notice.pk)
+        if len(calls) == 4:
+            raise KeyboardInterrupt  # the worker stopped mid-batch
+        return real(notice, connection)
+
+    monkeypatch.setattr(sending, "_deliver", breaks_at_the_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        send_all()
+    statuses = dict(Notice.objects.values_list("id", "status"))
+    assert [statuses[i] for i in calls[:3]] == ["sent"] * 3
+    assert {statuses[i] for i in statuses if i not in calls[:3]} == {"sending"}  # claimed: the lease sweep
+
+
+def test_a_notice_of_a_long_game_in_a_batch_is_the_mail_it_would_be_alone(make_game, settings):
+    """Past several snapshots (every 10 events here), with news since different last notices."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    game = make_game(3)
+    assert send_all() == {"sent": 3}
+    for round_ in range(12):
+        services.submit(game.pk, round_ % 3, f"say round {round_}")
+        if round_ in (4, 9):
+            for notice in Notice.objects.filter(status="pending", seat__number=0):
+                sending.send_notice(notice.pk)  # seat 0 heard of some of it on its own
+    pending = list(Notice.objects.filter(status="pending").select_related("game", "seat"))
+    assert len(pending) > 3
+    alone = {}
+    for notice in pending:
+        rendered = outbound.render(notice)
+        alone[notice.pk] = (rendered.to, rendered.subject, rendered.text, rendered.html)
+    mail.outbox = []
+    send_all()
+    batched = {
+        int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0]) for m in mail.outbox
+    }
+    assert batched == alone
