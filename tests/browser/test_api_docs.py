@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import pytest
+from tests.chromium import NEEDS_CHROMIUM
 
 from .test_play_in_browser import ARTIFACTS, browser, site  # noqa: F401 - fixtures
 
-pytestmark = [pytest.mark.browser]
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_the_api_docs_load_with_no_request_to_another_host(browser, site):  # noqa: F811

@@ -3,11 +3,11 @@ on, and shows it, without the player reloading."""
 
 from __future__ import annotations
 
-import pytest
+from tests.chromium import NEEDS_CHROMIUM
 
 from .test_play_in_browser import ARTIFACTS, browser, site  # noqa: F401 - fixtures
 
-pytestmark = [pytest.mark.browser]
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_an_open_seat_page_shows_the_move_made_meanwhile(browser, site, settings):  # noqa: F811

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.chromium import NEEDS_CHROMIUM
+
 from .test_play_in_browser import ARTIFACTS, browser, site  # noqa: F401 - fixtures
 
-pytestmark = [pytest.mark.browser]
+pytestmark = NEEDS_CHROMIUM
 
 FIVE_GAMES = ["elfenland", "elfenwizards", "elixirus", "elven_castle", "zauberschwert"]
 PHONE = {"width": 390, "height": 844}
