@@ -207,13 +207,18 @@ class Work:
         return Rng(seed, self.next_seq)
 
 
+def _reuse(cached: Work, actor: Actor) -> Work:
+    """A Work from the cache, made ready for a new command."""
+    cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
+    cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
+    cached.fresh_turn, cached.deadline_overrides = set(), {}
+    return cached
+
+
 def _load_work(game_id: int, actor: Actor) -> Work:
     cached = eventlog.cache_take(game_id)
     if cached is not None and isinstance(cached, Work):
-        cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
-        cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
-        cached.fresh_turn, cached.deadline_overrides = set(), {}
-        return cached
+        return _reuse(cached, actor)
     try:
         game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
     except Game.DoesNotExist:
@@ -222,6 +227,33 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
     loaded = eventlog.load(row)
     return Work(loaded, game, seats, actor, stored=_stored(game))
+
+
+def _load_works(game_ids: list[int], actor: Actor) -> dict[int, Work]:
+    """The Work of each game, as _load_work gives it, with the cold ones loaded together: four
+    queries for them all (game rows, seats, snapshots, events). A game that is gone is left out."""
+    works: dict[int, Work] = {}
+    cold = []
+    for game_id in game_ids:
+        cached = eventlog.cache_take(game_id)
+        if cached is not None and isinstance(cached, Work):
+            works[game_id] = _reuse(cached, actor)
+        else:
+            cold.append(game_id)
+    if not cold:
+        return works
+    games = {game["id"]: game for game in Game.objects.filter(pk__in=cold).values(*GAME_FIELDS)}
+    seats: dict[int, list[dict]] = {game_id: [] for game_id in games}
+    for seat in Seat.objects.filter(game_id__in=list(games)).order_by("game_id", "number").values("game", *SEAT_FIELDS):
+        seats[seat.pop("game")].append(seat)
+    rows = [
+        Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
+        for game in games.values()
+    ]
+    for game_id, loaded in eventlog.load_many(rows).items():
+        game = games[game_id]
+        works[game_id] = Work(loaded, game, seats[game_id], actor, stored=_stored(game))
+    return works
 
 
 def cached_state(game: Game) -> dict | None:
@@ -352,6 +384,46 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
         outcome.events = len(work.events)
         return outcome
     raise ServiceError("The game is busy; please try again.", "busy")
+
+
+def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None]:
+    """Runs `bodies[game_id](work)` for each game and appends what each emitted, all in one
+    transaction with a savepoint per game: one commit (one flush of the log to disk) for the
+    group instead of one per game, each game still its own all-or-nothing append. PostgreSQL.
+
+    The games are loaded together (_load_works) and written in the order of their ids, so two
+    groups at once take the game rows' locks in the same order (no deadlock between them). Each
+    game's result: its Work once its append is in (or its body emitted nothing on a fresh
+    load); None when it must go through run() on its own: its append lost a race (Conflict),
+    its body emitted nothing on a cached state (which may be behind), it raised (its savepoint
+    is rolled back: run() judges it again and reports the error as for any command), or it is
+    gone. A failure of the group's own transaction (its commit) raises, and nothing of it is in.
+    `prepare(works)`, if given, is called with the loaded Works before the first body (to read
+    what the bodies need for the whole group at once).
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    order = sorted(bodies)
+    works = _load_works(order, actor)
+    if prepare is not None:
+        prepare(works)
+    done: dict[int, Work | None] = dict.fromkeys(order)
+    with transaction.atomic():
+        for game_id in order:
+            work = works.get(game_id)
+            if work is None:
+                continue
+            try:
+                with transaction.atomic():
+                    bodies[game_id](work)
+                    _commit(work, "", db)
+            except Exception:  # noqa: BLE001 - run() takes it again on its own, and says what failed
+                continue
+            if work.events or not work.cached:
+                done[game_id] = work
+    for game_id, work in done.items():
+        if work is not None:
+            eventlog.cache_put(game_id, work)
+    return done
 
 
 # ---------------------------------------------------------------------------------------------
