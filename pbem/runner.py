@@ -160,6 +160,8 @@ class Work:
     # Deadlines set by the command itself for seats that become awaited (a resume gives back
     # the time that remained at the pause): {"seat": iso datetime}.
     deadline_overrides: dict = field(default_factory=dict)
+    # The seat ids told news lately (_told_lately), when read for a group of games at once.
+    told_lately: set | None = None
 
     @property
     def told(self) -> Outcome:
@@ -211,7 +213,7 @@ def _reuse(cached: Work, actor: Actor) -> Work:
     """A Work from the cache, made ready for a new command."""
     cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
     cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
-    cached.fresh_turn, cached.deadline_overrides = set(), {}
+    cached.fresh_turn, cached.deadline_overrides, cached.told_lately = set(), {}, None
     return cached
 
 
@@ -404,6 +406,7 @@ def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None
     db = connections[DEFAULT_DB_ALIAS]
     order = sorted(bodies)
     works = _load_works(order, actor)
+    _read_told_lately(works)
     if prepare is not None:
         prepare(works)
     done: dict[int, Work | None] = dict.fromkeys(order)
@@ -526,10 +529,27 @@ def _changes_what_it_sees(work: Work, seat: int) -> bool:
 def _told_lately(work: Work, seat_id: int) -> bool:
     from .models import Notice
 
+    if work.told_lately is not None:
+        return seat_id in work.told_lately
     since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
     return Notice.objects.filter(
         game_id=work.loaded.game_id, seat_id=seat_id, kind="news", created_at__gte=since
     ).exists()
+
+
+def _read_told_lately(works: dict[int, Work]) -> None:
+    """_told_lately's answers for a group of games, in one query."""
+    from .models import Notice
+
+    if not works:
+        return
+    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+    for work in works.values():
+        work.told_lately = set()
+    for game_id, seat_id in Notice.objects.filter(
+        game_id__in=list(works), kind="news", created_at__gte=since
+    ).values_list("game_id", "seat_id"):
+        works[game_id].told_lately.add(seat_id)  # type: ignore[union-attr]
 
 
 def _finish_if_over(work: Work) -> None:
