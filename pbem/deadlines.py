@@ -346,7 +346,9 @@ def timeout_seat(game_id: int, seat: int, now: datetime | None = None) -> str:
 
 
 def _timeout(work: Work, seat: int, now: datetime, verdict: dict, checks: _Checks | None = None) -> None:
-    """timeout_seat's command on a loaded game; `checks`: the group's answers, if read."""
+    """timeout_seat's command on a loaded game; `checks`: the group's answers, if read.
+    `verdict` is set afresh each time (run() may run it again after a lost race)."""
+    verdict["value"] = "not_due"
     deadline = (work.game.get("deadlines") or {}).get(str(seat))
     if seat not in awaited_seats(work.spec, work.state) or not deadline or datetime.fromisoformat(deadline) > now:
         return

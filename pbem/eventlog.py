@@ -520,11 +520,14 @@ def _append_pg(
         db.ensure_connection()
     with db.wrap_database_errors:
         conn = db.connection
-        if conn.autocommit and conn.pgconn.transaction_status == TransactionStatus.IDLE:
+        status = conn.pgconn.transaction_status
+        if (conn.autocommit and status == TransactionStatus.IDLE) or status == TransactionStatus.INTRANS:
+            # In autocommit, or in a transaction already open (a group of appends, runner.run_group):
+            # nothing for psycopg to send first.
             count = _exec_prepared(conn, statement, params)
         else:
-            # Inside a transaction: psycopg's own cursor, which knows to open it. Server-side
-            # binding on Django's connection (so: the same transaction), prepared.
+            # A transaction not opened yet: psycopg's own cursor, which knows to open it.
+            # Server-side binding on Django's connection (so: the same transaction), prepared.
             with psycopg.Cursor(conn) as cursor:
                 cursor.execute(statement.sql, params, prepare=True)
                 row = cursor.fetchone()
@@ -545,7 +548,8 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     This is the hot path of every command, and psycopg's general machinery (adapting each
     parameter, its generators and waits) cost more CPU than the statement's own execution; the
     statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
-    spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
+    spelling them as text here is simple. In autocommit, or in a transaction already open (not
+    one yet to open: there psycopg must send BEGIN).
     """
     encode = str.encode  # most parameters are strings or ints: they take the short way
     values = [
@@ -566,9 +570,10 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
             result = conn.pgconn.exec_prepared(statement.name, values)
             if (
                 result.status == ExecStatus.FATAL_ERROR and result.error_field(DiagnosticField.SQLSTATE) == b"26000"
-            ):  # the session lost it (DISCARD ALL)
+            ):  # the session lost it (DISCARD ALL): prepared again, at once unless a transaction just failed
                 prepared.discard(statement.name)
-                continue
+                if conn.pgconn.transaction_status == TransactionStatus.IDLE:
+                    continue
             _check(conn, result, ExecStatus.TUPLES_OK)
             return int(result.get_value(0, 0))
     raise psycopg.OperationalError("the append statement could not be prepared")

@@ -388,23 +388,37 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
     raise ServiceError("The game is busy; please try again.", "busy")
 
 
+class _GroupFailed(Exception):
+    """A game of a group written without savepoints failed: the group's transaction is undone."""
+
+
 def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None]:
     """Runs `bodies[game_id](work)` for each game and appends what each emitted, all in one
-    transaction with a savepoint per game: one commit (one flush of the log to disk) for the
-    group instead of one per game, each game still its own all-or-nothing append. PostgreSQL.
+    transaction: one commit (one flush of the log to disk) for the group instead of one per
+    game, each game still its own all-or-nothing append. PostgreSQL.
 
     The games are loaded together (_load_works) and written in the order of their ids, so two
-    groups at once take the game rows' locks in the same order (no deadlock between them). Each
-    game's result: its Work once its append is in (or its body emitted nothing on a fresh
-    load); None when it must go through run() on its own: its append lost a race (Conflict),
-    its body emitted nothing on a cached state (which may be behind), it raised (its savepoint
-    is rolled back: run() judges it again and reports the error as for any command), or it is
-    gone. A failure of the group's own transaction (its commit) raises, and nothing of it is in.
-    `prepare(works)`, if given, is called with the loaded Works before the first body (to read
-    what the bodies need for the whole group at once).
+    groups at once take the game rows' locks in the same order (no deadlock between them). The
+    first attempt takes no savepoints (two round trips a game saved); if a game fails in it,
+    nothing of the group is in, and the group is done again on fresh loads with a savepoint per
+    game, so that a failing game rolls back only itself. Each game's result: its Work once its
+    append is in (or its body emitted nothing on a fresh load); None when it must go through
+    run() on its own: its append lost a race (Conflict), its body emitted nothing on a cached
+    state (which may be behind), it raised (run() judges it again and reports the error as for
+    any command), or it is gone. A failure of the group's transaction itself (its commit)
+    raises, and nothing of the group is in. `prepare(works)`, if given, is called with the
+    loaded Works before the first body (to read what the bodies need for the whole group at
+    once); a body may run twice (once per attempt), each time on a fresh Work.
     """
     db = connections[DEFAULT_DB_ALIAS]
     order = sorted(bodies)
+    try:
+        return _run_group(order, bodies, actor, prepare, db, savepoints=False)
+    except _GroupFailed:
+        return _run_group(order, bodies, actor, prepare, db, savepoints=True)
+
+
+def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
     works = _load_works(order, actor)
     _read_told_lately(works)
     if prepare is not None:
@@ -416,10 +430,20 @@ def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None
             if work is None:
                 continue
             try:
-                with transaction.atomic():
+                if savepoints:
+                    with transaction.atomic():
+                        bodies[game_id](work)
+                        _commit(work, "", db)
+                else:
                     bodies[game_id](work)
                     _commit(work, "", db)
-            except Exception:  # noqa: BLE001 - run() takes it again on its own, and says what failed
+            except Conflict:
+                if work.side_effects and not savepoints:
+                    raise _GroupFailed from None  # its own writes before the append are in the transaction
+                continue  # the append's statement wrote nothing (the version had moved)
+            except Exception as exc:  # noqa: BLE001 - run() takes it again on its own, and says what failed
+                if not savepoints:
+                    raise _GroupFailed from exc
                 continue
             if work.events or not work.cached:
                 done[game_id] = work
