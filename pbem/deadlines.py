@@ -8,8 +8,11 @@ row; a sweep that dies leaves rows that come due again when the lease runs out. 
 at its deadline the timeout policy (timeout_seat re-checks the deadline inside its own
 transaction); before it the latest reminder mark now passed, queued under the row's lock with
 the mark recorded on the row (so once, by construction), and the row moved on to the next mark;
-for a seat held after a bounce, the end of the hold. Digests: one a day per seat, the day
-recorded on the seat in the transaction that queues it.
+for a seat held after a bounce, the end of the hold. The timeouts of a chunk are done a group
+of games at a time (_timeout_group): loaded together, checked together, appended in one
+transaction (one flush of the log for the group), each append still conditional on the version
+its game was loaded at, so a seat another sweep timed out meanwhile is not timed out twice.
+Digests: one a day per seat, the day recorded on the seat in the transaction that queues it.
 """
 
 from __future__ import annotations
@@ -89,9 +92,10 @@ def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> di
 # mass timeout), each claiming its own chunks, so the workers share the work.
 CHUNK = 500
 HELPERS = 3
-# Timeouts of this many games are written in one transaction (a savepoint each): one flush of
-# the log for the group. It bounds how long the group holds the first game's row (a player's
-# reply to it waits for the group's commit).
+# Timeouts of this many games are written in one transaction: one flush of the log for the
+# group. It bounds how long the group holds the first game's row (a player's reply to it waits
+# for the group's commit: about 50-100 ms here) and what a failing game makes the group redo.
+# In-process, 1,000 seats: 2.5-2.9 ms a seat by groups of 10, 1.1-1.3 by 50, 0.9-1.1 by 200.
 GROUP = 50
 
 
@@ -236,9 +240,10 @@ def _held(row: _Claimed, lease: str, now: datetime) -> str:
 def _timeout_group(rows: list[_Claimed], lease: str, now: datetime) -> list[tuple[_Claimed, str | None]]:
     """The timeouts of `rows` (due, one per game) written together: the games loaded in a few
     queries, the two checks answered for the group in one query each, and the appends in one
-    transaction with a savepoint per game (runner.run_group). A game the group could not do (a
-    lost race, an error: its savepoint rolled back) goes through timeout_seat on its own, as
-    before; if the group's transaction itself fails, every row does."""
+    transaction (runner.run_group: done again with a savepoint per game if one fails). A game
+    the group could not do (a lost race, an error) goes through timeout_seat on its own, as
+    before, and is logged there if it fails again; if the group's transaction itself fails,
+    every row does. The timer rows are moved in one statement."""
     by_game = {row.game_id: row for row in rows}
     verdicts = {row.game_id: {"value": "not_due"} for row in rows}
     checks = _Checks()
