@@ -6,6 +6,7 @@ Sizes (environment; the defaults are the issue's):
     BENCH_SWEEP_GAMES=100000   games on the table for the deadline sweep (cloned with bulk inserts)
     BENCH_SWEEP_DUE=1000       of them due at once, for the second sweep
     BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer
+    BENCH_TIMEOUT_SAMPLE=1000  seats timed out by one sweep alone, by groups and one row at a time
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
     BENCH_PARTS=notice,page,served,pipe,sweep,timeout   which parts to run (all by default)
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SWEEP_GAMES = int(os.environ.get("BENCH_SWEEP_GAMES", "100000"))
 SWEEP_DUE = int(os.environ.get("BENCH_SWEEP_DUE", "1000"))
 TIMEOUT_SEATS = int(os.environ.get("BENCH_TIMEOUT_SEATS", "10000"))
+TIMEOUT_SAMPLE = int(os.environ.get("BENCH_TIMEOUT_SAMPLE", "1000"))
 NOTICES = int(os.environ.get("BENCH_NOTICES", "1000"))
 PIPE_RUNS = int(os.environ.get("BENCH_PIPE_RUNS", "10"))
 
@@ -197,8 +199,45 @@ def timeout_lines() -> list[str]:
         f"timeouts: {done:,} due seats timed out in {took:.1f} s by {sweeps} sweeps at once (the timer and its "
         f"helpers: {', '.join(str(r['timed_out']) for r in results)}), {took / max(1, done) * 1000:.2f} ms a "
         f"seat, against a beat interval of {beat:.0f} s: {took / beat:.2f} of it "
-        f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})"
+        f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})",
+        _timeouts_alone_line(template),
     ]
+
+
+def _timeouts_alone_line(template) -> str:
+    """One sweep in this process: the timer's run (a group of games at a time) beside the same
+    timeouts handled one row at a time as the sweep did before groups (deadlines._handle_alone:
+    timeout_seat, a cold load and an append of its own per seat), each on its own fresh clones,
+    in alternating rounds."""
+    import secrets
+
+    from django.utils import timezone
+
+    from pbem import deadlines, eventlog
+    from pbem.models import DeadlineTimer
+
+    def fresh() -> None:
+        DeadlineTimer.objects.update(due_at=None)
+        clone_games(template, TIMEOUT_SAMPLE, (timezone.now() - timedelta(minutes=1)).isoformat())
+        eventlog.cache_clear()  # cold, as a sweep's own process finds them
+
+    grouped, alone = [], []
+    for _round in range(2):
+        fresh()
+        t0 = time.perf_counter()
+        counts = deadlines.run_deadlines(helpers=0)
+        grouped.append((time.perf_counter() - t0) / max(1, counts["timed_out"]))
+        fresh()
+        t0 = time.perf_counter()
+        now, lease, one = timezone.now(), secrets.token_hex(8), 0
+        while rows := deadlines.claim_due(now, lease, deadlines.CHUNK):
+            one += sum(deadlines._handle_alone(row, lease, now) == "timed_out" for row in rows)
+        alone.append((time.perf_counter() - t0) / max(1, one))
+    g, a = statistics.median(grouped) * 1000, statistics.median(alone) * 1000
+    return (
+        f"timeouts, one sweep alone ({TIMEOUT_SAMPLE:,} seats, 2 alternating rounds): {g:.2f} ms a seat by groups of "
+        f"{deadlines.GROUP} games; {a:.2f} ms a seat one row at a time (the path before groups), {a / g:.1f}x"
+    )
 
 
 # --- notices ---------------------------------------------------------------------------------

@@ -181,6 +181,60 @@ def _load(game: Game | int, at: int | None, use_snapshots: bool) -> Loaded:
     return Loaded(game.pk, spec, state, version, game.head_hash, undone)
 
 
+def load_many(games: list[Game]) -> dict[int, Loaded]:
+    """The newest state of each of `games` (rows read just now; on PostgreSQL), as `load` gives
+    it, in two queries for them all: each game's newest snapshot, then the events after it up
+    to the row's version. A game whose snapshot an undo after it makes stale is loaded on its
+    own (load). For a batch of games written together (the deadline timer's mass timeouts)."""
+    if not games:
+        return {}
+    specs = {game.pk: get_game(game.kind) for game in games}
+    ids = [game.pk for game in games]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT ON (s.game_id) s.game_id, s.seq, s.state::text FROM pbem_snapshot s "
+            "JOIN unnest(%s::bigint[], %s::integer[]) AS w(game_id, reducer) "
+            "ON s.game_id = w.game_id AND s.reducer_version = w.reducer "
+            "ORDER BY s.game_id, s.seq DESC",
+            [ids, [specs[pk].version for pk in ids]],
+        )
+        snaps = {game_id: (seq, state) for game_id, seq, state in cursor.fetchall()}
+        cursor.execute(
+            "SELECT e.game_id, e.seq, e.type, e.payload::text, e.public::text, e.visible_to::text, e.reveals, "
+            "e.schema_version FROM pbem_event e JOIN unnest(%s::bigint[], %s::integer[], %s::integer[]) "
+            "AS w(game_id, after, upto) ON e.game_id = w.game_id AND e.seq > w.after AND e.seq <= w.upto "
+            "ORDER BY e.game_id, e.seq",
+            [ids, [snaps[pk][0] if pk in snaps else 0 for pk in ids], [game.version for game in games]],
+        )
+        raw = cursor.fetchall()
+    loads = json.loads
+    rows: dict[int, list] = {pk: [] for pk in ids}
+    for game_id, seq, etype, payload, public, visible, reveals, schema in raw:
+        rows[game_id].append(
+            (
+                seq,
+                etype,
+                loads(payload),
+                None if public is None else loads(public),
+                None if visible is None else loads(visible),
+                bool(reveals),
+                schema,
+            )
+        )
+    out = {}
+    for game in games:
+        snap = snaps.get(game.pk)
+        start = snap[0] if snap else 0
+        undone = _undone_in(rows[game.pk])
+        if snap and any(seq <= start for seq in undone):
+            out[game.pk] = _load(game, None, True)  # an undo reaching behind the snapshot: from scratch
+            continue
+        spec = specs[game.pk]
+        state = fold_rows(spec, loads(snap[1]) if snap else new_state(), rows[game.pk], undone)
+        out[game.pk] = Loaded(game.pk, spec, state, game.version, game.head_hash, undone)
+    return out
+
+
 def _event_rows(game_id: int, after: int, upto: int | None) -> list:
     """(seq, type, payload, public, visible_to, reveals, schema_version) rows in order.
 
@@ -466,11 +520,14 @@ def _append_pg(
         db.ensure_connection()
     with db.wrap_database_errors:
         conn = db.connection
-        if conn.autocommit and conn.pgconn.transaction_status == TransactionStatus.IDLE:
+        status = conn.pgconn.transaction_status
+        if (conn.autocommit and status == TransactionStatus.IDLE) or status == TransactionStatus.INTRANS:
+            # In autocommit, or in a transaction already open (a group of appends, runner.run_group):
+            # nothing for psycopg to send first.
             count = _exec_prepared(conn, statement, params)
         else:
-            # Inside a transaction: psycopg's own cursor, which knows to open it. Server-side
-            # binding on Django's connection (so: the same transaction), prepared.
+            # A transaction not opened yet: psycopg's own cursor, which knows to open it.
+            # Server-side binding on Django's connection (so: the same transaction), prepared.
             with psycopg.Cursor(conn) as cursor:
                 cursor.execute(statement.sql, params, prepare=True)
                 row = cursor.fetchone()
@@ -491,7 +548,8 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
     This is the hot path of every command, and psycopg's general machinery (adapting each
     parameter, its generators and waits) cost more CPU than the statement's own execution; the
     statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
-    spelling them as text here is simple. Not in a transaction: there psycopg must send BEGIN.
+    spelling them as text here is simple. In autocommit, or in a transaction already open (not
+    one yet to open: there psycopg must send BEGIN).
     """
     encode = str.encode  # most parameters are strings or ints: they take the short way
     values = [
@@ -512,9 +570,10 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
             result = conn.pgconn.exec_prepared(statement.name, values)
             if (
                 result.status == ExecStatus.FATAL_ERROR and result.error_field(DiagnosticField.SQLSTATE) == b"26000"
-            ):  # the session lost it (DISCARD ALL)
+            ):  # the session lost it (DISCARD ALL): prepared again, at once unless a transaction just failed
                 prepared.discard(statement.name)
-                continue
+                if conn.pgconn.transaction_status == TransactionStatus.IDLE:
+                    continue
             _check(conn, result, ExecStatus.TUPLES_OK)
             return int(result.get_value(0, 0))
     raise psycopg.OperationalError("the append statement could not be prepared")

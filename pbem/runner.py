@@ -160,6 +160,8 @@ class Work:
     # Deadlines set by the command itself for seats that become awaited (a resume gives back
     # the time that remained at the pause): {"seat": iso datetime}.
     deadline_overrides: dict = field(default_factory=dict)
+    # The seat ids told news lately (_told_lately), when read for a group of games at once.
+    told_lately: set | None = None
 
     @property
     def told(self) -> Outcome:
@@ -207,13 +209,18 @@ class Work:
         return Rng(seed, self.next_seq)
 
 
+def _reuse(cached: Work, actor: Actor) -> Work:
+    """A Work from the cache, made ready for a new command."""
+    cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
+    cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
+    cached.fresh_turn, cached.deadline_overrides, cached.told_lately = set(), {}, None
+    return cached
+
+
 def _load_work(game_id: int, actor: Actor) -> Work:
     cached = eventlog.cache_take(game_id)
     if cached is not None and isinstance(cached, Work):
-        cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
-        cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
-        cached.fresh_turn, cached.deadline_overrides = set(), {}
-        return cached
+        return _reuse(cached, actor)
     try:
         game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
     except Game.DoesNotExist:
@@ -222,6 +229,33 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
     loaded = eventlog.load(row)
     return Work(loaded, game, seats, actor, stored=_stored(game))
+
+
+def _load_works(game_ids: list[int], actor: Actor) -> dict[int, Work]:
+    """The Work of each game, as _load_work gives it, with the cold ones loaded together: four
+    queries for them all (game rows, seats, snapshots, events). A game that is gone is left out."""
+    works: dict[int, Work] = {}
+    cold = []
+    for game_id in game_ids:
+        cached = eventlog.cache_take(game_id)
+        if cached is not None and isinstance(cached, Work):
+            works[game_id] = _reuse(cached, actor)
+        else:
+            cold.append(game_id)
+    if not cold:
+        return works
+    games = {game["id"]: game for game in Game.objects.filter(pk__in=cold).values(*GAME_FIELDS)}
+    seats: dict[int, list[dict]] = {game_id: [] for game_id in games}
+    for seat in Seat.objects.filter(game_id__in=list(games)).order_by("game_id", "number").values("game", *SEAT_FIELDS):
+        seats[seat.pop("game")].append(seat)
+    rows = [
+        Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
+        for game in games.values()
+    ]
+    for game_id, loaded in eventlog.load_many(rows).items():
+        game = games[game_id]
+        works[game_id] = Work(loaded, game, seats[game_id], actor, stored=_stored(game))
+    return works
 
 
 def cached_state(game: Game) -> dict | None:
@@ -354,6 +388,71 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
     raise ServiceError("The game is busy; please try again.", "busy")
 
 
+class _GroupFailed(Exception):
+    """A game of a group written without savepoints failed: the group's transaction is undone."""
+
+
+def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None]:
+    """Runs `bodies[game_id](work)` for each game and appends what each emitted, all in one
+    transaction: one commit (one flush of the log to disk) for the group instead of one per
+    game, each game still its own all-or-nothing append. PostgreSQL.
+
+    The games are loaded together (_load_works) and written in the order of their ids, so two
+    groups at once take the game rows' locks in the same order (no deadlock between them). The
+    first attempt takes no savepoints (two round trips a game saved); if a game fails in it,
+    nothing of the group is in, and the group is done again on fresh loads with a savepoint per
+    game, so that a failing game rolls back only itself. Each game's result: its Work once its
+    append is in (or its body emitted nothing on a fresh load); None when it must go through
+    run() on its own: its append lost a race (Conflict), its body emitted nothing on a cached
+    state (which may be behind), it raised (run() judges it again and reports the error as for
+    any command), or it is gone. A failure of the group's transaction itself (its commit)
+    raises, and nothing of the group is in. `prepare(works)`, if given, is called with the
+    loaded Works before the first body (to read what the bodies need for the whole group at
+    once); a body may run twice (once per attempt), each time on a fresh Work.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    order = sorted(bodies)
+    try:
+        return _run_group(order, bodies, actor, prepare, db, savepoints=False)
+    except _GroupFailed:
+        return _run_group(order, bodies, actor, prepare, db, savepoints=True)
+
+
+def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
+    works = _load_works(order, actor)
+    _read_told_lately(works)
+    if prepare is not None:
+        prepare(works)
+    done: dict[int, Work | None] = dict.fromkeys(order)
+    with transaction.atomic():
+        for game_id in order:
+            work = works.get(game_id)
+            if work is None:
+                continue
+            try:
+                if savepoints:
+                    with transaction.atomic():
+                        bodies[game_id](work)
+                        _commit(work, "", db)
+                else:
+                    bodies[game_id](work)
+                    _commit(work, "", db)
+            except Conflict:
+                if work.side_effects and not savepoints:
+                    raise _GroupFailed from None  # its own writes before the append are in the transaction
+                continue  # the append's statement wrote nothing (the version had moved)
+            except Exception as exc:  # noqa: BLE001 - run() takes it again on its own, and says what failed
+                if not savepoints:
+                    raise _GroupFailed from exc
+                continue
+            if work.events or not work.cached:
+                done[game_id] = work
+    for game_id, work in done.items():
+        if work is not None:
+            eventlog.cache_put(game_id, work)
+    return done
+
+
 # ---------------------------------------------------------------------------------------------
 # Read model, deadlines and notices written with every append
 # ---------------------------------------------------------------------------------------------
@@ -454,10 +553,27 @@ def _changes_what_it_sees(work: Work, seat: int) -> bool:
 def _told_lately(work: Work, seat_id: int) -> bool:
     from .models import Notice
 
+    if work.told_lately is not None:
+        return seat_id in work.told_lately
     since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
     return Notice.objects.filter(
         game_id=work.loaded.game_id, seat_id=seat_id, kind="news", created_at__gte=since
     ).exists()
+
+
+def _read_told_lately(works: dict[int, Work]) -> None:
+    """_told_lately's answers for a group of games, in one query."""
+    from .models import Notice
+
+    if not works:
+        return
+    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+    for work in works.values():
+        work.told_lately = set()
+    for game_id, seat_id in Notice.objects.filter(
+        game_id__in=list(works), kind="news", created_at__gte=since
+    ).values_list("game_id", "seat_id"):
+        works[game_id].told_lately.add(seat_id)  # type: ignore[union-attr]
 
 
 def _finish_if_over(work: Work) -> None:
