@@ -12,11 +12,14 @@ the three do).
 from __future__ import annotations
 
 import functools
+from typing import TypeVar
 
 from django.db import connection
 from django.db.models import Model
 
 from .models import Game, InboundMessage, Seat
+
+M = TypeVar("M", bound=Model)
 
 
 @functools.cache
@@ -26,7 +29,7 @@ def _columns(model: type[Model]) -> tuple[list, list[str], str]:
     the field's own (from_db_value: JSON)."""
     fields = list(model._meta.concrete_fields)
     table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(f"{table}.{connection.ops.quote_name(f.column)}" for f in fields)
+    names = ", ".join(f"{table}.{connection.ops.quote_name(str(f.column))}" for f in fields)
     cols = []
     for f in fields:
         col = f.get_col(model._meta.db_table)
@@ -43,7 +46,7 @@ def width(model: type[Model]) -> int:
     return len(_columns(model)[0])
 
 
-def from_row(model: type[Model], values) -> Model:
+def from_row(model: type[M], values) -> M:
     """An instance from the row's values in columns_sql order, converted as the ORM would."""
     cols, attnames, _names = _columns(model)
     converted = []
@@ -65,13 +68,13 @@ def _insert_sql(model: type[Model]) -> tuple[list, str]:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
     sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(model._meta.pk.column)}"
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(str(f.column)) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(str(model._meta.pk.column))}"
     )
     return fields, sql
 
 
-def insert(instance: Model) -> Model:
+def insert(instance: M) -> M:
     """INSERT of a new instance (defaults and auto_now_add as save() gives them); sets its pk.
     Raises IntegrityError as save() does."""
     fields, sql = _insert_sql(type(instance))
@@ -87,8 +90,9 @@ def insert(instance: Model) -> Model:
 def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[list, str]:
     fields = [model._meta.get_field(name) for name in names]
     quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    return fields, f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
+    assignments = ", ".join(f"{quote(str(getattr(f, 'column', f.name)))} = %s" for f in fields)
+    pk = quote(str(model._meta.pk.column))
+    return fields, f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {pk} = %s"
 
 
 def update(instance: Model, names: list[str]) -> None:

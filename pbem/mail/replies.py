@@ -118,7 +118,7 @@ def process_mail(message: InboundMessage) -> None:
 
 def _game_row(seat: Seat) -> Game:
     cached = Seat.game.field.get_cached_value(seat, None)  # read with the seat (select_related)
-    return cached if cached is not None else Game.objects.get(pk=seat.game_id)
+    return cached if isinstance(cached, Game) else Game.objects.get(pk=seat.game_id)
 
 
 def _apply(
