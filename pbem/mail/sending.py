@@ -94,21 +94,29 @@ def send_claimed(ids: list[int]) -> list[str]:
     first send and that record leaves up to a batch of notices sent but still claimed, and the
     lease sweep sends them again, with their same Message-IDs (the player's mail client folds the
     copies), where recording each send on its own would resend at most one."""
-    results = []
+    results: list[str] = []
     notices = {n.pk: n for n in Notice.objects.select_related("game", "seat").filter(id__in=ids)}
     sent: list[tuple[Notice, EmailMessage]] = []
     with mail_connection() as conn, eventlog.shared_loads():
         outbound.prefetch([notices[i] for i in ids if i in notices])
+        # Every message of the batch is composed before the first is sent, then they go out back
+        # to back: a mail server kept waiting between messages while we compose answers each one
+        # slower (its process sleeps and wakes), measured 2.4-2.7 ms a message against 1.3-1.7.
+        ready: list[tuple[int, Notice, EmailMessage, bytes | None]] = []
+        for notice_id in ids:
+            notice = notices.get(notice_id)
+            if notice is None:
+                results.append("not_claimed")
+                continue
+            result, message = _compose(notice, conn.connection)
+            results.append(result)
+            if message is not None:
+                ready.append((len(results) - 1, notice, message, _wire(message)))
         try:
-            for notice_id in ids:
-                notice = notices.get(notice_id)
-                if notice is None:
-                    results.append("not_claimed")
-                    continue
-                result, message = _deliver(notice, conn)
-                if message is not None:
-                    sent.append((notice, message))
-                results.append(result)
+            for index, notice, message, data in ready:
+                results[index], went = _transmit(notice, message, conn, data)
+                if went is not None:
+                    sent.append((notice, went))
         finally:
             record_sent(sent)  # whatever broke the loop, what went out is recorded
     return results
@@ -198,26 +206,37 @@ def _deliver(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]
     (its send is still to be recorded: _finish_sent and _after_delivery, or record_sent);
     a notice that did not go out is recorded here."""
     shared = connection if isinstance(connection, mail_connection) else None
-    if shared is not None:
-        connection = shared.connection
-    notice_id = notice.pk
+    result, message = _compose(notice, shared.connection if shared is not None else connection)
+    if message is None:
+        return result, None
+    return _transmit(notice, message, shared)
+
+
+def _compose(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]:
+    """The notice's message ("", message), or why it will not go out, recorded (result, None)."""
     if _unwanted(notice):
         _finish(notice, NoticeStatus.SKIPPED, error="the player asked for no news")
         return "skipped", None
     try:
-        message = outbound.make_message(notice, connection=connection)
+        return "", outbound.make_message(notice, connection=connection)
     except outbound.NoRecipient as exc:
         # Not silent: a report for the desk that reaches nobody is the operator's to fix.
-        log.warning("notice %s (%s) not sent: %s", notice_id, notice.kind, exc)
+        log.warning("notice %s (%s) not sent: %s", notice.pk, notice.kind, exc)
         _finish(notice, NoticeStatus.SKIPPED, error=str(exc))
         return "skipped", None
     except Exception as exc:  # a rendering bug: keep the notice, retry later, and say so in the log
-        log.exception("could not render notice %s", notice_id)
+        log.exception("could not render notice %s", notice.pk)
         return _failed(notice, f"rendering failed: {exc!r}", permanent=False), None
+
+
+def _transmit(
+    notice: Notice, message: EmailMessage, shared: mail_connection | None, data: bytes | None = None
+) -> tuple[str, EmailMessage | None]:
+    """Sends a composed message (`data`: its bytes, if written already); a failure is recorded."""
     if shared is not None and shared.down is not None:
         return _failed(notice, _describe(shared.down), permanent=False), None  # the server is down: later
     try:
-        _send(message)
+        _send(message, data)
     except Exception as exc:
         if shared is not None and not isinstance(exc, smtplib.SMTPRecipientsRefused):
             shared.broken()  # the connection may be in any state: the next message gets a fresh one
@@ -225,10 +244,18 @@ def _deliver(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]
     return "sent", message
 
 
-def _send(message: EmailMessage) -> None:
+def _wire(message: EmailMessage) -> bytes | None:
+    """The message's bytes by outbound.wire_bytes where _send would use them, else None."""
+    if isinstance(message, outbound.RelatedMessage) and isinstance(message.connection, SMTPBackend):
+        return outbound.wire_bytes(message)
+    return None
+
+
+def _send(message: EmailMessage, data: bytes | None = None) -> None:
     """message.send(), or, over Django's SMTP backend with its connection open, what its send
     does (the envelope from the sender and the recipients, the message's bytes) with the bytes
-    written by outbound.wire_bytes: the same bytes at a third of the cost."""
+    written by outbound.wire_bytes (`data`, when written already): the same bytes at a third of
+    the cost."""
     backend = message.connection
     if (
         isinstance(backend, SMTPBackend)
@@ -237,7 +264,7 @@ def _send(message: EmailMessage) -> None:
         and message.recipients()
         and all(outbound.SIMPLE_ADDRESS.match(a) for a in [message.from_email, *message.recipients()])
     ):
-        data = outbound.wire_bytes(message)
+        data = data if data is not None else outbound.wire_bytes(message)
         if data is not None:
             backend.connection.sendmail(message.from_email, message.recipients(), data)
             return

@@ -198,15 +198,15 @@ def test_a_batch_whose_record_fails_is_recorded_notice_by_notice(three_tables, s
 
 def test_what_went_out_before_a_batch_broke_off_is_recorded(three_tables, settings, monkeypatch):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    real, calls = sending._deliver, []
+    real, calls = sending._transmit, []
 
-    def breaks_at_the_fourth(notice, connection=None):
+    def breaks_at_the_fourth(notice, *args):
         calls.append(notice.pk)
         if len(calls) == 4:
             raise KeyboardInterrupt  # the worker stopped mid-batch
-        return real(notice, connection)
+        return real(notice, *args)
 
-    monkeypatch.setattr(sending, "_deliver", breaks_at_the_fourth)
+    monkeypatch.setattr(sending, "_transmit", breaks_at_the_fourth)
     with pytest.raises(KeyboardInterrupt):
         send_all()
     statuses = dict(Notice.objects.values_list("id", "status"))
@@ -236,3 +236,25 @@ def test_a_notice_of_a_long_game_in_a_batch_is_the_mail_it_would_be_alone(make_g
         int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0]) for m in mail.outbox
     }
     assert batched == alone
+
+
+def test_a_batch_is_composed_whole_before_its_first_message_goes_out(three_tables, settings, monkeypatch):
+    """The messages then go out back to back: a mail server kept waiting between messages while
+    the next is composed answers each one slower."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    steps: list[str] = []
+    compose, send = sending.outbound.make_message, sending._send
+
+    def composing(notice, *args, **kwargs):
+        steps.append("compose")
+        return compose(notice, *args, **kwargs)
+
+    def sending_(message, *args):
+        steps.append("send")
+        return send(message, *args)
+
+    monkeypatch.setattr(sending.outbound, "make_message", composing)
+    monkeypatch.setattr(sending, "_send", sending_)
+    counts = send_all()
+    assert counts["sent"] >= 3 and steps.count("send") == counts["sent"]
+    assert steps == ["compose"] * steps.count("compose") + ["send"] * steps.count("send")
