@@ -206,7 +206,7 @@ def _mail_rate(games: int, rounds: int) -> str:
     by_mail = [new_game(2, mailbox=f"g{n}-").pk for n in range(games)]
     bare = [new_game(2).pk for _ in range(games)]
     mail_seconds, submit_seconds, serial, moves = 0.0, 0.0, 0, 0
-    mail_cpu, submit_cpu = 0.0, 0.0
+    mail_cpu, submit_cpu, store_seconds = 0.0, 0.0, 0.0
     for round_ in range(rounds):
         replies = []
         for game_id in by_mail:  # the awaited seat's latest turn notice, answered (not timed: the sender's work)
@@ -216,7 +216,9 @@ def _mail_rate(games: int, rounds: int) -> str:
             replies.append(_reply_to(notice, f"mark {round_ % 9 + 1}", serial))
         started, cpu = time.perf_counter(), time.process_time()
         for raw in replies:
+            stored_at = time.perf_counter()
             message, _created = inbox.store_raw(raw, "pipe")
+            store_seconds += time.perf_counter() - stored_at
             processed = processing.process(message.pk)
             assert processed.status == "applied", processed.outcome
         mail_seconds += time.perf_counter() - started
@@ -236,7 +238,9 @@ def _mail_rate(games: int, rounds: int) -> str:
         f"mail replies/s, 1 process: {by_mail_rate:,.0f}/s (target >= 100: {verdict}) beside "
         f"services.submit of the same moves {bare_rate:,.0f}/s ({moves} moves in {games} games, ratio "
         f"{by_mail_rate / bare_rate:.2f}); this process's CPU a reply {mail_cpu / moves * 1000:.1f} ms, "
-        f"a bare submit {submit_cpu / moves * 1000:.1f} ms"
+        f"a bare submit {submit_cpu / moves * 1000:.1f} ms; of a reply's {mail_seconds / moves * 1000:.1f} ms, "
+        f"storing it (the door's part, another process in production) {store_seconds / moves * 1000:.1f} ms: "
+        f"processing alone {moves / (mail_seconds - store_seconds):,.0f}/s"
     )
 
 
