@@ -207,32 +207,51 @@ def load_many(games: list[Game]) -> dict[int, Loaded]:
             [ids, [snaps[pk][0] if pk in snaps else 0 for pk in ids], [game.version for game in games]],
         )
         raw = cursor.fetchall()
-    loads = json.loads
     rows: dict[int, list] = {pk: [] for pk in ids}
-    for game_id, seq, etype, payload, public, visible, reveals, schema in raw:
-        rows[game_id].append(
-            (
-                seq,
-                etype,
-                loads(payload),
-                None if public is None else loads(public),
-                None if visible is None else loads(visible),
-                bool(reveals),
-                schema,
-            )
-        )
+    for game_id, *row in raw:
+        rows[game_id].append(row_from_text(*row))
     out = {}
     for game in games:
-        snap = snaps.get(game.pk)
-        start = snap[0] if snap else 0
-        undone = _undone_in(rows[game.pk])
-        if snap and any(seq <= start for seq in undone):
-            out[game.pk] = _load(game, None, True)  # an undo reaching behind the snapshot: from scratch
-            continue
-        spec = specs[game.pk]
-        state = fold_rows(spec, loads(snap[1]) if snap else new_state(), rows[game.pk], undone)
-        out[game.pk] = Loaded(game.pk, spec, state, game.version, game.head_hash, undone)
+        loaded = loaded_from(game, specs[game.pk], game.version, snaps.get(game.pk), rows[game.pk])
+        # None: an undo reaching behind the snapshot: from scratch.
+        out[game.pk] = loaded if loaded is not None else _load(game, None, True)
     return out
+
+
+# The columns row_from_text takes, in its order.
+ROW_FROM_TEXT = ("seq", "type", "payload", "public", "visible_to", "reveals", "schema_version")
+
+
+def row_from_text(seq, etype, payload, public, visible_to, reveals, schema_version) -> tuple:
+    """An event row as fold_rows takes it, from a query that read its JSON columns as text."""
+    loads = json.loads
+    return (
+        seq,
+        etype,
+        loads(payload),
+        None if public is None else loads(public),
+        None if visible_to is None else loads(visible_to),
+        bool(reveals),
+        schema_version,
+    )
+
+
+def loaded_from(game: Game, spec: GameSpec, at: int, snap: tuple | None, rows: list) -> Loaded | None:
+    """What `load(game, at=at)` gives, from rows a batch read itself: `snap` (seq, state as JSON
+    text) or None, then the decoded event rows after it up to `at`. None when an undo among them
+    reaches behind the snapshot (then only a replay from the start will do: load)."""
+    start = snap[0] if snap else 0
+    rows = [row for row in rows if row[0] > start]
+    undone = _undone_in(rows)
+    if snap and any(seq <= start for seq in undone):
+        return None
+    state = fold_rows(spec, json.loads(snap[1]) if snap else new_state(), rows, undone)
+    return Loaded(game.pk, spec, state, at, game.head_hash, undone)
+
+
+def prime_load(game: Game, at: int, loaded: Loaded) -> None:
+    """Leaves `loaded` where `load(game, at=at)` finds it within a shared_loads block."""
+    shared((game.pk, at, True), lambda: loaded)
 
 
 def _event_rows(game_id: int, after: int, upto: int | None) -> list:
@@ -253,19 +272,7 @@ def _event_rows(game_id: int, after: int, upto: int | None) -> list:
     with connection.cursor() as cursor:
         cursor.execute(sql + " ORDER BY seq", params)
         raw = cursor.fetchall()
-    loads = json.loads
-    return [
-        (
-            seq,
-            etype,
-            loads(payload),
-            None if public is None else loads(public),
-            None if visible is None else loads(visible),
-            bool(reveals),
-            schema,
-        )
-        for seq, etype, payload, public, visible, reveals, schema in raw
-    ]
+    return [row_from_text(*row) for row in raw]
 
 
 # ---------------------------------------------------------------------------------------------

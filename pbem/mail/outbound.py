@@ -31,7 +31,7 @@ from django.db import connection as db
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, fold, selectors, signing
+from .. import addressing, choosing, eventlog, selectors, signing
 from ..models import Event, Game, Notice, Seat, Snapshot
 from ..registry import get_game
 from . import pictures
@@ -496,36 +496,13 @@ _ROW_COLUMNS = selectors.FEED_FIELDS
 
 
 def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple]) -> None:
-    """eventlog.load(game, at=at) from rows read here: the same steps (the snapshot, then the
-    events after it, skipping what was undone), kept under the key eventlog.load looks up in a
-    shared_loads block. An undo after the snapshot reaching back behind it is left to eventlog.load
-    (it replays from the start)."""
-    start = snap[0] if snap else 0
-    index = {name: n for n, name in enumerate(_ROW_COLUMNS)}
-    loads = json.loads
-
-    def parsed(value):
-        return None if value is None else loads(value)
-
-    rows = [
-        (
-            row[index["seq"]],
-            row[index["type"]],
-            loads(row[index["payload"]]),
-            parsed(row[index["public"]]),
-            parsed(row[index["visible_to"]]),
-            bool(row[index["reveals"]]),
-            row[index["schema_version"]],
-        )
-        for row in raw
-        if row[index["seq"]] > start
-    ]
-    undone = fold.undone_in(rows)
-    if snap and any(seq <= start for seq in undone):
-        return
-    state = fold.fold_rows(spec, loads(snap[1]) if snap else fold.new_state(), rows, undone)
-    loaded = eventlog.Loaded(game.pk, spec, state, at, game.head_hash, undone)
-    eventlog.shared((game.pk, at, True), lambda: loaded)  # the key of eventlog.load(game, at=at)
+    """eventlog.load(game, at=at) from rows read here, kept where that load looks first; an undo
+    after the snapshot reaching back behind it is left to eventlog.load (a replay from the start)."""
+    index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
+    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw]
+    loaded = eventlog.loaded_from(game, spec, at, snap, rows)
+    if loaded is not None:
+        eventlog.prime_load(game, at, loaded)
 
 
 # ---------------------------------------------------------------------------------------------
