@@ -189,3 +189,27 @@ def test_a_reply_costs_a_fixed_handful_of_statements(table, mailoutbox):
     # The seven: store, lock, seat with game, the checks, this game's news check, answer, end state.
     bound = 7 if connection.vendor == "postgresql" else 11
     assert len(statements) <= bound, "\n".join(s[:200] for s in statements)
+
+
+def test_a_forged_reference_to_another_seats_notice_or_version_sets_no_stale_guard(table, mailoutbox):
+    """The version a reply answers is trusted only from a notice we sent to that seat, at the
+    version its Message-ID names (a Message-ID is not signed): read with the seat, in one query."""
+    from pbem.mail import inbound, outbound, replies
+
+    send_all()
+    alice_notice = received(mailoutbox, "alice@example.org")
+    alices = Notice.objects.get(pk=int(alice_notice["X-Pbem-Notice"]))
+    bobs = Notice.objects.filter(game=table, seat__number=1).latest("id")
+
+    def expected_for(in_reply_to: str):
+        raw = reply("gmail", alice_notice, "help")
+        raw = raw.replace(str(alice_notice["Message-ID"]).encode(), in_reply_to.encode())
+        parsed = inbound.parse(raw)
+        seat, facts = replies.identify_with_facts(parsed)
+        assert seat.number == 0
+        return replies._expected_version(parsed, seat, facts)
+
+    assert expected_for(outbound.notice_message_id(alices)) == alices.version
+    assert expected_for(outbound.notice_message_id(bobs)) is None  # Bob's notice, named by Alice
+    forged_version = outbound.notice_message_id(alices).replace(f".v{alices.version}.", f".v{alices.version + 7}.")
+    assert expected_for(forged_version) is None
