@@ -161,7 +161,7 @@ def _order_like(seat: Seat, sender_name: str = ""):
 
     def game():
         if not known:
-            # The row read with the seat when identify() found it (in this transaction), else now.
+            # The row read with the seat when identify_with_facts() found it (in this transaction), else now.
             row = seat.game if Seat.game.is_cached(seat) else Game.objects.get(pk=seat.game_id)
             state = runner.cached_state(row)  # the log read again only when this process has not it
             if state is None:
@@ -340,10 +340,6 @@ def check_mail_rate(seat: Seat, facts: Facts) -> None:
         seat,
         answered=not told,
     )
-
-
-def identify(parsed: inbound.Parsed) -> Seat:
-    return identify_with_facts(parsed)[0]
 
 
 def identify_with_facts(parsed: inbound.Parsed) -> tuple[Seat, Facts]:
