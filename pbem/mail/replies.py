@@ -117,6 +117,8 @@ def process_mail(message: InboundMessage) -> None:
 
 
 def _game_row(seat: Seat) -> Game:
+    """The game row read with the seat when identify_with_facts() found it (in this
+    transaction), else read now."""
     cached = Seat.game.field.get_cached_value(seat, None)  # read with the seat (select_related)
     return cached if isinstance(cached, Game) else Game.objects.get(pk=seat.game_id)
 
@@ -161,8 +163,7 @@ def _order_like(seat: Seat, sender_name: str = ""):
 
     def game():
         if not known:
-            # The row read with the seat when identify_with_facts() found it (in this transaction), else now.
-            row = seat.game if Seat.game.is_cached(seat) else Game.objects.get(pk=seat.game_id)
+            row = _game_row(seat)
             state = runner.cached_state(row)  # the log read again only when this process has not it
             if state is None:
                 state = eventlog.load(row).state
