@@ -137,9 +137,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # Lets psycopg prepare statements where asked to (the event append asks; Django's own
-    # queries use client-side binding and are unaffected).
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
+    # psycopg prepares nothing itself: at each rollback it would deallocate every statement of
+    # the session, those pbem.prepared keeps (the append, the reply path's rows) included.
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 
 # Least privilege (pbem/dbroles.py): DATABASE_URL is the service's role, which may read and
 # append the log but never change it; DATABASE_OWNER_URL, when set, is the role that owns the

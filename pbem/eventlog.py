@@ -7,23 +7,19 @@ skipped. Snapshots are caches of that fold and may be deleted at any time.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
-import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
-from psycopg.pq import DiagnosticField, ExecStatus, TransactionStatus
 
 from games.base import GameSpec
 
-from . import chain, fold
+from . import chain, fold, prepared
 from .models import Event, Game, Snapshot
 from .registry import get_game
 
@@ -487,11 +483,7 @@ def _append_sql(
         )
     parts.append(" SELECT count(*) FROM bump")
     sql = "".join(parts)
-    pieces = sql.split("%s")
-    numbered = pieces[0] + "".join(f"${i}{piece}" for i, piece in enumerate(pieces[1:], start=1))
-    # Named after its text: two threads building statements at once cannot give one name to two.
-    name = "pbem_append_" + hashlib.sha256(numbered.encode()).hexdigest()[:20]
-    statement = AppendStatement(sql, numbered.encode(), name.encode())
+    statement = AppendStatement(sql, *prepared.numbered(sql, "pbem_append_"))
     _APPEND_SQL[key] = statement
     return statement
 
@@ -526,69 +518,25 @@ def _append_pg(
     if db.connection is None:
         db.ensure_connection()
     with db.wrap_database_errors:
-        conn = db.connection
-        status = conn.pgconn.transaction_status
-        if (conn.autocommit and status == TransactionStatus.IDLE) or status == TransactionStatus.INTRANS:
-            # In autocommit, or in a transaction already open (a group of appends, runner.run_group):
-            # nothing for psycopg to send first.
-            count = _exec_prepared(conn, statement, params)
-        else:
-            # A transaction not opened yet: psycopg's own cursor, which knows to open it.
-            # Server-side binding on Django's connection (so: the same transaction), prepared.
-            with psycopg.Cursor(conn) as cursor:
-                cursor.execute(statement.sql, params, prepare=True)
-                row = cursor.fetchone()
-                count = row[0] if row else 0
+        count = _exec_prepared(db.connection, statement, params)
     if not count:
         raise Conflict(f"game {game_id} moved past version {expected}")
 
 
-# Statements prepared on each connection (by the psycopg connection object: a reconnection is a
-# new object and starts empty).
-_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_PREPARED_LOCK = threading.Lock()
-
-
 def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
-    """Runs the append in autocommit as one libpq call: a prepared statement, text parameters.
+    """Runs the append as one prepared statement through libpq (pbem.prepared), text parameters.
 
     This is the hot path of every command, and psycopg's general machinery (adapting each
     parameter, its generators and waits) cost more CPU than the statement's own execution; the
     statement's parameters are only ints, strings, booleans, a timestamp and JSON text, so
-    spelling them as text here is simple. In autocommit, or in a transaction already open (not
-    one yet to open: there psycopg must send BEGIN).
+    spelling them as text here is simple.
     """
     encode = str.encode  # most parameters are strings or ints: they take the short way
     values = [
         encode(value) if value.__class__ is str else b"%d" % value if value.__class__ is int else _as_text(value)
         for value in params
     ]
-    with _PREPARED_LOCK:
-        prepared = _PREPARED.get(conn)
-        if prepared is None:
-            prepared = _PREPARED[conn] = set()
-    with conn.lock:
-        for _attempt in (1, 2):
-            if statement.name not in prepared:
-                made = conn.pgconn.prepare(statement.name, statement.numbered, None)
-                if made.error_field(DiagnosticField.SQLSTATE) != b"42P05":  # already there: as good
-                    _check(conn, made, ExecStatus.COMMAND_OK)
-                prepared.add(statement.name)
-            result = conn.pgconn.exec_prepared(statement.name, values)
-            if (
-                result.status == ExecStatus.FATAL_ERROR and result.error_field(DiagnosticField.SQLSTATE) == b"26000"
-            ):  # the session lost it (DISCARD ALL): prepared again, at once unless a transaction just failed
-                prepared.discard(statement.name)
-                if conn.pgconn.transaction_status == TransactionStatus.IDLE:
-                    continue
-            _check(conn, result, ExecStatus.TUPLES_OK)
-            return int(result.get_value(0, 0))
-    raise psycopg.OperationalError("the append statement could not be prepared")
-
-
-def _check(conn, result, expected) -> None:
-    if result.status != expected:
-        raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+    return int(prepared.execute(conn, statement.numbered, statement.name, values).get_value(0, 0))
 
 
 def _as_text(value) -> bytes | None:

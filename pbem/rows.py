@@ -1,4 +1,5 @@
-"""Rows of the reply path read and written by statements made once per process.
+"""Rows of the reply path read and written by statements made once per process (and, on
+PostgreSQL, prepared once per connection: pbem.prepared).
 
 Processing a mail reads and writes a handful of single rows (the stored message, its seat and
 game, the answer); through the ORM each costs 0.7–1.8 ms of CPU to compile its SQL, against
@@ -16,7 +17,9 @@ from typing import TypeVar
 
 from django.db import connection
 from django.db.models import Model
+from psycopg.adapt import PyFormat, Transformer
 
+from . import prepared
 from .models import Game, InboundMessage, Seat
 
 M = TypeVar("M", bound=Model)
@@ -57,8 +60,55 @@ def from_row(model: type[M], values) -> M:
     return model.from_db(connection.alias, attnames, converted)
 
 
+class _PreparedCursor:
+    """Enough of a DB-API cursor for Django's CursorWrapper to run one of these statements
+    prepared (pbem.prepared): planned once per connection, its parameters dumped and its row
+    loaded by psycopg's adapters, as Django's own cursor would give them."""
+
+    def __init__(self, conn) -> None:
+        self._conn = conn
+        self._tx = Transformer(conn)
+        self._query: _Logged | None = None  # what Django's queries log reads as the statement run
+        self._row: tuple | None = None
+        self.rowcount = -1
+
+    def execute(self, sql: str, params) -> None:
+        text, name = prepared.numbered(sql, "pbem_rows_")
+        values = list(self._tx.dump_sequence(params, [PyFormat.TEXT] * len(params)))
+        result = prepared.execute(self._conn, text, name, values)
+        self._query = _Logged(text)
+        self.rowcount = result.command_tuples if result.command_tuples is not None else -1
+        self._row = None
+        if result.ntuples:
+            self._tx.set_pgresult(result)
+            self._row = self._tx.load_row(0, tuple)
+
+    def fetchone(self):
+        row, self._row = self._row, None
+        return row
+
+    def close(self) -> None:
+        self._row = None
+
+
+class _Logged:
+    def __init__(self, query: bytes) -> None:
+        self.query = query
+
+
+def _cursor():
+    """A cursor for the reply path's statements: on PostgreSQL each runs prepared (the server
+    stops planning it anew: 0.2 ms of the facts query's 0.3), wrapped as Django wraps its own
+    cursors (its errors, execute wrappers and queries log)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    return connection._prepare_cursor(_PreparedCursor(connection.connection))
+
+
 def fetch_one(sql: str, params: list) -> tuple | None:
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 
@@ -79,7 +129,7 @@ def insert(instance: M) -> M:
     Raises IntegrityError as save() does."""
     fields, sql = _insert_sql(type(instance))
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         instance.pk = cursor.fetchone()[0]
     instance._state.adding, instance._state.db = False, connection.alias
@@ -99,7 +149,7 @@ def update(instance: Model, names: list[str]) -> None:
     """save(update_fields=names) in one ready statement."""
     fields, sql = _update_sql(type(instance), tuple(names))
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, [*params, instance.pk])
 
 

@@ -81,6 +81,8 @@ def test_the_append_never_writes_events_for_a_game_that_does_not_exist(make_game
 
 def test_an_append_expecting_an_old_version_gets_a_conflict_and_changes_nothing(make_game):
     game = make_game()
+    services.submit(game.pk, 0, "say zero", causation_id="rb-0")  # the append's statement prepared
+    game.refresh_from_db()
     rows, _ = eventlog.build_rows(
         game.pk, game.version - 1, "x" * 64, [eventlog.NewEvent("pbem.Said", {})], ("system", None, None), "", None
     )
@@ -325,3 +327,37 @@ def test_each_shape_of_append_statement_has_a_name_of_its_own():
     assert eventlog._append_sql(*shapes[1]) is statements[1]
     for statement in statements:
         assert statement.sql.count("%s") == statement.numbered.count(b"$") and b"%s" not in statement.numbered
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_rollback_does_not_lose_the_append_statement_of_a_transaction_opened_later(settings):
+    """psycopg deallocates every statement of the session at a rollback once it has prepared one
+    of its own; the append's statement is ours, so psycopg must never prepare one: an append in
+    a transaction that a rollback preceded still runs (it failed there: 'prepared statement does
+    not exist', and the whole transaction with it)."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = services.create_game(
+        "diceduel", [services.PlayerSpec("Alice", "a@x.org"), services.PlayerSpec("Bob", "b@x.org")], {}
+    )
+    services.submit(game.pk, 0, "say zero", causation_id="rb-0")  # the append's statement prepared
+    game.refresh_from_db()
+    rows, _ = eventlog.build_rows(
+        game.pk,
+        game.version,
+        game.head_hash,
+        [eventlog.NewEvent("pbem.Said", {"text": "one"})],
+        ("system", None, None),
+        "",
+        None,
+    )
+    with transaction.atomic():  # the append first in its transaction, which psycopg opens
+        eventlog.append(game.pk, game.version, game.head_hash, rows, {}, [])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Game.objects.filter(pk=game.pk).exists()
+        raise RuntimeError("a refused command rolls its transaction back")
+    with transaction.atomic():  # a transaction already open when the append comes
+        Game.objects.filter(pk=game.pk).exists()
+        services.submit(game.pk, 0, "say two", causation_id="rb-2")
+    said = list(Event.objects.filter(game=game, type="pbem.Said").values_list("payload__text", flat=True))
+    assert said[-3:] == ["zero", "one", "two"]

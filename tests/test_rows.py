@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from django.db import IntegrityError, transaction
 
 from pbem import rows
 from pbem.models import InboundMessage, Notice, Seat
+
+from .conftest import requires_postgres
 
 
 def fields_of(instance) -> dict:
@@ -67,3 +70,73 @@ def test_the_locked_message_and_its_update_round_trip(db):
         ["a@b"],
     )
     assert rows.lock_inbound(message.pk + 1000) is None
+
+
+def _prepared_names(prefix: str) -> set[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements WHERE name LIKE %s", [prefix + "%"])
+        return {name for (name,) in cursor.fetchall()}
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_taken_first_in_a_transaction_holds_until_the_transaction_ends(db):
+    """The prepared statement is the transaction's first: it must begin the transaction Django
+    opened, or the lock would last only for that statement."""
+    import psycopg
+    from django.db import connection
+
+    message = rows.insert(InboundMessage(message_id="<rows-lock@example.org>", channel="pipe", raw=b"x"))
+    params = connection.get_connection_params()
+    other = psycopg.connect(
+        host=params["host"],
+        port=params.get("port") or 5432,
+        user=params["user"],
+        dbname=params["dbname"],
+        autocommit=True,
+    )
+    try:
+        with transaction.atomic():
+            assert rows.lock_inbound(message.pk) is not None
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                other.execute("SELECT id FROM pbem_inboundmessage WHERE id = %s FOR UPDATE NOWAIT", [message.pk])
+        assert other.execute(
+            "SELECT id FROM pbem_inboundmessage WHERE id = %s FOR UPDATE NOWAIT", [message.pk]
+        ).fetchone() == (message.pk,)
+    finally:
+        other.close()
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_writes_of_a_failed_transaction_are_rolled_back_with_it(db):
+    try:
+        with transaction.atomic():
+            rows.insert(InboundMessage(message_id="<rows-tx-1@example.org>", channel="pipe", raw=b"x"))
+            rows.insert(InboundMessage(message_id="<rows-tx-1@example.org>", channel="pipe", raw=b"y"))
+    except IntegrityError:
+        pass
+    assert not InboundMessage.objects.filter(message_id="<rows-tx-1@example.org>").exists()
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_statements_stay_prepared_across_a_rollback_and_psycopg_prepares_none_of_its_own(db):
+    """psycopg, once it has prepared a statement, deallocates all of a session's at a rollback."""
+    message = rows.insert(InboundMessage(message_id="<rows-prep@example.org>", channel="pipe", raw=b"x"))
+    with transaction.atomic():
+        rows.lock_inbound(message.pk)
+    before = _prepared_names("pbem_rows_")
+    assert before
+    try:
+        with transaction.atomic():
+            rows.lock_inbound(message.pk)
+            raise RuntimeError("rolled back")
+    except RuntimeError:
+        pass
+    assert _prepared_names("pbem_rows_") == before
+    assert not _prepared_names("_pg3_")
+    with transaction.atomic():
+        assert rows.lock_inbound(message.pk).pk == message.pk
