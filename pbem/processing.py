@@ -33,13 +33,15 @@ def process(inbound_id: int) -> InboundMessage | None:
             message = rows.lock_inbound(inbound_id)
             if message is None or message.status != InboundStatus.RECEIVED:
                 return message
+            answer = None
             if message.channel in WEB_CHANNELS:
                 submissions.read_web(message)
             else:
-                replies.process_mail(message)
+                answer = replies.process_mail(message)
             message.processed_at = timezone.now()
-            # Only what processing writes: the raw message (up to a MiB) is not written again.
-            rows.update(message, PROCESSED_FIELDS)
+            # Only what processing writes (the raw message, up to a MiB, is not written again),
+            # and the mail's answer with it.
+            rows.update(message, PROCESSED_FIELDS, and_insert=answer)
         return message
     except (DataError, IntegrityError):
         # What the message holds will not go into the database (a character PostgreSQL takes

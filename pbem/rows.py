@@ -145,12 +145,29 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[list, str]:
     return fields, f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {pk} = %s"
 
 
-def update(instance: Model, names: list[str]) -> None:
-    """save(update_fields=names) in one ready statement."""
+def update(instance: Model, names: list[str], and_insert: Model | None = None) -> None:
+    """save(update_fields=names) in one ready statement. With `and_insert`, that new instance is
+    inserted too (its pk set), on PostgreSQL by the same statement: one round trip for a
+    reply's answer and its message's end state."""
     fields, sql = _update_sql(type(instance), tuple(names))
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
+    if and_insert is None:
+        with _cursor() as cursor:
+            cursor.execute(sql, [*params, instance.pk])
+        return
+    if connection.vendor != "postgresql":  # no INSERT in a WITH there: two statements
+        insert(and_insert)
+        update(instance, names)
+        return
+    new_fields, insert_sql = _insert_sql(type(and_insert))
+    new_params = [f.get_db_prep_save(f.pre_save(and_insert, True), connection) for f in new_fields]
     with _cursor() as cursor:
-        cursor.execute(sql, [*params, instance.pk])
+        cursor.execute(
+            f"WITH inserted AS ({insert_sql}), updated AS ({sql} RETURNING 1) SELECT (SELECT * FROM inserted)",
+            [*new_params, *params, instance.pk],
+        )
+        and_insert.pk = cursor.fetchone()[0]
+    and_insert._state.adding, and_insert._state.db = False, connection.alias
 
 
 # ---------------------------------------------------------------------------------------------

@@ -140,3 +140,23 @@ def test_the_statements_stay_prepared_across_a_rollback_and_psycopg_prepares_non
     assert not _prepared_names("_pg3_")
     with transaction.atomic():
         assert rows.lock_inbound(message.pk).pk == message.pk
+
+
+def test_an_end_state_and_its_answer_are_written_together(make_game):
+    """The reply's answer goes in with its message's end state (one statement on PostgreSQL)."""
+    game = make_game(2)
+    message = rows.insert(InboundMessage(message_id="<rows-and@example.org>", channel="pipe", raw=b"x"))
+    answer = Notice(game=game, kind="answer", to_email="a@example.org", context={"text": "Applied", "inbound": 1})
+    with transaction.atomic():
+        locked = rows.lock_inbound(message.pk)
+        locked.status, locked.outcome = "applied", "Applied: x"
+        rows.update(locked, ["status", "outcome"], and_insert=answer)
+    assert answer.pk and not answer._state.adding
+    stored = Notice.objects.get(pk=answer.pk)
+    assert (stored.kind, stored.to_email, stored.context, stored.status) == (
+        "answer",
+        "a@example.org",
+        {"text": "Applied", "inbound": 1},
+        "pending",
+    )
+    assert InboundMessage.objects.values_list("status", "outcome").get(pk=message.pk) == ("applied", "Applied: x")

@@ -40,14 +40,16 @@ class Refusal(Exception):
 SILENT_CODES = {"malformed", "forged", "unknown", "unknown_code"}
 
 
-def process_mail(message: InboundMessage) -> None:
+def process_mail(message: InboundMessage) -> Notice | None:
+    """Reads the mail and applies what it orders; returns its answer, to be written with the
+    message's end state (unsaved: pbem.processing writes both in one statement)."""
     raw = bytes(message.raw)
     parsed = inbound.parse(raw, message.envelope_to)
     message.sender = parsed.sender[:250]
     bounced_notice = _bounce_target(parsed)
     if parsed.automatic or bounced_notice:
         _automatic(message, parsed, raw, bounced_notice)
-        return
+        return None
     facts = None
     try:
         seat, facts = identify_with_facts(parsed)
@@ -87,8 +89,8 @@ def process_mail(message: InboundMessage) -> None:
         elif not _answerable(refusal, parsed):
             message.outcome += "\n(Not answered: the message proves no link to a seat here.)"
         else:
-            answer(message, parsed, refusal.seat, refusal.code, refusal.text, facts=facts)
-        return
+            return answer(message, parsed, refusal.seat, refusal.code, refusal.text, facts=facts)
+        return None
     # The stale guard is for moves: a reply of only table talk, questions or preferences to an
     # older notice is as good as one to the newest.
     expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat, facts)
@@ -113,7 +115,7 @@ def process_mail(message: InboundMessage) -> None:
         board, text = _apply(message, seat, lines, positions, expected)
     note = ignored_note(ignored)
     message.outcome += note
-    answer(message, parsed, seat, message.error_code, text + note, board=board, facts=facts)
+    return answer(message, parsed, seat, message.error_code, text + note, board=board, facts=facts)
 
 
 def _game_row(seat: Seat) -> Game:
@@ -569,8 +571,9 @@ def answer(
     board: str = "",
     facts: Facts | None = None,
 ) -> Notice | None:
-    """Queues the answer to a person's mail (in this transaction); sent once it commits.
-    `facts`: what read_facts found for this message, if it was read."""
+    """The answer to a person's mail, made ready (not yet written: the caller writes it in this
+    transaction, and it is sent once that commits). `facts`: what read_facts found for this
+    message, if it was read."""
     if not parsed.sender:
         return None
     # A loop guard for what RFC 3834 headers miss (an autoresponder that does not say so, a
@@ -588,22 +591,20 @@ def answer(
     version = message.result_version
     if seat is not None and version is None:
         version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
-    notice = rows.insert(
-        Notice(
-            game_id=seat.game_id if seat else None,
-            seat=seat,
-            kind="answer",
-            version=version or 0,
-            to_email=parsed.sender,
-            context={
-                "code": code,
-                "text": text,
-                "subject": parsed.subject[:200],
-                "in_reply_to": parsed.message_id,
-                "board": board,
-                "inbound": message.pk,
-            },
-        )
+    notice = Notice(
+        game_id=seat.game_id if seat else None,
+        seat=seat,
+        kind="answer",
+        version=version or 0,
+        to_email=parsed.sender,
+        context={
+            "code": code,
+            "text": text,
+            "subject": parsed.subject[:200],
+            "in_reply_to": parsed.message_id,
+            "board": board,
+            "inbound": message.pk,
+        },
     )
     outbox.dispatch_on_commit(notice.game_id)
     return notice
