@@ -29,7 +29,7 @@ from psycopg.pq import DiagnosticField, ExecStatus, TransactionStatus
 # object and starts empty).
 _PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PREPARED_LOCK = threading.Lock()
-_NUMBERED: dict[str, tuple[bytes, bytes]] = {}
+_NUMBERED: dict[tuple[str, str], tuple[bytes, bytes]] = {}
 
 STATEMENT_MISSING = b"26000"  # invalid_sql_statement_name: the session lost it
 ALREADY_PREPARED = b"42P05"  # duplicate_prepared_statement: as good
@@ -38,12 +38,13 @@ ALREADY_PREPARED = b"42P05"  # duplicate_prepared_statement: as good
 def numbered(sql: str, prefix: str = "pbem_") -> tuple[bytes, bytes]:
     """(libpq's spelling of `sql`, with $1 … for each %s; the name it is prepared under). The
     name comes from the text, so two texts never share a name, whoever builds them first."""
-    found = _NUMBERED.get(sql)
+    found = _NUMBERED.get((sql, prefix))
     if found is None:
-        pieces = sql.split("%s")
+        pieces = sql.replace("%%", "\x00").split("%s")  # psycopg's spelling: %% is a literal %
         text = pieces[0] + "".join(f"${i}{piece}" for i, piece in enumerate(pieces[1:], start=1))
+        text = text.replace("\x00", "%")
         name = prefix + hashlib.sha256(text.encode()).hexdigest()[:20]
-        found = _NUMBERED[sql] = (text.encode(), name.encode())
+        found = _NUMBERED[sql, prefix] = (text.encode(), name.encode())
     return found
 
 
