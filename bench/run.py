@@ -18,6 +18,8 @@ Prints, in one run and against the same database:
   due seats timed out against the beat interval.
 
 `python -m bench.run scale` runs only the last part; bench/scale.py says how to scale it down.
+`python -m bench.run processes` runs the mail part, then replies through the SMTP listener and one
+Celery worker in processes of their own (bench/processes.py).
 """
 
 from __future__ import annotations
@@ -262,6 +264,12 @@ def main() -> int:
         from bench import scale
 
         scale.run()
+        return 0
+    if sys.argv[1:] == ["processes"]:
+        from bench import processes
+
+        print(mail_rate(), flush=True)
+        print(processes.run(), flush=True)
         return 0
 
     lines = []
