@@ -201,7 +201,48 @@ def timeout_lines() -> list[str]:
         f"seat, against a beat interval of {beat:.0f} s: {took / beat:.2f} of it "
         f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})",
         _timeouts_alone_line(template),
+        _timeouts_dispatch_line(template),
     ]
+
+
+def _timeouts_dispatch_line(template) -> str:
+    """One sweep in this process with the notices dispatched as in production (a task queued on
+    a Redis broker once each group commits; nothing consumes them here) beside the same sweep
+    dispatching nothing (as the lines above), alternating rounds on fresh clones."""
+    import redis
+    from celery import current_app
+    from django.conf import settings
+    from django.utils import timezone
+
+    from pbem import deadlines, eventlog
+    from pbem.models import DeadlineTimer
+
+    url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
+    queue = redis.Redis.from_url(url)
+    conf = current_app.conf
+    saved = (conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH)
+    conf.broker_url, conf.task_always_eager = url, False
+    per_seat: dict[str, list[float]] = {"none": [], "on_commit": []}
+    tasks = 0
+    try:
+        queue.flushdb()
+        for mode in ("none", "on_commit") * 2:
+            DeadlineTimer.objects.update(due_at=None)
+            clone_games(template, TIMEOUT_SAMPLE, (timezone.now() - timedelta(minutes=1)).isoformat())
+            eventlog.cache_clear()
+            settings.PBEM_NOTICE_DISPATCH = mode
+            t0 = time.perf_counter()
+            done = deadlines.run_deadlines(helpers=0)["timed_out"]
+            per_seat[mode].append((time.perf_counter() - t0) / max(1, done) * 1000)
+        tasks = queue.llen(conf.task_default_queue or "celery")
+    finally:
+        conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH = saved
+        queue.flushdb()
+    return (
+        f"timeouts, one sweep alone, notices dispatched to a Redis broker ({TIMEOUT_SAMPLE:,} seats, 2 alternating "
+        f"rounds): {statistics.median(per_seat['on_commit']):.2f} ms a seat, {tasks / 2:,.0f} tasks queued a round "
+        f"(one a group of {deadlines.GROUP}); dispatching nothing {statistics.median(per_seat['none']):.2f} ms a seat"
+    )
 
 
 def _timeouts_alone_line(template) -> str:

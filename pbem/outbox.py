@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from contextlib import contextmanager
 
 from celery import current_app
 from django.conf import settings
@@ -30,10 +31,37 @@ class BrokerAway(Exception):
     """The broker did not take the task in time (or failed recently): the sweep will."""
 
 
+_together = threading.local()
+
+
 def dispatch_on_commit(game_id: int | None) -> None:
     if getattr(settings, "PBEM_NOTICE_DISPATCH", "on_commit") != "on_commit":
         return
+    games = getattr(_together, "games", None)
+    if games is not None:
+        # Noted once this part commits (a savepoint that rolls back drops it, and its notices).
+        transaction.on_commit(lambda: games.add(game_id))
+        return
     transaction.on_commit(lambda: _dispatch(game_id))
+
+
+@contextmanager
+def dispatch_together():
+    """The notices written in this block go out by one task once the transaction commits, not
+    by one task a game: a group of games timed out together (runner.run_group) queued one task
+    and started one publishing thread a game, ten thousand for ten thousand due seats. Enter it
+    inside the transaction, outside the savepoints of its parts."""
+    if getattr(_together, "games", None) is not None:  # within another such block: its task
+        yield
+        return
+    games: set = set()
+    _together.games = games
+    try:
+        yield
+    finally:
+        _together.games = None
+    # Registered last, so it runs after every part's note that survived.
+    transaction.on_commit(lambda: games and _dispatch(next(iter(games)) if len(games) == 1 else None))
 
 
 def _dispatch(game_id: int | None) -> None:

@@ -424,7 +424,7 @@ def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepo
     if prepare is not None:
         prepare(works)
     done: dict[int, Work | None] = dict.fromkeys(order)
-    with transaction.atomic():
+    with transaction.atomic(), outbox.dispatch_together():
         for game_id in order:
             work = works.get(game_id)
             if work is None:

@@ -198,3 +198,20 @@ def test_run_group_appends_each_game_and_leaves_the_rest_to_run(make_game, cache
     for game in (games[0], games[2]):
         assert Event.objects.filter(game=game, type="pbem.Said").count() == 1
         assert Game.objects.get(pk=game.pk).version == Event.objects.filter(game=game).count()
+
+
+def test_a_group_queues_one_sending_task_not_one_a_game(
+    make_game, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Ten thousand timed-out seats queued ten thousand tasks (and started as many publishing
+    threads); a group's notices now go out by one task once its transaction commits."""
+    from pbem import outbox
+
+    games, when = due_games(make_game, 5)
+    settings.PBEM_NOTICE_DISPATCH = "on_commit"
+    queued = []
+    monkeypatch.setattr(outbox, "queue_task", lambda name, *args: queued.append((name, args)))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.run_deadlines(when, helpers=0)["timed_out"] == 5
+    assert queued == [("pbem.tasks.send_pending_notices", (None,))]
+    assert Notice.objects.filter(game__in=games, kind="timedout", status="pending").count() == 5
