@@ -80,3 +80,24 @@ def test_the_smtp_listener_keeps_its_connections_between_messages_and_closes_the
     finally:
         listener.stop()
     assert other_sessions() == 0
+
+
+def test_a_kept_connection_the_server_dropped_is_replaced_before_the_next_task_uses_it():
+    """A database restart between two tasks: the kept connection is checked first
+    (DB_CONN_HEALTH_CHECKS), so the next task reconnects instead of failing."""
+    import psycopg
+
+    from config.celery import close_old_connections
+    from pbem import tasks
+
+    task = tasks.process_inbound
+    close_old_connections(sender=task)
+    Game.objects.exists()
+    close_old_connections(sender=task)
+    params = connection.get_connection_params()
+    with psycopg.connect(
+        host=params["host"], port=params.get("port") or 5432, user=params["user"], dbname=params["dbname"], autocommit=True
+    ) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+    close_old_connections(sender=task)  # the next task begins
+    assert not Game.objects.exists()
