@@ -96,7 +96,11 @@ def test_a_kept_connection_the_server_dropped_is_replaced_before_the_next_task_u
     close_old_connections(sender=task)
     params = connection.get_connection_params()
     with psycopg.connect(
-        host=params["host"], port=params.get("port") or 5432, user=params["user"], dbname=params["dbname"], autocommit=True
+        host=params["host"],
+        port=params.get("port") or 5432,
+        user=params["user"],
+        dbname=params["dbname"],
+        autocommit=True,
     ) as other:
         other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
     close_old_connections(sender=task)  # the next task begins
