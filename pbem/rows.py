@@ -182,6 +182,11 @@ def lock_inbound(inbound_id: int):
     return from_row(InboundMessage, row) if row else None
 
 
+def seat_exists(seat_id: int) -> bool:
+    """Whether there is such a seat (the SMTP listener's check of each recipient's token)."""
+    return fetch_one("SELECT 1 FROM pbem_seat WHERE id = %s", [seat_id]) is not None
+
+
 def seat_with_game(seat_id: int):
     """The seat with its game row (as select_related("game") gives it), or None."""
     found = seat_game_and(seat_id)

@@ -160,3 +160,8 @@ def test_an_end_state_and_its_answer_are_written_together(make_game):
         "pending",
     )
     assert InboundMessage.objects.values_list("status", "outcome").get(pk=message.pk) == ("applied", "Applied: x")
+
+
+def test_a_seat_exists_only_when_there_is_one(make_game):
+    seat = Seat.objects.filter(game=make_game(2)).first()
+    assert rows.seat_exists(seat.pk) and not rows.seat_exists(seat.pk + 1000)

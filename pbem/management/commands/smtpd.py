@@ -22,9 +22,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
 
-from pbem import addressing, health, inbox
+from pbem import addressing, health, inbox, rows
 from pbem.mail import outbound
-from pbem.models import Seat
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +46,7 @@ def recipient_problem(address: str) -> str:
     except addressing.TokenProblem as exc:
         return str(exc)
     close_old_connections()  # see store_message
-    known = Seat.objects.filter(pk=seat_id).exists()
+    known = rows.seat_exists(seat_id)
     return "" if known else "This seat token belongs to no seat here."
 
 
