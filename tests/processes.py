@@ -62,3 +62,29 @@ class Peer:
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait(10)
+
+
+def celery_worker_command(queue: str, log: Path) -> list[str]:
+    """A solo Celery worker of the service on a queue of its own (`queue`), logging to `log`:
+    as the tests that need a real worker start one."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool",
+        "solo",
+        "-Q",
+        queue,
+        "-l",
+        "info",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-n",
+        f"{queue}@%h",
+        "-f",
+        str(log),
+    ]

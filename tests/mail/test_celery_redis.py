@@ -11,7 +11,6 @@ import email.policy
 import os
 import socket
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -26,6 +25,7 @@ from pbem import inbox, services, tasks
 from pbem.mail import outbound
 from pbem.models import InboundMessage, Notice
 from tests.conftest import CAST
+from tests.processes import celery_worker_command
 
 from .conftest import free_port, hand
 from .replies import reply
@@ -89,27 +89,7 @@ def worker(settings, smtp_sink, tmp_path):
     log = tmp_path / "worker.log"
     saved = {key: celery_app.conf[key] for key in ("task_always_eager", "task_default_queue", "broker_url")}
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "-Q",
-            queue,
-            "-l",
-            "info",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{queue}@%h",
-            "-f",
-            str(log),
-        ],
+        celery_worker_command(queue, log),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from pbem import services
 from pbem.models import Event, Game, Notice
 from tests.conftest import CAST, requires_postgres
-from tests.processes import ROOT, service_env
+from tests.processes import ROOT, celery_worker_command, service_env
 
 from .test_celery_redis import REDIS_URL, _redis_up, wait_until
 
@@ -108,27 +108,7 @@ def test_a_silent_table_is_played_out_by_celery_beat_and_a_worker(settings, smtp
         CELERY_TASK_DEFAULT_QUEUE=queue,
     )
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "-Q",
-            queue,
-            "-l",
-            "info",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{queue}@%h",
-            "-f",
-            str(tmp_path / "worker.log"),
-        ],
+        celery_worker_command(queue, tmp_path / "worker.log"),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
