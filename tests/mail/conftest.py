@@ -5,11 +5,13 @@ from __future__ import annotations
 import email
 import email.policy
 import socket
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
+from django.db import connection
 
 from pbem import eventlog, inbox, processing
 from pbem.mail import sending
@@ -46,17 +48,42 @@ class Sink:
         return self.parsed()
 
 
+def at_once(workers: int, work) -> None:
+    """Runs `work` in `workers` threads let go together (several senders at once), each closing
+    its own database connection when done."""
+    start = threading.Barrier(workers)
+
+    def run() -> None:
+        start.wait()
+        try:
+            work()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def mail_goes_to(handler, settings) -> Controller:
+    """An SMTP server on a port of its own, answering with `handler` (an aiosmtpd handler), and
+    Django's mail sent to it in plain SMTP; the caller stops the returned controller."""
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    return controller
+
+
 @pytest.fixture
 def smtp_sink(settings):
     sink = Sink()
-    port = free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    sink.port = port
+    controller = mail_goes_to(sink, settings)
+    sink.port = controller.port
     yield sink
     controller.stop()
 

@@ -9,7 +9,6 @@ from email import message_from_bytes, policy
 from unittest import mock
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.core.mail.message import sanitize_address
 
 from pbem import services
@@ -18,7 +17,7 @@ from pbem.models import Notice
 from pbem.registry import all_games, get_game
 from tests.conftest import CAST
 
-from .conftest import free_port
+from .conftest import mail_goes_to
 
 DRAWN = sorted(kind for kind, spec in all_games().items() if spec.render_svg is not None)
 
@@ -35,12 +34,7 @@ class _BytesSink:
 @pytest.fixture
 def smtp_bytes_sink(settings):
     sink = _BytesSink()
-    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    controller = mail_goes_to(sink, settings)
     yield sink.messages
     controller.stop()
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.db import connection
 from django.utils import timezone
 
 from pbem import desk, services
@@ -17,7 +14,7 @@ from pbem.mail import outbound, sending
 from pbem.models import Event, Game, Notice
 from tests.conftest import CAST
 
-from .conftest import Sink, free_port, hand, send_all
+from .conftest import Sink, at_once, free_port, hand, mail_goes_to, send_all
 
 
 def test_two_senders_at_once_send_each_notice_once(transactional_db, settings):
@@ -28,20 +25,7 @@ def test_two_senders_at_once_send_each_notice_once(transactional_db, settings):
     ids = list(Notice.objects.filter(game=game).values_list("id", flat=True))
     assert len(ids) == 3
     results: list[str] = []
-    start = threading.Barrier(4)
-
-    def worker():
-        start.wait()
-        try:
-            results.extend(sending.send_notice(i) for i in ids)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    at_once(4, lambda: results.extend(sending.send_notice(i) for i in ids))
     assert sorted(results).count("sent") == 3 and results.count("not_claimed") == 9
     assert sorted(m.to[0] for m in mail.outbox) == sorted(p.email for p in CAST[:3])
     assert len({m.extra_headers["Message-ID"] for m in mail.outbox}) == 3
@@ -91,10 +75,7 @@ class RefusingSink(Sink):
 @pytest.fixture
 def refusing_sink(settings):
     sink = RefusingSink()
-    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+    controller = mail_goes_to(sink, settings)
     yield sink
     controller.stop()
 

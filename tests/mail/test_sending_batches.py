@@ -3,10 +3,7 @@ version loaded once for every notice that speaks of it, and each mail as it woul
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from aiosmtpd.controller import Controller
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,7 +13,7 @@ from pbem.mail import outbound, sending
 from pbem.models import Notice
 from tests.conftest import CAST
 
-from .conftest import Sink, free_port, send_all
+from .conftest import Sink, at_once, free_port, mail_goes_to, send_all
 
 
 class CountingSink(Sink):
@@ -43,13 +40,7 @@ class CountingSink(Sink):
 
 def counting_sink(settings, refuse: str = ""):
     sink = CountingSink(refuse)
-    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    return sink, controller
+    return sink, mail_goes_to(sink, settings)
 
 
 @pytest.fixture
@@ -162,20 +153,7 @@ def test_four_batch_senders_at_once_send_each_notice_once(settings):
     for _ in range(3):
         services.create_game("diceduel", CAST[:3], {})
     results: list[dict] = []
-    start = threading.Barrier(4)
-
-    def worker():
-        start.wait()
-        try:
-            results.append(sending.send_pending(None))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    at_once(4, lambda: results.append(sending.send_pending(None)))
     assert sum(r.get("sent", 0) for r in results) == 9
     assert len({m.extra_headers["Message-ID"] for m in mail.outbox}) == len(mail.outbox) == 9
 
