@@ -14,22 +14,16 @@ from __future__ import annotations
 
 import os
 import smtplib
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from bench.scale import REDIS_URL, free_port
+
 ROOT = Path(__file__).resolve().parents[1]
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 GAMES = int(os.environ.get("BENCH_PROCESS_GAMES", "60"))
 ROUNDS = int(os.environ.get("BENCH_PROCESS_ROUNDS", "3"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:

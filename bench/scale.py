@@ -32,9 +32,11 @@ TIMEOUT_SEATS = int(os.environ.get("BENCH_TIMEOUT_SEATS", "10000"))
 TIMEOUT_SAMPLE = int(os.environ.get("BENCH_TIMEOUT_SAMPLE", "1000"))
 NOTICES = int(os.environ.get("BENCH_NOTICES", "1000"))
 PIPE_RUNS = int(os.environ.get("BENCH_PIPE_RUNS", "10"))
+# A Redis database of the bench's own for the parts that queue tasks (flushed by each).
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 
 
-def _free_port() -> int:
+def free_port() -> int:
     import socket
 
     with socket.socket() as s:
@@ -217,7 +219,7 @@ def _timeouts_dispatch_line(template) -> str:
     from pbem import deadlines, eventlog
     from pbem.models import DeadlineTimer
 
-    url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
+    url = REDIS_URL
     queue = redis.Redis.from_url(url)
     conf = current_app.conf
     saved = (conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH)
@@ -314,7 +316,7 @@ def notice_lines() -> list[str]:
             {},
         )
     pending = list(Notice.objects.filter(status="pending").select_related("game", "seat").order_by("id"))
-    port = _free_port()
+    port = free_port()
     sink = _sink_process(port)
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
@@ -465,7 +467,7 @@ def served_lines() -> list[str]:
         g = Game.objects.get(pk=game.pk)
         services.submit(game.pk, g.awaited[0], "mark 1" if g.version % 5 else f"say move {g.version}")
     token = addressing.token_for(Seat.objects.get(game=game, number=0))
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "SECRET_KEY": settings.SECRET_KEY,
@@ -537,7 +539,7 @@ def _timed(cmd: list[str], data: bytes, env: dict, runs: int) -> tuple[float, se
 def pipe_lines() -> list[str]:
     from django.conf import settings
 
-    port = _free_port()
+    port = free_port()
     # With a broker the listener (and receive_email) only queue the processing, as in production;
     # without one they would process each reply before answering, and that is not the door's cost.
     broker = os.environ.get("BENCH_REDIS_URL") or os.environ.get("PBEM_TEST_REDIS_URL", "")

@@ -61,7 +61,15 @@ def dispatch_together():
     finally:
         _together.games = None
     # Registered last, so it runs after every part's note that survived.
-    transaction.on_commit(lambda: games and _dispatch(next(iter(games)) if len(games) == 1 else None))
+    transaction.on_commit(lambda: _dispatch_games(games))
+
+
+def _dispatch_games(games: set) -> None:
+    """One task: the game's own for one game, all pending notices for more (nothing for none)."""
+    if len(games) == 1:
+        _dispatch(next(iter(games)))
+    elif games:
+        _dispatch(None)
 
 
 def _dispatch(game_id: int | None) -> None:

@@ -165,3 +165,19 @@ def test_an_end_state_and_its_answer_are_written_together(make_game):
 def test_a_seat_exists_only_when_there_is_one(make_game):
     seat = Seat.objects.filter(game=make_game(2)).first()
     assert rows.seat_exists(seat.pk) and not rows.seat_exists(seat.pk + 1000)
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_value_the_database_refuses_is_djangos_data_error_and_changes_nothing(db):
+    """What processing catches to end a message that will not go in (a NUL PostgreSQL text takes
+    nowhere): the prepared path raises Django's DataError, as the ORM would, and writes nothing."""
+    from django.db import DataError
+
+    message = rows.insert(InboundMessage(message_id="<rows-nul@example.org>", channel="pipe", raw=b"x"))
+    with pytest.raises(DataError), transaction.atomic():
+        locked = rows.lock_inbound(message.pk)
+        locked.status, locked.outcome = "applied", "nul \x00 here"
+        rows.update(locked, ["status", "outcome"])
+    assert InboundMessage.objects.values_list("status", "outcome").get(pk=message.pk) == ("received", "")
+    assert rows.lock_inbound(message.pk).pk == message.pk  # the connection is still good
