@@ -91,7 +91,7 @@ def raw_worker(args) -> int:
 
 def service_worker(args) -> int:
     game_id, seconds = args
-    from pbem import services
+    from pbem.play import services
 
     services.submit(game_id, 0, "mark 1")  # warm: load the game into this process's cache
     count = 0
@@ -114,7 +114,7 @@ def rate(pool_size: int, fn, args, initializer=None) -> float:
 def new_game(players: int = 1, mailbox: str = ""):
     """`mailbox`: a prefix making the players' addresses the game's own (the answer's loop guard
     counts answers per address, so games sharing addresses would stop being answered)."""
-    from pbem import services
+    from pbem.play import services
 
     return services.create_game(
         "tally", [services.PlayerSpec(f"P{i}", f"{mailbox}p{i}@bench.invalid") for i in range(players)], {}
@@ -122,14 +122,14 @@ def new_game(players: int = 1, mailbox: str = ""):
 
 
 def fill(game_id: int, commands: int) -> None:
-    from pbem import services
+    from pbem.play import services
 
     for i in range(commands):
         services.submit(game_id, 0, f"mark {i % 9 + 1}")
 
 
 def timed_load(game, repeat: int = 20, snapshots: bool = True) -> float:
-    from pbem import eventlog
+    from pbem.log import eventlog
 
     best = float("inf")
     for _ in range(repeat):
@@ -145,7 +145,7 @@ def chain_cost(game, events: int = 20_000) -> str:
     side by side (pbem/CHAIN.md: scheme 2 adds four HMACs and two digests per event)."""
     from django.utils import timezone
 
-    from pbem import chain, eventlog
+    from pbem.log import chain, eventlog
 
     event = eventlog.NewEvent("Marked", {"seat": 0, "n": 3})  # what a tally command appends
     now, cost = timezone.now(), {}
@@ -189,7 +189,7 @@ def mail_rate(games: int = 60, rounds: int = 3) -> str:
     services.submit of the same moves, in this one process."""
     from celery import current_app
 
-    from pbem import inbox
+    from pbem.doors import inbox
 
     current_app.loader.import_default_modules()  # what a worker has done before its first task
     # No broker here: the door stores, and this process then processes the row as the worker's
@@ -202,8 +202,9 @@ def mail_rate(games: int = 60, rounds: int = 3) -> str:
 
 
 def _mail_rate(games: int, rounds: int) -> str:
-    from pbem import inbox, processing, services
+    from pbem.doors import inbox, processing
     from pbem.models import Game, Notice
+    from pbem.play import services
 
     by_mail = [new_game(2, mailbox=f"g{n}-").pk for n in range(games)]
     bare = [new_game(2).pk for _ in range(games)]

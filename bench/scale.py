@@ -46,8 +46,8 @@ def free_port() -> int:
 
 def _template_game():
     """A running one-seat Tally game whose turn notice went out: what every clone copies."""
-    from pbem import services
     from pbem.models import Notice
+    from pbem.play import services
 
     game = services.create_game("tally", [services.PlayerSpec("P0", "p0@bench.invalid")], {})
     Notice.objects.filter(game=game).update(status="sent")
@@ -118,8 +118,8 @@ def sweep_lines() -> list[str]:
     from django.db import connection
     from django.utils import timezone
 
-    from pbem import deadlines
     from pbem.models import DeadlineTimer
+    from pbem.play import deadlines
 
     lines = []
     template = _template_game()
@@ -165,7 +165,7 @@ def sweep_lines() -> list[str]:
 def _sweep_in_process(_arg) -> dict:
     from django.db import connection
 
-    from pbem import deadlines
+    from pbem.play import deadlines
 
     try:
         return deadlines.run_deadlines()
@@ -174,7 +174,7 @@ def _sweep_in_process(_arg) -> dict:
 
 
 def timeout_lines() -> list[str]:
-    """10,000 due seats: the deadline timer with its helper sweeps (pbem.deadlines.HELPERS),
+    """10,000 due seats: the deadline timer with its helper sweeps (pbem.play.deadlines.HELPERS),
     each in its own process as the workers would run them."""
     import multiprocessing as mp
 
@@ -182,8 +182,8 @@ def timeout_lines() -> list[str]:
     from django.utils import timezone
 
     from bench.run import setup_django
-    from pbem import deadlines
     from pbem.models import DeadlineTimer
+    from pbem.play import deadlines
 
     DeadlineTimer.objects.update(due_at=None)  # only the seats made here are due
     template = _template_game()
@@ -216,8 +216,9 @@ def _timeouts_dispatch_line(template) -> str:
     from django.conf import settings
     from django.utils import timezone
 
-    from pbem import deadlines, eventlog
+    from pbem.log import eventlog
     from pbem.models import DeadlineTimer
+    from pbem.play import deadlines
 
     url = REDIS_URL
     queue = redis.Redis.from_url(url)
@@ -256,8 +257,9 @@ def _timeouts_alone_line(template) -> str:
 
     from django.utils import timezone
 
-    from pbem import deadlines, eventlog
+    from pbem.log import eventlog
     from pbem.models import DeadlineTimer
+    from pbem.play import deadlines
 
     def fresh() -> None:
         DeadlineTimer.objects.update(due_at=None)
@@ -301,9 +303,10 @@ def _sink_process(port: int) -> subprocess.Popen:
 def notice_lines() -> list[str]:
     from django.conf import settings
 
-    from pbem import eventlog, services
+    from pbem.log import eventlog
     from pbem.mail import outbound, sending
     from pbem.models import Notice
+    from pbem.play import services
 
     Notice.objects.filter(status="pending").update(status="skipped")
     for i in range(NOTICES // 2):
@@ -388,8 +391,8 @@ def page_lines() -> list[str]:
     from django.conf import settings
     from django.test import Client
 
-    from pbem import addressing, services
     from pbem.models import Game, Seat
+    from pbem.play import addressing, services
 
     settings.ALLOWED_HOSTS = ["*"]
     settings.PBEM_RATE_TOKEN_FAILURES = (10**6, 600)
@@ -404,15 +407,15 @@ def page_lines() -> list[str]:
             services.submit(game.pk, seat, "mark 1" if g.version % 5 else f"say move {g.version}")
         sizes[events] = game
     client = Client()
-    from pbem import audit
+    from pbem.audit import checks
 
     big_game = Game.objects.get(pk=sizes[1000].pk)
     t0 = time.perf_counter()
-    audit.verify(big_game)
+    checks.verify(big_game)
     fresh = time.perf_counter() - t0
-    audit.verify(big_game, cached=True)
+    checks.verify(big_game, cached=True)
     t0 = time.perf_counter()
-    audit.verify(big_game, cached=True)
+    checks.verify(big_game, cached=True)
     kept = time.perf_counter() - t0
     lines = [
         f"audit verification at {big_game.version} events: {fresh * 1000:.1f} ms walking the log, "
@@ -457,8 +460,8 @@ def served_lines() -> list[str]:
 
     from django.conf import settings
 
-    from pbem import addressing, services
     from pbem.models import Game, Seat
+    from pbem.play import addressing, services
 
     game = services.create_game(
         "tally", [services.PlayerSpec("P0", "p0@bench.invalid"), services.PlayerSpec("P1", "p1@bench.invalid")], {}

@@ -141,10 +141,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # psycopg prepares nothing itself: at each rollback it would deallocate every statement of
-    # the session, those pbem.prepared keeps (the append, the reply path's rows) included.
+    # the session, those pbem.log.prepared keeps (the append, the reply path's rows) included.
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 
-# Least privilege (pbem/dbroles.py): DATABASE_URL is the service's role, which may read and
+# Least privilege (pbem/ops/dbroles.py): DATABASE_URL is the service's role, which may read and
 # append the log but never change it; DATABASE_OWNER_URL, when set, is the role that owns the
 # tables, used only by `manage.py migrate` (which then grants the service role its rights).
 # Unset: one role does both, as in the embedded run.
@@ -202,7 +202,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 PBEM_BASE_URL = os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 # The ESP webhook door is off unless its signing key is set (no default: a published key lets
 # anyone post mail as any player); basic auth (ANYMAIL_WEBHOOK_SECRET, "user:password") is
-# checked too when set. pbem.doors says which doors are on, in the log and on /health/.
+# checked too when set. pbem.doors.open_doors says which doors are on, in the log and on /health/.
 ANYMAIL = {
     key: value
     for key, value in {
@@ -213,7 +213,7 @@ ANYMAIL = {
 }
 # A signed webhook request is accepted once, and only within this many seconds of its timestamp.
 PBEM_WEBHOOK_MAX_AGE = int(os.environ.get("PBEM_WEBHOOK_MAX_AGE", "300"))
-# Every inbound webhook anymail has is routed (pbem/mail/urls.py); an ESP needs only its settings:
+# Every inbound webhook anymail has is routed (pbem/doors/urls.py); an ESP needs only its settings:
 # ANYMAIL_<SETTING> becomes ANYMAIL["<SETTING>"], e.g. ANYMAIL_POSTAL_WEBHOOK_KEY, ANYMAIL_SENDGRID_…
 ANYMAIL.update(env_prefixed("ANYMAIL_"))
 # Where reports for the site go when a game has no Master of Seals with an address (a stray
@@ -331,7 +331,7 @@ CELERY_BEAT_SCHEDULE = {
     "pbem-prune": {"task": "pbem.tasks.prune", "schedule": float(os.environ.get("PBEM_PRUNE_EVERY", "3600"))},
 }
 # How long done notices and processed inbound mail are kept before the prune timer deletes them
-# (pbem/pruning.py: the newest mailed chain head of each game is always kept).
+# (pbem/ops/pruning.py: the newest mailed chain head of each game is always kept).
 PBEM_NOTICE_KEEP_DAYS = int(os.environ.get("PBEM_NOTICE_KEEP_DAYS", "90"))
 PBEM_INBOUND_KEEP_DAYS = int(os.environ.get("PBEM_INBOUND_KEEP_DAYS", "30"))
 # The queue tasks go to (a test suite sharing one Redis gives its worker a queue of its own).
@@ -358,7 +358,7 @@ PBEM_API_MAX_BODY_BYTES = int(os.environ.get("PBEM_API_MAX_BODY_BYTES", str(256 
 # the mail and retries, instead of killing the command and bouncing the mail.
 PBEM_PIPE_TIMEOUT = int(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))
 # host:port of the SMTP listener the MTA pipe hands each message to (scripts/pbem-pipe reads it
-# from the settings file; pbem/mail/handoff.py): none, the pipe stores the message itself.
+# from the settings file; pbem/doors/handoff.py): none, the pipe stores the message itself.
 PBEM_PIPE_HANDOFF = os.environ.get("PBEM_PIPE_HANDOFF", "")
 PBEM_SMTP_STORE_TIMEOUT = int(os.environ.get("PBEM_SMTP_STORE_TIMEOUT", "30"))  # else 451
 # PostgreSQL: a database that does not answer is given up after PBEM_DB_CONNECT_TIMEOUT seconds,
@@ -371,4 +371,4 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     )
 if CACHES["default"]["BACKEND"].endswith("RedisCache"):  # the rate limits' counters
     CACHES["default"]["OPTIONS"] = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0}
-MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "pbem.middleware.api_body_limit")
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "pbem.web.middleware.api_body_limit")

@@ -3,6 +3,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("mail/", include("pbem.mail.urls")),
+    path("mail/", include("pbem.doors.urls")),
     path("", include("pbem.urls")),
 ]

@@ -5,6 +5,6 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
 
-from pbem import doors  # noqa: E402 - needs the apps loaded
+from pbem.doors import open_doors  # noqa: E402 - needs the apps loaded
 
-doors.log_doors()  # a web process says at start which doors are off, and why
+open_doors.log_doors()  # a web process says at start which doors are off, and why

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs once, when the PostgreSQL volume is first initialised (/docker-entrypoint-initdb.d/): the
-# two roles of pbem/dbroles.py. pbem_owner owns the database and its tables (migrations run as it);
+# two roles of pbem/ops/dbroles.py. pbem_owner owns the database and its tables (migrations run as it);
 # pbem_app is what the web, worker, beat and smtpd containers connect as: it may read and append
 # the log but not change it, and owns nothing, so it cannot TRUNCATE, ALTER or DROP a table or
 # disable the log's trigger. The superuser (POSTGRES_USER) is used by no app container.

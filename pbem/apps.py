@@ -7,9 +7,13 @@ class PbemConfig(AppConfig):
     verbose_name = "Play by email"
 
     def ready(self):
-        from . import dbroles, logmask, permissions
+        from pbem.desk import permissions
+        from pbem.ops import dbroles, logmask
 
         logmask.install()  # before anything can log a seat token
+        # The desk's admin lives in pbem.desk.admin, where the admin's autodiscovery (which looks
+        # for pbem.admin) does not look: registered here.
+        from pbem.desk import admin  # noqa: F401
 
         # First the service role's privileges (when migrations ran as the owner), so that what
         # the receivers after it write through the service's connection is allowed.

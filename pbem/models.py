@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
-from . import chain
+from pbem.log import chain
 
 
 class GameStatus(models.TextChoices):
@@ -289,6 +289,10 @@ class InboundStatus(models.TextChoices):
     REFUSED = "refused", "refused"
     IGNORED = "ignored", "ignored (automatic mail)"
     ANSWERED = "answered", "answered (no change)"
+
+
+# The channels whose submissions are typed on the site (the web form, the API) rather than mailed.
+WEB_CHANNELS = ("web", "api")
 
 
 class InboundMessage(models.Model):

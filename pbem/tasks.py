@@ -10,9 +10,11 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import deadlines, doors, health, processing, pruning, standins
-from .mail import sending
-from .models import InboundMessage, InboundStatus
+from pbem.doors import open_doors, processing
+from pbem.mail import sending
+from pbem.models import InboundMessage, InboundStatus
+from pbem.ops import health, pruning
+from pbem.play import deadlines, standins
 
 log = logging.getLogger(__name__)
 
@@ -125,10 +127,10 @@ def poll_imap() -> int:
     """Beat: stores every new message of the IMAP folder (when IMAP settings are given)."""
     if not settings.PBEM_IMAP_HOST:
         return 0
-    door = doors.imap()
+    door = open_doors.imap()
     if not door.on:  # a host without a user or password: meant on, and off
-        doors.refused(door)
+        open_doors.refused(door)
         return 0
-    from .mail import imap
+    from pbem.doors import imap
 
     return imap.poll().stored

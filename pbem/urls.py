@@ -1,7 +1,7 @@
 from django.http import JsonResponse
 from django.urls import path, re_path
 
-from . import api, views
+from pbem.web import api, views
 
 # No app namespace: django-ninja reverses its own "api" namespace from the root.
 

@@ -1,7 +1,7 @@
 """Checks what `docker-compose config` cannot without an engine: that every command the compose
 file runs exists in this codebase (manage.py commands, the Celery app, the WSGI module, the beat
 scheduler), that the Dockerfile it builds is there, that the database roles are split
-(pbem/dbroles.py): only `migrate` has the owner's URL, and no app container connects as the
+(pbem/ops/dbroles.py): only `migrate` has the owner's URL, and no app container connects as the
 database's superuser or as the owner; that every long-running service has a healthcheck,
 Mailpit is published on 127.0.0.1 only and Redis keeps its append-only file on a volume.
 

@@ -10,7 +10,8 @@ import tempfile
 import pytest
 from django.db import connection
 
-from pbem import addressing, eventlog, services
+from pbem.log import eventlog
+from pbem.play import addressing, services
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -21,8 +21,9 @@ django.setup()
 
 from datetime import UTC, datetime, timedelta  # noqa: E402
 
-from pbem import deadlines, desk, eventlog, services  # noqa: E402
+from pbem.log import eventlog  # noqa: E402
 from pbem.models import Game  # noqa: E402
+from pbem.play import deadlines, desk, services  # noqa: E402
 
 
 def main() -> None:

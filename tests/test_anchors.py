@@ -10,9 +10,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
-from pbem import anchors, audit, chain, eventlog, services
+from pbem.audit import checks
+from pbem.log import anchors, chain, eventlog
 from pbem.mail import sending
 from pbem.models import Event, Game, Notice
+from pbem.play import services
 
 from .conftest import hands, requires_postgres
 
@@ -135,7 +137,7 @@ def test_an_insider_who_rewrites_the_log_and_recomputes_the_chain_is_caught_by_a
     game = sent_game(make_game, mailoutbox)
     mailed = Notice.objects.filter(game=game, status="sent").exclude(chain_head="").order_by("-version").first()
     forged_seq = 2
-    rows = list(Event.objects.filter(game=game).order_by("seq").values(*audit.ROW_FIELDS))
+    rows = list(Event.objects.filter(game=game).order_by("seq").values(*checks.ROW_FIELDS))
     rows[forged_seq - 1]["payload"] = {**rows[forged_seq - 1]["payload"], "reason": "forged"}
     sealer, prev = eventlog.sealer_for(game), chain.GENESIS
     with transaction.atomic(), connection.cursor() as cursor:
@@ -151,7 +153,7 @@ def test_an_insider_who_rewrites_the_log_and_recomputes_the_chain_is_caught_by_a
         cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
     eventlog.cache_clear()
     game.refresh_from_db()
-    report = audit.verify(game)
+    report = checks.verify(game)
     assert not [p for p in report.problems if "notice" not in p], "the recomputed chain alone holds"
     notice_problem = next(p for p in report.problems if f"notice #{mailed.pk}" in p)
     assert f"the {mailed.kind} notice #{mailed.pk} to " in notice_problem and "@" not in notice_problem

@@ -10,8 +10,10 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from games.base import Rng, rederive
-from pbem import audit, eventlog, selectors, services
+from pbem.audit import checks
+from pbem.log import eventlog
 from pbem.models import Event, Game
+from pbem.play import selectors, services
 
 from .conftest import hands, requires_postgres
 
@@ -56,9 +58,9 @@ def test_the_rng_is_deterministic_and_unbiased_by_construction():
 
 def test_after_the_end_every_random_outcome_is_rederived_from_the_revealed_seed(make_game):
     game = finish(make_game(3))
-    report = audit.verify(game)
+    report = checks.verify(game)
     assert report.ok and report.seed_revealed and report.draws_checked >= 12
-    assert all(row["rederived"] for row in audit.draws_table(game))
+    assert all(row["rederived"] for row in checks.draws_table(game))
 
 
 def test_no_seat_sees_another_seats_hand_or_the_seed_before_the_end(make_game):
@@ -129,7 +131,7 @@ def test_replay_skips_what_was_undone_even_past_snapshots(make_game, settings):
     eventlog.cache_clear()
     game.refresh_from_db()
     assert eventlog.load(game).state["game"]["played"][0] is None
-    assert audit.verify(game).ok
+    assert checks.verify(game).ok
 
 
 def test_create_game_command_prints_the_new_games_id(db, settings):
@@ -212,7 +214,7 @@ def test_verify_games_catches_an_event_altered_behind_the_databases_back(make_ga
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_games", str(game.pk), stderr=io.StringIO())
     assert exit_.value.code == 1
-    report = audit.verify(game)
+    report = checks.verify(game)
     assert any("event 4: content does not match its hash" in p for p in report.problems)
 
 
@@ -225,7 +227,7 @@ def test_verify_games_catches_a_snapshot_that_differs_from_replay(make_game, set
 
     snap = Snapshot.objects.filter(game=game).order_by("-seq").first()
     Snapshot.objects.filter(pk=snap.pk).update(state={**snap.state, "game": {**snap.state["game"], "scores": [9, 9]}})
-    report = audit.verify(game)
+    report = checks.verify(game)
     assert any(f"snapshot at event {snap.seq} differs" in p for p in report.problems)
 
 

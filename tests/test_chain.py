@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import chain, verify
+from pbem.audit import verify
+from pbem.log import chain
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "chain_logs"
-PURE = ("pbem.chain", "pbem.fold", "pbem.verify")
+PURE = ("pbem.log.chain", "pbem.log.fold", "pbem.audit.verify")
 
 
 def recorded(scheme: int) -> dict:
@@ -57,14 +58,14 @@ def test_the_offline_verifier_imports_only_the_standard_library_and_games():
     """Imported with -S (no site-packages at all) from the repository, it loads nothing else.
     (tests/test_offline_audit.py runs it that way on a real game's log.)"""
     probe = (
-        "import sys, pbem.verify; allowed = set(sys.stdlib_module_names) | {'games', 'pbem', '__main__'}; "
+        "import sys, pbem.audit.verify; allowed = set(sys.stdlib_module_names) | {'games', 'pbem', '__main__'}; "
         "print(sorted({m.split('.')[0] for m in sys.modules} - allowed)); "
         "print(','.join(sorted(m for m in sys.modules if m.startswith('pbem'))))"
     )
     out = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     outside, platform = out.stdout.splitlines()
-    assert outside == "[]", f"pbem.verify pulls in {outside}"
-    assert set(platform.split(",")) <= {"pbem", *PURE}, platform
+    assert outside == "[]", f"pbem.audit.verify pulls in {outside}"
+    assert set(platform.split(",")) <= {"pbem", "pbem.log", "pbem.audit", *PURE}, platform
 
 
 @pytest.mark.parametrize("module", PURE)
@@ -73,8 +74,8 @@ def test_the_pure_modules_import_nothing_from_django_or_the_platform(module):
 
     tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            assert all(f"pbem.{a.name}" in PURE for a in node.names), f"{module} imports .{node.names[0].name}"
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem"):
+            assert all(f"{node.module}.{a.name}" in PURE for a in node.names), f"{module} imports {node.module}"
         elif isinstance(node, ast.ImportFrom | ast.Import):
             names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
             for name in names:

@@ -19,8 +19,9 @@ import random
 
 import pytest
 
-from pbem import chain, eventlog, services
+from pbem.log import chain, eventlog
 from pbem.models import Event, Game
+from pbem.play import services
 from pbem.registry import get_game
 
 pytestmark = pytest.mark.django_db
@@ -261,8 +262,8 @@ def test_a_payload_commitment_differs_for_equal_payloads_of_two_events(make_game
 
 
 def test_a_seat_gets_the_payload_key_of_its_own_events_only_and_can_check_them(client, make_game):
-    from pbem import addressing
     from pbem.models import Seat
+    from pbem.play import addressing
 
     game = make_game(3)
     alice = Seat.objects.get(game=game, number=0)
@@ -279,9 +280,10 @@ def test_a_seat_gets_the_payload_key_of_its_own_events_only_and_can_check_them(c
 def test_a_scheme_1_game_shows_its_hashes_and_heads_only_once_it_is_over(client, make_game, monkeypatch, mailoutbox):
     """A scheme-1 hash confirms guesses at hidden payloads: before the end no feed, export, head
     check or notice gives one out; after the end (the seed revealed) everything is shown."""
-    from pbem import addressing, verify
+    from pbem.audit import verify
     from pbem.mail import sending
     from pbem.models import Notice, Seat
+    from pbem.play import addressing
     from tests.test_audit import finish
 
     monkeypatch.setattr(chain, "LATEST", 1)

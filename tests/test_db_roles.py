@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from pbem import dbroles
+from pbem.ops import dbroles
 
 from .conftest import requires_postgres
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from pbem import outbox
+from pbem.play import outbox
 
 
 @pytest.fixture

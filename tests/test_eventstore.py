@@ -9,8 +9,11 @@ import threading
 import pytest
 from django.db import IntegrityError, close_old_connections, connection, transaction
 
-from pbem import audit, eventlog, registry, services
+from pbem import registry
+from pbem.audit import checks
+from pbem.log import eventlog
 from pbem.models import Event, Game, Snapshot
+from pbem.play import services
 
 from .conftest import hands, requires_postgres
 
@@ -23,7 +26,7 @@ def test_events_are_numbered_from_one_without_gaps_and_chained(make_game):
     for earlier, later in zip(rows, rows[1:]):
         assert later["prev_hash"] == earlier["hash"]
     assert game.head_hash == rows[-1]["hash"]
-    assert audit.verify(game).ok
+    assert checks.verify(game).ok
 
 
 def test_an_event_row_holds_who_what_when_why(make_game):
@@ -128,7 +131,7 @@ def test_racing_writers_on_one_game_lose_nothing_double_nothing_leave_no_gap(set
     seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, start + writers * per_writer + 1))
     game.refresh_from_db()
-    assert audit.verify(game).ok
+    assert checks.verify(game).ok
 
 
 @requires_postgres
@@ -226,7 +229,7 @@ def test_old_payloads_are_upcast_before_replay(make_game, monkeypatch):
 
 
 def test_the_read_model_is_updated_with_the_append_and_rebuildable(make_game):
-    from pbem import readmodels
+    from pbem.log import readmodels
 
     game = make_game(2)
     assert (game.status, game.phase, game.awaited) == ("running", "bid", [0, 1])
@@ -259,7 +262,7 @@ def test_the_append_prepares_its_statement_again_when_the_session_lost_it(settin
     assert services.submit(game.pk, 0, "say two", causation_id="prep-2").duplicate
     said = list(Event.objects.filter(game=game, type="pbem.Said").values_list("payload__text", flat=True))
     assert said == ["one", "two"]
-    assert audit.verify(Game.objects.get(pk=game.pk)).ok
+    assert checks.verify(Game.objects.get(pk=game.pk)).ok
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from pbem import addressing, eventlog, services, verify
+from pbem.audit import verify
+from pbem.log import eventlog
 from pbem.models import Event, Game, Seat
+from pbem.play import addressing, services
 from pbem.registry import get_game
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +63,10 @@ def test_a_finished_game_exported_and_verified_offline_passes(tmp_path):
     call_command("export_game", str(game.pk), "--output", str(path), stderr=io.StringIO())
     head = f"{game.version - 3}:{Event.objects.get(game=game, seq=game.version - 3).hash}"
     run = subprocess.run(
-        [sys.executable, "-S", "-m", "pbem.verify", str(path), "--head", head], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-S", "-m", "pbem.verify", str(path), "--head", head],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 0, run.stdout
     lines = run.stdout.splitlines()

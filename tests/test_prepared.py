@@ -1,8 +1,8 @@
-"""pbem.prepared: statements of the hot paths prepared once per connection under names of our own."""
+"""pbem.log.prepared: statements of the hot paths prepared once per connection under names of our own."""
 
 from __future__ import annotations
 
-from pbem import prepared
+from pbem.log import prepared
 
 
 def test_placeholders_are_numbered_in_order_and_a_doubled_percent_is_a_literal_one():

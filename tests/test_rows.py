@@ -1,11 +1,11 @@
-"""pbem.rows: the reply path's ready statements read and write rows exactly as the ORM does."""
+"""pbem.log.rows: the reply path's ready statements read and write rows exactly as the ORM does."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, transaction
 
-from pbem import rows
+from pbem.log import rows
 from pbem.models import InboundMessage, Notice, Seat
 
 from .conftest import requires_postgres

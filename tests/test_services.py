@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import deadlines, eventlog, selectors, services
+from pbem.log import eventlog
 from pbem.models import Event, Notice
+from pbem.play import deadlines, selectors, services
 
 from .conftest import deliver, hands
 
@@ -209,7 +210,7 @@ def test_a_missed_deadline_without_a_pass_is_reported_once(make_game, monkeypatc
     spec = get_game("diceduel")
     no_pass = dataclasses.replace(spec, timeout=lambda state, seat: None)
     monkeypatch.setattr(services, "get_game", lambda kind: no_pass)
-    from pbem import eventlog as el
+    from pbem.log import eventlog as el
 
     monkeypatch.setattr(el, "get_game", lambda kind: no_pass)
     el.cache_clear()

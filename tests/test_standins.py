@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem import deadlines, desk, scoresheets, selectors, services
+from pbem.desk import scoresheets
 from pbem.models import Event, Game, Notice
+from pbem.play import deadlines, desk, selectors, services
 
 from .conftest import CAST, deliver, requires_postgres
 
@@ -159,7 +160,7 @@ def test_a_practice_game_invites_only_its_player_and_the_stand_ins_play_at_once(
 def test_where_the_rules_allow_no_pass_the_stand_in_takes_over_at_the_first_missed_deadline(table, monkeypatch):
     import dataclasses
 
-    from pbem import eventlog
+    from pbem.log import eventlog
     from pbem.registry import all_games
 
     spec = all_games()["diceduel"]

@@ -10,9 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from pbem import deadlines, eventlog, runner
+from pbem.log import eventlog
 from pbem.models import DeadlineTimer, Event, Game, Notice
-from pbem.runner import ServiceError
+from pbem.play import deadlines, runner
+from pbem.play.runner import ServiceError
 
 from .conftest import deliver, requires_postgres
 
@@ -158,7 +159,7 @@ def test_misses_in_a_row_read_for_the_group_agree_with_counting_alone(make_game,
 
 
 def test_load_many_gives_what_load_gives(make_game, settings):
-    from pbem import services
+    from pbem.play import services
 
     settings.PBEM_SNAPSHOT_EVERY = 3
     games = [make_game() for _ in range(3)]
@@ -205,7 +206,7 @@ def test_a_group_queues_one_sending_task_not_one_a_game(
 ):
     """Ten thousand timed-out seats queued ten thousand tasks (and started as many publishing
     threads); a group's notices now go out by one task once its transaction commits."""
-    from pbem import outbox
+    from pbem.play import outbox
 
     games, when = due_games(make_game, 5)
     settings.PBEM_NOTICE_DISPATCH = "on_commit"

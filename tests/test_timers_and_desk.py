@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem import deadlines, desk, scoresheets, selectors, services
+from pbem.desk import scoresheets
 from pbem.models import Event, Game, Notice
+from pbem.play import deadlines, desk, selectors, services
 
 from .conftest import deliver, hands
 

@@ -11,11 +11,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from pbem import deadlines, desk, eventlog, services
+from pbem.log import eventlog
+from pbem.log.readmodels import rebuild
 from pbem.models import DeadlineTimer, Game, Notice, Seat
-from pbem.readmodels import rebuild
+from pbem.play import deadlines, desk, services
+from pbem.play.runner import Actor
 from pbem.registry import all_games
-from pbem.runner import Actor
 
 from .conftest import deliver, hands
 

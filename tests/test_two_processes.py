@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem import desk, services
+from pbem.play import desk, services
 
 from .conftest import deliver, hands, requires_postgres
 from .processes import Peer

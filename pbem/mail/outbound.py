@@ -31,10 +31,11 @@ from django.db import connection as db
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, selectors, signing
-from ..models import Event, Game, Notice, Seat, Snapshot
-from ..registry import get_game
-from . import pictures
+from pbem.log import eventlog
+from pbem.mail import pictures
+from pbem.models import Event, Game, Notice, Seat, Snapshot
+from pbem.play import addressing, choosing, selectors, signing
+from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
 NOTICE_ID_RE = re.compile(r"<pbem\.n(\d+)\.v(\d+)\.g(\d+)(?:\.([a-z2-7]{10}))?@", re.I)
@@ -208,7 +209,7 @@ def render(notice: Notice) -> Rendered:
         headers["Reply-To"] = context.get("reply_address") or addressing.reply_address(seat_of(notice))
     if context.get("head_hash"):
         # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
-        # (the outbox keeps it too, see pbem/anchors.py).
+        # (the outbox keeps it too, see pbem/log/anchors.py).
         headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
     return Rendered(subject, text, html, recipients(notice), headers, context.get("pictures", []))
 

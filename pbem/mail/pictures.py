@@ -13,7 +13,7 @@ import logging
 import struct
 from dataclasses import dataclass
 
-from .. import eventlog
+from pbem.log import eventlog
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,11 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from .. import addressing, choosing, eventlog, inbox, outbox, rows, runner, selectors, services, submissions
-from ..models import Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
-from ..registry import get_game
-from . import inbound, outbound, sending
+from pbem.log import eventlog, rows
+from pbem.mail import inbound, outbound, sending
+from pbem.models import WEB_CHANNELS, Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
+from pbem.play import addressing, choosing, outbox, runner, selectors, services, submissions
+from pbem.registry import get_game
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ SILENT_CODES = {"malformed", "forged", "unknown", "unknown_code"}
 
 def process_mail(message: InboundMessage) -> Notice | None:
     """Reads the mail and applies what it orders; returns its answer, to be written with the
-    message's end state (unsaved: pbem.processing writes both in one statement)."""
+    message's end state (unsaved: pbem.doors.processing writes both in one statement)."""
     raw = bytes(message.raw)
     parsed = inbound.parse(raw, message.envelope_to)
     message.sender = parsed.sender[:250]
@@ -224,7 +225,7 @@ def already_applied(
     earlier = (
         InboundMessage.objects.filter(seat=seat, status=InboundStatus.APPLIED, result_version__gt=expected)
         .exclude(pk=message.pk)
-        .exclude(channel__in=inbox.WEB_CHANNELS)
+        .exclude(channel__in=WEB_CHANNELS)
         .order_by("-id")[:3]
     )
     for row in earlier:
@@ -293,7 +294,7 @@ def facts_columns(parsed: inbound.Parsed) -> tuple[str, list, list[int]]:
         "AND channel NOT IN (%s, %s))"
         ", (SELECT COUNT(*) FROM pbem_notice WHERE to_email = %s AND kind = 'answer' AND created_at >= %s)"
     )
-    params: list = [adapt(now - timedelta(seconds=window)), *inbox.WEB_CHANNELS]
+    params: list = [adapt(now - timedelta(seconds=window)), *WEB_CHANNELS]
     params += [parsed.sender, adapt(now - timedelta(hours=1))]
     named = list(dict.fromkeys(notice_id for notice_id, _version, _game in _our_notices(parsed)))[:NAMED_LOOKED_UP]
     for notice_id in named:
@@ -333,7 +334,7 @@ def check_mail_rate(seat: Seat, facts: Facts) -> None:
     if facts.mails < count:
         return
     since = timezone.now() - timedelta(seconds=window)
-    recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(channel__in=inbox.WEB_CHANNELS)
+    recent = InboundMessage.objects.filter(seat=seat, processed_at__gte=since).exclude(channel__in=WEB_CHANNELS)
     told = recent.filter(error_code="rate_limited").exists()
     raise Refusal(
         "rate_limited",

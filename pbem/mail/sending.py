@@ -25,9 +25,10 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .. import desk, eventlog, services
-from ..models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticeStatus, Seat
-from . import outbound
+from pbem.log import eventlog
+from pbem.mail import outbound
+from pbem.models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticeStatus, Seat
+from pbem.play import desk, services
 
 log = logging.getLogger(__name__)
 
@@ -377,7 +378,7 @@ def _finish(
 ) -> None:
     updates: dict[str, object] = {"status": status, "next_attempt_at": None}
     if status == NoticeStatus.SENT:
-        # The head the mail quoted, kept as an anchor outside the log (pbem/anchors.py).
+        # The head the mail quoted, kept as an anchor outside the log (pbem/log/anchors.py).
         updates.update(sent_at=timezone.now(), message_id=message_id, subject=subject[:300], chain_head=chain_head)
     if error:
         updates["last_error"] = error

@@ -1,6 +1,6 @@
 """The seat page's move chooser, by steps and without JavaScript: plain links and buttons.
 
-Built on pbem.choosing's menu (the same groups, labels and targets as the codes in a turn
+Built on pbem.play.choosing's menu (the same groups, labels and targets as the codes in a turn
 notice). A short menu is shown whole. A longer one in steps: first what (the groups: a piece,
 an action; the suggested moves beside them), then where or how (the group's moves, as buttons),
 or the moves at one place on the board (a drawing's targets are links to that step), or the
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from ..choosing import Menu
+from pbem.play.choosing import Menu
 
 SHOW_ALL_UP_TO = 12  # a menu this short is one step
 SUGGESTED = 6  # featured moves offered at the first step

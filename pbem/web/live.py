@@ -15,7 +15,7 @@ import time
 
 from django.conf import settings
 
-from ..models import Game
+from pbem.models import Game
 
 MAX_WAIT = 25.0  # seconds: the longest a request waits for the version to pass N
 POLL_EVERY = 0.5  # seconds between two looks at the game's row

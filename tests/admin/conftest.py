@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group
 
-from pbem import services
+from pbem.desk.permissions import MASTER_GROUP
 from pbem.models import Event
-from pbem.permissions import MASTER_GROUP
+from pbem.play import services
 
 CAST = [
     services.PlayerSpec("Alice", "alice@example.org"),

@@ -10,9 +10,11 @@ from django.contrib.admin.models import LogEntry
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from pbem import addressing, eventlog, scoresheets, selectors, services
-from pbem import desk as lifecycle
+from pbem.desk import scoresheets
+from pbem.log import eventlog
 from pbem.models import Event, Game, Notice
+from pbem.play import addressing, selectors, services
+from pbem.play import desk as lifecycle
 
 from .conftest import events_after
 

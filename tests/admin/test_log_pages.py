@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from pbem import desk, eventlog, services
+from pbem.log import eventlog
 from pbem.models import Event, InboundMessage, Notice
+from pbem.play import desk, services
 
 
 def test_game_list_shows_kind_variants_status_and_who_is_awaited_until_when(client, master, game):

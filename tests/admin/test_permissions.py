@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pbem import desk, services
-from pbem.admin import GameAdmin
+from pbem.desk.admin import GameAdmin
+from pbem.desk.permissions import MASTER_GROUP
 from pbem.models import Event, InboundMessage, Notice
-from pbem.permissions import MASTER_GROUP
+from pbem.play import desk, services
 
 from .conftest import events_after
 

@@ -10,8 +10,10 @@ import random
 import pytest
 from django.urls import reverse
 
-from pbem import desk, eventlog, scoresheets, services
+from pbem.desk import scoresheets
+from pbem.log import eventlog
 from pbem.models import Event
+from pbem.play import desk, services
 from pbem.registry import all_games, get_game
 
 from .conftest import CAST

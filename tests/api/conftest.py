@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from pbem import addressing
 from pbem.models import Seat
+from pbem.play import addressing
 
 
 @pytest.fixture(autouse=True)

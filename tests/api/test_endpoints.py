@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import addressing, desk, eventlog, services
+from pbem.log import eventlog
 from pbem.models import Game, Seat
+from pbem.play import addressing, desk, services
 
 from ..conftest import hands
 
@@ -463,7 +464,7 @@ def test_an_unexpected_failure_is_still_a_json_error(api, duel, monkeypatch):
     def broken(game):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("pbem.api.audit.verify", broken)
+    monkeypatch.setattr("pbem.web.api.checks.verify", broken)
     body = error(api.get(f"/games/{game.pk}/audit"), 500, "internal")
     assert "disk on fire" not in body["message"]  # no internals shown
 

@@ -13,8 +13,8 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from pbem import addressing
 from pbem.models import Seat
+from pbem.play import addressing
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ pytestmark = NEEDS_CHROMIUM
 
 
 def test_an_open_seat_page_shows_the_move_made_meanwhile(browser, site, settings):  # noqa: F811
-    from pbem import addressing, eventlog, services
+    from pbem.log import eventlog
     from pbem.models import Game, Seat
+    from pbem.play import addressing, services
 
     settings.PBEM_LIVE_POLL_SECONDS = 0.5
     game = services.create_game(
@@ -39,8 +40,9 @@ def test_an_open_seat_page_shows_the_move_made_meanwhile(browser, site, settings
 
 
 def test_a_page_being_typed_on_is_not_reloaded_but_told(browser, site, settings):  # noqa: F811
-    from pbem import addressing, eventlog, services
+    from pbem.log import eventlog
     from pbem.models import Seat
+    from pbem.play import addressing, services
 
     settings.PBEM_LIVE_POLL_SECONDS = 0.5
     game = services.create_game(

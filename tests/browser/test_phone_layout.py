@@ -61,8 +61,8 @@ MEASURE = """() => {
 
 
 def running_game(kind):
-    from pbem import addressing, services
     from pbem.models import Seat
+    from pbem.play import addressing, services
     from pbem.registry import get_game
 
     spec = get_game(kind)
@@ -138,8 +138,9 @@ def test_the_other_pages_fit_a_phone_without_breaking_words(browser, site):  # n
     """Lobby, spectator, replay and audit pages of a finished game (every table filled, the
     seed and draws shown) at 390 px: no sideways scrolling, no clipped table, no word broken
     anywhere but a long hash."""
-    from pbem import eventlog, services
+    from pbem.log import eventlog
     from pbem.models import Game
+    from pbem.play import services
 
     game, token = running_game("elven_castle")
     services.create_game(

@@ -69,7 +69,7 @@ def link_in(mail, prefix):
 
 
 def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
-    from pbem import eventlog
+    from pbem.log import eventlog
     from pbem.models import Game
 
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1024, "height": 900})
@@ -154,8 +154,8 @@ def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
 
 
 def test_pages_fit_a_phone(browser, site):
-    from pbem import addressing, services
     from pbem.models import Seat
+    from pbem.play import addressing, services
 
     game = services.create_game(
         "diceduel",
@@ -182,8 +182,8 @@ def test_pages_fit_a_phone(browser, site):
 
 def test_every_games_seat_page_in_the_browser(browser, site):
     """Each registered game's seat page, board included, renders and fits a phone's width."""
-    from pbem import addressing, services
     from pbem.models import Seat
+    from pbem.play import addressing, services
     from pbem.registry import all_games
 
     context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740}, is_mobile=True)

@@ -13,7 +13,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.db import connection
 
-from pbem import eventlog, inbox, processing
+from pbem.doors import inbox, processing
+from pbem.log import eventlog
 from pbem.mail import sending
 from pbem.models import Game, InboundMessage, Notice
 

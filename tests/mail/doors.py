@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from django.core.management import call_command
 from django.test import Client
 
-from pbem.mail import imap
+from pbem.doors import imap
 from pbem.management.commands.smtpd import make_controller
 
 from .conftest import free_port

@@ -10,8 +10,9 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from pbem import desk, eventlog, services
+from pbem.log import eventlog
 from pbem.models import Event, Game, Notice
+from pbem.play import desk, services
 
 from .conftest import deliver, hand, send_all
 from .replies import reply

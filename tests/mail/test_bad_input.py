@@ -8,9 +8,9 @@ import os
 import pytest
 from django.contrib.auth import get_user_model
 
-from pbem import addressing, desk, services
 from pbem.mail import outbound
 from pbem.models import Event, Game, InboundMessage, Notice
+from pbem.play import addressing, desk, services
 
 from .conftest import deliver, hand, send_all
 from .replies import corpus, reply

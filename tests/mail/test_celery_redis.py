@@ -21,9 +21,11 @@ from django.db import connection, transaction
 from kombu import pools as kombu_pools
 
 from config.celery import app as celery_app
-from pbem import inbox, services, tasks
+from pbem import tasks
+from pbem.doors import inbox
 from pbem.mail import outbound
 from pbem.models import InboundMessage, Notice
+from pbem.play import services
 from tests.conftest import CAST
 from tests.processes import celery_worker_command
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import OperationalError
 
-from pbem import inbox
+from pbem.doors import inbox
 from pbem.models import InboundMessage
 
 RAW = b"From: alice@example.org\r\nTo: play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost\r\nMessage-ID: <a@b>\r\n\r\nhelp\r\n"

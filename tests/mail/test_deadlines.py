@@ -9,8 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from pbem import deadlines, eventlog, services, tasks
+from pbem import tasks
+from pbem.log import eventlog
 from pbem.models import Event, Game, Notice
+from pbem.play import deadlines, services
 from pbem.registry import all_games
 
 from .conftest import deliver, hand, send_all

@@ -12,8 +12,9 @@ from anymail import urls as anymail_urls
 from django.test import Client
 from django.urls import resolve
 
-from pbem import health, processing
+from pbem.doors import processing
 from pbem.models import Event, InboundMessage
+from pbem.ops import health
 
 from .conftest import hand, send_all
 from .replies import reply

@@ -8,8 +8,9 @@ import email.policy
 
 import pytest
 
-from pbem import choosing, eventlog, services
+from pbem.log import eventlog
 from pbem.models import Event, Game, Notice
+from pbem.play import choosing, services
 from pbem.registry import all_games, get_game
 
 from .conftest import deliver, hand, send_all

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
 
-from pbem.mail import imap
+from pbem.doors import imap
 from pbem.models import InboundMessage
 
 from .doors import FakeImapMessage, FakeMailBox

@@ -11,9 +11,9 @@ from unittest import mock
 import pytest
 from django.core.mail.message import sanitize_address
 
-from pbem import services
 from pbem.mail import outbound
 from pbem.models import Notice
+from pbem.play import services
 from pbem.registry import all_games, get_game
 from tests.conftest import CAST
 

@@ -9,9 +9,10 @@ import email.policy
 
 import pytest
 
-from pbem import eventlog, services
+from pbem.log import eventlog
 from pbem.mail import outbound, pictures
 from pbem.models import Game, Notice
+from pbem.play import services
 from pbem.registry import all_games, get_game
 
 from .conftest import send_all
@@ -92,7 +93,7 @@ def test_an_svg_that_will_not_rasterise_gives_no_picture():
 
 
 def test_a_drawing_that_several_seats_see_alike_is_rasterised_once_in_a_batch(monkeypatch):
-    from pbem import eventlog
+    from pbem.log import eventlog
     from pbem.mail import pictures
 
     calls = []

@@ -1,4 +1,4 @@
-"""The MTA pipe's fast way in (pbem/mail/handoff.py): the message handed to the running SMTP
+"""The MTA pipe's fast way in (pbem/doors/handoff.py): the message handed to the running SMTP
 listener by a process that loads no Django; its exit status is the listener's answer, and the
 pipe's own slow way takes over when the listener is away."""
 
@@ -19,7 +19,7 @@ from tests.processes import service_env
 from .conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDOFF = ROOT / "pbem" / "mail" / "handoff.py"
+HANDOFF = ROOT / "pbem" / "doors" / "handoff.py"
 MAIL = (
     b"From: alice@example.org\r\nTo: play@pbem.localhost\r\nMessage-ID: <handoff-1@example.org>\r\n"
     b"Subject: board\r\n\r\nboard\r\n"

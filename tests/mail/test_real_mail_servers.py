@@ -19,8 +19,8 @@ from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.db import connection
 
-from pbem import services
 from pbem.models import Event, InboundMessage
+from pbem.play import services
 from tests.conftest import CAST, requires_postgres
 
 from .conftest import hand

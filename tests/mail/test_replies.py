@@ -7,8 +7,9 @@ import email.policy
 
 import pytest
 
-from pbem import inbox, processing, services
+from pbem.doors import inbox, processing
 from pbem.models import Event, Game, InboundMessage, Notice
+from pbem.play import services
 
 from .conftest import deliver, hand, send_all
 from .replies import STYLES, reply
@@ -153,7 +154,7 @@ def test_the_same_reply_through_two_doors_is_applied_once(table, mailoutbox):
 def test_a_long_absence_of_notices_is_summed_up_not_pasted(table, mailoutbox):
     from django.utils import timezone
 
-    from pbem import deadlines
+    from pbem.play import deadlines
 
     send_all()
     services.submit(table.pk, 1, "notices digest")

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from pbem import services
 from pbem.models import Event, InboundMessage, Notice
+from pbem.play import services
 from tests.conftest import CAST
 
 from .conftest import free_port, hand

@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
 
-from pbem import desk, services
 from pbem.mail import outbound, sending
 from pbem.models import Event, Game, Notice
+from pbem.play import desk, services
 from tests.conftest import CAST
 
 from .conftest import Sink, at_once, free_port, hand, mail_goes_to, send_all

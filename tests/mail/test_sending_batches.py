@@ -8,9 +8,9 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from pbem import services
 from pbem.mail import outbound, sending
 from pbem.models import Notice
+from pbem.play import services
 from tests.conftest import CAST
 
 from .conftest import Sink, at_once, free_port, mail_goes_to, send_all

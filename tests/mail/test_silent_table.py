@@ -13,8 +13,8 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
-from pbem import services
 from pbem.models import Event, Game, Notice
+from pbem.play import services
 from tests.conftest import CAST, requires_postgres
 from tests.processes import ROOT, celery_worker_command, service_env
 

@@ -4,8 +4,8 @@ the change alters what its order means."""
 
 from __future__ import annotations
 
-from pbem import services
 from pbem.models import Event, Notice
+from pbem.play import services
 
 from .conftest import deliver, hand, send_all
 from .replies import reply

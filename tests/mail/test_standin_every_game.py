@@ -11,9 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem import deadlines, eventlog, services
+from pbem.log import eventlog
 from pbem.mail import outbound
 from pbem.models import Event, Game, Notice
+from pbem.play import deadlines, services
 from pbem.registry import all_games
 from tests.conftest import CAST, requires_postgres
 from tests.conftest import deliver as send_due

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
-from pbem import inbox, processing, submissions
+from pbem.doors import inbox, processing
 from pbem.models import Event, InboundMessage
+from pbem.play import submissions
 
 
 def _hand(game, seat):
-    from pbem import eventlog
+    from pbem.log import eventlog
 
     return eventlog.load(game).state["game"]["hands"][seat]
 
@@ -87,7 +88,8 @@ def test_a_bug_while_processing_marks_the_submission_and_keeps_the_game(make_gam
 
 
 def test_a_busy_game_leaves_the_submission_for_the_sweep(make_game, monkeypatch):
-    from pbem import services, tasks
+    from pbem import tasks
+    from pbem.play import services
 
     game = make_game()
     alice = game.seats.get(number=0)

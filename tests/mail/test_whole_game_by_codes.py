@@ -9,9 +9,9 @@ import email.policy
 
 import pytest
 
-from pbem import services
 from pbem.mail import pictures
 from pbem.models import Game
+from pbem.play import services
 
 from .conftest import deliver, send_all
 from .replies import reply

@@ -11,8 +11,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
 
-from pbem import health, tasks
+from pbem import tasks
 from pbem.models import Heartbeat
+from pbem.ops import health
 
 pytestmark = pytest.mark.django_db
 

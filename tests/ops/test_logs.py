@@ -36,11 +36,11 @@ def test_an_application_log_line_says_when_how_grave_and_from_where(tmp_path):
     }
     logging.config.dictConfig(config)
     try:
-        logging.getLogger("pbem.health").warning("the broker did not answer")
+        logging.getLogger("pbem.ops.health").warning("the broker did not answer")
     finally:
         logging.config.dictConfig(settings.LOGGING)
     line = (tmp_path / "app.log").read_text().strip()
-    assert LINE.match(line) and " WARNING pbem.health [" in line and line.endswith("the broker did not answer")
+    assert LINE.match(line) and " WARNING pbem.ops.health [" in line and line.endswith("the broker did not answer")
 
 
 def test_tokens_in_seat_and_invitation_paths_are_masked():

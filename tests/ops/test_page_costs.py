@@ -7,8 +7,9 @@ from __future__ import annotations
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from pbem import audit, selectors, services
+from pbem.audit import checks
 from pbem.models import Game
+from pbem.play import selectors, services
 
 from ..conftest import deliver, hands
 
@@ -52,9 +53,9 @@ def test_the_table_talk_is_the_newest_said_events_alone(make_game, settings):
 
 def test_the_audit_walk_is_kept_for_a_version_and_reused(make_game, settings):
     game = _long_game(make_game, settings)
-    first = audit.verify(game, cached=True)
+    first = checks.verify(game, cached=True)
     with CaptureQueriesContext(connection) as queries:
-        again = audit.verify(game, cached=True)
+        again = checks.verify(game, cached=True)
     assert again.summary() == first.summary() and again.ok
     assert not [
         q
@@ -65,19 +66,19 @@ def test_the_audit_walk_is_kept_for_a_version_and_reused(make_game, settings):
 
 def test_a_new_event_makes_the_audit_walk_the_log_again(make_game, settings):
     game = _long_game(make_game, settings)
-    before = audit.verify(game, cached=True)
+    before = checks.verify(game, cached=True)
     services.submit(game.pk, 1, "say one more")
     game = Game.objects.get(pk=game.pk)
-    after = audit.verify(game, cached=True)
+    after = checks.verify(game, cached=True)
     assert after.events == before.events + 1 == game.version
     assert after.ok
 
 
 def test_the_cached_walk_still_checks_the_heads_mailed_since(make_game, settings):
     game = _long_game(make_game, settings)
-    before = audit.verify(game, cached=True)
+    before = checks.verify(game, cached=True)
     deliver(game)  # notices go out (no new event): each quotes a head
-    after = audit.verify(Game.objects.get(pk=game.pk), cached=True)
+    after = checks.verify(Game.objects.get(pk=game.pk), cached=True)
     assert after.heads_checked > before.heads_checked
 
 
@@ -85,5 +86,5 @@ def test_a_cached_walk_reports_what_a_fresh_one_does(make_game, settings):
     game = _long_game(make_game, settings)
     deliver(game)
     game = Game.objects.get(pk=game.pk)
-    audit.verify(game, cached=True)
-    assert audit.verify(game, cached=True).summary() == audit.verify(game).summary()
+    checks.verify(game, cached=True)
+    assert checks.verify(game, cached=True).summary() == checks.verify(game).summary()

@@ -8,9 +8,12 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from pbem import anchors, pruning, services, tasks
-from pbem.health import timer_name
+from pbem import tasks
+from pbem.log import anchors
 from pbem.models import Event, Game, Heartbeat, InboundMessage, Notice
+from pbem.ops import pruning
+from pbem.ops.health import timer_name
+from pbem.play import services
 
 from ..conftest import deliver, hands
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 
-from pbem import addressing, signing
+from pbem.play import addressing, signing
 
 # What a mail case must end in: "answered" (refused or answered, and a mail goes back with the
 # reason), "silent" (recorded with its reason, no mail back: no proof of a link to us, so an

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import addressing
 from pbem.models import Seat
+from pbem.play import addressing
 
 from ..mail.conftest import smtp_sink  # noqa: F401 - the players' mail provider, for tests that need it
 

@@ -25,9 +25,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from pbem import addressing, processing, services
-from pbem.mail import imap
+from pbem.doors import imap, processing
 from pbem.models import Event, Game, InboundMessage, Notice
+from pbem.play import addressing, services
 
 from ..mail.doors import FakeMailBox, SmtpDoor, mailgun_signature
 from .bad_inputs import API_CASES, MAIL_CASES, WEB_CASES, Ctx

@@ -11,9 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from pbem import deadlines, desk, eventlog, services
+from pbem.log import eventlog
 from pbem.mail import outbound
 from pbem.models import Event, Game, Notice, Seat
+from pbem.play import deadlines, desk, services
 
 from ..mail.conftest import deliver, send_all
 from ..mail.replies import corpus, reply

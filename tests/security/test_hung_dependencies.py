@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from pbem import services
 from pbem.models import Notice
+from pbem.play import services
 
 from ..conftest import requires_postgres
 from ..processes import ROOT, Peer, service_env
@@ -56,7 +56,7 @@ def test_a_redis_that_never_answers_holds_neither_a_command_nor_the_api(silent, 
     )
     try:
         # A running web process has its modules loaded and the game in hand ('board' queues nothing).
-        web.run(f"import pbem.tasks, pbem.api\nservices.submit({game.pk}, 0, 'board')")
+        web.run(f"import pbem.tasks, pbem.web.api\nservices.submit({game.pk}, 0, 'board')")
         took = within(
             web,
             f"import time\nstarted = time.monotonic()\nservices.submit({game.pk}, 0, 'say hello')\n"
@@ -64,7 +64,7 @@ def test_a_redis_that_never_answers_holds_neither_a_command_nor_the_api(silent, 
         )
         api = within(
             web,
-            "import time, json\nfrom django.test import Client\nfrom pbem import addressing\n"
+            "import time, json\nfrom django.test import Client\nfrom pbem.play import addressing\n"
             f"seat = Game.objects.get(pk={game.pk}).seats.get(number=1)\nstarted = time.monotonic()\n"
             f"answer = Client().post('/api/games/{game.pk}/commands', json.dumps({{'text': 'say hi'}}), "
             "content_type='application/json', HTTP_X_SEAT_TOKEN=addressing.token_for(seat))\n"

@@ -8,8 +8,9 @@ import logging
 
 import pytest
 
-from pbem import addressing, logmask
 from pbem.mail import outbound
+from pbem.ops import logmask
+from pbem.play import addressing
 
 pytestmark = pytest.mark.django_db
 

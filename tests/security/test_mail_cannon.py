@@ -10,8 +10,8 @@ import smtplib
 import pytest
 from django.test import Client
 
-from pbem import addressing, signing
 from pbem.models import Event, Game, InboundMessage, Notice
+from pbem.play import addressing, signing
 
 from ..mail.conftest import deliver, send_all
 from ..mail.doors import SmtpDoor

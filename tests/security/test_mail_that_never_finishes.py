@@ -12,9 +12,11 @@ from django.core.management import call_command
 from django.db import DataError
 from django.utils import timezone
 
-from pbem import addressing, processing, tasks
+from pbem import tasks
+from pbem.doors import processing
 from pbem.mail import replies
 from pbem.models import InboundMessage, Notice
+from pbem.play import addressing
 
 from ..mail.conftest import deliver
 

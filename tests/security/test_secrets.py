@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from pbem import addressing, signing
 from pbem.mail import outbound
 from pbem.models import InboundMessage, Notice
+from pbem.play import addressing, signing
 
 from ..processes import ROOT
 

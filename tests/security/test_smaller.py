@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from pbem import desk, services
+from pbem.desk.permissions import MASTER_GROUP
 from pbem.models import Event, Game, InboundMessage
-from pbem.permissions import MASTER_GROUP
+from pbem.play import desk, services
 
 from ..mail.conftest import deliver
 from ..web.conftest import process_last

@@ -12,7 +12,7 @@ import pytest
 from django.db import DatabaseError
 from django.test import Client
 
-from pbem import inbox
+from pbem.doors import inbox
 from pbem.models import InboundMessage
 
 pytestmark = pytest.mark.django_db

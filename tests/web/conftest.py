@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import addressing, processing
+from pbem.doors import processing
 from pbem.models import InboundMessage, Seat
+from pbem.play import addressing
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.base import Rng
-from pbem import choosing
+from pbem.play import choosing
 from pbem.registry import all_games, get_game
 from pbem.web import board, chooser
 
@@ -118,8 +118,9 @@ def test_the_places_on_the_board_are_links_to_their_moves(client, kind, settings
     import inspect
     import re
 
-    from pbem import addressing, eventlog, services
+    from pbem.log import eventlog
     from pbem.models import Seat
+    from pbem.play import addressing, services
 
     settings.PBEM_NOTICE_DISPATCH = "none"
     spec = get_game(kind)

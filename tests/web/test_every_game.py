@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import addressing, eventlog, selectors
+from pbem.log import eventlog
 from pbem.models import Game, Notice
+from pbem.play import addressing, selectors
 from pbem.registry import all_games, get_game
 
 from .chooser_walk import reachable_moves

@@ -7,9 +7,9 @@ import threading
 import pytest
 from django.db import connection
 
-from pbem import services
 from pbem.models import Event, Game, Seat
-from pbem.services import accept_invitation
+from pbem.play import services
+from pbem.play.services import accept_invitation
 
 from ..conftest import CAST, requires_postgres
 

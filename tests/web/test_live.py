@@ -10,8 +10,8 @@ import time
 import pytest
 from django.urls import reverse
 
-from pbem import addressing, services
 from pbem.models import Game, Seat
+from pbem.play import addressing, services
 
 from ..conftest import CAST, hands, requires_postgres
 from ..processes import Peer

@@ -17,8 +17,9 @@ import random
 import pytest
 from django.urls import reverse
 
-from pbem import addressing, eventlog, selectors, services
+from pbem.log import eventlog
 from pbem.models import Event, Game, Seat
+from pbem.play import addressing, selectors, services
 from pbem.registry import all_games, get_game
 
 pytestmark = pytest.mark.django_db

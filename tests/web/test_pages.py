@@ -10,8 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from pbem import addressing, desk, eventlog, services, tasks
+from pbem import tasks
+from pbem.log import eventlog
 from pbem.models import Game, InboundMessage, InboundStatus, Notice, Seat
+from pbem.play import addressing, desk, services
 
 from ..conftest import hands, requires_postgres
 from .conftest import process_last

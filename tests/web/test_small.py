@@ -8,8 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.base import may_act
-from pbem import eventlog, services
+from pbem.log import eventlog
 from pbem.models import Event, Notice
+from pbem.play import services
 from pbem.registry import get_game
 
 from ..conftest import CAST

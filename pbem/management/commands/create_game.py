@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem import services
+from pbem.play import services
 from pbem.registry import UnknownGame, all_games
 
 

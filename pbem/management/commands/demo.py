@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from pbem import addressing, services
 from pbem.models import Game
+from pbem.play import addressing, services
 from pbem.registry import all_games
 
 DEMO_PLAYERS = [("Alice", "alice@example.org"), ("Bob", "bob@example.org"), ("Carol", "carol@example.org")]

@@ -2,9 +2,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem import export
+from pbem.audit import export
 from pbem.models import Game, Seat
-from pbem.selectors import game_over
+from pbem.play.selectors import game_over
 
 
 class Command(BaseCommand):

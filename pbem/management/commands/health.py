@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem import health
+from pbem.ops import health
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""`migrate`, as the owner role when DATABASE_OWNER_URL is set (pbem/dbroles.py).
+"""`migrate`, as the owner role when DATABASE_OWNER_URL is set (pbem/ops/dbroles.py).
 
 The service's own role (DATABASE_URL) may not create or alter tables; the owner's may. So when
 an owner is configured and no other database was asked for, migrations run through its alias,
@@ -8,7 +8,7 @@ and the post-migrate step grants the service role its privileges, as the owner, 
 from django.core.management.commands.migrate import Command as DjangoMigrate
 from django.db import DEFAULT_DB_ALIAS
 
-from pbem import dbroles
+from pbem.ops import dbroles
 
 
 class Command(DjangoMigrate):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem.mail import imap
+from pbem.doors import imap
 
 
 class Command(BaseCommand):

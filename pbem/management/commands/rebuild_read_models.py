@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem import readmodels
+from pbem.log import readmodels
 from pbem.management.games import add_game_arguments, named_games
 
 

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem import inbox
+from pbem.doors import inbox
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from pbem import selectors
 from pbem.models import Game
+from pbem.play import selectors
 from pbem.registry import get_game
 
 

@@ -22,8 +22,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
 
-from pbem import addressing, health, inbox, rows
+from pbem.doors import inbox
+from pbem.log import rows
 from pbem.mail import outbound
+from pbem.ops import health
+from pbem.play import addressing
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import threading
 
 from django.core.management.base import BaseCommand
 
-from pbem import timers
+from pbem.ops import timers
 
 
 class Command(BaseCommand):

@@ -3,7 +3,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from pbem import audit, chain
+from pbem.audit import checks
+from pbem.log import chain
 from pbem.management.games import add_game_arguments, named_games
 
 
@@ -38,12 +39,12 @@ class Command(BaseCommand):
         failed = []
         bar = tqdm(games.iterator(), total=games.count(), unit="game", file=sys.stderr, disable=games.count() < 2)
         for game in bar:
-            report = audit.verify(game, heads)
+            report = checks.verify(game, heads)
             lines = [report.summary()]
             if heads and report.ok:
                 lines += [f"  head {version}:{digest[:16]}… is in the log" for version, digest in heads]
             if opts["verbosity"] >= 2:
-                lines.append(f"  {audit.scheme_text(report.scheme)}")
+                lines.append(f"  {checks.scheme_text(report.scheme)}")
             if not report.ok:
                 failed.append(report)
             if not report.ok or opts["verbosity"] >= 1:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from games.elfenland import GAME
-from pbem import eventlog, services
+from pbem.log import eventlog
+from pbem.play import services
 
 
 def test_created_and_played_through_the_platform(make_game):

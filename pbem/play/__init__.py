@@ -1,0 +1,10 @@
+"""The one write path: every channel's submission, the desk's actions and the timers end in
+`runner.run` (load, check, decide with the game's rng, append). `services` creates games and
+applies seats' commands, `commands` the platform's own (help, say, undo, away, …), `desk` the
+Master of Seals' actions, `deadlines` the timers, `standins` the stand-in players. `selectors`
+is what a seat or spectator may see, `choosing` the menu of moves, `addressing` and `signing`
+the seat tokens, `submissions` a reader's submission applied and answered, `outbox` the notices
+handed to Celery once their transaction commits.
+
+Imports `pbem.log` and below; never the doors, mail, web or the desk.
+"""

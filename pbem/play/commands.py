@@ -1,0 +1,229 @@
+"""The commands every game understands, whatever its rules: help, board, history, say, undo,
+away, back, notices. Each runs inside `runner.run` like a game's own command."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, available_timezones
+
+from django.utils import timezone
+
+from pbem.log import eventlog
+from pbem.models import Event, Game, Seat, Snapshot
+from pbem.play import selectors
+from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
+
+PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
+
+
+def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
+    work.told.answers.append(selectors.help_text(work.spec, work.state, seat))
+
+
+def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
+    work.told.answers.append(selectors.board_text(work.spec, work.state, seat))
+
+
+def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
+    count = int(rest) if rest.isdigit() else 10
+    lines = selectors.history_lines(work.loaded.game_id, seat)
+    work.told.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
+
+
+def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
+    if not rest:
+        raise CommandRejected("Say what? Write 'say' and then your message.", line)
+    work.platform("Said", {"seat": seat, "text": rest[:2000]})
+    work.told.applied.append(f"said: {rest[:60]}")
+
+
+def _cmd_undo(work: Work, seat: int, rest: str, line: str) -> None:
+    seqs = undoable(work.loaded.game_id, seat)
+    work.platform("Undone", {"seat": seat, "events": seqs, "reason": "taken back by the player"})
+    rebuild_after_undo(work, seqs)
+    work.told.applied.append("undo")
+
+
+def rebuild_after_undo(work: Work, seqs: list[int]) -> None:
+    # Replay skips the undone events: rebuild the state from the log, then apply what this
+    # request has emitted so far on top. Snapshots that contain the undone events are stale.
+    game_id = work.loaded.game_id
+    work.later(lambda: Snapshot.objects.filter(game_id=game_id, seq__gte=min(seqs)).delete())
+    pending = list(work.events)
+    row = Game(
+        pk=work.loaded.game_id, kind=work.game["kind"], version=work.loaded.version, head_hash=work.loaded.head_hash
+    )
+    fresh = eventlog.load(row, use_snapshots=True)
+    fresh.undone |= set(seqs)
+    fresh.state = eventlog.fold_rows(fresh.spec, eventlog.new_state(), _rows(work.loaded.game_id), fresh.undone)
+    for i, ev in enumerate(pending):
+        eventlog.apply(
+            fresh.spec,
+            fresh.state,
+            ev.type,
+            ev.payload,
+            ev.visible_to,
+            ev.public,
+            ev.reveals,
+            work.loaded.version + i + 1,
+        )
+    work.loaded.state = fresh.state
+    work.loaded.undone = fresh.undone
+    work.dirty = True
+
+
+def _rows(game_id: int):
+    return Event.objects.filter(game_id=game_id).order_by("seq").values_list(*eventlog.EVENT_FIELDS)
+
+
+def undoable(game_id: int, seat: int) -> list[int]:
+    """The seqs of this seat's last command if the fair-undo policy allows taking it back."""
+    undone = eventlog.undone_seqs(game_id)
+    rows = (
+        Event.objects.filter(game_id=game_id)
+        .order_by("-seq")
+        .values_list("seq", "type", "actor_kind", "actor_seat", "created_at", "causation_id", "rng", "reveals")
+    )
+    batch: list = []
+    for row in rows.iterator(chunk_size=200):
+        seq, etype = row[0], row[1]
+        if seq in undone or etype in NEUTRAL_EVENTS:
+            if batch:
+                break
+            continue
+        if batch and (row[2:6] != batch[0][2:6]):
+            break
+        batch.append(row)
+    if not batch:
+        raise ServiceError("There is nothing to take back.", "no_undo")
+    _seq, _t, kind, actor_seat, *_ = batch[0]
+    if kind != "seat" or actor_seat != seat:
+        raise ServiceError("You can only take back your own last move, and someone else has acted since.", "no_undo")
+    if any(row[1].startswith("pbem.") for row in batch):
+        raise ServiceError("That cannot be taken back.", "no_undo")
+    if any(row[6] for row in batch):
+        raise ServiceError("That move drew something at random, so it cannot be taken back.", "no_undo")
+    if any(row[7] for row in batch):
+        raise ServiceError("That move revealed hidden information, so it cannot be taken back.", "no_undo")
+    return sorted(row[0] for row in batch)
+
+
+AWAY_RE = re.compile(r"^until\s+(\d{4}-\d{2}-\d{2})$", re.I)
+
+
+def zone_of(info: dict) -> ZoneInfo:
+    """A seat's time zone (UTC for a name this Python no longer knows)."""
+    try:
+        return ZoneInfo(info.get("time_zone") or "UTC")
+    except (ValueError, KeyError, OSError):
+        return ZoneInfo("UTC")
+
+
+def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
+    match = AWAY_RE.match(rest)
+    if not match:
+        raise CommandRejected("Write the last day you are away as 'away until YYYY-MM-DD'.", line)
+    info = work.seats[seat]
+    zone = zone_of(info)
+    try:
+        last_day = datetime.fromisoformat(match.group(1)).date()
+    except ValueError:
+        raise CommandRejected(f"{match.group(1)} is not a date.", line) from None
+    # Away to the end of that day in the player's own time zone: back the morning after.
+    until = datetime(last_day.year, last_day.month, last_day.day, tzinfo=zone) + timedelta(days=1)
+    now = timezone.now()
+    days = (until - now).days + (1 if (until - now).seconds else 0)
+    if days <= 0:
+        raise CommandRejected("That date is already past.", line)
+    left = work.game["away_allowance_days"] - info["away_days_used"]
+    if days > left:
+        raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
+    _set_away(work, seat, until, info["away_days_used"] + days, now)
+    # "until" stays the first day back, as in the events before it; "last_day" is the day typed.
+    work.platform(
+        "Away", {"seat": seat, "until": until.date().isoformat(), "last_day": last_day.isoformat(), "days": days}
+    )
+    work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
+
+
+def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
+    if seat in work.state["meta"].get("standins", ()):
+        take_seat_back(work, seat)
+        work.told.applied.append("back: you play your seat yourself again")
+        return
+    info = work.seats[seat]
+    now = timezone.now()
+    if not info["away_until"] or info["away_until"] <= now:
+        raise CommandRejected("You are not away.", line)
+    refund = max(0, (info["away_until"] - now).days)
+    _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
+    work.platform("Back", {"seat": seat})
+    work.told.applied.append("back")
+
+
+def take_seat_back(work: Work, seat: int) -> None:
+    """The player of a seat the stand-in plays is back: they play it again from now, with a whole
+    period for the move the game awaits of them (if any)."""
+    work.platform("StandInLeft", {"seat": seat})
+    work.fresh_turn.add(seat)
+
+
+def _set_away(work: Work, seat: int, until: datetime | None, used: int, now: datetime) -> None:
+    """Records the seat's absence (with the append) and moves its running deadline to match."""
+    info = work.seats[seat]
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=until, away_days_used=used))
+    info["away_until"], info["away_days_used"] = until, used
+    deadlines = dict(work.game.get("deadlines") or {})
+    if str(seat) in deadlines:
+        deadlines[str(seat)] = deadline_for(work, seat, now)
+        work.game["deadlines"] = deadlines
+
+
+def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
+    choice = rest.strip().lower()
+    if choice not in ("every", "digest", "none"):
+        raise CommandRejected(
+            "Choose how you hear of other players' moves: 'notices every', 'notices digest' or 'notices none'.", line
+        )
+    info = work.seats[seat]
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(notice_preference=choice))
+    info["notice_preference"] = choice
+    work.platform("NoticesChanged", {"seat": seat, "preference": choice}, visible_to=[seat], public={"seat": seat})
+    work.told.applied.append(f"notices {choice}")
+
+
+ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "UTC"}
+
+
+def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
+    info = work.seats[seat]
+    if not rest:
+        work.told.answers.append(
+            f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
+            "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC')."
+        )
+        return
+    name = ZONE_NAMES.get(rest.strip().lower().replace(" ", "_"))
+    if name is None:
+        raise CommandRejected(
+            f"{rest} is not a time zone name; write it as 'zone Europe/Berlin', 'zone America/New_York' or 'zone UTC'.",
+            line,
+        )
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
+    info["time_zone"] = name
+    work.platform("TimeZoneChanged", {"seat": seat, "zone": name}, visible_to=[seat], public={"seat": seat})
+    work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
+
+
+PLATFORM_COMMANDS = {
+    "zone": _cmd_zone,
+    "help": _cmd_help,
+    "board": _cmd_board,
+    "history": _cmd_history,
+    "say": _cmd_say,
+    "undo": _cmd_undo,
+    "away": _cmd_away,
+    "back": _cmd_back,
+    "notices": _cmd_notices,
+}

@@ -1,0 +1,631 @@
+"""The command runner: the one write path's machinery, which every channel goes through.
+
+`run(game_id, actor, body)` loads the game (from the in-process cache when it is still at the
+database's version), lets `body(work)` check, decide and emit events, and appends them with the
+read model and the outbox rows in one transaction (one statement on PostgreSQL), then puts the
+new state back into the cache. A concurrent writer makes the append fail with Conflict; we
+reload and try again. What the commands are lives above: `services` (games, seats' commands),
+`commands` (the platform's own), `desk` (the Master of Seals), `deadlines` (the timers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.utils import timezone
+
+from games.base import Rejected, Rng
+from pbem.log import eventlog, fold, rows
+from pbem.log.eventlog import Conflict, Loaded, NewEvent
+from pbem.log.readmodels import awaited_seats, game_status, scores_with_corrections
+from pbem.models import Event, Game, GameStatus, Seat
+from pbem.play import outbox
+
+# Platform events that change nothing on the board: a reply written before them is not stale,
+# and undo looks past them.
+NEUTRAL_EVENTS = {
+    "pbem.InvitationResent",
+    "pbem.InvitationsSent",
+    "pbem.Said",
+    "pbem.Away",
+    "pbem.Back",
+    "pbem.NoticesChanged",
+    "pbem.Undone",
+    "pbem.TimeZoneChanged",
+    "pbem.NoticeBounced",
+    "pbem.DeadlineExtended",
+    "pbem.ReminderSent",
+}
+QUIET_EVENTS = {
+    "pbem.InvitationResent",
+    "pbem.InvitationsSent",
+    "pbem.NoticesChanged",
+    "pbem.TimeZoneChanged",
+    "pbem.ReminderSent",
+    "pbem.DeadlineExtended",
+    "pbem.NoticeBounced",
+    "pbem.DeadlineMissed",
+}
+
+# Platform events every seat hears of, even one still choosing its move.
+TABLE_NEWS = {"pbem.Said", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed", "pbem.Abandoned"}
+MAX_ATTEMPTS = 8
+
+
+class ServiceError(Exception):
+    """A request the platform refuses (not a rule of the game). `code` is machine-readable."""
+
+    code = "refused"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code:
+            self.code = code
+
+
+class StaleVersion(ServiceError):
+    code = "stale"
+
+
+class NotAwaited(ServiceError):
+    code = "not_your_turn"
+
+
+class CommandRejected(ServiceError):
+    """A line the game refused: says which line, why, and what is legal now."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, line: str = "", line_number: int = 0, legal: list[str] | None = None):
+        super().__init__(message)
+        self.line = line
+        self.line_number = line_number
+        self.legal = legal or []
+
+
+class NotAwaitedAfterEarlierLines(NotAwaited, CommandRejected):
+    """A line of a reply that came after an earlier line of it ended the seat's turn."""
+
+
+@dataclass
+class Actor:
+    kind: str  # seat, system, admin
+    seat: int | None = None
+    user_id: int | None = None
+
+    def as_tuple(self):
+        return (self.kind, self.seat, self.user_id)
+
+
+SYSTEM = Actor("system")
+
+
+@dataclass
+class Outcome:
+    version: int
+    applied: list[str] = field(default_factory=list)  # what was done, in words (one per line)
+    answers: list[str] = field(default_factory=list)  # replies to help/board/history
+    duplicate: bool = False
+    events: int = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The unit of work: a loaded game plus what this request appends
+# ---------------------------------------------------------------------------------------------
+
+
+GAME_FIELDS = (
+    "id",
+    "kind",
+    "status",
+    "seed",
+    "chain_scheme",
+    "options",
+    "deadline_seconds",
+    "away_allowance_days",
+    "absence_policy",
+    "standin_after",
+    "deadlines",
+    "awaited",
+    "scores",
+    "version",
+    "head_hash",
+    "round",
+    "phase",
+)
+# The read model's columns as the game row holds them (kept in Work.game after each append).
+READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
+SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used", "time_zone")
+
+
+@dataclass
+class Work:
+    loaded: Loaded
+    game: dict
+    seats: list[dict]
+    actor: Actor
+    events: list[NewEvent] = field(default_factory=list)
+    dirty: bool = False  # state mutated: must not go back into the cache unless committed
+    cached: bool = False  # came from the in-process cache: may be behind the database
+    notices: list[dict] = field(default_factory=list)
+    outcome: Outcome | None = None
+    extra_updates: dict = field(default_factory=dict)
+    side_effects: list = field(default_factory=list)  # writes to run in the append's transaction
+    stored: dict = field(default_factory=dict)  # the read model as the game row holds it now
+    # Seats whose turn starts afresh although they were awaited before (a timer played for
+    # them and they are awaited again): a new deadline and a turn notice, like a new turn.
+    fresh_turn: set = field(default_factory=set)
+    # Deadlines set by the command itself for seats that become awaited (a resume gives back
+    # the time that remained at the pause): {"seat": iso datetime}.
+    deadline_overrides: dict = field(default_factory=dict)
+    # The seat ids told news lately (_told_lately), when read for a group of games at once.
+    told_lately: set | None = None
+
+    @property
+    def told(self) -> Outcome:
+        """What a submission reports back; only a submission's work has one (services.submit)."""
+        assert self.outcome is not None, "only a submission has an outcome to tell"
+        return self.outcome
+
+    def later(self, write) -> None:
+        """Runs `write()` in the same transaction as the append (never on its own)."""
+        self.side_effects.append(write)
+
+    @property
+    def spec(self):
+        return self.loaded.spec
+
+    @property
+    def state(self):
+        return self.loaded.state
+
+    @property
+    def next_seq(self) -> int:
+        return self.loaded.version + len(self.events) + 1
+
+    def emit(self, event: NewEvent) -> None:
+        self.dirty = True
+        self.events.append(event)
+        eventlog.apply(
+            self.spec,
+            self.loaded.state,
+            event.type,
+            event.payload,
+            event.visible_to,
+            event.public,
+            event.reveals,
+            self.next_seq - 1,
+        )
+
+    def platform(self, kind: str, payload: dict, **kw) -> None:
+        self.emit(NewEvent("pbem." + kind, payload, **kw))
+
+    def rng(self) -> Rng:
+        seed = self.game.get("seed_bytes")
+        if seed is None:
+            seed = self.game["seed_bytes"] = bytes.fromhex(self.game["seed"])
+        return Rng(seed, self.next_seq)
+
+
+def _reuse(cached: Work, actor: Actor) -> Work:
+    """A Work from the cache, made ready for a new command."""
+    cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
+    cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
+    cached.fresh_turn, cached.deadline_overrides, cached.told_lately = set(), {}, None
+    return cached
+
+
+def _load_work(game_id: int, actor: Actor) -> Work:
+    cached = eventlog.cache_take(game_id)
+    if cached is not None and isinstance(cached, Work):
+        return _reuse(cached, actor)
+    try:
+        game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ServiceError(f"There is no game #{game_id}.", "not_found") from None
+    seats = list(Seat.objects.filter(game_id=game_id).order_by("number").values(*SEAT_FIELDS))
+    row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
+    loaded = eventlog.load(row)
+    return Work(loaded, game, seats, actor, stored=_stored(game))
+
+
+def _load_works(game_ids: list[int], actor: Actor) -> dict[int, Work]:
+    """The Work of each game, as _load_work gives it, with the cold ones loaded together: four
+    queries for them all (game rows, seats, snapshots, events). A game that is gone is left out."""
+    works: dict[int, Work] = {}
+    cold = []
+    for game_id in game_ids:
+        cached = eventlog.cache_take(game_id)
+        if cached is not None and isinstance(cached, Work):
+            works[game_id] = _reuse(cached, actor)
+        else:
+            cold.append(game_id)
+    if not cold:
+        return works
+    games = {game["id"]: game for game in Game.objects.filter(pk__in=cold).values(*GAME_FIELDS)}
+    seats: dict[int, list[dict]] = {game_id: [] for game_id in games}
+    for seat in Seat.objects.filter(game_id__in=list(games)).order_by("game_id", "number").values("game", *SEAT_FIELDS):
+        seats[seat.pop("game")].append(seat)
+    rows = [
+        Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
+        for game in games.values()
+    ]
+    for game_id, loaded in eventlog.load_many(rows).items():
+        game = games[game_id]
+        works[game_id] = Work(loaded, game, seats[game_id], actor, stored=_stored(game))
+    return works
+
+
+def cached_state(game: Game) -> dict | None:
+    """The state this process holds in its cache for `game` (a row read just now), when it is
+    exactly the game as that row has it (same version, same head of the chain):
+    what a reader may consult without loading the log again. None otherwise. Read only: the
+    entry stays in the cache for the next command."""
+    with eventlog._cache_lock:
+        work = eventlog._cache.get(game.pk)
+    if not isinstance(work, Work):
+        return None
+    loaded = work.loaded
+    if loaded.version != game.version or loaded.head_hash != game.head_hash:
+        return None
+    return loaded.state
+
+
+def _stored(values: dict) -> dict:
+    """A copy of the read model's columns (commands may replace Work.game's values before the
+    append, and the append writes only what differs from the row)."""
+    return {k: (v.copy() if isinstance(v, dict | list) else v) for k, v in values.items() if k in READ_MODEL_COLUMNS}
+
+
+def _moved(game_id: int, version: int) -> bool:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() != version
+
+
+def _commit(work: Work, causation_id: str = "", db=None) -> None:
+    """Appends what `work` emitted, with the read model and the outbox, or raises Conflict."""
+    if not work.events:
+        return
+    loaded = work.loaded
+    previous = loaded.version
+    _finish_if_over(work)
+    now = timezone.now()
+    rows, head = eventlog.build_rows(
+        loaded.game_id,
+        previous,
+        loaded.head_hash,
+        work.events,
+        work.actor.as_tuple(),
+        causation_id,
+        loaded.spec,
+        now,
+        game=work.game,
+    )
+    model = _read_model(work, previous + len(rows), now)
+    # Only the columns that changed are written (the row is at `previous`, as Work.game knows it:
+    # the append applies only where the version still is `previous`).
+    stored = work.stored
+    changed = {k: v for k, v in model.items() if k not in READ_MODEL_COLUMNS or stored.get(k) != v}
+    if work.extra_updates:
+        changed.update(work.extra_updates)
+        updates = {**model, **work.extra_updates}
+    else:
+        updates = model
+    _turn_notices(work, previous + len(rows), updates)
+    for write in work.side_effects:
+        write()
+    snapshot = (loaded.spec.version, loaded.state) if eventlog.snapshot_due(previous, previous + len(rows)) else None
+    eventlog.append(
+        loaded.game_id, previous, loaded.head_hash, rows, changed, work.notices, causation_id, snapshot, db=db
+    )
+    loaded.version = previous + len(rows)
+    loaded.head_hash = head
+    work.stored = {k: updates[k] for k in READ_MODEL_COLUMNS}  # fresh values: _read_model builds new ones
+    work.game.update(work.stored, version=loaded.version, head_hash=head)
+    if work.notices:
+        outbox.dispatch_on_commit(loaded.game_id)
+    standins = loaded.state["meta"].get("standins")
+    if standins and work.actor.kind != "standin" and set(standins) & set(work.stored["awaited"]):
+        # A seat the stand-in plays is awaited: it moves after this commits (its own moves
+        # carry on by themselves, so they do not queue it again).
+        transaction.on_commit(lambda: outbox.queue_task("pbem.tasks.play_standins", loaded.game_id))
+
+
+def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
+    """Runs `body(work)` and appends what it emitted, retrying on conflicts.
+
+    The first attempt is optimistic: the cached state, and on PostgreSQL a single statement
+    that appends only if the game is still at the expected version and the causation id is new
+    (in autocommit: one round trip, as cheap as a bare INSERT). When it loses a race, the next
+    attempts lock the game row and load inside the lock, so a busy game still makes progress.
+    """
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each lookup goes through a thread-local
+    for attempt in range(MAX_ATTEMPTS):
+        work = None
+        try:
+            if attempt == 0 and db.vendor == "postgresql":
+                work = _load_work(game_id, actor)
+                body(work)
+                if work.side_effects:
+                    with transaction.atomic():
+                        _commit(work, causation_id, db)
+                else:
+                    _commit(work, causation_id, db)
+            else:
+                with transaction.atomic():
+                    if attempt:
+                        eventlog.cache_take(game_id)
+                        Game.objects.select_for_update().filter(pk=game_id).values_list("pk").first()
+                    work = _load_work(game_id, actor)
+                    if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
+                        eventlog.cache_put(game_id, work)
+                        return Outcome(work.loaded.version, duplicate=True)
+                    body(work)
+                    _commit(work, causation_id, db)
+            if not work.events and work.cached and _moved(game_id, work.loaded.version):
+                # Nothing emitted means no append checked the version: an answer (board, help,
+                # a timer's "not due") judged on a cache another process has moved past would
+                # be wrong. Look again on a fresh load.
+                continue
+        except Conflict:
+            continue  # the cached state was behind, someone else won, or a duplicate: look again
+        except (Rejected, ServiceError):
+            # A refusal judged on a cached state that another process has moved past would be
+            # wrong: check the version, and judge again on a fresh load if it moved.
+            if work is not None and work.cached and _moved(game_id, work.loaded.version):
+                continue
+            if work is not None and not work.dirty:
+                eventlog.cache_put(game_id, work)
+            if causation_id and Event.objects.filter(game_id=game_id, causation_id=causation_id).exists():
+                return Outcome(work.loaded.version if work else 0, duplicate=True)  # already applied
+            raise
+        eventlog.cache_put(game_id, work)
+        outcome = work.outcome or Outcome(work.loaded.version)
+        outcome.version = work.loaded.version
+        outcome.events = len(work.events)
+        return outcome
+    raise ServiceError("The game is busy; please try again.", "busy")
+
+
+class _GroupFailed(Exception):
+    """A game of a group written without savepoints failed: the group's transaction is undone."""
+
+
+def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None]:
+    """Runs `bodies[game_id](work)` for each game and appends what each emitted, all in one
+    transaction: one commit (one flush of the log to disk) for the group instead of one per
+    game, each game still its own all-or-nothing append. PostgreSQL.
+
+    The games are loaded together (_load_works) and written in the order of their ids, so two
+    groups at once take the game rows' locks in the same order (no deadlock between them). The
+    first attempt takes no savepoints (two round trips a game saved); if a game fails in it,
+    nothing of the group is in, and the group is done again on fresh loads with a savepoint per
+    game, so that a failing game rolls back only itself. Each game's result: its Work once its
+    append is in (or its body emitted nothing on a fresh load); None when it must go through
+    run() on its own: its append lost a race (Conflict), its body emitted nothing on a cached
+    state (which may be behind), it raised (run() judges it again and reports the error as for
+    any command), or it is gone. A failure of the group's transaction itself (its commit)
+    raises, and nothing of the group is in. `prepare(works)`, if given, is called with the
+    loaded Works before the first body (to read what the bodies need for the whole group at
+    once); a body may run twice (once per attempt), each time on a fresh Work.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    order = sorted(bodies)
+    try:
+        return _run_group(order, bodies, actor, prepare, db, savepoints=False)
+    except _GroupFailed:
+        return _run_group(order, bodies, actor, prepare, db, savepoints=True)
+
+
+def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
+    works = _load_works(order, actor)
+    _read_told_lately(works)
+    if prepare is not None:
+        prepare(works)
+    done: dict[int, Work | None] = dict.fromkeys(order)
+    with transaction.atomic(), outbox.dispatch_together():
+        for game_id in order:
+            work = works.get(game_id)
+            if work is None:
+                continue
+            try:
+                if savepoints:
+                    with transaction.atomic():
+                        bodies[game_id](work)
+                        _commit(work, "", db)
+                else:
+                    bodies[game_id](work)
+                    _commit(work, "", db)
+            except Conflict:
+                if work.side_effects and not savepoints:
+                    raise _GroupFailed from None  # its own writes before the append are in the transaction
+                continue  # the append's statement wrote nothing (the version had moved)
+            except Exception as exc:  # noqa: BLE001 - run() takes it again on its own, and says what failed
+                if not savepoints:
+                    raise _GroupFailed from exc
+                continue
+            if work.events or not work.cached:
+                done[game_id] = work
+    for game_id, work in done.items():
+        if work is not None:
+            eventlog.cache_put(game_id, work)
+    return done
+
+
+# ---------------------------------------------------------------------------------------------
+# Read model, deadlines and notices written with every append
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_model(work: Work, version: int, now: datetime) -> dict:
+    spec, state = work.spec, work.state
+    summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    awaited = awaited_seats(spec, state)
+    before = set(work.game.get("awaited") or []) - work.fresh_turn
+    deadlines = dict(work.game.get("deadlines") or {})
+    for seat in list(deadlines):
+        if int(seat) not in awaited:
+            del deadlines[seat]
+    for seat in awaited:
+        # Only a newly awaited seat gets a fresh deadline: one still awaited without a deadline
+        # has it held (a notice to it bounced, suspend_deadline) until rearm_deadline.
+        if seat not in before:
+            deadlines[str(seat)] = work.deadline_overrides.get(str(seat)) or deadline_for(work, seat, now)
+    return {
+        "status": game_status(state),
+        "round": int(summary.get("round") or 0),
+        "phase": str(summary.get("phase") or "")[:80],
+        "awaited": awaited,
+        "deadlines": deadlines,
+        "scores": scores_with_corrections(spec, state, summary),
+        "read_model_version": version,
+    }
+
+
+def deadline_for(work: Work, seat: int, now: datetime) -> str:
+    start = now
+    away = work.seats[seat].get("away_until") if seat < len(work.seats) else None
+    if away and away > now:
+        start = away
+    return (start + timedelta(seconds=work.game["deadline_seconds"])).isoformat()
+
+
+def _turn_notices(work: Work, version: int, updates: dict) -> None:
+    """A turn notice to each newly awaited seat (and to the actor if a new phase awaits them too);
+    news to the others who want every move."""
+    before = set(work.game.get("awaited") or []) - work.fresh_turn
+    after = updates["awaited"]
+    status = updates["status"]
+    new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
+    newsworthy = any(ev.type not in QUIET_EVENTS for ev in work.events)
+    # Table talk and news of the table itself (a new player, a pause) reach everyone but the
+    # speaker, awaited or not (unless they want no news).
+    talk = any(ev.type in TABLE_NEWS for ev in work.events)
+    if new_phase and work.actor.seat is not None:
+        before.discard(work.actor.seat)
+    standins = set(work.state["meta"].get("standins", ()))
+    for seat in work.seats:
+        number = seat["number"]
+        if not seat["email"]:
+            continue  # a seat only a stand-in ever plays (a practice game's)
+        if status == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED:
+            kind = "final"
+        elif number in after and number not in before and number in standins:
+            continue  # the stand-in moves for it at once; its player hears of it as news
+        elif number in after and number not in before:
+            kind = "turn"
+        elif (
+            number in after
+            and number != work.actor.seat
+            and seat["notice_preference"] != "none"
+            and (not talk and _changes_what_it_sees(work, number) and not _told_lately(work, seat["id"]))
+        ):
+            kind = "news"  # still choosing, and another seat's move changed what it sees: told (batched)
+        elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
+            continue  # still choosing; the actor gets a confirmation from the channel
+        elif number in after:
+            kind = "news"
+        elif number != work.actor.seat and seat["notice_preference"] == "every" and newsworthy:
+            kind = "news"
+        else:
+            continue
+        if any(n["seat_id"] == seat["id"] for n in work.notices):
+            continue  # the command wrote this seat a notice of its own (a welcome, a correction)
+        work.notices.append({"seat_id": seat["id"], "kind": kind, "version": version, "to_email": seat["email"]})
+
+
+# A seat still choosing in a simultaneous phase hears of other seats' moves at most once in
+# this many seconds: its next notice (or its reply's answer) carries what came after.
+CHOOSING_NEWS_SECONDS = 300
+
+
+def _changes_what_it_sees(work: Work, seat: int) -> bool:
+    """Whether this command's events show `seat` something (a move it may see, even face down)."""
+    return any(
+        ev.type not in QUIET_EVENTS
+        and ev.type not in NEUTRAL_EVENTS
+        and (ev.visible_to is None or seat in ev.visible_to or ev.public is not None)
+        for ev in work.events
+    )
+
+
+def _told_lately(work: Work, seat_id: int) -> bool:
+    if work.told_lately is not None:
+        return seat_id in work.told_lately
+    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+    # A ready statement (pbem.log.rows): asked on every move of a simultaneous phase, where the
+    # ORM's compiling of this one query cost more than the rest of the check.
+    return (
+        rows.fetch_one(
+            "SELECT 1 FROM pbem_notice WHERE game_id = %s AND seat_id = %s AND kind = 'news' AND created_at >= %s "
+            "LIMIT 1",
+            [work.loaded.game_id, seat_id, connections[DEFAULT_DB_ALIAS].ops.adapt_datetimefield_value(since)],
+        )
+        is not None
+    )
+
+
+def _read_told_lately(works: dict[int, Work]) -> None:
+    """_told_lately's answers for a group of games, in one query."""
+    from pbem.models import Notice
+
+    if not works:
+        return
+    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+    for work in works.values():
+        work.told_lately = set()
+    for game_id, seat_id in Notice.objects.filter(
+        game_id__in=list(works), kind="news", created_at__gte=since
+    ).values_list("game_id", "seat_id"):
+        works[game_id].told_lately.add(seat_id)  # type: ignore[union-attr]
+
+
+def _finish_if_over(work: Work) -> None:
+    state = work.state
+    meta = state["meta"]
+    if meta["ended"] or state["game"] is None or not meta["started"]:
+        return
+    standing = fold.final_standing(work.spec, state)
+    if standing is None:
+        return
+    work.platform("GameEnded", standing)
+    work.platform("SeedRevealed", {"seed": work.game["seed"]}, reveals=True)
+
+
+def emit_game_events(work: Work, events, rng: Rng) -> None:
+    for i, ev in enumerate(events):
+        work.emit(
+            NewEvent(
+                ev.type,
+                ev.data,
+                list(ev.visible_to) if ev.visible_to is not None else None,
+                ev.public,
+                ev.reveals,
+                rng.draws if (i == 0 and rng.used) else None,
+            )
+        )
+
+
+def check_seat(work: Work, seat: int) -> None:
+    if not 0 <= seat < len(work.seats):
+        raise ServiceError(f"Game #{work.loaded.game_id} has no seat {seat}.", "no_seat")
+
+
+def require_running(work: Work) -> None:
+    meta = work.state["meta"]
+    if meta["abandoned"]:
+        raise ServiceError("This game was abandoned.", "not_running")
+    if meta["ended"]:
+        raise ServiceError("This game is over.", "not_running")
+    if not meta["started"]:
+        raise ServiceError("This game has not started yet.", "not_running")
+    if meta["paused"]:
+        raise ServiceError("This game is paused by the Master of Seals.", "paused")
+
+
+def need_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("Give a reason: every action on the desk is recorded with one.", "reason_required")
+    return reason

@@ -1,0 +1,333 @@
+"""Reading: views, feeds and histories exactly as a seat (or a spectator) may see them.
+
+Every page, API answer, notice and admin screen that shows a game goes through here, so the
+redaction rules live in one place: an event a seat may not see is shown in its public form,
+its random draws are withheld, and the seed stays secret until the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from games.base import Event as GameEvent
+from pbem.log import eventlog
+from pbem.models import Event, Game, Seat
+from pbem.registry import get_game
+
+PLATFORM_TEXT = {
+    "GameCreated": lambda d, n: (
+        f"The table is set: {', '.join(p['name'] for p in d['players'])}. Seed commitment {d['seed_commitment'][:16]}…"
+    ),
+    "GameStarted": lambda d, n: "The game begins.",
+    "GameEnded": lambda d, n: (
+        "The game is over. Final scores: " + ", ".join(f"{n[s]} {p}" for s, p in enumerate(d["scores"])) + "."
+    ),
+    "SeedRevealed": lambda d, n: f"The seed is revealed: {d['seed']}.",
+    "Said": lambda d, n: f"{n[d['seat']]} says: {d['text']}",
+    "Undone": lambda d, n: (
+        f"{n[d['seat']]} took back their last move."
+        if d.get("seat") is not None
+        else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: {d.get('reason', '')}"
+    ),
+    "Away": lambda d, n: (
+        f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
+        if "last_day" in d
+        else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
+    ),
+    "TimeZoneChanged": lambda d, n: (
+        f"{n[d['seat']]} changed their time zone" + (f" (to {d['zone']})." if "zone" in d else ".")
+    ),
+    "Back": lambda d, n: f"{n[d['seat']]} is back.",
+    "NoticesChanged": lambda d, n: (
+        f"{n[d['seat']]} changed how they hear of moves" + (f" (to {d['preference']})." if "preference" in d else ".")
+    ),
+    "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
+    "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
+    "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
+    "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {_utc(d['until'])} ({d['reason']}).",
+    "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
+    "TimedOut": lambda d, n: (
+        f"{n[d['seat']]} missed the deadline again."
+        if d.get("standin")
+        else f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."
+    ),
+    "StandInSeated": lambda d, n: f"The stand-in plays for {n[d['seat']]} from now on ({d['reason']}).",
+    "StandInLeft": lambda d, n: f"{n[d['seat']]} is back and plays their own seat again.",
+    "PlayerReplaced": lambda d, n: (
+        f"{d['name']} takes over seat {d['seat'] + 1}"
+        + (f" from {d['replaced']}" if d.get("replaced") else "")
+        + f": {d['reason']}"
+    ),
+    "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
+    "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; the Master of Seals was told.",
+    "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
+    "InvitationsSent": lambda d, n: (
+        "The creator accepted; the other players are invited: " + ", ".join(n[s] for s in d["seats"]) + "."
+    ),
+    "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
+}
+
+
+def _utc(iso) -> str:
+    """A stored time as people read it: 'Thu 10 Dec 2026, 18:00 UTC' (feeds are the same for
+    every viewer; the mails name times in each player's own zone)."""
+    try:
+        moment = datetime.fromisoformat(str(iso))
+    except ValueError:
+        return str(iso)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC"
+
+
+@dataclass
+class FeedItem:
+    seq: int
+    type: str
+    data: dict | None  # None: this viewer may not see anything of it
+    actor: str
+    actor_seat: int | None
+    created_at: str
+    text: str
+    hash: str | None  # None: withheld (a scheme-1 game before its end, see hashes_public)
+    undone: bool
+    rng: list | None
+    # What lets anyone check the chain's links without seeing what is hidden (pbem/CHAIN.md):
+    prev_hash: str | None = ""
+    public: dict | None = None
+    visible_to: list | None = None
+    reveals: bool = False
+    schema_version: int = 1
+    parts: dict | None = None  # scheme 2: the event's five parts (only with `sealed`)
+    payload_key: str | None = None  # scheme 2: the key of this payload's commitment, to those who see it
+
+
+@dataclass
+class Occupancy:
+    """Who held each seat when: a replacement changes the seat's player from that event on, and
+    what happened before it stays the replaced player's (history, feeds, score sheets)."""
+
+    spans: list[list[tuple[int, str]]]  # per seat: (first event number, player's name), in order
+
+    def names_at(self, seq: int) -> list[str]:
+        """Each seat's player when event `seq` happened (the replacement event itself already
+        names the newcomer's seat by the newcomer)."""
+        return [next(name for first, name in reversed(spans) if first <= seq) for spans in self.spans]
+
+    def players(self, seat: int) -> list[str]:
+        return [name for _first, name in self.spans[seat]]
+
+
+OCCUPANCY_TYPES = ("pbem.GameCreated", "pbem.PlayerReplaced")
+
+
+def occupancy(game_id: int) -> Occupancy:
+    rows = (
+        Event.objects.filter(game_id=game_id, type__in=OCCUPANCY_TYPES)
+        .order_by("seq")
+        .values_list("seq", "type", "payload")
+    )
+    return occupancy_of(rows)
+
+
+def occupancy_of(rows: Iterable[tuple[int, str, Any]]) -> Occupancy:
+    """Who sat where from a game's (seq, type, payload) rows of OCCUPANCY_TYPES, in order (others skipped)."""
+    spans: list[list[tuple[int, str]]] = []
+    for seq, etype, payload in rows:
+        if etype == "pbem.GameCreated":
+            spans = [[(0, player["name"])] for player in payload["players"]]
+        elif 0 <= payload["seat"] < len(spans):
+            spans[payload["seat"]].append((seq, payload["name"]))
+    return Occupancy(spans)
+
+
+def may_see(visible_to, seat: int | None) -> bool:
+    return visible_to is None or (seat is not None and seat in visible_to)
+
+
+def game_over(game: Game) -> bool:
+    return game.status in ("finished", "abandoned")
+
+
+def hashes_public(game: Game) -> bool:
+    """Whether this game's chain hashes may be shown to anyone: always under scheme 2; under
+    scheme 1 only once the game is over, because a scheme-1 hash covers every hidden payload and
+    draw, so anyone holding one can confirm a guess at them (pbem/CHAIN.md)."""
+    return game.chain_scheme >= 2 or game_over(game)
+
+
+WITHHELD = (
+    "withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
+    "would confirm a guess at them"
+)
+
+
+def feed(
+    game: Game,
+    seat: int | None,
+    after: int = 0,
+    upto: int | None = None,
+    limit: int | None = None,
+    sealed: bool = False,
+    last: int | None = None,
+    types: tuple[str, ...] | None = None,
+) -> list[FeedItem]:
+    """The log as `seat` (None: a spectator) may see it; everything once the game is over. Each
+    event names the players who held the seats when it happened.
+
+    `last`: only the newest `last` events (in order): a page's recent-events panel reads what it
+    shows, not the whole log. `types`: only events of these types (the table talk).
+
+    `sealed`: with each event's chain parts and, for a payload this reader may see, the key of
+    its commitment (scheme 2), so the reader can check the chain without the seed.
+    """
+    spec = get_game(game.kind)
+    # Read once for a whole batch of notices of this game at this version (eventlog.shared_loads).
+    seated = eventlog.shared(("occupancy", game.pk, game.version), lambda: occupancy(game.pk))
+    over = game_over(game)
+    undone = eventlog.shared(("undone", game.pk, game.version), lambda: eventlog.undone_seqs(game.pk))
+    # A batch of notices reads its feeds' rows in one query (outbound.prefetch); a seat's feed is
+    # then the rows after its last notice.
+    read = (
+        eventlog.shared(feed_rows_key(game.pk, upto), lambda: None)
+        if upto is not None and types is None and not last and not limit and not sealed
+        else None
+    )
+    event_rows: Iterable[dict[str, Any]]  # the rows as dicts of FEED_FIELDS, oldest first
+    if read is not None and read[0] <= after:
+        event_rows = [row for row in read[1] if row["seq"] > after]
+    else:
+        rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
+        if upto is not None:
+            rows = rows.filter(seq__lte=upto)
+        if types is not None:
+            rows = rows.filter(type__in=types)
+        if last:
+            event_rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
+        else:
+            in_order = rows.order_by("seq").values(*FEED_FIELDS)
+            event_rows = in_order[:limit] if limit else in_order
+    sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
+    shown = hashes_public(game)
+    items = []
+    # Random draws only once the game is over: the draws recorded on a public event (the deal's
+    # shuffle on the first setup event) tell what was dealt face down.
+    for row in event_rows:
+        seq, visible_to, public, actor_kind, actor_seat = (
+            row["seq"],
+            row["visible_to"],
+            row["public"],
+            row["actor_kind"],
+            row["actor_seat"],
+        )
+        seen = over or may_see(visible_to, seat)
+        data = row["payload"] if seen else public
+        names = seated.names_at(seq)
+        text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
+        if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
+            text += f" (played by the stand-in for {names[actor_seat]})"
+        item = FeedItem(
+            seq,
+            row["type"],
+            data,
+            actor_kind,
+            actor_seat,
+            row["created_at"].isoformat(),
+            text,
+            row["hash"] if shown else None,
+            seq in undone,
+            row["rng"] if over else None,
+            row["prev_hash"] if shown else None,
+            public,
+            visible_to,
+            row["reveals"],
+            row["schema_version"],
+        )
+        if sealer is not None:
+            item.parts = sealer.parts(seq, row)
+            item.payload_key = sealer.payload_key(seq) if seen else None
+        items.append(item)
+    return items
+
+
+FEED_FIELDS = eventlog.EVENT_ROW_FIELDS
+
+
+def feed_rows_key(game_id: int, upto: int) -> tuple:
+    """The key (eventlog.shared) under which a batch keeps (after, rows): a game's event rows
+    with after < seq <= upto, as dicts of FEED_FIELDS in order."""
+    return ("feed rows", game_id, upto)
+
+
+def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:
+    if data is None:
+        return "(something hidden happened)"
+    if etype.startswith("pbem."):
+        render = PLATFORM_TEXT.get(etype[5:])
+        return render(data, names) if render else etype[5:]
+    try:
+        return spec.narrate(
+            GameEvent(etype, data, tuple(visible_to) if visible_to is not None else None, public, reveals), names
+        )
+    except Exception:  # a narration bug must not hide the event from the log
+        return etype
+
+
+def seat_names(game: Game) -> list[str]:
+    return list(Seat.objects.filter(game=game).order_by("number").values_list("name", flat=True))
+
+
+def history_lines(game_id: int, seat: int | None) -> list[str]:
+    game = Game.objects.get(pk=game_id)
+    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "") for item in feed(game, seat)]
+
+
+def state_at(game: Game, at: int | None = None) -> dict:
+    return eventlog.load(game, at=at).state
+
+
+def view(game: Game, seat: int | None, at: int | None = None) -> dict:
+    state = state_at(game, at)
+    if state["game"] is None:
+        return {}
+    return get_game(game.kind).view(state["game"], seat)
+
+
+def board_text(spec, state: dict, seat: int | None) -> str:
+    if state["game"] is None:
+        return "The game has not started yet."
+    text = spec.render_text(spec.view(state["game"], seat))
+    names = state["meta"]["names"]
+    awaited = spec.waiting_for(state["game"]) if not state["meta"]["ended"] else []
+    if awaited:
+        text += "\n\nWaiting for: " + ", ".join(names[s] for s in awaited)
+    return text
+
+
+def help_text(spec, state: dict, seat: int | None) -> str:
+    game_help = spec.help(state["game"], seat) if state["game"] is not None else ""
+    return (
+        f"{spec.title}: commands now\n{game_help}\n\n"
+        "Commands for every game:\n"
+        "  help                 this text\n"
+        "  board                your view of the board\n"
+        "  history [N]          the last N events you may see\n"
+        "  say TEXT             table talk to all players\n"
+        "  undo                 take back your last move (if no one has acted since,\n"
+        "                       nothing was drawn and nothing hidden revealed)\n"
+        "  away until YYYY-MM-DD / back   announce an absence; deadlines wait\n"
+        "  notices every|digest|none      how you hear of other players' moves\n"
+        "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
+        "Several commands may go in one reply, one a line: all are applied, or none."
+    )
+
+
+def legal_commands(game: Game, seat: int) -> list[str]:
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    if state["game"] is None or game.status != "running":
+        return []
+    return [spec.describe(c) for c in spec.legal(state["game"], seat)]

@@ -1,0 +1,352 @@
+"""The write path's public face: games created and started, and a seat's commands submitted.
+
+Email, the web form, the API, the desk and the timers all end in `runner.run`; this module holds
+what a seat or the lobby asks for. The platform's own commands (help, board, undo, …) are in
+`commands`, the Master of Seals' actions in `desk`, the timers in `deadlines`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.base import Rejected, may_act
+from pbem.log import eventlog
+from pbem.log.eventlog import NewEvent
+from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, Seat
+from pbem.play import commands, outbox
+from pbem.play.runner import (
+    NEUTRAL_EVENTS,
+    SYSTEM,
+    Actor,
+    CommandRejected,
+    NotAwaited,
+    NotAwaitedAfterEarlierLines,
+    Outcome,
+    ServiceError,
+    StaleVersion,
+    Work,
+    check_seat,
+    emit_game_events,
+    require_running,
+    run,
+)
+from pbem.registry import get_game
+
+
+@dataclass
+class PlayerSpec:
+    name: str
+    email: str
+
+
+def create_game(
+    kind: str,
+    players: list[PlayerSpec],
+    options: dict | None = None,
+    *,
+    title: str = "",
+    deadline_seconds: int | None = None,
+    start: bool = True,
+    invited: bool = False,
+    notices: str = "every",
+    absence: str = AbsencePolicy.STANDIN,
+    standin_after: int = 2,
+    standin_seats: tuple[int, ...] = (),
+    actor: Actor = SYSTEM,
+) -> Game:
+    """A new game with its seats; its first event publishes the seed's commitment.
+
+    `invited`: the players are invited by mail (outbox rows, so they are retried like any notice
+    and visible on the desk), and the game starts once all have accepted; else it starts at once
+    when `start`. The first player is the game's creator: only they are mailed at first, and the
+    others once the creator has accepted (`accept_invitation`), which proves the creator reads
+    that address. So a stranger can make us mail nobody but the address they give as their own,
+    within the per-creator and per-day limits (`check_creation_limits`); the invitation's text
+    is fixed (pbem/SECURITY.md). `notices`: each seat's preference for news.
+    `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
+    `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed)."""
+    if absence not in AbsencePolicy.values:
+        raise ServiceError(
+            f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.", "bad_options"
+        )
+    if standin_after < 1:
+        raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
+    spec = get_game(kind)
+    if invited:
+        check_creation_limits(players)
+    try:
+        resolved = spec.resolve_options(len(players), options)
+    except Rejected as exc:
+        raise ServiceError(str(exc), "bad_options") from None
+    colours = list(spec.colours[: len(players)]) if spec.colours else [""] * len(players)
+    invitations: list[dict] = []
+    with transaction.atomic():
+        game = Game(
+            kind=kind,
+            title=title or spec.title,
+            options=resolved,
+            reducer_version=spec.version,
+            absence_policy=absence,
+            standin_after=standin_after,
+            deadline_seconds=deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600,
+        )
+        game.seed_commitment = eventlog.seed_commitment(game.seed)
+        game.save()
+        for number, (player, colour) in enumerate(zip(players, colours)):
+            by_standin = number in standin_seats
+            seat = Seat.objects.create(
+                game=game,
+                number=number,
+                name=player.name,
+                email=player.email,
+                colour=colour,
+                invite_accepted=by_standin or not invited,
+                notice_preference=notices,
+            )
+            if invited and number == CREATOR_SEAT and not by_standin:
+                invitations.append(
+                    {
+                        "seat_id": seat.pk,
+                        "kind": "invitation",
+                        "version": 1,
+                        "to_email": seat.email,
+                        "context": {"creator": True},
+                    }
+                )
+        created = NewEvent(
+            "pbem.GameCreated",
+            {
+                "kind": kind,
+                "title": game.title,
+                "options": resolved,
+                "reducer_version": spec.version,
+                "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
+                "seed_commitment": game.seed_commitment,
+                "deadline_seconds": game.deadline_seconds,
+                "absence_policy": absence,
+                "standin_after": standin_after,
+            },
+        )
+        first = [created] + [
+            NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
+            for seat in sorted(set(standin_seats))
+        ]
+        rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, first, actor.as_tuple(), "", spec, game=game)
+        eventlog.append(game.pk, 0, eventlog.GENESIS, rows, {"status": GameStatus.OPEN}, invitations)
+        if invitations:
+            outbox.dispatch_on_commit(game.pk)
+    if start and not invited:
+        start_game(game.pk, actor)
+    game.refresh_from_db()
+    return game
+
+
+CREATOR_SEAT = 0
+
+
+def check_creation_limits(players: list[PlayerSpec]) -> None:
+    """Games created by one creator (the first player's address) per day, and invitations the
+    whole site sends per day: past either, the game is not created."""
+    since = timezone.now() - timedelta(days=1)
+    invitations = Notice.objects.filter(kind="invitation", created_at__gte=since)
+    creator = players[0].email.strip() if players else ""
+    if (
+        invitations.filter(to_email__iexact=creator, context__creator=True).count()
+        >= settings.PBEM_GAMES_PER_CREATOR_PER_DAY
+    ):
+        raise ServiceError(
+            f"{creator} has set up {settings.PBEM_GAMES_PER_CREATOR_PER_DAY} games in the last "
+            "24 hours, as many as one player may; please try again tomorrow.",
+            "rate_limited",
+        )
+    # Every player of a game set up today counts, invited yet or not (the others follow the creator).
+    reserved = Seat.objects.filter(game__in=invitations.filter(context__creator=True).values("game_id")).count()
+    if reserved + len(players) > settings.PBEM_INVITATIONS_PER_DAY:
+        raise ServiceError(
+            "This site has sent as many invitations today as it sends in a day; please try again tomorrow.",
+            "rate_limited",
+        )
+
+
+def invite_the_others(game_id: int) -> Outcome:
+    """The creator accepted: every other player gets an invitation now (once)."""
+
+    def body(work: Work):
+        if Event.objects.filter(game_id=work.loaded.game_id, type="pbem.InvitationsSent").exists():
+            return
+        # Not the creator, and not a seat only a stand-in plays (a practice game's: no address).
+        others = [info for info in work.seats if info["number"] != CREATOR_SEAT and info["email"]]
+        work.platform("InvitationsSent", {"seats": [info["number"] for info in others]})
+        for info in others:
+            work.notices.append(
+                {
+                    "seat_id": info["id"],
+                    "kind": "invitation",
+                    "version": work.loaded.version + 1,
+                    "to_email": info["email"],
+                }
+            )
+
+    return run(game_id, SYSTEM, body)
+
+
+def accept_invitation(seat: Seat) -> bool:
+    """Marks the seat accepted; the last acceptance starts the game. True if it started now.
+    The creator's acceptance invites the others."""
+    with transaction.atomic():
+        # The game row lock orders concurrent acceptances: the last one sees all the others.
+        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        Seat.objects.filter(pk=seat.pk).update(invite_accepted=True)
+        if game.status == GameStatus.OPEN and seat.number == CREATOR_SEAT and _invited_creator_only(game):
+            invite_the_others(game.pk)
+        if game.status != GameStatus.OPEN or Seat.objects.filter(game=game, invite_accepted=False).exists():
+            return False
+        try:
+            start_game(game.pk)
+        except ServiceError as exc:
+            if exc.code != "already_started":
+                raise
+            return False
+    return True
+
+
+def _invited_creator_only(game: Game) -> bool:
+    invitations = Notice.objects.filter(game=game, kind="invitation")
+    return (
+        invitations.filter(context__creator=True).exists()
+        and not Event.objects.filter(game=game, type="pbem.InvitationsSent").exists()
+    )
+
+
+def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome:
+    """Deals the game: the game's setup events, every random outcome in them. `reason`: why
+    (the desk records one when a Master of Seals starts a game by hand)."""
+
+    def body(work: Work):
+        if work.state["meta"]["started"]:
+            raise ServiceError("The game has already started.", "already_started")
+        players = work.state["meta"]["players"]
+        options = dict(Game.objects.values_list("options", flat=True).get(pk=work.loaded.game_id))
+        work.platform("GameStarted", {"reason": reason.strip()} if reason.strip() else {})
+        rng = work.rng()
+        setup_events = work.spec.setup(players, options, rng)
+        emit_game_events(work, setup_events, rng)
+
+    return run(game_id, actor, body)
+
+
+def submit(
+    game_id: int,
+    seat: int,
+    lines: str | list[str] | None = None,
+    *,
+    command: dict | None = None,
+    expected_version: int | None = None,
+    causation_id: str = "",
+    actor: Actor | None = None,
+) -> Outcome:
+    """Applies a seat's command(s): text lines in the game's grammar, or one structured command.
+
+    Several lines are applied in order, all or none. The same causation id is applied once.
+    With `expected_version`, a submission is refused as stale when something this seat can see
+    has changed since that version.
+    """
+    actor = actor or Actor("seat", seat)
+    if isinstance(lines, str):
+        lines = lines.replace("\x00", "")  # a NUL cannot be stored (PostgreSQL text) and means nothing
+    elif lines:
+        lines = [line.replace("\x00", "") for line in lines]
+    if command is not None and "\\u0000" in eventlog.canonical(command):  # JSON writes a NUL as \u0000
+        raise ServiceError("The command contains a NUL character.", "bad_input")
+    if isinstance(lines, str):
+        lines = [line for line in (raw.strip() for raw in lines.splitlines()) if line]
+    items: list[tuple[str, dict | None]] = [(line, None) for line in (lines or [])]
+    if command is not None:
+        items.append(("", command))
+    if not items:
+        raise ServiceError("There was no command in your message.", "empty")
+
+    def body(work: Work):
+        check_seat(work, seat)
+        if expected_version is not None:
+            _check_fresh(work, seat, expected_version)
+        work.outcome = Outcome(work.loaded.version)
+        for number, (line, structured) in enumerate(items, start=1):
+            _one(work, seat, line, structured, number)
+
+    return run(game_id, actor, body, causation_id)
+
+
+def _check_fresh(work: Work, seat: int, expected: int) -> None:
+    if expected > work.loaded.version:
+        raise StaleVersion(f"Version {expected} is ahead of the game (at {work.loaded.version}).")
+    if expected == work.loaded.version:
+        return
+    later = Event.objects.filter(game_id=work.loaded.game_id, seq__gt=expected).exclude(type__in=NEUTRAL_EVENTS)
+    for visible_to, public in later.values_list("visible_to", "public"):
+        if visible_to is None or seat in visible_to or public is not None:
+            raise StaleVersion(
+                "The game has moved on since the notice you answered: your command was not applied. "
+                "Here is the board as it stands now; please send your move again."
+            )
+
+
+def _one(work: Work, seat: int, line: str, structured: dict | None, number: int) -> None:
+    parts = line.split(None, 1)
+    word = parts[0].lower() if parts else ""
+    rest = parts[1].strip() if len(parts) > 1 else ""
+    if structured is None and word in commands.PLATFORM_WORDS:
+        return commands.PLATFORM_COMMANDS[word](work, seat, rest, line)
+    require_running(work)
+    spec, game_state = work.spec, work.state["game"]
+    legal_now = lambda: [spec.describe(c) for c in spec.legal(game_state, seat)]  # noqa: E731
+    played_by_standin = seat in work.state["meta"].get("standins", ()) and work.actor.kind == "seat"
+    if not may_act(spec, game_state, seat):
+        waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or "nobody"
+        hint = (
+            " The stand-in is playing your seat: reply 'back' to play it yourself again." if played_by_standin else ""
+        )
+        if number > 1 and structured is None:
+            raise _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting)
+        raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.{hint}")
+    if played_by_standin:
+        commands.take_seat_back(work, seat)  # a move of the player's own: they are back
+    try:
+        command = structured if structured is not None else spec.parse(line, game_state, seat)
+        rng = work.rng()
+        events = spec.decide(game_state, seat, command, rng)
+    except Rejected as exc:
+        raise CommandRejected(str(exc), line or spec_describe(spec, structured), number, legal_now()) from None
+    emit_game_events(work, events, rng)
+    work.told.applied.append(spec.describe(command))
+
+
+def _not_awaited_after_earlier_lines(
+    spec, game_state, seat: int, line: str, number: int, waiting: str
+) -> CommandRejected:
+    """Line 2 of a reply when line 1 ended the turn: the real reason, naming the line. A line the
+    game cannot read at all is refused for that; a good move for having come after the turn ended."""
+    try:
+        spec.parse(line, game_state, seat)
+    except Rejected as exc:
+        return CommandRejected(str(exc), line, number, [])
+    earlier = "line 1" if number == 2 else f"lines 1-{number - 1}"
+    return NotAwaitedAfterEarlierLines(
+        f"After your {earlier} it is no longer your turn: the game is now "
+        f"waiting for {waiting}, so this line cannot be played as well.",
+        line,
+        number,
+        [],
+    )
+
+
+def spec_describe(spec, command) -> str:
+    try:
+        return spec.describe(command)
+    except Exception:  # a malformed structured command cannot always be described
+        return str(command)

@@ -1,0 +1,85 @@
+"""What every reader shares: a stored message applied as a seat's submission through
+`services.submit`, and its result written back onto the row (status, outcome, version) where the
+web page and the mail answer read it."""
+
+from __future__ import annotations
+
+import json
+
+from pbem.models import InboundMessage, InboundStatus, Seat
+from pbem.play import services
+
+
+class TryLater(Exception):
+    """Processing should be retried later (the game was busy): the row stays "received"."""
+
+
+def read_web(message: InboundMessage) -> None:
+    """The web form's and the API's reader: the stored JSON names the seat and holds the lines."""
+    body = json.loads(bytes(message.raw).decode())
+    seat = Seat.objects.filter(pk=body["seat_id"]).first()
+    if seat is None or seat.token_generation != body.get("generation", seat.token_generation):
+        finish(
+            message,
+            InboundStatus.REFUSED,
+            "revoked",
+            "This seat has a new player since the page was opened: nothing was applied.",
+        )
+        return
+    apply(message, seat, body.get("text", ""), body.get("expected_version"))
+
+
+def apply(message: InboundMessage, seat: Seat, text: str, expected_version: int | None):
+    """Runs the lines through `services.submit`; records the result on `message`.
+
+    Returns the Outcome, or the ServiceError that refused it."""
+    message.game_id, message.seat = seat.game_id, seat
+    try:
+        outcome = services.submit(
+            seat.game_id, seat.number, text, expected_version=expected_version, causation_id=message.message_id[:200]
+        )
+    except services.ServiceError as exc:
+        if exc.code == "busy":
+            raise TryLater(str(exc)) from exc
+        finish(message, InboundStatus.REFUSED, exc.code, describe_refusal(exc))
+        return exc
+    if outcome.duplicate:
+        finish(
+            message,
+            InboundStatus.APPLIED,
+            "duplicate",
+            f"This submission had already been applied, at version {outcome.version}.",
+            outcome.version,
+        )
+    elif outcome.events:
+        finish(message, InboundStatus.APPLIED, "applied", describe_outcome(outcome), outcome.version)
+    else:
+        finish(message, InboundStatus.ANSWERED, "answered", describe_outcome(outcome), outcome.version)
+    return outcome
+
+
+def finish(message: InboundMessage, status: str, code: str, text: str, version: int | None = None) -> None:
+    message.status = status
+    message.error_code = code[:20]
+    message.outcome = text
+    message.result_version = version
+
+
+def describe_outcome(outcome: services.Outcome) -> str:
+    parts = []
+    if outcome.applied:
+        parts.append("Applied:\n" + "\n".join(f"  {line}" for line in outcome.applied))
+    parts.extend(outcome.answers)
+    return "\n\n".join(parts) or "Nothing to apply."
+
+
+def describe_refusal(exc: services.ServiceError, with_legal: bool = True) -> str:
+    if isinstance(exc, services.CommandRejected):
+        text = ""
+        if exc.line:
+            text = f"Line {exc.line_number}: {exc.line}\n" if exc.line_number else f"{exc.line}\n"
+        text += f"Refused: {exc}\nNothing in your message was applied."
+        if exc.legal and with_legal:
+            text += "\n\nWhat you may do now:\n" + "\n".join(f"  {c}" for c in exc.legal)
+        return text
+    return f"{exc}\nNothing was applied."

@@ -1,0 +1,254 @@
+"""Forms of the lobby and the seat page. Every form posts with Django's CSRF token."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from email.utils import parseaddr
+from typing import Any, cast
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator, validate_email
+
+from games.base import GameSpec
+from pbem.models import AbsencePolicy, NoticePreference
+from pbem.play.services import PlayerSpec
+
+
+class SubmissionKeyField(forms.CharField):
+    """A random key the page puts in each form it shows: a form sent twice (a double click, a
+    browser resending after a timeout) carries the same key and is applied once."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            required=False,
+            max_length=64,
+            validators=[
+                RegexValidator(r"^[A-Za-z0-9-]{16,64}$", "This form is out of date; reload the page and send it again.")
+            ],
+            **kwargs,
+        )
+
+
+def new_submission_key() -> str:
+    return uuid.uuid4().hex
+
+
+class ShowsHiddenErrors(forms.Form):
+    """A hidden field's error (an out-of-date form) is shown with the form's own errors: the
+    page has nowhere else to show it."""
+
+    def clean(self):
+        data = super().clean()
+        for field in self.hidden_fields():
+            for error in self.errors.get(field.name, []):
+                if error not in self.non_field_errors():
+                    self.add_error(None, error)
+        return data
+
+
+class KindForm(forms.Form):
+    kind = forms.ChoiceField(label="Game")
+
+    def __init__(self, specs: dict[str, GameSpec], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [
+            (name, f"{spec.title} ({spec.min_players}-{spec.max_players} players)") for name, spec in specs.items()
+        ]
+
+
+def parse_invitees(text: str) -> list[PlayerSpec]:
+    """One player a line: "Ann <ann@example.org>", "Ann, ann@example.org" or just the address."""
+    players, seen = [], set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if "<" not in line and "," in line:
+            name, _, address = line.rpartition(",")
+        else:
+            name, address = parseaddr(line)
+        address, name = address.strip(), name.strip().strip('"')
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise ValidationError(f"Line {number} ({line}) has no valid email address.") from None
+        if address.lower() in seen:
+            raise ValidationError(f"{address} is invited twice.")
+        seen.add(address.lower())
+        players.append(PlayerSpec(name[:100] or address.split("@", 1)[0][:100], address))
+    if not players:
+        raise ValidationError("Invite at least one player (yourself included).")
+    return players
+
+
+class NewGameForm(ShowsHiddenErrors):
+    title = forms.CharField(max_length=200, required=False, help_text="optional; the game's name by default")
+    invitees = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Alice <alice@example.org>\nBob <bob@example.org>"}),
+        help_text="One player a line, in seating order, yourself first: Name <address>. You get your invitation "
+        "first; the others are invited once you accept it.",
+    )
+    deadline_hours = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 60,
+        initial=48,
+        label="Deadline (hours)",
+        help_text="how long each player has for a move",
+    )
+    notices = forms.ChoiceField(
+        choices=NoticePreference.choices,
+        initial=NoticePreference.EVERY,
+        label="Players hear of others' moves",
+        help_text="the default; each player can change it with 'notices'",
+    )
+    submission_key = SubmissionKeyField()
+    absence = forms.ChoiceField(
+        choices=AbsencePolicy.choices,
+        initial=AbsencePolicy.STANDIN,
+        required=False,
+        label="A player who misses deadlines in a row",
+        help_text="the player takes the seat back with one reply: 'back'",
+    )
+    standin_after = forms.IntegerField(
+        min_value=1, max_value=20, initial=2, required=False, label="…after this many missed deadlines"
+    )
+
+    def clean_absence(self):
+        return self.cleaned_data.get("absence") or AbsencePolicy.STANDIN
+
+    def clean_standin_after(self):
+        return self.cleaned_data.get("standin_after") or 2
+
+    def __init__(self, spec: GameSpec, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        for option in spec.options:
+            self.fields[f"opt_{option.name}"] = _option_field(option)
+
+    def clean_invitees(self):
+        players = parse_invitees(self.cleaned_data["invitees"])
+        spec = self.spec
+        if not spec.min_players <= len(players) <= spec.max_players:
+            raise ValidationError(
+                f"{spec.title} is for {spec.min_players} to {spec.max_players} players; you invited {len(players)}."
+            )
+        return players
+
+    def game_options(self) -> dict:
+        return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.spec.options}
+
+
+def _option_field(option) -> forms.Field:
+    label = option.name.replace("_", " ").capitalize()
+    common = {"label": label, "help_text": option.help, "initial": option.default}
+    if isinstance(option.default, bool):
+        return forms.BooleanField(required=False, **common)
+    if option.choices is not None:
+        coerce: Callable[[Any], Any] = type(option.default)
+        return forms.TypedChoiceField(choices=[(c, str(c)) for c in option.choices], coerce=coerce, **common)
+    if isinstance(option.default, int):
+        return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
+    return forms.CharField(max_length=200, **common)
+
+
+class PracticeForm(forms.Form):
+    """A game against stand-ins: only its one player is invited (to their own address)."""
+
+    name = forms.CharField(max_length=100, label="Your name")
+    email = forms.EmailField(label="Your address", help_text="the invitation and every notice go there")
+    opponents = forms.IntegerField(min_value=1, max_value=5, initial=2, label="Stand-ins to play against")
+    submission_key = SubmissionKeyField()
+
+    def __init__(self, spec: GameSpec, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        field = cast(forms.IntegerField, self.fields["opponents"])
+        field.min_value, field.max_value = max(1, spec.min_players - 1), spec.max_players - 1
+        field.initial = max(field.min_value, min(2, field.max_value))
+        field.validators = []
+        field.widget.attrs.update(min=field.min_value, max=field.max_value)
+
+    def clean_opponents(self):
+        count = self.cleaned_data["opponents"]
+        low, high = self.fields["opponents"].min_value, self.fields["opponents"].max_value
+        if not low <= count <= high:
+            raise ValidationError(f"{self.spec.title} takes {low} to {high} stand-ins beside you.")
+        return count
+
+    def players(self) -> list[PlayerSpec]:
+        you = PlayerSpec(self.cleaned_data["name"].strip(), self.cleaned_data["email"].strip())
+        return [you] + [PlayerSpec(f"Stand-in {n}", "") for n in range(1, self.cleaned_data["opponents"] + 1)]
+
+
+class MoveChoiceField(forms.ChoiceField):
+    """Offers the legal moves, but lets any line through: the pipeline judges it. A choice made
+    on a page the game has since moved past then gets the pipeline's own answer ("the game has
+    moved on") instead of a bare "not a valid choice"."""
+
+    def valid_value(self, value):
+        return len(str(value)) <= 500
+
+
+class CommandForm(ShowsHiddenErrors):
+    """The seat's move: one picked from the chooser, or lines typed as in a mail. When both come
+    and say different things, neither is sent: the player is asked which they meant."""
+
+    choice = MoveChoiceField(required=False, label="Choose a move")
+    text = forms.CharField(
+        required=False,
+        max_length=10000,
+        label="Or type commands (one a line, as in a mail)",
+        widget=forms.Textarea(
+            attrs={"rows": 3, "autocapitalize": "none", "autocomplete": "off", "spellcheck": "false"}
+        ),
+    )
+    expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    submission_key = SubmissionKeyField()
+
+    def __init__(self, legal: list[str], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        cast(MoveChoiceField, self.fields["choice"]).choices = [(text, text) for text in legal]
+
+    def clean(self):
+        data = super().clean()
+        typed, picked = (data.get("text") or "").strip(), (data.get("choice") or "").strip()
+        if not typed and not picked:
+            raise ValidationError("Choose a move or type a command.")
+        if typed and picked and " ".join(typed.split()) != " ".join(picked.split()):
+            raise ValidationError(
+                f"You picked “{picked}” but typed “{typed[:200]}”: nothing was sent. "
+                "Clear the typed commands to send the move you picked, or send the typed "
+                "ones on their own."
+            )
+        return data
+
+    def command_text(self) -> str:
+        return (self.cleaned_data.get("text") or "").strip() or self.cleaned_data["choice"].strip()
+
+
+class SayForm(ShowsHiddenErrors):
+    """Table talk. No expected version: talk is never stale, whatever happened on the board."""
+
+    message = forms.CharField(
+        max_length=2000, label="Table talk (everyone reads it)", widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
+    submission_key = SubmissionKeyField()
+
+    def command_text(self) -> str:
+        # One line: table talk is the 'say' command, and a line break would start another command.
+        return "say " + " ".join(self.cleaned_data["message"].split())
+
+
+class HeadForm(forms.Form):
+    """A head kept from a notice (VERSION:HASH), or the whole notice pasted, to check against the log."""
+
+    head = forms.CharField(
+        label="A head from a notice (VERSION:HASH), or the whole notice",
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        strip=True,
+    )

@@ -1,0 +1,628 @@
+"""Web pages: lobby, invitations, the seat page, replay, spectator and audit pages.
+
+Pages only read through pbem.play.selectors (and the game's own `view`), so a seat sees what its
+view allows and a spectator the public view; the seed appears only once the game is over.
+A move made on the seat page is stored with `inbox.store_submission` and processed by the
+same Celery task as a mail reply; the page then shows the stored outcome.
+No page needs JavaScript: the seat page's chooser is links and buttons (pbem/web/chooser.py),
+its board pans inside its box on a phone (pbem/web/board.py); its one script, live.js, only
+adds live turns (pbem/web/live.py), and without it a waiting page refreshes itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.db.models import Count
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from games.base import may_act
+from pbem.audit import checks, export
+from pbem.doors import inbox
+from pbem.log import anchors, eventlog
+from pbem.mail.outbound import invite_url as outbound_invite_url
+from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
+from pbem.ops import health, ratelimit
+from pbem.play import addressing, choosing, selectors, services
+from pbem.registry import all_games, get_game
+from pbem.web import board as web_board
+from pbem.web import chooser, live
+from pbem.web.forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm, new_submission_key
+
+log = logging.getLogger(__name__)
+
+REPLAY_WINDOW = 20  # events listed on each side of the one shown
+REFRESH_SECONDS = 60  # a waiting seat page without JavaScript reloads itself this often
+LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _token_seat(request, token: str) -> Seat | HttpResponse:
+    try:
+        return ratelimit.resolve_token(request, token)
+    except ratelimit.Limited as exc:
+        response = render(request, "pbem/problem.html", {"title": "Slow down", "message": str(exc)}, status=429)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    except addressing.TokenProblem as exc:
+        return render(
+            request,
+            "pbem/problem.html",
+            {"title": "This link does not work", "message": str(exc), "code": exc.code},
+            status=403,
+        )
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404(f"There is no game #{game_id}.")
+    return game
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    # A seat page is reached by a secret link: keep it out of caches, search engines and the
+    # Referer sent to other sites. ("no-referrer" would make browsers send "Origin: null" with
+    # the page's own forms, which Django's CSRF check rightly refuses.)
+    response["Referrer-Policy"] = "same-origin"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _board(spec, state: dict, seat: int | None, links: dict | None = None) -> dict:
+    if state["game"] is None:
+        return {"board_html": "", "board_text": selectors.board_text(spec, state, seat)}
+    view = spec.view(state["game"], seat)
+    if links and "links" in inspect.signature(spec.render_html).parameters:
+        markup = spec.render_html(view, links=links)
+    else:
+        markup = spec.render_html(view)
+    return {
+        "board_html": mark_safe(web_board.phone_layout(markup)),  # noqa: S308 - the game's own markup
+        "board_text": selectors.board_text(spec, state, seat),
+    }
+
+
+def _awaited(game: Game, names: list[str]) -> list[dict]:
+    deadlines = game.deadlines or {}
+    return [
+        {
+            "seat": s,
+            "name": names[s],
+            "deadline": deadlines.get(str(s), ""),
+            "deadline_text": _when(deadlines.get(str(s), "")),
+        }
+        for s in (game.awaited or [])
+        if s < len(names)
+    ]
+
+
+def _when(iso: str) -> str:
+    """An ISO deadline as people read it: "2026-12-02 07:22 UTC" (deadlines are stored in UTC)."""
+    return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 else iso
+
+
+def _talk(items) -> list:
+    return [item for item in items if item.type == "pbem.Said"]
+
+
+def _talk_of(game: Game, seat: int | None, count: int = 10) -> list:
+    """The newest table talk, read alone (not the whole log)."""
+    return selectors.feed(game, seat, last=count, types=("pbem.Said",))
+
+
+def _game_context(game: Game) -> dict:
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    names = [s.name for s in seats]
+    over = selectors.game_over(game)
+    return {
+        "game": game,
+        "spec": get_game(game.kind),
+        "seats": seats,
+        "names": names,
+        "over": over,
+        "awaited": _awaited(game, names),
+        "scores": list(zip(names, game.scores or [], strict=False)),
+        "winner_line": _winner_line(game, names) if game.status == GameStatus.FINISHED else "",
+    }
+
+
+def _winner_line(game: Game, names: list[str]) -> str:
+    """Who won, from the ranking the game's end recorded (pbem.GameEnded): "Alice wins with 12
+    points." or, for a shared first place, "Alice and Bob share the win with 10 points."."""
+    ended = game.events.filter(type="pbem.GameEnded").order_by("-seq").values_list("payload", flat=True).first()
+    ranking, scores = (ended or {}).get("ranking") or [], (ended or {}).get("scores") or []
+    if not ranking or not ranking[0]:
+        return ""
+    first = [names[s] if s < len(names) else f"seat {s + 1}" for s in ranking[0]]
+    points = scores[ranking[0][0]] if ranking[0][0] < len(scores) else None
+    with_points = f" with {points} point{'s' if points != 1 else ''}" if points is not None else ""
+    if len(first) == 1:
+        return f"{first[0]} wins{with_points}."
+    return f"{', '.join(first[:-1])} and {first[-1]} share the win{with_points}."
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby
+# ---------------------------------------------------------------------------------------------
+
+
+def lobby(request):
+    games = Game.objects.order_by("-id").annotate(players=Count("seats"))
+    groups = [
+        ("Open: waiting for players", games.filter(status=GameStatus.OPEN)[:50]),
+        ("Running", games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),
+        ("Finished", games.filter(status__in=[GameStatus.FINISHED, GameStatus.ABANDONED])[:50]),
+    ]
+    return render(request, "pbem/lobby.html", {"groups": groups, "kinds": all_games()})
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    specs = all_games()
+    kind = request.GET.get("kind") or request.POST.get("kind")
+    if not kind or kind not in specs:
+        form = KindForm(specs, request.GET or None)
+        return render(request, "pbem/new_game.html", {"kind_form": form, "kinds": specs})
+    spec = specs[kind]
+    form = NewGameForm(spec, request.POST or None, initial={"submission_key": new_submission_key()})
+    if request.method == "POST" and form.is_valid():
+        key = f"pbem-new-game:{form.cleaned_data['submission_key'] or new_submission_key()}"
+        earlier = cache.get(key)
+        if earlier:  # the same form sent twice: one game
+            return redirect("pbem-game", game_id=earlier) if earlier != "pending" else _creating(request)
+        try:
+            ratelimit.check_create(request)
+            if not cache.add(key, "pending", 3600):
+                return _creating(request)
+            game = services.create_game(
+                kind,
+                form.cleaned_data["invitees"],
+                form.game_options(),
+                title=form.cleaned_data["title"].strip(),
+                deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
+                invited=True,
+                notices=form.cleaned_data["notices"],
+                absence=form.cleaned_data["absence"],
+                standin_after=form.cleaned_data["standin_after"],
+            )
+        except (ratelimit.Limited, services.ServiceError) as exc:
+            cache.delete(key)
+            form.add_error(None, str(exc))
+        else:
+            cache.set(key, game.pk, 3600)
+            _created(request, game)
+            return redirect("pbem-game", game_id=game.pk)
+    return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
+
+
+def _created(request, game: Game) -> None:
+    creator = game.seats.get(number=services.CREATOR_SEAT)
+    messages.success(
+        request,
+        f"Game #{game.pk} is set up. Your invitation is on its way to {creator.email}: "
+        "accept it, and the other players are invited. The game starts when all have "
+        "accepted.",
+    )
+    if settings.PBEM_SHOW_CREATOR_LINK:
+        # Mail stays on this machine (the embedded run writes it to files): nothing can be sent
+        # to a stranger, so the link may be shown here instead of only in the mail.
+        messages.info(
+            request,
+            f"This run keeps mail on this machine ({settings.EMAIL_FILE_PATH}); your "
+            f"invitation: {outbound_invite_url(creator)}",
+        )
+
+
+def _creating(request) -> HttpResponse:
+    return render(
+        request,
+        "pbem/problem.html",
+        {
+            "title": "Already sent",
+            "message": "This form was sent already and the game is being set up; look for it in the lobby.",
+        },
+        status=409,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def practice(request):
+    """A practice game against stand-ins, for a newcomer: one invitation, to the player's own
+    address; the stand-ins play their seats at once."""
+    specs = all_games()
+    kind = request.GET.get("kind") or request.POST.get("kind")
+    if not kind or kind not in specs:
+        return render(request, "pbem/practice.html", {"kind_form": KindForm(specs, request.GET or None)})
+    spec = specs[kind]
+    form = PracticeForm(spec, request.POST or None, initial={"submission_key": new_submission_key()})
+    if request.method == "POST" and form.is_valid():
+        players = form.players()
+        key = f"pbem-new-game:{form.cleaned_data['submission_key'] or new_submission_key()}"
+        earlier = cache.get(key)
+        if earlier:  # the same form sent twice: one game
+            return redirect("pbem-game", game_id=earlier) if earlier != "pending" else _creating(request)
+        try:
+            ratelimit.check_create(request)
+            if not cache.add(key, "pending", 3600):
+                return _creating(request)
+            game = services.create_game(
+                kind,
+                players,
+                {},
+                title=f"Practice: {spec.title}",
+                invited=True,
+                standin_seats=tuple(range(1, len(players))),
+            )
+        except (ratelimit.Limited, services.ServiceError) as exc:
+            cache.delete(key)
+            form.add_error(None, str(exc))
+        else:
+            cache.set(key, game.pk, 3600)
+            _created(request, game)
+            return redirect("pbem-game", game_id=game.pk)
+    return render(request, "pbem/practice.html", {"form": form, "spec": spec, "kind": kind})
+
+
+# ---------------------------------------------------------------------------------------------
+# Invitations
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def invite(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    if request.method == "POST":
+        started = services.accept_invitation(seat)
+        if started:
+            messages.success(request, "You accepted, and the table is full: the game has begun.")
+        else:
+            messages.success(request, "You accepted. The game starts when every player has accepted.")
+        return redirect("pbem-seat", token=token)
+    context = _game_context(seat.game)
+    context.update(seat=seat, token=token)
+    return _private(render(request, "pbem/invite.html", context))
+
+
+# ---------------------------------------------------------------------------------------------
+# The seat page
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def seat_page(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    game = seat.game
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    acting = (
+        game.status == GameStatus.RUNNING and state["game"] is not None and may_act(spec, state["game"], seat.number)
+    )
+    menu = choosing.menu(spec, state["game"], seat.number) if acting else None
+    legal = [menu.line(c) for g in menu.groups for c in g.choices] if menu else []
+    here = reverse("pbem-seat", args=[token])
+    form = CommandForm(legal, initial={"expected_version": game.version, "submission_key": new_submission_key()})
+    say_form = SayForm(initial={"submission_key": new_submission_key()}, auto_id="say_%s")
+    status = 200
+    if request.method == "POST":
+        posted = (
+            SayForm(request.POST, auto_id="say_%s") if "message" in request.POST else CommandForm(legal, request.POST)
+        )
+        if posted.is_valid():
+            try:
+                ratelimit.check_submission(seat.pk)
+            except ratelimit.Limited as exc:
+                posted.add_error(None, str(exc))
+                status = 429
+            else:
+                expected = posted.cleaned_data.get("expected_version")
+                message = inbox.store_submission(
+                    seat,
+                    posted.command_text(),
+                    expected,
+                    channel="web",
+                    key=posted.cleaned_data.get("submission_key") or "",
+                )
+                return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
+        else:
+            status = 400
+        if isinstance(posted, SayForm):
+            say_form = posted
+        else:
+            form = posted
+    submission = _submission(request, seat)
+    if submission and submission["refused"] and request.method == "GET":
+        form = CommandForm(
+            legal,
+            initial={
+                "expected_version": game.version,
+                "text": submission["text"],
+                "submission_key": new_submission_key(),
+            },
+        )
+    context = _game_context(game)
+    items = selectors.feed(game, seat.number, last=12)  # the panel reads what it shows
+    context.update(
+        seat=seat,
+        token=token,
+        acting=acting,
+        form=form,
+        say_form=say_form,
+        submission=submission,
+        # Learning that the game moved on: live.js, or without JavaScript a refresh while waiting.
+        live=game.status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED),
+        refresh_seconds=REFRESH_SECONDS,
+        poll_seconds=f"{live.poll_seconds():g}",
+        deadline=(game.deadlines or {}).get(str(seat.number), ""),
+        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")),
+        recent=items,
+        talk=_talk_of(game, seat.number),
+        help_text=selectors.help_text(spec, state, seat.number),
+        started=state["meta"]["started"],
+        pending=[s for s in context["seats"] if not s.invite_accepted],
+        chooser=chooser.step(
+            menu,
+            here,
+            group=request.GET.get("group", ""),
+            pick=request.GET.get("pick", ""),
+            query=request.GET.get("q", ""),
+            page=_page_number(request),
+        )
+        if menu
+        else None,
+        **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
+    )
+    return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def seat_wait(request, token: str):
+    """The seat page's long poll (pbem/static/pbem/live.js): answers once the game's version
+    passes ?version=N, or after ?timeout seconds (bounded by pbem.web.live), with what changed."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return JsonResponse({"code": "bad_token", "message": "This link does not work."}, status=seat.status_code)
+    raw, raw_timeout = request.GET.get("version", ""), request.GET.get("timeout", "")
+    if not raw.isdigit() or len(raw) > 10:
+        return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
+    timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
+    row = live.wait_for_version(seat.game_id, int(raw), timeout) or {}
+    awaited = row.get("awaited") or []
+    return _private(
+        JsonResponse(
+            {
+                "version": row.get("version"),
+                "changed": (row.get("version") or 0) > int(raw),
+                "status": row.get("status"),
+                "my_turn": seat.number in awaited,
+            }
+        )
+    )
+
+
+def _page_number(request) -> int:
+    raw = request.GET.get("page", "")
+    return int(raw) if raw.isdigit() and len(raw) < 6 else 1
+
+
+def _submission(request, seat: Seat) -> dict | None:
+    raw_id = request.GET.get("sub", "")
+    if not raw_id.isdigit():
+        return None
+    message = InboundMessage.objects.filter(pk=int(raw_id), seat=seat, channel="web").first()
+    if message is None:
+        return None
+    try:
+        text = json.loads(bytes(message.raw).decode()).get("text", "")
+    except (ValueError, AttributeError):
+        text = ""
+    outcome = message.outcome or ""
+    return {
+        "message": message,
+        "text": text,
+        "done": message.status != InboundStatus.RECEIVED,
+        "refused": message.status == InboundStatus.REFUSED,
+        "outcome": outcome,
+        # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
+        "reason": outcome.split(LEGAL_LIST, 1)[0],
+        "code": getattr(message, "error_code", ""),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# History and replay (a seat's or a spectator's)
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+def seat_history(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    return _private(_replay(request, seat.game, seat, reverse("pbem-seat_history", args=[token]), token))
+
+
+def game_history(request, game_id: int):
+    game = _game_or_404(game_id)
+    return _replay(request, game, None, reverse("pbem-game_history", args=[game.pk]))
+
+
+def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") -> HttpResponse:
+    spec = get_game(game.kind)
+    number = seat.number if seat else None
+    at = _requested_event(request, game, spec)
+    if isinstance(at, HttpResponse):
+        return at
+    context = _game_context(game)
+    state = selectors.state_at(game, at)
+    items = selectors.feed(game, number)
+    whole = request.GET.get("all") == "1"
+    shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
+    summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    context.update(
+        seat=seat,
+        seat_token=token,
+        at=at,
+        base=base,
+        items=shown,
+        whole=whole,
+        talk=_talk(items),
+        event=next((i for i in items if i.seq == at), None),
+        first=1 if game.version else 0,
+        prev=max(at - 1, 0),
+        next=min(at + 1, game.version),
+        last=game.version,
+        at_round=int(summary.get("round") or 0),
+        at_phase=str(summary.get("phase") or ""),
+        rounds=list(range(1, max(game.round, 0) + 1)),
+        **_board(spec, state, number),
+    )
+    return render(request, "pbem/history.html", context)
+
+
+def _requested_event(request, game: Game, spec) -> int | HttpResponse:
+    """?at=N (an event number), or ?round=R (the first event of round R); default: the newest."""
+    raw_round = request.GET.get("round", "")
+    if raw_round.isdigit():
+        return _first_event_of_round(game, spec, int(raw_round))
+    raw = request.GET.get("at", "")
+    if raw == "":
+        return game.version
+    if not raw.isdigit():
+        return render(
+            request,
+            "pbem/problem.html",
+            {"title": "No such event", "message": f"'{raw}' is not an event number."},
+            status=400,
+        )
+    return min(int(raw), game.version)
+
+
+def _first_event_of_round(game: Game, spec, wanted: int) -> int:
+    """Folds the log once (skipping what was undone), noting where the round first reaches `wanted`."""
+    state, undone = eventlog.new_state(), eventlog.undone_seqs(game.pk)
+    rows = game.events.order_by("seq").values_list(*eventlog.EVENT_FIELDS)
+    for row in rows.iterator(chunk_size=500):
+        state = eventlog.fold_rows(spec, state, [row], undone)
+        if state["game"] is not None and int(spec.summary(state["game"]).get("round") or 0) >= wanted:
+            return row[0]
+    return game.version
+
+
+# ---------------------------------------------------------------------------------------------
+# Spectator and audit pages
+# ---------------------------------------------------------------------------------------------
+
+
+def game_page(request, game_id: int):
+    game = _game_or_404(game_id)
+    spec = get_game(game.kind)
+    state = eventlog.load(game).state
+    context = _game_context(game)
+    items = selectors.feed(game, None, last=15)  # the panel reads what it shows
+    context.update(
+        recent=items,
+        talk=_talk_of(game, None),
+        started=state["meta"]["started"],
+        pending=[s for s in context["seats"] if not s.invite_accepted],
+        **_board(spec, state, None),
+    )
+    return render(request, "pbem/game.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def game_audit(request, game_id: int):
+    game = _game_or_404(game_id)
+    report = checks.verify(game, cached=True)  # the walk kept per version: a new event is a new key
+    context = _game_context(game)
+    over = context["over"]
+    seed = game.seed if over else None
+    form, head_checks, status = HeadForm(), None, 200
+    heads_shown = selectors.hashes_public(game)
+    if request.method == "POST":
+        form = HeadForm(request.POST)
+        if not heads_shown:
+            # Whether a head is in the log would confirm a guess at a hidden payload (scheme 1).
+            form.add_error(None, f"This game's heads are {selectors.WITHHELD}.")
+        elif form.is_valid():
+            try:
+                head_checks = anchors.check_heads(game, anchors.heads_from_paste(game, form.cleaned_data["head"]))
+            except anchors.NoHead as exc:
+                form.add_error("head", str(exc))
+        if form.errors:
+            status = 400
+    context.update(
+        report=report,
+        draws=checks.draws_table(game) if over else None,
+        seed=seed,
+        chain_ok=not checks.chain_problems_of(report),
+        scheme_text=checks.scheme_text(report.scheme),
+        seed_matches=bool(seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.seed_commitment),
+        head_form=form,
+        head_checks=head_checks,
+        heads_shown=heads_shown,
+        withheld=selectors.WITHHELD,
+        heads=anchors.heads_by_version(game) if heads_shown else [],
+        # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
+        mailed_heads=anchors.mailed_heads(game) if heads_shown else [],
+    )
+    return render(request, "pbem/audit.html", context, status=status)
+
+
+def _log_download(game: Game, seat: Seat | None) -> HttpResponse:
+    """The log as one JSON document (pbem/audit/export.py), for `python -m pbem.verify` to check offline."""
+    doc = export.document(game, seat.number if seat else None)
+    response = HttpResponse(
+        json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+        content_type="application/json; charset=utf-8",
+    )
+    reader = "" if seat is None or doc["reader"]["complete"] else f"-seat{seat.number}"
+    response["Content-Disposition"] = f'attachment; filename="game{game.pk}-v{game.version}{reader}.json"'
+    return response
+
+
+def game_log(request, game_id: int):
+    return _log_download(_game_or_404(game_id), None)
+
+
+@never_cache
+def seat_log(request, token: str):
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    return _private(_log_download(seat.game, seat))
+
+
+# ---------------------------------------------------------------------------------------------
+# Health (for load balancers, compose healthchecks and the operator)
+# ---------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def health_check(request):
+    """200 when the database and broker answer and the timers run; 503 with the reasons when not."""
+    healthy, body = health.report()
+    return JsonResponse(body, status=200 if healthy else 503)
