@@ -9,8 +9,9 @@ to that, with import-linter's layers contract):
                                rate limits
     doors                      every way in: the inbox, processing, the mail doors (MTA hand-off,
                                ESP webhooks, IMAP), which doors are open
-    mail                       reading replies and writing and sending notices
-    play | audit               the one write path | export and verification
+    mail | audit               reading replies, writing and sending notices | export and
+                               verification
+    play                       the one write path; what a seat may see (selectors)
     log                        the event log: append, load, the chain, the fold, read models
 
 `models` and `registry` (the games found under games/) are shared by every group.

@@ -3,5 +3,5 @@ checks such a file on a player's machine (`python3 -m pbem.verify`, standard lib
 `checks` runs the same checks on the server (verify_games, the audit page) against the mailed
 heads and the snapshots.
 
-Imports `pbem.log` and below. This package's `__init__` and `verify` import no Django.
+Imports `pbem.play` (what a seat may see), `pbem.log` and below; never mail, doors or above. This package's `__init__` and `verify` import no Django.
 """

@@ -6,5 +6,5 @@ is what a seat or spectator may see, `choosing` the menu of moves, `addressing` 
 the seat tokens, `submissions` a reader's submission applied and answered, `outbox` the notices
 handed to Celery once their transaction commits.
 
-Imports `pbem.log` and below; never the doors, mail, web or the desk.
+Imports `pbem.log` and below; never the audit, mail, doors, web or the desk.
 """
