@@ -19,9 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from bench.scale import REDIS_URL, free_port
+from bench.common import REDIS_URL, ROOT, free_port, new_game, reply_to
 
-ROOT = Path(__file__).resolve().parents[1]
 GAMES = int(os.environ.get("BENCH_PROCESS_GAMES", "60"))
 ROUNDS = int(os.environ.get("BENCH_PROCESS_ROUNDS", "3"))
 
@@ -56,7 +55,6 @@ def start(args: list[str], ready: str, log: Path) -> subprocess.Popen:
 def run() -> str:
     import redis
 
-    from bench.run import _reply_to, new_game
     from pbem.mail import outbound
     from pbem.models import Game, InboundMessage, Notice
 
@@ -84,7 +82,7 @@ def run() -> str:
                 notice = Notice.objects.filter(game_id=game_id, seat__number=turn, kind="turn").latest("id")
                 serial += 1
                 to = str(outbound.make_message(notice).message()["Reply-To"])
-                raw = _reply_to(notice, f"mark {round_ % 9 + 1}", serial)
+                raw = reply_to(notice, f"mark {round_ % 9 + 1}", serial)
                 mails.append((notice.seat.email, to, raw.replace(b"\n", b"\r\n")))  # SMTP's line ends
             before = InboundMessage.objects.exclude(status="received").count()
             cpu, started = cpu_seconds(worker.pid), time.perf_counter()

@@ -32,38 +32,14 @@ import statistics
 import sys
 import time
 
+from bench.common import DB_NAME, db_url, new_game, recreate_database, reply_to, setup_django
+
 # Its own database (dropped and made anew each run); a name of its own when runs may overlap.
-DB_NAME = os.environ.get("BENCH_DB_NAME", "pbem_bench")
-BASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
 # The raw loop and the service are measured in alternating rounds and compared by their medians:
 # on a shared machine the disk's flush time drifts by a third from one minute to the next, and a
 # single pair of measurements taken a minute apart compares two different machines.
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-
-
-def db_url(name: str) -> str:
-    return BASE_URL.rsplit("/", 1)[0] + "/" + name
-
-
-def setup_django() -> None:
-    os.environ["DATABASE_URL"] = db_url(DB_NAME)
-    os.environ["PBEM_EXTRA_GAMES"] = "bench.tally"
-    os.environ["PBEM_NOTICE_DISPATCH"] = "none"  # notices stay in the outbox; sending is another process
-    os.environ.setdefault("PBEM_SNAPSHOT_EVERY", "100")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)  # its own throwaway database
-    import django
-
-    django.setup()
-
-
-def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(BASE_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
 
 
 # --- raw psycopg: one row per transaction ----------------------------------------------------------
@@ -111,16 +87,6 @@ def rate(pool_size: int, fn, args, initializer=None) -> float:
     return sum(counts) / SECONDS
 
 
-def new_game(players: int = 1, mailbox: str = ""):
-    """`mailbox`: a prefix making the players' addresses the game's own (the answer's loop guard
-    counts answers per address, so games sharing addresses would stop being answered)."""
-    from pbem.play import services
-
-    return services.create_game(
-        "tally", [services.PlayerSpec(f"P{i}", f"{mailbox}p{i}@bench.invalid") for i in range(players)], {}
-    )
-
-
 def fill(game_id: int, commands: int) -> None:
     from pbem.play import services
 
@@ -165,25 +131,6 @@ def chain_cost(game, events: int = 20_000) -> str:
     )
 
 
-def _reply_to(notice, text: str, serial: int) -> bytes:
-    """A reply as a mail client writes it: the command above the quoted notice, threaded to it."""
-    from email.message import EmailMessage
-
-    from pbem.mail import outbound
-
-    sent = outbound.make_message(notice).message()
-    quoted = "\n".join("> " + line for line in outbound.render(notice).text.splitlines())
-    reply = EmailMessage()
-    reply["From"] = notice.seat.email
-    reply["To"] = sent["Reply-To"]
-    reply["Subject"] = "Re: " + str(sent["Subject"])
-    reply["Message-ID"] = f"<bench-reply-{os.getpid()}-{time.monotonic_ns()}-{serial}@bench.invalid>"
-    reply["In-Reply-To"] = sent["Message-ID"]
-    reply["References"] = f"{sent['References']} {sent['Message-ID']}"
-    reply.set_content(f"{text}\n\nCheers,\n{notice.seat.name}\n\nOn Thu, Master of Seals wrote:\n{quoted}\n")
-    return reply.as_bytes()
-
-
 def mail_rate(games: int = 60, rounds: int = 3) -> str:
     """Replies per second through the mail reader (store, parse, identify, apply, answer), and
     services.submit of the same moves, in this one process."""
@@ -216,7 +163,7 @@ def _mail_rate(games: int, rounds: int) -> str:
             turn = Game.objects.get(pk=game_id).awaited[0]
             notice = Notice.objects.filter(game_id=game_id, seat__number=turn, kind="turn").latest("id")
             serial += 1
-            replies.append(_reply_to(notice, f"mark {round_ % 9 + 1}", serial))
+            replies.append(reply_to(notice, f"mark {round_ % 9 + 1}", serial))
         started, cpu = time.perf_counter(), time.process_time()
         for raw in replies:
             stored_at = time.perf_counter()

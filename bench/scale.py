@@ -23,27 +23,18 @@ import subprocess
 import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.common import REDIS_URL, ROOT, free_port, setup_django
+
 SWEEP_GAMES = int(os.environ.get("BENCH_SWEEP_GAMES", "100000"))
 SWEEP_DUE = int(os.environ.get("BENCH_SWEEP_DUE", "1000"))
 TIMEOUT_SEATS = int(os.environ.get("BENCH_TIMEOUT_SEATS", "10000"))
 TIMEOUT_SAMPLE = int(os.environ.get("BENCH_TIMEOUT_SAMPLE", "1000"))
 NOTICES = int(os.environ.get("BENCH_NOTICES", "1000"))
 PIPE_RUNS = int(os.environ.get("BENCH_PIPE_RUNS", "10"))
+
+
 # A Redis database of the bench's own for the parts that queue tasks (flushed by each).
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _template_game():
     """A running one-seat Tally game whose turn notice went out: what every clone copies."""
     from pbem.models import Notice
@@ -181,7 +172,6 @@ def timeout_lines() -> list[str]:
     from django.db import connection
     from django.utils import timezone
 
-    from bench.run import setup_django
     from pbem.models import DeadlineTimer
     from pbem.play import deadlines
 
