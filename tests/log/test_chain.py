@@ -13,7 +13,7 @@ import pytest
 from pbem.audit import verify
 from pbem.log import chain
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "tests" / "chain_logs"
 PURE = ("pbem.log.chain", "pbem.log.fold", "pbem.audit.verify")
 
@@ -56,7 +56,7 @@ def test_a_recorded_scheme_2_log_pins_the_scheme():
 
 def test_the_offline_verifier_imports_only_the_standard_library_and_games():
     """Imported with -S (no site-packages at all) from the repository, it loads nothing else.
-    (tests/test_offline_audit.py runs it that way on a real game's log.)"""
+    (tests/audit/test_offline_audit.py runs it that way on a real game's log.)"""
     probe = (
         "import sys, pbem.audit.verify; allowed = set(sys.stdlib_module_names) | {'games', 'pbem', '__main__'}; "
         "print(sorted({m.split('.')[0] for m in sys.modules} - allowed)); "

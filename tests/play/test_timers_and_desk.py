@@ -10,8 +10,7 @@ import pytest
 from pbem.desk import scoresheets
 from pbem.models import Event, Game, Notice
 from pbem.play import deadlines, desk, selectors, services
-
-from .conftest import deliver, hands
+from tests.conftest import deliver, hands
 
 
 def _far_future() -> datetime:

@@ -14,8 +14,7 @@ from pbem.audit import checks
 from pbem.log import eventlog
 from pbem.models import Event, Game, Snapshot
 from pbem.play import services
-
-from .conftest import hands, requires_postgres
+from tests.conftest import hands, requires_postgres
 
 
 def test_events_are_numbered_from_one_without_gaps_and_chained(make_game):

@@ -12,9 +12,8 @@ from django.db import connection
 
 from pbem.management.commands.smtpd import DB_THREADS, make_controller
 from pbem.models import Game, InboundMessage
-
-from .conftest import requires_postgres
-from .mail.conftest import free_port
+from tests.conftest import requires_postgres
+from tests.mail.conftest import free_port
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 

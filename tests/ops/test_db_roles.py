@@ -19,10 +19,9 @@ import pytest
 from django.db import connection
 
 from pbem.ops import dbroles
+from tests.conftest import requires_postgres
 
-from .conftest import requires_postgres
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 REFUSED = {
     "UPDATE on the log": "UPDATE pbem_event SET type = 'forged'",

@@ -284,7 +284,7 @@ def test_a_scheme_1_game_shows_its_hashes_and_heads_only_once_it_is_over(client,
     from pbem.mail import sending
     from pbem.models import Notice, Seat
     from pbem.play import addressing
-    from tests.test_audit import finish
+    from tests.audit.test_checks import finish
 
     monkeypatch.setattr(chain, "LATEST", 1)
     game = make_game(2)

@@ -15,10 +15,9 @@ from django.urls import resolve
 from pbem.doors import processing
 from pbem.models import Event, InboundMessage
 from pbem.ops import health
-
-from .conftest import hand, send_all
-from .replies import reply
-from .test_replies import received
+from tests.mail.conftest import hand, send_all
+from tests.mail.replies import reply
+from tests.mail.test_replies import received
 
 ANYMAIL_INBOUND = sorted(p.name for p in anymail_urls.urlpatterns if (p.name or "").endswith("_inbound_webhook"))
 ESP_PATHS = {

@@ -15,8 +15,7 @@ from pbem.log import anchors, chain, eventlog
 from pbem.mail import sending
 from pbem.models import Event, Game, Notice
 from pbem.play import services
-
-from .conftest import hands, requires_postgres
+from tests.conftest import hands, requires_postgres
 
 pytestmark = pytest.mark.django_db
 

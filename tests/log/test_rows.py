@@ -7,8 +7,7 @@ from django.db import IntegrityError, transaction
 
 from pbem.log import rows
 from pbem.models import InboundMessage, Notice, Seat
-
-from .conftest import requires_postgres
+from tests.conftest import requires_postgres
 
 
 def fields_of(instance) -> dict:

@@ -9,9 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pbem.play import desk, services
-
-from .conftest import deliver, hands, requires_postgres
-from .processes import Peer
+from tests.conftest import deliver, hands, requires_postgres
+from tests.processes import Peer
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,7 @@ from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
 
 from pbem.doors import imap
 from pbem.models import InboundMessage
-
-from .doors import FakeImapMessage, FakeMailBox
+from tests.mail.doors import FakeImapMessage, FakeMailBox
 
 RAW = (
     b"From: alice@example.org\r\nTo: play+x@pbem.localhost\r\nSubject: Re: your move\r\n"

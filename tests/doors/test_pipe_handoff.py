@@ -14,9 +14,8 @@ from aiosmtpd.controller import Controller
 from pbem.management.commands.smtpd import make_controller
 from pbem.models import InboundMessage
 from tests.conftest import requires_postgres
+from tests.mail.conftest import free_port
 from tests.processes import service_env
-
-from .conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDOFF = ROOT / "pbem" / "doors" / "handoff.py"

@@ -14,8 +14,7 @@ from pbem.log import eventlog
 from pbem.models import DeadlineTimer, Event, Game, Notice
 from pbem.play import deadlines, runner
 from pbem.play.runner import ServiceError
-
-from .conftest import deliver, requires_postgres
+from tests.conftest import deliver, requires_postgres
 
 pytestmark = requires_postgres
 

@@ -14,8 +14,7 @@ from pbem.audit import checks
 from pbem.log import eventlog
 from pbem.models import Event, Game
 from pbem.play import selectors, services
-
-from .conftest import hands, requires_postgres
+from tests.conftest import hands, requires_postgres
 
 
 def finish(game):

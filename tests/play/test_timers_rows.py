@@ -17,8 +17,7 @@ from pbem.models import DeadlineTimer, Game, Notice, Seat
 from pbem.play import deadlines, desk, services
 from pbem.play.runner import Actor
 from pbem.registry import all_games
-
-from .conftest import deliver, hands
+from tests.conftest import deliver, hands
 
 ADMIN = Actor("admin")
 

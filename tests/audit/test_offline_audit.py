@@ -22,7 +22,7 @@ from pbem.play import addressing, services
 from pbem.registry import get_game
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [services.PlayerSpec("Alice", "alice@example.org"), services.PlayerSpec("Bob", "bob@example.org")]
 
 

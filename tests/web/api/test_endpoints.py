@@ -7,8 +7,7 @@ import pytest
 from pbem.log import eventlog
 from pbem.models import Game, Seat
 from pbem.play import addressing, desk, services
-
-from ..conftest import hands
+from tests.conftest import hands
 
 pytestmark = pytest.mark.django_db
 

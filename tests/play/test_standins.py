@@ -11,8 +11,7 @@ import pytest
 from pbem.desk import scoresheets
 from pbem.models import Event, Game, Notice
 from pbem.play import deadlines, desk, selectors, services
-
-from .conftest import CAST, deliver, requires_postgres
+from tests.conftest import CAST, deliver, requires_postgres
 
 # Real commits: the stand-in's moves follow a commit (on_commit), as in production.
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]

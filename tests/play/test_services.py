@@ -7,8 +7,7 @@ import pytest
 from pbem.log import eventlog
 from pbem.models import Event, Notice
 from pbem.play import deadlines, selectors, services
-
-from .conftest import deliver, hands
+from tests.conftest import deliver, hands
 
 
 def log_size(game):
