@@ -409,88 +409,119 @@ def prefetch(notices: list[Notice]) -> None:
     one query at a time. Nothing of it is a secret by itself: the feed redacts per seat after."""
     if db.vendor != "postgresql" or not notices:
         return
-    ranges: dict[tuple[int, int], list] = {}  # (game id, version) -> [game, lowest seq read after]
-    for notice in notices:
-        game = notice.game
-        if game is None:
-            continue
-        at = min(notice.version or game.version, game.version)
-        entry = ranges.setdefault((game.pk, at), [game, at - 1])  # the head at `at` at least
-        if notice.seat_id and notice.kind != "answer":
-            entry[1] = min(entry[1], seat_of(notice).last_notice_version)
+    ranges = _ranges_of(notices)
     if not ranges:
         return
     pairs = list(ranges.items())
     specs = [get_game(game.kind) for (_key, (game, _after)) in pairs]
     with db.cursor() as cursor:
-        # 1. The newest snapshot at or before each version (as eventlog.load picks it).
-        values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
-        params: list = []
-        for i, ((game_id, at), _entry) in enumerate(pairs):
-            params += [i, game_id, at, specs[i].version]
-        cursor.execute(
-            f"SELECT v.i, s.seq, s.state::text FROM (VALUES {values}) AS v(i, g, a, rv) "
-            f"JOIN LATERAL (SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = v.g "
-            "AND reducer_version = v.rv AND seq <= v.a ORDER BY seq DESC LIMIT 1) s ON true",
-            params,
-        )
-        snaps = {i: (seq, state) for i, seq, state in cursor.fetchall()}
-        # 2. The events each notice's version needs: after the snapshot (the state), after the
+        snaps = _newest_snapshots(cursor, pairs, specs)
+        # The events each notice's version needs: after the snapshot (the state), after the
         # oldest last notice of its seats (their news), the one at the version (the head).
         lows = [min(_after, snaps[i][0] if i in snaps else 0) for i, (_key, (_game, _after)) in enumerate(pairs)]
-        values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
-        params = []
-        for i, ((game_id, at), _entry) in enumerate(pairs):
-            params += [i, game_id, lows[i], at]
-        json_fields = {"payload", "public", "visible_to", "rng"}
-        columns = ", ".join(f"e.{name}::text" if name in json_fields else f"e.{name}" for name in _ROW_COLUMNS)
-        cursor.execute(
-            f"SELECT v.i, {columns} FROM (VALUES {values}) AS v(i, g, lo, hi) "
-            f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
-            "ORDER BY v.i, e.seq",
-            params,
-        )
-        rows_of: dict[int, list[tuple]] = {}
-        for row in cursor.fetchall():
-            rows_of.setdefault(row[0], []).append(row[1:])
-        # 3. Who sat where and what was undone, for each game of the batch.
+        rows_of = _events_between(cursor, pairs, lows)
         game_ids = sorted({game_id for (game_id, _at) in ranges})
-        cursor.execute(
-            f"SELECT game_id, seq, type, payload::text FROM {Event._meta.db_table} "
-            "WHERE game_id = ANY(%s) AND type = ANY(%s) ORDER BY game_id, seq",
-            [game_ids, [*selectors.OCCUPANCY_TYPES, "pbem.Undone"]],
-        )
-        special: dict[int, list[tuple]] = {game_id: [] for game_id in game_ids}
-        for game_id, seq, etype, payload in cursor.fetchall():
-            special[game_id].append((seq, etype, json.loads(payload)))
+        special = _seating_and_undos(cursor, game_ids)
     games = {}
     for i, ((game_id, at), (game, after)) in enumerate(pairs):
         games[game_id] = game
         raw = rows_of.get(i, [])
         _prime_load(game, specs[i], at, snaps.get(i), raw)
-        loads = json.loads
-        feed_rows = []
-        head = None
-        for row in raw:
-            item = dict(zip(_ROW_COLUMNS, row, strict=True))
-            for name in json_fields:
-                if item[name] is not None:
-                    item[name] = loads(item[name])
-            if item["seq"] > after:
-                feed_rows.append(item)
-            if item["seq"] == at:
-                head = item["hash"]
-        eventlog.shared(selectors.feed_rows_key(game_id, at), lambda lo=after, rows=feed_rows: (lo, rows))
-        eventlog.shared(("head", game_id, at), lambda head=head: head)
+        _share_feed(game_id, at, after, raw)
     for game_id, game in games.items():
-        rows = special[game_id]
-        occupants = [row for row in rows if row[1] in selectors.OCCUPANCY_TYPES]
-        undone: set[int] = set()
-        for _seq, etype, payload in rows:
-            if etype == "pbem.Undone":
-                undone.update(payload["events"])
-        eventlog.shared(("occupancy", game_id, game.version), lambda rows=occupants: selectors.occupancy_of(rows))
-        eventlog.shared(("undone", game_id, game.version), lambda undone=undone: undone)
+        _share_seating(game, special[game_id])
+
+
+_JSON_FIELDS = {"payload", "public", "visible_to", "rng"}
+
+
+def _ranges_of(notices: list[Notice]) -> dict[tuple[int, int], list]:
+    """(game id, version) -> [game, lowest seq read after]: the head at each version at least,
+    and each seat's news since its last notice."""
+    ranges: dict[tuple[int, int], list] = {}
+    for notice in notices:
+        game = notice.game
+        if game is None:
+            continue
+        at = min(notice.version or game.version, game.version)
+        entry = ranges.setdefault((game.pk, at), [game, at - 1])
+        if notice.seat_id and notice.kind != "answer":
+            entry[1] = min(entry[1], seat_of(notice).last_notice_version)
+    return ranges
+
+
+def _newest_snapshots(cursor, pairs, specs) -> dict[int, tuple]:
+    """The newest snapshot at or before each version (as eventlog.load picks it)."""
+    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
+    params: list = []
+    for i, ((game_id, at), _entry) in enumerate(pairs):
+        params += [i, game_id, at, specs[i].version]
+    cursor.execute(
+        f"SELECT v.i, s.seq, s.state::text FROM (VALUES {values}) AS v(i, g, a, rv) "
+        f"JOIN LATERAL (SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = v.g "
+        "AND reducer_version = v.rv AND seq <= v.a ORDER BY seq DESC LIMIT 1) s ON true",
+        params,
+    )
+    return {i: (seq, state) for i, seq, state in cursor.fetchall()}
+
+
+def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
+    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
+    params: list = []
+    for i, ((game_id, at), _entry) in enumerate(pairs):
+        params += [i, game_id, lows[i], at]
+    columns = ", ".join(f"e.{name}::text" if name in _JSON_FIELDS else f"e.{name}" for name in _ROW_COLUMNS)
+    cursor.execute(
+        f"SELECT v.i, {columns} FROM (VALUES {values}) AS v(i, g, lo, hi) "
+        f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
+        "ORDER BY v.i, e.seq",
+        params,
+    )
+    rows_of: dict[int, list[tuple]] = {}
+    for row in cursor.fetchall():
+        rows_of.setdefault(row[0], []).append(row[1:])
+    return rows_of
+
+
+def _seating_and_undos(cursor, game_ids: list[int]) -> dict[int, list[tuple]]:
+    """Who sat where and what was undone, for each game of the batch."""
+    cursor.execute(
+        f"SELECT game_id, seq, type, payload::text FROM {Event._meta.db_table} "
+        "WHERE game_id = ANY(%s) AND type = ANY(%s) ORDER BY game_id, seq",
+        [game_ids, [*selectors.OCCUPANCY_TYPES, "pbem.Undone"]],
+    )
+    special: dict[int, list[tuple]] = {game_id: [] for game_id in game_ids}
+    for game_id, seq, etype, payload in cursor.fetchall():
+        special[game_id].append((seq, etype, json.loads(payload)))
+    return special
+
+
+def _share_feed(game_id: int, at: int, after: int, raw: list[tuple]) -> None:
+    """The news rows after `after` and the head at `at`, where the feed and the head look first."""
+    loads = json.loads
+    feed_rows = []
+    head = None
+    for row in raw:
+        item = dict(zip(_ROW_COLUMNS, row, strict=True))
+        for name in _JSON_FIELDS:
+            if item[name] is not None:
+                item[name] = loads(item[name])
+        if item["seq"] > after:
+            feed_rows.append(item)
+        if item["seq"] == at:
+            head = item["hash"]
+    eventlog.shared(selectors.feed_rows_key(game_id, at), lambda lo=after, rows=feed_rows: (lo, rows))
+    eventlog.shared(("head", game_id, at), lambda head=head: head)
+
+
+def _share_seating(game: Game, rows: list[tuple]) -> None:
+    occupants = [row for row in rows if row[1] in selectors.OCCUPANCY_TYPES]
+    undone: set[int] = set()
+    for _seq, etype, payload in rows:
+        if etype == "pbem.Undone":
+            undone.update(payload["events"])
+    eventlog.shared(("occupancy", game.pk, game.version), lambda rows=occupants: selectors.occupancy_of(rows))
+    eventlog.shared(("undone", game.pk, game.version), lambda undone=undone: undone)
 
 
 _ROW_COLUMNS = selectors.FEED_FIELDS

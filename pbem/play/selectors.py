@@ -189,68 +189,68 @@ def feed(
     seated = eventlog.shared(("occupancy", game.pk, game.version), lambda: occupancy(game.pk))
     over = game_over(game)
     undone = eventlog.shared(("undone", game.pk, game.version), lambda: eventlog.undone_seqs(game.pk))
-    # A batch of notices reads its feeds' rows in one query (outbound.prefetch); a seat's feed is
-    # then the rows after its last notice.
+    event_rows = _feed_rows(game, after, upto, limit, last, types, sealed)
+    sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
+    shown = hashes_public(game)
+    items = []
+    for row in event_rows:
+        seen = over or may_see(row["visible_to"], seat)
+        names = seated.names_at(row["seq"])
+        item = _feed_item(spec, row, seen, names, shown, over, row["seq"] in undone)
+        if sealer is not None:
+            item.parts = sealer.parts(row["seq"], row)
+            item.payload_key = sealer.payload_key(row["seq"]) if seen else None
+        items.append(item)
+    return items
+
+
+def _feed_rows(game: Game, after, upto, limit, last, types, sealed) -> Iterable[dict[str, Any]]:
+    """The rows as dicts of FEED_FIELDS, oldest first. A batch of notices reads its feeds' rows in
+    one query (outbound.prefetch); a seat's feed is then the rows after its last notice."""
     read = (
         eventlog.shared(feed_rows_key(game.pk, upto), lambda: None)
         if upto is not None and types is None and not last and not limit and not sealed
         else None
     )
-    event_rows: Iterable[dict[str, Any]]  # the rows as dicts of FEED_FIELDS, oldest first
     if read is not None and read[0] <= after:
-        event_rows = [row for row in read[1] if row["seq"] > after]
-    else:
-        rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
-        if upto is not None:
-            rows = rows.filter(seq__lte=upto)
-        if types is not None:
-            rows = rows.filter(type__in=types)
-        if last:
-            event_rows = reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
-        else:
-            in_order = rows.order_by("seq").values(*FEED_FIELDS)
-            event_rows = in_order[:limit] if limit else in_order
-    sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
-    shown = hashes_public(game)
-    items = []
-    # Random draws only once the game is over: the draws recorded on a public event (the deal's
-    # shuffle on the first setup event) tell what was dealt face down.
-    for row in event_rows:
-        seq, visible_to, public, actor_kind, actor_seat = (
-            row["seq"],
-            row["visible_to"],
-            row["public"],
-            row["actor_kind"],
-            row["actor_seat"],
-        )
-        seen = over or may_see(visible_to, seat)
-        data = row["payload"] if seen else public
-        names = seated.names_at(seq)
-        text = narrate(spec, row["type"], data, visible_to, public, row["reveals"], names)
-        if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
-            text += f" (played by the stand-in for {names[actor_seat]})"
-        item = FeedItem(
-            seq,
-            row["type"],
-            data,
-            actor_kind,
-            actor_seat,
-            row["created_at"].isoformat(),
-            text,
-            row["hash"] if shown else None,
-            seq in undone,
-            row["rng"] if over else None,
-            row["prev_hash"] if shown else None,
-            public,
-            visible_to,
-            row["reveals"],
-            row["schema_version"],
-        )
-        if sealer is not None:
-            item.parts = sealer.parts(seq, row)
-            item.payload_key = sealer.payload_key(seq) if seen else None
-        items.append(item)
-    return items
+        return [row for row in read[1] if row["seq"] > after]
+    rows = Event.objects.filter(game_id=game.pk, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    if types is not None:
+        rows = rows.filter(type__in=types)
+    if last:
+        return reversed(list(rows.order_by("-seq").values(*FEED_FIELDS)[:last]))
+    in_order = rows.order_by("seq").values(*FEED_FIELDS)
+    return in_order[:limit] if limit else in_order
+
+
+def _feed_item(spec, row: dict, seen: bool, names, shown: bool, over: bool, undone: bool) -> FeedItem:
+    """One event as this reader may see it. Random draws only once the game is over: the draws
+    recorded on a public event (the deal's shuffle on the first setup event) tell what was dealt
+    face down."""
+    seq, actor_kind, actor_seat, public = row["seq"], row["actor_kind"], row["actor_seat"], row["public"]
+    data = row["payload"] if seen else public
+    text = narrate(spec, row["type"], data, row["visible_to"], public, row["reveals"], names)
+    if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
+        text += f" (played by the stand-in for {names[actor_seat]})"
+    return FeedItem(
+        seq,
+        row["type"],
+        data,
+        actor_kind,
+        actor_seat,
+        row["created_at"].isoformat(),
+        text,
+        row["hash"] if shown else None,
+        undone,
+        row["rng"] if over else None,
+        row["prev_hash"] if shown else None,
+        public,
+        row["visible_to"],
+        row["reveals"],
+        row["schema_version"],
+    )
 
 
 FEED_FIELDS = eventlog.EVENT_ROW_FIELDS

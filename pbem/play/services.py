@@ -70,12 +70,7 @@ def create_game(
     is fixed (pbem/SECURITY.md). `notices`: each seat's preference for news.
     `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
     `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed)."""
-    if absence not in AbsencePolicy.values:
-        raise ServiceError(
-            f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.", "bad_options"
-        )
-    if standin_after < 1:
-        raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
+    _check_absence(absence, standin_after)
     spec = get_game(kind)
     if invited:
         check_creation_limits(players)
@@ -84,7 +79,6 @@ def create_game(
     except Rejected as exc:
         raise ServiceError(str(exc), "bad_options") from None
     colours = list(spec.colours[: len(players)]) if spec.colours else [""] * len(players)
-    invitations: list[dict] = []
     with transaction.atomic():
         game = Game(
             kind=kind,
@@ -97,42 +91,8 @@ def create_game(
         )
         game.seed_commitment = eventlog.seed_commitment(game.seed)
         game.save()
-        for number, (player, colour) in enumerate(zip(players, colours)):
-            by_standin = number in standin_seats
-            seat = Seat.objects.create(
-                game=game,
-                number=number,
-                name=player.name,
-                email=player.email,
-                colour=colour,
-                invite_accepted=by_standin or not invited,
-                notice_preference=notices,
-            )
-            if invited and number == CREATOR_SEAT and not by_standin:
-                invitations.append(
-                    {
-                        "seat_id": seat.pk,
-                        "kind": "invitation",
-                        "version": 1,
-                        "to_email": seat.email,
-                        "context": {"creator": True},
-                    }
-                )
-        created = NewEvent(
-            "pbem.GameCreated",
-            {
-                "kind": kind,
-                "title": game.title,
-                "options": resolved,
-                "reducer_version": spec.version,
-                "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
-                "seed_commitment": game.seed_commitment,
-                "deadline_seconds": game.deadline_seconds,
-                "absence_policy": absence,
-                "standin_after": standin_after,
-            },
-        )
-        first = [created] + [
+        invitations = _seat_players(game, players, colours, invited, notices, standin_seats)
+        first = [_created_event(game, spec, players, colours)] + [
             NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
             for seat in sorted(set(standin_seats))
         ]
@@ -144,6 +104,60 @@ def create_game(
         start_game(game.pk, actor)
     game.refresh_from_db()
     return game
+
+
+def _check_absence(absence: str, standin_after: int) -> None:
+    if absence not in AbsencePolicy.values:
+        raise ServiceError(
+            f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.", "bad_options"
+        )
+    if standin_after < 1:
+        raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
+
+
+def _seat_players(game: Game, players, colours, invited: bool, notices: str, standin_seats) -> list[dict]:
+    """The seats, in order; returns the invitation to mail (only the creator's at first)."""
+    invitations: list[dict] = []
+    for number, (player, colour) in enumerate(zip(players, colours)):
+        by_standin = number in standin_seats
+        seat = Seat.objects.create(
+            game=game,
+            number=number,
+            name=player.name,
+            email=player.email,
+            colour=colour,
+            invite_accepted=by_standin or not invited,
+            notice_preference=notices,
+        )
+        if invited and number == CREATOR_SEAT and not by_standin:
+            invitations.append(
+                {
+                    "seat_id": seat.pk,
+                    "kind": "invitation",
+                    "version": 1,
+                    "to_email": seat.email,
+                    "context": {"creator": True},
+                }
+            )
+    return invitations
+
+
+def _created_event(game: Game, spec, players, colours) -> NewEvent:
+    """The first event: what the game is, and the commitment to its secret seed."""
+    return NewEvent(
+        "pbem.GameCreated",
+        {
+            "kind": game.kind,
+            "title": game.title,
+            "options": game.options,
+            "reducer_version": spec.version,
+            "players": [{"name": p.name, "colour": c} for p, c in zip(players, colours)],
+            "seed_commitment": game.seed_commitment,
+            "deadline_seconds": game.deadline_seconds,
+            "absence_policy": game.absence_policy,
+            "standin_after": game.standin_after,
+        },
+    )
 
 
 CREATOR_SEAT = 0

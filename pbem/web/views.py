@@ -329,40 +329,19 @@ def seat_page(request, token: str):
         posted = (
             SayForm(request.POST, auto_id="say_%s") if "message" in request.POST else CommandForm(legal, request.POST)
         )
-        if posted.is_valid():
-            try:
-                ratelimit.check_submission(seat.pk)
-            except ratelimit.Limited as exc:
-                posted.add_error(None, str(exc))
-                status = 429
-            else:
-                expected = posted.cleaned_data.get("expected_version")
-                message = inbox.store_submission(
-                    seat,
-                    posted.command_text(),
-                    expected,
-                    channel="web",
-                    key=posted.cleaned_data.get("submission_key") or "",
-                )
-                return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
-        else:
-            status = 400
+        stored = _store_posted(seat, token, posted)
+        if isinstance(stored, HttpResponse):
+            return stored
+        status = stored
         if isinstance(posted, SayForm):
             say_form = posted
         else:
             form = posted
     submission = _submission(request, seat)
     if submission and submission["refused"] and request.method == "GET":
-        form = CommandForm(
-            legal,
-            initial={
-                "expected_version": game.version,
-                "text": submission["text"],
-                "submission_key": new_submission_key(),
-            },
-        )
+        initial = {"expected_version": game.version, "text": submission["text"], "submission_key": new_submission_key()}
+        form = CommandForm(legal, initial=initial)
     context = _game_context(game)
-    items = selectors.feed(game, seat.number, last=12)  # the panel reads what it shows
     context.update(
         seat=seat,
         token=token,
@@ -376,24 +355,47 @@ def seat_page(request, token: str):
         poll_seconds=f"{live.poll_seconds():g}",
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")),
-        recent=items,
+        recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
         help_text=selectors.help_text(spec, state, seat.number),
         started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
-        chooser=chooser.step(
-            menu,
-            here,
-            group=request.GET.get("group", ""),
-            pick=request.GET.get("pick", ""),
-            query=request.GET.get("q", ""),
-            page=_page_number(request),
-        )
-        if menu
-        else None,
+        chooser=_chooser_step(request, menu, here),
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+def _store_posted(seat: Seat, token: str, posted) -> HttpResponse | int:
+    """A valid form is stored (the answer is a redirect to its outcome); else the page's status."""
+    if not posted.is_valid():
+        return 400
+    try:
+        ratelimit.check_submission(seat.pk)
+    except ratelimit.Limited as exc:
+        posted.add_error(None, str(exc))
+        return 429
+    message = inbox.store_submission(
+        seat,
+        posted.command_text(),
+        posted.cleaned_data.get("expected_version"),
+        channel="web",
+        key=posted.cleaned_data.get("submission_key") or "",
+    )
+    return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
+
+
+def _chooser_step(request, menu, here: str):
+    if not menu:
+        return None
+    return chooser.step(
+        menu,
+        here,
+        group=request.GET.get("group", ""),
+        pick=request.GET.get("pick", ""),
+        query=request.GET.get("q", ""),
+        page=_page_number(request),
+    )
 
 
 @never_cache
