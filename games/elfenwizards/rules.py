@@ -73,6 +73,8 @@ PHASE_TITLE = {
     "over": "game over",
 }
 PEND_PHASES = ("recover4", "recover6", "gray9")
+# The rules a new game is played by (RULINGS.md, "Rules version 2"); recorded in GameStarted.
+RULES_VERSION = 2
 # where a space's rank lies (for ordering wizards top to bottom, left to right)
 SPACE_RANK = {sp: i for i, sp in enumerate([*TITLE_SPACES, *ROUT_SPACES, *WIZARD_SPACES])}
 MID_LEVELS = [lv for lv in LEVELS if lv in ROUT_OF]  # druid, sorcerer, necromancer
@@ -157,7 +159,19 @@ def useful(dice, per: int, available: int) -> bool:
 
 
 def spend_options(dice, per: int, available: int) -> list[list[int]]:
+    """The sets of dice worth spending: each gains something and needs every die in it."""
     return [sub for sub in sub_multisets(dice) if sub and useful(sub, per, available)]
+
+
+def spendable(s, dice, per: int, available: int) -> list[list[int]]:
+    """The sets of dice a player may spend. Rules version 2 follows the rulebook's letter: "one or
+    several dice … any remaining points are lost", so any set of his dice there (once there is
+    something to gain at all); version 1 allowed only sets whose every die counts."""
+    if rules_version(s) < 2:
+        return spend_options(dice, per, available)
+    if not spend_options(dice, per, available):
+        return []
+    return [sub for sub in sub_multisets(dice) if sub]
 
 
 def candidates(s) -> list[list[int]]:
@@ -170,18 +184,28 @@ def candidates(s) -> list[list[int]]:
     return cands
 
 
+def rules_version(s) -> int:
+    """The rules a game is played by (RULINGS.md, "Rules version 2"): recorded in GameStarted
+    since version 2; a log without it keeps the rules it was started with (version 1)."""
+    return s.get("rules", 1)
+
+
+def open_to(s, seat, owners, count) -> bool:
+    """Whether `seat` may cast in a contest of `count` candidates owned by `owners`. Where one
+    player owns every candidate, opponents "cannot place points to oppose it"; a lone candidate
+    has nobody to be opposed for, so since rules version 2 anyone may support it."""
+    if len(owners) > 1 or seat in owners:
+        return True
+    return count == 1 and rules_version(s) >= 2
+
+
 def targets(s, seat) -> list[int]:
-    """Wizards `seat` may cast spells for. In a contest whose candidates all belong to one
-    player, only that player may cast (rulebook: opponents cannot oppose)."""
+    """Wizards `seat` may cast spells for (in the contests open to him)."""
     wiz = s["wiz"]
     out = []
     for ws in candidates(s):
-        if not ws:
-            continue
-        first = wiz[ws[0]][0]
-        if first != seat and all(wiz[w][0] == first for w in ws):
-            continue
-        out.extend(ws)
+        if ws and open_to(s, seat, {wiz[w][0] for w in ws}, len(ws)):
+            out.extend(ws)
     return out
 
 
@@ -200,8 +224,7 @@ def may_cast_for(s, seat, w) -> bool:
     ci = CONTEST_OF_SPACE.get(s["wiz"][w][1])
     if ci is None:
         return False
-    owners = contest_owners(s)[ci]
-    return len(owners) > 1 or seat in owners
+    return open_to(s, seat, contest_owners(s)[ci], len(candidates(s)[ci]))
 
 
 def castable(s, seat) -> bool:
@@ -210,8 +233,9 @@ def castable(s, seat) -> bool:
     levels = {lv for lv in MAJOR_LEVELS if any(st == seat for st, _v in s["major"][lv])}
     if not minor and not levels:
         return False
+    counts = [len(ws) for ws in candidates(s)]
     for ci, owners in enumerate(contest_owners(s)):
-        if owners and (len(owners) > 1 or seat in owners) and (minor or CONTEST_LEVEL[ci] in levels):
+        if owners and open_to(s, seat, owners, counts[ci]) and (minor or CONTEST_LEVEL[ci] in levels):
             return True
     return False
 
@@ -275,6 +299,7 @@ def setup(players, options, rng):
             "dragon": rng.randbelow(players),
             "gray_cost": gray_cost,
             "data": DATA_VERSION,
+            "rules": RULES_VERSION,
         },
     )
     s = evolve(None, start)
@@ -328,6 +353,13 @@ def _game_started(_s, d):
         "sheet": [],
         "end_reason": None,
     }
+
+
+def _game_started_with_rules(_s, d):
+    s = _game_started(_s, d)
+    if "rules" in d:  # absent from a log written before rules version 2: its state stays as it was
+        s["rules"] = d["rules"]
+    return s
 
 
 def _dice_rolled(s, d):
@@ -528,7 +560,7 @@ def _unchanged(s, _d):
 
 # One small function per event type: evolve(state, event) -> state (it may mutate its input).
 EVOLVERS = {
-    "GameStarted": _game_started,
+    "GameStarted": _game_started_with_rules,
     "DiceRolled": _dice_rolled,
     "DiePlaced": _die_placed,
     "DiceRerolled": _dice_rerolled,
@@ -788,6 +820,25 @@ def waiting_for(s) -> list[int]:
     return []
 
 
+def token_choices(s, seat, count) -> list[list[str]]:
+    """The ways to take `count` gray magic tokens from the player's wizards (names, each as
+    often as it loses a token), in wizard order."""
+    holders = [(s["names"][w], g) for w, (o, _sp, g) in enumerate(s["wiz"]) if o == seat and g]
+    ways: list[list[str]] = [[]]
+    for name, tokens in holders:
+        ways = [way + [name] * k for way in ways for k in range(min(tokens, count - len(way)) + 1)]
+    return [way for way in ways if len(way) == count]
+
+
+def remove_commands(s, seat, dice) -> list[dict]:
+    """The `remove` commands for one set of dice: since rules version 2 the player says which
+    wizards lose the tokens ("from any one of their wizards"); version 1 chose for him."""
+    if rules_version(s) < 2:
+        return [{"type": "remove", "dice": dice}]
+    count = gain(dice, s["gray_cost"], gray_of(s, seat)) if dice else 0
+    return [{"type": "remove", "dice": dice, "from": way} for way in token_choices(s, seat, count)]
+
+
 def retire_sources(s, seat) -> list[str | None]:
     out: list[str | None] = []
     if s["supply"][seat] > 0:
@@ -831,12 +882,12 @@ def legal(s, seat) -> list[dict]:
         if ph == "gray9":
             dice = my_dice(s["gdice"], seat)
             if step == "use":
-                opts = spend_options(dice, s["gray_cost"], gray_of(s, seat))
-                return [{"type": "remove", "dice": d} for d in [[], *opts]]
+                opts = spendable(s, dice, s["gray_cost"], gray_of(s, seat))
+                return [cmd for d in [[], *opts] for cmd in remove_commands(s, seat, d)]
             return [{"type": "takeback", "dice": d} for d in sub_multisets(dice)]
         dice = my_dice(s["mdice"], seat)
         if step == "use":
-            opts = spend_options(dice, 2, s["mspace"][seat])
+            opts = spendable(s, dice, 2, s["mspace"][seat])
             return [{"type": "recover", "dice": d} for d in [[], *opts]]
         return [{"type": "takeback", "dice": d} for d in sub_multisets(dice)]
     if ph == "vacant":
@@ -955,11 +1006,26 @@ def _decide_remove_gray(state, seat, kind, cmd):
     _need(_contains(have, dice), f"Your dice in the Gray Magic space are {_fmt(have)}.")
     tokens = gray_of(state, seat)
     _need(
-        not dice or useful(dice, state["gray_cost"], tokens),
+        not dice or rules_version(state) >= 2 or useful(dice, state["gray_cost"], tokens),
         f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.",
     )
     count = gain(dice, state["gray_cost"], tokens) if dice else 0
-    return [Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _pick_gray(state, seat, count)})]
+    return [Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _tokens_from(state, seat, cmd, count)})]
+
+
+def _tokens_from(state, seat, cmd, count) -> list[str]:
+    """The wizards that lose the tokens: as the player says (rules version 2), else as the game
+    picks (version 1, or a command that names none: 'remove 4' by mail)."""
+    named = cmd.get("from") if rules_version(state) >= 2 else None
+    if named is None:
+        return _pick_gray(state, seat, count)
+    ways = token_choices(state, seat, count)
+    _need(
+        isinstance(named, list) and sorted(named) in [sorted(w) for w in ways],
+        f"Name {count} of your wizards with gray magic tokens to lose them, e.g. "
+        f"'remove {_fmt(cmd['dice'])} from {' '.join(ways[0]) if ways else 'red1'}'.",
+    )
+    return [w for w in ways if sorted(w) == sorted(named)][0]
 
 
 def _decide_recover(state, seat, kind, cmd):
@@ -969,7 +1035,7 @@ def _decide_recover(state, seat, kind, cmd):
     _need(_contains(have, dice), f"Your dice in the Minor Spells space are {_fmt(have)}.")
     spent = state["mspace"][seat]
     _need(
-        not dice or useful(dice, 2, spent),
+        not dice or rules_version(state) >= 2 or useful(dice, 2, spent),
         f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.",
     )
     count = gain(dice, 2, spent) if dice else 0
@@ -1130,7 +1196,7 @@ def timeout(s, seat):
     if ph in PEND_PHASES:
         step = s["pend"][seat]
         if step == "use":
-            return {"type": "remove" if ph == "gray9" else "recover", "dice": []}
+            return remove_commands(s, seat, [])[0] if ph == "gray9" else {"type": "recover", "dice": []}
         return {"type": "takeback", "dice": []}
     if ph == "vacant":
         return {"type": "claim", "space": vacancy_choices(s)[0]}
