@@ -61,6 +61,21 @@ def next_letter(deck_left: int) -> str | None:
     return None
 
 
+# The rules a new game is played by (RULINGS.md, "Rules version 2"), recorded in GameStarted: a
+# contested spell is always sold (the first bidder opens), and trade offers are free (a limit per
+# round is a table option, off by default). A log without it keeps version 1.
+RULES_VERSION = 2
+
+
+def rules_version(state) -> int:
+    return state.get("rules", 1)
+
+
+def offers_cap(state):
+    """The table's limit of offers per player and round, or None (no limit: 0 in version 2)."""
+    return state["offers_limit"] or None
+
+
 WINDOW_SPELLS = ("Transformus", "Retransformus", "Harpagarus")  # used in the spell window of phase E
 COLOURS = ("red", "blue", "green", "yellow")
 
@@ -201,7 +216,10 @@ def setup_with_data(version, players, options, rng):
     artifacts = rng.shuffle([c["id"] for c in DATA["artifact_cards"]])
     start = rng.randbelow(players)
     events = [
-        Event("GameStarted", {"players": players, "start": start, "options": dict(options), "data": version}),
+        Event(
+            "GameStarted",
+            {"players": players, "start": start, "options": dict(options), "data": version, "rules": RULES_VERSION},
+        ),
         Event(
             "DecksShuffled",
             {"adventure": adventure, "artifacts": artifacts},
@@ -377,7 +395,10 @@ def _next_bidder(a, seat):
 
 
 def _game_started(_s, d):
-    return _new_state(d)
+    state = _new_state(d)
+    if "rules" in d:  # absent from a log written before rules version 2: its state stays as it was
+        state["rules"] = d["rules"]
+    return state
 
 
 def _decks_shuffled(s, d):
@@ -945,10 +966,33 @@ def waiting_for(state):
         incoming = {o["to"] for o in offers}
         outgoing = {o["from"] for o in offers}
         done = state["done"]
+        if rules_version(state) >= 2:  # an offerer may go on trading with the others meanwhile
+            outgoing = set()
         return [x for x in range(state["n"]) if x in incoming or (not done[x] and x not in outgoing)]
     if step == "layout":
         return [x for x in range(state["n"]) if not state["done"][x]]
     return []
+
+
+def must_open(state, seat) -> bool:
+    """Rules version 2: "The first bid comes either from the start player ... or from the first
+    participating player clockwise": while nobody has bid, a bidder who can pay the lowest bid
+    must make it (so a contested spell is always sold, for 0 at least)."""
+    a = state["auction"]
+    return rules_version(state) >= 2 and a["high"] is None and state["mp"][seat] >= a["min"]
+
+
+def may_offer_to(state, seat) -> list[int]:
+    """The players `seat` may make an offer to now. Version 1: one open offer at a time. Version 2
+    leaves trading free ("negotiate freely"), except that a player has at most one open offer to
+    each other player: an answer names only the offerer ('accept red')."""
+    if rules_version(state) < 2 and any(o["from"] == seat for o in state["offers"]):
+        return []
+    cap = offers_cap(state) if rules_version(state) >= 2 else state["offers_limit"]
+    if cap is not None and state["made"][seat] >= cap:
+        return []
+    open_to = {o["to"] for o in state["offers"] if o["from"] == seat}
+    return [x for x in range(state["n"]) if x != seat and state["hand"][x] and x not in open_to]
 
 
 def known_out(state):
@@ -976,7 +1020,8 @@ def legal(state, seat):
     if step == "auction":
         a = state["auction"]
         low = a["min"] if a["high"] is None else a["high"] + 1
-        return [{"type": "bid", "amount": v} for v in range(low, state["mp"][seat] + 1)] + [{"type": "pass"}]
+        bids = [{"type": "bid", "amount": v} for v in range(low, state["mp"][seat] + 1)]
+        return bids + ([] if must_open(state, seat) else [{"type": "pass"}])
     if step == "bonus":
         return [{"type": "bonus", "take": "stones"}, {"type": "bonus", "take": "magic"}]
     if step == "spells":
@@ -997,13 +1042,13 @@ def legal(state, seat):
             for cmd in ([{"type": "accept", "from": o["from"]}] if o["want"] in state["hand"][seat] else [])
             + [{"type": "decline", "from": o["from"]}]
         ]
-        if not state["done"][seat] and not any(o["from"] == seat for o in state["offers"]):
-            if state["made"][seat] < state["offers_limit"]:
-                hand = state["hand"][seat]
-                gone = known_out(state)
-                wants = [c for c in ART if c not in hand and c not in gone]
-                others = [x for x in range(state["n"]) if x != seat and state["hand"][x]]
-                out += [{"type": "offer", "give": g, "to": x, "want": w} for g in hand for x in others for w in wants]
+        waiting = rules_version(state) < 2 and any(o["from"] == seat for o in state["offers"])
+        if not state["done"][seat] and not waiting:
+            hand = state["hand"][seat]
+            gone = known_out(state)
+            wants = [c for c in ART if c not in hand and c not in gone]
+            others = may_offer_to(state, seat)
+            out += [{"type": "offer", "give": g, "to": x, "want": w} for g in hand for x in others for w in wants]
             out.append({"type": "done"})
         return out
     if step == "layout":
@@ -1112,6 +1157,8 @@ def _do_auction(out, seat, kind, cmd, rng):
         if amount > s["mp"][seat]:
             raise Rejected(f"You cannot bid more than your {s['mp'][seat]} magic points.")
         out.emit(Event("BidMade", {"seat": seat, "amount": amount}))
+    elif must_open(s, seat):
+        raise Rejected(f"You bid first: the first bid must be made (at least {a['min']}).")
     else:
         out.emit(Event("BidPassed", {"seat": seat}))
     a = out.state["auction"]
@@ -1216,13 +1263,14 @@ def _do_trade(out, seat, kind, cmd, rng):
         return
     if s["done"][seat]:
         raise Rejected("You have finished trading this round; you can only answer offers made to you.")
-    if any(o["from"] == seat for o in s["offers"]):
+    if rules_version(s) < 2 and any(o["from"] == seat for o in s["offers"]):
         raise Rejected("Wait for the answer to your offer first.")
     if kind == "done":
         out.emit(Event("TradingDone", {"seat": seat}))
         return
-    if s["made"][seat] >= s["offers_limit"]:
-        raise Rejected(f"You have made your {s['offers_limit']} offers this round; say 'done'.")
+    cap = offers_cap(s) if rules_version(s) >= 2 else s["offers_limit"]
+    if cap is not None and s["made"][seat] >= cap:
+        raise Rejected(f"You have made your {cap} offers this round; say 'done'.")
     give, to, want = cmd.get("give"), cmd.get("to"), cmd.get("want")
     if give not in s["hand"][seat]:
         raise Rejected("You can only offer an artifact card from your hand.")
@@ -1230,6 +1278,8 @@ def _do_trade(out, seat, kind, cmd, rng):
         raise Rejected("Offer to another player.")
     if not s["hand"][to]:
         raise Rejected("That player has no artifact cards in hand.")
+    if any(o["from"] == seat and o["to"] == to for o in s["offers"]):
+        raise Rejected("Your offer to that player is still open: wait for the answer.")
     if want not in ART or want in s["hand"][seat] or want in known_out(s):
         raise Rejected("Ask for an artifact card that may be in another player's hand (not laid out or discarded).")
     # the recipient now sees one of the offerer's hand cards: a reveal (an undo barrier)
@@ -1303,6 +1353,8 @@ def timeout(state, seat):
     if seat not in waiting_for(state):
         return None
     step = state["step"]
+    if step == "auction" and must_open(state, seat):
+        return {"type": "bid", "amount": state["auction"]["min"]}
     if step == "trade":
         incoming = [o for o in state["offers"] if o["to"] == seat]
         if incoming:
