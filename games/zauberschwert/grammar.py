@@ -585,10 +585,22 @@ def _choose_trade(state, seat, legal):
             ch.target,
             f"the other half of your {ARTIFACTS[ART[ch.command['want']]['artifact']]['name']}",
         )
-        for ch in list(best.values())[:FEATURED_OFFERS]
+        for ch in _own_first(state, seat, legal, wanted + plain, list(best.values()))[:FEATURED_OFFERS]
     ]
     chosen = {id(ch.command) for ch in lead}
     return out + lead + [ch for ch in wanted if id(ch.command) not in chosen] + plain
+
+
+def _own_first(state, seat, legal, offers, featured):
+    """The featured offers with the one the stand-in would make first (so a notice numbers it)."""
+    from .standin import standin
+    from .view import view
+
+    own = standin(view(state, seat), legal)
+    if own.get("type") != "offer":
+        return featured
+    mine = [ch for ch in offers if ch.command == own][:1]
+    return mine + [ch for ch in featured if ch.command != own]
 
 
 def _paired(card, hand):
