@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rules import ADV, ART, ARTIFACTS, CAP, DATA_SPELL, RULES, artifacts_of
+from .rules import ADV, ART, ARTIFACTS, CAP, DATA_SPELL, RULES, SPELL_ID, artifacts_of
 
 # A magic point buys about 0.8 stones in a fight, but a wizard fights once a round and magic
 # comes every round, so magic is the cheaper resource: this is its worth with many rounds to go.
 # (Version 1 had 0.4: it spent magic too cheaply, and lost about two games in three against this
 # value at 3 players; bench/game_zauberschwert.py.)
 MAGIC_WORTH = 0.75
+# Magic a seat holds beyond what the creatures to come need is worth this share of a magic point.
+SPARE_SHARE = 1 / 3
 # Of the creatures still to come, the share a player can expect to defeat (at a table of n).
 FIGHT_SHARE = 1.4
 # Cards that leave the display in a round of stand-in play (for how many rounds are left).
@@ -84,15 +86,23 @@ class Seen:
         """Stones per magic point: less as the end nears (at the very end only the tie-break)."""
         return max(0.02, MAGIC_WORTH * min(1.0, (self.rounds_left - 0.5) / 3))
 
-    def magic_to_keep(self) -> int:
-        """The magic worth keeping: the strength of the strongest creature still to come whose
-        lone victory pays better than Transformus does (a stone for 4 magic), and which this seat
-        could pay for before the end (its magic plus its income in the rounds left)."""
+    def magic_to_keep(self, seat: int | None = None) -> int:
+        """The magic worth keeping for `seat` (this one by default): the strength of the strongest
+        creature still to come whose lone victory pays better than Transformus does (a stone for
+        4 magic), and which the seat could pay for before the end (its magic plus its income in the
+        rounds left; any strength up to the cap once the deck is empty, as the game goes on until
+        the display's creatures are beaten), 2 more where a rival holds Fulmentus."""
+        seat = self.me if seat is None else seat
         rate = DATA_SPELL["Transformus"]["effect"]["gain_ps"] / DATA_SPELL["Transformus"]["effect"]["pay_mp"]
-        reach = self.magic[self.me] + RULES["income"] * max(0, int(self.rounds_left) - 1)
+        reach = self.magic[seat] + RULES["income"] * max(0, int(self.rounds_left) - 1)
+        if not self.view["adventure_deck"]:
+            reach = CAP
+        fulmentus = SPELL_ID["Fulmentus"]
+        raised = max(DATA_SPELL["Fulmentus"]["effect"]["creature_strength_delta"])
+        rival = any(fulmentus in p["spells"] for p in self.view["players_info"] if p["seat"] != seat)
         keep = 0
         for card in self.creatures_left:
-            strength = ADV[card]["strength"]
+            strength = ADV[card]["strength"] + (raised if rival else 0)
             reward = ADV[card]["reward_one_wizard"]
             if strength <= min(CAP, reach) and reward["power_stones"] + reward["artifacts"] * 0.5 > rate * strength:
                 keep = max(keep, strength)
@@ -171,7 +181,14 @@ class Seen:
         c = ADV[card]
         reward = c["reward_one_wizard"] if alone else c["reward_two_wizards_each"]
         worth = reward["power_stones"] + self.draws(reward["artifacts"]) + self.bonus(seat, c["symbol"])
-        return worth - pay * self.magic_worth()
+        return worth - self.paying(seat, pay)
+
+    def paying(self, seat: int, pay: int) -> float:
+        """What paying `pay` magic costs `seat`: magic it would still hold beyond what the fights
+        to come need is spare, worth a third (a seat at the cap of 30 wastes its income anyway)."""
+        left = self.magic[seat] - pay
+        spare = max(0, min(pay, left - self.magic_to_keep(seat)))
+        return (pay - spare + spare * SPARE_SHARE) * self.magic_worth()
 
     def spell_worth(self, name: str) -> float:
         per_round = SPELL_WORTH_PER_ROUND[name]

@@ -358,3 +358,14 @@ def test_standin_makes_at_most_one_offer_to_each_player_a_round():
         table.act(RED, move)
         table.act(move["to"], {"type": "decline", "from": RED})
     assert sorted(asked) == [BLUE, GREEN, YELLOW] and move == {"type": "done"}  # trading by mail ends
+
+
+def test_standin_at_the_magic_cap_fights_a_creature_made_dearer_by_fulmentus():
+    # Goblins 7, raised to 9 by Yellow's Fulmentus: 30 magic leave 21 after paying, more than the
+    # strongest creature to come needs, so the magic paid is spare (a game of stand-ins once
+    # stalled for 15 rounds with every player withdrawing here).
+    table = early(players=4, display=("A07", "B07"), mp=[30, 30, 30, 17], spells=[[], [], [], [SPELL_ID["Fulmentus"]]])
+    place_all(table, {RED: 1})
+    table.act(YELLOW, {"type": "fulmentus", "delta": 2})
+    assert table.state["step"] == "lone" and table.state["fight"]["strength"] == 9
+    assert standin_move(table, RED) == {"type": "fight"}
