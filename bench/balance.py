@@ -208,3 +208,58 @@ def head_to_head(
         f"{mean:.1%} of wins a seat against a fair {fair:.1%} = {mean / fair:.2f}× "
         f"(95 % interval {low / fair:.2f}–{high / fair:.2f}×; {len(shares)} games)"
     ]
+
+
+def chooser_coverage(spec: GameSpec, players: int, games: int, first_seed: int = 1) -> list[str]:
+    """How well the chooser's codes cover the game (issue 27): over games of stand-ins only, the
+    share of decisions where the move the stand-in makes is one of the numbered codes (featured
+    choices) of the mail notice, per kind of move; and whether every legal move is offered exactly
+    once, as a group and a label (two steps of the web chooser)."""
+    global _SETTING
+    _SETTING = Setting(spec, players)
+    seeds = range(first_seed, first_seed + games)
+    if (os.cpu_count() or 1) > 1 and games >= 20:
+        with mp.get_context("fork").Pool(min(os.cpu_count() or 1, 8)) as pool:
+            counts = pool.map(_coverage_one, seeds, chunksize=max(1, games // 16))
+    else:
+        counts = [_coverage_one(seed) for seed in seeds]
+    total: dict[str, list[int]] = {}
+    missing = 0
+    for per_kind, lost in counts:
+        missing += lost
+        for kind, (hit, seen) in per_kind.items():
+            row = total.setdefault(kind, [0, 0])
+            row[0] += hit
+            row[1] += seen
+    hits, seen = sum(r[0] for r in total.values()), sum(r[1] for r in total.values())
+    kinds = ", ".join(f"{kind} {hit / n:.0%} of {n}" for kind, (hit, n) in sorted(total.items()))
+    return [
+        f"  {spec.title}, {players} players, {games} games of stand-ins: the stand-in's move is a numbered "
+        f"code in {hits / seen:.1%} of {seen} decisions (target 95 %); by move: {kinds}",
+        f"    every legal move offered exactly once, as group then label (two steps): "
+        f"{'yes' if not missing else f'no, {missing} decisions with a move missing or twice'}",
+    ]
+
+
+def _coverage_one(seed: int) -> tuple[dict, int]:
+    assert _SETTING is not None
+    spec = _SETTING.spec
+    pick = random.Random(seed)
+    table = Table(spec, _SETTING.players, {}, seed=f"balance-{seed}".encode())
+    table.check_mutation = False
+    per_kind: dict[str, list[int]] = {}
+    missing = 0
+    while awaited := spec.waiting_for(table.state):
+        seat = pick.choice(awaited)
+        legal = spec.legal(table.state, seat)
+        command = spec.standin(spec.view(table.state, seat), legal)
+        if len(legal) > 1:
+            offered = spec.choices_for(table.state, seat)
+            numbered = [c.command for c in offered if c.featured]
+            row = per_kind.setdefault(str(command.get("type")), [0, 0])
+            row[0] += command in numbered
+            row[1] += 1
+            listed = [c.command for c in offered]
+            missing += len(listed) != len(legal) or any(listed.count(c) != 1 for c in legal)
+        table.act(seat, command)
+    return per_kind, missing

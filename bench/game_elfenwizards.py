@@ -3,22 +3,24 @@
 Replay speed, legal() per call, a bot game, a Master of Seals sheet; then the stand-in: its win
 rate beside the random players' and the fair share, per table size (one stand-in seat, rotated,
 the others random-legal), the time per decision; and games of stand-ins only: how they end,
-their length in turns, their score spread and the wins per colour (the placement table's
-fairness: 1.00 = a fair share). Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per table
-size with one stand-in) and ELFENWIZARDS_BENCH_STANDIN_GAMES (default 200 of stand-ins only).
+their length in turns, their score spread and the wins per colour with 95 % intervals (the
+placement table's fairness: 1.00 = a fair share; bench/balance.py); and how often the stand-in's
+move is a numbered code of the chooser. Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per
+table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only)
+and ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import statistics
 import time
 from collections import Counter
 
+from bench.balance import Setting, chooser_coverage, seat_balance
 from bench.standins import against_random
 from games.elfenwizards import GAME
-from games.testing import event_from_json, fold, play_random, play_with_standins, winners
+from games.testing import event_from_json, fold, play_random
 
 COUNTS = (3, 4, 5)
 
@@ -72,40 +74,36 @@ def run() -> list[str]:
     lines.append(f"elfenwizards: random bot games end by {dict(ends)}")
     lines += standin_lines(
         int(os.environ.get("ELFENWIZARDS_BENCH_GAMES", "200")),
-        int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "200")),
+        int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "1000")),
     )
+    lines += coverage_lines(int(os.environ.get("ELFENWIZARDS_BENCH_COVERAGE_GAMES", "50")))
     return lines
 
 
 def standin_lines(games: int, standin_games: int) -> list[str]:
     lines = against_random(GAME, COUNTS, games)
     lines.append(
-        f"elfenwizards games of stand-ins only ({standin_games} per size): endings, turns, score spread "
-        "(best minus worst), wins per colour and per first player (1.00 = a fair share)"
+        f"elfenwizards: seats (by colour; the first player, the dragon's holder, is drawn), {standin_games} "
+        "games of stand-ins only per table size; turns and the first player's share of wins as extras"
     )
     for players in COUNTS if standin_games else ():
-        ends, turns, spread = Counter(), [], []
-        wins, first = Counter(), 0.0
-        for game in range(standin_games):
-            table = play_with_standins(GAME, players, standins=range(players), seed=200_000 + 1000 * players + game)
-            state = table.state
-            ends[state["end_reason"]] += 1
-            turns.append(state["turn"])
-            scores = GAME.result(state).scores
-            spread.append(max(scores) - min(scores))
-            won = winners(GAME, table)
-            for s in won:
-                wins[state["colours"][s]] += 1 / len(won)
-            starter = json.loads(table.log[0])["data"]["dragon"]
-            first += (starter in won) / len(won)
-        endings = ", ".join(f"{end} {count / standin_games:.0%}" for end, count in sorted(ends.items()))
-        fairness = " ".join(f"{c} {wins[c] / standin_games * players:.2f}" for c in GAME.colours[:players])
-        lines.append(
-            f"  {players} players: {endings}; turns mean {statistics.mean(turns):.2f} "
-            f"(min {min(turns)}, max {max(turns)}); spread mean {statistics.mean(spread):.1f} "
-            f"(min {min(spread)}, max {max(spread)})"
-        )
-        lines.append(f"    wins per colour: {fairness}; first player {first / standin_games * players:.2f}")
+        setting = Setting(GAME, players, extra=_extras, ending=lambda table: table.state["end_reason"])
+        lines += seat_balance(setting, standin_games, names=list(GAME.colours[:players]))
+    return lines
+
+
+def _extras(table) -> dict:
+    """Per game: its length in turns and the first player's share of the win (× a fair share)."""
+    state = table.state
+    won = GAME.result(state).ranking()[0]
+    first = table.events[0].data["dragon"]
+    return {"turns": state["turn"], "first player's wins, × fair share": (first in won) / len(won) * state["n"]}
+
+
+def coverage_lines(games: int) -> list[str]:
+    lines = ["elfenwizards: the chooser's codes (issue 27)"]
+    for players in COUNTS:
+        lines += chooser_coverage(GAME, players, games)
     return lines
 
 

@@ -2,7 +2,11 @@
 
 Besides replay and legal(): the stand-in's strength beside random players, how games between
 stand-ins end (with the card data of today and, as the baseline of RULINGS.md's data version 2,
-of data version 1), and what each render costs on the views of bot games.
+of data version 1), and what each render costs on the views of bot games. Then the tables every
+game's benchmark shares (bench/balance.py): seat shares with 95 % intervals, how games end and the
+score spread over ZAUBERSCHWERT_BALANCE_GAMES (default 1,000) games of stand-ins per table size;
+the stand-in (version 2) against the first one (`standin_v1`) over as many games; and how often
+the stand-in's move is a numbered code of the chooser.
 """
 
 from __future__ import annotations
@@ -10,14 +14,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import statistics
 import time
 from collections import Counter
 
+from bench.balance import Setting, chooser_coverage, head_to_head, seat_balance
 from games.testing import fold, play_random, play_with_standins, winners
-from games.zauberschwert import GAME
+from games.zauberschwert import GAME, standin_v1
 from games.zauberschwert.board import wrap
-from games.zauberschwert.rules import DATA_VERSION, setup_with_data
+from games.zauberschwert.rules import COLOURS, DATA_VERSION, setup_with_data
 
 STANDIN_GAMES = 240  # per player count, the stand-in's seat rotating
 ALL_STANDIN_GAMES = 200  # per player count and data version
@@ -67,6 +73,35 @@ def run() -> list[str]:
     lines += standin_lines()
     lines += ending_lines()
     lines += render_lines()
+    lines += balance_lines(int(os.environ.get("ZAUBERSCHWERT_BALANCE_GAMES", "1000")))
+    return lines
+
+
+def old_standin(view, legal):
+    """The first stand-in under rules version 2: where the first bid must be made (no pass is
+    legal) it is asked as it always was, and its pass becomes the lowest bid (left alone it
+    would fall back on the last legal command: all its magic)."""
+    if legal and legal[0]["type"] == "bid" and {"type": "pass"} not in legal:
+        command = standin_v1.standin(view, legal + [{"type": "pass"}])
+        return legal[0] if command == {"type": "pass"} else command
+    return standin_v1.standin(view, legal)
+
+
+def balance_lines(games: int) -> list[str]:
+    """Seat shares, endings and spread; the new stand-in against the old; the chooser's codes."""
+    lines = [f"zauberschwert: seats (by colour; the first start player is drawn), {games} games per table size"]
+    for players in (2, 3, 4):
+        setting = Setting(GAME, players, ending=lambda table: table.state["ended"])
+        lines += seat_balance(setting, games, names=list(COLOURS[:players]))
+    lines.append(
+        "zauberschwert: stand-in version 2 against version 1 (a table limit of 2 offers a round, which"
+        " version 1 was made for: unlimited, it offers again after every refusal)"
+    )
+    for players in (2, 3, 4):
+        lines += head_to_head(GAME, GAME.standin, old_standin, players, games, options={"offers_per_round": 2})
+    lines.append("zauberschwert: the chooser's codes (issue 27)")
+    for players in (2, 3, 4):
+        lines += chooser_coverage(GAME, players, max(50, games // 10))
     return lines
 
 

@@ -178,10 +178,11 @@ def _dice(look: Look, commands) -> list[Choice]:
             value = gain - 0.01 * sum(dice)
             what = "minor spell" if kind == "recover" else "gray magic token"
             verb = "Recover" if kind == "recover" else "Remove"
+            losing = f", from {' '.join(c['from'])}" if c.get("from") else ""
             choice = Choice(
                 c,
                 verb,
-                f"with {text}" if dice else "none now",
+                f"with {text}{losing}" if dice else "none now",
                 note=f"{gain} {what}{'s' if gain != 1 else ''}" if dice else "keep the dice",
             )
         scored.append((value, choice))

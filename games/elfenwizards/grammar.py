@@ -160,8 +160,10 @@ def parse(text, state, seat):
         if rest and rest[0] == "back":
             rest = rest[1:]
         return {"type": "takeback", "dice": _dice(rest, "take back")}
-    if verb in ("recover", "remove"):
+    if verb == "recover":
         return {"type": verb, "dice": _dice(rest, verb)}
+    if verb == "remove":
+        return _remove(rest, state, seat)
     if verb == "retire":
         source = None
         to = None
@@ -197,6 +199,29 @@ def parse(text, state, seat):
     raise ParseError(f"Unknown command '{words[0]}'.")
 
 
+def _remove(rest: list[str], state, seat) -> dict:
+    """'remove 5 2 1 from red3 red5': the dice, then (rules version 2) the wizards that lose the
+    tokens. Without names the game picks them (RULINGS.md 16), unless there is only one way."""
+    from .rules import gain, gray_of, rules_version, token_choices
+
+    if rest and rest[0] in ("none", "nothing"):
+        dice, names = [], rest[1:]
+    else:
+        count = next((i for i, w in enumerate(rest) if not w.isdigit()), len(rest))
+        dice, names = _dice(rest[:count], "remove"), rest[count:]
+    command: dict = {"type": "remove", "dice": dice}
+    if state is None or rules_version(state) < 2:
+        return command
+    if names:
+        command["from"] = [_target([w], state) for w in names]
+        return command
+    count = gain(dice, state["gray_cost"], gray_of(state, seat)) if dice and seat is not None else 0
+    ways = token_choices(state, seat, count) if seat is not None else []
+    if count == 0 or len(ways) == 1:
+        command["from"] = ways[0] if ways else []
+    return command
+
+
 def _dtext(dice) -> str:
     return " ".join(str(v) for v in dice) if dice else "none"
 
@@ -210,7 +235,8 @@ def describe(cmd):
     if t == "takeback":
         return f"take back {_dtext(cmd['dice'])}"
     if t in ("recover", "remove"):
-        return f"{t} {_dtext(cmd['dice'])}"
+        named = f" from {' '.join(cmd['from'])}" if cmd.get("from") else ""
+        return f"{t} {_dtext(cmd['dice'])}{named}"
     if t == "retire":
         if cmd["source"]:
             return f"retire from {cmd['source']} to {cmd['to']}"
@@ -288,6 +314,7 @@ def help(state, seat):
             lines += [
                 "remove 4              spend dice from the Gray Magic space: each "
                 f"{state.get('gray_cost', 4)} pips remove a token",
+                "remove 5 2 1 from red3 red5   ... and which of your wizards lose the tokens",
                 "remove none           keep them",
             ]
         else:

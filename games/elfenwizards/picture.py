@@ -139,6 +139,17 @@ def _rows_needed(v, space, w) -> int:
 
 def drawing(v, links=None, standalone=True) -> str:
     c = Canvas(links)
+    y = _heading(c, v)
+    points = {s["wizard"]: s["points"] for s in v["spells_cast"]}
+    y = _title_tree(c, v, y, points)
+    y = _rout_spaces(c, v, y, points)
+    y = _spell_spaces(c, v, y)
+    y = _players(c, v, y)
+    return _svg(c, v, y, links, standalone)
+
+
+def _heading(c: Canvas, v) -> float:
+    """The title, the phase, the dragon and turn order, and who is awaited (or the result)."""
     colours = v["colours"]
     y: float = MARGIN + TITLE
     c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
@@ -167,7 +178,11 @@ def drawing(v, links=None, standalone=True) -> str:
     elif v["waiting_for"]:
         c.text(MARGIN, y, f"Waiting for: {', '.join(v['waiting_for'])}", TEXT, bold=True)
     y += 10
-    points = {s["wizard"]: s["points"] for s in v["spells_cast"]}
+    return y
+
+
+def _title_tree(c: Canvas, v, y: float, points) -> float:
+    """The levels as a tree: each title over the two spaces that contest it."""
     # contest lines, drawn first (behind the spaces)
     row_y: dict[str, tuple[float, float]] = {}
     heights = {}
@@ -202,6 +217,10 @@ def drawing(v, links=None, standalone=True) -> str:
             x, w = BOXES[sp]
             fill = "#fff6d6" if lv == LEVELS[0] else "#f4f1ea"
             _space(c, v, sp, x, ly, w, lh, sp, points, fill)
+    return y
+
+
+def _rout_spaces(c: Canvas, v, y: float, points) -> float:
     # the Rout spaces of the Druid, Sorcerer and Necromancer levels, side by side below the tree
     routs = [lv for lv in LEVELS if lv in ROUT_OF]
     c.text(MARGIN, y + 14, "Rout", TEXT, bold=True)
@@ -212,8 +231,10 @@ def drawing(v, links=None, standalone=True) -> str:
         gray = ", gray magic" if lv != "necromancer" else ""
         _space(c, v, ROUT_OF[lv], LABEL_W + i * (w + 6), y, w, h, f"{LEVEL_NAME[lv]} rout{gray}", points, "#f3e9f7")
     y += h + 10
-    y = _spell_spaces(c, v, y)
-    y = _players(c, v, y)
+    return y
+
+
+def _svg(c: Canvas, v, y: float, links, standalone) -> str:
     height = int(y + MARGIN)
     size = (
         f'width="{WIDTH}" height="{height}"'

@@ -73,6 +73,8 @@ PHASE_TITLE = {
     "over": "game over",
 }
 PEND_PHASES = ("recover4", "recover6", "gray9")
+# The rules a new game is played by (RULINGS.md, "Rules version 2"); recorded in GameStarted.
+RULES_VERSION = 2
 # where a space's rank lies (for ordering wizards top to bottom, left to right)
 SPACE_RANK = {sp: i for i, sp in enumerate([*TITLE_SPACES, *ROUT_SPACES, *WIZARD_SPACES])}
 MID_LEVELS = [lv for lv in LEVELS if lv in ROUT_OF]  # druid, sorcerer, necromancer
@@ -157,7 +159,19 @@ def useful(dice, per: int, available: int) -> bool:
 
 
 def spend_options(dice, per: int, available: int) -> list[list[int]]:
+    """The sets of dice worth spending: each gains something and needs every die in it."""
     return [sub for sub in sub_multisets(dice) if sub and useful(sub, per, available)]
+
+
+def spendable(s, dice, per: int, available: int) -> list[list[int]]:
+    """The sets of dice a player may spend. Rules version 2 follows the rulebook's letter: "one or
+    several dice … any remaining points are lost", so any set of his dice there (once there is
+    something to gain at all); version 1 allowed only sets whose every die counts."""
+    if rules_version(s) < 2:
+        return spend_options(dice, per, available)
+    if not spend_options(dice, per, available):
+        return []
+    return [sub for sub in sub_multisets(dice) if sub]
 
 
 def candidates(s) -> list[list[int]]:
@@ -170,18 +184,28 @@ def candidates(s) -> list[list[int]]:
     return cands
 
 
+def rules_version(s) -> int:
+    """The rules a game is played by (RULINGS.md, "Rules version 2"): recorded in GameStarted
+    since version 2; a log without it keeps the rules it was started with (version 1)."""
+    return s.get("rules", 1)
+
+
+def open_to(s, seat, owners, count) -> bool:
+    """Whether `seat` may cast in a contest of `count` candidates owned by `owners`. Where one
+    player owns every candidate, opponents "cannot place points to oppose it"; a lone candidate
+    has nobody to be opposed for, so since rules version 2 anyone may support it."""
+    if len(owners) > 1 or seat in owners:
+        return True
+    return count == 1 and rules_version(s) >= 2
+
+
 def targets(s, seat) -> list[int]:
-    """Wizards `seat` may cast spells for. In a contest whose candidates all belong to one
-    player, only that player may cast (rulebook: opponents cannot oppose)."""
+    """Wizards `seat` may cast spells for (in the contests open to him)."""
     wiz = s["wiz"]
     out = []
     for ws in candidates(s):
-        if not ws:
-            continue
-        first = wiz[ws[0]][0]
-        if first != seat and all(wiz[w][0] == first for w in ws):
-            continue
-        out.extend(ws)
+        if ws and open_to(s, seat, {wiz[w][0] for w in ws}, len(ws)):
+            out.extend(ws)
     return out
 
 
@@ -200,8 +224,7 @@ def may_cast_for(s, seat, w) -> bool:
     ci = CONTEST_OF_SPACE.get(s["wiz"][w][1])
     if ci is None:
         return False
-    owners = contest_owners(s)[ci]
-    return len(owners) > 1 or seat in owners
+    return open_to(s, seat, contest_owners(s)[ci], len(candidates(s)[ci]))
 
 
 def castable(s, seat) -> bool:
@@ -210,8 +233,9 @@ def castable(s, seat) -> bool:
     levels = {lv for lv in MAJOR_LEVELS if any(st == seat for st, _v in s["major"][lv])}
     if not minor and not levels:
         return False
+    counts = [len(ws) for ws in candidates(s)]
     for ci, owners in enumerate(contest_owners(s)):
-        if owners and (len(owners) > 1 or seat in owners) and (minor or CONTEST_LEVEL[ci] in levels):
+        if owners and open_to(s, seat, owners, counts[ci]) and (minor or CONTEST_LEVEL[ci] in levels):
             return True
     return False
 
@@ -275,6 +299,7 @@ def setup(players, options, rng):
             "dragon": rng.randbelow(players),
             "gray_cost": gray_cost,
             "data": DATA_VERSION,
+            "rules": RULES_VERSION,
         },
     )
     s = evolve(None, start)
@@ -294,182 +319,272 @@ def _advance(s):
             return
 
 
-def evolve(s, e):
-    d = e.data
-    t = e.type
-    if t == "GameStarted":
-        n = d["players"]
-        return {
-            "n": n,
-            "colours": list(d["colours"]),
-            "names": list(d["names"]),
-            "gray_cost": d["gray_cost"],
-            "turn": 1,
-            "phase": "begin",
-            "dragon": d["dragon"],
-            "cur": 0,
-            "wiz": [[o, sp, 0] for o, sp in d["wizards"]],
-            "front": [DICE_PER_PLAYER] * n,
-            "rolled": None,
-            "rerolled": False,
-            "placed": False,
-            "major": {lv: [] for lv in MAJOR_LEVELS},
-            "mdice": [],
-            "gdice": [],
-            "supply": [MINOR_PER_PLAYER] * n,
-            "mspace": [0] * n,
-            "counter": [],
-            "gsupply": GRAY_TOKENS,
-            "cast": [],
-            "passed": [False] * n,
-            "in_turn": 0,
-            "pend": [None] * n,
-            "gd_count": [0] * n,
-            "no_gd": 0,
-            "gd_this_turn": None,
-            "scores": [0] * n,
-            "sheet": [],
-            "end_reason": None,
-        }
-    if t == "DiceRolled":
-        s["front"][d["seat"]] -= len(d["dice"])
-        s["rolled"] = list(d["dice"])
-    elif t == "DiePlaced":
-        s["rolled"].remove(d["value"])
-        s["placed"] = True
-        sp = d["space"]
-        pair = [d["seat"], d["value"]]
-        if sp == "minor":
-            s["mdice"].append(pair)
-        elif sp == "gray":
-            s["gdice"].append(pair)
-        else:
-            s["major"][sp].append(pair)
-    elif t == "DiceRerolled":
-        seat = d["seat"]
-        s["supply"][seat] -= 1
-        s["mspace"][seat] += 1
-        s["rolled"] = list(d["dice"])
-        s["rerolled"] = True
-    elif t == "CastingEnded":
-        if s["rolled"]:
-            s["front"][d["seat"]] += len(s["rolled"])
-        s["rolled"] = None
-        s["rerolled"] = False
-        s["placed"] = False
-        s["cur"] += 1
-    elif t == "SpellCast":
-        seat = d["seat"]
-        w = s["names"].index(d["wizard"])
-        if d["spell"] == "minor":
-            s["supply"][seat] -= 1
-            s["cast"].append([w, seat, 0])
-        else:
-            s["major"][SPACE_LEVEL[s["wiz"][w][1]]].remove([seat, d["spell"]])
-            s["cast"].append([w, seat, d["spell"]])
-        s["in_turn"] += 1
-        if s["in_turn"] >= 2:
-            s["in_turn"] = 0
-            _advance(s)
-    elif t == "CastingTurnEnded":
-        s["in_turn"] = 0
-        _advance(s)
-    elif t == "Passed":
-        s["passed"][d["seat"]] = True
-        s["in_turn"] = 0
-        _advance(s)
-    elif t == "TitlesAwarded":
-        wiz = s["wiz"]
-        for w, sp in d["moves"]:
-            wiz[w][1] = sp
-        for _w, seat, v in s["cast"]:
-            if v == 0:
-                s["mspace"][seat] += 1
-            else:
-                s["front"][seat] += 1
-        s["cast"] = []
-        for lv in MAJOR_LEVELS:
-            for seat, _v in s["major"][lv]:
-                s["front"][seat] += 1
-            s["major"][lv] = []
-        gd = d["gd"]
-        s["gd_this_turn"] = gd
-        if gd is None:
-            s["no_gd"] += 1
-        else:
-            s["gd_count"][gd] += 1
-        s["passed"] = [False] * s["n"]
-        s["phase"] = "awarded"
-    elif t == "MinorSpellsRecovered":
-        seat = d["seat"]
-        for v in d["dice"]:
-            s["mdice"].remove([seat, v])
-        s["front"][seat] += len(d["dice"])
-        s["mspace"][seat] -= d["count"]
-        s["supply"][seat] += d["count"]
-        left = any(st == seat for st, _v in s["mdice"])
-        s["pend"][seat] = "back" if (s["phase"] == "recover6" and left) else None
-    elif t == "DiceTakenBack":
-        seat = d["seat"]
-        pool = s["mdice"] if d["space"] == "minor" else s["gdice"]
-        for v in d["dice"]:
-            pool.remove([seat, v])
-        s["front"][seat] += len(d["dice"])
-        s["pend"][seat] = None
-    elif t == "GrayMagicRemoved":
-        seat = d["seat"]
-        for v in d["dice"]:
-            s["gdice"].remove([seat, v])
-        s["front"][seat] += len(d["dice"])
-        for name in d["from"]:
-            s["wiz"][s["names"].index(name)][2] -= 1
-        s["gsupply"] += len(d["from"])
-        left = any(st == seat for st, _v in s["gdice"])
-        s["pend"][seat] = "back" if left else None
-    elif t == "TitleFilled":
-        s["wiz"][s["names"].index(d["wizard"])][1] = d["space"]
-    elif t == "WizardDemoted":
-        w = s["names"].index(d["wizard"])
-        s["wiz"][w][1] = d["space"]
-        s["wiz"][w][2] += d["gray"]
-        s["gsupply"] -= d["gray"]
-    elif t == "GrandDruidRetired":
-        seat = d["seat"]
-        if d["source"] == "supply":
-            s["supply"][seat] -= 1
-        elif d["source"] == "space":
-            s["mspace"][seat] -= 1
-        if d["source"]:
-            s["counter"].append([d["counter"], seat])
-        s["wiz"][s["names"].index(d["wizard"])][1] = d["to"]
-        s["dragon"] = seat
-        s["phase"] = "retired"
-    elif t == "PhaseBegan":
-        s["phase"] = d["phase"]
-        s["cur"] = 0
-        s["rolled"] = None
-        s["rerolled"] = False
-        s["placed"] = False
-        s["in_turn"] = 0
-        s["passed"] = [False] * s["n"]
-        s["pend"] = list(d.get("pend") or [None] * s["n"])
-    elif t == "TurnScored":
-        turn = d["turn"]
-        for seat, line in enumerate(d["lines"]):
-            s["scores"][seat] += line["total"]
-            s["sheet"].append([turn, seat, line["total"], line["gray"], [line["levels"].get(lv, 0) for lv in LEVELS]])
-        s["phase"] = "scored"
-    elif t == "TurnBegan":
-        s["turn"] = d["turn"]
-        s["gd_this_turn"] = None
-        s["phase"] = "begin"
-    elif t == "GameEnded":
-        for seat, bonus in enumerate(d["bonus"]):
-            s["scores"][seat] += bonus
-            s["sheet"].append([s["turn"], seat, bonus])
-        s["end_reason"] = d["reason"]
-        s["phase"] = "over"
+def _game_started(_s, d):
+    n = d["players"]
+    return {
+        "n": n,
+        "colours": list(d["colours"]),
+        "names": list(d["names"]),
+        "gray_cost": d["gray_cost"],
+        "turn": 1,
+        "phase": "begin",
+        "dragon": d["dragon"],
+        "cur": 0,
+        "wiz": [[o, sp, 0] for o, sp in d["wizards"]],
+        "front": [DICE_PER_PLAYER] * n,
+        "rolled": None,
+        "rerolled": False,
+        "placed": False,
+        "major": {lv: [] for lv in MAJOR_LEVELS},
+        "mdice": [],
+        "gdice": [],
+        "supply": [MINOR_PER_PLAYER] * n,
+        "mspace": [0] * n,
+        "counter": [],
+        "gsupply": GRAY_TOKENS,
+        "cast": [],
+        "passed": [False] * n,
+        "in_turn": 0,
+        "pend": [None] * n,
+        "gd_count": [0] * n,
+        "no_gd": 0,
+        "gd_this_turn": None,
+        "scores": [0] * n,
+        "sheet": [],
+        "end_reason": None,
+    }
+
+
+def _game_started_with_rules(_s, d):
+    s = _game_started(_s, d)
+    if "rules" in d:  # absent from a log written before rules version 2: its state stays as it was
+        s["rules"] = d["rules"]
     return s
+
+
+def _dice_rolled(s, d):
+    s["front"][d["seat"]] -= len(d["dice"])
+    s["rolled"] = list(d["dice"])
+    return s
+
+
+def _die_placed(s, d):
+    s["rolled"].remove(d["value"])
+    s["placed"] = True
+    sp = d["space"]
+    pair = [d["seat"], d["value"]]
+    if sp == "minor":
+        s["mdice"].append(pair)
+    elif sp == "gray":
+        s["gdice"].append(pair)
+    else:
+        s["major"][sp].append(pair)
+    return s
+
+
+def _dice_rerolled(s, d):
+    seat = d["seat"]
+    s["supply"][seat] -= 1
+    s["mspace"][seat] += 1
+    s["rolled"] = list(d["dice"])
+    s["rerolled"] = True
+    return s
+
+
+def _casting_ended(s, d):
+    if s["rolled"]:
+        s["front"][d["seat"]] += len(s["rolled"])
+    s["rolled"] = None
+    s["rerolled"] = False
+    s["placed"] = False
+    s["cur"] += 1
+    return s
+
+
+def _spell_cast(s, d):
+    seat = d["seat"]
+    w = s["names"].index(d["wizard"])
+    if d["spell"] == "minor":
+        s["supply"][seat] -= 1
+        s["cast"].append([w, seat, 0])
+    else:
+        s["major"][SPACE_LEVEL[s["wiz"][w][1]]].remove([seat, d["spell"]])
+        s["cast"].append([w, seat, d["spell"]])
+    s["in_turn"] += 1
+    if s["in_turn"] >= 2:
+        s["in_turn"] = 0
+        _advance(s)
+    return s
+
+
+def _casting_turn_ended(s, _d):
+    s["in_turn"] = 0
+    _advance(s)
+    return s
+
+
+def _passed(s, d):
+    s["passed"][d["seat"]] = True
+    s["in_turn"] = 0
+    _advance(s)
+    return s
+
+
+def _titles_awarded(s, d):
+    wiz = s["wiz"]
+    for w, sp in d["moves"]:
+        wiz[w][1] = sp
+    for _w, seat, v in s["cast"]:
+        if v == 0:
+            s["mspace"][seat] += 1
+        else:
+            s["front"][seat] += 1
+    s["cast"] = []
+    for lv in MAJOR_LEVELS:
+        for seat, _v in s["major"][lv]:
+            s["front"][seat] += 1
+        s["major"][lv] = []
+    gd = d["gd"]
+    s["gd_this_turn"] = gd
+    if gd is None:
+        s["no_gd"] += 1
+    else:
+        s["gd_count"][gd] += 1
+    s["passed"] = [False] * s["n"]
+    s["phase"] = "awarded"
+    return s
+
+
+def _minor_spells_recovered(s, d):
+    seat = d["seat"]
+    for v in d["dice"]:
+        s["mdice"].remove([seat, v])
+    s["front"][seat] += len(d["dice"])
+    s["mspace"][seat] -= d["count"]
+    s["supply"][seat] += d["count"]
+    left = any(st == seat for st, _v in s["mdice"])
+    s["pend"][seat] = "back" if (s["phase"] == "recover6" and left) else None
+    return s
+
+
+def _dice_taken_back(s, d):
+    seat = d["seat"]
+    pool = s["mdice"] if d["space"] == "minor" else s["gdice"]
+    for v in d["dice"]:
+        pool.remove([seat, v])
+    s["front"][seat] += len(d["dice"])
+    s["pend"][seat] = None
+    return s
+
+
+def _gray_magic_removed(s, d):
+    seat = d["seat"]
+    for v in d["dice"]:
+        s["gdice"].remove([seat, v])
+    s["front"][seat] += len(d["dice"])
+    for name in d["from"]:
+        s["wiz"][s["names"].index(name)][2] -= 1
+    s["gsupply"] += len(d["from"])
+    left = any(st == seat for st, _v in s["gdice"])
+    s["pend"][seat] = "back" if left else None
+    return s
+
+
+def _title_filled(s, d):
+    s["wiz"][s["names"].index(d["wizard"])][1] = d["space"]
+    return s
+
+
+def _wizard_demoted(s, d):
+    w = s["names"].index(d["wizard"])
+    s["wiz"][w][1] = d["space"]
+    s["wiz"][w][2] += d["gray"]
+    s["gsupply"] -= d["gray"]
+    return s
+
+
+def _grand_druid_retired(s, d):
+    seat = d["seat"]
+    if d["source"] == "supply":
+        s["supply"][seat] -= 1
+    elif d["source"] == "space":
+        s["mspace"][seat] -= 1
+    if d["source"]:
+        s["counter"].append([d["counter"], seat])
+    s["wiz"][s["names"].index(d["wizard"])][1] = d["to"]
+    s["dragon"] = seat
+    s["phase"] = "retired"
+    return s
+
+
+def _phase_began(s, d):
+    s["phase"] = d["phase"]
+    s["cur"] = 0
+    s["rolled"] = None
+    s["rerolled"] = False
+    s["placed"] = False
+    s["in_turn"] = 0
+    s["passed"] = [False] * s["n"]
+    s["pend"] = list(d.get("pend") or [None] * s["n"])
+    return s
+
+
+def _turn_scored(s, d):
+    turn = d["turn"]
+    for seat, line in enumerate(d["lines"]):
+        s["scores"][seat] += line["total"]
+        s["sheet"].append([turn, seat, line["total"], line["gray"], [line["levels"].get(lv, 0) for lv in LEVELS]])
+    s["phase"] = "scored"
+    return s
+
+
+def _turn_began(s, d):
+    s["turn"] = d["turn"]
+    s["gd_this_turn"] = None
+    s["phase"] = "begin"
+    return s
+
+
+def _game_ended(s, d):
+    for seat, bonus in enumerate(d["bonus"]):
+        s["scores"][seat] += bonus
+        s["sheet"].append([s["turn"], seat, bonus])
+    s["end_reason"] = d["reason"]
+    s["phase"] = "over"
+    return s
+
+
+def _unchanged(s, _d):
+    return s
+
+
+# One small function per event type: evolve(state, event) -> state (it may mutate its input).
+EVOLVERS = {
+    "GameStarted": _game_started_with_rules,
+    "DiceRolled": _dice_rolled,
+    "DiePlaced": _die_placed,
+    "DiceRerolled": _dice_rerolled,
+    "CastingEnded": _casting_ended,
+    "SpellCast": _spell_cast,
+    "CastingTurnEnded": _casting_turn_ended,
+    "Passed": _passed,
+    "TitlesAwarded": _titles_awarded,
+    "MinorSpellsRecovered": _minor_spells_recovered,
+    "DiceTakenBack": _dice_taken_back,
+    "GrayMagicRemoved": _gray_magic_removed,
+    "TitleFilled": _title_filled,
+    "WizardDemoted": _wizard_demoted,
+    "GrandDruidRetired": _grand_druid_retired,
+    "PhaseBegan": _phase_began,
+    "TurnScored": _turn_scored,
+    "TurnBegan": _turn_began,
+    "GameEnded": _game_ended,
+}
+
+
+def evolve(s, e):
+    # an event type this reducer does not know changes nothing (as before the table existed)
+    return EVOLVERS.get(e.type, _unchanged)(s, e.data)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -705,6 +820,25 @@ def waiting_for(s) -> list[int]:
     return []
 
 
+def token_choices(s, seat, count) -> list[list[str]]:
+    """The ways to take `count` gray magic tokens from the player's wizards (names, each as
+    often as it loses a token), in wizard order."""
+    holders = [(s["names"][w], g) for w, (o, _sp, g) in enumerate(s["wiz"]) if o == seat and g]
+    ways: list[list[str]] = [[]]
+    for name, tokens in holders:
+        ways = [way + [name] * k for way in ways for k in range(min(tokens, count - len(way)) + 1)]
+    return [way for way in ways if len(way) == count]
+
+
+def remove_commands(s, seat, dice) -> list[dict]:
+    """The `remove` commands for one set of dice: since rules version 2 the player says which
+    wizards lose the tokens ("from any one of their wizards"); version 1 chose for him."""
+    if rules_version(s) < 2:
+        return [{"type": "remove", "dice": dice}]
+    count = gain(dice, s["gray_cost"], gray_of(s, seat)) if dice else 0
+    return [{"type": "remove", "dice": dice, "from": way} for way in token_choices(s, seat, count)]
+
+
 def retire_sources(s, seat) -> list[str | None]:
     out: list[str | None] = []
     if s["supply"][seat] > 0:
@@ -748,12 +882,12 @@ def legal(s, seat) -> list[dict]:
         if ph == "gray9":
             dice = my_dice(s["gdice"], seat)
             if step == "use":
-                opts = spend_options(dice, s["gray_cost"], gray_of(s, seat))
-                return [{"type": "remove", "dice": d} for d in [[], *opts]]
+                opts = spendable(s, dice, s["gray_cost"], gray_of(s, seat))
+                return [cmd for d in [[], *opts] for cmd in remove_commands(s, seat, d)]
             return [{"type": "takeback", "dice": d} for d in sub_multisets(dice)]
         dice = my_dice(s["mdice"], seat)
         if step == "use":
-            opts = spend_options(dice, 2, s["mspace"][seat])
+            opts = spendable(s, dice, 2, s["mspace"][seat])
             return [{"type": "recover", "dice": d} for d in [[], *opts]]
         return [{"type": "takeback", "dice": d} for d in sub_multisets(dice)]
     if ph == "vacant":
@@ -779,153 +913,194 @@ def _contains(have: list[int], want: list[int]) -> bool:
     return all(have_c[v] >= k for v, k in Counter(want).items())
 
 
-def decide(state, seat, cmd, rng):
-    awaited = waiting_for(state)
-    if seat not in awaited:
-        raise Rejected("It is not your turn.")
+def _decide_retire(state, seat, kind, cmd, rng):
+    _need(kind == "retire", "Your Grand Druid retires first: e.g. 'retire from supply to W2'.")
+    src = cmd.get("source")
+    allowed = retire_sources(state, seat)
+    _need(
+        src in allowed,
+        "Place a minor spell on the turn counter from your 'supply' or from the Minor "
+        f"Spells 'space' (you may: {', '.join(str(a) for a in allowed)}).",
+    )
+    _need(cmd.get("to") in WIZARD_SPACES, f"The Grand Druid goes to a Wizard space: {', '.join(WIZARD_SPACES)}.")
+    w = grand_druid(state)
+    data = {"seat": seat, "wizard": state["names"][w], "source": src, "to": cmd["to"], "counter": state["turn"] - 1}
+    return [Event("GrandDruidRetired", data)]
+
+
+def _decide_place(state, seat, cmd, rng):
+    v = cmd.get("die")
+    _need(
+        type(v) is int and v in state["rolled"],
+        f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.",
+    )
+    _need(cmd.get("space") in DIE_SPACES, f"Place dice on: {', '.join(DIE_SPACES)}.")
+    return [Event("DiePlaced", {"seat": seat, "value": v, "space": cmd["space"], "phase": state["phase"]})]
+
+
+def _decide_done_casting(state, seat, cmd, rng):
     ph = state["phase"]
-    kind = cmd.get("type") if isinstance(cmd, dict) else None
-    events: list[Event] = []
-    if ph == "retire":
-        _need(kind == "retire", "Your Grand Druid retires first: e.g. 'retire from supply to W2'.")
-        src = cmd.get("source")
-        allowed = retire_sources(state, seat)
-        _need(
-            src in allowed,
-            "Place a minor spell on the turn counter from your 'supply' or from the Minor "
-            f"Spells 'space' (you may: {', '.join(str(a) for a in allowed)}).",
+    _need(ph == "cast1", "In phase 3 you must place all your remaining dice.")
+    return [Event("CastingEnded", {"seat": seat, "phase": ph, "kept": len(state["rolled"])})]
+
+
+def _decide_reroll(state, seat, cmd, rng):
+    _need(state["phase"] == "cast2", "You may reroll only in phase 3 (casting of the remaining major spells).")
+    _need(not state["rerolled"], "You have already rerolled once.")
+    _need(not state["placed"], "You have already placed a die of this roll; no reroll now.")
+    _need(state["supply"][seat] > 0, "A reroll costs one minor spell and you have none in front of you.")
+    data = {"seat": seat, "dice": [rng.roll(6) for _ in state["rolled"]], "before": list(state["rolled"])}
+    return [Event("DiceRerolled", data, reveals=True)]
+
+
+_CASTING_COMMANDS = {"place": _decide_place, "done": _decide_done_casting, "reroll": _decide_reroll}
+
+
+def _decide_casting(state, seat, kind, cmd, rng):
+    """Phases 2 and 3: place a die, end phase 2 ('done'), or reroll in phase 3."""
+    handler = _CASTING_COMMANDS.get(kind)
+    if handler is None:
+        raise Rejected(
+            "Place your dice: e.g. 'place 6 on druid'" + (", or 'done'." if state["phase"] == "cast1" else ".")
         )
-        _need(cmd.get("to") in WIZARD_SPACES, f"The Grand Druid goes to a Wizard space: {', '.join(WIZARD_SPACES)}.")
-        w = grand_druid(state)
-        events.append(
-            Event(
-                "GrandDruidRetired",
-                {
-                    "seat": seat,
-                    "wizard": state["names"][w],
-                    "source": src,
-                    "to": cmd["to"],
-                    "counter": state["turn"] - 1,
-                },
-            )
-        )
-    elif ph in ("cast1", "cast2"):
-        if kind == "place":
-            v = cmd.get("die")
-            _need(
-                type(v) is int and v in state["rolled"],
-                f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.",
-            )
-            _need(cmd.get("space") in DIE_SPACES, f"Place dice on: {', '.join(DIE_SPACES)}.")
-            events.append(Event("DiePlaced", {"seat": seat, "value": v, "space": cmd["space"], "phase": ph}))
-        elif kind == "done":
-            _need(ph == "cast1", "In phase 3 you must place all your remaining dice.")
-            events.append(Event("CastingEnded", {"seat": seat, "phase": ph, "kept": len(state["rolled"])}))
-        elif kind == "reroll":
-            _need(ph == "cast2", "You may reroll only in phase 3 (casting of the remaining major spells).")
-            _need(not state["rerolled"], "You have already rerolled once.")
-            _need(not state["placed"], "You have already placed a die of this roll; no reroll now.")
-            _need(state["supply"][seat] > 0, "A reroll costs one minor spell and you have none in front of you.")
-            events.append(
-                Event(
-                    "DiceRerolled",
-                    {
-                        "seat": seat,
-                        "dice": [rng.roll(6) for _ in state["rolled"]],
-                        "before": list(state["rolled"]),
-                    },
-                    reveals=True,
-                )
-            )
-        else:
-            raise Rejected("Place your dice: e.g. 'place 6 on druid'" + (", or 'done'." if ph == "cast1" else "."))
-    elif ph == "compete":
-        if kind == "pass":
-            _need(state["in_turn"] == 0, "You have cast one spell this turn; cast the second one.")
-            events.append(Event("Passed", {"seat": seat}))
-        elif kind == "cast":
-            w = wizard_index(state, cmd.get("wizard"))
-            _need(w is not None, f"There is no wizard {cmd.get('wizard')}.")
-            name = state["names"][w]
-            lv = level_of(state, w)
-            _need(CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None, f"{name} is not a candidate for a title.")
-            _need(
-                may_cast_for(state, seat, w),
-                f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
-                "all its candidates are theirs.",
-            )
-            spell = cmd.get("spell")
-            if spell == "minor":
-                _need(state["supply"][seat] > 0, "You have no minor spell left in front of you.")
-            else:
-                mine = my_dice(state["major"][lv], seat)
-                _need(
-                    type(spell) is int and spell in mine,
-                    f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
-                    f"(you have {_fmt(mine)}); major spells are cast at their own level.",
-                )
-            events.append(
-                Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space": state["wiz"][w][1]})
-            )
-        else:
-            raise Rejected("Cast a spell ('cast 5 on red3', 'cast minor on N4') or 'pass'.")
-    elif ph in PEND_PHASES:
-        step = state["pend"][seat]
-        if ph == "gray9" and step == "use":
-            _need(kind == "remove", "Use dice from the Gray Magic space: e.g. 'remove 4' or 'remove none'.")
-            dice = _dice_list(cmd)
-            have = my_dice(state["gdice"], seat)
-            _need(_contains(have, dice), f"Your dice in the Gray Magic space are {_fmt(have)}.")
-            tokens = gray_of(state, seat)
-            _need(
-                not dice or useful(dice, state["gray_cost"], tokens),
-                f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.",
-            )
-            count = gain(dice, state["gray_cost"], tokens) if dice else 0
-            events.append(
-                Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _pick_gray(state, seat, count)})
-            )
-        elif step == "use":
-            _need(kind == "recover", "Use dice from the Minor Spells space: e.g. 'recover 6 2' or 'recover none'.")
-            dice = _dice_list(cmd)
-            have = my_dice(state["mdice"], seat)
-            _need(_contains(have, dice), f"Your dice in the Minor Spells space are {_fmt(have)}.")
-            spent = state["mspace"][seat]
-            _need(
-                not dice or useful(dice, 2, spent),
-                f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.",
-            )
-            count = gain(dice, 2, spent) if dice else 0
-            events.append(Event("MinorSpellsRecovered", {"seat": seat, "dice": dice, "count": count, "phase": ph}))
-        else:
-            _need(kind == "takeback", "Take back unused dice ('take back 3 1') or leave them ('take back none').")
-            dice = _dice_list(cmd)
-            where = "gray" if ph == "gray9" else "minor"
-            have = my_dice(state["gdice" if where == "gray" else "mdice"], seat)
-            _need(_contains(have, dice), f"Your unused dice there are {_fmt(have)}.")
-            events.append(
-                Event("DiceTakenBack", {"seat": seat, "dice": dice, "space": where, "left": len(have) - len(dice)})
-            )
-    elif ph == "vacant":
-        _need(kind == "claim", "Choose the vacant title for your routed wizard: e.g. 'claim S2'.")
-        choices = vacancy_choices(state)
-        _need(cmd.get("space") in choices, f"Your routed wizard may take: {', '.join(choices)}.")
-        w = next_routed(state)
-        events.append(Event("TitleFilled", {"seat": seat, "wizard": state["names"][w], "space": cmd["space"]}))
-    elif ph == "demote":
-        _need(kind == "demote", "Place your demoted wizard on a Wizard space: e.g. 'demote to W3'.")
-        _need(cmd.get("to") in WIZARD_SPACES, f"Wizard spaces: {', '.join(WIZARD_SPACES)}.")
-        w = next_demoted(state)
-        lv = SPACE_LEVEL[state["wiz"][w][1]]
-        gray = 1 if GRAY_ON_DEMOTION[lv] and state["gsupply"] > 0 else 0
-        events.append(
-            Event(
-                "WizardDemoted",
-                {"seat": seat, "wizard": state["names"][w], "space": cmd["to"], "gray": gray, "from": lv},
-            )
-        )
+    return handler(state, seat, cmd, rng)
+
+
+def _decide_cast_spell(state, seat, cmd):
+    w = wizard_index(state, cmd.get("wizard"))
+    _need(w is not None, f"There is no wizard {cmd.get('wizard')}.")
+    name = state["names"][w]
+    lv = level_of(state, w)
+    _need(CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None, f"{name} is not a candidate for a title.")
+    _need(
+        may_cast_for(state, seat, w),
+        f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
+        "all its candidates are theirs.",
+    )
+    spell = cmd.get("spell")
+    if spell == "minor":
+        _need(state["supply"][seat] > 0, "You have no minor spell left in front of you.")
     else:
+        mine = my_dice(state["major"][lv], seat)
+        _need(
+            type(spell) is int and spell in mine,
+            f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
+            f"(you have {_fmt(mine)}); major spells are cast at their own level.",
+        )
+    return [Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space": state["wiz"][w][1]})]
+
+
+def _decide_compete(state, seat, kind, cmd, rng):
+    if kind == "pass":
+        _need(state["in_turn"] == 0, "You have cast one spell this turn; cast the second one.")
+        return [Event("Passed", {"seat": seat})]
+    if kind == "cast":
+        return _decide_cast_spell(state, seat, cmd)
+    raise Rejected("Cast a spell ('cast 5 on red3', 'cast minor on N4') or 'pass'.")
+
+
+def _decide_remove_gray(state, seat, kind, cmd):
+    _need(kind == "remove", "Use dice from the Gray Magic space: e.g. 'remove 4' or 'remove none'.")
+    dice = _dice_list(cmd)
+    have = my_dice(state["gdice"], seat)
+    _need(_contains(have, dice), f"Your dice in the Gray Magic space are {_fmt(have)}.")
+    tokens = gray_of(state, seat)
+    _need(
+        not dice or rules_version(state) >= 2 or useful(dice, state["gray_cost"], tokens),
+        f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.",
+    )
+    count = gain(dice, state["gray_cost"], tokens) if dice else 0
+    return [Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _tokens_from(state, seat, cmd, count)})]
+
+
+def _tokens_from(state, seat, cmd, count) -> list[str]:
+    """The wizards that lose the tokens: as the player says (rules version 2), else as the game
+    picks (version 1, or a command that names none: 'remove 4' by mail)."""
+    named = cmd.get("from") if rules_version(state) >= 2 else None
+    if named is None:
+        return _pick_gray(state, seat, count)
+    ways = token_choices(state, seat, count)
+    _need(
+        isinstance(named, list) and sorted(named) in [sorted(w) for w in ways],
+        f"Name {count} of your wizards with gray magic tokens to lose them, e.g. "
+        f"'remove {_fmt(cmd['dice'])} from {' '.join(ways[0]) if ways else 'red1'}'.",
+    )
+    return [w for w in ways if sorted(w) == sorted(named)][0]
+
+
+def _decide_recover(state, seat, kind, cmd):
+    _need(kind == "recover", "Use dice from the Minor Spells space: e.g. 'recover 6 2' or 'recover none'.")
+    dice = _dice_list(cmd)
+    have = my_dice(state["mdice"], seat)
+    _need(_contains(have, dice), f"Your dice in the Minor Spells space are {_fmt(have)}.")
+    spent = state["mspace"][seat]
+    _need(
+        not dice or rules_version(state) >= 2 or useful(dice, 2, spent),
+        f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.",
+    )
+    count = gain(dice, 2, spent) if dice else 0
+    return [Event("MinorSpellsRecovered", {"seat": seat, "dice": dice, "count": count, "phase": state["phase"]})]
+
+
+def _decide_take_back(state, seat, kind, cmd):
+    _need(kind == "takeback", "Take back unused dice ('take back 3 1') or leave them ('take back none').")
+    dice = _dice_list(cmd)
+    where = "gray" if state["phase"] == "gray9" else "minor"
+    have = my_dice(state["gdice" if where == "gray" else "mdice"], seat)
+    _need(_contains(have, dice), f"Your unused dice there are {_fmt(have)}.")
+    return [Event("DiceTakenBack", {"seat": seat, "dice": dice, "space": where, "left": len(have) - len(dice)})]
+
+
+def _decide_pending(state, seat, kind, cmd, rng):
+    """Phases 4, 6 and 9: use dice from the space (step 'use'), then take back unused ones."""
+    step = state["pend"][seat]
+    if step != "use":
+        return _decide_take_back(state, seat, kind, cmd)
+    if state["phase"] == "gray9":
+        return _decide_remove_gray(state, seat, kind, cmd)
+    return _decide_recover(state, seat, kind, cmd)
+
+
+def _decide_vacant(state, seat, kind, cmd, rng):
+    _need(kind == "claim", "Choose the vacant title for your routed wizard: e.g. 'claim S2'.")
+    choices = vacancy_choices(state)
+    _need(cmd.get("space") in choices, f"Your routed wizard may take: {', '.join(choices)}.")
+    w = next_routed(state)
+    return [Event("TitleFilled", {"seat": seat, "wizard": state["names"][w], "space": cmd["space"]})]
+
+
+def _decide_demote(state, seat, kind, cmd, rng):
+    _need(kind == "demote", "Place your demoted wizard on a Wizard space: e.g. 'demote to W3'.")
+    _need(cmd.get("to") in WIZARD_SPACES, f"Wizard spaces: {', '.join(WIZARD_SPACES)}.")
+    w = next_demoted(state)
+    lv = SPACE_LEVEL[state["wiz"][w][1]]
+    gray = 1 if GRAY_ON_DEMOTION[lv] and state["gsupply"] > 0 else 0
+    data = {"seat": seat, "wizard": state["names"][w], "space": cmd["to"], "gray": gray, "from": lv}
+    return [Event("WizardDemoted", data)]
+
+
+# One small function per phase that awaits a command (the phase says which commands it takes).
+DECIDERS = {
+    "retire": _decide_retire,
+    "cast1": _decide_casting,
+    "cast2": _decide_casting,
+    "compete": _decide_compete,
+    "recover4": _decide_pending,
+    "recover6": _decide_pending,
+    "gray9": _decide_pending,
+    "vacant": _decide_vacant,
+    "demote": _decide_demote,
+}
+
+
+def decide(state, seat, cmd, rng):
+    if seat not in waiting_for(state):
+        raise Rejected("It is not your turn.")
+    decider = DECIDERS.get(state["phase"])
+    if decider is None:
         raise Rejected("Nothing to do now.")
+    kind = cmd.get("type") if isinstance(cmd, dict) else None
+    events = decider(state, seat, kind, cmd, rng)
     s = clone(state)
     for e in events:
         evolve(s, e)
@@ -1021,7 +1196,7 @@ def timeout(s, seat):
     if ph in PEND_PHASES:
         step = s["pend"][seat]
         if step == "use":
-            return {"type": "remove" if ph == "gray9" else "recover", "dice": []}
+            return remove_commands(s, seat, [])[0] if ph == "gray9" else {"type": "recover", "dice": []}
         return {"type": "takeback", "dice": []}
     if ph == "vacant":
         return {"type": "claim", "space": vacancy_choices(s)[0]}

@@ -125,6 +125,7 @@ class Look:
         self.rank_key = {w: (self.turn_pos[o], _wizard_key(w)) for w, o in self.owner.items()}
         self.ending = [self.ending_bonus(q) for q in range(self.n)]
         self.points = {c["wizard"]: c["points"] for c in view["spells_cast"]}
+        self._worth_memo: dict[tuple, float] = {}
         # major dice per level and seat
         self.dice = {lv: [[] for _ in range(self.n)] for lv in view["major"]}
         for lv, pairs in view["major"].items():
@@ -158,10 +159,21 @@ class Look:
 
     def contest_worth(self, ci, points, pot) -> float:
         """What contest `ci` gives as it stands (its winners discounted by the threat to their
-        lead): this seat's share less the mean of the others'."""
+        lead): this seat's share less the mean of the others'. It depends only on the points of
+        its candidates and the potentials at its level, so it is worked out once per decision for
+        each of those (the pair search asks the same question many times)."""
         cands = self.contests[ci]
         if not cands:
             return 0.0
+        level = CONTEST_LEVEL[ci]
+        key = (ci, tuple(points.get(w, 0) for w in cands), tuple(pot[level]))
+        known = self._worth_memo.get(key)
+        if known is None:
+            known = self._worth_memo[key] = self._contest_worth(ci, points, pot)
+        return known
+
+    def _contest_worth(self, ci, points, pot) -> float:
+        cands = self.contests[ci]
         level = CONTEST_LEVEL[ci]
         ranked = sorted(cands, key=lambda w: (-points.get(w, 0), self.rank_key[w]))
         pts = [points.get(w, 0) for w in ranked]

@@ -110,12 +110,15 @@ def narrate(e, names):
     return "\n".join(out)
 
 
-def _narrate(e, names):
-    d = e.data
-    t = e.type
+def _who(d, names, key="seat"):
+    return names[d[key]] if d.get(key) is not None and d[key] < len(names) else "?"
+
+
+def _narrate_dice(t, d, names):
+    """Narration of the start, dice and spells."""
 
     def who(key="seat"):
-        return names[d[key]] if d.get(key) is not None and d[key] < len(names) else "?"
+        return _who(d, names, key)
 
     if t == "GameStarted":
         return (
@@ -147,6 +150,15 @@ def _narrate(e, names):
         return f"{who()} passes" + (" (no spell left to cast)." if d.get("auto") else ".")
     if t == "CastingTurnEnded":
         return f"{who()} has no second spell to cast."
+    return t
+
+
+def _narrate_titles(t, d, names):
+    """Narration of titles, recovery, vacancies, demotion and retirement."""
+
+    def who(key="seat"):
+        return _who(d, names, key)
+
     if t == "TitlesAwarded":
         lines = ["Award of titles:"]
         for r in d["results"]:
@@ -181,6 +193,11 @@ def _narrate(e, names):
             f"{who()}'s Grand Druid {d['wizard']} retires: {who()} {counter}takes the dragon, "
             f"and the wizard goes to {d['to']}."
         )
+    return t
+
+
+def _narrate_scoring(t, d, names):
+    """Narration of scoring and the end."""
     if t == "TurnScored":
         lines = [f"Master of Seals - scoring of turn {d['turn']}:"]
         for seat, line in enumerate(d["lines"]):
@@ -207,6 +224,35 @@ def _narrate(e, names):
             )
         return "\n".join(textwrap.wrap(text, 78))
     return t
+
+
+# Which function tells each event type.
+NARRATORS = {
+    "GameStarted": _narrate_dice,
+    "PhaseBegan": _narrate_dice,
+    "DiceRolled": _narrate_dice,
+    "DiceRerolled": _narrate_dice,
+    "DiePlaced": _narrate_dice,
+    "CastingEnded": _narrate_dice,
+    "SpellCast": _narrate_dice,
+    "Passed": _narrate_dice,
+    "CastingTurnEnded": _narrate_dice,
+    "TitlesAwarded": _narrate_titles,
+    "MinorSpellsRecovered": _narrate_titles,
+    "DiceTakenBack": _narrate_titles,
+    "GrayMagicRemoved": _narrate_titles,
+    "TitleFilled": _narrate_titles,
+    "WizardDemoted": _narrate_titles,
+    "GrandDruidRetired": _narrate_titles,
+    "TurnScored": _narrate_scoring,
+    "TurnBegan": _narrate_scoring,
+    "GameEnded": _narrate_scoring,
+}
+
+
+def _narrate(e, names):
+    teller = NARRATORS.get(e.type)
+    return teller(e.type, e.data, names) if teller else e.type
 
 
 # ---------------------------------------------------------------------------------------------

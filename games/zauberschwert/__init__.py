@@ -21,9 +21,10 @@ GAME = GameSpec.from_modules(
     options=(
         Option(
             "offers_per_round",
-            rules.RULES["offers_per_round"],
-            "trade offers each player may make in one phase E (so trading by mail ends)",
-            minimum=1,
+            0,
+            "trade offers each player may make in one phase E; 0: no limit, as in the rulebook "
+            "(a limit keeps a player from holding up trading by mail with offer after offer)",
+            minimum=0,
             maximum=20,
         ),
     ),

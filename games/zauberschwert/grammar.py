@@ -9,7 +9,7 @@ from __future__ import annotations
 from games.base import MAX_FEATURED, Choice, ParseError, key, normalize
 from games.base import match_name as _match_name
 
-from .rules import ADV, ART, ARTIFACTS, COLOURS, RULES, SPELL_ID, waiting_for
+from .rules import ADV, ART, ARTIFACTS, COLOURS, RULES, SPELL_ID, offers_cap, rules_version, waiting_for
 from .rules import legal as _legal
 
 VERBS = [
@@ -295,8 +295,10 @@ def _context(state, seat):
     if step == "bonus" and state["choices"]:
         return f"Bonus of the {ARTIFACTS[state['choices'][0][1]]['name']}: {ARTIFACTS[state['choices'][0][1]]['bonus']['amount']}."
     if step == "trade" and seat is not None:
-        limit = state["offers_limit"] - state["made"][seat]
-        return f"You may make {max(0, limit)} more offer(s) this round."
+        cap = offers_cap(state) if rules_version(state) >= 2 else state["offers_limit"]
+        if cap is None:
+            return "You may make offers to each player with cards (one open offer to each at a time)."
+        return f"You may make {max(0, cap - state['made'][seat])} more offer(s) this round."
     return ""
 
 
@@ -472,11 +474,8 @@ def _choose_auction(state, seat, legal):
         note = "all your magic" if c["amount"] == top else ("the lowest bid" if c is bids[0] else "")
         return Choice(c, "Bid", f"bid {c['amount']} for {what}", featured, target, note)
 
-    return (
-        [bid(c, True) for c in lead]
-        + [Choice({"type": "pass"}, "Pass", "leave the auction for good", True, target, "you pay nothing")]
-        + [bid(c, False) for c in rest]
-    )
+    passing = [Choice({"type": "pass"}, "Pass", "leave the auction for good", True, target, "you pay nothing")]
+    return [bid(c, True) for c in lead] + (passing if {"type": "pass"} in legal else []) + [bid(c, False) for c in rest]
 
 
 def _choose_bonus(state, seat, legal):
@@ -586,10 +585,22 @@ def _choose_trade(state, seat, legal):
             ch.target,
             f"the other half of your {ARTIFACTS[ART[ch.command['want']]['artifact']]['name']}",
         )
-        for ch in list(best.values())[:FEATURED_OFFERS]
+        for ch in _own_first(state, seat, legal, wanted + plain, list(best.values()))[:FEATURED_OFFERS]
     ]
     chosen = {id(ch.command) for ch in lead}
     return out + lead + [ch for ch in wanted if id(ch.command) not in chosen] + plain
+
+
+def _own_first(state, seat, legal, offers, featured):
+    """The featured offers with the one the stand-in would make first (so a notice numbers it)."""
+    from .standin import standin
+    from .view import view
+
+    own = standin(view(state, seat), legal)
+    if own.get("type") != "offer":
+        return featured
+    mine = [ch for ch in offers if ch.command == own][:1]
+    return mine + [ch for ch in featured if ch.command != own]
 
 
 def _paired(card, hand):

@@ -61,6 +61,21 @@ def next_letter(deck_left: int) -> str | None:
     return None
 
 
+# The rules a new game is played by (RULINGS.md, "Rules version 2"), recorded in GameStarted: a
+# contested spell is always sold (the first bidder opens), and trade offers are free (a limit per
+# round is a table option, off by default). A log without it keeps version 1.
+RULES_VERSION = 2
+
+
+def rules_version(state) -> int:
+    return state.get("rules", 1)
+
+
+def offers_cap(state):
+    """The table's limit of offers per player and round, or None (no limit: 0 in version 2)."""
+    return state["offers_limit"] or None
+
+
 WINDOW_SPELLS = ("Transformus", "Retransformus", "Harpagarus")  # used in the spell window of phase E
 COLOURS = ("red", "blue", "green", "yellow")
 
@@ -201,7 +216,10 @@ def setup_with_data(version, players, options, rng):
     artifacts = rng.shuffle([c["id"] for c in DATA["artifact_cards"]])
     start = rng.randbelow(players)
     events = [
-        Event("GameStarted", {"players": players, "start": start, "options": dict(options), "data": version}),
+        Event(
+            "GameStarted",
+            {"players": players, "start": start, "options": dict(options), "data": version, "rules": RULES_VERSION},
+        ),
         Event(
             "DecksShuffled",
             {"adventure": adventure, "artifacts": artifacts},
@@ -321,235 +339,393 @@ def _check_layout_end(state):
         state["step"] = "end"
 
 
-def evolve(state, event):
-    d = event.data
-    t = event.type
-    if t == "GameStarted":
-        return _new_state(d)
-    s = state
-    if t == "DecksShuffled":
-        s["adv_deck"] = list(d["adventure"])
-        s["art_deck"] = list(d["artifacts"])
-    elif t == "RoundStarted":
-        s["round"] = d["round"]
-        s["display"] = [c for c in s["display"] if c is not None] + list(d["revealed"])
-        del s["adv_deck"][: len(d["revealed"])]
-        n = s["n"]
-        s["used"] = [[] for _ in range(n)]
-        s["received"] = [[] for _ in range(n)]
-        s["gained"] = [False] * n
-        s["moved"] = False
-    elif t == "MagicSupplied":
-        for seat, gain in enumerate(d["income"]):
-            _gain_mp(s, seat, gain)
-        for seat in d["addus"]:
-            s["used"][seat].append(SPELL_ID["Addus"])
-        s["step"] = "place"
-        s["wizard"] = [None] * s["n"]
-        s["turn"] = s["start"]
-    elif t in ("WizardPlaced", "WizardPassed"):
-        seat = d["seat"]
-        if t == "WizardPlaced":
-            s["wizard"][seat] = d["slot"]
-        else:
-            s["wizard"][seat] = -1
-            _gain_mp(s, seat, d["magic"])
-        nxt = (seat + 1) % s["n"]
-        if nxt == s["start"]:
-            s["turn"] = None
-            queue = []
-            for x in order_from_start(s):
-                slot = s["wizard"][x]
-                if slot is not None and slot >= 0 and slot not in queue:
-                    queue.append(slot)
-            s["queue"] = queue
-            s["step"] = "resolve"
-        else:
-            s["turn"] = nxt
-    elif t == "SpellWon":
-        s["spells"][d["seat"]].append(d["card"])
-        _gain_mp(s, d["seat"], -d["price"])
-        s["display"][d["slot"]] = None
-        s["moved"] = True
-        _finish_slot(s, d["slot"], False)
-    elif t == "SpellUnsold":
-        _finish_slot(s, d["slot"], True)
-    elif t == "OrbResolved":
-        for seat in d["seats"]:
-            _gain_mp(s, seat, d["magic"])
-        _finish_slot(s, d["slot"], True)
-    elif t == "HolySiteResolved":
-        for seat in d["seats"]:
-            _gain_ps(s, seat, d["power"], "Holy site")
-        _finish_slot(s, d["slot"], True)
-    elif t == "ArtifactsDrawn":
-        cards = d["cards"]
-        del s["art_deck"][: len(cards)]
-        s["hand"][d["seat"]].extend(cards)
-        s["received"][d["seat"]].extend(cards)
-    elif t == "FightBegun":
-        owner = None
-        for x in order_from_start(s):
-            if owns_unused(s, x, "Fulmentus"):
-                owner = x
-        s["fight"] = {
-            "slot": d["slot"],
-            "card": d["card"],
-            "seats": list(d["seats"]),
-            "strength": d["strength"],
-            "fulmentus": owner,
-            "ask": [],
-        }
-        _fight_next(s)
-    elif t == "FulmentusCast":
-        f = s["fight"]
-        f["strength"] = d["strength"]
-        f["fulmentus"] = None
-        s["used"][d["seat"]].append(SPELL_ID["Fulmentus"])
-        _fight_next(s)
-    elif t == "FulmentusSkipped":
-        s["fight"]["fulmentus"] = None
-        _fight_next(s)
-    elif t == "Declared":
-        f = s["fight"]
-        f["ask"].remove(d["seat"])
-        if d["choice"] == "together" and not f["ask"]:
-            s["step"] = "settle"
-    elif t == "AuctionOpened":
-        s["auction"] = {
-            "slot": d["slot"],
-            "card": d["card"],
-            "kind": d["kind"],
-            "seats": list(d["seats"]),
-            "passed": [],
-            "high": None,
-            "bidder": None,
-            "turn": d["seats"][0],
-            "min": d["min"],
-        }
-        s["step"] = "auction"
-    elif t in ("BidMade", "BidPassed"):
-        a = s["auction"]
-        seat = d["seat"]
-        if t == "BidMade":
-            a["high"] = d["amount"]
-            a["bidder"] = seat
-        else:
-            a["passed"].append(seat)
-        seats = a["seats"]
-        i = seats.index(seat)
-        for k in range(1, len(seats) + 1):
-            cand = seats[(i + k) % len(seats)]
-            if cand not in a["passed"]:
-                a["turn"] = cand
-                break
-    elif t == "CreatureDefeated":
-        for w in d["winners"]:
-            seat = w["seat"]
-            _gain_mp(s, seat, -w["paid"])
-            _gain_ps(s, seat, w["power"], f"{ADV[d['card']]['name']} ({d['mode']})")
-            _gain_ps(s, seat, w["bonus_power"], "Artifact bonus")
-            _gain_mp(s, seat, w["bonus_magic"])
-        s["choices"] = [list(c) for c in d["choices"]]
-        _finish_slot(s, d["slot"], True)
-    elif t == "CreatureWithstood":
-        _finish_slot(s, d["slot"], False)
-    elif t == "BonusChosen":
-        seat = d["seat"]
-        if d["take"] == "stones":
-            _gain_ps(s, seat, d["amount"], f"Artifact bonus ({ARTIFACTS[d['artifact']]['name']})")
-        else:
-            _gain_mp(s, seat, d["amount"])
-        s["choices"].pop(0)
-        if not s["choices"]:
-            s["step"] = "resolve"
-    elif t == "AdventuresEnded":
-        for slot, cid in enumerate(s["display"]):
-            if cid in d["removed"]:
-                s["gone"].append(cid)
-                s["display"][slot] = None
-                s["moved"] = True
-        s["wizard"] = [None] * s["n"]
-        s["queue"] = []
-        s["step"] = "spells"
-        s["spell_turn"] = 0
-        _advance_spells(s)
-    elif t == "TransformusCast":
-        seat = d["seat"]
-        _gain_mp(s, seat, -d["magic"])
-        _gain_ps(s, seat, d["power"], "Transformus")
-        s["used"][seat].append(SPELL_ID["Transformus"])
-        _advance_spells(s)
-    elif t == "RetransformusCast":
-        seat = d["seat"]
-        s["hand"][seat].remove(d["discard"])
-        if d["discard"] in s["received"][seat]:
-            s["received"][seat].remove(d["discard"])
-        s["discards"].append(d["discard"])
-        s["used"][seat].append(SPELL_ID["Retransformus"])
-        if "draw" in d:  # the full event (evolve always gets it); the public form has no "draw"
-            s["art_deck"].remove(d["draw"])
-            s["hand"][seat].append(d["draw"])
-            s["received"][seat].append(d["draw"])
-        _advance_spells(s)
-    elif t == "HarpagarusCast":
-        seat, target, card = d["seat"], d["target"], d["card"]
-        _gain_mp(s, seat, -d["magic"])
-        s["hand"][target].remove(card)
-        s["received"][target].remove(card)
-        s["hand"][seat].append(card)
-        s["used"][seat].append(SPELL_ID["Harpagarus"])
-        _advance_spells(s)
-    elif t == "SpellsDone":
-        s["spell_turn"] += 1
-        _advance_spells(s)
-    elif t == "OfferMade":
-        s["offers"].append({"from": d["from"], "to": d["to"], "give": d["give"], "want": d["want"]})
-        s["made"][d["from"]] += 1
-    elif t == "OfferAccepted":
-        a, b = d["from"], d["to"]
-        s["offers"] = [o for o in s["offers"] if o["from"] != a or o["to"] != b]
-        for seat, out_card, in_card in ((a, d["give"], d["want"]), (b, d["want"], d["give"])):
-            s["hand"][seat].remove(out_card)
-            s["hand"][seat].append(in_card)
-            if out_card in s["received"][seat]:
-                s["received"][seat].remove(out_card)
-        # an offer whose card has left its owner's hand lapses
-        s["offers"] = [o for o in s["offers"] if o["give"] in s["hand"][o["from"]]]
-        _check_trade_end(s)
-    elif t == "OfferDeclined":
-        s["offers"] = [o for o in s["offers"] if o["from"] != d["from"] or o["to"] != d["to"]]
-        _check_trade_end(s)
-    elif t == "TradingDone":
-        s["done"][d["seat"]] = True
-        _check_trade_end(s)
-    elif t == "ArtifactLaid":
-        seat = d["seat"]
-        for cid in d["cards"]:
-            s["hand"][seat].remove(cid)
-            if cid in s["received"][seat]:
-                s["received"][seat].remove(cid)
-            s["laid"][seat].append(cid)
-        if not complete_in_hand(s["hand"][seat]):
-            s["done"][seat] = True
-        _check_layout_end(s)
-    elif t == "LayingDone":
-        s["done"][d["seat"]] = True
-        _check_layout_end(s)
-    elif t == "StonexCast":
-        _gain_ps(s, d["seat"], d["power"], "Stonex")
-        s["used"][d["seat"]].append(SPELL_ID["Stonex"])
-    elif t == "RoundEnded":
-        s["idle"] = d["idle"]
-        s["start"] = d["start"]
-        s["step"] = "refill"
-        s["done"] = [False] * s["n"]
-        s["offers"] = []
-    elif t == "GameEnded":
-        s["step"] = "over"
-        s["ended"] = d["reason"]
-        s["turn"] = None
+def _wizard_placed(s, d):
+    s["wizard"][d["seat"]] = d["slot"]
+    _next_to_place(s, d["seat"])
     return s
+
+
+def _wizard_passed(s, d):
+    s["wizard"][d["seat"]] = -1
+    _gain_mp(s, d["seat"], d["magic"])
+    _next_to_place(s, d["seat"])
+    return s
+
+
+def _next_to_place(s, seat):
+    """Phase C: the next player clockwise places; after the last, the cards are queued for phase D."""
+    nxt = (seat + 1) % s["n"]
+    if nxt != s["start"]:
+        s["turn"] = nxt
+        return
+    s["turn"] = None
+    queue = []
+    for x in order_from_start(s):
+        slot = s["wizard"][x]
+        if slot is not None and slot >= 0 and slot not in queue:
+            queue.append(slot)
+    s["queue"] = queue
+    s["step"] = "resolve"
+
+
+def _bid_made(s, d):
+    a = s["auction"]
+    a["high"] = d["amount"]
+    a["bidder"] = d["seat"]
+    _next_bidder(a, d["seat"])
+    return s
+
+
+def _bid_passed(s, d):
+    a = s["auction"]
+    a["passed"].append(d["seat"])
+    _next_bidder(a, d["seat"])
+    return s
+
+
+def _next_bidder(a, seat):
+    """The next participant clockwise who has not passed bids next."""
+    seats = a["seats"]
+    i = seats.index(seat)
+    for k in range(1, len(seats) + 1):
+        cand = seats[(i + k) % len(seats)]
+        if cand not in a["passed"]:
+            a["turn"] = cand
+            break
+
+
+def _game_started(_s, d):
+    state = _new_state(d)
+    if "rules" in d:  # absent from a log written before rules version 2: its state stays as it was
+        state["rules"] = d["rules"]
+    return state
+
+
+def _decks_shuffled(s, d):
+    s["adv_deck"] = list(d["adventure"])
+    s["art_deck"] = list(d["artifacts"])
+    return s
+
+
+def _round_started(s, d):
+    s["round"] = d["round"]
+    s["display"] = [c for c in s["display"] if c is not None] + list(d["revealed"])
+    del s["adv_deck"][: len(d["revealed"])]
+    n = s["n"]
+    s["used"] = [[] for _ in range(n)]
+    s["received"] = [[] for _ in range(n)]
+    s["gained"] = [False] * n
+    s["moved"] = False
+    return s
+
+
+def _magic_supplied(s, d):
+    for seat, gain in enumerate(d["income"]):
+        _gain_mp(s, seat, gain)
+    for seat in d["addus"]:
+        s["used"][seat].append(SPELL_ID["Addus"])
+    s["step"] = "place"
+    s["wizard"] = [None] * s["n"]
+    s["turn"] = s["start"]
+    return s
+
+
+def _spell_won(s, d):
+    s["spells"][d["seat"]].append(d["card"])
+    _gain_mp(s, d["seat"], -d["price"])
+    s["display"][d["slot"]] = None
+    s["moved"] = True
+    _finish_slot(s, d["slot"], False)
+    return s
+
+
+def _spell_unsold(s, d):
+    _finish_slot(s, d["slot"], True)
+    return s
+
+
+def _orb_resolved(s, d):
+    for seat in d["seats"]:
+        _gain_mp(s, seat, d["magic"])
+    _finish_slot(s, d["slot"], True)
+    return s
+
+
+def _holy_site_resolved(s, d):
+    for seat in d["seats"]:
+        _gain_ps(s, seat, d["power"], "Holy site")
+    _finish_slot(s, d["slot"], True)
+    return s
+
+
+def _artifacts_drawn(s, d):
+    cards = d["cards"]
+    del s["art_deck"][: len(cards)]
+    s["hand"][d["seat"]].extend(cards)
+    s["received"][d["seat"]].extend(cards)
+    return s
+
+
+def _fight_begun(s, d):
+    owner = None
+    for x in order_from_start(s):
+        if owns_unused(s, x, "Fulmentus"):
+            owner = x
+    s["fight"] = {
+        "slot": d["slot"],
+        "card": d["card"],
+        "seats": list(d["seats"]),
+        "strength": d["strength"],
+        "fulmentus": owner,
+        "ask": [],
+    }
+    _fight_next(s)
+    return s
+
+
+def _fulmentus_cast(s, d):
+    f = s["fight"]
+    f["strength"] = d["strength"]
+    f["fulmentus"] = None
+    s["used"][d["seat"]].append(SPELL_ID["Fulmentus"])
+    _fight_next(s)
+    return s
+
+
+def _fulmentus_skipped(s, _d):
+    s["fight"]["fulmentus"] = None
+    _fight_next(s)
+    return s
+
+
+def _declared(s, d):
+    f = s["fight"]
+    f["ask"].remove(d["seat"])
+    if d["choice"] == "together" and not f["ask"]:
+        s["step"] = "settle"
+    return s
+
+
+def _auction_opened(s, d):
+    s["auction"] = {
+        "slot": d["slot"],
+        "card": d["card"],
+        "kind": d["kind"],
+        "seats": list(d["seats"]),
+        "passed": [],
+        "high": None,
+        "bidder": None,
+        "turn": d["seats"][0],
+        "min": d["min"],
+    }
+    s["step"] = "auction"
+    return s
+
+
+def _creature_defeated(s, d):
+    for w in d["winners"]:
+        seat = w["seat"]
+        _gain_mp(s, seat, -w["paid"])
+        _gain_ps(s, seat, w["power"], f"{ADV[d['card']]['name']} ({d['mode']})")
+        _gain_ps(s, seat, w["bonus_power"], "Artifact bonus")
+        _gain_mp(s, seat, w["bonus_magic"])
+    s["choices"] = [list(c) for c in d["choices"]]
+    _finish_slot(s, d["slot"], True)
+    return s
+
+
+def _creature_withstood(s, d):
+    _finish_slot(s, d["slot"], False)
+    return s
+
+
+def _bonus_chosen(s, d):
+    seat = d["seat"]
+    if d["take"] == "stones":
+        _gain_ps(s, seat, d["amount"], f"Artifact bonus ({ARTIFACTS[d['artifact']]['name']})")
+    else:
+        _gain_mp(s, seat, d["amount"])
+    s["choices"].pop(0)
+    if not s["choices"]:
+        s["step"] = "resolve"
+    return s
+
+
+def _adventures_ended(s, d):
+    for slot, cid in enumerate(s["display"]):
+        if cid in d["removed"]:
+            s["gone"].append(cid)
+            s["display"][slot] = None
+            s["moved"] = True
+    s["wizard"] = [None] * s["n"]
+    s["queue"] = []
+    s["step"] = "spells"
+    s["spell_turn"] = 0
+    _advance_spells(s)
+    return s
+
+
+def _transformus_cast(s, d):
+    seat = d["seat"]
+    _gain_mp(s, seat, -d["magic"])
+    _gain_ps(s, seat, d["power"], "Transformus")
+    s["used"][seat].append(SPELL_ID["Transformus"])
+    _advance_spells(s)
+    return s
+
+
+def _retransformus_cast(s, d):
+    seat = d["seat"]
+    s["hand"][seat].remove(d["discard"])
+    if d["discard"] in s["received"][seat]:
+        s["received"][seat].remove(d["discard"])
+    s["discards"].append(d["discard"])
+    s["used"][seat].append(SPELL_ID["Retransformus"])
+    if "draw" in d:  # the full event (evolve always gets it); the public form has no "draw"
+        s["art_deck"].remove(d["draw"])
+        s["hand"][seat].append(d["draw"])
+        s["received"][seat].append(d["draw"])
+    _advance_spells(s)
+    return s
+
+
+def _harpagarus_cast(s, d):
+    seat, target, card = d["seat"], d["target"], d["card"]
+    _gain_mp(s, seat, -d["magic"])
+    s["hand"][target].remove(card)
+    s["received"][target].remove(card)
+    s["hand"][seat].append(card)
+    s["used"][seat].append(SPELL_ID["Harpagarus"])
+    _advance_spells(s)
+    return s
+
+
+def _spells_done(s, _d):
+    s["spell_turn"] += 1
+    _advance_spells(s)
+    return s
+
+
+def _offer_made(s, d):
+    s["offers"].append({"from": d["from"], "to": d["to"], "give": d["give"], "want": d["want"]})
+    s["made"][d["from"]] += 1
+    return s
+
+
+def _offer_accepted(s, d):
+    a, b = d["from"], d["to"]
+    s["offers"] = [o for o in s["offers"] if o["from"] != a or o["to"] != b]
+    for seat, out_card, in_card in ((a, d["give"], d["want"]), (b, d["want"], d["give"])):
+        s["hand"][seat].remove(out_card)
+        s["hand"][seat].append(in_card)
+        if out_card in s["received"][seat]:
+            s["received"][seat].remove(out_card)
+    # an offer whose card has left its owner's hand lapses
+    s["offers"] = [o for o in s["offers"] if o["give"] in s["hand"][o["from"]]]
+    _check_trade_end(s)
+    return s
+
+
+def _offer_declined(s, d):
+    s["offers"] = [o for o in s["offers"] if o["from"] != d["from"] or o["to"] != d["to"]]
+    _check_trade_end(s)
+    return s
+
+
+def _trading_done(s, d):
+    s["done"][d["seat"]] = True
+    _check_trade_end(s)
+    return s
+
+
+def _artifact_laid(s, d):
+    seat = d["seat"]
+    for cid in d["cards"]:
+        s["hand"][seat].remove(cid)
+        if cid in s["received"][seat]:
+            s["received"][seat].remove(cid)
+        s["laid"][seat].append(cid)
+    if not complete_in_hand(s["hand"][seat]):
+        s["done"][seat] = True
+    _check_layout_end(s)
+    return s
+
+
+def _laying_done(s, d):
+    s["done"][d["seat"]] = True
+    _check_layout_end(s)
+    return s
+
+
+def _stonex_cast(s, d):
+    _gain_ps(s, d["seat"], d["power"], "Stonex")
+    s["used"][d["seat"]].append(SPELL_ID["Stonex"])
+    return s
+
+
+def _round_ended(s, d):
+    s["idle"] = d["idle"]
+    s["start"] = d["start"]
+    s["step"] = "refill"
+    s["done"] = [False] * s["n"]
+    s["offers"] = []
+    return s
+
+
+def _game_ended(s, d):
+    s["step"] = "over"
+    s["ended"] = d["reason"]
+    s["turn"] = None
+    return s
+
+
+# One small function per event type: evolve(state, event) -> state (it may mutate its input).
+EVOLVERS = {
+    "GameStarted": _game_started,
+    "DecksShuffled": _decks_shuffled,
+    "RoundStarted": _round_started,
+    "MagicSupplied": _magic_supplied,
+    "WizardPlaced": _wizard_placed,
+    "WizardPassed": _wizard_passed,
+    "SpellWon": _spell_won,
+    "SpellUnsold": _spell_unsold,
+    "OrbResolved": _orb_resolved,
+    "HolySiteResolved": _holy_site_resolved,
+    "ArtifactsDrawn": _artifacts_drawn,
+    "FightBegun": _fight_begun,
+    "FulmentusCast": _fulmentus_cast,
+    "FulmentusSkipped": _fulmentus_skipped,
+    "Declared": _declared,
+    "AuctionOpened": _auction_opened,
+    "BidMade": _bid_made,
+    "BidPassed": _bid_passed,
+    "CreatureDefeated": _creature_defeated,
+    "CreatureWithstood": _creature_withstood,
+    "BonusChosen": _bonus_chosen,
+    "AdventuresEnded": _adventures_ended,
+    "TransformusCast": _transformus_cast,
+    "RetransformusCast": _retransformus_cast,
+    "HarpagarusCast": _harpagarus_cast,
+    "SpellsDone": _spells_done,
+    "OfferMade": _offer_made,
+    "OfferAccepted": _offer_accepted,
+    "OfferDeclined": _offer_declined,
+    "TradingDone": _trading_done,
+    "ArtifactLaid": _artifact_laid,
+    "LayingDone": _laying_done,
+    "StonexCast": _stonex_cast,
+    "RoundEnded": _round_ended,
+    "GameEnded": _game_ended,
+}
+
+
+def _unchanged(s, _d):
+    return s
+
+
+def evolve(state, event):
+    # an event type this reducer does not know changes nothing (as before the table existed)
+    return EVOLVERS.get(event.type, _unchanged)(state, event.data)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -790,10 +966,33 @@ def waiting_for(state):
         incoming = {o["to"] for o in offers}
         outgoing = {o["from"] for o in offers}
         done = state["done"]
+        if rules_version(state) >= 2:  # an offerer may go on trading with the others meanwhile
+            outgoing = set()
         return [x for x in range(state["n"]) if x in incoming or (not done[x] and x not in outgoing)]
     if step == "layout":
         return [x for x in range(state["n"]) if not state["done"][x]]
     return []
+
+
+def must_open(state, seat) -> bool:
+    """Rules version 2: "The first bid comes either from the start player ... or from the first
+    participating player clockwise": while nobody has bid, a bidder who can pay the lowest bid
+    must make it (so a contested spell is always sold, for 0 at least)."""
+    a = state["auction"]
+    return rules_version(state) >= 2 and a["high"] is None and state["mp"][seat] >= a["min"]
+
+
+def may_offer_to(state, seat) -> list[int]:
+    """The players `seat` may make an offer to now. Version 1: one open offer at a time. Version 2
+    leaves trading free ("negotiate freely"), except that a player has at most one open offer to
+    each other player: an answer names only the offerer ('accept red')."""
+    if rules_version(state) < 2 and any(o["from"] == seat for o in state["offers"]):
+        return []
+    cap = offers_cap(state) if rules_version(state) >= 2 else state["offers_limit"]
+    if cap is not None and state["made"][seat] >= cap:
+        return []
+    open_to = {o["to"] for o in state["offers"] if o["from"] == seat}
+    return [x for x in range(state["n"]) if x != seat and state["hand"][x] and x not in open_to]
 
 
 def known_out(state):
@@ -821,7 +1020,8 @@ def legal(state, seat):
     if step == "auction":
         a = state["auction"]
         low = a["min"] if a["high"] is None else a["high"] + 1
-        return [{"type": "bid", "amount": v} for v in range(low, state["mp"][seat] + 1)] + [{"type": "pass"}]
+        bids = [{"type": "bid", "amount": v} for v in range(low, state["mp"][seat] + 1)]
+        return bids + ([] if must_open(state, seat) else [{"type": "pass"}])
     if step == "bonus":
         return [{"type": "bonus", "take": "stones"}, {"type": "bonus", "take": "magic"}]
     if step == "spells":
@@ -842,13 +1042,13 @@ def legal(state, seat):
             for cmd in ([{"type": "accept", "from": o["from"]}] if o["want"] in state["hand"][seat] else [])
             + [{"type": "decline", "from": o["from"]}]
         ]
-        if not state["done"][seat] and not any(o["from"] == seat for o in state["offers"]):
-            if state["made"][seat] < state["offers_limit"]:
-                hand = state["hand"][seat]
-                gone = known_out(state)
-                wants = [c for c in ART if c not in hand and c not in gone]
-                others = [x for x in range(state["n"]) if x != seat and state["hand"][x]]
-                out += [{"type": "offer", "give": g, "to": x, "want": w} for g in hand for x in others for w in wants]
+        waiting = rules_version(state) < 2 and any(o["from"] == seat for o in state["offers"])
+        if not state["done"][seat] and not waiting:
+            hand = state["hand"][seat]
+            gone = known_out(state)
+            wants = [c for c in ART if c not in hand and c not in gone]
+            others = may_offer_to(state, seat)
+            out += [{"type": "offer", "give": g, "to": x, "want": w} for g in hand for x in others for w in wants]
             out.append({"type": "done"})
         return out
     if step == "layout":
@@ -865,7 +1065,7 @@ def decide(state, seat, command, rng):
     if seat not in waiting_for(state):
         raise Rejected("It is not your turn." if state["step"] != "over" else "The game is over.")
     kind = command.get("type")
-    handler = _HANDLERS.get(state["step"])
+    handler = DECIDERS.get(state["step"])
     out = _Out(clone(state))
     handler(out, seat, kind, command, rng)
     out.events += advance(out.state, rng)
@@ -957,6 +1157,8 @@ def _do_auction(out, seat, kind, cmd, rng):
         if amount > s["mp"][seat]:
             raise Rejected(f"You cannot bid more than your {s['mp'][seat]} magic points.")
         out.emit(Event("BidMade", {"seat": seat, "amount": amount}))
+    elif must_open(s, seat):
+        raise Rejected(f"You bid first: the first bid must be made (at least {a['min']}).")
     else:
         out.emit(Event("BidPassed", {"seat": seat}))
     a = out.state["auction"]
@@ -1061,13 +1263,14 @@ def _do_trade(out, seat, kind, cmd, rng):
         return
     if s["done"][seat]:
         raise Rejected("You have finished trading this round; you can only answer offers made to you.")
-    if any(o["from"] == seat for o in s["offers"]):
+    if rules_version(s) < 2 and any(o["from"] == seat for o in s["offers"]):
         raise Rejected("Wait for the answer to your offer first.")
     if kind == "done":
         out.emit(Event("TradingDone", {"seat": seat}))
         return
-    if s["made"][seat] >= s["offers_limit"]:
-        raise Rejected(f"You have made your {s['offers_limit']} offers this round; say 'done'.")
+    cap = offers_cap(s) if rules_version(s) >= 2 else s["offers_limit"]
+    if cap is not None and s["made"][seat] >= cap:
+        raise Rejected(f"You have made your {cap} offers this round; say 'done'.")
     give, to, want = cmd.get("give"), cmd.get("to"), cmd.get("want")
     if give not in s["hand"][seat]:
         raise Rejected("You can only offer an artifact card from your hand.")
@@ -1075,6 +1278,8 @@ def _do_trade(out, seat, kind, cmd, rng):
         raise Rejected("Offer to another player.")
     if not s["hand"][to]:
         raise Rejected("That player has no artifact cards in hand.")
+    if any(o["from"] == seat and o["to"] == to for o in s["offers"]):
+        raise Rejected("Your offer to that player is still open: wait for the answer.")
     if want not in ART or want in s["hand"][seat] or want in known_out(s):
         raise Rejected("Ask for an artifact card that may be in another player's hand (not laid out or discarded).")
     # the recipient now sees one of the offerer's hand cards: a reveal (an undo barrier)
@@ -1103,7 +1308,8 @@ def _do_layout(out, seat, kind, cmd, rng):
     )
 
 
-_HANDLERS = {
+# One small function per step that awaits a command (the step says which commands it takes).
+DECIDERS = {
     "place": _do_place,
     "fulmentus": _do_fulmentus,
     "lone": _do_lone,
@@ -1147,6 +1353,8 @@ def timeout(state, seat):
     if seat not in waiting_for(state):
         return None
     step = state["step"]
+    if step == "auction" and must_open(state, seat):
+        return {"type": "bid", "amount": state["auction"]["min"]}
     if step == "trade":
         incoming = [o for o in state["offers"] if o["to"] == seat]
         if incoming:

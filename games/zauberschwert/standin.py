@@ -8,17 +8,27 @@ not shown, won or gone); what the view does not show it does not guess at. It we
 move gives the others too (a stone for an opponent counts against it, divided among the
 opponents), so it fights for contested cards and does not hand a rival the half they lack.
 Deterministic: equal values keep the order of `legal`.
+
+Version 2 (this module; `standin_v1` is the first, kept for the bench's comparison): magic is
+saved for the creatures still to come, so Transformus turns only spare magic into a stone (the
+first version cast it every round near the end and could leave two creatures nobody could pay
+for); it opens an auction when it must (rules version 2); it makes at most one offer to each
+player a round (offers are free by default since rules version 2).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rules import ADV, ART, ARTIFACTS, CAP, DATA_SPELL, RULES, artifacts_of
+from .rules import ADV, ART, ARTIFACTS, CAP, DATA_SPELL, RULES, SPELL_ID, artifacts_of
 
 # A magic point buys about 0.8 stones in a fight, but a wizard fights once a round and magic
 # comes every round, so magic is the cheaper resource: this is its worth with many rounds to go.
-MAGIC_WORTH = 0.4
+# (Version 1 had 0.4: it spent magic too cheaply, and lost about two games in three against this
+# value at 3 players; bench/game_zauberschwert.py.)
+MAGIC_WORTH = 0.75
+# Magic a seat holds beyond what the creatures to come need is worth this share of a magic point.
+SPARE_SHARE = 1 / 3
 # Of the creatures still to come, the share a player can expect to defeat (at a table of n).
 FIGHT_SHARE = 1.4
 # Cards that leave the display in a round of stand-in play (for how many rounds are left).
@@ -75,6 +85,28 @@ class Seen:
     def magic_worth(self) -> float:
         """Stones per magic point: less as the end nears (at the very end only the tie-break)."""
         return max(0.02, MAGIC_WORTH * min(1.0, (self.rounds_left - 0.5) / 3))
+
+    def magic_to_keep(self, seat: int | None = None) -> int:
+        """The magic worth keeping for `seat` (this one by default): the strength of the strongest
+        creature still to come whose lone victory pays better than Transformus does (a stone for
+        4 magic), and which the seat could pay for before the end (its magic plus its income in the
+        rounds left; any strength up to the cap once the deck is empty, as the game goes on until
+        the display's creatures are beaten), 2 more where a rival holds Fulmentus."""
+        seat = self.me if seat is None else seat
+        rate = DATA_SPELL["Transformus"]["effect"]["gain_ps"] / DATA_SPELL["Transformus"]["effect"]["pay_mp"]
+        reach = self.magic[seat] + RULES["income"] * max(0, int(self.rounds_left) - 1)
+        if not self.view["adventure_deck"]:
+            reach = CAP
+        fulmentus = SPELL_ID["Fulmentus"]
+        raised = max(DATA_SPELL["Fulmentus"]["effect"]["creature_strength_delta"])
+        rival = any(fulmentus in p["spells"] for p in self.view["players_info"] if p["seat"] != seat)
+        keep = 0
+        for card in self.creatures_left:
+            strength = ADV[card]["strength"] + (raised if rival else 0)
+            reward = ADV[card]["reward_one_wizard"]
+            if strength <= min(CAP, reach) and reward["power_stones"] + reward["artifacts"] * 0.5 > rate * strength:
+                keep = max(keep, strength)
+        return keep
 
     def magic_gain(self, seat: int, amount: int) -> float:
         """The worth of `amount` magic points for `seat` (what goes above the cap of 30 is lost)."""
@@ -149,7 +181,14 @@ class Seen:
         c = ADV[card]
         reward = c["reward_one_wizard"] if alone else c["reward_two_wizards_each"]
         worth = reward["power_stones"] + self.draws(reward["artifacts"]) + self.bonus(seat, c["symbol"])
-        return worth - pay * self.magic_worth()
+        return worth - self.paying(seat, pay)
+
+    def paying(self, seat: int, pay: int) -> float:
+        """What paying `pay` magic costs `seat`: magic it would still hold beyond what the fights
+        to come need is spare, worth a third (a seat at the cap of 30 wastes its income anyway)."""
+        left = self.magic[seat] - pay
+        spare = max(0, min(pay, left - self.magic_to_keep(seat)))
+        return (pay - spare + spare * SPARE_SHARE) * self.magic_worth()
 
     def spell_worth(self, name: str) -> float:
         per_round = SPELL_WORTH_PER_ROUND[name]
@@ -292,6 +331,8 @@ def _auction(seen: Seen, legal: list) -> dict:
     bids = [c for c in legal if c["type"] == "bid"]
     if not bids:
         return {"type": "pass"}
+    if {"type": "pass"} not in legal:  # the first bid must be made: the lowest
+        return bids[0]
     lowest = bids[0]["amount"]
     card = auction["card"]
     rivals = [x for x in auction["seats"] if x != seen.me and x not in auction["passed"]]
@@ -327,9 +368,11 @@ def _cast_worth(seen: Seen, command: dict) -> float:
     spell = command["spell"]
     effect = DATA_SPELL[spell]["effect"]
     if spell == "Transformus":
-        # magic above what the fights ahead can use is wasted at the cap: turn it into a stone
-        spare = seen.magic[seen.me] + RULES["income"] > CAP or seen.rounds_left <= 2
-        return effect["gain_ps"] - effect["pay_mp"] * seen.magic_worth() * (0.5 if spare else 1.0)
+        # only spare magic becomes a stone: what the fights still to come need is kept
+        magic = seen.magic[seen.me]
+        if magic - effect["pay_mp"] < seen.magic_to_keep() and magic + RULES["income"] <= CAP:
+            return -1.0
+        return effect["gain_ps"] - 0.1  # spare magic: at most a tie-break
     if spell == "Retransformus":
         return seen.draw_worth() - seen.card_worth(command["card"], seen.hand)
     # Harpagarus: a random card the victim received this round; it weakens the victim too
@@ -410,6 +453,8 @@ def _offer(seen: Seen, offers: list) -> dict | None:
     players = [p for p in seen.view["players_info"] if p["seat"] != seen.me and p["hand_count"]]
     players.sort(key=lambda p: (-p["hand_count"], (p["seat"] - seen.me) % seen.n))
     made = seen.view.get("offers_made") or 0
+    if made >= len(players):  # one offer to each player a round is enough
+        return None
     for player in players[made % len(players) :] + players[: made % len(players)]:
         command = {"type": "offer", "give": give, "to": player["seat"], "want": want}
         if command in offers:

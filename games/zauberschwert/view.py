@@ -116,9 +116,8 @@ def _who(names, seats):
     return " and ".join(names[x] for x in seats) if seats else "nobody"
 
 
-def narrate(event, names):
-    d = event.data
-    t = event.type
+def _narrate_round(t, d, names):
+    """Narration of the round: setup, phases A to C."""
     if t == "GameStarted":
         return f"Zauberschwert & Drachenei for {d['players']} players begins; {names[d['start']]} is the start player."
     if t == "DecksShuffled":
@@ -133,6 +132,11 @@ def narrate(event, names):
         return f"{names[d['seat']]} places a wizard on {_adv(d['card'])}."
     if t == "WizardPassed":
         return f"{names[d['seat']]} passes and takes {d['magic']} magic point."
+    return t
+
+
+def _narrate_adventure(t, d, names):
+    """Narration of phase D: spells, orbs, holy sites and the cards they deal."""
     if t == "SpellWon":
         price = f" for {d['price']} magic points" if d["price"] else " free of charge"
         return f"{names[d['seat']]} wins the spell {ADV[d['card']]['name']}{price}."
@@ -146,6 +150,11 @@ def narrate(event, names):
         if "cards" in d:
             return f"{names[d['seat']]} draws {_cards(d['cards'])}."
         return f"{names[d['seat']]} draws {d['count']} artifact card(s)."
+    return t
+
+
+def _narrate_fight(t, d, names):
+    """Narration of phase D: creature fights and their auctions."""
     if t == "FightBegun":
         return f"{_who(names, d['seats'])} face the {_adv(d['card'])}."
     if t == "FulmentusCast":
@@ -179,6 +188,11 @@ def narrate(event, names):
     if t == "BonusChosen":
         what = "power stones" if d["take"] == "stones" else "magic points"
         return f"{names[d['seat']]} takes {d['amount']} {what} from the {ARTIFACTS[d['artifact']]['name']}."
+    return t
+
+
+def _narrate_phase_e(t, d, names):
+    """Narration of phase E: spells, trading and laying out; the end."""
     if t == "AdventuresEnded":
         gone = ", ".join(_adv(c) for c in d["removed"])
         return "The adventures are resolved." + (f" Unchosen cards leave the display: {gone}." if gone else "")
@@ -223,6 +237,51 @@ def narrate(event, names):
             return "The game ends: no card has left the display for 15 rounds (a stalemate)."
         return "The game ends: the display can no longer be refilled to two cards."
     return t
+
+
+# Which function tells each event type.
+NARRATORS = {
+    "GameStarted": _narrate_round,
+    "DecksShuffled": _narrate_round,
+    "RoundStarted": _narrate_round,
+    "MagicSupplied": _narrate_round,
+    "WizardPlaced": _narrate_round,
+    "WizardPassed": _narrate_round,
+    "SpellWon": _narrate_adventure,
+    "SpellUnsold": _narrate_adventure,
+    "OrbResolved": _narrate_adventure,
+    "HolySiteResolved": _narrate_adventure,
+    "ArtifactsDrawn": _narrate_adventure,
+    "FightBegun": _narrate_fight,
+    "FulmentusCast": _narrate_fight,
+    "FulmentusSkipped": _narrate_fight,
+    "Declared": _narrate_fight,
+    "AuctionOpened": _narrate_fight,
+    "BidMade": _narrate_fight,
+    "BidPassed": _narrate_fight,
+    "CreatureDefeated": _narrate_fight,
+    "CreatureWithstood": _narrate_fight,
+    "BonusChosen": _narrate_fight,
+    "AdventuresEnded": _narrate_phase_e,
+    "TransformusCast": _narrate_phase_e,
+    "RetransformusCast": _narrate_phase_e,
+    "HarpagarusCast": _narrate_phase_e,
+    "SpellsDone": _narrate_phase_e,
+    "OfferMade": _narrate_phase_e,
+    "OfferAccepted": _narrate_phase_e,
+    "OfferDeclined": _narrate_phase_e,
+    "TradingDone": _narrate_phase_e,
+    "ArtifactLaid": _narrate_phase_e,
+    "LayingDone": _narrate_phase_e,
+    "StonexCast": _narrate_phase_e,
+    "RoundEnded": _narrate_phase_e,
+    "GameEnded": _narrate_phase_e,
+}
+
+
+def narrate(event, names):
+    teller = NARRATORS.get(event.type)
+    return teller(event.type, event.data, names) if teller else event.type
 
 
 # ---------------------------------------------------------------------------------------------

@@ -35,15 +35,21 @@ def stage(
     passed=None,
     settle=False,
     data=1,
+    rules=2,
 ):
     """A table in `phase` with the given pieces. Dice on spaces are taken from the owners' fronts.
 
     layout: {wizard name: space}; major: {level: [[seat, value], ...]}; gray: {wizard name: tokens};
-    rolled: dice of the current player (cast phases).
+    rolled: dice of the current player (cast phases). rules: the rules version (RULINGS.md, "Rules
+    version 2"); 1 stands for a game started before it (its GameStarted had no "rules").
     """
     t = classic(Table(GAME, players, options)) if data == 1 else Table(GAME, players, options)
     s = t.state
     n = players
+    if rules == 1:
+        s.pop("rules")
+    else:
+        s["rules"] = rules
     s["turn"] = turn
     s["dragon"] = dragon
     for name, space in (layout or {}).items():

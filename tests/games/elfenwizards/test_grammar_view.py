@@ -30,7 +30,7 @@ PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "no
         ("recover none", {"type": "recover", "dice": []}),
         ("take back 3 1", {"type": "takeback", "dice": [3, 1]}),
         ("takeback none", {"type": "takeback", "dice": []}),
-        ("remove 4", {"type": "remove", "dice": [4]}),
+        ("remove 4", {"type": "remove", "dice": [4], "from": []}),  # red has no token to lose
         ("claim s2", {"type": "claim", "space": "S2"}),
         ("demote to w3", {"type": "demote", "to": "W3"}),
         ("retire from supply to W2", {"type": "retire", "source": "supply", "to": "W2"}),

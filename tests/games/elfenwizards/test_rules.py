@@ -194,12 +194,23 @@ def test_recovery_is_limited_to_the_players_spent_minor_spells():
     assert t.state["supply"][RED] == 7 and t.state["mspace"][RED] == 0
 
 
-def test_recovery_every_die_used_must_count():
-    t = stage("recover4", mdice=[[RED, 6], [RED, 2]], mspace=[1, 0, 0], supply=[6, 7, 7])
+def test_rules_version_1_recovery_every_die_used_must_count():
+    t = stage("recover4", mdice=[[RED, 6], [RED, 2]], mspace=[1, 0, 0], supply=[6, 7, 7], rules=1)
     with pytest.raises(Rejected, match="must count"):
         t.act(RED, {"type": "recover", "dice": [6, 2]})  # the 6 alone recovers the only spell
     with pytest.raises(Rejected):
         t.act(RED, {"type": "recover", "dice": [5]})  # not there
+
+
+def test_recovery_may_spend_one_or_several_dice_and_remaining_points_are_lost():
+    # Rulebook: "one minor spell for every two points of dice ... Any remaining points are lost."
+    t = stage("recover4", mdice=[[RED, 6], [RED, 2]], mspace=[1, 0, 0], supply=[6, 7, 7])
+    assert {"type": "recover", "dice": [6, 2]} in GAME.legal(t.state, RED)
+    e = first(t.act(RED, {"type": "recover", "dice": [6, 2]}), "MinorSpellsRecovered")
+    assert e.data["count"] == 1  # the only spent spell; the other 6 points are lost
+    assert t.state["mdice"] == [] and t.state["supply"][RED] == 7 and t.state["front"][RED] == 7
+    with pytest.raises(Rejected):
+        stage("recover4", mdice=[[RED, 6]], mspace=[1, 0, 0]).act(RED, {"type": "recover", "dice": [5]})
 
 
 def test_phase4_unused_dice_stay_in_the_minor_spells_space():
@@ -308,12 +319,20 @@ def test_spells_may_be_cast_for_an_opponents_wizard():
     assert t.state["cast"][0][1] == RED
 
 
-def test_a_lone_candidate_can_be_supported_only_by_its_owner():
-    # S1 empty: blue1 moved away, so red3 (N2)... use D level: only green1 stands there.
-    t = stage("compete", dragon=RED, layout={"red1": "W1"})  # D1 empty, green1 alone on D2
+def test_rules_version_1_a_lone_candidate_can_be_supported_only_by_its_owner():
+    t = stage("compete", dragon=RED, layout={"red1": "W1"}, rules=1)  # D1 empty, green1 alone on D2
     with pytest.raises(Rejected, match="Only green"):
         t.act(RED, {"type": "cast", "spell": "minor", "wizard": "green1"})
     assert all(c.get("wizard") != "green1" for c in GAME.legal(t.state, RED))
+
+
+def test_anyone_may_cast_for_a_lone_candidate_opponents_only_cannot_oppose_it():
+    # Rulebook: "If there is only one candidate for a title ... Opponents cannot place points to
+    # oppose it": with nobody to oppose it for, a spell for it is support, which nothing forbids.
+    t = stage("compete", dragon=RED, layout={"red1": "W1"})  # D1 empty, green1 alone on D2
+    assert {"type": "cast", "spell": "minor", "wizard": "green1"} in GAME.legal(t.state, RED)
+    t.act(RED, {"type": "cast", "spell": "minor", "wizard": "green1"})
+    assert t.state["cast"] == [[t.state["names"].index("green1"), RED, 0]]
 
 
 def test_when_one_player_controls_both_candidates_opponents_cannot_oppose():
@@ -549,10 +568,40 @@ def test_demotion_gives_no_gray_magic_token_when_none_is_left():
 
 def test_four_pips_remove_one_gray_magic_token():
     t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 2, "red5": 1})
-    events = t.act(RED, {"type": "remove", "dice": [5, 2, 1]})
+    events = t.act(RED, {"type": "remove", "dice": [5, 2, 1], "from": ["red1", "red5"]})
     e = first(events, "GrayMagicRemoved")
     assert len(e.data["from"]) == 2  # 8 pips: two tokens (the rulebook's example)
     assert sum(g for o, _sp, g in t.state["wiz"] if o == RED) == 1
+
+
+def test_the_player_chooses_which_wizards_lose_the_gray_magic_tokens():
+    # Rulebook: "remove one gray magic token from any one of their wizards".
+    t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 2, "red5": 1})
+    ways = [c["from"] for c in GAME.legal(t.state, RED) if c["dice"] == [5, 2, 1]]
+    assert sorted(ways) == [["red1", "red1"], ["red1", "red5"]]
+    e = first(t.act(RED, {"type": "remove", "dice": [5, 2, 1], "from": ["red1", "red1"]}), "GrayMagicRemoved")
+    assert e.data["from"] == ["red1", "red1"]
+    assert t.state["wiz"][t.state["names"].index("red5")][2] == 1
+    with pytest.raises(Rejected, match="Name 1 of your wizards"):
+        stage("gray9", gdice=[[RED, 4]], gray={"red1": 1}).act(RED, {"type": "remove", "dice": [4], "from": ["red5"]})
+
+
+def test_removal_may_spend_dice_whose_points_are_lost_a_5_2_1_with_one_token():
+    # "for four points of dice (on one or several dice) ... Any remaining points are lost."
+    t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 1})
+    e = first(t.act(RED, {"type": "remove", "dice": [5, 2, 1], "from": ["red1"]}), "GrayMagicRemoved")
+    assert e.data["dice"] == [5, 2, 1] and e.data["from"] == ["red1"]
+    assert t.state["gdice"] == []  # all three used: back in front, not left in the space
+
+
+def test_rules_version_1_removal_every_die_must_count_and_the_game_picks_the_wizard():
+    t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 1}, rules=1)
+    with pytest.raises(Rejected, match="must count"):
+        t.act(RED, {"type": "remove", "dice": [5, 2, 1]})
+    t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 2, "red5": 1}, rules=1)
+    assert all("from" not in c for c in GAME.legal(t.state, RED))
+    e = first(t.act(RED, {"type": "remove", "dice": [5, 2, 1]}), "GrayMagicRemoved")
+    assert e.data["from"] == ["red1", "red1"]  # the wizard with the most tokens
 
 
 def test_translators_variant_three_pips_remove_a_token():
@@ -742,7 +791,15 @@ def test_a_turn_runs_the_phases_in_the_rulebooks_order():
     assert kinds.index("TitlesAwarded") < kinds.index("TurnScored") < kinds.index("TurnBegan")
 
 
-def test_on_a_wizard_space_held_by_one_player_only_he_may_cast():
-    t = stage("compete", dragon=GREEN, layout={"green5": "W2"})  # W1 holds red5 only
+def test_rules_version_1_on_a_wizard_space_held_by_one_player_only_he_may_cast():
+    t = stage("compete", dragon=GREEN, layout={"green5": "W2"}, rules=1)  # W1 holds red5 only
     with pytest.raises(Rejected, match="Only red"):
         t.act(GREEN, {"type": "cast", "spell": "minor", "wizard": "red5"})
+
+
+def test_on_a_wizard_space_of_one_players_wizards_only_he_may_cast_but_anyone_for_a_lone_one():
+    t = stage("compete", dragon=GREEN, layout={"green5": "W2", "red6": "W1"})  # red5, red6 on W1
+    with pytest.raises(Rejected, match="Only red"):
+        t.act(GREEN, {"type": "cast", "spell": "minor", "wizard": "red5"})  # it would oppose red6
+    t = stage("compete", dragon=GREEN, layout={"green5": "W2"})  # W1 holds red5 only
+    t.act(GREEN, {"type": "cast", "spell": "minor", "wizard": "red5"})

@@ -22,11 +22,19 @@ def table_at(
     art_deck=None,
     adv_deck=None,
     step="place",
+    rules=2,
+    options=None,
     **extra,
 ):
-    """A table in round 1, phase C (start player to place), with the given cards and magic."""
+    """A table in round 1, phase C (start player to place), with the given cards and magic.
+    rules: the rules version (RULINGS.md, "Rules version 2"); 1 stands for a game started before
+    it (no "rules" in its GameStarted, and the offer limit of 2 it was played with)."""
     table = Table(GAME, players, seed=b"rule-test")
-    s = _new_state({"players": players, "start": start, "options": {}})
+    if options is None:
+        options = {} if rules == 1 else GAME.resolve_options(players)
+    s = _new_state({"players": players, "start": start, "options": options})
+    if rules != 1:
+        s["rules"] = rules
     s["round"] = 1
     s["display"] = list(display)
     used = set(display)

@@ -171,13 +171,28 @@ def test_spell_auction_raise_or_pass_no_more_than_you_have_passing_is_final_only
     assert table.state["mp"] == [1 + 0, 3, 9]  # only the winner pays (the orb on the other card: nobody)
 
 
-def test_spell_auction_everybody_passing_leaves_the_spell_unsold():
-    table = table_at(players=2, display=("B01", "A04"), start=RED, mp=[6, 3])
+def test_rules_version_1_spell_auction_everybody_passing_leaves_the_spell_unsold():
+    table = table_at(players=2, display=("B01", "A04"), start=RED, mp=[6, 3], rules=1)
     place_all(table, {RED: 0, BLUE: 0})
     table.act(RED, {"type": "pass"})
     events = table.act(BLUE, {"type": "pass"})
     assert find(events, "SpellUnsold").data["card"] == "B01"
     assert "B01" in table.state["gone"]
+
+
+def test_a_contested_spell_is_always_sold_the_first_bidder_opens_the_bidding():
+    # "The first bid comes either from the start player ... The following player must either
+    # raise the bid or pass." The first bid is made, so the spell always finds a buyer.
+    table = table_at(players=2, display=("B01", "A04"), start=RED, mp=[6, 3])
+    place_all(table, {RED: 0, BLUE: 0})
+    assert {"type": "pass"} not in GAME.legal(table.state, RED)
+    assert {"type": "bid", "amount": 0} in GAME.legal(table.state, RED)
+    with pytest.raises(Rejected, match="first bid must be made"):
+        table.act(RED, {"type": "pass"})
+    assert GAME.timeout(table.state, RED) == {"type": "bid", "amount": 0}  # a late opener bids 0
+    table.act(RED, {"type": "bid", "amount": 0})
+    events = table.act(BLUE, {"type": "pass"})
+    assert find(events, "SpellWon").data == {"seat": RED, "card": "B01", "slot": 0, "price": 0}
 
 
 def test_spell_is_usable_once_a_round_by_its_owner_even_after_passing():
@@ -412,8 +427,8 @@ def test_creature_alone_needs_at_least_the_strength_in_magic():
         GAME.decide(table.state, RED, {"type": "alone"}, None)
 
 
-def test_creature_auction_with_no_bid_leaves_the_creature():
-    table = table_at(players=2, display=("A08", "A04"), start=RED, mp=[9, 9])
+def test_rules_version_1_creature_auction_with_no_bid_leaves_the_creature():
+    table = table_at(players=2, display=("A08", "A04"), start=RED, mp=[9, 9], rules=1)
     place_all(table, {RED: 0, BLUE: 0})
     table.act(RED, {"type": "alone"})
     table.act(RED, {"type": "pass"})
@@ -422,8 +437,21 @@ def test_creature_auction_with_no_bid_leaves_the_creature():
     assert table.state["mp"] == [9, 9] and table.state["display"][0] == "A08"
 
 
-def test_creature_auction_last_bidder_standing_wins_without_raising():
-    table = table_at(players=3, display=("A08", "A04"), start=RED, mp=[9, 9, 9])
+def test_creature_auction_the_first_bidder_who_can_pay_must_open():
+    table = table_at(players=3, display=("A08", "A04"), start=RED, mp=[3, 9, 9])
+    place_all(table, {RED: 0, BLUE: 0, GREEN: 0})
+    table.act(BLUE, {"type": "alone"})
+    assert GAME.legal(table.state, RED) == [{"type": "pass"}]  # 3 magic: cannot bid the strength 6
+    table.act(RED, {"type": "pass"})
+    with pytest.raises(Rejected, match="first bid must be made"):
+        table.act(BLUE, {"type": "pass"})
+    table.act(BLUE, {"type": "bid", "amount": 6})
+    events = table.act(GREEN, {"type": "pass"})
+    assert find(events, "CreatureDefeated").data["winners"][0]["seat"] == BLUE
+
+
+def test_rules_version_1_creature_auction_last_bidder_standing_wins_without_raising():
+    table = table_at(players=3, display=("A08", "A04"), start=RED, mp=[9, 9, 9], rules=1)
     place_all(table, {RED: 0, BLUE: 0, GREEN: 0})
     table.act(RED, {"type": "alone"})
     table.act(RED, {"type": "pass"})
@@ -482,7 +510,8 @@ def test_trading_card_for_card_from_the_hand():
     events = table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART02"})
     offer = find(events, "OfferMade")
     assert offer.visible_to == (RED, BLUE) and offer.public == {"from": RED, "to": BLUE}
-    assert GAME.waiting_for(table.state) == [BLUE]  # Red waits for the answer
+    # Blue answers; Red, not done, may meanwhile go on trading (rules version 2)
+    assert GAME.waiting_for(table.state) == [RED, BLUE]
     events = table.act(BLUE, {"type": "accept", "from": RED})
     assert find(events, "OfferAccepted").visible_to == (RED, BLUE)
     assert sorted(table.state["hand"][RED]) == ["ART01", "ART02"] and table.state["hand"][BLUE] == ["ART16"]
@@ -506,8 +535,30 @@ def test_trading_accepting_needs_the_asked_card_and_declining_ends_the_offer():
     assert table.state["offers"] == [] and table.state["hand"] == [["ART16"], ["ART17"]]
 
 
-def test_trading_ends_when_no_one_wants_to_trade_more_and_offers_are_limited():
+def test_trading_is_free_no_limit_of_offers_by_default():
+    # "All players who want to trade now negotiate freely": no limit unless the table sets one.
     table = _to_trading([["ART16"], ["ART17"]])
+    for _ in range(5):
+        table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
+        table.act(BLUE, {"type": "decline", "from": RED})
+    assert any(c["type"] == "offer" for c in GAME.legal(table.state, RED))
+    table.act(RED, {"type": "done"})
+    table.act(BLUE, {"type": "done"})
+    assert table.state["step"] == "layout"
+
+
+def test_a_table_may_limit_the_offers_per_round_option_offers_per_round():
+    table = _to_trading([["ART16"], ["ART17"]], options={"offers_per_round": 2})
+    for _ in range(2):
+        table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
+        table.act(BLUE, {"type": "decline", "from": RED})
+    assert not any(c["type"] == "offer" for c in GAME.legal(table.state, RED))
+    with pytest.raises(Rejected, match="2 offers"):
+        table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
+
+
+def test_rules_version_1_trading_ends_when_no_one_wants_to_trade_more_and_offers_are_limited():
+    table = _to_trading([["ART16"], ["ART17"]], rules=1)
     for _ in range(2):
         table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
         table.act(BLUE, {"type": "decline", "from": RED})
@@ -524,7 +575,7 @@ def test_trading_a_player_done_trading_still_answers_offers():
     table = _to_trading([["ART16"], ["ART17"]])
     table.act(BLUE, {"type": "done"})
     table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART17"})
-    assert GAME.waiting_for(table.state) == [BLUE]
+    assert GAME.waiting_for(table.state) == [RED, BLUE]
     assert GAME.legal(table.state, BLUE) == [{"type": "accept", "from": RED}, {"type": "decline", "from": RED}]
     table.act(BLUE, {"type": "accept", "from": RED})
     assert table.state["hand"] == [["ART17"], ["ART16"]]
@@ -631,8 +682,21 @@ def test_a_late_player_passes_withdraws_or_declines():
     assert GAME.timeout(table.state, RED) == {"type": "withdraw"}
 
 
-def test_trading_one_open_offer_at_a_time_and_an_offer_lapses_when_its_card_leaves_the_hand():
+def test_trading_offers_to_several_players_at_once_one_open_to_each():
     table = _to_trading([["ART16"], ["ART17"], ["ART18"]], players=3)
+    table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART17"})
+    assert RED in GAME.waiting_for(table.state)  # Red may go on trading meanwhile
+    assert not any(c["type"] == "offer" and c["to"] == BLUE for c in GAME.legal(table.state, RED))
+    with pytest.raises(Rejected, match="still open"):
+        table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART18"})
+    table.act(RED, {"type": "offer", "give": "ART16", "to": GREEN, "want": "ART18"})
+    table.act(GREEN, {"type": "accept", "from": RED})  # Red's card goes to Green: the offer to Blue lapses
+    assert table.state["offers"] == []
+    assert table.state["hand"] == [["ART18"], ["ART17"], ["ART16"]]
+
+
+def test_rules_version_1_trading_one_open_offer_at_a_time_and_an_offer_lapses_when_its_card_leaves_the_hand():
+    table = _to_trading([["ART16"], ["ART17"], ["ART18"]], players=3, rules=1)
     table.act(RED, {"type": "offer", "give": "ART16", "to": BLUE, "want": "ART17"})
     assert RED not in GAME.waiting_for(table.state)  # Red waits for Blue's answer
     with pytest.raises(Rejected):
@@ -646,8 +710,9 @@ def test_trading_one_open_offer_at_a_time_and_an_offer_lapses_when_its_card_leav
 def test_option_offers_per_round_sets_the_trading_limit():
     table = Table(GAME, 2, options={"offers_per_round": 1}, seed=b"opt")
     assert table.state["offers_limit"] == 1
+    assert GAME.resolve_options(2) == {"offers_per_round": 0}  # 0: no limit, the default
     with pytest.raises(Rejected):
-        GAME.resolve_options(2, {"offers_per_round": 0})
+        GAME.resolve_options(2, {"offers_per_round": -1})
     with pytest.raises(Rejected):
         GAME.resolve_options(5, {})  # 2 to 4 players
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games.testing import play_with_standins, winners
-from games.zauberschwert import GAME
+from games.zauberschwert import GAME, standin_v1
 from games.zauberschwert.rules import ADV, SPELL_ID
 
 from .helpers import BLUE, GREEN, RED, YELLOW, place_all, table_at
@@ -321,3 +321,51 @@ def test_standin_answers_every_step_of_a_four_player_game_with_a_legal_command()
     for seed in range(4):
         table = play_with_standins(GAME, 4, [RED, BLUE, GREEN, YELLOW], seed=seed)
         assert GAME.result(table.state) is not None
+
+
+def test_standin_saves_its_magic_for_a_creature_it_can_win_instead_of_casting_transformus():
+    # The last cards: Shadows (strength 8) wait in the display; 9 magic pays for them, 5 would not.
+    # The first stand-in cast Transformus every round this late and could leave them unbeaten.
+    table = table_at(
+        players=2, display=("B08", "A04"), mp=[9, 3], spells=[[SPELL_ID["Transformus"]], []], adv_deck=["C02"]
+    )
+    place_all(table, {})
+    assert table.state["step"] == "spells"
+    assert standin_move(table, RED) == {"type": "done"}
+    assert standin_v1.standin(GAME.view(table.state, RED), GAME.legal(table.state, RED))["type"] == "cast"
+
+
+def test_standin_casts_transformus_when_no_creature_is_left_to_pay_for():
+    gone = [c for c in ADV if ADV[c]["type"] == "creature"]  # every creature defeated already
+    table = table_at(players=2, display=("A04", None), mp=[9, 3], spells=[[SPELL_ID["Transformus"]], []], gone=gone)
+    place_all(table, {})
+    assert standin_move(table, RED) == {"type": "cast", "spell": "Transformus"}
+
+
+def test_standin_opens_an_auction_it_must_open_with_the_lowest_bid():
+    table = table_at(players=2, display=("B01", "A04"), start=RED, mp=[6, 3], adv_deck=deck_without("B01", "A04"))
+    place_all(table, {RED: 0, BLUE: 0})
+    assert {"type": "pass"} not in GAME.legal(table.state, RED)
+    assert standin_move(table, RED) == {"type": "bid", "amount": 0}
+
+
+def test_standin_makes_at_most_one_offer_to_each_player_a_round():
+    table = early(players=4, display=("A04", "B03"), hand=[["ART09", "ART21"], ["ART26"], ["ART13"], ["ART17"]])
+    place_all(table, {})
+    asked = []
+    while (move := standin_move(table, RED))["type"] == "offer":
+        asked.append(move["to"])
+        table.act(RED, move)
+        table.act(move["to"], {"type": "decline", "from": RED})
+    assert sorted(asked) == [BLUE, GREEN, YELLOW] and move == {"type": "done"}  # trading by mail ends
+
+
+def test_standin_at_the_magic_cap_fights_a_creature_made_dearer_by_fulmentus():
+    # Goblins 7, raised to 9 by Yellow's Fulmentus: 30 magic leave 21 after paying, more than the
+    # strongest creature to come needs, so the magic paid is spare (a game of stand-ins once
+    # stalled for 15 rounds with every player withdrawing here).
+    table = early(players=4, display=("A07", "B07"), mp=[30, 30, 30, 17], spells=[[], [], [], [SPELL_ID["Fulmentus"]]])
+    place_all(table, {RED: 1})
+    table.act(YELLOW, {"type": "fulmentus", "delta": 2})
+    assert table.state["step"] == "lone" and table.state["fight"]["strength"] == 9
+    assert standin_move(table, RED) == {"type": "fight"}
