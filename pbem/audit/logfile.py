@@ -2,7 +2,7 @@
 
 Pure (the standard library only), for the offline verifier. A file is refused, with the reason,
 when it is larger than `MAX_BYTES`, is not UTF-8, is not JSON, spells a number JSON has no room
-for (NaN, Infinity, 1e999, an integer of thousands of digits), repeats a key within an object
+for (NaN, Infinity, 1e999, an integer of more than 40 digits), repeats a key within an object
 (two readers could take different values), holds a lone UTF-16 surrogate (no hash can be taken
 over it), or nests deeper than `MAX_DEPTH`. JSON nested 100,000 deep is refused by the parser's
 own recursion guard, caught here; the depth of what parsed is then measured without recursion.
@@ -15,6 +15,7 @@ import math
 import re
 
 MAX_BYTES = 64 * 1024 * 1024  # the largest real log is well under a megabyte; 64 MB reads in seconds
+MAX_DIGITS = 40  # the largest integer of the format is 2**64 (20 digits)
 MAX_DEPTH = 64  # real logs nest 9 deep (the file, its events, a payload and what it holds)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -26,7 +27,7 @@ class Unreadable(ValueError):
 def read_bytes(raw: bytes, max_bytes: int = MAX_BYTES):
     """The JSON document in `raw`, or Unreadable with the reason."""
     if len(raw) > max_bytes:
-        raise Unreadable(f"it is {len(raw):,} bytes, more than the {max_bytes:,} a log may have (--max-bytes)")
+        raise Unreadable(f"it is larger than the {max_bytes:,} bytes a log may have (--max-bytes)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -36,7 +37,13 @@ def read_bytes(raw: bytes, max_bytes: int = MAX_BYTES):
 
 def read_text(text: str):
     try:
-        doc = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant, parse_float=_finite)
+        doc = json.loads(
+            text,
+            object_pairs_hook=_no_repeated_keys,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            parse_int=_bounded_int,
+        )
     except RecursionError:
         raise Unreadable(f"it is not JSON this verifier reads: nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:  # JSONDecodeError, the refusals below, an integer of too many digits
@@ -63,6 +70,12 @@ def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-')):,} digits is larger than any a log holds")
+    return int(text)
 
 
 def _finite(text: str) -> float:

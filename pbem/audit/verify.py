@@ -39,6 +39,11 @@ END_TYPES = ("pbem.GameEnded", "pbem.Abandoned")
 # Platform events the header is derived from: every reader must see them.
 HEADER_TYPES = ("pbem.GameCreated", "pbem.GameStarted", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed")
 HEADER_FIELDS = ("kind", "title", "options", "reducer_version", "seed_commitment")
+WITHHELD = (
+    "nothing in this file can be checked: its hashes are withheld (a scheme-1 game before its end "
+    "hides them, since each would confirm a guess at a hidden payload); export the log again once "
+    "the game is over"
+)
 
 
 @dataclass
@@ -150,11 +155,7 @@ def check_scheme(log: Log, found: Findings) -> None:
     """The scheme is the one whose form the first event's hash takes, never the file's word."""
     first, said, game_id = log.events[0], log.game["chain_scheme"], log.game["id"]
     if first["hash"] is None:
-        found.problems.append(
-            "nothing in this file can be checked: its hashes are withheld (a scheme-1 game before its end "
-            "hides them, since each would confirm a guess at a hidden payload); export the log again once "
-            "the game is over"
-        )
+        found.problems.append(WITHHELD)
         raise Stop
     log.scheme = scheme_of_first(game_id, first)
     if log.scheme is None:
@@ -262,9 +263,9 @@ def _check_hashes_v2(log: Log, found: Findings) -> None:
             found.problems.append(
                 f"event {seq}: its time ({ev['created_at']}) differs from the time the chain recorded"
             )
-        if ev["payload"] is not None:
+        pay_key = chain.payload_key(key, game_id, seq) if key else _given_key(ev)
+        if ev["payload"] is not None and pay_key is not None:
             opened += 1
-            pay_key = chain.payload_key(key, game_id, seq) if key else bytes.fromhex(ev["payload_key"])
             if chain.payload_commitment(pay_key, ev["payload"]) != parts["payload"]:
                 found.problems.append(f"event {seq}: its payload differs from what the chain committed to")
         if key is not None and chain.draws_commitment(key, game_id, seq, ev["rng"]) != parts["draws"]:
@@ -282,6 +283,11 @@ def _check_hashes_v2(log: Log, found: Findings) -> None:
             "each event's origin (mail Message-ID, API key) is committed but not exported: "
             "only the server's verify_games opens it"
         )
+
+
+def _given_key(ev: dict) -> bytes | None:
+    """A payload's key as the file gives it (scheme 2 before the end; the format says it is hex)."""
+    return bytes.fromhex(ev["payload_key"]) if "payload_key" in ev else None
 
 
 def check_visibility(log: Log, found: Findings) -> None:
@@ -565,6 +571,21 @@ def verify_document(
     if log.scheme is not None:
         found.acts = acts_by_seat(log)
     return found
+
+
+def verify_bytes(
+    raw: bytes,
+    heads: Sequence[tuple[int, str]] = (),
+    spec: GameSpec | None = None,
+    feed: dict | None = None,
+    max_bytes: int = logfile.MAX_BYTES,
+) -> Findings:
+    """verify_document on a file's bytes, read strictly first (what the command does)."""
+    try:
+        doc = logfile.read_bytes(raw, max_bytes)
+    except logfile.Unreadable as exc:
+        return Findings(problems=[f"the file is no pbem log: {exc}"])
+    return verify_document(doc, heads, spec, feed)
 
 
 # ---------------------------------------------------------------------------------------------
