@@ -15,6 +15,9 @@ and `entry` would change.
 from __future__ import annotations
 
 import hashlib
+import json
+import sys
+from pathlib import Path
 
 from pbem.audit import schema
 
@@ -54,3 +57,64 @@ def check(feed) -> list[str]:
 def heads_of(feed: dict, game_id: int) -> list[tuple[int, str]]:
     """Every head the feed published for one game, in order."""
     return [(e["version"], e["hash"]) for e in feed["entries"] if e["game"] == game_id]
+
+
+def extend(kept: dict | None, page: dict) -> tuple[dict, list[str]]:
+    """A mirror's copy `kept` (None: none yet) with a newly fetched `page` of the entries after its
+    last one; the problems when the page is broken or does not continue the copy (which is what
+    a rewrite of anything the mirror already holds looks like)."""
+    problems = check(page)
+    if problems:
+        return kept or page, problems
+    if kept is None:
+        if page["entries"] and page["entries"][0]["n"] != 1:
+            return page, ["a new mirror starts at entry 1 (fetch ?after=0)"]
+        return page, []
+    old, new = kept["entries"], page["entries"]
+    if old and new and (new[0]["n"] != old[-1]["n"] + 1 or new[0]["prev"] != old[-1]["entry"]):
+        return kept, [
+            f"entry {new[0]['n']} does not continue the copy's last entry {old[-1]['n']}: "
+            "the feed was rewritten after this mirror copied it"
+        ]
+    return {**kept, "entries": old + new, "next_after": None}, []
+
+
+def mirror(url: str, path: str, fetch=None) -> list[str]:
+    """Brings the copy at `path` up to date from the feed at `url` (…/heads.json), page by page;
+    the problems (nothing is written then). `fetch(url) -> bytes` (default: urllib)."""
+    fetch = fetch or _fetch
+    file = Path(path)
+    kept = json.loads(file.read_text(encoding="utf-8")) if file.exists() else None
+    while True:
+        after = kept["entries"][-1]["n"] if kept and kept["entries"] else 0
+        page = json.loads(fetch(f"{url}{'&' if '?' in url else '?'}after={after}"))
+        kept, problems = extend(kept, page)
+        if problems:
+            return problems
+        if not page["entries"] or page.get("next_after") is None:
+            break
+    file.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+    return []
+
+
+def _fetch(url: str) -> bytes:
+    from urllib.request import urlopen  # here: the verifier imports this module and needs no HTTP
+
+    with urlopen(url, timeout=30) as answer:  # noqa: S310 - the feed's address, given by the user
+        return answer.read(64 * 1024 * 1024)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python3 -m pbem.audit.heads_feed URL FILE: mirror the feed at URL into FILE (kept between runs)."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python3 -m pbem.audit.heads_feed https://SITE/heads.json MIRROR.json")
+        return 2
+    problems = mirror(args[0], args[1])
+    for problem in problems:
+        print(f"PROBLEM: {problem}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

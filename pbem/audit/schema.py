@@ -199,7 +199,8 @@ class Validator:
 
             steps.append(step)
         if "if" in schema:
-            steps.append(_if_step(*(self._compile(schema[k]) if k in schema else None for k in ("if", "then", "else"))))
+            then, otherwise = (self._compile(schema[k]) if k in schema else None for k in ("then", "else"))
+            steps.append(_if_step(self._compile(schema["if"]), then, otherwise))
         return steps
 
     def _resolve(self, ref: str) -> dict:
