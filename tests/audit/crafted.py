@@ -17,13 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .forgery import renumber, reseal
+from .forgery import feed_of, renumber, reseal
 
 
 @dataclass(frozen=True)
 class Kind:
     name: str
-    craft: Callable[[dict], dict | bytes | None]  # the forged file; None: not possible on this log
+    # The forged file (or the file and a copy of the heads feed to check it with); None: not
+    # possible on this log.
+    craft: Callable[[dict], dict | bytes | tuple[dict, dict] | None]
     expect: str  # words of the PROBLEM line (alternatives split by " | ": scheme 1's and 2's words)
     fits: str = "any"
     head: bool = False
@@ -919,3 +921,33 @@ def _(doc):
 def _(doc):
     doc["events"][-1]["created_at"] = later(doc["events"][-1]["created_at"])
     return reseal(doc)
+
+
+@kind(
+    "a log rewritten and its chain recomputed, checked with a mirror of the heads feed",
+    "is not in the log",
+    fits="checkable",
+)
+def _(doc):
+    feed = feed_of(doc)
+    doc["events"][1]["created_at"] = later(doc["events"][1]["created_at"])
+    return reseal(doc), feed
+
+
+@kind("a copy of the heads feed with an entry altered", "the heads feed: entry", fits="checkable")
+def _(doc):
+    feed = feed_of(doc)
+    feed["entries"][1]["hash"] = "ab" * 32
+    return doc, feed
+
+
+@kind("a copy of the heads feed with an entry dropped", "the heads feed: entry", fits="checkable")
+def _(doc):
+    feed = feed_of(doc)
+    del feed["entries"][1]
+    return doc, feed
+
+
+@kind("a copy of the heads feed that is no feed", "the heads feed: it breaks the format", fits="checkable")
+def _(doc):
+    return doc, {"format": "pbem-heads", "format_version": 1, "entries": [{"n": "1"}]}

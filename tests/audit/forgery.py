@@ -109,3 +109,21 @@ def renumber(doc: dict) -> dict:
     for position, ev in enumerate(doc["events"], start=1):
         ev["seq"] = position
     return doc
+
+
+def feed_of(doc: dict, every: int = 10) -> dict:
+    """A copy of the public heads feed as a mirror kept it while the game went on: this game's
+    head at every `every`-th event and at its last, between entries of another game."""
+    from pbem.audit import heads_feed
+
+    game_id, entries, prev = doc["game"]["id"], [], heads_feed.GENESIS
+    versions = [ev["seq"] for ev in doc["events"] if ev["seq"] % every == 0] + [doc["events"][-1]["seq"]]
+    heads = []
+    for version in sorted(set(versions)):
+        heads += [(game_id + 1000, 1, "cd" * 32), (game_id, version, doc["events"][version - 1]["hash"])]
+    for n, (game, version, head) in enumerate(heads, start=1):
+        at = doc["events"][-1]["created_at"]
+        entry = heads_feed.entry_hash(n, game, version, head, at, prev)
+        entries.append({"n": n, "game": game, "version": version, "hash": head, "at": at, "prev": prev, "entry": entry})
+        prev = entry
+    return {"format": heads_feed.FORMAT, "format_version": heads_feed.FORMAT_VERSION, "entries": entries}

@@ -33,19 +33,23 @@ FITS = {
 
 
 def crafted(kind: Kind):
-    """(log name, forged bytes, heads a player holds) for every recorded log the attack fits."""
+    """(log name, forged bytes, what the player holds: heads and a copy of the heads feed) for
+    every recorded log the attack fits."""
     for name in forgery.names():
         doc = forgery.load(name)
         if forgery.kind_of(doc) not in FITS[kind.fits]:
             continue
         heads = [(doc["head"]["version"], doc["head"]["hash"])] if kind.head else []
-        forged = kind.craft(doc)
+        forged, feed = kind.craft(doc), None
+        if isinstance(forged, tuple):
+            forged, feed = forged
         if forged is not None:
-            yield name, forged if isinstance(forged, bytes) else json.dumps(forged).encode(), heads
+            yield name, forged if isinstance(forged, bytes) else json.dumps(forged).encode(), (heads, feed)
 
 
-def checked(name: str, raw: bytes, heads) -> verify.Findings:
-    return verify.verify_bytes(raw, heads, forgery.spec_for(forgery.load(name)))
+def checked(name: str, raw: bytes, held) -> verify.Findings:
+    heads, feed = held
+    return verify.verify_bytes(raw, heads, forgery.spec_for(forgery.load(name)), feed)
 
 
 def fails_as_expected(kind: Kind, found: verify.Findings) -> bool:

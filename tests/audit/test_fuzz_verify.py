@@ -100,10 +100,24 @@ def mutate(doc: dict, operation: str, steps: list[int], value, other: int) -> bo
     return True
 
 
-def same_file(a: dict, b: dict) -> bool:
-    """Equal as JSON but for the export's time, which nothing covers and nothing depends on."""
-    strip = lambda d: {k: v for k, v in d.items() if k != "exported_at"} if isinstance(d, dict) else d  # noqa: E731
-    return chain.canonical(strip(a)) == chain.canonical(strip(b))
+def same_file(a, b: dict) -> bool:
+    """Equal as JSON but for what nothing covers and nothing depends on: the export's time, and
+    which reader it names when every reader of the two sees the same events (before anything is
+    hidden, a seat's export and a spectator's are one file)."""
+    return isinstance(a, dict) and chain.canonical(_essence(a)) == chain.canonical(_essence(b))
+
+
+def _essence(doc: dict):
+    essence = {k: v for k, v in doc.items() if k != "exported_at"}
+    reader, events = doc.get("reader"), doc.get("events")
+    if isinstance(reader, dict) and isinstance(events, list) and all(isinstance(ev, dict) for ev in events):
+        seat = reader.get("seat")
+        seen = [
+            ev.get("visible_to") is None or (isinstance(ev.get("visible_to"), list) and seat in ev["visible_to"])
+            for ev in events
+        ]
+        essence["reader"] = {**reader, "seat": seen}
+    return essence
 
 
 def byte_mutation(raw: bytes, where: int, how: int) -> bytes:
