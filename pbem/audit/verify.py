@@ -711,7 +711,11 @@ def main(argv: list[str] | None = None) -> int:
     except logfile.Unreadable as exc:
         print(f"PROBLEM: {args.heads_feed}: {exc}")
         return 1
-    found = verify_document(doc, heads, feed=feed)
+    try:
+        found = verify_document(doc, heads, feed=feed)
+    except Exception as exc:  # noqa: BLE001 - fail closed: a file that trips the verifier is not verified
+        print(f"PROBLEM: the verifier could not finish on this file ({type(exc).__name__}: {exc}); please report it")
+        return 1
     print(report(found, args.acts))
     return 0 if found.ok else 1
 

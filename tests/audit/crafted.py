@@ -644,9 +644,9 @@ def _(doc):
     return doc
 
 
-@kind("the status changed (finished to abandoned)", "the file says the game is abandoned", fits="complete")
+@kind("the status changed (finished to abandoned, or back)", "the file says the game is", fits="complete")
 def _(doc):
-    doc["game"]["status"] = "abandoned"
+    doc["game"]["status"] = "abandoned" if doc["game"]["status"] == "finished" else "finished"
     return doc
 
 
@@ -810,9 +810,10 @@ def _(doc):
     return reseal(doc, final=False)
 
 
-@kind("cut before GameEnded, final recomputed", "a complete log holds exactly one end", fits="complete")
+@kind("cut before GameEnded (or Abandoned), final recomputed", "a complete log holds exactly one end", fits="complete")
 def _(doc):
-    doc["events"] = doc["events"][: of_type(doc, "pbem.GameEnded")]
+    end = index_of(doc, lambda ev: ev["type"] in ("pbem.GameEnded", "pbem.Abandoned"))
+    doc["events"] = doc["events"][:end]
     return reseal(doc)
 
 
@@ -841,6 +842,8 @@ def _(doc):
 
 @kind("the end's scores changed, chain recomputed", "the end records", fits="complete")
 def _(doc):
+    if of_type(doc, "pbem.GameEnded") is None:
+        return None  # abandoned: no scores recorded at the end
     end = doc["events"][of_type(doc, "pbem.GameEnded")]["payload"]
     end["scores"][0] += 10
     return reseal(doc)
@@ -904,7 +907,7 @@ def _(doc):
     head=True,
 )
 def _(doc):
-    i = index_of(doc, lambda ev: ev["type"] == "pbem.Said")
+    i = index_of(doc, lambda ev: ev["type"] in ("pbem.Said", "pbem.Abandoned"))
     doc["events"][i]["payload"]["text"] = "I resign"
     return reseal(doc)
 

@@ -25,7 +25,7 @@ from django.core.management import call_command
 from pbem.audit import verify
 from pbem.log import chain, eventlog
 from pbem.models import Game
-from pbem.play import desk, services
+from pbem.play import desk, services, standins
 from pbem.play.runner import Actor, ServiceError
 from pbem.registry import get_game
 
@@ -110,3 +110,27 @@ def test_record(kind, players, options, scheme, monkeypatch):
     for what, doc in docs.items():
         path = LOGS / f"scheme{scheme}_{kind}_{what}.json"
         path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+@pytest.mark.parametrize("scheme", chain.SCHEMES)
+def test_record_abandoned_with_a_stand_in(scheme, monkeypatch):
+    """An end of the other kind: Elven Castle with seat 1 played by the stand-in from the start,
+    abandoned by the Master of Seals part way (its log ends with pbem.Abandoned and the seed)."""
+    monkeypatch.setattr(chain, "LATEST", scheme)
+    cast = [services.PlayerSpec(name, f"{name.lower()}@example.org") for name in CAST[:3]]
+    game = services.create_game("elven_castle", cast, {}, standin_seats=(1,))
+    pick = random.Random(f"abandoned-{scheme}")
+    for _ in range(12):
+        standins.play(game.pk)
+        game.refresh_from_db()
+        if not bot_move(game, pick):
+            break
+    desk.abandon_game(game.pk, DESK, "the players agreed to stop")
+    game.refresh_from_db()
+    assert game.status == "abandoned"
+    doc = exported(game)
+    found = verify.verify_document(doc)
+    assert found.ok, found.problems
+    assert any(ev["actor_kind"] == "standin" for ev in doc["events"])
+    path = LOGS / f"scheme{scheme}_elven_castle_abandoned.json"
+    path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")

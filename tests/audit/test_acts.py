@@ -70,3 +70,11 @@ def test_an_act_moved_to_another_seat_shows_under_that_seat_and_fails_against_th
     found = verify.verify_document(doc, [true_head])
     assert any(line.startswith(f"seat 0 (Alice) #{move['seq']} ") for line in found.acts)
     assert found.problems and "so the log changed after that head was given out" in found.problems[0]
+
+
+def test_a_move_the_stand_in_made_for_a_seat_is_listed_as_the_stand_ins():
+    doc = forgery.load("scheme2_elven_castle_abandoned")
+    by_standin = [ev["seq"] for ev in doc["events"] if ev["actor_kind"] == "standin"]
+    lines = [line for line in acts(doc) if "(by the stand-in)" in line]
+    assert by_standin and [int(line.split(" #")[1].split()[0]) for line in lines] == by_standin
+    assert all(line.startswith("seat 1 (Bob) (by the stand-in) #") for line in lines)

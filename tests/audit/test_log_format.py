@@ -176,3 +176,19 @@ def test_a_draw_of_more_than_2_to_the_64_outcomes_is_refused_at_once_not_looped_
     with pytest.raises(ValueError):
         Rng(b"seed", 1).randbelow(0)
     assert rederive(b"seed", 1, [[2**64 + 1, 5]]) is False and rederive(b"seed", 1, [[0, 0]]) is False
+
+
+def test_a_file_that_trips_the_verifier_itself_is_not_verified(tmp_path, capsys, monkeypatch):
+    """Fail closed: were a check ever to raise on some file (none does on any crafted or fuzzed
+    one), the command says PROBLEM and exits 1 rather than ending in a traceback."""
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(forgery.load("scheme2_elfenland_seat1")))
+
+    def broken(log, found):
+        raise KeyError("parts")
+
+    monkeypatch.setattr(verify, "CHECKS", [verify.check_format, broken])
+    assert verify.main([str(path)]) == 1
+    assert capsys.readouterr().out == (
+        "PROBLEM: the verifier could not finish on this file (KeyError: 'parts'); please report it\n"
+    )
