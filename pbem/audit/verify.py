@@ -115,7 +115,10 @@ class Log:
 
 
 # ---------------------------------------------------------------------------------------------
-# The checks, in order: each adds what it found; one that raises Stop ends the checking.
+# The checks, in order: each adds what it found; one that raises Stop ends the checking. A new
+# check (the clocks re-derived from the deadline events, say) is one more function, listed in
+# CHECKS in its place and in pbem/CHAIN.md's list; the recorded logs, crafted logs and fuzzer
+# (tests/audit/) then hold it to every file they make.
 # ---------------------------------------------------------------------------------------------
 
 
