@@ -59,40 +59,47 @@ def heads_of(feed: dict, game_id: int) -> list[tuple[int, str]]:
     return [(e["version"], e["hash"]) for e in feed["entries"] if e["game"] == game_id]
 
 
-def extend(kept: dict | None, page: dict) -> tuple[dict, list[str]]:
-    """A mirror's copy `kept` (None: none yet) with a newly fetched `page` of the entries after its
-    last one; the problems when the page is broken or does not continue the copy (which is what
-    a rewrite of anything the mirror already holds looks like)."""
+def extend(kept: dict | None, page: dict) -> tuple[dict | None, list[str]]:
+    """A mirror's copy `kept` (None: none yet) with a newly fetched `page`; the problems when the
+    page is broken, when an entry the copy holds differs from it (a rewrite), or when the page
+    does not continue the copy."""
     problems = check(page)
     if problems:
-        return kept or page, problems
-    if kept is None:
-        if page["entries"] and page["entries"][0]["n"] != 1:
-            return page, ["a new mirror starts at entry 1 (fetch ?after=0)"]
-        return page, []
-    old, new = kept["entries"], page["entries"]
-    if old and new and (new[0]["n"] != old[-1]["n"] + 1 or new[0]["prev"] != old[-1]["entry"]):
+        return kept, problems
+    old, new = (kept or {"entries": []})["entries"], page["entries"]
+    if not old:
+        if new and new[0]["n"] != 1:
+            return kept, ["a new mirror starts at entry 1 (fetch ?after=0)"]
+        return {**page, "next_after": None}, []
+    first = old[0]["n"]
+    for entry in new:
+        if entry["n"] <= old[-1]["n"] and entry["n"] >= first and entry != old[entry["n"] - first]:
+            return kept, [f"entry {entry['n']} is not what this mirror copied: the feed was rewritten since"]
+    fresh = [entry for entry in new if entry["n"] > old[-1]["n"]]
+    if fresh and (fresh[0]["n"] != old[-1]["n"] + 1 or fresh[0]["prev"] != old[-1]["entry"]):
         return kept, [
-            f"entry {new[0]['n']} does not continue the copy's last entry {old[-1]['n']}: "
+            f"entry {fresh[0]['n']} does not continue the copy's last entry {old[-1]['n']}: "
             "the feed was rewritten after this mirror copied it"
         ]
-    return {**kept, "entries": old + new, "next_after": None}, []
+    return {**(kept or {}), "entries": old + fresh, "next_after": None}, []
 
 
-def mirror(url: str, path: str, fetch=None) -> list[str]:
-    """Brings the copy at `path` up to date from the feed at `url` (…/heads.json), page by page;
-    the problems (nothing is written then). `fetch(url) -> bytes` (default: urllib)."""
+def mirror(url: str, path: str, fetch=None, full: bool = False) -> list[str]:
+    """Brings the copy at `path` up to date from the feed at `url` (…/heads.json), page by page,
+    fetching again the last entry it holds (which must not have changed), or with `full` every
+    entry from the first; the problems (nothing is written then). `fetch(url) -> bytes`
+    (default: urllib)."""
     fetch = fetch or _fetch
     file = Path(path)
     kept = json.loads(file.read_text(encoding="utf-8")) if file.exists() else None
-    while True:
-        after = kept["entries"][-1]["n"] if kept and kept["entries"] else 0
+    held = kept["entries"] if kept else []
+    after = 0 if full or not held else held[-1]["n"] - 1
+    while after is not None:
         page = json.loads(fetch(f"{url}{'&' if '?' in url else '?'}after={after}"))
         kept, problems = extend(kept, page)
         if problems:
             return problems
-        if not page["entries"] or page.get("next_after") is None:
-            break
+        after = page.get("next_after")
     file.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
     return []
 
@@ -105,12 +112,15 @@ def _fetch(url: str) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python3 -m pbem.audit.heads_feed URL FILE: mirror the feed at URL into FILE (kept between runs)."""
+    """python3 -m pbem.audit.heads_feed URL FILE [--full]: mirror the feed at URL into FILE (kept
+    between runs); --full fetches and compares every entry again, not only the last one held."""
     args = sys.argv[1:] if argv is None else argv
+    full = "--full" in args
+    args = [a for a in args if a != "--full"]
     if len(args) != 2:
-        print("usage: python3 -m pbem.audit.heads_feed https://SITE/heads.json MIRROR.json")
+        print("usage: python3 -m pbem.audit.heads_feed https://SITE/heads.json MIRROR.json [--full]")
         return 2
-    problems = mirror(args[0], args[1])
+    problems = mirror(args[0], args[1], full=full)
     for problem in problems:
         print(f"PROBLEM: {problem}")
     return 1 if problems else 0

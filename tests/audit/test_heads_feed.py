@@ -186,7 +186,7 @@ def test_an_owner_who_rewrites_the_log_and_the_feed_is_caught_by_a_mirror(make_g
     move(game)  # play goes on; the next entry links to the rewritten feed
     tasks.publish_heads()
     assert heads_feed.mirror("/heads.json", str(copy), fetch) == [
-        "entry 2 does not continue the copy's last entry 1: the feed was rewritten after this mirror copied it"
+        "entry 1 is not what this mirror copied: the feed was rewritten since"
     ]
     doc = exported(Game.objects.get(pk=game.pk))
     problems = verify.verify_document(doc, spec=toy(doc), feed=json.loads(copy.read_text())).problems
@@ -216,3 +216,22 @@ def rewrite_log_and_feed(game: Game) -> None:
         cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
         cursor.execute("ALTER TABLE pbem_headentry ENABLE TRIGGER pbem_headentry_no_update")
     eventlog.cache_clear()
+
+
+@requires_postgres
+def test_an_entry_rewritten_without_its_hash_is_seen_by_a_full_check_of_a_mirror(make_game, client, tmp_path):
+    fetch = lambda url: client.get(url).content  # noqa: E731
+    for _ in range(3):
+        make_game(2)
+    tasks.publish_heads()
+    copy = tmp_path / "heads.json"
+    assert heads_feed.mirror("/heads.json", str(copy), fetch) == []
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE pbem_headentry DISABLE TRIGGER pbem_headentry_no_update")
+        HeadEntry.objects.filter(n=1).update(head_hash="ab" * 32)
+        cursor.execute("ALTER TABLE pbem_headentry ENABLE TRIGGER pbem_headentry_no_update")
+    assert heads_feed.mirror("/heads.json", str(copy), fetch) == []  # the last entry it holds is unchanged
+    assert heads_feed.mirror("/heads.json", str(copy), fetch, full=True) == [
+        "entry 1: its hash does not follow from what it says: the entry was altered"
+    ]
+    assert heads_feed.check(json.loads(copy.read_text())) == []  # the copy kept what was published
