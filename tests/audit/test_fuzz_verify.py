@@ -9,7 +9,8 @@ The default run is short (PBEM_FUZZ_EXAMPLES, 150 examples); the long run is mar
 
     PBEM_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest -m soak -s tests/audit/test_fuzz_verify.py
 
-and prints how many mutations it tried and how each was refused.
+and prints how many mutations it tried and how each was refused (PBEM_FUZZ_PROGRESS=FILE: the
+counts so far, written every 500 mutations).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import os
 import signal
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,6 +33,8 @@ from . import forgery
 NAMES = forgery.names()
 HANG_SECONDS = 60
 TRIED: Counter = Counter()
+# A long run writes its counts here every 500 mutations (PBEM_FUZZ_PROGRESS=FILE).
+PROGRESS = Path(os.environ["PBEM_FUZZ_PROGRESS"]) if os.environ.get("PBEM_FUZZ_PROGRESS") else None
 
 # Values a mutation may put anywhere: JSON of every type, with the edges the format bounds.
 SCALARS = st.one_of(
@@ -167,6 +171,8 @@ def never_passes(case) -> None:
         signal.alarm(0)
     assert not found.ok, f"a mutation of {name} ({how}) verified:\n{verify.report(found)}"
     TRIED[f"{how}: {found.problems[0].split(':')[0][:50]}"] += 1
+    if PROGRESS and sum(TRIED.values()) % 500 == 0:
+        PROGRESS.write_text(summary())
 
 
 def _hang(signum, frame):
@@ -202,11 +208,14 @@ def test_no_mutation_of_a_real_log_verifies_long_run(case):
     never_passes(case)
 
 
+def summary() -> str:
+    counted = sum(n for how, n in TRIED.items() if not how.startswith("unchanged"))
+    lines = [f"fuzzed the verifier with {counted} mutations of {len(NAMES)} recorded logs, none verified:"]
+    return "\n".join(lines + [f"  {n:6}  {how}" for how, n in TRIED.most_common()]) + "\n"
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _tell():
     yield
     if TRIED:
-        counted = sum(n for how, n in TRIED.items() if not how.startswith("unchanged"))
-        print(f"\nfuzzed the verifier with {counted} mutations of {len(NAMES)} recorded logs, none verified:")
-        for how, n in TRIED.most_common():
-            print(f"  {n:6}  {how}")
+        print("\n" + summary())
