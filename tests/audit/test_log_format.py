@@ -62,14 +62,19 @@ def test_ours_and_the_reference_agree_on_every_recorded_log():
         assert ours.errors(doc) == [] and theirs.is_valid(doc), name
 
 
+# The reference implementation takes a second or more on the largest logs: the smaller ones
+# have every part of the format and keep the run short.
+SMALL = [name for name in forgery.names() if (forgery.LOGS / f"{name}.json").stat().st_size < 100_000]
+
+
 @settings(
-    max_examples=300,
+    max_examples=200,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(
-    st.sampled_from(forgery.names()),
+    st.sampled_from(SMALL),
     st.lists(
         st.tuples(
             st.sampled_from(("replace", "drop", "add", "swap", "nudge", "repeat")),
