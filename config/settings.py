@@ -329,6 +329,8 @@ CELERY_BEAT_SCHEDULE = {
     "pbem-digests": {"task": "pbem.tasks.send_digests", "schedule": 3600.0},
     "pbem-poll-imap": {"task": "pbem.tasks.poll_imap", "schedule": float(os.environ.get("PBEM_IMAP_EVERY", "60"))},
     "pbem-prune": {"task": "pbem.tasks.prune", "schedule": float(os.environ.get("PBEM_PRUNE_EVERY", "3600"))},
+    # The public heads feed (/heads.json): each game's new chain head, appended (pbem/CHAIN.md).
+    "pbem-heads": {"task": "pbem.tasks.publish_heads", "schedule": float(os.environ.get("PBEM_HEADS_EVERY", "60"))},
 }
 # How long done notices and processed inbound mail are kept before the prune timer deletes them
 # (pbem/ops/pruning.py: the newest mailed chain head of each game is always kept).

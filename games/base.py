@@ -342,12 +342,16 @@ def _did_you_mean(word: str, candidates) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+MAX_OUTCOMES = 2**64  # the most outcomes one draw may have: one 64-bit word decides it
+
+
 class Rng:
     """Every random outcome of a game, derived from its secret seed and an event number.
 
     Stream: block i = HMAC-SHA256(key=seed, msg=f"pbem:{seq}:{i}"), read as big-endian 64-bit
     words. randbelow(n) takes the next word w and accepts it when w < 2**64 - (2**64 % n),
-    giving w % n (rejection sampling, so no bias). Every other method is built on randbelow,
+    giving w % n (rejection sampling, so no bias). One word bounds a draw: n is at most 2**64
+    (above it no word would ever be accepted, and the loop would never end). Every other method is built on randbelow,
     and each call is logged in `draws` as [n, outcome], so anyone holding the revealed seed can
     re-derive every outcome (see `rederive`).
     """
@@ -367,8 +371,8 @@ class Rng:
         return self._words.pop(0)
 
     def randbelow(self, n: int) -> int:
-        if n < 1:
-            raise ValueError("randbelow needs n >= 1")
+        if not 1 <= n <= MAX_OUTCOMES:
+            raise ValueError(f"randbelow needs 1 <= n <= 2**64, not {n}")
         limit = 2**64 - (2**64 % n)
         while True:
             word = self._word()
@@ -402,9 +406,13 @@ class Rng:
 
 
 def rederive(seed: bytes, seq: int, draws: list[list[int]]) -> bool:
-    """True when `draws` (as recorded) are exactly what the seed gives at event `seq`."""
+    """True when `draws` (as recorded) are exactly what the seed gives at event `seq`; False too
+    for a draw that no Rng could have made (n out of 1 .. 2**64)."""
     rng = Rng(seed, seq)
-    return all(rng.randbelow(n) == value for n, value in draws)
+    try:
+        return all(rng.randbelow(n) == value for n, value in draws)
+    except ValueError:
+        return False
 
 
 # ---------------------------------------------------------------------------------------------

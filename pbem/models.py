@@ -362,3 +362,22 @@ class DeadlineTimer(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="deadlinetimer_unique_seat")]
         indexes = [models.Index(fields=["due_at"], name="deadlinetimer_due", condition=models.Q(due_at__isnull=False))]
+
+
+class HeadEntry(models.Model):
+    """One entry of the public heads feed (/heads.json): a game's chain head at a time, chained
+    to the entry before it (pbem/audit/heads_feed.py, pbem/CHAIN.md). Appended by the timers
+    (pbem.audit.publish), never changed: the database refuses an UPDATE or a DELETE, and a
+    mirror that kept any entry's hash sees a rewrite of everything up to it."""
+
+    n = models.BigIntegerField(primary_key=True)  # 1, 2, 3 … without a gap
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False)
+    version = models.IntegerField()
+    head_hash = models.CharField(max_length=64)
+    published_at = models.DateTimeField()
+    prev = models.CharField(max_length=64)  # the previous entry's `entry` (64 zeros before the first)
+    entry = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["n"]
+        indexes = [models.Index(fields=["game", "-version"], name="headentry_game_version")]

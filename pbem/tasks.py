@@ -123,6 +123,15 @@ def prune() -> dict:
 
 @shared_task(ignore_result=True)
 @timer
+def publish_heads() -> int:
+    """Beat: every game's new chain head appended to the public heads feed (/heads.json)."""
+    from pbem.audit import publish
+
+    return publish.publish()
+
+
+@shared_task(ignore_result=True)
+@timer
 def poll_imap() -> int:
     """Beat: stores every new message of the IMAP folder (when IMAP settings are given)."""
     if not settings.PBEM_IMAP_HOST:

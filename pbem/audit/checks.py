@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 
 from games.base import rederive
+from pbem.audit import publish
 from pbem.log import anchors, chain, eventlog
 from pbem.models import Event, Game, Snapshot
 from pbem.registry import get_game
@@ -156,7 +157,8 @@ def _walk(game: Game) -> Report:
 
 
 def _check_heads(game: Game, heads, report: Report) -> None:
-    """Heads held outside the database: those given, and every one the outbox mailed out."""
+    """Heads held outside the database: those given, every one the outbox mailed out, and every
+    one the public heads feed published (its mirrors hold them)."""
     for version, digest in heads:
         check = anchors.check_head(game, version, digest)
         if not check.contained:
@@ -165,6 +167,11 @@ def _check_heads(game: Game, heads, report: Report) -> None:
         report.heads_checked += 1
         if not mailed.check.contained:
             report.problems.append(f"{mailed.describe()}: {mailed.check.message}")
+    for version, digest in publish.published_heads(game.pk):
+        report.heads_checked += 1
+        check = anchors.check_head(game, version, digest)
+        if not check.contained:
+            report.problems.append(f"the public heads feed's head: {check.message}")
 
 
 def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:

@@ -90,6 +90,19 @@ def apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
         _stand_in_leaves(meta, data["seat"])
 
 
+def status_of(meta: dict) -> str:
+    """The game's status as its platform events leave it (the read model's and the verifier's)."""
+    if meta["abandoned"]:
+        return "abandoned"
+    if meta["ended"]:
+        return "finished"
+    if not meta["started"]:
+        return "open"
+    if meta["paused"]:
+        return "paused"
+    return "running"
+
+
 def _stand_in_leaves(meta: dict, seat: int) -> None:
     if seat in meta.get("standins", ()):
         meta["standins"].remove(seat)

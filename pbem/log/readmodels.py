@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from pbem.log import eventlog
+from pbem.log import eventlog, fold
 from pbem.log.fold import scores_with_corrections  # noqa: F401 - pure, shared with the offline verifier
 from pbem.models import Game, GameStatus
 
@@ -21,16 +21,7 @@ def awaited_seats(spec, state) -> list[int]:
 
 
 def game_status(state) -> str:
-    meta = state["meta"]
-    if meta["abandoned"]:
-        return GameStatus.ABANDONED
-    if meta["ended"]:
-        return GameStatus.FINISHED
-    if not meta["started"]:
-        return GameStatus.OPEN
-    if meta["paused"]:
-        return GameStatus.PAUSED
-    return GameStatus.RUNNING
+    return GameStatus(fold.status_of(state["meta"]))
 
 
 def rebuild(game: Game) -> dict:

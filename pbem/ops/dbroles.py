@@ -6,7 +6,8 @@ module, still as the owner, grants the service role (the user of DATABASE_URL) w
 service needs and nothing more:
 
 - every table: SELECT, INSERT, UPDATE, DELETE; never TRUNCATE, REFERENCES or TRIGGER;
-- pbem_event, the log: SELECT and INSERT only (no UPDATE, DELETE or TRUNCATE);
+- pbem_event, the log, and pbem_headentry, the public heads feed: SELECT and INSERT only (no
+  UPDATE, DELETE or TRUNCATE);
 - django_migrations: SELECT only (the service reads which migrations ran, never records one);
 - every sequence: USAGE and SELECT (an insert draws its id from one);
 - the same by default for tables and sequences the owner creates later, until the next migrate
@@ -22,7 +23,7 @@ from django.conf import settings
 from django.db import connections
 
 OWNER_ALIAS = "owner"
-APPEND_ONLY_TABLES = ("pbem_event",)
+APPEND_ONLY_TABLES = ("pbem_event", "pbem_headentry")
 READ_ONLY_TABLES = ("django_migrations",)
 
 

@@ -23,7 +23,7 @@ from ninja.responses import Status
 from pydantic import AfterValidator
 
 from games.base import may_act
-from pbem.audit import checks, export
+from pbem.audit import checks, export, publish
 from pbem.log import anchors, chain, eventlog
 from pbem.models import Game, GameStatus, Seat
 from pbem.ops import ratelimit
@@ -899,6 +899,19 @@ def export_log(request: HttpRequest, game_id: int, token: str | None = Header(No
     game = _game(game_id)
     seat = _seat(request, game, token, required=False)
     return export.document(game, seat.number if seat else None)
+
+
+@api.get(
+    "/heads",
+    response={200: dict, **E422},
+    summary="The public heads feed: every game's chain heads, chained entry to entry (?after=N)",
+    description="The entries after `after`, at most `limit` (1000); `next_after` is where the next page "
+    "starts (null at the end). Each entry's `entry` hash covers it and the previous entry's hash, so a "
+    "mirror detects any rewrite; `python -m pbem.verify LOG --heads-feed COPY` holds a log to every head "
+    "published for its game. The format is described in pbem/CHAIN.md.",
+)
+def heads(request: HttpRequest, after: int = Query(0, ge=0, le=2**62), limit: int = Query(1000, ge=1, le=1000)):
+    return publish.page(after, limit)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games.base import may_act
-from pbem.audit import checks, export
+from pbem.audit import checks, export, publish
 from pbem.doors import inbox
 from pbem.log import anchors, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
@@ -615,6 +615,23 @@ def seat_log(request, token: str):
     if isinstance(seat, HttpResponse):
         return seat
     return _private(_log_download(seat.game, seat))
+
+
+@require_http_methods(["GET", "HEAD"])
+def heads_feed(request):
+    """The public heads feed (pbem/audit/publish.py): ?after=N gives the entries after N, a page
+    at a time; `next_after` says where the next page starts. Anyone may mirror it."""
+    try:
+        after = int(request.GET.get("after", "0"))
+        limit = int(request.GET.get("limit", str(publish.PAGE)))
+    except ValueError:
+        return JsonResponse({"code": "bad_request", "message": "after and limit are whole numbers"}, status=400)
+    if after < 0 or after > 2**62 or limit < 1:
+        return JsonResponse({"code": "bad_request", "message": "after >= 0 and limit >= 1"}, status=400)
+    response = JsonResponse(publish.page(after, limit))
+    response["Cache-Control"] = "public, max-age=30"
+    response["Access-Control-Allow-Origin"] = "*"  # a mirror may read it from anywhere
+    return response
 
 
 # ---------------------------------------------------------------------------------------------

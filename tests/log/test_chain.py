@@ -15,7 +15,14 @@ from pbem.log import chain
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "tests" / "chain_logs"
-PURE = ("pbem.log.chain", "pbem.log.fold", "pbem.audit.verify")
+PURE = (
+    "pbem.log.chain",
+    "pbem.log.fold",
+    "pbem.audit.verify",
+    "pbem.audit.schema",
+    "pbem.audit.logfile",
+    "pbem.audit.heads_feed",
+)
 
 
 def recorded(scheme: int) -> dict:
@@ -102,7 +109,9 @@ def test_the_verifier_exits_1_with_the_reason_when_it_cannot_read_a_log(tmp_path
     del cut["events"][3]["parts"]
     good.write_text(json.dumps(cut))
     assert verify.main([str(good)]) == 1
-    assert "is not a complete pbem log" in capsys.readouterr().out
+    assert "breaks the format of a pbem-log 1 file (pbem-log-1.schema.json): events[3]: 'parts' is missing" in (
+        capsys.readouterr().out
+    )
 
 
 def test_a_head_is_read_from_a_pasted_notice_or_on_its_own():
