@@ -1,7 +1,7 @@
 from django.http import JsonResponse
 from django.urls import path, re_path
 
-from pbem.web import api, views
+from pbem.web import api, onetap, views
 
 # No app namespace: django-ninja reverses its own "api" namespace from the root.
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("play/<str:token>/history/", views.seat_history, name="pbem-seat_history"),
     path("play/<str:token>/wait", views.seat_wait, name="pbem-seat_wait"),
     path("play/<str:token>/log.json", views.seat_log, name="pbem-seat_log"),
+    path("tap/<str:link>/", onetap.tap, name="pbem-tap"),
     path("health/", views.health_check, name="pbem-health"),
     path("api/", api.urls()),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.
