@@ -184,7 +184,8 @@ def recipients(notice: Notice) -> list[str]:
 def render(notice: Notice) -> Rendered:
     context = build_context(notice)
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
-    text = fit(render_to_string(f"pbem/email/{kind}.txt", context).strip()) + "\n"
+    # Blank lines left by the parts a notice does not have are one blank line.
+    text = re.sub(r"\n{3,}", "\n\n", fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
     html: str = render_to_string(f"pbem/email/{kind}.html", context)
     if context.get("picture_args"):
         html = _with_picture(context, kind, text, html)

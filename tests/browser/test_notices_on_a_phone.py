@@ -92,49 +92,52 @@ def label_px(kind: str, notice: Notice, shown_width: float | None) -> float | No
     return round(size * shown_width / svg_width(svg), 1) if size else None
 
 
-@pytest.fixture(scope="module")
-def chromium():
+def measured(markups: list[tuple[str, str]], kind: str) -> list[dict]:
+    """Each notice's HTML (with its pictures resolved) as Chromium lays it out at 320, 390 and
+    1280 px; screenshots at 390 and 1280 px. (The browser runs after every database read: its
+    event loop would make Django refuse them.)"""
+    seen = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM,
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        yield browser
-        browser.close()
+        try:
+            for moment, markup in markups:
+                widths = {}
+                for width in (320, 390, 1280):
+                    page = browser.new_page(viewport={"width": width, "height": 800})
+                    page.set_content(markup, wait_until="load")
+                    widths[width] = page.evaluate(MEASURE)
+                    if width != 320:
+                        page.screenshot(path=str(ARTIFACTS / f"{kind}-{moment}-{width}.png"), full_page=True)
+                    page.close()
+                seen.append(widths)
+        finally:
+            browser.close()
+    return seen
 
 
 @pytest.mark.parametrize("kind", FIVE_GAMES)
-def test_a_notice_at_the_start_middle_and_end_fits_a_phone_and_weighs_at_most_60_kb(
-    kind, chromium, db, settings, mailoutbox
-):
+def test_a_notice_at_the_start_middle_and_end_fits_a_phone_and_weighs_at_most_60_kb(kind, db, settings):
     settings.PBEM_NOTICE_DISPATCH = "none"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    figures = []
+    mails = []
     for moment, notice in three_notices(kind):
         raw = as_sent_after_the_previous_one(notice)
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
-        markup, _resolved = as_a_client_shows_it(parsed)
-        seen = {}
-        for width in (320, 390, 1280):
-            page = chromium.new_page(viewport={"width": width, "height": 800})
-            try:
-                page.set_content(markup, wait_until="load")
-                seen[width] = page.evaluate(MEASURE)
-                if width != 320:
-                    page.screenshot(path=str(ARTIFACTS / f"{kind}-{moment}-{width}.png"), full_page=True)
-            finally:
-                page.close()
         png = next((p.get_payload(decode=True) for p in parsed.walk() if p.get_content_type() == "image/png"), b"")
-        figures.append(
-            (moment, notice.kind, len(raw), len(png), seen[390], label_px(kind, notice, seen[390]["imgWidth"]))
-        )
+        mails.append((moment, notice, raw, png, as_a_client_shows_it(parsed)[0]))
+    layouts = measured([(moment, markup) for moment, _notice, _raw, _png, markup in mails], kind)
+    with open(ARTIFACTS / "summary.txt", "a") as summary:
+        for (moment, notice, raw, png, _markup), seen in zip(mails, layouts):
+            label = label_px(kind, notice, seen[390]["imgWidth"])
+            summary.write(
+                f"{kind:14} {moment:6} {notice.kind:6} mail {len(raw):6} B  picture {len(png):6} B "
+                f"({pictures.png_size(png)[0] if png else 0} px wide)  scrollWidth@320 {seen[320]['scrollWidth']} "
+                f"@390 {seen[390]['scrollWidth']}  smallest label at 390 px: {label} px\n"
+            )
+    for (moment, _notice, raw, _png, _markup), seen in zip(mails, layouts):
         for width in (320, 390):
             assert seen[width]["scrollWidth"] <= width, f"{kind} {moment}: scrolls sideways at {width} px"
         assert len(raw) <= WEIGHT_LIMIT, f"{kind} {moment}: {len(raw)} bytes"
-    with open(ARTIFACTS / "summary.txt", "a") as summary:
-        for moment, notice_kind, size, png, at390, label in figures:
-            summary.write(
-                f"{kind:14} {moment:6} {notice_kind:6} mail {size:6} B  picture {png:6} B "
-                f"({pictures.png_size(png)[0] if png else 0} px wide)  scrollWidth@390 {at390['scrollWidth']}  "
-                f"smallest label {label} px\n"
-            )
