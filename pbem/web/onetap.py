@@ -80,7 +80,7 @@ def _confirmed(request, seat: Seat, tapped: taps.Tap, line: str, expected: int |
         ratelimit.check_submission(seat.pk)
     except ratelimit.Limited as exc:
         return _refused(request, Refused("Slow down", str(exc), 429, seat))
-    message = inbox.store_submission(seat, line, expected, channel="web", key=tapped.key)
+    message = inbox.store_submission(seat, line, expected, channel="web", key=tapped.key, by_link=True)
     return redirect(f"{reverse('pbem-seat', args=[addressing.token_for(seat)])}?sub={message.pk}#outcome")
 
 

@@ -139,3 +139,31 @@ def test_each_code_also_opens_a_reply_with_the_move_written_out(duel):
     query = parse_qs(target.query)
     assert query["body"] == [outbound.render(notice).text.split("    1  ")[1].split("\n")[0]]
     assert query["subject"][0].startswith("Re: Your move: Dice Duel")
+
+
+def test_a_tapped_move_that_ends_the_turn_brings_no_mail(client, duel, mailoutbox):
+    game, seats, _tokens = duel
+    _notice, html = turn_notice_html(game, 0)
+    client.post(path_of(tap_links(html)[1]))
+    process_last(seats[0])
+    assert not Notice.objects.filter(game=game, seat=seats[0]).exclude(kind="turn", version=_notice.version).exists()
+
+
+def test_a_tapped_move_that_leaves_the_turn_with_its_player_brings_the_next_links(client, make_game):
+    """Bob wins the round and claims it: his turn goes on, so the next notice (with the next
+    links) comes by mail; a player who plays by mail has no other."""
+    game = make_game(2)
+    hands = eventlog.load(game).state["game"]["hands"]
+    services.submit(game.pk, 0, f"play {min(hands[0])}")
+    services.submit(game.pk, 1, f"play {max(hands[1])}")
+    game.refresh_from_db()
+    winner = game.awaited[0]
+    notice = Notice.objects.filter(game=game, kind="turn", seat__number=winner).order_by("-id").first()
+    html = outbound.render(Notice.objects.select_related("game", "seat").get(pk=notice.pk)).html
+    seat = notice.seat
+    assert client.post(path_of(tap_links(html)[1])).status_code == 302
+    message = process_last(seat)
+    game.refresh_from_db()
+    if winner in game.awaited:  # the next round awaits the winner too: the next links by mail
+        follow = Notice.objects.filter(game=game, seat=seat, kind="turn", version=message.result_version)
+        assert follow.count() == 1
