@@ -135,3 +135,18 @@ def test_the_invitation_wraps_within_80_columns_without_orphans(db, settings, ma
         assert len(line) <= 80
         if len(previous) > 60 and line.strip() and not line.startswith("http"):
             assert len(line.split()) > 1 or line.strip().endswith(":"), f"an orphan: {line!r}"
+
+
+def test_a_labelled_code_is_read_as_the_code_not_as_the_games_move_help(db, settings, mailoutbox):
+    """'move: 9' in Elfenland: the code 9, which the notice did not offer; not Elfenland's help
+    for its own 'move' command."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    from tests.conftest import CAST
+
+    game = services.create_game("elfenland", CAST[:3], {})
+    send_all()
+    game.refresh_from_db()
+    address = CAST[game.awaited[0]].email
+    message = deliver(reply("gmail", received(mailoutbox, address), "move: 9", sender=address))
+    assert (message.status, message.error_code) == ("refused", "no_such_code"), message.outcome
+    assert "not 9" in message.outcome and "move to" not in message.outcome
