@@ -9,7 +9,8 @@ to be folded into the next one, so nothing here is folded that a person would no
 Printed, for round 1, once with the defaults and once with every player on "notices every"
 (the old default): the mails each player got (their own turn notices, the answers to their
 replies, and news), in bytes too, the turns the others took, and the most news any player got
-in one turn of another player. Beside them the figure the issue measured before: 77 mails,
+in one turn of another player (a turn: the moves one seat makes while the game awaits it in
+one phase). Beside them the figure the issue measured before: 77 mails,
 11.9 MB. Needs PostgreSQL (BENCH_DATABASE_URL), like bench.run; its own database.
 """
 
@@ -66,7 +67,7 @@ def play_round(notices: str | None) -> dict:
     game = services.create_game("elfenland", players, {}, notices=notices)
     spec = get_game("elfenland")
     sending.send_pending(game.pk)
-    turns: list[int] = []  # the seat of each turn, in order
+    turns: list[tuple] = []  # each turn, in order: (seat, round, phase); a new phase is a new turn
     news_in_turn: Counter = Counter()  # (turn index, seat) -> news mails
     serial = 0
     while True:
@@ -74,8 +75,8 @@ def play_round(notices: str | None) -> dict:
         if game.round != 1 or game.status != "running":
             break
         seat = game.awaited[0]
-        if not turns or turns[-1] != seat:
-            turns.append(seat)
+        if not turns or turns[-1] != (seat, game.round, game.phase):
+            turns.append((seat, game.round, game.phase))
         state = eventlog.load(game).state
         command = standins.choose(spec, state["game"], seat)
         newest = Notice.objects.filter(game=game, seat__number=seat, status="sent").order_by("-id").first()
@@ -96,7 +97,7 @@ def play_round(notices: str | None) -> dict:
         per_player[who] += 1
         sizes[who] += len(sent.message().as_bytes())
         kinds[Notice.objects.get(pk=int(sent.extra_headers["X-Pbem-Notice"])).kind] += 1
-    others = {seat: sum(1 for s in turns if s != seat) for seat in range(3)}
+    others = {seat: sum(1 for turn in turns if turn[0] != seat) for seat in range(3)}
     most = max(news_in_turn.values(), default=0)
     Game.objects.filter(pk=game.pk).update(status="abandoned")
     return {"per_player": per_player, "bytes": sizes, "kinds": kinds, "others": others, "most": most}
