@@ -28,10 +28,12 @@ def seeded(seed_hex: str):
     field = Game._meta.get_field("seed")
     default = field.default
     field.default = lambda: seed_hex
+    field.__dict__.pop("_get_default", None)  # Django keeps the default it made first (a cached property)
     try:
         yield
     finally:
         field.default = default
+        field.__dict__.pop("_get_default", None)
 
 
 def state_of(game: Game) -> dict:
