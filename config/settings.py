@@ -291,6 +291,12 @@ LOGGING["handlers"]["console"]["formatter"] = "line"
 # "on_commit": queue notices for sending when the transaction commits; "none": leave them in the
 # outbox for the periodic sweep (the benchmark measures the command service alone that way).
 PBEM_NOTICE_DISPATCH = os.environ.get("PBEM_NOTICE_DISPATCH", "on_commit")
+# News and confirmations wait this many seconds before they go out: a notice to the same seat
+# that follows within them (the player's turn, after stand-ins moved at once) tells them, and
+# they are not sent on their own (pbem.mail.sending.superseded_news, fold_answers). 0: at once.
+PBEM_NOTICE_FOLD_SECONDS = float(os.environ.get("PBEM_NOTICE_FOLD_SECONDS", "10"))
+# How long the one-tap move links in a notice work (pbem.play.taps), in hours.
+PBEM_TAP_LINK_HOURS = int(os.environ.get("PBEM_TAP_LINK_HOURS", str(14 * 24)))
 
 # --- play by email: inbound limits, reminders, the beat schedule (pbem.mail, pbem.tasks) ----------
 # A reply larger than this is answered "too large" and kept as its headers only; the SMTP

@@ -112,9 +112,27 @@ def duration_text(seconds: int) -> str:
 
 
 class NoticePreference(models.TextChoices):
+    """How a seat hears of the other players' moves (its own turns are always mailed)."""
+
+    TURN = "turn", "once per turn of another player"
+    ROUND = "round", "once per round"
     EVERY = "every", "every move"
     DIGEST = "digest", "a daily digest"
     NONE = "none", "nothing"
+
+
+class PlayerSettings(models.Model):
+    """A player's own defaults, by address, for the games they join from now on: how they hear
+    of the others' moves, and whether news mails carry the board's picture. Set with
+    'notices default …' from any game; a game's seat keeps its own choice."""
+
+    email = models.EmailField(unique=True)  # stored lower-case
+    notice_preference = models.CharField(max_length=8, choices=NoticePreference.choices, default=NoticePreference.TURN)
+    news_pictures = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.email}: notices {self.notice_preference}"
 
 
 class Seat(models.Model):
@@ -126,7 +144,9 @@ class Seat(models.Model):
     # Bumped when the player is replaced: tokens of older generations stop working at once.
     token_generation = models.PositiveIntegerField(default=1)
     invite_accepted = models.BooleanField(default=True)
-    notice_preference = models.CharField(max_length=8, choices=NoticePreference.choices, default=NoticePreference.EVERY)
+    notice_preference = models.CharField(max_length=8, choices=NoticePreference.choices, default=NoticePreference.TURN)
+    # News mails carry the board's picture only when the player asked (notices … pictures).
+    news_pictures = models.BooleanField(default=False)
     away_until = models.DateTimeField(null=True, blank=True)
     away_days_used = models.PositiveIntegerField(default=0)
     last_notice_version = models.PositiveIntegerField(default=0)

@@ -1,7 +1,7 @@
 from django.http import JsonResponse
 from django.urls import path, re_path
 
-from pbem.web import api, views
+from pbem.web import api, onetap, views
 
 # No app namespace: django-ninja reverses its own "api" namespace from the root.
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("play/<str:token>/wait", views.seat_wait, name="pbem-seat_wait"),
     path("play/<str:token>/log.json", views.seat_log, name="pbem-seat_log"),
     path("heads.json", views.heads_feed, name="pbem-heads"),
+    path("tap/<str:link>/", onetap.tap, name="pbem-tap"),
     path("health/", views.health_check, name="pbem-health"),
     path("api/", api.urls()),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.

@@ -12,6 +12,9 @@ os.environ.setdefault("PBEM_DATA_DIR", os.path.join(os.path.dirname(__file__), "
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 os.environ.setdefault("MAILGUN_WEBHOOK_SIGNING_KEY", secrets.token_hex(16))
 os.environ.setdefault("ANYMAIL_WEBHOOK_SECRET", f"mailgun:{secrets.token_hex(12)}")
+# Notices go out at once in tests (and in the processes they start); the tests of folding news
+# and confirmations into the next notice set their own wait.
+os.environ.setdefault("PBEM_NOTICE_FOLD_SECONDS", "0")
 
 from config.settings import *  # noqa: E402,F403
 

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def store_submission(
-    seat: Seat, text: str, expected_version: int | None, channel: str = "web", key: str = ""
+    seat: Seat, text: str, expected_version: int | None, channel: str = "web", key: str = "", by_link: bool = False
 ) -> InboundMessage:
     """Stores a web-form (or API) submission for `seat`; a Celery task applies it after commit.
 
@@ -36,6 +36,7 @@ def store_submission(
     hence the same Message-ID, and gets the row stored the first time: applied once.
     The page shows the result from the returned row once processed: `status` (applied, refused,
     answered), `outcome` (what was applied, or why not, in words) and `result_version`.
+    `by_link`: a move confirmed from a notice's one-tap link (submissions.read_web).
     """
     body = {
         "seat_id": seat.pk,
@@ -45,6 +46,8 @@ def store_submission(
         "expected_version": expected_version,
         "channel": channel,
     }
+    if by_link:
+        body["by_link"] = True
     unique = f"{seat.pk}-{key}" if key else uuid.uuid4().hex
     message_id = f"<{channel}-{unique}@{settings.PBEM_MAIL_DOMAIN}>"
     try:

@@ -33,9 +33,8 @@ def process(inbound_id: int) -> InboundMessage | None:
             message = rows.lock_inbound(inbound_id)
             if message is None or message.status != InboundStatus.RECEIVED:
                 return message
-            answer = None
             if message.channel in WEB_CHANNELS:
-                submissions.read_web(message)
+                answer = submissions.read_web(message)
             else:
                 answer = replies.process_mail(message)
             message.processed_at = timezone.now()

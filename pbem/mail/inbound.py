@@ -15,6 +15,7 @@ import functools
 import hashlib
 import html
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email.errors import HeaderParseError
 from email.header import Header, decode_header, make_header
@@ -42,7 +43,11 @@ ATTRIBUTION_RE = re.compile(
 )
 DIVIDER_RE = re.compile(
     r"^(_{8,}|-{3,} ?(original message|urspr[üu]ngliche nachricht|message d'origine|mensaje original)"
-    r" ?-{3,})$",
+    r" ?-{3,}"
+    # A notice forwarded to the reply address with the move written above it (Gmail, Thunderbird,
+    # Outlook, Apple Mail, in English, German, French, Spanish): nothing below it is the player's.
+    r"|-{2,} ?(forwarded message|weitergeleitete nachricht|message transf[ée]r[ée]|mensaje reenviado)"
+    r" ?-{2,}|begin forwarded message:?|anfang der weitergeleiteten nachricht:?|d[ée]but du message r[ée]exp[ée]di[ée]\s*:?)$",
     re.I,
 )
 OUTLOOK_HEADER_RE = re.compile(
@@ -369,7 +374,7 @@ def body_and_signature(msg) -> tuple[str, list[str]]:
     """The body as text, and the lines of an HTML signature block (kept apart from the text, so
     a Thunderbird or Outlook signature never runs into the orders)."""
     plain, rich = None, None
-    for part in msg.walk():
+    for part in _own_parts(msg):
         if part.is_multipart() or part.get_content_disposition() == "attachment":
             continue
         ctype = part.get_content_type()
@@ -384,6 +389,18 @@ def body_and_signature(msg) -> tuple[str, list[str]]:
     if rich is not None:
         return html_text_and_signature(rich)
     return plain or "", []
+
+
+def _own_parts(msg):
+    """The parts of the message itself, depth first: not those of a message forwarded inside it
+    as message/rfc822 (a notice forwarded as an attachment holds a text part of its own, with
+    every code of the notice in it)."""
+    yield msg
+    if msg.get_content_type() == "message/rfc822":
+        return
+    payload = msg.get_payload() if msg.is_multipart() else None
+    for part in payload or ():
+        yield from _own_parts(part)
 
 
 def unflow(text: str, delsp: bool = False) -> str:
@@ -657,8 +674,9 @@ MAX_SIGNATURE_LINES = 8  # lines after a sign-off taken as its signature
 
 
 def looks_like_platform_order(line: str) -> bool:
+    """A platform command, or a code alone on its line ("1 👍" is a code only once read loosely)."""
     words = line.split(None, 1)
-    return bool(words) and (words[0].lower() in PLATFORM_ORDERS or bool(CODE_LINE_RE.match(words[0])))
+    return bool(words) and (words[0].lower() in PLATFORM_ORDERS or bool(CODE_LINE_RE.match(line.strip())))
 
 
 def looks_like_prose(line: str, sender_name: str = "") -> bool:
@@ -669,6 +687,8 @@ def looks_like_prose(line: str, sender_name: str = "") -> bool:
 
 
 def _is_name(line: str, sender_name: str) -> bool:
+    """The sender's own name (from their From header, or the seat's name: the caller may give
+    both) or initials on a line of their own, with or without a dash before it ("-Carol")."""
     stripped = line.strip().lstrip("-–—~ ").rstrip(".! ")
     if not stripped or any(ch.isdigit() for ch in stripped):
         return False
@@ -680,47 +700,171 @@ def _is_name(line: str, sender_name: str) -> bool:
     return bool(re.fullmatch(r"[A-Z]{1,3}\.?", stripped))
 
 
+@dataclass
+class Reading:
+    """The new lines of a reply as orders and prose: each order as read, the number (1-based,
+    among the non-blank new lines) of the line it came from, the lines left out, and the lines
+    read loosely ("Hi! 1" read as "1"), as (written, read)."""
+
+    orders: list[str]
+    positions: list[int]
+    ignored: list[str]
+    loosened: list[tuple[str, str]]
+
+
 def split_prose(
     lines: list[str], sender_name: str = "", signature: list[str] | None = None, order_like=looks_like_platform_order
 ) -> tuple[list[str], list[str]]:
+    """The orders in the new lines, and every line left out as prose (read_lines without the
+    line numbers and the loose readings)."""
+    reading = read_lines(lines, sender_name, signature, order_like)
+    return reading.orders, reading.ignored
+
+
+def read_lines(
+    lines: list[str], sender_name: str = "", signature: list[str] | None = None, order_like=looks_like_platform_order
+) -> Reading:
     """The orders in the new lines, and every line left out as prose, in the order written.
 
     Left out: greetings before the first order ("Hi all,"); thanks and sign-offs ("Cheers,",
-    "Thanks!", "Best, Bob"); the sender's own name or initials on a line of its own; and after the
-    last sign-off, when no order follows it, up to MAX_SIGNATURE_LINES lines of signature (a name,
-    a company, a phone number). `order_like(line)` says a line is an order whatever it looks like;
-    a line that is neither prose nor an order is kept, for the game to refuse by name."""
+    "Thanks!", "Best, Bob"); the sender's own name or initials on a line of their own, with or
+    without a dash ("-Carol"); and after the last sign-off, when no order follows it, up to
+    MAX_SIGNATURE_LINES lines of signature (a name, a company, a phone number).
+    `order_like(line)` says a line is an order whatever it looks like. A line that is not, as
+    written, may be one read loosely (`loosely`): "Hi! 1", "1 👍", "- 1", "move: 1" are "1". A
+    line that is neither prose nor an order is kept, for the game to refuse by name."""
     signature = list(signature or [])
     asked: dict[str, bool] = {}
 
-    ask = order_like
-
     def is_order(line: str) -> bool:  # asked once a line: a game may parse it to tell
         if line not in asked:
-            asked[line] = ask(line)
+            asked[line] = order_like(line)
         return asked[line]
 
-    kinds = ["order"] * len(lines)
-    for index, line in enumerate(lines):
-        if is_order(line):
+    read = [_read_one(line, is_order) for line in lines]
+    kinds = ["order" if found is not None else _prose_kind(line, sender_name) for line, found in zip(lines, read)]
+    _greetings_before_orders(lines, kinds)
+    _signature_after_signoff(kinds, read)
+    reading = Reading([], [], [], [])
+    for number, (line, kind, found) in enumerate(zip(lines, kinds, read, strict=True), start=1):
+        if kind != "order":
+            reading.ignored.append(line)
             continue
-        if SIGNOFF_RE.match(line):
-            kinds[index] = "signoff"
-        elif _is_name(line, sender_name) or FOOTER_RE.match(line):
-            kinds[index] = "prose"
-    # Greetings count only before the first order.
+        reading.orders.append(found if found is not None else line)
+        reading.positions.append(number)
+        if found is not None and found != line:
+            reading.loosened.append((line, found))
+    reading.ignored += signature
+    return reading
+
+
+def _read_one(line: str, is_order) -> str | None:
+    """The order a line holds, as written or read loosely; None when it holds none."""
+    if is_order(line):
+        return line
+    labelled = LABELLED_CODE_RE.match(line)
+    if labelled:  # "move: 1", "my choice - 2": the code (a game's own command would have read)
+        return labelled.group("code")
+    return next((variant for variant in loosely(line) if is_order(variant)), None)
+
+
+def _prose_kind(line: str, sender_name: str) -> str:
+    if SIGNOFF_RE.match(line):
+        return "signoff"
+    if _is_name(line, sender_name) or FOOTER_RE.match(line):
+        return "prose"
+    return "unknown"
+
+
+def _greetings_before_orders(lines: list[str], kinds: list[str]) -> None:
+    """Greetings count only before the first order (or the first line meant as one)."""
     for index, line in enumerate(lines):
-        if kinds[index] == "order" and GREETING_RE.match(line) and not is_order(line):
-            kinds[index] = "prose"
-            continue
         if kinds[index] == "order":
-            break
-    # A signature without "-- ": what follows the first sign-off after the last order-like line.
-    last_order = max((i for i, line in enumerate(lines) if is_order(line)), default=-1)
-    first_signoff = next((i for i in range(last_order + 1, len(lines)) if kinds[i] == "signoff"), None)
-    if first_signoff is not None and len(lines) - first_signoff - 1 <= MAX_SIGNATURE_LINES:
-        for index in range(first_signoff + 1, len(lines)):
+            return
+        if kinds[index] == "unknown":
+            if not GREETING_RE.match(line):
+                return
+            kinds[index] = "prose"
+
+
+def _signature_after_signoff(kinds: list[str], read: list[str | None]) -> None:
+    """A signature without "-- ": what follows the first sign-off after the last order."""
+    last_order = max((i for i, found in enumerate(read) if found is not None), default=-1)
+    first_signoff = next((i for i in range(last_order + 1, len(kinds)) if kinds[i] == "signoff"), None)
+    if first_signoff is not None and len(kinds) - first_signoff - 1 <= MAX_SIGNATURE_LINES:
+        for index in range(first_signoff + 1, len(kinds)):
             kinds[index] = "signoff" if kinds[index] == "signoff" else "prose"
-    orders = [line for line, kind in zip(lines, kinds, strict=True) if kind == "order"]
-    ignored = [line for line, kind in zip(lines, kinds, strict=True) if kind != "order"]
-    return orders, ignored + signature
+    for index, kind in enumerate(kinds):
+        if kind == "unknown":
+            kinds[index] = "order"  # neither prose nor an order: kept, for the game to refuse by name
+
+
+# ---------------------------------------------------------------------------------------------
+# Loose readings: the few ways people wrap a code or a command in a line of their own
+# ---------------------------------------------------------------------------------------------
+
+# Words people put before a code: "move: 1", "my choice - 2", "code 3".
+CODE_LABELS = r"(?:my |the )?(?:move|choice|option|code|answer|order|reply)"
+CODE_LABEL_RE = re.compile(rf"^{CODE_LABELS}$", re.I)
+LABELLED_CODE_RE = re.compile(rf"^{CODE_LABELS}\s*[:=-]\s*#?(?P<code>\d{{1,3}})\W*$", re.I)
+LABEL_RE = re.compile(r"^(?P<label>[^\W\d][\w ]{0,14}?)\s*[:=]\s*(?P<rest>\S.*)$", re.I)
+LIST_MARKER_RE = re.compile(r"^(?:[-*•–—+>]|\d{1,2}[.)])\s+(?=\S)")
+GREETING_LEAD_RE = re.compile(
+    r"^(hi|hello|hey|hiya|howdy|dear|morning|evening|hallo|moin|servus|bonjour|salut|hola|ciao|hoi)\b"
+    r"[^0-9:]{0,30}?[,!.;]+\s*(?P<rest>\S.*)$",
+    re.I,
+)
+
+
+def loosely(line: str) -> list[str]:
+    """The line with what people put around an order taken off, one thing after another: a
+    greeting before it ("Hi! 1"), a list mark ("- 1", "* play 3"), a label ("move: 1", or
+    "play: 3" as "play 3"), and symbols and punctuation after it ("1 👍", "play 3!"). Fewest
+    changes first; the caller takes the first that reads as an order."""
+    found: list[str] = []
+    todo = [line]
+    for _ in range(3):
+        nxt = []
+        for text in todo:
+            for variant in _loosened_once(text):
+                if variant and variant != line and variant not in found:
+                    found.append(variant)
+                    nxt.append(variant)
+        todo = nxt
+    return found
+
+
+def _loosened_once(text: str) -> list[str]:
+    out = []
+    greeting = GREETING_LEAD_RE.match(text)
+    if greeting:
+        out.append(greeting.group("rest"))
+    marker = LIST_MARKER_RE.match(text)
+    if marker:
+        out.append(text[marker.end() :])
+    label = LABEL_RE.match(text)
+    if label:
+        # "move: 1" is code 1; "play: 3" is the command "play 3".
+        if CODE_LABEL_RE.match(label.group("label")):
+            out.append(label.group("rest"))
+        out.append(f"{label.group('label')} {label.group('rest')}")
+    trimmed = _without_trailing_symbols(text)
+    if trimmed != text:
+        out.append(trimmed)
+    return out
+
+
+def _without_trailing_symbols(text: str) -> str:
+    """The text without the symbols, punctuation and joiners it ends with (emoji, "!", "👍🏽")."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or unicodedata.category(text[end - 1])[0] in "SPCM"):
+        end -= 1
+    return text[:end]
+
+
+def loose_note(loosened: list[tuple[str, str]]) -> str:
+    """ "Read 'Hi! 1' as '1'." for the answer ("" when every order was read as written)."""
+    if not loosened:
+        return ""
+    shown = ", ".join(f"'{written[:60]}' as '{read[:60]}'" for written, read in loosened[:8])
+    return f"\n\nRead {shown}."

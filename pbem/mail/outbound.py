@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from email.mime.image import MIMEImage
 from email.policy import Compat32
 from email.utils import formatdate, parseaddr
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -33,8 +34,8 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.mail import pictures
-from pbem.models import Event, Game, Notice, Seat, Snapshot
-from pbem.play import addressing, choosing, selectors, signing
+from pbem.models import Event, Game, Notice, NoticePreference, Seat, Snapshot
+from pbem.play import addressing, choosing, selectors, signing, taps
 from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
@@ -46,21 +47,21 @@ HEAD_HEADER = "X-Pbem-Head"
 SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
 
 SUBJECTS = {
-    "turn": "{title} #{game}: round {round}, {phase}: your move {tag}",
-    "reminder": "Reminder: {title} #{game}: round {round}, {phase}: your move {tag}",
-    "news": "{title} #{game}: round {round}, {phase}: news {tag}",
-    "digest": "{title} #{game}: today's news {tag}",
-    "final": "{title} #{game}: the game is over {tag}",
+    "turn": "Your move: {title} #{game}{at} {tag}",
+    "reminder": "Reminder, your move: {title} #{game}{at} {tag}",
+    "news": "News: {title} #{game}{at} {tag}",
+    "digest": "Today's news: {title} #{game}{at} {tag}",
+    "final": "Game over: {title} #{game} {tag}",
     "answer": "Re: {subject}",
     "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
     "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
     "holdended": "[Master of Seals] {title} #{game}: {seat_name}'s deadline runs again",
     "timedout": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played",
-    "replaced": "{title} #{game}: your seat has a new player",
-    "welcome": "{title} #{game}: round {round}, {phase}: you take over a seat {tag}",
-    "correction": "{title} #{game}: your score was corrected {tag}",
-    "standin": "{title} #{game}: the stand-in plays your seat; reply 'back' to play it again {tag}",
-    "invitation": "Invitation to a game of {title} (game #{game}) {tag}",
+    "replaced": "New player in your seat: {title} #{game}",
+    "welcome": "Your seat: {title} #{game}{at}: you take it over {tag}",
+    "correction": "Score corrected: {title} #{game} {tag}",
+    "standin": "Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}",
+    "invitation": "Invitation: a game of {title} (game #{game}) {tag}",
 }
 
 
@@ -148,9 +149,6 @@ class Rendered:
     pictures: list = field(default_factory=list)  # pictures.Picture, shown inline by the HTML part
 
 
-PICTURE_KINDS = {"turn", "news", "final", "reminder", "welcome", "digest"}  # the notices that show the board
-
-
 def seat_of(notice: Notice) -> Seat:
     """The seat of a notice that has a seat_id (the callers check it first)."""
     seat = notice.seat
@@ -186,10 +184,11 @@ def recipients(notice: Notice) -> list[str]:
 def render(notice: Notice) -> Rendered:
     context = build_context(notice)
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
-    subject = SUBJECTS[kind].format(**context["subject_fields"])
-    subject = re.sub(r"\s+", " ", subject).strip()[:250]
-    text = fit(render_to_string(f"pbem/email/{kind}.txt", context).strip()) + "\n"
-    html = render_to_string(f"pbem/email/{kind}.html", context)
+    # Blank lines left by the parts a notice does not have are one blank line.
+    text = re.sub(r"\n{3,}", "\n\n", fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
+    html: str = render_to_string(f"pbem/email/{kind}.html", context)
+    if context.get("picture_args"):
+        html = _with_picture(context, kind, text, html)
     headers = {
         "From": settings.DEFAULT_FROM_EMAIL,
         "Message-ID": notice_message_id(notice),
@@ -211,7 +210,27 @@ def render(notice: Notice) -> Rendered:
         # The chain head as the text quotes it, machine-readable: an anchor in the player's mailbox
         # (the outbox keeps it too, see pbem/log/anchors.py).
         headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
-    return Rendered(subject, text, html, recipients(notice), headers, context.get("pictures", []))
+    return Rendered(context["subject"], text, html, recipients(notice), headers, context.get("pictures", []))
+
+
+# What a notice spends besides its text and HTML: its headers, the MIME parts' own headers and
+# boundaries (measured: 1.3-1.6 kB), and the <img> tag with its alt text.
+HEADERS_ESTIMATE = 2_000
+IMG_TAG_ESTIMATE = 400
+
+
+def _with_picture(context: dict, kind: str, text: str, html: str) -> str:
+    """The board picture, made to fit what the notice's text and HTML leave of its budget
+    (pictures.NOTICE_BUDGET), and the HTML written again to show it; the HTML as it was when
+    there is no picture to show."""
+    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE + IMG_TAG_ESTIMATE
+    spec, game_state, seat, cid, alt = context["picture_args"]
+    found = pictures.picture(spec, game_state, seat, cid, alt, budget=pictures.picture_budget(rest))
+    if found is None:
+        return html
+    context["pictures"] = [found]
+    context["board_picture"] = found
+    return render_to_string(f"pbem/email/{kind}.html", context)
 
 
 class _QuickFold(Compat32):
@@ -538,8 +557,27 @@ def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple])
 
 
 # ---------------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------------
 # What each kind of notice says
 # ---------------------------------------------------------------------------------------------
+
+# The kinds of notice that speak of the seat's own turn: they list its moves, as codes and links.
+OPTION_KINDS = ("turn", "reminder", "answer", "welcome")
+# The kinds of notice that carry the board as a picture; news and digests only for a seat that
+# asked for it (notices … pictures): a picture is most of a notice's weight.
+PICTURE_KINDS = {"turn", "final", "reminder", "welcome"}
+NEWS_PICTURE_KINDS = {"news", "digest"}
+
+
+@dataclass
+class Option:
+    """A move the notice offers: its code, the command it stands for, and the links that make it
+    (a one-tap link to a confirming page; a mailto: that opens a reply with it filled in)."""
+
+    code: int
+    line: str
+    tap_url: str = ""
+    mailto: str = ""
 
 
 def build_context(notice: Notice) -> dict:
@@ -549,79 +587,104 @@ def build_context(notice: Notice) -> dict:
         "base_url": settings.PBEM_BASE_URL,
         "domain": settings.PBEM_MAIL_DOMAIN,
     }
-    fields = {
-        "title": "",
-        "game": notice.game_id or "",
-        "round": "",
-        "phase": "",
-        "tag": "",
-        "subject": "",
-        "seat_name": "",
-    }
-    game = notice.game
-    if game is not None:
-        spec = get_game(game.kind)
-        version = notice.version or game.version
-        loaded = eventlog.load(game, at=min(version, game.version))
-        state = loaded.state
-        summary = spec.summary(state["game"]) if state["game"] is not None else {}
-        names = state["meta"]["names"] or selectors.seat_names(game)
-        # The log is append-only: the head at a version is one query for every notice of a batch.
-        head = eventlog.shared(
-            ("head", game.pk, loaded.version),
-            lambda: Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first(),
-        )
-        # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
-        head = (head or game.head_hash) if selectors.hashes_public(game) else ""
-        ctx.update(
-            game=game,
-            spec=spec,
-            names=names,
-            head_hash=head,
-            version=loaded.version,
-            ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
-            round=summary.get("round", ""),
-            phase=summary.get("phase", ""),
-            audit_url=audit_url(game.pk),
-            # Read only by the templates that show them (final, correction, answer): looked up then.
-            standings=_lazy(lambda: _standings(game, state, names)),
-            seed=state["meta"].get("seed"),
-        )
-        fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"])
-        other = (notice.context or {}).get("seat")
-        if other is not None and 0 <= int(other) < len(names):
-            fields["seat_name"] = ctx["other_name"] = names[int(other)]
-        if notice.seat_id:
-            seat = seat_of(notice)
-            ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
-            if notice.kind in PICTURE_KINDS and ctx["board"]:
-                alt = (
-                    f"The board of {game.title or spec.title} (game #{game.pk}) at version {loaded.version}, "
-                    f"as {seat.name} sees it; the text part of this mail has it in words."
-                )
-                found = pictures.picture(
-                    spec,
-                    state["game"],
-                    seat.number,
-                    f"board.n{notice.pk}.v{loaded.version}@{settings.PBEM_MAIL_DOMAIN}",
-                    alt,
-                )
-                ctx["pictures"] = [found] if found else []
-                ctx["board_picture"] = found
-            fields["tag"] = ctx.get("tag") or subject_tag(seat)
-            if notice.kind == "invitation":
-                # A fixed text: the title and the names are the creator's words, and an invitation
-                # to an address nobody confirmed must not carry them (pbem/SECURITY.md).
-                creator = game.seats.order_by("number").values_list("email", flat=True).first()
-                ctx.update(accept_url=invite_url(seat), creator_email=creator)
-                fields["title"] = spec.title
+    fields: dict[str, object] = dict.fromkeys(("title", "round", "phase", "at", "tag", "subject", "seat_name"), "")
+    fields["game"] = notice.game_id or ""
+    if notice.game is not None:
+        _game_context(ctx, fields, notice, notice.game)
     if "text" in ctx["extra"]:
         ctx["answer_text"] = wrap(ctx["extra"]["text"])
     if ctx["extra"].get("board"):
         ctx["answer_board"] = fit(ctx["extra"]["board"])
     fields["subject"] = _answer_subject(notice)
     ctx["subject_fields"] = fields
+    ctx["subject"] = subject_of(notice, ctx)
+    _mailto_links(ctx)
     return ctx
+
+
+def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
+    spec = get_game(game.kind)
+    version = notice.version or game.version
+    loaded = eventlog.load(game, at=min(version, game.version))
+    state = loaded.state
+    summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    names = state["meta"]["names"] or selectors.seat_names(game)
+    # The log is append-only: the head at a version is one query for every notice of a batch.
+    head = eventlog.shared(
+        ("head", game.pk, loaded.version),
+        lambda: Event.objects.filter(game=game, seq=loaded.version).values_list("hash", flat=True).first(),
+    )
+    # A scheme-1 game's head would confirm guesses at hidden payloads: quoted only once it is over.
+    head = (head or game.head_hash) if selectors.hashes_public(game) else ""
+    colours = list(spec.colours or ())[: len(names)]
+    ctx.update(
+        game=game,
+        spec=spec,
+        names=names,
+        head_hash=head,
+        version=loaded.version,
+        ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
+        round=summary.get("round", ""),
+        phase=summary.get("phase", ""),
+        audit_url=audit_url(game.pk),
+        # Who is who when a board names seats by colour ("P2 blue"): the players by seat.
+        seating=[f"{n + 1} {name} ({colour})" for n, (name, colour) in enumerate(zip(names, colours)) if colour],
+        # Read only by the templates that show them (final, correction, answer): looked up then.
+        standings=_lazy(lambda: _standings(game, state, names, colours)),
+        seed=state["meta"].get("seed"),
+    )
+    where = f", round {ctx['round']}" if ctx["round"] not in ("", None) else ""
+    fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"], at=where)
+    other = (notice.context or {}).get("seat")
+    if other is not None and 0 <= int(other) < len(names):
+        fields["seat_name"] = ctx["other_name"] = names[int(other)]
+    if notice.seat_id:
+        seat = seat_of(notice)
+        ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
+        if ctx["board"] and (
+            notice.kind in PICTURE_KINDS or (notice.kind in NEWS_PICTURE_KINDS and seat.news_pictures)
+        ):
+            ctx["picture_args"] = _picture_args(notice, game, spec, state, seat, loaded.version)
+        fields["tag"] = ctx.get("tag") or subject_tag(seat)
+        if notice.kind == "invitation":
+            # A fixed text: the title and the names are the creator's words, and an invitation
+            # to an address nobody confirmed must not carry them (pbem/SECURITY.md).
+            creator = game.seats.order_by("number").values_list("email", flat=True).first()
+            ctx.update(accept_url=invite_url(seat), creator_email=creator)
+            fields["title"] = spec.title
+
+
+def _picture_args(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> tuple:
+    """What pictures.picture needs for this notice, save its budget (known once the rest is written)."""
+    alt = (
+        f"The board of {game.title or spec.title} (game #{game.pk}) at version {version}, "
+        f"as {seat.name} sees it; the text part of this mail has it in words."
+    )
+    return (spec, state["game"], seat.number, f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}", alt)
+
+
+SUBJECTS_TALK = "Table talk: {title} #{game} {tag}"
+
+
+def subject_of(notice: Notice, ctx: dict) -> str:
+    """The subject, starting with what the mail wants of its reader ("Your move: …", "News: …"):
+    a mail client's list shows its start, and cuts the rest."""
+    kind = notice.kind if notice.kind in SUBJECTS else "answer"
+    template = SUBJECTS_TALK if kind == "news" and ctx.get("talk_only") else SUBJECTS[kind]
+    subject = template.format(**ctx["subject_fields"])
+    return re.sub(r"\s+", " ", subject).strip()[:250]
+
+
+def _mailto_links(ctx: dict) -> None:
+    """Each offered move's mailto: a reply to the seat's address with the move written out. The
+    whole command, not its code: a message a mail program composes from a link carries no
+    In-Reply-To, so a code in it could not be told from a code of a later notice's menu."""
+    address = ctx.get("reply_address")
+    if not address:
+        return
+    subject = quote(ctx["subject"] if ctx["subject"].lower().startswith("re:") else f"Re: {ctx['subject']}")
+    for option in ctx.get("options", ()):
+        option.mailto = f"mailto:{address}?subject={subject}&body={quote(option.line)}"
 
 
 TEXT_WIDTH = 80
@@ -629,30 +692,39 @@ TEXT_WIDTH = 80
 
 def wrap(text: str, width: int = TEXT_WIDTH) -> str:
     """Long lines folded for an 80-column reader; lines that fit (boards, lists, a game's own
-    wrapping) left as they are, so no word is left alone on a line of its own."""
+    wrapping) left as they are."""
     return fit(text, width)
 
 
 def fit(board: str, width: int = TEXT_WIDTH) -> str:
-    """A text board in lines of at most `width` columns for an 80-column reader: a longer line
-    is broken between words and continued, indented under itself; nothing is cut (a word longer
-    than the line, such as a link, stays whole)."""
+    """Text in lines of at most `width` columns for an 80-column reader: a longer line is broken
+    between words; a line of prose (it starts at the margin) goes on at the margin, an indented
+    one (a list item, a board's row) under its own text. Never a word alone on the last line of
+    a paragraph (the lines are made a little shorter instead), and nothing is cut: a word longer
+    than the line, such as a link, stays whole."""
     out: list[str] = []
     for line in board.split("\n"):
         line = line.rstrip()
-        if len(line) <= width:
-            out.append(line)
-            continue
-        indent = line[: len(line) - len(line.lstrip())]
-        out += textwrap.wrap(
-            line,
-            width,
-            initial_indent="",
-            subsequent_indent=indent + "    ",
-            break_on_hyphens=False,
-            break_long_words=False,
-        ) or [line]
+        out += [line] if len(line) <= width else _wrapped(line, width)
     return "\n".join(out)
+
+
+BULLET_RE = re.compile(r"^(\s*)([*•-] |\d{1,2}[.)] )?")
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    match = BULLET_RE.match(line)
+    indent, bullet = (match.group(1), match.group(2) or "") if match else ("", "")
+    hanging = indent + (" " * len(bullet) if bullet else ("    " if indent else ""))
+    narrowest = max(width * 3 // 4, len(hanging) + 20)
+    lines: list[str] = []
+    for size in range(width, narrowest - 1, -1):
+        lines = textwrap.wrap(
+            line, size, subsequent_indent=hanging, break_on_hyphens=False, break_long_words=False
+        ) or [line]
+        if len(lines) < 2 or len(lines[-1].split()) > 1:
+            break  # no word left alone on the last line
+    return lines
 
 
 def _answer_subject(notice: Notice) -> str:
@@ -662,33 +734,32 @@ def _answer_subject(notice: Notice) -> str:
 
 def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> dict:
     number = seat.number
-    since = (
+    told = (
         []
         if notice.kind == "answer"
         else selectors.feed(game, number, after=min(seat.last_notice_version, version), upto=version)
     )
-    since = [item for item in since if not item.undone]
+    since = [item for item in told if not item.undone]
     # Table talk alone (nothing else happened since the last notice): the words, without the
     # board and the housekeeping of a news mail.
     talk_only = notice.kind == "news" and bool(since) and all(item.type == "pbem.Said" for item in since)
-    # A player is not told his own moves back (his confirmation said them); what they caused is news.
+    # A player is not told his own moves back (the receipts below list them); what they caused is news.
     since = [item for item in since if not own_doing(item, number)]
-    options, others = [], []
-    if (
-        state["game"] is not None
-        and not state["meta"]["ended"]
-        and not state["meta"]["paused"]
-        and notice.kind in ("turn", "reminder", "answer", "welcome")
-    ):
-        offered = choosing.menu(spec, state["game"], number)
-        options = [(code, offered.line(choice)) for code, choice in offered.codes()]
-        others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
+    options, others = _options(notice, spec, state, seat, version)
     deadline = (game.deadlines or {}).get(str(number))
+    waiting = selectors_waiting(spec, state)
     return {
         "seat": seat,
         "seat_name": seat.name,
         "since": _since_lines([item.text for item in since]),
+        "since_html": [item.text for item in since[-MAX_SINCE:]],
+        "since_dropped": max(0, len(since) - MAX_SINCE),
+        "receipts": _receipts(told, number) if notice.kind in SEAT_KINDS_MOVING_LAST_NOTICE else [],
+        "folded": [wrap(text) for text in (notice.context or {}).get("folded", [])],
         "talk_only": talk_only,
+        "preference_text": NoticePreference(seat.notice_preference).label
+        if seat.notice_preference in NoticePreference.values
+        else seat.notice_preference,
         "board": fit(selectors.board_text(spec, state, number)) if notice.kind != "answer" and not talk_only else "",
         "options": options,
         "other_options": others,
@@ -696,12 +767,25 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "seat_url": addressing.seat_url(seat),
         "reply_address": addressing.reply_address(seat),
         "tag": subject_tag(seat),
-        "waiting": [state["meta"]["names"][s] for s in selectors_waiting(spec, state)],
-        "awaited_me": number in selectors_waiting(spec, state),
+        "waiting": [state["meta"]["names"][s] for s in waiting],
+        "awaited_me": number in waiting,
     }
 
 
-MAX_SINCE = 30
+def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tuple[list[Option], list]:
+    """The seat's featured moves with their codes and one-tap links, and the other groups."""
+    meta = state["meta"]
+    if state["game"] is None or meta["ended"] or meta["paused"] or notice.kind not in OPTION_KINDS:
+        return [], []
+    offered = choosing.menu(spec, state["game"], seat.number)
+    options = [
+        Option(code, offered.line(choice), taps.tap_url(seat, version, code)) for code, choice in offered.codes()
+    ]
+    others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
+    return options, others
+
+
+MAX_SINCE = 100
 
 
 def own_doing(item, seat: int) -> bool:
@@ -710,9 +794,42 @@ def own_doing(item, seat: int) -> bool:
     return item.actor == "seat" and item.actor_seat == seat and data.get("seat") == seat
 
 
+def _receipts(items, seat: int) -> list[str]:
+    """Every act credited to the seat since its last notice, one line a command (its events
+    numbered, the first one told): what the chain head the notice quotes covers. A move in this
+    seat's name that its player did not make (a forged event, a desk action) shows here, in the
+    player's own mail (issue 26)."""
+    lines: list[str] = []
+    batch: list = []
+    for item in items:
+        if item.actor_seat != seat:
+            continue
+        if batch and (item.actor, item.created_at) == (batch[0].actor, batch[0].created_at):
+            batch.append(item)
+            continue
+        if batch:
+            lines.append(_receipt(batch))
+        batch = [item]
+    if batch:
+        lines.append(_receipt(batch))
+    return lines
+
+
+RECEIPT_TOLD = 3  # events of one command told in its receipt; the rest counted
+
+
+def _receipt(batch: list) -> str:
+    first, last = batch[0], batch[-1]
+    numbers = f"#{first.seq}" if first is last else f"#{first.seq}-{last.seq}"
+    told = " ".join(item.text for item in batch[:RECEIPT_TOLD])
+    more = f" (+{len(batch) - RECEIPT_TOLD} more)" if len(batch) > RECEIPT_TOLD else ""
+    undone = " (taken back)" if all(item.undone for item in batch) else ""
+    return f"{numbers} {told}{more}{undone}"
+
+
 def _since_lines(texts: list[str]) -> list[str]:
     """The events since the last notice, wrapped; only the newest when there are many."""
-    lines = [textwrap.fill(text, 74, subsequent_indent="    ") for text in texts[-MAX_SINCE:]]
+    lines = [fit(text, 74).replace("\n", "\n    ") for text in texts[-MAX_SINCE:]]
     if len(texts) > MAX_SINCE:
         lines.insert(0, f'({len(texts) - MAX_SINCE} earlier events: reply "history {len(texts)}" for all)')
     return lines
@@ -739,15 +856,24 @@ class _lazy:
         return self.value
 
 
-def _standings(game: Game, state: dict, names: list[str]) -> list[dict]:
+def _standings(game: Game, state: dict, names: list[str], colours: list[str] | None = None) -> list[dict]:
     ended = Event.objects.filter(game=game, type="pbem.GameEnded").values_list("payload", flat=True).first()
     if not ended:
         return []
+    colours = colours or []
     place = {}
     for position, group in enumerate(ended.get("ranking") or [], start=1):
         for seat in group:
             place[seat] = position
-    rows = [{"place": place.get(s, ""), "name": names[s], "score": score} for s, score in enumerate(ended["scores"])]
+    rows = [
+        {
+            "place": place.get(s, ""),
+            "name": names[s],
+            "colour": colours[s] if s < len(colours) else "",
+            "score": score,
+        }
+        for s, score in enumerate(ended["scores"])
+    ]
     return sorted(rows, key=lambda r: (r["place"] if r["place"] != "" else 99, r["name"]))
 
 

@@ -1,15 +1,24 @@
-"""The board as a picture in a notice: the game's own SVG (`GameSpec.render_svg`), rasterised to
-PNG by resvg (resvg-py), because mail clients do not show SVG. The PNG goes inline
-(multipart/related, referenced by cid: from the HTML part), with alt text; the plain-text part
-keeps the text board, complete on its own.
+"""The board as a picture in a notice: the game's own SVG (`GameSpec.render_svg`), rasterised by
+resvg (resvg-py), because mail clients do not show SVG, then made a palette PNG by Pillow. The
+PNG goes inline (multipart/related, referenced by cid: from the HTML part), with alt text; the
+plain-text part keeps the text board, complete on its own.
 
-A game without render_svg, or a render that fails, gets no picture: the notice goes out with
-its text board alone (a picture is never a reason for a notice not to be sent).
+The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
+on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
+leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours first
+(a board is flat colours and text: a palette PNG is a third to a half of the size of resvg's
+RGBA one, and every mail client shows PNG, where WebP and AVIF are missing from Outlook's desktop
+clients and older Apple Mail), then drawn smaller until it fits, never below MIN_ZOOM.
+
+A game without render_svg, a render that fails, or a picture that fits in no budget: the notice
+goes out with its text board alone (a picture is never a reason for a notice not to be sent).
 """
 
 from __future__ import annotations
 
+import io
 import logging
+import math
 import struct
 from dataclasses import dataclass
 
@@ -17,8 +26,11 @@ from pbem.log import eventlog
 
 log = logging.getLogger(__name__)
 
-MAX_BYTES = 150_000  # small enough for mobile data
-ZOOMS = (1.0, 0.75, 0.5)  # tried in turn until the PNG fits in MAX_BYTES
+NOTICE_BUDGET = 60_000  # bytes of a whole notice, picture included, as it goes over the wire
+MAX_BYTES = 45_000  # the most a picture may take of it (its PNG's bytes, before base64)
+PALETTE = 64  # colours of the palette PNG (boards are flat colours and antialiased text)
+MIN_ZOOM = 0.45  # smaller than this the picture says nothing a phone can read: left out
+MAX_TRIES = 4
 
 
 @dataclass(frozen=True)
@@ -30,8 +42,16 @@ class Picture:
     alt: str
 
 
-def board_png(spec, game_state, seat: int | None) -> bytes | None:
-    """The seat's view of the board as PNG bytes (under MAX_BYTES), or None."""
+def picture_budget(rest_bytes: int) -> int:
+    """The PNG bytes a notice may still spend on its picture when the rest of it (headers, text,
+    HTML) takes `rest_bytes`: base64 makes 57 bytes a line of 78 (76 characters and CRLF), and
+    the picture's MIME headers take about 250."""
+    left = NOTICE_BUDGET - rest_bytes - 250
+    return max(0, min(MAX_BYTES, left * 57 // 78))
+
+
+def board_png(spec, game_state, seat: int | None, budget: int = MAX_BYTES) -> bytes | None:
+    """The seat's view of the board as PNG bytes of at most `budget`, or None."""
     if spec.render_svg is None or game_state is None:
         return None
     try:
@@ -40,26 +60,46 @@ def board_png(spec, game_state, seat: int | None) -> bytes | None:
         log.exception("render_svg of %s failed", spec.name)
         return None
     # Rasterising is the dear part: within a batch (eventlog.shared_loads) each distinct drawing
-    # is rasterised once, for every seat whose view draws the same (keyed by the whole SVG: a
-    # seat never gets a picture of anything but its own view).
-    return eventlog.shared(("board png", svg), lambda: rasterise(svg))
+    # is rasterised once for each budget, for every seat whose view draws the same (keyed by the
+    # whole SVG: a seat never gets a picture of anything but its own view).
+    return eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget))
 
 
-def rasterise(svg: str) -> bytes | None:
+def rasterise(svg: str, budget: int = MAX_BYTES) -> bytes | None:
+    """The SVG as a palette PNG of at most `budget` bytes, or None. Its size goes nearly with the
+    drawn area, so each try after the first scales the drawing by the square root of how far the
+    last one was over (a little less, to land under)."""
+    zoom = 1.0
+    for _ in range(MAX_TRIES):
+        png = _palette_png(svg, zoom)
+        if png is None:
+            return None
+        if len(png) <= budget:
+            return png
+        zoom *= math.sqrt(budget / len(png)) * 0.95
+        if zoom < MIN_ZOOM:
+            break
+    log.warning("the board picture stays over %s bytes even drawn small: left out", budget)
+    return None
+
+
+def _palette_png(svg: str, zoom: float) -> bytes | None:
     try:
         import resvg_py
-    except ImportError:  # pragma: no cover - a dependency of the project; absent only in a broken install
+        from PIL import Image
+    except ImportError:  # pragma: no cover - dependencies of the project; absent only in a broken install
         return None
-    for zoom in ZOOMS:
-        try:
-            png = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#ffffff"))
-        except (ValueError, OSError):
-            log.exception("an SVG board would not rasterise")
-            return None
-        if len(png) <= MAX_BYTES:
-            return png
-    log.warning("the board picture stays over %s bytes even at the smallest zoom: left out", MAX_BYTES)
-    return None
+    try:
+        rgba = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#ffffff"))
+    except (ValueError, OSError):
+        log.exception("an SVG board would not rasterise")
+        return None
+    with Image.open(io.BytesIO(rgba)) as image:
+        # No dithering: dots between two flat colours cost bytes and blur the text.
+        paletted = image.convert("RGB").quantize(PALETTE, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    paletted.save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -69,8 +109,8 @@ def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-def picture(spec, game_state, seat: int | None, cid: str, alt: str) -> Picture | None:
-    png = board_png(spec, game_state, seat)
+def picture(spec, game_state, seat: int | None, cid: str, alt: str, budget: int = MAX_BYTES) -> Picture | None:
+    png = board_png(spec, game_state, seat, budget)
     if png is None:
         return None
     width, height = png_size(png)

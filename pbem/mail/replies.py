@@ -70,7 +70,8 @@ def process_mail(message: InboundMessage) -> Notice | None:
                 "text, without attachments.",
                 seat,
             )
-        orders, positions, ignored = read_orders(parsed, seat)
+        reading = read_reply(parsed, seat)
+        orders, positions, ignored = reading.orders, reading.positions, reading.ignored
         if not orders:
             raise Refusal(
                 "empty",
@@ -81,6 +82,10 @@ def process_mail(message: InboundMessage) -> Notice | None:
             )
         if len(orders) > inbound.MAX_LINES:
             raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
+        # The stale guard is for moves: a reply of only table talk, questions or preferences to an
+        # older notice is as good as one to the newest.
+        expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat, facts)
+        lines = translate_codes(orders, seat, expected, positions)
     except Refusal as refusal:
         if refusal.seat is not None:
             message.game_id, message.seat = refusal.seat.game_id, refusal.seat
@@ -90,12 +95,9 @@ def process_mail(message: InboundMessage) -> Notice | None:
         elif not _answerable(refusal, parsed):
             message.outcome += "\n(Not answered: the message proves no link to a seat here.)"
         else:
-            return answer(message, parsed, refusal.seat, refusal.code, refusal.text, facts=facts)
+            note = ignored_note(ignored) if refusal.code == "no_such_code" else ""
+            return answer(message, parsed, refusal.seat, refusal.code, refusal.text + note, facts=facts)
         return None
-    # The stale guard is for moves: a reply of only table talk, questions or preferences to an
-    # older notice is as good as one to the newest.
-    expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat, facts)
-    lines = translate_codes(orders, seat, expected)
     # The game as it is now, for both checks against the notice answered: the row identify read
     # with the seat, a moment ago in this transaction (the append still checks the version).
     current = _game_row(seat) if expected is not None else None
@@ -114,7 +116,7 @@ def process_mail(message: InboundMessage) -> Notice | None:
         if expected is not None and means_the_same(seat, lines, expected, current):
             expected = None  # the game moved on, but not in a way that changes what these orders mean
         board, text = _apply(message, seat, lines, positions, expected)
-    note = ignored_note(ignored)
+    note = inbound.loose_note(reading.loosened) + ignored_note(ignored)
     message.outcome += note
     return answer(message, parsed, seat, message.error_code, text + note, board=board, facts=facts)
 
@@ -147,15 +149,16 @@ def read_orders(parsed: inbound.Parsed, seat: Seat) -> tuple[list[str], list[int
     """The orders of a reply, the line number (1-based, among its non-blank new lines) of each,
     and the lines left out as prose or signature. Whatever the game reads as a command of its
     own (or a code, or a platform command) is an order, however polite it looks."""
-    order_like = _order_like(seat, parsed.sender_name)
-    orders, ignored = inbound.split_prose(parsed.candidates, parsed.sender_name, parsed.signature, order_like)
-    positions, cursor = [], 0
-    for order in orders:
-        while parsed.candidates[cursor] != order:
-            cursor += 1
-        cursor += 1
-        positions.append(cursor)
-    return orders, positions, ignored
+    reading = read_reply(parsed, seat)
+    return reading.orders, reading.positions, reading.ignored
+
+
+def read_reply(parsed: inbound.Parsed, seat: Seat) -> inbound.Reading:
+    """read_orders with the lines read loosely ("Hi! 1" as "1"), for the answer to name them.
+    The player's own names are the sender's display name and the seat's ("-Carol")."""
+    names = " ".join(name for name in (parsed.sender_name, seat.name) if name)
+    order_like = _order_like(seat, names)
+    return inbound.read_lines(parsed.candidates, names, parsed.signature, order_like)
 
 
 def _order_like(seat: Seat, sender_name: str = ""):
@@ -488,8 +491,10 @@ def means_the_same(seat: Seat, lines: list[str], version: int, game: Game | None
     )
 
 
-def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[str]:
-    """'3' becomes the third featured move the answered notice listed (the menu at its version)."""
+def translate_codes(lines: list[str], seat: Seat, version: int | None, positions: list[int] | None = None) -> list[str]:
+    """'3' becomes the third featured move the answered notice listed (the menu at its version).
+    A code that notice did not offer is refused for that, by name: it is no command of the game
+    (the game would answer "There is no command '3'")."""
     if not any(CODE_RE.match(line) for line in lines):
         return lines
     game = Game.objects.get(pk=seat.game_id)
@@ -499,11 +504,44 @@ def translate_codes(lines: list[str], seat: Seat, version: int | None) -> list[s
         return lines
     offered = choosing.menu(spec, state["game"], seat.number)
     out = []
-    for line in lines:
+    for index, line in enumerate(lines):
         match = CODE_RE.match(line)
-        choice = offered.by_code(int(match.group(1))) if match else None
-        out.append(offered.line(choice) if choice is not None else line)
+        if not match:
+            out.append(line)
+            continue
+        choice = offered.by_code(int(match.group(1)))
+        if choice is None:
+            number = positions[index] if positions else index + 1
+            raise _no_such_code(seat, spec, state, offered, int(match.group(1)), number, version is not None)
+        out.append(offered.line(choice))
     return out
+
+
+def _no_such_code(seat: Seat, spec, state: dict, offered, code: int, number: int, answered: bool) -> Refusal:
+    notice = "the notice you answered" if answered else "your latest notice"
+    if offered.empty or not offered.featured:
+        waiting = [state["meta"]["names"][s] for s in selectors_waiting(spec, state)]
+        why = f"it is not your move: the game is waiting for {', '.join(waiting) or 'nobody'}"
+        if offered.groups:
+            why = "it offered no codes, only moves to type (reply 'help' for them)"
+        return Refusal(
+            "no_such_code",
+            f"Line {number}: {code}\nRefused: {notice} offered no codes: {why}. Nothing in your message was applied.",
+            seat,
+        )
+    last = len(offered.featured)
+    return Refusal(
+        "no_such_code",
+        f"Line {number}: {code}\nRefused: {notice} offered codes 1 to {last}, not {code}. "
+        "Nothing in your message was applied.",
+        seat,
+    )
+
+
+def selectors_waiting(spec, state: dict) -> list[int]:
+    if state["game"] is None or state["meta"]["ended"] or state["meta"]["abandoned"]:
+        return []
+    return list(spec.waiting_for(state["game"]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -592,6 +630,7 @@ def answer(
     version = message.result_version
     if seat is not None and version is None:
         version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
+    held = _held_until(seat, code)
     notice = Notice(
         game_id=seat.game_id if seat else None,
         seat=seat,
@@ -606,6 +645,22 @@ def answer(
             "board": board,
             "inbound": message.pk,
         },
+        next_attempt_at=held,
     )
-    outbox.dispatch_on_commit(notice.game_id)
+    outbox.dispatch_on_commit(notice.game_id, later=outbox.fold_seconds() if held else 0)
     return notice
+
+
+def _held_until(seat: Seat | None, code: str):
+    """When a confirmation may go out: at once, unless a notice to the seat may follow within
+    seconds (its turn passed to others, who may be stand-ins moving at once, or the command
+    itself wrote the seat a notice): then after the fold time, so that notice can carry it
+    (sending.fold_answers) instead of a mail of its own."""
+    fold = outbox.fold_seconds()
+    if seat is None or code not in sending.FOLDED_CODES or fold <= 0:
+        return None
+    awaited = Game.objects.filter(pk=seat.game_id).values_list("awaited", flat=True).first() or []
+    follows = seat.number not in awaited or (
+        Notice.objects.filter(seat=seat, status=NoticeStatus.PENDING).exclude(kind="answer").exists()
+    )
+    return timezone.now() + timedelta(seconds=fold) if follows else None

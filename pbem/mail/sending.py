@@ -27,8 +27,8 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.mail import outbound
-from pbem.models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticeStatus, Seat
-from pbem.play import desk, services
+from pbem.models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticePreference, NoticeStatus, Seat
+from pbem.play import desk, outbox, services
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,9 @@ def due(game_id: int | None = None):
     rows = Notice.objects.filter(status=NoticeStatus.PENDING).filter(
         Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
     )
+    fold = outbox.fold_seconds()
+    if fold > 0:  # news waits out its fold time: a notice that follows may tell it (superseded_news)
+        rows = rows.exclude(kind="news", created_at__gt=now - timedelta(seconds=fold))
     if game_id is not None:
         rows = rows.filter(game_id=game_id)
     return rows.order_by("id")
@@ -98,8 +101,10 @@ def send_claimed(ids: list[int]) -> list[str]:
     results: list[str] = []
     notices = {n.pk: n for n in Notice.objects.select_related("game", "seat").filter(id__in=ids)}
     sent: list[tuple[Notice, EmailMessage]] = []
+    superseded = superseded_news(list(notices.values()))
+    waiting = waiting_answers(list(notices.values()))
     with mail_connection() as conn, eventlog.shared_loads():
-        outbound.prefetch([notices[i] for i in ids if i in notices])
+        outbound.prefetch([notices[i] for i in ids if i in notices and i not in superseded])
         # Every message of the batch is composed before the first is sent, then they go out back
         # to back: a mail server kept waiting between messages while we compose answers each one
         # slower (its process sleeps and wakes), measured 2.4-2.7 ms a message against 1.3-1.7.
@@ -109,7 +114,7 @@ def send_claimed(ids: list[int]) -> list[str]:
             if notice is None:
                 results.append("not_claimed")
                 continue
-            result, message = _compose(notice, conn.connection)
+            result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting)
             results.append(result)
             if message is not None:
                 ready.append((len(results) - 1, notice, message, _wire(message)))
@@ -207,18 +212,25 @@ def _deliver(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]
     (its send is still to be recorded: _finish_sent and _after_delivery, or record_sent);
     a notice that did not go out is recorded here."""
     shared = connection if isinstance(connection, mail_connection) else None
-    result, message = _compose(notice, shared.connection if shared is not None else connection)
+    later = superseded_news([notice]).get(notice.pk)
+    result, message = _compose(notice, shared.connection if shared is not None else connection, later)
     if message is None:
         return result, None
     return _transmit(notice, message, shared)
 
 
-def _compose(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]:
+def _compose(
+    notice: Notice, connection=None, superseded_by: int | None = None, waiting: dict | None = None
+) -> tuple[str, EmailMessage | None]:
     """The notice's message ("", message), or why it will not go out, recorded (result, None)."""
     if _unwanted(notice):
         _finish(notice, NoticeStatus.SKIPPED, error="the player asked for no news")
         return "skipped", None
+    if superseded_by is not None:
+        _finish(notice, NoticeStatus.SKIPPED, error=f"superseded by notice {superseded_by}, which tells it and more")
+        return "skipped", None
     try:
+        fold_answers(notice, waiting)
         return "", outbound.make_message(notice, connection=connection)
     except outbound.NoRecipient as exc:
         # Not silent: a report for the desk that reaches nobody is the operator's to fix.
@@ -368,9 +380,83 @@ def _record_sent_at_once(sent: list[tuple[Notice, EmailMessage]]) -> None:
 
 
 def _unwanted(notice: Notice) -> bool:
+    """News to a seat that has asked, since it was written, for a digest or for nothing."""
     return (
-        notice.kind == "news" and notice.seat_id is not None and outbound.seat_of(notice).notice_preference != "every"
+        notice.kind == "news"
+        and notice.seat_id is not None
+        and outbound.seat_of(notice).notice_preference in (NoticePreference.DIGEST, NoticePreference.NONE)
     )
+
+
+# The notices whose "since your last notice" tells everything a news notice before them told.
+TELLING_KINDS = ("turn", "news", "final", "reminder", "digest")
+
+
+def superseded_news(notices: list[Notice]) -> dict[int, int]:
+    """{news notice id: the id of a later notice to the same seat that tells it and more} for
+    the news among `notices`, in one query: the later one lists everything since the seat's
+    last notice, this news included, so the news need not go out (a practice game's stand-ins
+    move at once, and their news would come seconds before the player's own turn notice)."""
+    news = [n for n in notices if n.kind == "news" and n.seat_id is not None]
+    if not news:
+        return {}
+    later = (
+        Notice.objects.filter(
+            seat_id__in={n.seat_id for n in news}, kind__in=TELLING_KINDS, id__gt=min(n.pk for n in news)
+        )
+        .exclude(status__in=(NoticeStatus.SKIPPED, NoticeStatus.FAILED, NoticeStatus.BOUNCED))
+        .values_list("seat_id", "id")
+    )
+    newest: dict[int | None, int] = {}
+    for seat_id, notice_id in later:
+        newest[seat_id] = max(newest.get(seat_id, 0), notice_id)
+    return {n.pk: newest[n.seat_id] for n in news if newest.get(n.seat_id, 0) > n.pk}
+
+
+# The answers that may go into a following notice: they confirm, and ask nothing.
+FOLDED_CODES = ("applied", "duplicate")
+
+
+def waiting_answers(notices: list[Notice]) -> dict[int, list[tuple[int, int, dict]]]:
+    """{seat id: [(id, version, context)]} of the confirmations to the seats of `notices` that
+    wait out their fold time, in one query (none when no notice of them tells anything)."""
+    seats = {n.seat_id for n in notices if n.seat_id is not None and n.kind in TELLING_KINDS}
+    if not seats:
+        return {}
+    found: dict[int, list[tuple[int, int, dict]]] = {}
+    for seat_id, answer_id, version, context in Notice.objects.filter(
+        seat_id__in=seats,
+        kind="answer",
+        status=NoticeStatus.PENDING,
+        next_attempt_at__gt=timezone.now(),
+        context__code__in=FOLDED_CODES,
+    ).values_list("seat_id", "id", "version", "context"):
+        found.setdefault(seat_id, []).append((answer_id, version, context or {}))
+    return found
+
+
+def fold_answers(notice: Notice, waiting: dict[int, list[tuple[int, int, dict]]] | None = None) -> None:
+    """Takes into `notice` the confirmations of the seat's replies that wait out their fold time
+    (replies.answer holds them back when a notice may follow within seconds; `waiting`, as
+    waiting_answers read them for a batch): each is marked skipped, and its text kept in the
+    notice's context, so the notice (and a retry of it) shows it. One that another sender has
+    claimed meanwhile goes out on its own."""
+    if notice.seat_id is None or notice.kind not in TELLING_KINDS:
+        return
+    if waiting is None:
+        waiting = waiting_answers([notice])
+    taken = []
+    for answer_id, version, context in waiting.get(notice.seat_id, []):
+        if version > notice.version:
+            continue  # a confirmation of something after this notice: it is not this notice's to tell
+        folded = Notice.objects.filter(pk=answer_id, status=NoticeStatus.PENDING).update(
+            status=NoticeStatus.SKIPPED, last_error=f"folded into notice {notice.pk}"
+        )
+        if folded:
+            taken.append(context.get("text", ""))
+    if taken:
+        notice.context = {**(notice.context or {}), "folded": [*(notice.context or {}).get("folded", []), *taken]}
+        Notice.objects.filter(pk=notice.pk).update(context=notice.context)
 
 
 def _finish(

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from django.utils import timezone
 
 from pbem.log import eventlog
-from pbem.models import Event, Game, Seat, Snapshot
+from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
 from pbem.play import selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
@@ -35,7 +35,16 @@ def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
     if not rest:
         raise CommandRejected("Say what? Write 'say' and then your message.", line)
     work.platform("Said", {"seat": seat, "text": rest[:2000]})
-    work.told.applied.append(f"said: {rest[:60]}")
+    work.told.applied.append(f"said: {said_briefly(rest)}")
+
+
+SAID_SHOWN = 60
+
+
+def said_briefly(text: str) -> str:
+    """Table talk as a confirmation repeats it: whole when short, else its first SAID_SHOWN
+    characters with an ellipsis (the whole text is in the log and the others' mail)."""
+    return text if len(text) <= SAID_SHOWN else text[:SAID_SHOWN].rstrip() + "…"
 
 
 def _cmd_undo(work: Work, seat: int, rest: str, line: str) -> None:
@@ -142,7 +151,15 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     _set_away(work, seat, until, info["away_days_used"] + days, now)
     # "until" stays the first day back, as in the events before it; "last_day" is the day typed.
     work.platform(
-        "Away", {"seat": seat, "until": until.date().isoformat(), "last_day": last_day.isoformat(), "days": days}
+        "Away",
+        {
+            "seat": seat,
+            "until": until.date().isoformat(),
+            "last_day": last_day.isoformat(),
+            "days": days,
+            # The day is the player's own: the others read it with its zone.
+            "zone": zone.key,
+        },
     )
     work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
 
@@ -180,17 +197,65 @@ def _set_away(work: Work, seat: int, until: datetime | None, used: int, now: dat
         work.game["deadlines"] = deadlines
 
 
+NOTICE_CHOICES = ("turn", "round", "every", "digest", "none")
+NOTICES_HELP = (
+    "Choose how you hear of the other players' moves: 'notices turn' (once per turn of another "
+    "player), 'notices round', 'notices every' (every move), 'notices digest' (once a day) or "
+    "'notices none'; 'notices pictures' or 'notices no pictures' for the board's picture in news; "
+    "'notices default …' makes it your choice for the games you join from now on too."
+)
+
+
 def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
-    choice = rest.strip().lower()
-    if choice not in ("every", "digest", "none"):
-        raise CommandRejected(
-            "Choose how you hear of other players' moves: 'notices every', 'notices digest' or 'notices none'.", line
-        )
     info = work.seats[seat]
-    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(notice_preference=choice))
-    info["notice_preference"] = choice
-    work.platform("NoticesChanged", {"seat": seat, "preference": choice}, visible_to=[seat], public={"seat": seat})
-    work.told.applied.append(f"notices {choice}")
+    words = rest.lower().replace(",", " ").split()
+    if not words:
+        work.told.answers.append(f"You hear of the other players' moves: {info['notice_preference']}. " + NOTICES_HELP)
+        return
+    default = "default" in words
+    choice, pictures = _notice_words([w for w in words if w != "default"], line)
+    if choice is None and pictures is None:
+        raise CommandRejected(NOTICES_HELP, line)
+    updates: dict = {}
+    if choice is not None:
+        updates["notice_preference"] = info["notice_preference"] = choice
+    if pictures is not None:
+        updates["news_pictures"] = pictures
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(**updates))
+    if default:
+        work.later(lambda: _player_default(info["email"], updates))
+    payload = {"seat": seat, **({"preference": choice} if choice else {}), **_pictures_field(pictures)}
+    work.platform(
+        "NoticesChanged", payload | ({"default": True} if default else {}), visible_to=[seat], public={"seat": seat}
+    )
+    said = " ".join(
+        part for part in (choice or "", {True: "pictures", False: "no pictures", None: ""}[pictures]) if part
+    )
+    work.told.applied.append(f"notices {said}" + (" (your default for new games too)" if default else ""))
+
+
+def _notice_words(words: list[str], line: str) -> tuple[str | None, bool | None]:
+    """The preference and the wish for pictures a 'notices' line names (None where it names none):
+    'turn', 'turn pictures', 'no pictures', 'round without pictures'."""
+    pictures = None
+    if words[-2:] in (["no", "pictures"], ["without", "pictures"], ["no", "picture"]):
+        pictures, words = False, words[:-2]
+    elif words[-2:] in (["with", "pictures"], ["with", "picture"]):
+        pictures, words = True, words[:-2]
+    elif words[-1:] in (["pictures"], ["picture"]):
+        pictures, words = True, words[:-1]
+    if len(words) > 1 or (words and words[0] not in NOTICE_CHOICES):
+        raise CommandRejected(NOTICES_HELP, line)
+    return (words[0] if words else None), pictures
+
+
+def _pictures_field(pictures: bool | None) -> dict:
+    return {} if pictures is None else {"pictures": pictures}
+
+
+def _player_default(email: str, updates: dict) -> None:
+    if email:
+        PlayerSettings.objects.update_or_create(email=email.lower(), defaults=updates)
 
 
 ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "UTC"}

@@ -34,9 +34,23 @@ class BrokerAway(Exception):
 _together = threading.local()
 
 
-def dispatch_on_commit(game_id: int | None) -> None:
+def fold_seconds() -> float:
+    """How long news and confirmations wait before they go out (PBEM_NOTICE_FOLD_SECONDS): a
+    notice to the same seat that follows within that time tells the news (its "since your last
+    notice" holds it) and carries the confirmation, so they need not go out on their own
+    (pbem.mail.sending: superseded_news, fold_answers)."""
+    return float(getattr(settings, "PBEM_NOTICE_FOLD_SECONDS", 10))
+
+
+def dispatch_on_commit(game_id: int | None, later: float = 0) -> None:
+    """Queues the sending of the game's notices once the transaction commits; with `later`
+    (seconds), once more after that long, for the notices that wait before they go out (news and
+    confirmations held back so that a notice following within seconds can tell them, see
+    pbem.mail.sending.fold_seconds). The outbox sweep sends whatever a lost task left."""
     if getattr(settings, "PBEM_NOTICE_DISPATCH", "on_commit") != "on_commit":
         return
+    if later > 0:
+        transaction.on_commit(lambda: _dispatch_later(game_id, later))
     games = getattr(_together, "games", None)
     if games is not None:
         # Noted once this part commits (a savepoint that rolls back drops it, and its notices).
@@ -79,29 +93,44 @@ def _dispatch(game_id: int | None) -> None:
         log.warning("could not queue notices for game %s; the outbox sweep will send them", game_id, exc_info=True)
 
 
+def _dispatch_later(game_id: int | None, seconds: float) -> None:
+    if current_app.conf.task_always_eager:
+        return  # in-process: nothing can wait; the timers' outbox sweep sends it when due
+    try:
+        task = _task("pbem.tasks.send_pending_notices")
+        _publish(task, (game_id,), {"countdown": seconds + 1})
+    except Exception:  # broker down: the sweep sends it
+        log.warning("could not queue the later sending for game %s; the outbox sweep will", game_id, exc_info=True)
+
+
+def _task(name: str):
+    task = current_app.tasks.get(name)
+    if task is None:  # a process that is no worker: the app's autodiscovery has not run yet
+        current_app.loader.import_default_modules()
+        task = current_app.tasks[name]
+    return task
+
+
 def queue_task(name: str, *args) -> None:
     """Queues the Celery task `name` (run at once in-process without a broker).
 
     By name, through the app's registry, not by importing `pbem.tasks`: the tasks are the top of
     the platform (they call everything), and the write path below them must not import them."""
-    task = current_app.tasks.get(name)
-    if task is None:  # a process that is no worker: the app's autodiscovery has not run yet
-        current_app.loader.import_default_modules()
-        task = current_app.tasks[name]
+    task = _task(name)
     if current_app.conf.task_always_eager:
         task.delay(*args)
         return
     _publish(task, args)
 
 
-def _publish(task, args) -> None:
+def _publish(task, args, options: dict | None = None) -> None:
     if time.monotonic() < _broker["down_until"]:
         raise BrokerAway("the broker failed less than a minute ago; not tried again yet")
     done, failed = threading.Event(), []
 
     def publish():
         try:
-            task.delay(*args)
+            task.apply_async(args, **(options or {}))
         except Exception as exc:  # noqa: BLE001 - reported to the caller, or logged if it gave up
             failed.append(exc)
             _broker["down_until"] = time.monotonic() + BACK_OFF

@@ -50,7 +50,16 @@ QUIET_EVENTS = {
 }
 
 # Platform events every seat hears of, even one still choosing its move.
-TABLE_NEWS = {"pbem.Said", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed", "pbem.Abandoned"}
+TABLE_NEWS = {
+    "pbem.Said",
+    "pbem.PlayerReplaced",
+    "pbem.Paused",
+    "pbem.Resumed",
+    "pbem.Abandoned",
+    # A player away (or back): the others' turns may wait on them.
+    "pbem.Away",
+    "pbem.Back",
+}
 MAX_ATTEMPTS = 8
 
 
@@ -324,7 +333,8 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     work.stored = {k: updates[k] for k in READ_MODEL_COLUMNS}  # fresh values: _read_model builds new ones
     work.game.update(work.stored, version=loaded.version, head_hash=head)
     if work.notices:
-        outbox.dispatch_on_commit(loaded.game_id)
+        waits = any(n["kind"] == "news" for n in work.notices)
+        outbox.dispatch_on_commit(loaded.game_id, later=outbox.fold_seconds() if waits else 0)
     standins = loaded.state["meta"].get("standins")
     if standins and work.actor.kind != "standin" and set(standins) & set(work.stored["awaited"]):
         # A seat the stand-in plays is awaited: it moves after this commits (its own moves
@@ -493,46 +503,70 @@ def deadline_for(work: Work, seat: int, now: datetime) -> str:
 
 def _turn_notices(work: Work, version: int, updates: dict) -> None:
     """A turn notice to each newly awaited seat (and to the actor if a new phase awaits them too);
-    news to the others who want every move."""
+    news to the others as each asked (NoticePreference): at the end of another player's turn
+    (the default), of a round, or after every move."""
     before = set(work.game.get("awaited") or []) - work.fresh_turn
     after = updates["awaited"]
-    status = updates["status"]
     new_phase = (updates["round"], updates["phase"]) != (work.game.get("round"), work.game.get("phase"))
-    newsworthy = any(ev.type not in QUIET_EVENTS for ev in work.events)
-    # Table talk and news of the table itself (a new player, a pause) reach everyone but the
-    # speaker, awaited or not (unless they want no news).
-    talk = any(ev.type in TABLE_NEWS for ev in work.events)
+    moment = _Moment(
+        finished=updates["status"] == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED,
+        newsworthy=any(ev.type not in QUIET_EVENTS for ev in work.events),
+        # Table talk and news of the table itself (a new player, a pause).
+        talk=any(ev.type in TABLE_NEWS for ev in work.events),
+        # A turn ended: whom the game awaits changed (a timer that played for a seat and awaits
+        # it again counts), or a new phase began.
+        turn_over=set(after) != before or new_phase,
+        round_over=updates["round"] != work.game.get("round"),
+    )
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
     standins = set(work.state["meta"].get("standins", ()))
     for seat in work.seats:
-        number = seat["number"]
         if not seat["email"]:
             continue  # a seat only a stand-in ever plays (a practice game's)
-        if status == GameStatus.FINISHED and work.game["status"] != GameStatus.FINISHED:
-            kind = "final"
-        elif number in after and number not in before and number in standins:
-            continue  # the stand-in moves for it at once; its player hears of it as news
-        elif number in after and number not in before:
-            kind = "turn"
-        elif (
-            number in after
-            and number != work.actor.seat
-            and seat["notice_preference"] != "none"
-            and (not talk and _changes_what_it_sees(work, number) and not _told_lately(work, seat["id"]))
-        ):
-            kind = "news"  # still choosing, and another seat's move changed what it sees: told (batched)
-        elif number in after and not (talk and number != work.actor.seat and seat["notice_preference"] != "none"):
-            continue  # still choosing; the actor gets a confirmation from the channel
-        elif number in after:
-            kind = "news"
-        elif number != work.actor.seat and seat["notice_preference"] == "every" and newsworthy:
-            kind = "news"
-        else:
-            continue
-        if any(n["seat_id"] == seat["id"] for n in work.notices):
-            continue  # the command wrote this seat a notice of its own (a welcome, a correction)
+        kind = _kind_for(work, seat, moment, before, after, standins)
+        if kind is None or any(n["seat_id"] == seat["id"] for n in work.notices):
+            continue  # nothing to tell, or the command wrote this seat a notice of its own (a welcome)
         work.notices.append({"seat_id": seat["id"], "kind": kind, "version": version, "to_email": seat["email"]})
+
+
+@dataclass(frozen=True)
+class _Moment:
+    """What an append means to the seats that hear of it."""
+
+    finished: bool
+    newsworthy: bool
+    talk: bool
+    turn_over: bool
+    round_over: bool
+
+    def news_for(self, preference: str) -> bool:
+        """Whether a seat of this preference hears of it now (a digest seat: from its digest)."""
+        if self.talk:
+            return preference in ("every", "turn")
+        if not self.newsworthy:
+            return False
+        return (
+            preference == "every"
+            or (preference == "turn" and self.turn_over)
+            or (preference == "round" and self.round_over)
+        )
+
+
+def _kind_for(work: Work, seat: dict, moment: _Moment, before: set, after: list, standins: set) -> str | None:
+    number = seat["number"]
+    if moment.finished:
+        return "final"
+    if number in after and number not in before:
+        return None if number in standins else "turn"  # a stand-in's seat: it moves at once
+    if number == work.actor.seat or not moment.news_for(seat["notice_preference"]):
+        return None  # the actor gets a confirmation from the channel
+    if number in after and not moment.talk:
+        # Still choosing in a simultaneous phase: told when another seat's move changed what it
+        # sees, at most once in CHOOSING_NEWS_SECONDS.
+        if not _changes_what_it_sees(work, number) or _told_lately(work, seat["id"]):
+            return None
+    return "news"
 
 
 # A seat still choosing in a simultaneous phase hears of other seats' moves at most once in

@@ -33,7 +33,9 @@ PLATFORM_TEXT = {
         else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: {d.get('reason', '')}"
     ),
     "Away": lambda d, n: (
-        f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
+        f"{n[d['seat']]} is away until the end of {d['last_day']} ({d['zone']}); their deadlines wait."
+        if "zone" in d
+        else f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
         if "last_day" in d
         else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
     ),
@@ -66,6 +68,8 @@ PLATFORM_TEXT = {
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
     "InvitationsSent": lambda d, n: (
         "The creator accepted; the other players are invited: " + ", ".join(n[s] for s in d["seats"]) + "."
+        if d["seats"]
+        else "The creator accepted; the other seats are the stand-ins', so nobody else is invited."
     ),
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
@@ -193,10 +197,13 @@ def feed(
     sealer = eventlog.sealer_for(game) if sealed and game.chain_scheme >= 2 else None
     shown = hashes_public(game)
     items = []
+    batch = None
     for row in event_rows:
         seen = over or may_see(row["visible_to"], seat)
         names = seated.names_at(row["seq"])
-        item = _feed_item(spec, row, seen, names, shown, over, row["seq"] in undone)
+        # The events of one command share their actor and moment: its first is the act itself.
+        first = batch != (batch := (row["actor_kind"], row["actor_seat"], row["created_at"]))
+        item = _feed_item(spec, row, seen, names, shown, over, row["seq"] in undone, first)
         if sealer is not None:
             item.parts = sealer.parts(row["seq"], row)
             item.payload_key = sealer.payload_key(row["seq"]) if seen else None
@@ -225,14 +232,16 @@ def _feed_rows(game: Game, after, upto, limit, last, types, sealed) -> Iterable[
     return in_order[:limit] if limit else in_order
 
 
-def _feed_item(spec, row: dict, seen: bool, names, shown: bool, over: bool, undone: bool) -> FeedItem:
+def _feed_item(
+    spec, row: dict, seen: bool, names, shown: bool, over: bool, undone: bool, first: bool = True
+) -> FeedItem:
     """One event as this reader may see it. Random draws only once the game is over: the draws
     recorded on a public event (the deal's shuffle on the first setup event) tell what was dealt
     face down."""
     seq, actor_kind, actor_seat, public = row["seq"], row["actor_kind"], row["actor_seat"], row["public"]
     data = row["payload"] if seen else public
     text = narrate(spec, row["type"], data, row["visible_to"], public, row["reveals"], names)
-    if actor_kind == "standin" and actor_seat is not None and 0 <= actor_seat < len(names):
+    if actor_kind == "standin" and _standin_act(data, actor_seat, first) and 0 <= actor_seat < len(names):
         text += f" (played by the stand-in for {names[actor_seat]})"
     return FeedItem(
         seq,
@@ -251,6 +260,15 @@ def _feed_item(spec, row: dict, seen: bool, names, shown: bool, over: bool, undo
         row["reveals"],
         row["schema_version"],
     )
+
+
+def _standin_act(data, actor_seat: int | None, first: bool) -> bool:
+    """Whether an event the stand-in's command appended is its act for its seat: the command's
+    first event, or one about that seat. What the move set off (a round ends, another player is
+    dealt cards) is the game's doing, and told without the stand-in's name."""
+    if actor_seat is None:
+        return False
+    return first or (isinstance(data, dict) and data.get("seat") == actor_seat)
 
 
 FEED_FIELDS = eventlog.EVENT_ROW_FIELDS
@@ -319,7 +337,10 @@ def help_text(spec, state: dict, seat: int | None) -> str:
         "  undo                 take back your last move (if no one has acted since,\n"
         "                       nothing was drawn and nothing hidden revealed)\n"
         "  away until YYYY-MM-DD / back   announce an absence; deadlines wait\n"
-        "  notices every|digest|none      how you hear of other players' moves\n"
+        "  notices turn|round|every|digest|none   how often you hear of the others'\n"
+        "                       moves (turn: once per turn of another player)\n"
+        "  notices pictures / no pictures   the board's picture in news mails\n"
+        "  notices default ...  your choice for the games you join from now on too\n"
         "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
         "Several commands may go in one reply, one a line: all are applied, or none."
     )

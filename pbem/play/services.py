@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.base import Rejected, may_act
 from pbem.log import eventlog
 from pbem.log.eventlog import NewEvent
-from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, Seat
+from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat
 from pbem.play import commands, outbox
 from pbem.play.runner import (
     NEUTRAL_EVENTS,
@@ -53,7 +53,7 @@ def create_game(
     deadline_seconds: int | None = None,
     start: bool = True,
     invited: bool = False,
-    notices: str = "every",
+    notices: str | None = None,
     absence: str = AbsencePolicy.STANDIN,
     standin_after: int = 2,
     standin_seats: tuple[int, ...] = (),
@@ -67,7 +67,8 @@ def create_game(
     others once the creator has accepted (`accept_invitation`), which proves the creator reads
     that address. So a stranger can make us mail nobody but the address they give as their own,
     within the per-creator and per-day limits (`check_creation_limits`); the invitation's text
-    is fixed (pbem/SECURITY.md). `notices`: each seat's preference for news.
+    is fixed (pbem/SECURITY.md). `notices`: the table's preference for news (NoticePreference),
+    where a player has set no default of their own ('notices default …'); None: once per turn.
     `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
     `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed)."""
     _check_absence(absence, standin_after)
@@ -115,11 +116,13 @@ def _check_absence(absence: str, standin_after: int) -> None:
         raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
 
 
-def _seat_players(game: Game, players, colours, invited: bool, notices: str, standin_seats) -> list[dict]:
+def _seat_players(game: Game, players, colours, invited: bool, notices: str | None, standin_seats) -> list[dict]:
     """The seats, in order; returns the invitation to mail (only the creator's at first)."""
     invitations: list[dict] = []
+    own = _players_own_settings(players)
     for number, (player, colour) in enumerate(zip(players, colours)):
         by_standin = number in standin_seats
+        mine = own.get(player.email.lower())
         seat = Seat.objects.create(
             game=game,
             number=number,
@@ -127,7 +130,8 @@ def _seat_players(game: Game, players, colours, invited: bool, notices: str, sta
             email=player.email,
             colour=colour,
             invite_accepted=by_standin or not invited,
-            notice_preference=notices,
+            notice_preference=mine.notice_preference if mine else notices or NoticePreference.TURN,
+            news_pictures=bool(mine and mine.news_pictures),
         )
         if invited and number == CREATOR_SEAT and not by_standin:
             invitations.append(
@@ -140,6 +144,12 @@ def _seat_players(game: Game, players, colours, invited: bool, notices: str, sta
                 }
             )
     return invitations
+
+
+def _players_own_settings(players) -> dict:
+    """The defaults the players set for themselves ('notices default …'), by address."""
+    emails = [p.email.lower() for p in players if p.email]
+    return {row.email: row for row in PlayerSettings.objects.filter(email__in=emails)} if emails else {}
 
 
 def _created_event(game: Game, spec, players, colours) -> NewEvent:
@@ -301,13 +311,35 @@ def _check_fresh(work: Work, seat: int, expected: int) -> None:
         raise StaleVersion(f"Version {expected} is ahead of the game (at {work.loaded.version}).")
     if expected == work.loaded.version:
         return
-    later = Event.objects.filter(game_id=work.loaded.game_id, seq__gt=expected).exclude(type__in=NEUTRAL_EVENTS)
-    for visible_to, public in later.values_list("visible_to", "public"):
-        if visible_to is None or seat in visible_to or public is not None:
-            raise StaleVersion(
-                "The game has moved on since the notice you answered: your command was not applied. "
-                "Here is the board as it stands now; please send your move again."
-            )
+    if moved_on_for(work.loaded.game_id, seat, expected):
+        raise StaleVersion(_stale_reason(work, seat))
+
+
+def moved_on_for(game_id: int, seat: int, version: int) -> bool:
+    """Whether something this seat can see has happened since `version` (platform events that
+    change nothing on the board, such as table talk, do not count)."""
+    later = Event.objects.filter(game_id=game_id, seq__gt=version).exclude(type__in=NEUTRAL_EVENTS)
+    return any(
+        visible_to is None or seat in visible_to or public is not None
+        for visible_to, public in later.values_list("visible_to", "public")
+    )
+
+
+def _stale_reason(work: Work, seat: int) -> str:
+    """Why a reply to an older notice was not applied, and what to do now: send the move again
+    if it is still the seat's move, else whom the game waits for."""
+    moved = "The game has moved on since the notice you answered: your command was not applied."
+    state = work.state
+    if state["game"] is None or state["meta"]["ended"]:
+        return f"{moved} The game is over."
+    if may_act(work.spec, state["game"], seat):
+        return f"{moved} Here is the board as it stands now; it is still your move: please send it again."
+    names = state["meta"]["names"]
+    waiting = ", ".join(names[s] for s in work.spec.waiting_for(state["game"])) or "nobody"
+    return (
+        f"{moved} It is not your move now: the game is waiting for {waiting}. "
+        "Here is the board as it stands; you get a notice when it is your turn."
+    )
 
 
 def _one(work: Work, seat: int, line: str, structured: dict | None, number: int) -> None:

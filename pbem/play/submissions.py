@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import json
 
-from pbem.models import InboundMessage, InboundStatus, Seat
-from pbem.play import services
+from pbem.models import Game, InboundMessage, InboundStatus, Notice, Seat
+from pbem.play import outbox, services
 
 
 class TryLater(Exception):
     """Processing should be retried later (the game was busy): the row stays "received"."""
 
 
-def read_web(message: InboundMessage) -> None:
-    """The web form's and the API's reader: the stored JSON names the seat and holds the lines."""
+def read_web(message: InboundMessage) -> Notice | None:
+    """The web form's and the API's reader: the stored JSON names the seat and holds the lines.
+    Returns the notice to write with the row's end state, if any: a move made from a notice's
+    one-tap link ("by_link") that leaves the turn with its player brings the next turn notice,
+    with the next links (the page the player lands on shows the moves too, but a player who
+    plays by mail has only the mail)."""
     body = json.loads(bytes(message.raw).decode())
     seat = Seat.objects.filter(pk=body["seat_id"]).first()
     if seat is None or seat.token_generation != body.get("generation", seat.token_generation):
@@ -25,8 +29,21 @@ def read_web(message: InboundMessage) -> None:
             "revoked",
             "This seat has a new player since the page was opened: nothing was applied.",
         )
-        return
-    apply(message, seat, body.get("text", ""), body.get("expected_version"))
+        return None
+    outcome = apply(message, seat, body.get("text", ""), body.get("expected_version"))
+    if body.get("by_link") and isinstance(outcome, services.Outcome) and outcome.events:
+        return _next_turn_notice(seat, outcome.version)
+    return None
+
+
+def _next_turn_notice(seat: Seat, version: int) -> Notice | None:
+    awaited = Game.objects.filter(pk=seat.game_id).values_list("awaited", flat=True).first() or []
+    if seat.number not in awaited or not seat.email:
+        return None
+    if Notice.objects.filter(seat=seat, version=version).exclude(kind="answer").exists():
+        return None  # the move itself wrote the seat a notice (a new phase that awaits it)
+    outbox.dispatch_on_commit(seat.game_id)
+    return Notice(game_id=seat.game_id, seat=seat, kind="turn", version=version, to_email=seat.email)
 
 
 def apply(message: InboundMessage, seat: Seat, text: str, expected_version: int | None):

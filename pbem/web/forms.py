@@ -101,9 +101,9 @@ class NewGameForm(ShowsHiddenErrors):
     )
     notices = forms.ChoiceField(
         choices=NoticePreference.choices,
-        initial=NoticePreference.EVERY,
+        initial=NoticePreference.TURN,
         label="Players hear of others' moves",
-        help_text="the default; each player can change it with 'notices'",
+        help_text="for players who have not chosen for themselves; each can change it with 'notices'",
     )
     submission_key = SubmissionKeyField()
     absence = forms.ChoiceField(

@@ -15,6 +15,7 @@ import hashlib
 import inspect
 import json
 import logging
+import re
 
 from django.conf import settings
 from django.contrib import messages
@@ -357,13 +358,37 @@ def seat_page(request, token: str):
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
-        help_text=selectors.help_text(spec, state, seat.number),
+        help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
         started=state["meta"]["started"],
         pending=[s for s in context["seats"] if not s.invite_accepted],
         chooser=_chooser_step(request, menu, here),
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+HELP_PAIR_RE = re.compile(r"^(?P<indent> *)(?P<command>\S(?:.*?\S)?) {2,}(?P<text>\S.*)$")
+HELP_CONTINUED_INDENT = 8  # a line indented this far after a command's line goes on with its text
+
+
+def help_rows(text: str) -> list[dict]:
+    """The help text (a command, spaces, what it does; continued lines indented under the text)
+    as rows a page lays out for its width: pairs of command and text, lines, gaps."""
+    rows: list[dict] = []
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip(" "))
+        pair = HELP_PAIR_RE.match(line)
+        if not line.strip():
+            rows.append({"kind": "gap"})
+        elif rows and rows[-1]["kind"] == "pair" and indent >= HELP_CONTINUED_INDENT and not pair:
+            rows[-1]["text"] += " " + line.strip()
+        elif pair and not pair.group("command").endswith(":"):
+            rows.append(
+                {"kind": "pair", "indent": indent, "command": pair.group("command"), "text": pair.group("text")}
+            )
+        else:
+            rows.append({"kind": "line", "indent": indent, "text": line.strip()})
+    return rows
 
 
 def _store_posted(seat: Seat, token: str, posted) -> HttpResponse | int:

@@ -29,7 +29,7 @@ def test_game_page_shows_seats_contacts_and_the_desk_but_no_edit_form_for_a_mast
     assert page.status_code == 200
     for email in ("alice@example.org", "bob@example.org", "carol@example.org"):
         assert email in page.text
-    assert "every move" in page.text  # notice preference
+    assert "once per turn of another player" in page.text  # notice preference (the default)
     assert 'id="desk"' in page.text and 'name="_save"' not in page.text
     assert reverse("admin:pbem_game_sheet", args=[game.pk]) in page.text
 

@@ -35,7 +35,7 @@ def test_reminders_at_half_time_and_six_hours_before_each_once(table, mailoutbox
     assert marks == ["6h", "half"]
     send_all()
     reminder = received(mailoutbox, "alice@example.org", "reminder")
-    assert reminder["Subject"].startswith("Reminder: Dice Duel")
+    assert reminder["Subject"].startswith("Reminder, your move: Dice Duel")
     assert "Deadline:" in text_of(reminder) and "play " in text_of(reminder)
 
 
@@ -96,7 +96,7 @@ def test_daily_digest_once_a_day_for_those_who_asked(table, mailoutbox):
     send_all()
     digest = received(mailoutbox, "bob@example.org", "digest")
     assert "Alice says: morning all" in text_of(digest)
-    assert "today's news" in digest["Subject"]
+    assert digest["Subject"].startswith("Today's news: Dice Duel")
 
 
 @pytest.mark.parametrize(

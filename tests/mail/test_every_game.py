@@ -55,10 +55,11 @@ def test_the_end_brings_standings_the_seed_and_the_audit_link(make_game, mailout
     send_all()
     finals = Notice.objects.filter(game=game, kind="final")
     assert finals.count() == 2 and set(finals.values_list("status", flat=True)) == {"sent"}
-    final = parsed(next(m for m in mailoutbox if m.to == ["bob@example.org"] and "is over" in m.subject))
+    final = parsed(next(m for m in mailoutbox if m.to == ["bob@example.org"] and m.subject.startswith("Game over:")))
     text = final.get_body(preferencelist=("plain",)).get_content()
     seed = Event.objects.get(game=game, type="pbem.SeedRevealed").payload["seed"]
-    assert f"1. {winner}: 2" in text and f"2. {loser}: 0" in text
+    colour = {"Alice": "red", "Bob": "blue"}  # the standings name each player's colour, as boards do
+    assert f"1. {winner} ({colour[winner]}): 2" in text and f"2. {loser} ({colour[loser]}): 0" in text
     assert seed in text and f"/games/{game.pk}/audit/" in text
 
 

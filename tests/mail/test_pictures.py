@@ -98,7 +98,7 @@ def test_a_drawing_that_several_seats_see_alike_is_rasterised_once_in_a_batch(mo
 
     calls = []
     real = pictures.rasterise
-    monkeypatch.setattr(pictures, "rasterise", lambda svg: calls.append(svg) or real(svg))
+    monkeypatch.setattr(pictures, "rasterise", lambda svg, *rest: calls.append(svg) or real(svg, *rest))
 
     colours = {None: "#000000", 0: "#ff0000", 1: "#00ff00", 2: "#0000ff"}
 

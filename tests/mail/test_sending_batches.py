@@ -113,9 +113,11 @@ def test_a_version_is_loaded_once_for_all_the_notices_that_speak_of_it(make_game
 
 # What a batch of notices costs in statements, whatever the number of notices and games in it:
 # claiming (BEGIN, the due rows, the claim, COMMIT), reading the notices (1), what rendering reads
-# of the log (3: snapshots, events, who sat where and what was undone) and recording the sends
-# (BEGIN, the notices, the seats, the games' deadlines, COMMIT).
-BATCH_STATEMENTS = 13
+# of the log (3: snapshots, events, who sat where and what was undone), the confirmations that
+# wait to be folded into the batch's notices (1; and, when the batch holds news, the later notices
+# that tell it: 1 more) and recording the sends (BEGIN, the notices, the seats, the games'
+# deadlines, COMMIT).
+BATCH_STATEMENTS = 14
 
 
 def _statements_for(make_game, games: int, seats: int) -> int:
@@ -213,7 +215,10 @@ def test_a_notice_of_a_long_game_in_a_batch_is_the_mail_it_would_be_alone(make_g
     batched = {
         int(m.extra_headers["X-Pbem-Notice"]): (m.to, m.subject, m.body, m.alternatives[0][0]) for m in mail.outbox
     }
-    assert batched == alone
+    assert batched and batched == {notice_id: alone[notice_id] for notice_id in batched}
+    # What did not go out is news that a later notice to the same seat tells as well.
+    left = Notice.objects.filter(pk__in=set(alone) - set(batched))
+    assert all(n.kind == "news" and n.last_error.startswith("superseded by notice") for n in left)
 
 
 def test_a_batch_is_composed_whole_before_its_first_message_goes_out(three_tables, settings, monkeypatch):

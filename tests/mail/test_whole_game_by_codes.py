@@ -49,4 +49,4 @@ def test_a_whole_game_is_played_by_mail_with_code_1_alone(
         send_all()
     assert Game.objects.get(pk=game.pk).status == "finished"
     for person in PEOPLE:
-        assert any(m.to == [person.email] and "the game is over" in m.subject for m in mailoutbox)
+        assert any(m.to == [person.email] and m.subject.startswith("Game over:") for m in mailoutbox)

@@ -1,0 +1,143 @@
+"""Issue 27's "done when" for the notice: each game's turn notice at its start and in its middle,
+and its final notice, rendered in Debian's Chromium as a mail client shows the HTML part (its
+cid: pictures resolved): no sideways scrolling at 390 px nor at 320 px, and the whole mail, its
+picture included, at most 60 kB on the wire. The picture's smallest label as shown at 390 px is
+measured and written down (the pictures themselves are redrawn for phones in a later issue).
+
+Screenshots at 390 px and 1280 px go to test-artifacts/notices/ for a person to look at, with
+summary.txt: the figures of every notice.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+
+import pytest
+
+from pbem.log import eventlog
+from pbem.mail import outbound, pictures
+from pbem.models import Notice, Seat
+from pbem.play import services
+from pbem.registry import get_game
+from tests.chromium import CHROMIUM, NEEDS_CHROMIUM, artifacts
+from tests.mail.test_pictures_in_browser import as_a_client_shows_it
+from tests.mail.whole_games import FIVE_GAMES, people, play_typed, seeded
+
+pytestmark = NEEDS_CHROMIUM
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+ARTIFACTS = artifacts("notices")
+WEIGHT_LIMIT = 60_000  # bytes of the whole mail as it goes over the wire
+SEED = "5eed" * 16
+
+MEASURE = """() => {
+  const doc = document.documentElement;
+  const img = document.querySelector('img');
+  return {scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth,
+          imgWidth: img ? img.getBoundingClientRect().width : null,
+          imgNatural: img ? img.naturalWidth : null};
+}"""
+
+
+def smallest_font(svg: str) -> float | None:
+    sizes = [float(size) for size in re.findall(r'font-size[=:]\s*"?(\d+(?:\.\d+)?)', svg)]
+    return min(sizes) if sizes else None
+
+
+def svg_width(svg: str) -> float:
+    found = re.search(r'<svg[^>]*\bwidth="(\d+(?:\.\d+)?)', svg)
+    if found:
+        return float(found.group(1))
+    box = re.search(r'viewBox="[\d.\s-]+?\s([\d.]+)\s[\d.]+"', svg)
+    return float(box.group(1)) if box else 600.0
+
+
+def three_notices(kind: str) -> list[tuple[str, Notice]]:
+    """A whole game played by the stand-ins; its first turn notice, the one halfway, the end."""
+    with seeded(SEED):
+        game = services.create_game(kind, people(kind), {})
+    play_typed(game)
+    turns = list(Notice.objects.filter(game=game, kind="turn").order_by("id"))
+    final = Notice.objects.filter(game=game, kind="final").order_by("id").first()
+    assert turns and final is not None
+    return [("start", turns[0]), ("middle", turns[len(turns) // 2]), ("end", final)]
+
+
+def as_sent_after_the_previous_one(notice: Notice) -> bytes:
+    """The notice's bytes as they would go out had the seat's earlier notices gone out (its
+    "since your last notice" then starts at the one before)."""
+    earlier = (
+        Notice.objects.filter(seat_id=notice.seat_id, id__lt=notice.id, kind__in=outbound.SEAT_KINDS_MOVING_LAST_NOTICE)
+        .order_by("-id")
+        .values_list("version", flat=True)
+        .first()
+    )
+    Seat.objects.filter(pk=notice.seat_id).update(last_notice_version=earlier or 0)
+    notice = Notice.objects.select_related("game", "seat").get(pk=notice.pk)
+    return outbound.make_message(notice).message().as_bytes(linesep="\r\n")
+
+
+def label_px(kind: str, notice: Notice, shown_width: float | None) -> float | None:
+    """The smallest label of the picture as shown: its font size in the SVG, scaled as the
+    picture is drawn on the screen."""
+    spec = get_game(kind)
+    if spec.render_svg is None or not shown_width:
+        return None
+    state = eventlog.load(notice.game, at=notice.version).state
+    svg = spec.render_svg(spec.view(state["game"], notice.seat.number))
+    size = smallest_font(svg)
+    return round(size * shown_width / svg_width(svg), 1) if size else None
+
+
+def measured(markups: list[tuple[str, str]], kind: str) -> list[dict]:
+    """Each notice's HTML (with its pictures resolved) as Chromium lays it out at 320, 390 and
+    1280 px; screenshots at 390 and 1280 px. (The browser runs after every database read: its
+    event loop would make Django refuse them.)"""
+    seen = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            for moment, markup in markups:
+                widths = {}
+                for width in (320, 390, 1280):
+                    page = browser.new_page(viewport={"width": width, "height": 800})
+                    page.set_content(markup, wait_until="load")
+                    widths[width] = page.evaluate(MEASURE)
+                    if width != 320:
+                        page.screenshot(path=str(ARTIFACTS / f"{kind}-{moment}-{width}.png"), full_page=True)
+                    page.close()
+                seen.append(widths)
+        finally:
+            browser.close()
+    return seen
+
+
+@pytest.mark.parametrize("kind", FIVE_GAMES)
+def test_a_notice_at_the_start_middle_and_end_fits_a_phone_and_weighs_at_most_60_kb(kind, db, settings):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    mails = []
+    for moment, notice in three_notices(kind):
+        raw = as_sent_after_the_previous_one(notice)
+        parsed = email.message_from_bytes(raw, policy=email.policy.default)
+        png = next((p.get_payload(decode=True) for p in parsed.walk() if p.get_content_type() == "image/png"), b"")
+        mails.append((moment, notice, raw, png, as_a_client_shows_it(parsed)[0]))
+    layouts = measured([(moment, markup) for moment, _notice, _raw, _png, markup in mails], kind)
+    with open(ARTIFACTS / "summary.txt", "a") as summary:
+        for (moment, notice, raw, png, _markup), seen in zip(mails, layouts):
+            label = label_px(kind, notice, seen[390]["imgWidth"])
+            summary.write(
+                f"{kind:14} {moment:6} {notice.kind:6} mail {len(raw):6} B  picture {len(png):6} B "
+                f"({pictures.png_size(png)[0] if png else 0} px wide)  scrollWidth@320 {seen[320]['scrollWidth']} "
+                f"@390 {seen[390]['scrollWidth']}  smallest label at 390 px: {label} px\n"
+            )
+    for (moment, _notice, raw, _png, _markup), seen in zip(mails, layouts):
+        for width in (320, 390):
+            assert seen[width]["scrollWidth"] <= width, f"{kind} {moment}: scrolls sideways at {width} px"
+        assert len(raw) <= WEIGHT_LIMIT, f"{kind} {moment}: {len(raw)} bytes"
