@@ -25,7 +25,7 @@ import json
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import games
 from games.base import GameSpec, Rejected, Rng, rederive
@@ -405,6 +405,7 @@ def check_deal(log: Log, found: Findings) -> None:
         found.problems.append(f"the game's setup cannot be dealt again from its first event: {exc}"[:300])
         return
     logged = log.events[started[0] : started[0] + len(dealt)]
+    dealt = under_logged_rules(dealt, logged)
     for index, event in enumerate(dealt):
         want = stored_event(event, rng.draws if index == 0 and rng.used else None)
         have = logged[index] if index < len(logged) else None
@@ -414,6 +415,23 @@ def check_deal(log: Log, found: Findings) -> None:
             )
             return
     found.facts.append(f"the setup ({len(dealt)} events) dealt again from the seed: the same deal")
+
+
+def under_logged_rules(dealt: list, logged: list) -> list:
+    """The deal as the rules version the log was written under would have recorded it. A game
+    whose rules changed (Elfenwizards, Zauberschwert) writes its version as "rules" in the first
+    dealt event, absent before version 2; the deal itself is the same. The version is the log's
+    word, but covered by the chain and the heads, and the replay holds the log to that version's
+    rules, so a version changed by a forger fails there."""
+    if not dealt or not logged or not isinstance(dealt[0].data, dict) or "rules" not in dealt[0].data:
+        return dealt
+    payload = logged[0].get("payload")
+    data = dict(dealt[0].data)
+    if isinstance(payload, dict) and "rules" in payload:
+        data["rules"] = payload["rules"]
+    else:
+        del data["rules"]
+    return [replace(dealt[0], data=data), *dealt[1:]]
 
 
 def stored_event(event, draws) -> dict:
