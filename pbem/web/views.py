@@ -579,6 +579,22 @@ def game_page(request, game_id: int):
     return render(request, "pbem/game.html", context)
 
 
+def _heads_page(game: Game, before: str | None, shown: bool) -> dict:
+    """A page of the heads table (anchors.HEADS_PAGE versions, newest first, below ?heads_before=N),
+    so that the audit page costs the same at 10 events and at 10,000."""
+    if not shown:
+        return {"heads": [], "heads_older": None, "heads_newer": None}
+    try:
+        start = int(before) if before else None
+    except ValueError:
+        start = None
+    start = start if start is not None and 1 <= start <= game.version + 1 else None
+    heads = anchors.heads_by_version(game, before=start)
+    older = heads[-1][0] if heads and heads[-1][0] > 1 else None
+    newer = None if start is None else (start + anchors.HEADS_PAGE if start + anchors.HEADS_PAGE <= game.version else 0)
+    return {"heads": heads, "heads_older": older, "heads_newer": newer}
+
+
 @require_http_methods(["GET", "POST"])
 def game_audit(request, game_id: int):
     game = _game_or_404(game_id)
@@ -611,9 +627,10 @@ def game_audit(request, game_id: int):
         head_checks=head_checks,
         heads_shown=heads_shown,
         withheld=selectors.WITHHELD,
-        heads=anchors.heads_by_version(game) if heads_shown else [],
         # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
-        mailed_heads=anchors.mailed_heads(game) if heads_shown else [],
+        mailed_heads=anchors.mailed_heads(game, newest=anchors.HEADS_PAGE) if heads_shown else [],
+        heads_page=anchors.HEADS_PAGE,
+        **_heads_page(game, request.GET.get("heads_before"), heads_shown),
     )
     return render(request, "pbem/audit.html", context, status=status)
 
