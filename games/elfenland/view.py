@@ -182,7 +182,11 @@ def narrate(event, names):
 WIDTH = 80
 
 
-def _label(s) -> str:
+def _label(s, names=None) -> str:
+    """A seat as the text board names it: the player's name with the colour when the platform
+    gave the names (view["names"]), so the result names players as the standings do."""
+    if names and s < len(names):
+        return f"{names[s]} ({COLOURS[s]})"
     return f"P{s + 1} {COLOURS[s]}"
 
 
@@ -205,9 +209,11 @@ def render_text(v):
     }.get(v["phase"], v["phase"])
     lines = [f"ELFENLAND  round {v['round']}/{v['rounds']}  {phase_text}"]
     opts = [k.replace("_", " ") for k, on in v["options"].items() if on]
-    lines += _wrap(f"First player: {_label(v['first'])}" + (f"   variants: {', '.join(opts)}" if opts else ""))
+    lines += _wrap(
+        f"First player: {_label(v['first'], v.get('names'))}" + (f"   variants: {', '.join(opts)}" if opts else "")
+    )
     if v["waiting"]:
-        lines += _wrap("Waiting for: " + ", ".join(_label(s) for s in v["waiting"]))
+        lines += _wrap("Waiting for: " + ", ".join(_label(s, v.get("names")) for s in v["waiting"]))
     lines.append("")
     for s, st in enumerate(v["seats"]):
         lines += _seat_lines(v, s, st)
@@ -247,13 +253,15 @@ def render_text(v):
     if v["final"]:
         f = v["final"]
         lines.append("")
-        lines += _wrap("Final result (winner: " + " and ".join(_label(s) for s in f["ranking"][0]) + "):")
+        lines += _wrap(
+            "Final result (winner: " + " and ".join(_label(s, v.get("names")) for s in f["ranking"][0]) + "):"
+        )
         for s in range(v["players"]):
             extra = ""
             if f["distances"] is not None:
                 extra = f", City Card {B.name(f['homes'][s])} {f['distances'][s]} away (-{f['penalties'][s]})"
             lines += _wrap(
-                f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
+                f"  {_label(s, v.get('names')):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
                 f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})",
                 indent=" " * 16,
             )
@@ -265,7 +273,7 @@ def _seat_lines(v, s, st) -> list[str]:
     second line when they do not fit."""
     me = "*" if s == v["seat"] else " "
     trouble = "T" if st["trouble"] else " "
-    head = f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 cards {st['cards']} {trouble}"
+    head = f"{me}{_label(s, v.get('names')):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 cards {st['cards']} {trouble}"
     ctr = " ".join(B.WORD[c] for c in st["up"])
     if st["down"]:
         ctr = (ctr + f" +{st['down']} hidden").strip()

@@ -317,8 +317,12 @@ def view(game: Game, seat: int | None, at: int | None = None) -> dict:
 def board_text(spec, state: dict, seat: int | None) -> str:
     if state["game"] is None:
         return "The game has not started yet."
-    text = spec.render_text(spec.view(state["game"], seat))
     names = state["meta"]["names"]
+    view = spec.view(state["game"], seat)
+    if isinstance(view, dict):
+        # The players' names (public) for a text board that names seats, as the standings do.
+        view = {**view, "names": list(names)}
+    text = spec.render_text(view)
     awaited = spec.waiting_for(state["game"]) if not state["meta"]["ended"] else []
     if awaited:
         text += "\n\nWaiting for: " + ", ".join(names[s] for s in awaited)
