@@ -61,6 +61,9 @@ class Game(models.Model):
     # How long each awaited seat has for its move (seconds: the desk and the forms speak hours).
     deadline_seconds = models.IntegerField(default=48 * 3600, validators=[MinValueValidator(1)])
     away_allowance_days = models.IntegerField(default=21, validators=[MinValueValidator(0)])
+    # The clock the table chose (pbem/log/clocks.py), as its GameCreated event records it; {}: a
+    # game made before clocks, or with none chosen: a fixed period of deadline_seconds, as ever.
+    clock = models.JSONField(default=dict, blank=True)
     # A seat that misses this many deadlines in a row is handed to `absence_policy`.
     absence_policy = models.CharField(max_length=8, choices=AbsencePolicy.choices, default=AbsencePolicy.STANDIN)
     standin_after = models.IntegerField(default=2, validators=[MinValueValidator(1)])
