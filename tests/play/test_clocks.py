@@ -171,3 +171,45 @@ def test_a_deadline_changed_in_the_log_fails_the_verifier(db, settings, moved_cl
     assert any("its clock says" in p for p in problems)
     found = verify.verify_bytes(json.dumps(doc).encode(), spec=get_game("diceduel"))
     assert not found.ok  # the payload no longer matches its commitment, and the clock check says why
+
+
+def test_the_api_the_seat_page_and_the_turn_notice_show_each_seats_time_left(db, settings, client, moved_clock):
+    from django.core import mail
+
+    from pbem.models import Seat
+    from pbem.play import addressing
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = _game(BANK)
+    Seat.objects.filter(game=game, number=0).update(time_zone="Europe/Berlin")
+    deliver(game)
+    body = client.get(f"/api/games/{game.pk}").json()
+    assert body["clock"] == BANK
+    assert 3 * DAY - 60 <= body["seconds_left"]["0"] <= 3 * DAY
+    assert body["banks"] == {"0": 3 * DAY, "1": 3 * DAY}
+    seat = Seat.objects.get(game=game, number=0)
+    page = client.get(addressing.seat_url(seat)).content.decode()
+    assert "2 days 23 hours left" in page and "in your bank: 3 days" in page
+    assert "CET" in page  # the deadline in the reader's own zone
+    turn = next(m for m in mail.outbox if seat.email in m.to)
+    assert "Europe/Berlin (in 71 hours)" in turn.body or "Europe/Berlin (in 72 hours)" in turn.body
+
+
+def test_an_api_client_chooses_a_clock_and_a_bad_one_is_refused_with_why(db, settings, client, quiet_limits):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    players = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
+    made = client.post(
+        "/api/games",
+        {"kind": "diceduel", "players": players, "clock": GRACE},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    assert Game.objects.get(pk=made.json()["id"]).clock == GRACE
+    refused = client.post(
+        "/api/games",
+        {"kind": "diceduel", "players": players, "clock": {"kind": "bank", "initial": DAY}},
+        content_type="application/json",
+    )
+    assert (
+        refused.status_code == 400 and "needs its increment" in refused.json()["message"] and Game.objects.count() == 1
+    )
