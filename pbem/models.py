@@ -356,6 +356,22 @@ class Heartbeat(models.Model):
     detail = models.CharField(max_length=300, blank=True)
 
 
+class Outage(models.Model):
+    """A time the service itself could not keep its clocks (the deadline timers did not run):
+    found by the next sweep from the timers' heartbeat (pbem/ops/outages.py). Every deadline
+    running through it is extended by its length, once: `forgiven_at` is set when every game has
+    its `pbem.OutageForgiven` event (each naming this row, so a game is never extended twice)."""
+
+    started_at = models.DateTimeField(unique=True)  # one outage per last heartbeat before it
+    ended_at = models.DateTimeField()
+    reason = models.CharField(max_length=300)
+    forgiven_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def seconds(self) -> int:
+        return int((self.ended_at - self.started_at).total_seconds())
+
+
 class DeadlineTimer(models.Model):
     """The timers' work list: one row per awaited seat of a running game, indexed by when the
     timers next have something to do for it, so a sweep reads only what is due.

@@ -284,6 +284,33 @@ def restart_deadline(game_id: int, seat: int, reason: str) -> None:
     run(game_id, SYSTEM, body)
 
 
+def forgive_outage(game_id: int, outage: int, started: datetime, seconds: int, reason: str) -> bool:
+    """The service was down from `started` for `seconds` (pbem/ops/outages.py): every deadline of
+    the game still running when it began moves by as much, by one `pbem.OutageForgiven` event
+    naming the outage. A game that has the outage's event already gets nothing more. Returns
+    whether the game was extended."""
+    done = {"value": False}
+
+    def body(work: Work):
+        done["value"] = False
+        if Event.objects.filter(game_id=game_id, type="pbem.OutageForgiven", payload__outage=outage).exists():
+            return  # forgiven once already
+        deadlines = dict(work.game.get("deadlines") or {})
+        until = {
+            seat: (datetime.fromisoformat(iso) + timedelta(seconds=seconds)).isoformat()
+            for seat, iso in deadlines.items()
+            if datetime.fromisoformat(iso) > started
+        }
+        if not until or seconds <= 0:
+            return
+        work.platform("OutageForgiven", {"seconds": seconds, "until": until, "reason": reason, "outage": outage})
+        work.game["deadlines"] = {**deadlines, **until}
+        done["value"] = True
+
+    run(game_id, SYSTEM, body)
+    return done["value"]
+
+
 def _forgive_late_notice(work: Work, seat: int, reason: str) -> None:
     """A clocked game: a turn whose notice went out after more than half its time had run starts
     again from now, its deadline as much later, and its bank not charged for the wait."""
