@@ -13,7 +13,7 @@ from pbem.models import AbsencePolicy, Event, Game, Outage
 from pbem.ops import testclock
 from pbem.play import services
 from tests.conftest import CAST, deliver
-from tests.play.test_clocks import BANK, HOUR, _verified, moved_clock  # noqa: F401 - a fixture
+from tests.play.test_clocks import BANK, HOUR, _verified
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,6 @@ import json
 from datetime import datetime
 
 import pytest
-from django.utils import timezone
 
 from pbem.audit import export, verify
 from pbem.log import clocks, eventlog
@@ -23,15 +22,6 @@ HOUR, DAY = 3600, 86400
 BANK = {"kind": "bank", "initial": 3 * DAY, "increment": DAY, "cap": 7 * DAY}
 GRACE = {"kind": "grace", "grace": DAY, "initial": 2 * DAY, "increment": 0, "cap": 2 * DAY}
 FIXED = {"kind": "fixed", "period": 2 * DAY}
-
-
-@pytest.fixture
-def moved_clock(tmp_path, settings, monkeypatch):
-    """The test clock on, at real time; `timezone.now` is it in this process."""
-    settings.PBEM_TEST_CLOCK_FILE = str(tmp_path / "clock")
-    testclock.set_offset(0)
-    monkeypatch.setattr(timezone, "now", testclock.now)
-    return testclock
 
 
 def _game(clock, **kw):
