@@ -290,10 +290,10 @@ def _check_step(meta: dict, seq: int, payload: dict, at: datetime, paused: dict,
     banks = {}
     for seat, bank in payload["stopped"].items():
         state = seat_state(meta, seat)
-        want = bank_after(clock, state, at)
-        if bank != want:
-            problems.append(f"event {seq}: seat {seat}'s bank after its turn is {bank}, its clock says {want}")
-        banks[seat] = want
+        owed = bank_after(clock, state, at)
+        if bank != owed:
+            problems.append(f"event {seq}: seat {seat}'s bank after its turn is {bank}, its clock says {owed}")
+        banks[seat] = owed
         checked += 1
     for seat, entry in payload["started"].items():
         bank = banks.get(seat, seat_state(meta, seat)["bank"])
@@ -304,6 +304,7 @@ def _check_step(meta: dict, seq: int, payload: dict, at: datetime, paused: dict,
         begin = datetime.fromisoformat(entry["from"])
         if begin < at:
             problems.append(f"event {seq}: seat {seat}'s turn begins before the event that begins it")
+        want: str
         if "resumed" in entry:
             want = (at + timedelta(seconds=entry["resumed"])).isoformat()
             if paused.get(seat) != entry["resumed"]:

@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 
 
 def deadlines_every() -> float:
-    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+    schedule: dict[str, dict] = settings.CELERY_BEAT_SCHEDULE
+    for entry in schedule.values():
         if entry["task"] == health.DEADLINES_TASK:
             return float(entry["schedule"])
     return 60.0

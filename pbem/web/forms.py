@@ -152,7 +152,7 @@ class NewGameForm(ShowsHiddenErrors):
         clock = {
             "kind": kind,
             "initial": (data.get("bank_days") or 3) * day,
-            "increment": (data.get("increment_days") if data.get("increment_days") is not None else 1) * day,
+            "increment": (1 if data.get("increment_days") is None else int(data["increment_days"])) * day,
             "cap": (data.get("cap_days") or 7) * day,
         }
         if kind == "grace":
