@@ -770,7 +770,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "waiting": [state["meta"]["names"][s] for s in waiting],
         "awaited_me": number in waiting,
         # Who the table waits for and until when, in this reader's zone.
-        "waiting_until": selectors.awaited_lines(game, seat.time_zone),
+        "waiting_until": selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
     }
 
 

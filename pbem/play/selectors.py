@@ -365,15 +365,18 @@ def seconds_left(game: Game, now: datetime | None = None) -> dict[str, int]:
     }
 
 
-def awaited_lines(game: Game, zone: str = "UTC", now: datetime | None = None) -> list[str]:
-    """Who the table waits for, and until when, in the reader's time zone: one line a seat."""
+def awaited_lines(
+    game: Game, zone: str = "UTC", now: datetime | None = None, names: list[str] | None = None
+) -> list[str]:
+    """Who the table waits for, and until when, in the reader's time zone: one line a seat.
+    `names`: the seats' names if the caller has them (else read)."""
     from zoneinfo import ZoneInfo
 
     try:
         tz = ZoneInfo(zone or "UTC")
     except (KeyError, ValueError):
         tz = ZoneInfo("UTC")
-    names = seat_names(game)
+    names = names if names is not None else seat_names(game)
     left = seconds_left(game, now)
     lines = []
     for seat in game.awaited or []:
