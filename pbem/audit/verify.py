@@ -26,11 +26,12 @@ import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 import games
 from games.base import GameSpec, Rejected, Rng, rederive
 from pbem.audit import heads_feed, logfile, schema
-from pbem.log import chain, fold
+from pbem.log import chain, clocks, fold
 
 FORMAT = "pbem-log"
 FORMAT_VERSION = 1
@@ -530,6 +531,31 @@ def _check_final(log: Log, spec: GameSpec, state: dict, found: Findings) -> None
         found.facts.append(f"replayed through the rules of {spec.title}: same final state, scores {scores}")
 
 
+def check_clocks(log: Log, found: Findings) -> None:
+    """Every deadline re-derived from the clock the creation names (pbem/log/clocks.py): each
+    turn's bank and deadline as `pbem.Clocks` records them, each outage forgiven, and each
+    timeout at (not before) the seat's deadline. A game made with no clock: nothing to derive."""
+    created = log.events[0].get("payload") or {}
+    if not created.get("clock"):
+        return
+    events = []
+    for ev in log.events:
+        try:
+            at = datetime.fromisoformat(ev["created_at"])
+        except ValueError:
+            found.problems.append(f"event {ev['seq']}: its time {ev['created_at']!r} is not a time")
+            return
+        events.append((ev["seq"], ev["type"], ev["payload"], at))
+    try:
+        problems, checked = clocks.check(events)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        found.problems.append(f"clocks: a clock event is malformed ({type(exc).__name__}: {_short(str(exc))})")
+        return
+    found.problems.extend(f"clocks: {problem}" for problem in problems)
+    if not problems:
+        found.facts.append(f"the clock ({clocks.describe(created['clock'])}): {checked} deadlines and banks re-derived")
+
+
 def check_heads(log: Log, found: Findings) -> None:
     """Each head the reader kept (a notice's, a mirror's) must still be in the log."""
     by_seq = {ev["seq"]: ev["hash"] for ev in log.events}
@@ -581,6 +607,7 @@ CHECKS: list[Callable[[Log, Findings], None]] = [
     check_draws,
     check_deal,
     check_replay,
+    check_clocks,
     check_heads,
     check_heads_feed,
 ]

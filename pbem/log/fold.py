@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.base import Event as GameEvent
 from games.base import GameSpec, rank
+from pbem.log import clocks
 
 PLATFORM_PREFIX = "pbem."
 
@@ -57,7 +58,13 @@ def apply(
     return state
 
 
+# The platform events a game's clock reads (pbem/log/clocks.py); a game without a clock ignores them.
+CLOCK_EVENTS = frozenset({"GameCreated", "Clocks", "DeadlineExtended", "NoticeBounced", "OutageForgiven"})
+
+
 def apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
+    if kind in CLOCK_EVENTS:
+        clocks.apply(meta, kind, data)
     if kind == "GameCreated":
         meta["players"] = len(data["players"])
         meta["names"] = [p["name"] for p in data["players"]]

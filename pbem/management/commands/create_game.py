@@ -1,3 +1,5 @@
+import json
+
 from django.core.management.base import BaseCommand, CommandError
 
 from pbem.play import services
@@ -20,6 +22,13 @@ class Command(BaseCommand):
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
         parser.add_argument("--deadline-hours", type=int, default=None)
         parser.add_argument("--title", default="")
+        parser.add_argument(
+            "--clock",
+            default=None,
+            metavar="JSON",
+            help='the table\'s clock, durations in seconds: {"kind": "bank", "initial": 259200, '
+            '"increment": 86400, "cap": 604800}, or "fixed" (period) or "grace" (grace, initial, increment, cap)',
+        )
 
     def handle(self, *args, **opts):
         players = []
@@ -34,6 +43,12 @@ class Command(BaseCommand):
             if not sep:
                 raise CommandError(f"--option takes KEY=VALUE, not {raw!r}")
             options[key.strip()] = value.strip()
+        clock = None
+        if opts["clock"]:
+            try:
+                clock = json.loads(opts["clock"])
+            except ValueError:
+                raise CommandError('--clock takes a JSON object, e.g. {"kind": "fixed", "period": 86400}') from None
         try:
             game = services.create_game(
                 opts["kind"],
@@ -41,6 +56,7 @@ class Command(BaseCommand):
                 options,
                 title=opts["title"],
                 deadline_seconds=opts["deadline_hours"] * 3600 if opts["deadline_hours"] else None,
+                clock=clock,
             )
         except (UnknownGame, services.ServiceError) as exc:
             raise CommandError(str(exc)) from None
