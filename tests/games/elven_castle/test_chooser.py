@@ -13,7 +13,7 @@ from games.base import MAX_FEATURED
 from games.elven_castle import GAME, grammar, rules, standin
 from games.testing import Table, canonical, play_random
 
-from .helpers import given, table
+from .helpers import given, table, table1
 from .test_bots import options_for
 
 
@@ -27,7 +27,7 @@ def points(t, command):
 
 
 def test_featured_are_the_scoring_placements_of_every_piece_type_most_points_first():
-    t = table(2)
+    t = table1(2)
     given(t, 1, "place window a1 north level 0")
     given(t, 1, "place window d1 north level 0")  # a portal's arch a-d, 2 spans
     given(t, 1, "place bridge f1 north level 0")
@@ -85,7 +85,7 @@ def test_every_choice_is_grouped_by_piece_labelled_by_where_and_aims_at_its_squa
 
 
 def test_the_staircase_offer_is_two_featured_choices():
-    t = table(2, {"staircase": True})
+    t = table1(2, {"staircase": True})
     given(t, 1, "place bridge a1 north level 0")
     given(t, 1, "place bridge c1 north level 0")
     t.state["scores"][0] = 7
