@@ -138,3 +138,26 @@ def test_over_a_bot_game_every_scoring_piece_type_is_featured_with_its_best_plac
         play_random(GAME, 2, options_for(2, "B", seed), seed=seed, check=look)
     assert seen_scoring >= {"bridge", "window"}
     assert codes / notices <= grammar.FEATURED_MOST + 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_scoring_placement_is_a_numbered_code_in_stand_in_games(players):
+    """Issue 29: the notices offered 1-4 codes a turn, none that scored. Over stand-in games of
+    rules version 2 (one random opening placement a seat), every scoring placement is featured."""
+    scoring_turns = 0
+    for seed in range(2):
+        t = Table(GAME, players, {"scoring": "AB"[seed]}, seed=f"codes-{seed}".encode())
+        t.check_mutation = False
+        pick, step = random.Random(seed), 0
+        while GAME.waiting_for(t.state):
+            seat = GAME.waiting_for(t.state)[0]
+            legal = GAME.legal(t.state, seat)
+            if t.state["phase"] == "place":
+                codes = [c.command for c in GAME.choices(t.state, seat) if c.featured]
+                scoring = [c for c in legal if points(t, c) > 0]
+                assert all(c in codes for c in scoring), "a scoring placement is not a code"
+                scoring_turns += bool(scoring)
+            opening = step < players and t.state["phase"] == "place"
+            t.act(seat, pick.choice(legal) if opening else GAME.standin(GAME.view(t.state, seat), legal))
+            step += 1
+    assert scoring_turns > 10
