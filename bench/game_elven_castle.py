@@ -244,7 +244,7 @@ def arches(table):
     return {"games with at least one arch": float(any(line[2] > 0 for line in sheet))}
 
 
-def balance_lines(games: int) -> list[str]:
+def balance_lines(games: int, show: bool = False) -> list[str]:
     """Rules version 2 over `games` games per player count and variant; version 1 and the head to
     head over ELVEN_CASTLE_BEFORE_GAMES (default half as many)."""
     before = int(os.environ.get("ELVEN_CASTLE_BEFORE_GAMES", str(games // 2)))
@@ -269,7 +269,10 @@ def balance_lines(games: int) -> list[str]:
                     order=in_turn_order,
                 )
                 title = f"Elven Castle, {players} players, variant {variant}, {label}"
-                lines += seat_balance(setting, games if label == "rules 2" else before, title, seats[:players])
+                block = seat_balance(setting, games if label == "rules 2" else before, title, seats[:players])
+                lines += block
+                if show:
+                    print("\n".join(block), flush=True)
     lines.append(
         "elven_castle: the stand-in (careful: points now minus the next player's best reply) against a "
         "greedy one (points now only), rules version 2:"
@@ -286,6 +289,8 @@ def balance_lines(games: int) -> list[str]:
                 random_opening=1,
                 names=(f"variant {variant}: careful", "greedy"),
             )
+            if show:
+                print(lines[-1], flush=True)
     return lines
 
 
@@ -296,6 +301,6 @@ def run(games: int = 200) -> list[str]:
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[2] == "balance":
-        print("\n".join(balance_lines(int(sys.argv[1]))))
+        balance_lines(int(sys.argv[1]), show=True)
     else:
         print("\n".join(run(int(sys.argv[1]) if len(sys.argv) > 1 else 200)))
