@@ -29,6 +29,16 @@ SCENARIOS = DATA["scenarios"]
 SYMMETRIC = {k: v["symmetric"] for k, v in DATA["piece_types"].items()}
 COLOURS = ("red", "blue", "yellow", "green")
 
+# The rules a new game is played by (RULINGS.md, "Rules version 2"), recorded in GameStarted:
+# a piece is an arch one span tall, so a piece raised on two others scores its own span besides
+# the free levels under it (variant A) and its deck's height (variant B); and a staircase, like
+# every piece, rests on two placed pieces (the ground is not one). A log without it keeps version 1.
+RULES_VERSION = 2
+
+
+def rules_version(state) -> int:
+    return state.get("rules", 1)
+
 
 def _shape(kind: str, d: str):
     """[(dx, dy, dz, role)] for a piece of `kind` laid in direction `d` from its anchor."""
@@ -57,6 +67,11 @@ def _arches(kind: str, d: str):
 
 
 SHAPES = {k: {d: _shape(k, d) for d in DIRS} for k in KINDS}
+# The height of the piece's own opening in each column along it (a bridge's 1, a window's 2).
+OPEN_HEIGHT = {
+    k: [sum(1 for i, _dz, r in cells if i == n and r == "open") for n in range(1 + max(c[0] for c in cells))]
+    for k, cells in ((k, DATA["piece_types"][k]["cells"]) for k in KINDS)
+}
 FEET = {k: {d: [(dx, dy, dz) for dx, dy, dz, r in SHAPES[k][d] if r == "foot"] for d in DIRS} for k in KINDS}
 ARCHES = {k: {d: _arches(k, d) for d in DIRS} for k in KINDS}
 LENGTH = {k: 1 + max(c[0] for c in DATA["piece_types"][k]["cells"]) for k in KINDS}
@@ -101,6 +116,8 @@ def _new_state(d):
         "connections": 0,
         "end": None,
     }
+    if "rules" in d:  # absent from a log written before rules version 2: its state stays as it was
+        state["rules"] = d["rules"]
     for g in d["grey"]:
         _put(state, None, g["kind"], g["x"], g["y"], g["z"], g["dir"], list(g["on"]))
     return state
@@ -257,6 +274,8 @@ def check_place(state, seat, kind, x, y, z, d, full=True):
         if below not in on:
             on.append(below)
     if on:
+        if ground and rules_version(state) >= 2:
+            return f"A piece may not rest on only one piece (#{on[0]}); the ground is not a piece.", None
         if len(on) + (1 if ground else 0) < 2:
             return f"A piece may not rest on only one piece (#{on[0]}).", None
         if state["altar"] is not None and state["altar"] in on:
@@ -274,10 +293,17 @@ def check_place(state, seat, kind, x, y, z, d, full=True):
 
 
 def arch_spans(state, kind, x, y, z, d):
-    """Spans of each arch the piece forms (variant A: down to the piece beneath; B: to the ground)."""
+    """Spans of each arch the piece forms (variant A: down to the piece beneath; B: to the ground).
+
+    Version 1: the spans under the piece's opening (its deck fills its own level). Version 2: the
+    piece is an arch, so its own opening (one span, a window's or portal's two) counts too, and a
+    piece placed on the ground with every foot scores 0 (the rulebook says so)."""
     occ = state["occ"]
     top = len(occ)
     variant = state["options"]["scoring"]
+    own = rules_version(state) >= 2
+    if own and z == 0 and all(dz == 0 for _dx, _dy, dz in FEET[kind][d]):
+        return [0] * len(ARCHES[kind][d])
     out = []
     for arch in ARCHES[kind][d]:
         best = None
@@ -295,6 +321,8 @@ def arch_spans(state, kind, x, y, z, d):
                         break
                     spans += 1
                     level -= 1
+            if own:
+                spans += OPEN_HEIGHT[kind][abs(dx) + abs(dy)]
             best = spans if best is None else min(best, spans)
         out.append(best)
     return out
@@ -369,6 +397,7 @@ def _placements(state, seat, first_only, tops):
     no_grey = scen.get("no_special_on_grey", ()) if scen else ()
     grey = _grey_ids(state) if no_grey else set()
     raised_cols = [c for c in range(PLANE) if tops[c]]
+    v2 = rules_version(state) >= 2
     out = []
     for kind in KINDS:
         if hand.get(kind, 0) <= 0:
@@ -389,6 +418,8 @@ def _placements(state, seat, first_only, tops):
                 if n in blocked:
                     continue
                 x, y, cells, feet, low, high = anchors[n]
+                if high and v2:  # version 2: a staircase never stands on the ground (one piece)
+                    continue
                 if high:  # the staircase's high foot needs a piece under it, besides the ground
                     on = []
                     for dz, col in high:
@@ -507,6 +538,7 @@ def setup(players, options, rng):
                 "grey": grey,
                 "red": red,
                 "altar": altar,
+                "rules": RULES_VERSION,
             },
         )
     ]

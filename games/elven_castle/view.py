@@ -29,6 +29,7 @@ def view(state, seat):
         "seat": seat,
         "players": n,
         "options": dict(state["options"]),
+        "rules": rules.rules_version(state),
         "phase": state["phase"],
         "turn": state["turn"],
         "round": rules.current_round(state),
