@@ -55,9 +55,9 @@ def only_when_configured(view, esp: str):
 def guarded_patterns() -> list[URLPattern]:
     # Mailgun's routes have their own view: the freshness window and the replay cache.
     patterns = [
-        path("mailgun/inbound/", MailgunInbound.as_view(), name="mailgun_inbound_webhook"),
+        path("mailgun/inbound/", csrf_exempt(MailgunInbound.as_view()), name="mailgun_inbound_webhook"),
         # Mailgun posts the raw MIME to a route URL ending in "mime" (forward("…/inbound_mime/")).
-        path("mailgun/inbound_mime/", MailgunInbound.as_view(), name="mailgun_inbound_webhook"),
+        path("mailgun/inbound_mime/", csrf_exempt(MailgunInbound.as_view()), name="mailgun_inbound_webhook"),
     ]
     for pattern in inbound_patterns():
         if esp_of(pattern) == "mailgun":
