@@ -346,6 +346,13 @@ PBEM_INBOUND_KEEP_DAYS = int(os.environ.get("PBEM_INBOUND_KEEP_DAYS", "30"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # At most this many answers an hour to one address (a loop guard besides RFC 3834).
 PBEM_MAIL_ANSWERS_PER_HOUR = int(os.environ.get("PBEM_MAIL_ANSWERS_PER_HOUR", "30"))
+# Mail to a seat's reply address from another address is never answered to its sender; the
+# seat's owner is told at most this many times in this many seconds ("count,seconds"), and the
+# site tells at most PBEM_STRANGER_NOTES_PER_HOUR owners an hour in all (pbem/mail/replies.py).
+PBEM_STRANGER_NOTES_PER_SEAT = tuple(
+    int(n) for n in os.environ.get("PBEM_STRANGER_NOTES_PER_SEAT", "1,86400").split(",")
+)
+PBEM_STRANGER_NOTES_PER_HOUR = int(os.environ.get("PBEM_STRANGER_NOTES_PER_HOUR", "20"))
 
 # --- safe on the internet: proxies, limits, timeouts (pbem/SECURITY.md) ------------------------
 # The reverse proxies in front of the web app (addresses or networks, comma-separated): only
