@@ -264,6 +264,12 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ACKS_LATE = True
+# Every task has a time limit: soft (SoftTimeLimitExceeded raised in the task) and hard (its
+# worker process killed and replaced), so nothing (an IMAP server that trickles, a hung socket)
+# holds a worker for ever. The IMAP poll cuts its own connection at PBEM_IMAP_POLL_SECONDS first.
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("PBEM_TASK_SOFT_SECONDS", "100"))
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("PBEM_TASK_HARD_SECONDS", "120"))
+PBEM_IMAP_POLL_SECONDS = float(os.environ.get("PBEM_IMAP_POLL_SECONDS", "80"))
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
