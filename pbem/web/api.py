@@ -594,7 +594,7 @@ def seat_view(
     game = _game(game_id)
     seat = _seat(request, game, token)
     if wait_version is not None and game.version <= wait_version:
-        live.wait_for_version(game.pk, wait_version, timeout)
+        live.wait_for_version(game.pk, wait_version, timeout, seat_id=seat.pk)
         game.refresh_from_db()
     tag = live.etag(
         game.pk,

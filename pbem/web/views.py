@@ -435,7 +435,7 @@ def seat_wait(request, token: str):
     if not raw.isdigit() or len(raw) > 10:
         return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
     timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
-    row = live.wait_for_version(seat.game_id, int(raw), timeout) or {}
+    row = live.wait_for_version(seat.game_id, int(raw), timeout, seat_id=seat.pk) or {}
     awaited = row.get("awaited") or []
     return _private(
         JsonResponse(
