@@ -8,11 +8,12 @@ asks with no wait every `poll_seconds()` (pbem/static/pbem/live.js); API clients
 (`?wait_version=N`) are served by the threads of gunicorn's gthread workers (gunicorn.conf.py).
 
 So that long polls cannot starve the site (one seat token opening 50 of them):
-- one wait per seat at a time: a new wait for a seat replaces the one before, which answers at
-  its next look (within POLL_EVERY), as if its time were up;
+- one wait per seat at a time: a new wait for a seat replaces the one before, which ends at its
+  next look (within POLL_EVERY) with a short 409 "replaced";
 - at most PBEM_LIVE_WAITS_PER_PROCESS waits at a time in one web process (gunicorn.conf.py sets it
   to fewer than the process's threads, so pages always find a free one), hence at most that
-  many times the workers site-wide; a wait beyond it answers at once, with what is now.
+  many times the workers site-wide; a wait beyond it answers at once with a short 429 "busy" (not a 5xx: an error line for each would flood the log)
+  and Retry-After. Neither renders the view: a flood of reopened polls costs little.
 """
 
 from __future__ import annotations
@@ -51,12 +52,27 @@ def snapshot(game_id: int) -> dict | None:
 
 log = logging.getLogger(__name__)
 
+
+class Replaced(Exception):
+    """A newer wait of the same seat took over: this one ends, answered cheaply (409)."""
+
+
+class Busy(Exception):
+    """No wait is free in this process: answered at once and cheaply (429, Retry-After)."""
+
+
 _slots_lock = threading.Lock()
 _waiting = 0  # waits in this process now
 
 
 def waits_per_process() -> int:
     return int(getattr(settings, "PBEM_LIVE_WAITS_PER_PROCESS", 4))
+
+
+def no_free_wait() -> bool:
+    """Checked before anything else of a long poll (no token check, no query): under a flood of
+    reopened polls, the refusals are the cheapest answers the process can give."""
+    return _waiting >= waits_per_process()
 
 
 def _take_slot() -> bool:
@@ -88,7 +104,9 @@ def _still_mine(key: str, mine: str) -> bool:
 def wait_for_version(game_id: int, after: int, timeout: float, seat_id: int | None = None) -> dict | None:
     """The game's snapshot once its version passes `after`, or after `timeout` seconds (at most
     `max_wait()`), whichever comes first; None if there is no such game. `seat_id`: the seat
-    waiting, whose earlier wait this one replaces. With no free slot in this process, at once."""
+    waiting, whose earlier wait this one replaces. Raises Busy when no wait is free in this
+    process, Replaced when a newer wait of the seat took over: both answered cheaply, without the
+    view a waiting client asked for (rendering it is what a flood of reopened polls would cost)."""
     deadline = time.monotonic() + max(0.0, min(timeout, max_wait()))
     row = snapshot(game_id)
     if row is None or row["version"] > after or time.monotonic() >= deadline:
@@ -101,7 +119,7 @@ def wait_for_version(game_id: int, after: int, timeout: float, seat_id: int | No
             key = ""
     if not _take_slot():
         log.info("no free wait in this process: a long poll answered at once")
-        return row
+        raise Busy()
     try:
         while True:
             time.sleep(min(POLL_EVERY, max(0.0, deadline - time.monotonic())))
@@ -109,9 +127,13 @@ def wait_for_version(game_id: int, after: int, timeout: float, seat_id: int | No
             if row is None or row["version"] > after or time.monotonic() >= deadline:
                 return row
             if key and not _still_mine(key, mine):
-                return row  # a newer wait of the same seat took over
+                raise Replaced()
     finally:
         _free_slot()
+
+
+def retry_after() -> str:
+    return f"{max(1, round(poll_seconds()))}"
 
 
 def etag(game_id: int, seat: int | None, generation: int, row: dict) -> str:

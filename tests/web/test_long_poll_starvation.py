@@ -27,11 +27,11 @@ def test_long_poll_starvation_no_free_wait_in_the_process_answers_at_once(client
     settings.PBEM_LIVE_WAITS_PER_PROCESS = 1
     assert live._take_slot()  # another seat's wait holds the only one
     try:
-        answer = client.get(wait_url(tokens[1], game.version, timeout=25)).json()
+        busy = client.get(wait_url(tokens[1], game.version, timeout=25))
     finally:
         live._free_slot()
-    assert clock.sleeps == [] and answer["changed"] is False
-    answer = client.get(wait_url(tokens[1], game.version, timeout=2)).json()  # the slot is free again
+    assert clock.sleeps == [] and busy.status_code == 429 and busy.json()["code"] == "busy" and busy["Retry-After"]
+    assert client.get(wait_url(tokens[1], game.version, timeout=2)).json()["changed"] is False  # free again
     assert sum(clock.sleeps) == 2
 
 
@@ -42,7 +42,9 @@ def test_long_poll_starvation_waits_off_answers_every_long_poll_at_once(client, 
     response = client.get(
         f"/api/games/{game.pk}/seat", {"wait_version": game.version, "timeout": 25}, headers={"X-Seat-Token": tokens[1]}
     )
-    assert response.status_code == 200 and clock.sleeps == []
+    assert response.status_code == 429 and response.json()["code"] == "busy" and clock.sleeps == []
+    plain = client.get(f"/api/games/{game.pk}/seat", headers={"X-Seat-Token": tokens[1]})
+    assert plain.status_code == 200  # a request that does not ask to wait is served as ever
 
 
 @pytest.mark.django_db(transaction=True)
@@ -52,8 +54,11 @@ def test_long_poll_starvation_a_second_wait_of_a_seat_replaces_the_first(duel, s
     done: list[str] = []
 
     def wait(name):
-        live.wait_for_version(game.pk, game.version, 25, seat_id=seats[1].pk)
-        done.append(name)
+        try:
+            live.wait_for_version(game.pk, game.version, 25, seat_id=seats[1].pk)
+            done.append(name)
+        except live.Replaced:
+            done.append(f"{name} replaced")
 
     first = threading.Thread(target=wait, args=("first",))
     first.start()
@@ -62,10 +67,9 @@ def test_long_poll_starvation_a_second_wait_of_a_seat_replaces_the_first(duel, s
     second = threading.Thread(target=wait, args=("second",))
     second.start()
     first.join(20)
-    assert done == ["first"] and second.is_alive()  # the first left; the second still waits
-    settings.PBEM_LIVE_MAX_WAIT = 0  # let the second go (its own wait is bounded anyway)
+    assert done == ["first replaced"] and second.is_alive()  # the first left; the second still waits
     from django.core.cache import cache
 
     cache.set(live._seat_key(seats[1].pk), "someone else")
     second.join(20)
-    assert done == ["first", "second"] and live._waiting == 0
+    assert done == ["first replaced", "second replaced"] and live._waiting == 0
