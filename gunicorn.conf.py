@@ -13,6 +13,12 @@ from gunicorn.glogging import Logger
 
 bind = os.environ.get("PBEM_WEB_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("PBEM_WEB_WORKERS", "3"))
+# Threads per worker (gthread): an API long poll (pbem/web/live.py) holds a thread, not a whole
+# worker; at most PBEM_LIVE_WAITS_PER_PROCESS threads of a worker wait at a time (half of them
+# unless set), so pages always find a free one however many long polls are open.
+threads = int(os.environ.get("PBEM_WEB_THREADS", "8"))
+worker_class = "gthread" if threads > 1 else "sync"
+os.environ.setdefault("PBEM_LIVE_WAITS_PER_PROCESS", str(threads // 2))
 # A request that takes longer than this is a bug or a hung dependency: the worker is replaced.
 timeout = int(os.environ.get("PBEM_WEB_TIMEOUT", "30"))
 # The addresses of the proxies whose X-Forwarded-* headers gunicorn believes (comma-separated).

@@ -264,6 +264,15 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ACKS_LATE = True
+# Every task has a time limit: soft (SoftTimeLimitExceeded raised in the task) and hard (its
+# worker process killed and replaced), so nothing (an IMAP server that trickles, a hung socket)
+# holds a worker for ever. The IMAP poll cuts its own connection at PBEM_IMAP_POLL_SECONDS first.
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("PBEM_TASK_SOFT_SECONDS", "100"))
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("PBEM_TASK_HARD_SECONDS", "120"))
+# Long polls (pbem/web/live.py): at most this many wait at a time in one web process (a wait
+# holds a thread); gunicorn.conf.py sets it to half its threads. 0: every long poll answers at once.
+PBEM_LIVE_WAITS_PER_PROCESS = int(os.environ.get("PBEM_LIVE_WAITS_PER_PROCESS", "4"))
+PBEM_IMAP_POLL_SECONDS = float(os.environ.get("PBEM_IMAP_POLL_SECONDS", "80"))
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
@@ -348,6 +357,13 @@ PBEM_INBOUND_KEEP_DAYS = int(os.environ.get("PBEM_INBOUND_KEEP_DAYS", "30"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # At most this many answers an hour to one address (a loop guard besides RFC 3834).
 PBEM_MAIL_ANSWERS_PER_HOUR = int(os.environ.get("PBEM_MAIL_ANSWERS_PER_HOUR", "30"))
+# Mail to a seat's reply address from another address is never answered to its sender; the
+# seat's owner is told at most this many times in this many seconds ("count,seconds"), and the
+# site tells at most PBEM_STRANGER_NOTES_PER_HOUR owners an hour in all (pbem/mail/replies.py).
+PBEM_STRANGER_NOTES_PER_SEAT = tuple(
+    int(n) for n in os.environ.get("PBEM_STRANGER_NOTES_PER_SEAT", "1,86400").split(",")
+)
+PBEM_STRANGER_NOTES_PER_HOUR = int(os.environ.get("PBEM_STRANGER_NOTES_PER_HOUR", "20"))
 
 # --- safe on the internet: proxies, limits, timeouts (pbem/SECURITY.md) ------------------------
 # The reverse proxies in front of the web app (addresses or networks, comma-separated): only

@@ -16,8 +16,11 @@ reads what it stored, as for every door.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import socket
 import ssl
+import threading
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -41,10 +44,13 @@ class PollReport:
     stored: int = 0  # new to us
     repeated: int = 0  # stored before (a crash between storing and marking, or another door)
     passed_over: int = 0  # read messages skipped because the server keeps no keywords of ours
+    unreadable: int = 0  # empty messages (or NIL bodies): recorded as such, marked, passed
     marking: str = "keyword"  # "keyword" (PbemStored) or "seen" (the server keeps no keywords)
 
     def __str__(self) -> str:
         text = f"{self.stored} stored, {self.repeated} already stored (marked with {self.marking})"
+        if self.unreadable:
+            text += f"; {self.unreadable} empty or unreadable message(s) recorded and passed"
         if self.passed_over:
             text += f"; {self.passed_over} read message(s) passed over: this server keeps no keywords"
         return text
@@ -76,23 +82,63 @@ def keeps_keywords(box: BaseMailBox) -> bool:
     return any(b"\\*" in (item if isinstance(item, bytes) else str(item).encode()) for item in flags)
 
 
+class PollTooLong(Exception):
+    """The server held the poll past PBEM_IMAP_POLL_SECONDS (one that trickles its answer a byte
+    at a time passes every socket timeout): the connection was cut; the next poll tries again."""
+
+
 def poll(box: BaseMailBox | None = None) -> PollReport:
-    """Stores the folder's messages that are new to us (at most BATCH a call)."""
+    """Stores the folder's messages that are new to us (at most BATCH a call), within
+    PBEM_IMAP_POLL_SECONDS: past it the connection is cut (what was stored stays stored)."""
     box = box or connect()
+    cut = threading.Event()
+    watchdog = threading.Timer(settings.PBEM_IMAP_POLL_SECONDS, _cut, [box, cut])
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        return _poll(box)
+    except Exception as exc:
+        if cut.is_set():
+            log.warning(
+                "IMAP %s: the poll took over %ss and was cut", settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_POLL_SECONDS
+            )
+            raise PollTooLong(f"the IMAP server held the poll past {settings.PBEM_IMAP_POLL_SECONDS}s") from exc
+        raise
+    finally:
+        watchdog.cancel()
+
+
+def _cut(box: BaseMailBox, cut: threading.Event) -> None:
+    sock = getattr(getattr(box, "client", None), "sock", None)
+    if sock is not None:
+        cut.set()
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _poll(box: BaseMailBox) -> PollReport:
     report = PollReport()
     with box.login(settings.PBEM_IMAP_USER, settings.PBEM_IMAP_PASSWORD, initial_folder=settings.PBEM_IMAP_FOLDER):
         by_keyword = keeps_keywords(box)
         report.marking = "keyword" if by_keyword else "seen"
         criteria = AND(no_keyword=STORED_KEYWORD) if by_keyword else AND(seen=False)
-        for message in box.fetch(criteria, mark_seen=False, limit=BATCH, bulk=True):
-            _row, created = inbox.store_raw(_bytes_of(message), "imap")
+        # One FETCH a message: a reply the server garbles (a body NIL instead of a literal) cannot
+        # shift the messages behind it, as it would in one bulk answer read two items at a time.
+        for message in box.fetch(criteria, mark_seen=False, limit=BATCH, bulk=False):
+            raw = _bytes_of(message)
+            if not raw.strip():
+                raw = _unreadable(message.uid or "?")
+                report.unreadable += 1
+            _row, created = inbox.store_raw(raw, "imap")
             report.stored += created
             report.repeated += not created
             if message.uid:  # a fetched message always has one; imap-tools types it optional
                 box.flag(message.uid, [STORED_KEYWORD, "\\Seen"] if by_keyword else "\\Seen", True)
         if not by_keyword:
             report.passed_over = _read_but_never_stored(box)
-    if report.passed_over:
+    if report.passed_over or report.unreadable:
         log.warning("IMAP %s/%s: %s", settings.PBEM_IMAP_HOST, settings.PBEM_IMAP_FOLDER, report)
     return report
 
@@ -109,4 +155,17 @@ def _read_but_never_stored(box: BaseMailBox) -> int:
 
 
 def _bytes_of(message) -> bytes:
-    return getattr(message, "raw", None) or inbox.raw_of(message.obj)
+    if isinstance(message, RawMessage) or hasattr(message, "raw"):
+        return message.raw or b""
+    return inbox.raw_of(message.obj)
+
+
+def _unreadable(uid: str) -> bytes:
+    """What is stored for a message the server gave empty: a record of it (the desk shows it,
+    refused as unreadable), with a Message-ID of its own so a second poll does not store it twice."""
+    where = f"{settings.PBEM_IMAP_USER}@{settings.PBEM_IMAP_HOST}/{settings.PBEM_IMAP_FOLDER}/{uid}"
+    digest = hashlib.sha256(where.encode()).hexdigest()[:24]
+    return (
+        f"Message-ID: <imap-unreadable-{digest}@{settings.PBEM_MAIL_DOMAIN}>\r\n"
+        f"X-Pbem-Unreadable: the IMAP server gave message uid {uid[:20]} empty\r\n\r\n"
+    ).encode()

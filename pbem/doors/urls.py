@@ -20,7 +20,10 @@ from django.urls import URLPattern, include, path
 from django.views.decorators.csrf import csrf_exempt
 
 from pbem.doors import esps
-from pbem.doors.webhook import MailgunInbound  # importing webhook connects the receiver of anymail's inbound signal
+from pbem.doors.webhook import (  # importing webhook connects the receiver of anymail's inbound signal
+    MailgunInbound,
+    guarded,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +55,17 @@ def only_when_configured(view, esp: str):
     return guarded
 
 
+def never_drop(view, esp: str):
+    """anymail's view rebuilt with NeverDrop (pbem.doors.webhook): never a 5xx for a body."""
+    return guarded(view.view_class, esp).as_view(**view.view_initkwargs)
+
+
 def guarded_patterns() -> list[URLPattern]:
     # Mailgun's routes have their own view: the freshness window and the replay cache.
     patterns = [
-        path("mailgun/inbound/", MailgunInbound.as_view(), name="mailgun_inbound_webhook"),
+        path("mailgun/inbound/", csrf_exempt(MailgunInbound.as_view()), name="mailgun_inbound_webhook"),
         # Mailgun posts the raw MIME to a route URL ending in "mime" (forward("…/inbound_mime/")).
-        path("mailgun/inbound_mime/", MailgunInbound.as_view(), name="mailgun_inbound_webhook"),
+        path("mailgun/inbound_mime/", csrf_exempt(MailgunInbound.as_view()), name="mailgun_inbound_webhook"),
     ]
     for pattern in inbound_patterns():
         if esp_of(pattern) == "mailgun":
@@ -65,7 +73,7 @@ def guarded_patterns() -> list[URLPattern]:
         patterns.append(
             URLPattern(
                 pattern.pattern,
-                only_when_configured(pattern.callback, esp_of(pattern)),
+                only_when_configured(never_drop(pattern.callback, esp_of(pattern)), esp_of(pattern)),
                 pattern.default_args,
                 pattern.name,
             )

@@ -39,6 +39,11 @@ class Refusal(Exception):
 # an address that plays nowhere here): answering would send our mail to whatever address a
 # forger put in From (backscatter), so they are recorded and not answered.
 SILENT_CODES = {"malformed", "forged", "unknown", "unknown_code"}
+# Mail to a seat's reply address from another address than the seat's. Anyone who creates a game
+# holds a reply address, and From is the sender's word: answering it would let anyone make us
+# mail any address with their subject (a mail cannon). Recorded, never answered to the sender;
+# the seat's owner is told (tell_owner), within per-seat and site-wide limits.
+STRANGER_CODES = {"not_at_table", "wrong_sender"}
 
 
 def process_mail(message: InboundMessage) -> Notice | None:
@@ -90,6 +95,8 @@ def process_mail(message: InboundMessage) -> Notice | None:
         if refusal.seat is not None:
             message.game_id, message.seat = refusal.seat.game_id, refusal.seat
         submissions.finish(message, InboundStatus.REFUSED, refusal.code, refusal.text)
+        if refusal.code in STRANGER_CODES and refusal.seat is not None:
+            return tell_owner(message, parsed, refusal.seat)
         if not refusal.answered:
             message.outcome += "\n(Not answered: its sender was told of this limit already.)"
         elif not _answerable(refusal, parsed):
@@ -399,11 +406,13 @@ def _check_sender(seat: Seat, parsed: inbound.Parsed) -> Seat:
             "wrong_sender",
             f"You wrote from {parsed.sender}, which plays another seat of game "
             f"#{seat.game_id}; this reply address belongs to a different seat. Nothing was applied.",
+            seat,
         )
     raise Refusal(
         "not_at_table",
         f"{parsed.sender or 'Your address'} is not at the table of game #{seat.game_id}: "
         "only its players may send it commands, from the address they play with. Nothing was applied.",
+        seat,
     )
 
 
@@ -615,6 +624,10 @@ def answer(
     message, if it was read."""
     if not parsed.sender:
         return None
+    if not _own_address(parsed.sender, seat):
+        # An answer goes only to a seat's own address: the sender's word (From) is all we have.
+        message.outcome += f"\n(Not answered: {parsed.sender[:100]} is not the address of a seat here.)"
+        return None
     # A loop guard for what RFC 3834 headers miss (an autoresponder that does not say so, a
     # forged sender): at most so many answers an hour to one address; the rest is recorded only.
     limit = getattr(settings, "PBEM_MAIL_ANSWERS_PER_HOUR", 30)
@@ -648,6 +661,62 @@ def answer(
         next_attempt_at=held,
     )
     outbox.dispatch_on_commit(notice.game_id, later=outbox.fold_seconds() if held else 0)
+    return notice
+
+
+def _own_address(sender: str, seat: Seat | None) -> bool:
+    """Whether an answer may go to `sender`: the seat's own address when the mail names a seat,
+    else an address that plays a seat here."""
+    if seat is not None:
+        return sender == seat.email.lower()
+    return Seat.objects.filter(email__iexact=sender).exists()
+
+
+def tell_owner(message: InboundMessage, parsed: inbound.Parsed, seat: Seat) -> Notice | None:
+    """Mail from another address to `seat`'s reply address: nothing to the sender; the seat's
+    owner is told once in PBEM_STRANGER_NOTES_PER_SEAT's window (a player writing from a second
+    address learns why nothing happened; a leaked reply address is noticed), and the site sends at
+    most PBEM_STRANGER_NOTES_PER_HOUR such notes in all. Fixed words: nothing of the stranger's
+    mail but its sender's address goes to the owner."""
+    per_seat, window = settings.PBEM_STRANGER_NOTES_PER_SEAT
+    notes = Notice.objects.filter(kind="answer", context__code="stranger")
+    if notes.filter(seat=seat, created_at__gte=timezone.now() - timedelta(seconds=window)).count() >= per_seat:
+        message.outcome += "\n(Not answered: its sender is not the seat's address; the seat's owner was told already.)"
+        return None
+    if (
+        notes.filter(created_at__gte=timezone.now() - timedelta(hours=1)).count()
+        >= settings.PBEM_STRANGER_NOTES_PER_HOUR
+    ):
+        log.warning("not telling seat %s of a stranger's mail: the site-wide limit is reached", seat.pk)
+        message.outcome += (
+            "\n(Not answered: its sender is not the seat's address; the site's limit of notes is reached.)"
+        )
+        return None
+    message.outcome += "\n(Not answered: its sender is not the seat's address; the seat's owner is told.)"
+    sender = parsed.sender[:100] or "an address without a sender"
+    text = (
+        f"A mail from {sender} came to your reply address for game #{seat.game_id}. It was not read: "
+        f"only mail from the address you play with, {seat.email}, is. If it was you, send it again "
+        "from that address. If not, someone else has your reply address; nothing was applied, and "
+        "nothing was sent to them."
+    )
+    version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
+    notice = Notice(
+        game_id=seat.game_id,
+        seat=seat,
+        kind="answer",
+        version=version,
+        to_email=seat.email,
+        context={
+            "code": "stranger",
+            "text": text,
+            "subject": f"Mail to your reply address (game #{seat.game_id})",
+            "in_reply_to": "",
+            "board": "",
+            "about_inbound": message.pk,
+        },
+    )
+    outbox.dispatch_on_commit(notice.game_id)
     return notice
 
 

@@ -31,9 +31,29 @@ def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     work.told.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
 
 
+def _not_over(work: Work, what: str) -> None:
+    """Table talk, notices and the time zone belong to a game being played: once it has ended
+    (or was abandoned) nothing more is appended to its log."""
+    meta = work.state["meta"]
+    if meta.get("ended") or meta.get("abandoned"):
+        ended = "was abandoned" if meta.get("abandoned") else "is over"
+        raise ServiceError(f"Game #{work.loaded.game_id} {ended}: {what} can no longer be changed.", "not_running")
+
+
+def _not_text(text: str) -> bool:
+    """A lone surrogate (a JSON string may hold "\\ud800") is no character: no database stores it."""
+    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
 def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
     if not rest:
         raise CommandRejected("Say what? Write 'say' and then your message.", line)
+    _not_over(work, "its table talk")
+    if _not_text(rest):
+        raise CommandRejected(
+            "Your message holds a code that is no character (a lone UTF-16 surrogate); write it as plain text.",
+            line.encode("utf-8", "replace").decode(),
+        )
     work.platform("Said", {"seat": seat, "text": rest[:2000]})
     work.told.applied.append(f"said: {said_briefly(rest)}")
 
@@ -139,13 +159,15 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
         last_day = datetime.fromisoformat(match.group(1)).date()
     except ValueError:
         raise CommandRejected(f"{match.group(1)} is not a date.", line) from None
+    left = work.game["away_allowance_days"] - info["away_days_used"]
+    if last_day > (timezone.now() + timedelta(days=left + 2)).date():  # 9999-12-31 has no day after
+        raise CommandRejected(f"You have {left} days of absence left in this game; {last_day} is further away.", line)
     # Away to the end of that day in the player's own time zone: back the morning after.
     until = datetime(last_day.year, last_day.month, last_day.day, tzinfo=zone) + timedelta(days=1)
     now = timezone.now()
     days = (until - now).days + (1 if (until - now).seconds else 0)
     if days <= 0:
         raise CommandRejected("That date is already past.", line)
-    left = work.game["away_allowance_days"] - info["away_days_used"]
     if days > left:
         raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
     _set_away(work, seat, until, info["away_days_used"] + days, now)
@@ -212,6 +234,7 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     if not words:
         work.told.answers.append(f"You hear of the other players' moves: {info['notice_preference']}. " + NOTICES_HELP)
         return
+    _not_over(work, "its notices")
     default = "default" in words
     choice, pictures = _notice_words([w for w in words if w != "default"], line)
     if choice is None and pictures is None:
@@ -258,7 +281,15 @@ def _player_default(email: str, updates: dict) -> None:
         PlayerSettings.objects.update_or_create(email=email.lower(), defaults=updates)
 
 
-ZONE_NAMES = {name.lower(): name for name in available_timezones()} | {"utc": "UTC"}
+# The IANA zones a person lives in: not "localtime" (whatever the server's clock is set to),
+# "Factory" (a zone whose abbreviation says "-00", for machines not yet set up), "posixrules" or
+# the "posix/" and "right/" copies (right/ counts leap seconds, which UTC timestamps do not).
+NOT_PLACES = {"localtime", "factory", "posixrules"}
+ZONE_NAMES = {
+    name.lower(): name
+    for name in available_timezones()
+    if name.lower() not in NOT_PLACES and not name.lower().startswith(("posix/", "right/"))
+} | {"utc": "UTC"}
 
 
 def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
@@ -269,6 +300,7 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
             "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC')."
         )
         return
+    _not_over(work, "its time zone")
     name = ZONE_NAMES.get(rest.strip().lower().replace(" ", "_"))
     if name is None:
         raise CommandRejected(

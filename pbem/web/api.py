@@ -101,7 +101,14 @@ def _error(request, status: int, code: str, message: str, detail: Any = None, he
 
 @api.exception_handler(ApiError)
 def _api_error(request, exc: ApiError):
-    return _error(request, exc.status, exc.code, exc.message, exc.detail, exc.headers)
+    response = _error(request, exc.status, exc.code, exc.message, exc.detail, exc.headers)
+    if exc.code in QUIET_CODES:
+        response._has_been_logged = True  # Django's own mark: no log line
+    return response
+
+
+# A flood of reopened long polls is answered by the thousand: no warning line for each.
+QUIET_CODES = {"busy", "replaced"}
 
 
 @api.exception_handler(NinjaValidationError)
@@ -596,16 +603,21 @@ def game_detail(request: HttpRequest, game_id: int):
     return {**game_out(game), **render_for(game, state, None), "banks": banks}
 
 
+BUSY = "Too many clients are waiting right now: ask again in a while."
+
+
 @api.get(
     "/games/{game_id}/seat",
     openapi_extra=SEAT_TOKEN,
-    response={200: SeatViewOut, 304: None, **E403, **E404, **E422},
+    response={200: SeatViewOut, 304: None, **E403, **E404, **E422, 409: ErrorOut},
     summary="A seat's own view (auth: X-Seat-Token); conditional (ETag) and long-polling",
     description="The answer carries an `ETag`: send it back in `If-None-Match` and the answer is "
     "`304 Not Modified` (no body) while nothing the seat sees has changed. With `wait_version=N` "
     "the answer waits until the game's version passes N (at most `timeout` seconds, 25 at "
     "most), then answers as without it: a client learns of the next move with one request "
-    "at a time instead of polling.",
+    "at a time instead of polling. One wait per seat: a newer one ends the one before with "
+    "`409 replaced`; with too many clients waiting the answer is `429 busy` at once (ask again "
+    "after its `Retry-After` seconds).",
 )
 def seat_view(
     request: HttpRequest,
@@ -616,10 +628,17 @@ def seat_view(
     wait_version: int | None = Query(None, ge=0, le=2**31, description="wait until the version passes this"),
     timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds"),
 ):
+    if wait_version is not None and timeout > 0 and live.no_free_wait():
+        raise ApiError(429, "busy", BUSY, headers={"Retry-After": live.retry_after()})
     game = _game(game_id)
     seat = _seat(request, game, token)
     if wait_version is not None and game.version <= wait_version:
-        live.wait_for_version(game.pk, wait_version, timeout)
+        try:
+            live.wait_for_version(game.pk, wait_version, timeout, seat_id=seat.pk)
+        except live.Replaced:
+            raise ApiError(409, "replaced", "A newer wait of this seat took over from this one.") from None
+        except live.Busy:
+            raise ApiError(429, "busy", BUSY, headers={"Retry-After": live.retry_after()}) from None
         game.refresh_from_db()
     tag = live.etag(
         game.pk,

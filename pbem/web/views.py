@@ -462,7 +462,17 @@ def seat_wait(request, token: str):
     if not raw.isdigit() or len(raw) > 10:
         return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
     timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
-    row = live.wait_for_version(seat.game_id, int(raw), timeout) or {}
+    try:
+        row = live.wait_for_version(seat.game_id, int(raw), timeout, seat_id=seat.pk) or {}
+    except live.Replaced:
+        replaced = JsonResponse({"code": "replaced", "message": "A newer wait of this page took over."}, status=409)
+        replaced._has_been_logged = True  # type: ignore[attr-defined]  # Django's own mark: no log line
+        return replaced
+    except live.Busy:
+        busy = JsonResponse({"code": "busy", "message": "Too many are waiting: ask again in a while."}, status=429)
+        busy["Retry-After"] = live.retry_after()
+        busy._has_been_logged = True  # type: ignore[attr-defined]
+        return busy
     awaited = row.get("awaited") or []
     return _private(
         JsonResponse(

@@ -46,14 +46,17 @@ CASES = {
         False,
         "",
     ),
-    "revoked token": (None, "refused", "revoked", True, "revoked"),
+    # Answered only to an address that plays here: Alice was replaced, so hers no longer does.
+    "revoked token": (None, "refused", "revoked", False, ""),
     "wrong game": (None, "refused", "other_game", True, "another game"),
+    # Never answered to the sender (a forged From would make us a mail cannon): Alice, whose
+    # reply address it is, is told instead.
     "sender not at the table": (
         lambda g, n: reply("gmail", n, "play 5", sender="eve@example.net"),
         "refused",
         "not_at_table",
         True,
-        "not at the table",
+        "A mail from eve@example.net came to your reply address",
     ),
     "not your turn": (None, "refused", "not_your_turn", True, "not your turn"),
     "illegal move": (lambda g, n: reply("gmail", n, "play 99"), "refused", "illegal", True, "Line 1: play 99"),
@@ -110,8 +113,8 @@ def test_bad_input(case, table, mailoutbox, make_game):
     assert Notice.objects.filter(kind="answer").count() == answers_before + answered
     if answered:
         send_all()
-        to = "eve@example.net" if case == "sender not at the table" else "alice@example.org"
-        answer = received(mailoutbox, to, "answer")
+        assert not [m for m in mailoutbox if "eve@example.net" in m.to]
+        answer = received(mailoutbox, "alice@example.org", "answer")
         assert words in text_of(answer), text_of(answer)
         assert answer["Auto-Submitted"] == "auto-replied"
 

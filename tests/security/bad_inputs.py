@@ -83,8 +83,9 @@ MAIL_CASES = [
         lambda c: mail(c, to="seals@pbem.localhost", sender="eve@example.net", subject=f"Re: [{c.game_id}-aaaaaa]"),
         "silent",
     ),
-    ("valid token, sender not at the table", lambda c: mail(c, sender="eve@example.net"), "answered"),
-    ("valid token, sender plays another seat", lambda c: mail(c, sender="bob@example.org"), "answered"),
+    # Never answered to the sender (From is the sender's word: a mail cannon); the seat's owner is told.
+    ("valid token, sender not at the table", lambda c: mail(c, sender="eve@example.net"), "silent"),
+    ("valid token, sender plays another seat", lambda c: mail(c, sender="bob@example.org"), "silent"),
     ("illegal move", lambda c: mail(c, "play 99"), "answered"),
     ("unknown command", lambda c: mail(c, "dance wildly"), "answered"),
     ("empty body", lambda c: mail(c, ""), "answered"),

@@ -153,3 +153,55 @@ def test_a_burst_of_say_mails_from_one_seat_is_limited_and_answered_once(duel, s
     answers = Notice.objects.filter(kind="answer")
     assert answers.filter(context__code="rate_limited").count() == 1
     assert Notice.objects.filter(game=game).count() < 3 * count  # not 200 notices for 100 mails
+
+
+def test_mail_cannon_100_forged_senders_to_one_reply_address_get_no_mail(duel, settings, mailoutbox):
+    """Anyone who creates a game holds a reply address: 100 mails to it, each with a forged
+    From and a spammer's subject, send nothing to any of the 100; the seat's owner is told once."""
+    game, seats, tokens = duel
+    settings.PBEM_RATE_MAIL_COMMANDS = (1000, 600)  # not the per-seat limit: the rule itself
+    send_all()
+    mailoutbox.clear()
+    to = addressing.reply_address(seats[0])
+    victims = [f"victim{n}@example.net" for n in range(100)]
+    for n, victim in enumerate(victims):
+        raw = (
+            f"From: {victim}\r\nTo: {to}\r\nSubject: {SPAM} {n}\r\nMessage-ID: <cannon{n}@example.net>\r\n"
+            f"\r\n{SPAM}\r\n"
+        ).encode()
+        message = deliver(raw)
+        assert message.status == "refused" and message.error_code == "not_at_table"
+        assert "Not answered" in message.outcome
+    send_all()
+    assert not [m for m in mailoutbox if set(m.to) & set(victims)]
+    assert [m.to for m in mailoutbox] == [["alice@example.org"]]  # the owner, once, in fixed words
+    assert SPAM not in mailoutbox[0].subject + mailoutbox[0].body
+    assert not Event.objects.filter(game=game, type="pbem.Said").exists()
+
+
+def test_mail_cannon_the_site_tells_only_so_many_owners_an_hour(make_game, settings, mailoutbox):
+    settings.PBEM_STRANGER_NOTES_PER_HOUR = 3
+    games = [make_game(2) for _ in range(5)]
+    send_all()
+    mailoutbox.clear()
+    for n, game in enumerate(games):
+        to = addressing.reply_address(game.seats.get(number=0))
+        deliver(f"From: v{n}@example.net\r\nTo: {to}\r\nSubject: x\r\nMessage-ID: <s{n}@x>\r\n\r\nhi\r\n".encode())
+    send_all()
+    assert len(mailoutbox) == 3 and all(m.to == ["alice@example.org"] for m in mailoutbox)
+
+
+def test_mail_cannon_a_revoked_token_with_a_forged_sender_is_not_answered(duel, mailoutbox):
+    game, seats, tokens = duel
+    seats[0].token_generation += 1
+    seats[0].save()
+    send_all()
+    mailoutbox.clear()
+    raw = (
+        f"From: victim@example.net\r\nTo: play+{tokens[0]}@pbem.localhost\r\nSubject: {SPAM}\r\n"
+        "Message-ID: <rev@example.net>\r\n\r\nplay 3\r\n"
+    ).encode()
+    message = deliver(raw)
+    assert message.status == "refused" and message.error_code == "revoked" and "Not answered" in message.outcome
+    send_all()
+    assert mailoutbox == []
