@@ -294,7 +294,8 @@ def parse(text, state, seat):
     if verb == "keep":
         if p.none or (not p.cards and not p.hidden):
             if not p.none:
-                raise ParseError("Say which counter to keep, e.g. 'keep pig', 'keep hidden dragon' or 'keep none'.")
+                example = "" if state is not None and R.rules_version(state) >= 2 else " or 'keep none'"
+                raise ParseError(f"Say which counter to keep, e.g. 'keep pig', 'keep hidden dragon'{example}.")
             return {"type": "keep", "counter": None, "hidden": False}
         if not p.cards:  # "keep hidden": the only face-down one
             downs = sorted(set(state["down"][seat])) if seat is not None else []
@@ -458,7 +459,10 @@ def help(state, seat):
         else:
             lines += ["You hold more than four cards: discard one at a time.", "  discard pig"]
     elif phase == "keep":
-        lines += ["Step 5: keep at most one counter for the next round.", "  keep pig | keep hidden dragon | keep none"]
+        if R.rules_version(state) >= 2:  # "must discard down to 1 counter"
+            lines += ["Step 5: keep one counter for the next round.", "  keep pig | keep hidden dragon"]
+        else:
+            lines += ["Step 5: keep at most one counter for the next round.", "  keep pig | keep hidden dragon | keep none"]
     elif phase == "over":
         lines.append("The game is over.")
     return "\n".join(lines)

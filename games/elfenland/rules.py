@@ -49,6 +49,10 @@ def hand_size(state, seat) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+# The rules a new game is played under (written in GameStarted; a log without it is version 1).
+RULES_VERSION = 2
+
+
 def setup(players, options, rng):
     events: list[Event] = []
     work: list = [None]
@@ -62,7 +66,7 @@ def setup(players, options, rng):
         "lakes": bool(options.get("lakes", False)),
         "boatmen": bool(options.get("boatmen", False)),
     }
-    emit(Event("GameStarted", {"players": players, "options": opts, "first": 0}))
+    emit(Event("GameStarted", {"players": players, "options": opts, "first": 0, "rules": RULES_VERSION}))
     if opts["home_cities"]:
         cards = rng.sample(B.TOWN_CARDS, players)
         for seat in range(players):
@@ -124,7 +128,15 @@ def _new_state(d):
         "keep_await": [],
         "all20": False,
         "final": None,
+        # absent from a log written before rules version 2: its state stays as it was
+        **({"rules": d["rules"]} if "rules" in d else {}),
     }
+
+
+def rules_version(state) -> int:
+    """1: the first rules (a seat could keep no counter at the round's end); 2: the rulebook's
+    letter, "must discard down to 1 counter" (RULINGS 16 and 22)."""
+    return state.get("rules", 1)
 
 
 def _ev_home(state, d):
@@ -466,7 +478,8 @@ def _can_place(state, seat) -> bool:
 def _keep_options(state, seat) -> list[dict]:
     out = [{"type": "keep", "counter": c, "hidden": False} for c in sorted(set(state["up"][seat]))]
     out += [{"type": "keep", "counter": c, "hidden": True} for c in sorted(set(state["down"][seat]))]
-    out.append({"type": "keep", "counter": None, "hidden": False})
+    if rules_version(state) < 2:
+        out.append({"type": "keep", "counter": None, "hidden": False})
     return out
 
 
@@ -687,6 +700,11 @@ def _do_discard(work, seat, command, _rng, emit, auto):
 
 def _do_keep(work, seat, command, _rng, emit, _auto):
     c, hidden = command.get("counter"), bool(command.get("hidden"))
+    if c is None and rules_version(work) >= 2:
+        raise Rejected(
+            "You must keep one counter: the rulebook has every player discard down to 1 counter, "
+            "not to none ('keep pig', 'keep hidden dragon')."
+        )
     if c is not None and c not in (work["down"][seat] if hidden else work["up"][seat]):
         raise Rejected(f"You hold no {'face-down ' if hidden else ''}{B.WORD.get(c, c)} counter.")
     if c is None:
@@ -721,7 +739,9 @@ def _hint_discard(work, seat):
     return f"You must discard down to four cards: {left} more ('discard pig')."
 
 
-def _hint_keep(_work, _seat):
+def _hint_keep(work, _seat):
+    if rules_version(work) >= 2:
+        return "Choose the one counter to keep for the next round ('keep pig', 'keep hidden dragon')."
     return "Choose the one counter to keep for the next round ('keep pig', 'keep none')."
 
 
@@ -972,5 +992,15 @@ def timeout(state, seat):
         hand = state["hands"][seat]
         return {"type": "discard", "card": max(CARDS, key=lambda c: (hand[c], c))}
     if phase == "keep":
-        return {"type": "keep", "counter": None, "hidden": False}
+        return _timeout_keep(state, seat)
     return None
+
+
+def _timeout_keep(state, seat) -> dict:
+    """Keep nothing (rules version 1); version 2 must keep one: the face-down counter if the seat
+    holds one (it shows the table least), else the first face-up one in the board's order."""
+    if rules_version(state) < 2:
+        return {"type": "keep", "counter": None, "hidden": False}
+    if state["down"][seat]:
+        return {"type": "keep", "counter": sorted(state["down"][seat])[0], "hidden": True}
+    return {"type": "keep", "counter": sorted(state["up"][seat])[0], "hidden": False}

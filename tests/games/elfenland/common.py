@@ -28,15 +28,19 @@ def given(
     up=None,
     down=None,
     seed=b"elfenland-test",
+    rules=None,
     **options,
 ) -> Table:
     """A table whose state is set as a test describes it ('given Ann holds ... and stands at ...').
+    `rules=1`: the table plays on as a game set up before rules version 2 would (RULINGS 16).
 
     `hands` maps seat -> list of card types; cards are moved from/to the deck so every component
     stays conserved. `board` maps route id -> counter type; counters come from the pile.
     """
     t = table(players, seed, **options)
     st = t.state
+    if rules == 1:
+        del st["rules"]  # a log written before rules version 2 has none
     if hands is not None:
         for seat, cards in hands.items():
             for c, k in st["hands"][seat].items():

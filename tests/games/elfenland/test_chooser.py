@@ -112,7 +112,9 @@ def test_discarding_and_keeping_offer_every_card_or_counter_featured():
     st = t.state
     st["phase"], st["keep_await"], st["keep"], st["turn"] = "keep", [0], [None] * 3, None
     keep = offered(t, 0)
-    assert {c.label for c in keep} == {"Dragon", "your face-down Giant Pig", "none (keep no counter)"}
+    assert {c.label for c in keep} == {"Dragon", "your face-down Giant Pig"}  # one must be kept (rules 2)
+    del st["rules"]  # a game set up before rules version 2 may keep none
+    assert {c.label for c in offered(t, 0)} == {"Dragon", "your face-down Giant Pig", "none (keep no counter)"}
     assert all(c.featured for c in keep)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import Rejected
+from games.base import Event, Rejected, Rng
 from games.elfenland import GAME
 from games.elfenland import board as B
 from games.elfenland import rules as R
@@ -466,9 +466,10 @@ def test_end_of_round_counters_back_trouble_to_the_box_deal_up_to_eight_first_pl
     conserved(st)
 
 
-def test_keep_at_most_one_counter_chosen_in_secret():
+def test_rules_version_1_keep_at_most_one_counter_chosen_in_secret():
     t = given(
         3,
+        rules=1,
         phase="move",
         turn=0,
         hands={0: [], 1: [], 2: []},
@@ -619,11 +620,67 @@ def test_a_tie_on_pieces_and_cards_is_shared():
     assert GAME.result(t.state).ranking() == [[0, 1]]
 
 
-def test_timeouts_discard_the_most_plentiful_card_and_keep_none():
+def test_timeouts_discard_the_most_plentiful_card_and_keep_none_under_rules_version_1():
     t = given(2, phase="move", turn=0, hands={0: ["dragon", "dragon", "raft", "unicorn", "elfcycle"], 1: ["raft"]})
     t.act(0, {"type": "end"})
     assert GAME.timeout(t.state, 0) == {"type": "discard", "card": "dragon"}
-    t = given(2, phase="move", turn=0, hands={0: [], 1: []}, up={0: ["dragon", "unicorn"]})
+    t = given(2, phase="move", turn=0, hands={0: [], 1: []}, up={0: ["dragon", "unicorn"]}, rules=1)
     t.act(0, {"type": "end"})
     assert t.state["phase"] == "keep"
     assert GAME.timeout(t.state, 0) == {"type": "keep", "counter": None, "hidden": False}
+
+
+def test_step_5_a_player_must_discard_down_to_1_counter_so_keep_none_is_refused():
+    """Rulebook step 5: "Any players holding more than 1 Transportation Counter at this point must
+    discard down to 1 counter" (RULINGS 16, rules version 2): one counter is kept, never none."""
+    t = given(
+        3,
+        phase="move",
+        turn=0,
+        hands={0: [], 1: [], 2: []},
+        up={0: ["dragon", "unicorn"], 1: ["elfcycle"], 2: ["troll_wagon", "giant_pig"]},
+        down={0: ["magic_cloud"], 1: [], 2: []},
+    )
+    assert t.state["rules"] == 2
+    while t.state["phase"] == "move":
+        t.act(t.state["turn"], {"type": "end"})
+    st = t.state
+    assert st["phase"] == "keep" and GAME.waiting_for(st) == [0, 2]
+    keeps = GAME.legal(st, 0)
+    assert {"type": "keep", "counter": None, "hidden": False} not in keeps
+    assert {(k["counter"], k["hidden"]) for k in keeps} == {
+        ("dragon", False),
+        ("unicorn", False),
+        ("magic_cloud", True),
+    }
+    with pytest.raises(Rejected, match="must keep one counter"):
+        GAME.decide(st, 2, GAME.parse("keep none", st, 2), Rng(b"k" * 32, 1))
+    assert "keep none" not in GAME.help(st, 2)
+    t.act(0, {"type": "keep", "counter": "magic_cloud", "hidden": True})
+    t.act(2, {"type": "keep", "counter": "giant_pig", "hidden": False})
+    st = t.state
+    assert st["round"] == 2 and "magic_cloud" in st["down"][0] and st["up"][2] == ["giant_pig"]
+    conserved(st)
+
+
+def test_a_late_player_keeps_the_face_down_counter_else_the_first_face_up_one_under_rules_version_2():
+    t = given(2, phase="move", turn=0, hands={0: [], 1: []}, up={0: ["unicorn", "dragon"]}, down={0: ["giant_pig"]})
+    t.act(0, {"type": "end"})
+    assert GAME.timeout(t.state, 0) == {"type": "keep", "counter": "giant_pig", "hidden": True}
+    t = given(2, phase="move", turn=0, hands={0: [], 1: []}, up={0: ["unicorn", "dragon"]}, down={0: []})
+    t.act(0, {"type": "end"})
+    assert GAME.timeout(t.state, 0) == {"type": "keep", "counter": "dragon", "hidden": False}
+
+
+def test_a_log_written_before_rules_version_2_replays_unchanged_and_offers_keep_none():
+    events = list(GAME.setup(3, GAME.resolve_options(3, {}), Rng(b"s" * 32, 1)))
+    old = [
+        Event(e.type, {k: v for k, v in e.data.items() if k != "rules"}, e.visible_to, e.public, e.reveals)
+        if e.type == "GameStarted"
+        else e
+        for e in events
+    ]
+    state = None
+    for event in old:
+        state = GAME.evolve(state, event)
+    assert "rules" not in state and R.rules_version(state) == 1
