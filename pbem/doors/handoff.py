@@ -19,6 +19,7 @@ which gives the exit status: no mail is lost or bounced because the listener is 
 from __future__ import annotations
 
 import os
+import re
 import smtplib
 import subprocess
 import sys
@@ -26,6 +27,13 @@ import sys
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# Any line end a message may come with: CRLF, a bare LF (Postfix's pipe hands the message over
+# with LF line ends, and its flags have no CRLF option) or a bare CR.
+LINE_END = re.compile(rb"\r\n|\n|\r")
+# A line that begins with a dot, as the DATA phase must double it (RFC 5321 4.5.2).
+DOT_LINE = re.compile(rb"^\.", re.MULTILINE)
 
 
 class Fallback(Exception):
@@ -86,7 +94,11 @@ def handoff(raw: bytes, recipients: list[str], target: str) -> int:
                 raise Fallback(f"the listener refused {address} ({code}): the pipe stores every message")
             if code >= 400:
                 return _answer(code, text, "RCPT")
-        code, text = client.data(raw)
+        code, text = client.docmd("DATA")
+        if code != 354:
+            return _answer(code, text, "DATA")
+        client.send(smtp_data(raw))
+        code, text = client.getreply()
         return _answer(code, text, "DATA")
     except smtplib.SMTPResponseException as exc:  # an answer smtplib raises (DATA refused, …)
         return _answer(exc.smtp_code, exc.smtp_error, "DATA")
@@ -99,6 +111,18 @@ def handoff(raw: bytes, recipients: list[str], target: str) -> int:
             client.quit()
         except (smtplib.SMTPException, OSError):
             client.close()
+
+
+def smtp_data(raw: bytes) -> bytes:
+    """The message as the DATA phase carries it: every line end CRLF (whatever it came with),
+    every line that begins with a dot doubled, a last line ended even when the message was not,
+    and the lone dot that ends the data. Done here on the bytes: smtplib mends line ends only for
+    a str, and a message of LF lines sent as bytes reaches the listener as one line, which it
+    refuses over 1,001 bytes ("500 Line too long")."""
+    data = DOT_LINE.sub(b"..", LINE_END.sub(b"\r\n", raw))
+    if not data.endswith(b"\r\n"):
+        data += b"\r\n"
+    return data + b".\r\n"
 
 
 def _answer(code: int, text: bytes | str, stage: str) -> int:

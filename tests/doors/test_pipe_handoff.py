@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
+from pbem.doors.handoff import smtp_data
 from pbem.management.commands.smtpd import make_controller
 from pbem.models import InboundMessage
 from tests.conftest import requires_postgres
@@ -23,6 +24,14 @@ MAIL = (
     b"From: alice@example.org\r\nTo: play@pbem.localhost\r\nMessage-ID: <handoff-1@example.org>\r\n"
     b"Subject: board\r\n\r\nboard\r\n"
 )
+
+# A reply as Postfix's pipe hands it over: LF line ends, well over 1 kB (it quotes its notice),
+# lines that begin with a dot, and no newline after its last line.
+QUOTED = "".join(f"> Round {n}: Alice played a 4, Bob a 2; the pot is {n * 3} gold.\n" for n in range(1, 60))
+LF_MAIL = (
+    "From: alice@example.org\nTo: play@pbem.localhost\nMessage-ID: <handoff-lf@example.org>\n"
+    "Subject: Re: your turn\n\nplay 4\n.\n..two dots\n.hidden\n\nOn Monday the service wrote:\n" + QUOTED + "-- \nAlice"
+).encode()
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
@@ -73,6 +82,32 @@ def test_the_pipe_hands_the_message_to_the_listener_and_exits_0(listener):
     stored = InboundMessage.objects.get(message_id="<handoff-1@example.org>")
     assert stored.channel == "smtp" and stored.envelope_to == ["play@pbem.localhost"]
     assert b"Subject: board" in bytes(stored.raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "wire"),
+    [
+        (b"A: 1\n\nbody\n", b"A: 1\r\n\r\nbody\r\n.\r\n"),
+        (b"A: 1\r\n\r\nbody\r\n", b"A: 1\r\n\r\nbody\r\n.\r\n"),
+        (b"A: 1\r\rbody", b"A: 1\r\n\r\nbody\r\n.\r\n"),
+        (b"A: 1\n\n.\n..x\n.y", b"A: 1\r\n\r\n..\r\n...x\r\n..y\r\n.\r\n"),
+        (b".first\r\nnot.a.dot.line\n", b"..first\r\nnot.a.dot.line\r\n.\r\n"),
+    ],
+    ids=["LF", "CRLF", "bare CR, no final newline", "dot lines, no final newline", "dot at the start"],
+)
+def test_the_data_sent_has_crlf_line_ends_doubled_dots_and_an_ended_last_line(raw, wire):
+    assert smtp_data(raw) == wire
+
+
+def test_a_reply_with_lf_line_ends_as_postfix_pipes_it_is_taken_by_the_listener(listener):
+    assert len(LF_MAIL) > 3000 and b"\r" not in LF_MAIL
+    done = pipe(LF_MAIL, listener)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"Line too long" not in done.stderr
+    stored = InboundMessage.objects.get(message_id="<handoff-lf@example.org>")
+    assert stored.channel == "smtp"  # the listener's, not the slow way's "pipe"
+    # The same message, line for line (the listener undoes the dot-stuffing): CRLF, last line ended.
+    assert bytes(stored.raw) == LF_MAIL.replace(b"\n", b"\r\n") + b"\r\n"
 
 
 def test_a_message_handed_over_twice_is_stored_once(listener):
