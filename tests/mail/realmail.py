@@ -49,25 +49,72 @@ def python_for(user: str) -> dict:
     raise RuntimeError(f"{user} can run neither {venv_python} nor {system} with the venv's packages")
 
 
+# The services a Postfix needs to take mail over SMTP on one port and pipe it into the service:
+# this instance's whole master.cf, written here, never the host's (whose services would listen on
+# the host's ports, as a copy with only port 25 turned off did, taking another Postfix's port).
+# No service runs chrooted (chroot `n`): nothing is copied into the queue folder.
+MASTER_CF = """\
+{port}    inet  n - n - - smtpd
+pickup    unix  n - n 60 1 pickup
+cleanup   unix  n - n - 0 cleanup
+qmgr      unix  n - n 300 1 qmgr
+rewrite   unix  - - n - - trivial-rewrite
+bounce    unix  - - n - 0 bounce
+defer     unix  - - n - 0 bounce
+trace     unix  - - n - 0 bounce
+verify    unix  - - n - 1 verify
+flush     unix  n - n 1000? 0 flush
+proxymap  unix  - - n - - proxymap
+showq     unix  n - n - - showq
+error     unix  - - n - - error
+retry     unix  - - n - - error
+discard   unix  - - n - - discard
+anvil     unix  - - n - 1 anvil
+scache    unix  - - n - 1 scache
+postlog   unix-dgram n - n - 1 postlogd
+pbem      unix  - n n - - pipe
+  flags=R user={user} argv={pipe} --env-file {env_file} --recipient ${{original_recipient}}
+"""
+
+
+def wait_until_listening(port: int, what: str, log: Path, timeout: float = 30) -> None:
+    """Returns once something answers on 127.0.0.1:`port`, or fails with `log`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on port {port}:\n{log.read_text() if log.exists() else ''}")
+
+
 class Postfix:
     """Postfix with the pipe transport of docs/mail-operations.md: mail to `domain` goes through
-    scripts/pbem-pipe into the service; nothing leaves (default_transport is an error)."""
+    scripts/pbem-pipe into the service; nothing leaves (default_transport is an error).
+
+    Everything is its own: a config folder with a main.cf and a master.cf written here, a queue
+    folder and a data folder beside it (not inside: Postfix wants its config tree owned by root
+    and its queue by its mail owner), one spare port on 127.0.0.1, and a log file. Nothing under
+    /etc/postfix or /var/spool/postfix is read or written, and no port but its own is taken."""
 
     def __init__(self, domain: str, env_file: Path, recipient_limit: bool = True):
-        self.dir = Path(tempfile.mkdtemp(prefix="pbem-postfix-"))
-        self.dir.chmod(0o755)
+        self.base = Path(tempfile.mkdtemp(prefix="pbem-postfix-"))
+        self.base.chmod(0o755)
+        self.dir = self.base / "conf"
+        self.queue = self.base / "queue"
         self.port = free_port()
-        self.log = self.dir / "maillog"
-        (self.dir / "queue").mkdir()
-        (self.dir / "data").mkdir()
-        shutil.chown(self.dir / "data", "postfix")
+        self.log = self.base / "maillog"
+        for folder in (self.dir, self.queue, self.base / "data"):
+            folder.mkdir(mode=0o755)
+        shutil.chown(self.base / "data", "postfix")
         (self.dir / "transport").write_text(f"{domain} pbem:\n")
         (self.dir / "main.cf").write_text(
             "\n".join(
                 [
                     "compatibility_level = 3.6",
-                    f"queue_directory = {self.dir / 'queue'}",
-                    f"data_directory = {self.dir / 'data'}",
+                    f"queue_directory = {self.queue}",
+                    f"data_directory = {self.base / 'data'}",
                     "mail_owner = postfix",
                     "myhostname = mx.pbem-test.localdomain",
                     "inet_interfaces = 127.0.0.1",
@@ -82,7 +129,7 @@ class Postfix:
                     "recipient_delimiter = +",
                     "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination",
                     "default_transport = error:this test instance sends no mail out",
-                    f"maillog_file_prefixes = {self.dir}",
+                    f"maillog_file_prefixes = {self.base}",
                     f"maillog_file = {self.log}",
                     # What the guide's main.cf says: one recipient per delivery, a bounded run.
                     *(["pbem_destination_recipient_limit = 1"] if recipient_limit else []),
@@ -91,29 +138,29 @@ class Postfix:
                 ]
             )
         )
-        shutil.copy("/etc/postfix/master.cf", self.dir / "master.cf")
-        self.postconf("-M#", "smtp/inet")
-        self.postconf("-Me", f"{self.port}/inet = {self.port} inet n - n - - smtpd")
-        self.postconf("-Me", "postlog/unix-dgram = postlog unix-dgram n - n - 1 postlogd")
-        self.postconf(
-            "-Me",
-            f"pbem/unix = pbem unix - n n - - pipe flags=R user={PIPE_USER} "
-            f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file} "
-            "--recipient ${original_recipient}",
+        (self.dir / "master.cf").write_text(
+            MASTER_CF.format(port=self.port, user=PIPE_USER, pipe=ROOT / "scripts" / "pbem-pipe", env_file=env_file)
         )
-        self.postconf("-F", "*/*/chroot = n")
         subprocess.run(["postmap", "-c", str(self.dir), str(self.dir / "transport")], check=True, timeout=60)
 
     def postconf(self, *args: str) -> None:
         subprocess.run(["postconf", "-c", str(self.dir), *args], check=True, timeout=60, capture_output=True)
 
     def start(self) -> Postfix:
-        subprocess.run(["postfix", "-c", str(self.dir), "start"], check=True, timeout=60, capture_output=True)
+        done = subprocess.run(["postfix", "-c", str(self.dir), "start"], timeout=60, capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"postfix start: {done.stderr}\n{self.log.read_text() if self.log.exists() else ''}")
+        wait_until_listening(self.port, "Postfix", self.log)
         return self
 
     def stop(self) -> None:
         subprocess.run(["postfix", "-c", str(self.dir), "stop"], timeout=60, capture_output=True)
-        shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def warnings(self) -> list[str]:
+        """The log's warning and fatal lines (a config Postfix finds wrong, a folder it distrusts)."""
+        text = self.log.read_text() if self.log.exists() else ""
+        return [line for line in text.splitlines() if " warning: " in line or " fatal: " in line]
 
     def wait_for_log(self, text: str, count: int = 1, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
@@ -184,14 +231,8 @@ service anvil {{
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 1).close()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError((self.dir / "dovecot.log").read_text())
+        wait_until_listening(self.port, "Dovecot", self.dir / "dovecot.log")
+        return self
 
     def stop(self) -> None:
         subprocess.run(["doveadm", "-c", str(self.conf), "stop"], timeout=60, capture_output=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import smtplib
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -212,3 +213,38 @@ def test_poll_imap_stores_every_new_reply_from_dovecot_even_one_already_read(liv
     call_command("poll_imap")
     assert "0 stored, 0 already stored" in capsys.readouterr().out
     assert InboundMessage.objects.count() == 2
+
+
+def host_mail_files() -> dict[str, bytes]:
+    return {str(path): path.read_bytes() for path in sorted(Path("/etc/postfix").glob("*")) if path.is_file()}
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports that process `pid` and its children listen on."""
+    done = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, timeout=30, check=True)
+    family = {str(pid), *subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()}
+    ports = set()
+    for line in done.stdout.splitlines():
+        if any(f"pid={p}," in line for p in family):
+            ports.add(int(line.split()[3].rpartition(":")[2]))
+    return ports
+
+
+@requires_postgres
+def test_the_tests_postfix_brings_its_own_config_and_takes_no_port_but_its_own(smtp_sink):
+    if shutil.which("ss") is None:
+        pytest.skip("ss (iproute2) not installed")
+    before = host_mail_files()
+    server, folder = start_postfix(smtp_sink, {})
+    try:
+        master = (server.dir / "master.cf").read_text()
+        assert "/etc/postfix" not in master and not any(line.startswith("smtp ") for line in master.splitlines())
+        assert not (server.queue.is_relative_to(Path("/var/spool/postfix")))
+        pid = int((server.queue / "pid" / "master.pid").read_text().split()[0])
+        assert listening_ports(pid) == {server.port}
+        assert server.warnings() == []
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    assert host_mail_files() == before
+    assert not server.base.exists()
