@@ -1,7 +1,8 @@
 """A private Postfix and a private Dovecot on spare ports of 127.0.0.1, each with its own config
 and queue folders (so two test runs, or other people's, never meet), configured as
 docs/mail-operations.md tells an operator. Both need root and Debian's packages (`.ci/run`
-installs postfix and dovecot-imapd); the tests skip with the reason where they are missing."""
+installs postfix and dovecot-imapd); the tests skip with the reason where they are missing.
+Standard library only (bench/postfix_pipe.py runs the same Postfix)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from .conftest import free_port
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPE_USER = "nobody"  # Postfix's pipe refuses root; any unprivileged user that can read the code
