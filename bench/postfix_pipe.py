@@ -163,7 +163,9 @@ def main() -> int:
         shutil.rmtree(folder, ignore_errors=True)
         import redis
 
-        redis.Redis.from_url(REDIS_URL).delete(QUEUE)  # the queued processing nobody runs
+        client = redis.Redis.from_url(REDIS_URL)
+        # The queued processing nobody runs, and kombu's binding tables for the queue (no TTL).
+        client.delete(QUEUE, *client.scan_iter(match=f"*{QUEUE}*"))
 
     load = os.getloadavg()[0]
     print(
