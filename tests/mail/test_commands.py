@@ -46,3 +46,19 @@ def test_empty_input_is_an_error_the_mta_bounces(db, monkeypatch):
         call_command("receive_email")
     assert error.value.returncode == 65  # EX_DATAERR: bounced, not retried
     assert InboundMessage.objects.count() == 0
+
+
+def test_receive_email_says_what_it_stored_without_the_seat_token(db, monkeypatch, capsys):
+    """It printed nothing on success: an operator trying the door could not tell it worked."""
+    stdin(monkeypatch, RAW)
+    call_command("receive_email", "--recipient", "play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost")
+    message = InboundMessage.objects.get()
+    out = capsys.readouterr().out
+    assert out.startswith(f"Stored inbound message #{message.pk} from alice@example.org ({len(RAW)} bytes, <a@b>); ")
+    assert "aaaaaaaaaaaaaaaa" not in out
+    stdin(monkeypatch, RAW)
+    call_command("receive_email")
+    assert (
+        capsys.readouterr().out.strip()
+        == f"Already stored as inbound message #{message.pk} (<a@b>): a repeat, nothing done."
+    )
