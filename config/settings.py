@@ -185,7 +185,9 @@ if os.environ.get("CACHE_URL"):
     }
 
 # --- mail -----------------------------------------------------------------------------------
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+# Without a mail server: one .eml file per message under EMAIL_FILE_PATH, named by time, recipient
+# and subject (pbem/mail/filebased.py).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "pbem.mail.filebased.EmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))

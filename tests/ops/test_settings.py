@@ -165,6 +165,8 @@ def test_links_follow_pbem_listen_on_the_embedded_run_unless_a_base_url_is_given
     given = {"PBEM_LISTEN": "0.0.0.0:9000", "PBEM_BASE_URL": "https://pbem.example.org"}
     assert settings_under(given, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "https://pbem.example.org"
     assert settings_under({}, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "http://127.0.0.1:8000"
+    # And the embedded run's mail: one .eml per message (pbem/mail/filebased.py), not Django's .log files.
+    assert settings_under({}, "EMAIL_BACKEND")["EMAIL_BACKEND"] == "pbem.mail.filebased.EmailBackend"
     with pytest.raises(AssertionError, match="PBEM_LISTEN='here:now': give host:port"):
         settings_under({"PBEM_LISTEN": "here:now"}, "PBEM_BASE_URL")
 
