@@ -62,3 +62,29 @@ def test_receive_email_says_what_it_stored_without_the_seat_token(db, monkeypatc
         capsys.readouterr().out.strip()
         == f"Already stored as inbound message #{message.pk} (<a@b>): a repeat, nothing done."
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "seconds", "error"),
+    [
+        (["--deadline-minutes", "5"], 300, ""),
+        (["--deadline-hours", "2"], 7200, ""),
+        (["--deadline-hours", "0"], None, "--deadline-hours must be at least 1, not 0"),
+        (["--deadline-minutes", "-3"], None, "--deadline-minutes must be at least 1, not -3"),
+        (["--deadline-minutes", "soon"], None, "invalid int value: 'soon'"),
+        (["--deadline-minutes", "5", "--deadline-hours", "1"], None, "not allowed with argument"),
+    ],
+)
+def test_create_game_takes_a_deadline_in_minutes_and_refuses_zero_and_nonsense(db, settings, args, seconds, error):
+    """`--deadline-hours 0` silently became 48 hours, and nothing under an hour could be set."""
+    from pbem.models import Game
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    players = ["--player", "Alice:alice@example.org", "--player", "Bob:bob@example.org"]
+    if seconds:
+        call_command("create_game", "diceduel", *players, *args)
+        assert Game.objects.get().deadline_seconds == seconds
+    else:
+        with pytest.raises(CommandError, match=error):
+            call_command("create_game", "diceduel", *players, *args)
+        assert Game.objects.count() == 0
