@@ -21,6 +21,20 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import time
+
+# The whole run ends within PBEM_PIPE_TIMEOUT (scripts/pbem-pipe runs it with no `timeout`):
+# every wait on the listener, and the slow way, get what is left of it.
+try:
+    LIMIT = float(os.environ.get("PBEM_PIPE_TIMEOUT", "60"))
+except ValueError:
+    LIMIT = 60.0
+DEADLINE = time.monotonic() + LIMIT
+
+
+def left() -> float:
+    return max(0.1, DEADLINE - time.monotonic())
+
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
@@ -42,12 +56,14 @@ class Session:
     def __init__(self, host: str, port: int, timeout: float):
         self.sock = socket.create_connection((host, port), timeout)
         self.pending = b""
+        self.limit = timeout
 
     def reply(self) -> tuple[int, str]:
         """One reply, all its lines (`250-...` then `250 ...`): its code and its text."""
         lines = []
         while True:
             while b"\n" not in self.pending:
+                self.sock.settimeout(min(self.limit, left()))
                 chunk = self.sock.recv(4096)
                 if not chunk:
                     raise ConnectionError("the listener closed the connection")
@@ -112,7 +128,7 @@ def _recipients(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def handoff(raw: bytes, recipients: list[str], target: str) -> int:
     host, _, port = target.rpartition(":")
-    timeout = float(os.environ.get("PBEM_PIPE_TIMEOUT", "60")) / 2
+    timeout = LIMIT / 2  # at most half of it for the listener: the slow way may need the rest
     try:
         client = Session(host or "127.0.0.1", int(port), timeout)
     except (OSError, ValueError) as exc:
@@ -181,14 +197,33 @@ def slow_way(raw: bytes, argv: list[str], why: str) -> int:
     """`manage.py receive_email` with the same arguments and the message on its stdin."""
     import subprocess  # only here: the fast way does without it
 
-    done = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "manage.py"), "receive_email", *argv], input=raw, cwd=ROOT, check=False
-    )
+    limit = left()
+    try:
+        done = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "manage.py"), "receive_email", *argv],
+            input=raw,
+            cwd=ROOT,
+            check=False,
+            timeout=limit,
+        )
+    except subprocess.TimeoutExpired:
+        print(f"pbem-pipe: gave up after {LIMIT:g} s (PBEM_PIPE_TIMEOUT); the MTA will try again", file=sys.stderr)
+        return EX_TEMPFAIL
     if done.returncode in (0, EX_DATAERR, EX_TEMPFAIL):
         return done.returncode
     print(f"pbem-pipe: receive_email failed (status {done.returncode}) after: {why}", file=sys.stderr)
     return EX_TEMPFAIL
 
 
+def run(argv: list[str]) -> int:
+    """main, with anything unexpected answered 75: the MTA keeps the mail and tries again (any
+    other status but 0 and 65 would bounce a player's reply)."""
+    try:
+        return main(argv)
+    except Exception as exc:  # noqa: BLE001 - whatever it is, the mail must not bounce for it
+        print(f"pbem-pipe: the handoff failed ({type(exc).__name__}: {exc}); the MTA will try again", file=sys.stderr)
+        return EX_TEMPFAIL
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:]))

@@ -204,3 +204,11 @@ def test_the_handoff_reads_replies_of_many_lines():
         controller.stop()
     assert done.returncode == 0, done.stderr.decode()
     assert handler.content == LF_MAIL.replace(b"\n", b"\r\n") + b"\r\n"
+
+
+def test_anything_unexpected_in_the_handoff_answers_75_so_the_mta_retries_and_never_bounces():
+    """scripts/pbem-pipe execs the handoff (no `timeout` around it): its status goes to Postfix as
+    it is, and a traceback's 1 would bounce the player's reply."""
+    done = pipe(MAIL, free_port(), PBEM_INBOUND_HARD_LIMIT="lots")
+    assert done.returncode == 75, done.stderr.decode()
+    assert b"the handoff failed (ValueError" in done.stderr
