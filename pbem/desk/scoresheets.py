@@ -216,6 +216,8 @@ def _movers(game: Game, spec, seated) -> dict[tuple[int, int], str]:
     out: dict[tuple[int, int], str] = {}
     for seq, round_ in sorted(_rounds_before(game, spec, set(moves)).items()):
         seat = moves[seq]
+        if seat is None:
+            continue
         out[(seat, round_)] = next(name for first, name in reversed(seated.spans[seat]) if first <= seq)
     return out
 

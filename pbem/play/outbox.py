@@ -134,7 +134,8 @@ def warm_up(name: str) -> None:
         return
     try:
         with current_app.producer_pool.acquire(block=True, timeout=PUBLISH_WAIT) as producer:
-            producer.connection.ensure_connection(max_retries=1)
+            if producer.connection is not None:
+                producer.connection.ensure_connection(max_retries=1)
     except Exception:  # noqa: BLE001 - any broker trouble: the first publish tries again
         log.warning("could not connect to the broker at start; queueing will try again", exc_info=True)
 
