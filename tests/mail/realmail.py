@@ -78,9 +78,36 @@ discard   unix  - - n - - discard
 anvil     unix  - - n - 1 anvil
 scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
-pbem      unix  - n n - - pipe
-  flags=R user={user} argv={pipe} --env-file {env_file} --recipient ${{original_recipient}}
 """
+GUIDE = ROOT / "docs" / "mail-operations.md"
+
+
+def guide_postfix_commands() -> list[list[str]]:
+    """The `postconf` commands of the guide's Postfix block (docs/mail-operations.md, section 2),
+    as argument lists: the tests run these, so the guide cannot drift from what is tested."""
+    import shlex
+
+    text = GUIDE.read_text()
+    section = text[text.index("## 2. Postfix") : text.index("## 3.")]
+    block = section[section.index("```sh\npostconf") + 6 :]
+    block = block[: block.index("```")].replace("\\\n", " ")
+    commands = [shlex.split(line) for line in block.splitlines() if line.startswith("postconf ")]
+    if len(commands) < 3:
+        raise RuntimeError(f"the guide's Postfix block has changed shape: {block!r}")
+    return commands
+
+
+def as_here(argument: str, domain: str, folder: Path, env_file: Path, user: str) -> str:
+    """One argument of a guide command, for a private instance: its domain, folders and user."""
+    return (
+        argument.replace("pbem.example.org", domain)
+        .replace("mx.example.org", "mx.pbem-test.localdomain")
+        .replace("/etc/postfix/transport", str(folder / "conf" / "transport"))
+        .replace("/var/log/postfix.log", str(folder / "maillog"))
+        .replace("maillog_file_prefixes = /var/log", f"maillog_file_prefixes = {folder}")
+        .replace("user=pbem ", f"user={user} ")
+        .replace("argv=/srv/pbem/scripts/pbem-pipe", f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file}")
+    )
 
 
 def wait_until_listening(port: int, what: str, log: Path, timeout: float = 30) -> None:
@@ -110,11 +137,13 @@ class Postfix:
         self.dir = self.base / "conf"
         self.queue = self.base / "queue"
         self.port = free_port()
-        self.log = self.base / "maillog"
+        self.log = self.base / "maillog"  # where the guide's maillog_file goes, here
         for folder in (self.dir, self.queue, self.base / "data"):
             folder.mkdir(mode=0o755)
         shutil.chown(self.base / "data", "postfix")
         (self.dir / "transport").write_text(f"{domain} pbem:\n")
+        # What only a private test instance needs (its folders, 127.0.0.1 alone, no local
+        # delivery, nothing sent out); the rest is the guide's own commands, run below.
         (self.dir / "main.cf").write_text(
             "\n".join(
                 [
@@ -122,7 +151,6 @@ class Postfix:
                     f"queue_directory = {self.queue}",
                     f"data_directory = {self.base / 'data'}",
                     "mail_owner = postfix",
-                    "myhostname = mx.pbem-test.localdomain",
                     "inet_interfaces = 127.0.0.1",
                     "inet_protocols = ipv4",
                     "mydestination =",
@@ -130,23 +158,18 @@ class Postfix:
                     "local_recipient_maps =",
                     "alias_maps =",
                     "alias_database =",
-                    f"relay_domains = {domain}",
-                    f"transport_maps = hash:{self.dir / 'transport'}",
-                    "recipient_delimiter = +",
-                    "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination",
                     "default_transport = error:this test instance sends no mail out",
-                    f"maillog_file_prefixes = {self.base}",
-                    f"maillog_file = {self.log}",
-                    # What the guide's main.cf says: one recipient per delivery, a bounded run.
-                    *(["pbem_destination_recipient_limit = 1"] if recipient_limit else []),
-                    "pbem_time_limit = 120s",
                     "",
                 ]
             )
         )
-        (self.dir / "master.cf").write_text(
-            MASTER_CF.format(port=self.port, user=PIPE_USER, pipe=ROOT / "scripts" / "pbem-pipe", env_file=env_file)
-        )
+        (self.dir / "master.cf").write_text(MASTER_CF.format(port=self.port))
+        for command in guide_postfix_commands():
+            here = [as_here(argument, domain, self.base, env_file, PIPE_USER) for argument in command]
+            if not recipient_limit:
+                here = [a for a in here if not a.startswith("pbem_destination_recipient_limit")]
+            self.postconf(*here[1:])
+        (self.dir / "transport").write_text(f"{domain} pbem:\n")
         subprocess.run(["postmap", "-c", str(self.dir), str(self.dir / "transport")], check=True, timeout=60)
 
     def postconf(self, *args: str) -> None:
