@@ -46,6 +46,7 @@ def test_a_worker_keeps_its_database_connection_from_one_task_to_the_next_and_dr
     from pbem import tasks
 
     fixup, task = DjangoWorkerFixup(app), tasks.process_inbound
+    connection.close()  # a fresh one: not whatever an earlier test in this process left behind
     connection.ensure_connection()
     first = connection.connection
     for _ in range(3):
