@@ -39,6 +39,9 @@ class Setting:
     random_opening: int = 0
     extra: Callable[[Table], dict] | None = None
     ending: Callable[[Table], str] | None = None
+    # The seats in the order they play, first player first (a game that draws its first player,
+    # such as Elven Castle): the tables then count seats by that order. None: seat numbers.
+    order: Callable[[Table], list[int]] | None = None
 
 
 @dataclass
@@ -77,6 +80,9 @@ def play(setting: Setting, seed: int, max_steps: int = 50_000) -> Outcome:
     shares = [(1 / len(first) if seat in first else 0.0) for seat in range(setting.players)]
     scores = [float(score) for score in result.scores]
     ending = setting.ending(table) if setting.ending else _last_event(table)
+    if setting.order:
+        seats = setting.order(table)
+        shares, scores = [shares[s] for s in seats], [scores[s] for s in seats]
     return Outcome(shares, scores, ending, setting.extra(table) if setting.extra else {})
 
 
@@ -189,6 +195,7 @@ def head_to_head(
     games: int,
     options: dict | None = None,
     random_opening: int = 0,
+    names: tuple[str, str] = ("new", "old"),
 ) -> list[str]:
     """The new stand-in in half the seats (rounded down, at least one), the old in the rest,
     rotated game by game; the new one's share of wins per seat it held, beside the fair share."""
@@ -204,7 +211,7 @@ def head_to_head(
     mean, low, high = share_interval(shares)
     fair = 1 / players
     return [
-        f"  {spec.title}, {players} players, new stand-in in {new_seats} seat(s) against the old: "
+        f"  {spec.title}, {players} players, {names[0]} stand-in in {new_seats} seat(s) against the {names[1]}: "
         f"{mean:.1%} of wins a seat against a fair {fair:.1%} = {mean / fair:.2f}× "
         f"(95 % interval {low / fair:.2f}–{high / fair:.2f}×; {len(shares)} games)"
     ]

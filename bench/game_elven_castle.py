@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 import statistics
 import sys
 import time
 
-from games.elven_castle import GAME
+from bench.balance import Setting, head_to_head, seat_balance
+from games.elven_castle import GAME, standin
 from games.elven_castle import rules as R
 from games.testing import Table, event_from_json, fold, play_random, play_with_standins, winners
 
@@ -207,9 +209,98 @@ def render_speed() -> list[str]:
     return lines
 
 
+# --- Rules version 2 against version 1, seat balance, the careful stand-in against a greedy one ---
+
+
+def _setup_version_1(players, options, rng):
+    """The deal of a game started before rules version 2 (no "rules" in GameStarted)."""
+    events = R.setup(players, options, rng)
+    first = events[0]
+    return [dataclasses.replace(first, data={k: v for k, v in first.data.items() if k != "rules"}), *events[1:]]
+
+
+VERSION_1 = dataclasses.replace(GAME, setup=_setup_version_1)
+
+
+def greedy(view, legal):
+    """A greedy architect: the placement that scores most now (with the stand-in's preferences),
+    whatever it leaves the next player (the stand-in without its look at the reply)."""
+    if view["phase"] == "staircase":
+        return standin.standin(view, legal)
+    state = standin.state_from_view(view)
+    judged = standin.Evaluation(state, view["turn"], [standin.place_of(c) for c in legal])
+    judged.replies = None
+    return legal[judged.best()]
+
+
+def in_turn_order(table):
+    first = table.state["first"]
+    return [(first + k) % table.players for k in range(table.players)]
+
+
+def arches(table):
+    """Whether a placement scored (an arch built)."""
+    sheet = [line for line in table.state["sheet"] if line[4] == ""]
+    return {"games with at least one arch": float(any(line[2] > 0 for line in sheet))}
+
+
+def balance_lines(games: int, show: bool = False) -> list[str]:
+    """Rules version 2 over `games` games per player count and variant; version 1 and the head to
+    head over ELVEN_CASTLE_BEFORE_GAMES (default half as many)."""
+    before = int(os.environ.get("ELVEN_CASTLE_BEFORE_GAMES", str(games // 2)))
+    seats = ["first", "second", "third", "fourth"]
+    lines = [
+        f"elven_castle: seat balance, {games} games of stand-ins per player count and variant, seats in "
+        "the order they play (the first player is drawn); one random opening placement a seat; no "
+        "scenario, no staircase, no penalties. Rules version 2 (the game today) and version 1 (before):"
+    ]
+    for players in (2, 3, 4):
+        for variant in "AB":
+            for label, spec in (("rules 2", GAME), ("rules 1", VERSION_1)):
+                if label == "rules 1" and os.environ.get("ELVEN_CASTLE_V1", "1") == "0":
+                    continue
+                setting = Setting(
+                    spec,
+                    players,
+                    {"scoring": variant},
+                    random_opening=1,
+                    extra=arches,
+                    ending=lambda t: t.state["end"]["reason"],
+                    order=in_turn_order,
+                )
+                title = f"Elven Castle, {players} players, variant {variant}, {label}"
+                block = seat_balance(setting, games if label == "rules 2" else before, title, seats[:players])
+                lines += block
+                if show:
+                    print("\n".join(block), flush=True)
+    lines.append(
+        "elven_castle: the stand-in (careful: points now minus the next player's best reply) against a "
+        "greedy one (points now only), rules version 2:"
+    )
+    for players in (2, 3, 4):
+        for variant in "AB":
+            lines += head_to_head(
+                GAME,
+                standin.standin,
+                greedy,
+                players,
+                before,
+                {"scoring": variant},
+                random_opening=1,
+                names=(f"variant {variant}: careful", "greedy"),
+            )
+            if show:
+                print(lines[-1], flush=True)
+    return lines
+
+
 def run(games: int = 200) -> list[str]:
-    return basics() + standin_strength(games) + endings(games // 2) + render_speed()
+    balance = int(os.environ.get("ELVEN_CASTLE_BALANCE_GAMES", "1000"))
+    return basics() + standin_strength(games) + endings(games // 2) + render_speed() + balance_lines(balance)
 
 
 if __name__ == "__main__":
-    print("\n".join(run(int(sys.argv[1]) if len(sys.argv) > 1 else 200)))
+    if len(sys.argv) > 2 and sys.argv[2] == "balance":
+        balance_lines(int(sys.argv[1]), show=True)
+    else:
+        print("\n".join(run(int(sys.argv[1]) if len(sys.argv) > 1 else 200)))

@@ -295,6 +295,8 @@ PBEM_SNAPSHOT_EVERY = int(os.environ.get("PBEM_SNAPSHOT_EVERY", "100"))
 # Extra game modules besides the packages under games/ (the test suite adds its own toy game).
 PBEM_EXTRA_GAMES = env_list("PBEM_EXTRA_GAMES")
 PBEM_DEFAULT_DEADLINE_HOURS = int(os.environ.get("PBEM_DEFAULT_DEADLINE_HOURS", "48"))
+# Tests only: a file holding seconds to add to the time (pbem/ops/testclock.py); empty: real time.
+PBEM_TEST_CLOCK_FILE = os.environ.get("PBEM_TEST_CLOCK_FILE", "")
 
 LOGGING: dict[str, Any] = {
     "version": 1,

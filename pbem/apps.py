@@ -8,9 +8,10 @@ class PbemConfig(AppConfig):
 
     def ready(self):
         from pbem.desk import permissions
-        from pbem.ops import dbroles, logmask
+        from pbem.ops import dbroles, logmask, testclock
 
         logmask.install()  # before anything can log a seat token
+        testclock.install()  # only where PBEM_TEST_CLOCK_FILE names a file (the tests)
         # The desk's admin lives in pbem.desk.admin, where the admin's autodiscovery (which looks
         # for pbem.admin) does not look: registered here.
         from pbem.desk import admin  # noqa: F401

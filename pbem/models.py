@@ -61,6 +61,9 @@ class Game(models.Model):
     # How long each awaited seat has for its move (seconds: the desk and the forms speak hours).
     deadline_seconds = models.IntegerField(default=48 * 3600, validators=[MinValueValidator(1)])
     away_allowance_days = models.IntegerField(default=21, validators=[MinValueValidator(0)])
+    # The clock the table chose (pbem/log/clocks.py), as its GameCreated event records it; {}: a
+    # game made before clocks, or with none chosen: a fixed period of deadline_seconds, as ever.
+    clock = models.JSONField(default=dict, blank=True)
     # A seat that misses this many deadlines in a row is handed to `absence_policy`.
     absence_policy = models.CharField(max_length=8, choices=AbsencePolicy.choices, default=AbsencePolicy.STANDIN)
     standin_after = models.IntegerField(default=2, validators=[MinValueValidator(1)])
@@ -351,6 +354,22 @@ class Heartbeat(models.Model):
     at = models.DateTimeField()
     ok = models.BooleanField(default=True)
     detail = models.CharField(max_length=300, blank=True)
+
+
+class Outage(models.Model):
+    """A time the service itself could not keep its clocks (the deadline timers did not run):
+    found by the next sweep from the timers' heartbeat (pbem/ops/outages.py). Every deadline
+    running through it is extended by its length, once: `forgiven_at` is set when every game has
+    its `pbem.OutageForgiven` event (each naming this row, so a game is never extended twice)."""
+
+    started_at = models.DateTimeField(unique=True)  # one outage per last heartbeat before it
+    ended_at = models.DateTimeField()
+    reason = models.CharField(max_length=300)
+    forgiven_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def seconds(self) -> int:
+        return int((self.ended_at - self.started_at).total_seconds())
 
 
 class DeadlineTimer(models.Model):

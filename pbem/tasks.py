@@ -13,7 +13,7 @@ from django.utils import timezone
 from pbem.doors import open_doors, processing
 from pbem.mail import sending
 from pbem.models import InboundMessage, InboundStatus
-from pbem.ops import health, pruning
+from pbem.ops import health, outages, pruning
 from pbem.play import deadlines, standins
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,13 @@ def play_standins(game_id: int) -> int:
 @shared_task(ignore_result=True)
 @timer
 def run_deadlines() -> dict:
-    return deadlines.run_deadlines()  # with deadlines.HELPERS helper sweeps when many are due
+    # First the service's own outage, if the timers were late: its time is given back before
+    # any deadline that ran through it is judged.
+    forgiven = outages.forgive()
+    counts = deadlines.run_deadlines()  # with deadlines.HELPERS helper sweeps when many are due
+    if forgiven["games"]:
+        counts["forgiven"] = forgiven["games"]
+    return counts
 
 
 @shared_task(ignore_result=True)

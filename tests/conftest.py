@@ -9,8 +9,10 @@ import tempfile
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from pbem.log import eventlog
+from pbem.ops import testclock
 from pbem.play import addressing, services
 
 
@@ -122,3 +124,12 @@ def hands(game):
 requires_postgres = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (set DATABASE_URL, as .ci/run does)"
 )
+
+
+@pytest.fixture
+def moved_clock(tmp_path, settings, monkeypatch):
+    """The test clock on, at real time; `timezone.now` is it in this process."""
+    settings.PBEM_TEST_CLOCK_FILE = str(tmp_path / "clock")
+    testclock.set_offset(0)
+    monkeypatch.setattr(timezone, "now", testclock.now)
+    return testclock

@@ -254,8 +254,9 @@ def _overlap(a, b):
     return w * h if w > 0 and h > 0 else 0.0
 
 
-# The portrait drawing: 360 wide, the map 56..552 tall, panels below it.
-NARROW = Layout("narrow", 360, map_x=24, map_y=80, scale_x=3.5, scale_y=6.1, font=10.5, panel=(10, 596, 340))
+# The portrait drawing: 360 wide, the map 56..552 tall, panels below it; text 11 px, so that a
+# phone showing the mail picture 360 px wide shows it at 11 px (issue 27).
+NARROW = Layout("narrow", 360, map_x=24, map_y=80, scale_x=3.5, scale_y=6.1, font=11, panel=(10, 596, 340))
 # The landscape drawing: the map on the left (about 800 x 560), panels in a column on the right.
 WIDE = Layout("wide", 1160, map_x=40, map_y=90, scale_x=8.8, scale_y=6.6, font=13, panel=(850, 20, 300))
 

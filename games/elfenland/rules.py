@@ -88,39 +88,43 @@ def evolve(state, event):
     d = event.data
     t = event.type
     if t == "GameStarted":
-        n = d["players"]
-        return {
-            "n": n,
-            "opts": dict(d["options"]),
-            "round": 0,
-            "first": d["first"],
-            "phase": "start",
-            "turn": None,
-            "step": 0,
-            "passes": 0,
-            "pool": [],
-            "pile": dict(B.COUNTER_COUNTS),
-            "up": [[] for _ in range(n)],
-            "down": [[] for _ in range(n)],
-            "board": {},
-            "trouble": {},
-            "trouble_left": [True] * n,
-            "trouble_used": 0,
-            "elf": [B.START] * n,
-            "got": [[] for _ in range(n)],
-            "hands": [dict.fromkeys(CARDS, 0) for _ in range(n)],
-            "deck": dict(B.CARD_COUNTS),
-            "home": [None] * n,
-            "keep": [None] * n,
-            "keep_await": [],
-            "all20": False,
-            "final": None,
-        }
+        return _new_state(d)
     handler = _HANDLERS.get(t)
     if handler is None:
         raise ValueError(f"unknown event {t}")
     handler(state, d)
     return state
+
+
+def _new_state(d):
+    n = d["players"]
+    return {
+        "n": n,
+        "opts": dict(d["options"]),
+        "round": 0,
+        "first": d["first"],
+        "phase": "start",
+        "turn": None,
+        "step": 0,
+        "passes": 0,
+        "pool": [],
+        "pile": dict(B.COUNTER_COUNTS),
+        "up": [[] for _ in range(n)],
+        "down": [[] for _ in range(n)],
+        "board": {},
+        "trouble": {},
+        "trouble_left": [True] * n,
+        "trouble_used": 0,
+        "elf": [B.START] * n,
+        "got": [[] for _ in range(n)],
+        "hands": [dict.fromkeys(CARDS, 0) for _ in range(n)],
+        "deck": dict(B.CARD_COUNTS),
+        "home": [None] * n,
+        "keep": [None] * n,
+        "keep_await": [],
+        "all20": False,
+        "final": None,
+    }
 
 
 def _ev_home(state, d):
@@ -603,113 +607,134 @@ def _draw_from(counts: dict, rng) -> str:
 
 def _command(work, seat, command, rng, emit, auto):
     phase = work["phase"]
-    kind = command.get("type")
-    if phase == "draw":
-        if kind == "take":
-            c = command.get("counter")
-            if c not in work["pool"]:
-                shown = ", ".join(B.WORD[x] for x in work["pool"]) or "none"
-                raise Rejected(f"There is no face-up {B.WORD.get(c, c)} counter; face up: {shown}.")
-            refill = _draw_from(work["pile"], rng) if sum(work["pile"].values()) else None
-            emit(Event("CounterTaken", {"seat": seat, "counter": c, "refill": refill}, reveals=refill is not None))
-            return
-        if kind == "draw":
-            if not sum(work["pile"].values()):
-                raise Rejected("The face-down pile is empty: take a face-up counter.")
-            c = _draw_from(work["pile"], rng)
-            emit(Event("CounterDrawn", {"seat": seat, "counter": c, "auto": auto}, reveals=True))
-            return
-        raise Rejected("Now draw a counter: 'take pig' (face up) or 'draw' (a blind draw).")
-    if phase == "place":
-        if kind == "pass":
-            emit(Event("Passed", {"seat": seat, "auto": auto}))
-            return
-        if kind == "place":
-            c, route, hidden = command.get("counter"), command.get("route"), bool(command.get("hidden"))
-            mine = work["down"][seat] if hidden else work["up"][seat]
-            if c not in mine:
-                what = "face-down " if hidden else "face-up "
-                raise Rejected(f"You hold no {what}{B.WORD.get(c, c)} counter.")
-            if route not in B.ROUTES:
-                raise Rejected("There is no such route.")
-            r = B.ROUTES[route]
-            if r["type"] in B.WATER:
-                raise Rejected("No counter may be placed on a river or a lake: they are travelled by raft.")
-            if not B.allowed(c, route):
-                raise Rejected(f"{B.LONG[c]}s may not be used on {B.TYPE_LONG[r['type']]}s.")
-            if route in work["board"]:
-                raise Rejected(f"That route already has a {B.WORD[work['board'][route]]} counter.")
-            emit(Event("CounterPlaced", {"seat": seat, "counter": c, "route": route, "hidden": hidden}, reveals=hidden))
-            return
-        if kind == "trouble":
-            route = command.get("route")
-            if not work["trouble_left"][seat]:
-                raise Rejected("You have already used your Trouble counter (one per game).")
-            if route not in B.ROUTES:
-                raise Rejected("There is no such route.")
-            if B.ROUTES[route]["type"] in B.WATER:
-                raise Rejected("Trouble counters may not be placed on rivers or lakes.")
-            if route not in work["board"]:
-                raise Rejected("Trouble goes next to a transportation counter already placed; that route has none.")
-            if route in work["trouble"]:
-                raise Rejected("That route already has a Trouble counter (only one per route).")
-            emit(Event("TroublePlaced", {"seat": seat, "route": route}))
-            return
-        raise Rejected("Now place a counter ('place pig on Jxara-Virst'), Trouble ('trouble on ...') or 'pass'.")
-    if phase == "move":
-        if kind == "end":
-            emit(Event("MoveEnded", {"seat": seat, "auto": auto}))
-            return
-        if kind == "move":
-            _move(work, seat, command, emit)
-            return
-        raise Rejected("Now move your Elf ('move to Lapphalya by road with pig') or 'end' your move.")
-    if phase == "discard":
-        if kind == "discard":
-            c = command.get("card")
-            if c not in CARD_INDEX or not work["hands"][seat][c]:
-                raise Rejected(f"You hold no {B.WORD.get(c, c)} card.")
-            emit(
-                Event(
-                    "CardDiscarded",
-                    {"seat": seat, "card": c, "auto": auto},
-                    visible_to=(seat,),
-                    public={"seat": seat, "auto": auto},
-                )
-            )
-            return
-        left = hand_size(work, seat) - B.HAND_LIMIT_AFTER_MOVE
-        raise Rejected(f"You must discard down to four cards: {left} more ('discard pig').")
-    if phase == "keep":
-        if kind != "keep":
-            raise Rejected("Choose the one counter to keep for the next round ('keep pig', 'keep none').")
-        c, hidden = command.get("counter"), bool(command.get("hidden"))
-        if c is not None and c not in (work["down"][seat] if hidden else work["up"][seat]):
-            raise Rejected(f"You hold no {'face-down ' if hidden else ''}{B.WORD.get(c, c)} counter.")
-        if c is None:
-            hidden = False
-        emit(
-            Event(
-                "CounterKept", {"seat": seat, "counter": c, "hidden": hidden}, visible_to=(seat,), public={"seat": seat}
-            )
-        )
-        if not waiting_for(work):
-            kept = []
-            for s in range(work["n"]):
-                if s in work["keep_await"]:
-                    ch = work["keep"][s]
-                    kept.append(
-                        {
-                            "counter": None if ch["hidden"] else ch["counter"],
-                            "hidden": ch["hidden"],
-                            "none": ch["counter"] is None,
-                        }
-                    )
-                else:
-                    kept.append(None)
-            emit(Event("CountersKept", {"kept": kept}, reveals=True))
-        return
-    raise Rejected("Nothing to do now.")
+    deciders = DECIDERS.get(phase)
+    if deciders is None:
+        raise Rejected("Nothing to do now.")
+    decider = deciders.get(command.get("type"))
+    if decider is None:
+        raise Rejected(HINTS[phase](work, seat))
+    decider(work, seat, command, rng, emit, auto)
+
+
+def _do_take(work, seat, command, rng, emit, _auto):
+    c = command.get("counter")
+    if c not in work["pool"]:
+        shown = ", ".join(B.WORD[x] for x in work["pool"]) or "none"
+        raise Rejected(f"There is no face-up {B.WORD.get(c, c)} counter; face up: {shown}.")
+    refill = _draw_from(work["pile"], rng) if sum(work["pile"].values()) else None
+    emit(Event("CounterTaken", {"seat": seat, "counter": c, "refill": refill}, reveals=refill is not None))
+
+
+def _do_draw(work, seat, _command, rng, emit, auto):
+    if not sum(work["pile"].values()):
+        raise Rejected("The face-down pile is empty: take a face-up counter.")
+    c = _draw_from(work["pile"], rng)
+    emit(Event("CounterDrawn", {"seat": seat, "counter": c, "auto": auto}, reveals=True))
+
+
+def _do_pass(_work, seat, _command, _rng, emit, auto):
+    emit(Event("Passed", {"seat": seat, "auto": auto}))
+
+
+def _do_place(work, seat, command, _rng, emit, _auto):
+    c, route, hidden = command.get("counter"), command.get("route"), bool(command.get("hidden"))
+    mine = work["down"][seat] if hidden else work["up"][seat]
+    if c not in mine:
+        what = "face-down " if hidden else "face-up "
+        raise Rejected(f"You hold no {what}{B.WORD.get(c, c)} counter.")
+    if route not in B.ROUTES:
+        raise Rejected("There is no such route.")
+    r = B.ROUTES[route]
+    if r["type"] in B.WATER:
+        raise Rejected("No counter may be placed on a river or a lake: they are travelled by raft.")
+    if not B.allowed(c, route):
+        raise Rejected(f"{B.LONG[c]}s may not be used on {B.TYPE_LONG[r['type']]}s.")
+    if route in work["board"]:
+        raise Rejected(f"That route already has a {B.WORD[work['board'][route]]} counter.")
+    emit(Event("CounterPlaced", {"seat": seat, "counter": c, "route": route, "hidden": hidden}, reveals=hidden))
+
+
+def _do_trouble(work, seat, command, _rng, emit, _auto):
+    route = command.get("route")
+    if not work["trouble_left"][seat]:
+        raise Rejected("You have already used your Trouble counter (one per game).")
+    if route not in B.ROUTES:
+        raise Rejected("There is no such route.")
+    if B.ROUTES[route]["type"] in B.WATER:
+        raise Rejected("Trouble counters may not be placed on rivers or lakes.")
+    if route not in work["board"]:
+        raise Rejected("Trouble goes next to a transportation counter already placed; that route has none.")
+    if route in work["trouble"]:
+        raise Rejected("That route already has a Trouble counter (only one per route).")
+    emit(Event("TroublePlaced", {"seat": seat, "route": route}))
+
+
+def _do_end(_work, seat, _command, _rng, emit, auto):
+    emit(Event("MoveEnded", {"seat": seat, "auto": auto}))
+
+
+def _do_move(work, seat, command, _rng, emit, _auto):
+    _move(work, seat, command, emit)
+
+
+def _do_discard(work, seat, command, _rng, emit, auto):
+    c = command.get("card")
+    if c not in CARD_INDEX or not work["hands"][seat][c]:
+        raise Rejected(f"You hold no {B.WORD.get(c, c)} card.")
+    public = {"seat": seat, "auto": auto}
+    emit(Event("CardDiscarded", {"seat": seat, "card": c, "auto": auto}, visible_to=(seat,), public=public))
+
+
+def _do_keep(work, seat, command, _rng, emit, _auto):
+    c, hidden = command.get("counter"), bool(command.get("hidden"))
+    if c is not None and c not in (work["down"][seat] if hidden else work["up"][seat]):
+        raise Rejected(f"You hold no {'face-down ' if hidden else ''}{B.WORD.get(c, c)} counter.")
+    if c is None:
+        hidden = False
+    data = {"seat": seat, "counter": c, "hidden": hidden}
+    emit(Event("CounterKept", data, visible_to=(seat,), public={"seat": seat}))
+    if not waiting_for(work):
+        kept = [_kept_shown(work, s) if s in work["keep_await"] else None for s in range(work["n"])]
+        emit(Event("CountersKept", {"kept": kept}, reveals=True))
+
+
+def _kept_shown(work, s):
+    """What everyone learns of the counter a seat keeps once all have chosen."""
+    ch = work["keep"][s]
+    return {"counter": None if ch["hidden"] else ch["counter"], "hidden": ch["hidden"], "none": ch["counter"] is None}
+
+
+def _hint_draw(_work, _seat):
+    return "Now draw a counter: 'take pig' (face up) or 'draw' (a blind draw)."
+
+
+def _hint_place(_work, _seat):
+    return "Now place a counter ('place pig on Jxara-Virst'), Trouble ('trouble on ...') or 'pass'."
+
+
+def _hint_move(_work, _seat):
+    return "Now move your Elf ('move to Lapphalya by road with pig') or 'end' your move."
+
+
+def _hint_discard(work, seat):
+    left = hand_size(work, seat) - B.HAND_LIMIT_AFTER_MOVE
+    return f"You must discard down to four cards: {left} more ('discard pig')."
+
+
+def _hint_keep(_work, _seat):
+    return "Choose the one counter to keep for the next round ('keep pig', 'keep none')."
+
+
+# One small function per phase and command type: (work, seat, command, rng, emit, auto), which
+# checks the command and emits its events; a command the phase does not take gets the phase's hint.
+DECIDERS = {
+    "draw": {"take": _do_take, "draw": _do_draw},
+    "place": {"pass": _do_pass, "place": _do_place, "trouble": _do_trouble},
+    "move": {"end": _do_end, "move": _do_move},
+    "discard": {"discard": _do_discard},
+    "keep": {"keep": _do_keep},
+}
+HINTS = {"draw": _hint_draw, "place": _hint_place, "move": _hint_move, "discard": _hint_discard, "keep": _hint_keep}
 
 
 def _move(work, seat, command, emit):

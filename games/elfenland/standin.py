@@ -153,44 +153,10 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
         # How a state was reached does not matter (but for the counters it laid): it is skipped
         # when one at the same town, with the same towns collected and counters left, had at
         # least as many cards of every kind and in all.
-        key = (town, new, ctrs)
-        kept = seen.get(key)
-        if kept is None:
-            seen[key] = [(free, left)]
-        else:
-            for f2, l2 in kept:
-                if l2 >= left and all(a >= b for a, b in zip(f2, free)):
-                    return
-            kept.append((free, left))
+        if _dominated(seen, (town, new, ctrs), free, left):
+            return
         visited = collected | new
-        fresh, stale = [], []  # new towns first: a good plan found early lets the bound prune more
-        for route, other, nebulae, rafts in WATER_EXITS[town]:
-            out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
-            need = rafts[1] if lakes else rafts[0]
-            if free[RAFT] >= need and left >= need:
-                out.append((route, other, RAFT, need, None))
-            if boatmen and nebulae and left >= B.BOATMEN_CARDS:
-                out.append((route, other, None, B.BOATMEN_CARDS, None))
-        for route, other, costs in LAND_EXITS[town]:
-            out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
-            counter = board.get(route)
-            if counter is None and placed:
-                counter = dict(placed).get(route)
-            if counter is not None:
-                extra = 1 if route in trouble else 0
-                kind, need = KIND[counter], costs[counter] + extra
-                if free[kind] >= need and left >= need:
-                    out.append((route, other, kind, need, None))
-                if left >= B.CARAVAN_CARDS + extra:
-                    out.append((route, other, None, B.CARAVAN_CARDS + extra, None))
-                continue
-            previous = None
-            for c in ctrs:  # sorted, so each kind of counter is tried once
-                if c != previous and c in costs:
-                    previous = c
-                    kind, need = KIND[c], costs[c]
-                    if free[kind] >= need and left >= need:
-                        out.append((route, other, kind, need, c))
+        fresh, stale = _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen)
         for route, other, kind, amount, lay in fresh + stale:
             nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1 :]
             nctrs, nplaced = ctrs, placed
@@ -205,6 +171,54 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
 
     visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)
     return best
+
+
+def _dominated(seen: dict, key, free, left) -> bool:
+    """Whether a state at `key` (town, towns collected, counters left) is no better than one seen
+    before: that one had at least as many cards of every kind and in all; else it is recorded."""
+    kept = seen.get(key)
+    if kept is None:
+        seen[key] = [(free, left)]
+        return False
+    for f2, l2 in kept:
+        if l2 >= left and all(a >= b for a, b in zip(f2, free)):
+            return True
+    kept.append((free, left))
+    return False
+
+
+def _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen):
+    """The payable ways on from `town`, as (route, other, kind, amount, counter laid): those to
+    towns with a piece still to collect, then the others."""
+    fresh, stale = [], []  # new towns first: a good plan found early lets the bound prune more
+    for route, other, nebulae, rafts in WATER_EXITS[town]:
+        out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
+        need = rafts[1] if lakes else rafts[0]
+        if free[RAFT] >= need and left >= need:
+            out.append((route, other, RAFT, need, None))
+        if boatmen and nebulae and left >= B.BOATMEN_CARDS:
+            out.append((route, other, None, B.BOATMEN_CARDS, None))
+    for route, other, costs in LAND_EXITS[town]:
+        out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
+        counter = board.get(route)
+        if counter is None and placed:
+            counter = dict(placed).get(route)
+        if counter is not None:
+            extra = 1 if route in trouble else 0
+            kind, need = KIND[counter], costs[counter] + extra
+            if free[kind] >= need and left >= need:
+                out.append((route, other, kind, need, None))
+            if left >= B.CARAVAN_CARDS + extra:
+                out.append((route, other, None, B.CARAVAN_CARDS + extra, None))
+            continue
+        previous = None
+        for c in ctrs:  # sorted, so each kind of counter is tried once
+            if c != previous and c in costs:
+                previous = c
+                kind, need = KIND[c], costs[c]
+                if free[kind] >= need and left >= need:
+                    out.append((route, other, kind, need, c))
+    return fresh, stale
 
 
 # ---------------------------------------------------------------------------------------------

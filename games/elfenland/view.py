@@ -85,94 +85,156 @@ def _route(route) -> str:
 
 
 def narrate(event, names):
-    d = event.data
-    t = event.type
+    narrator = NARRATORS.get(event.type)
+    return narrator(event.data, names) if narrator else event.type
 
-    def who(key="seat"):
-        return names[d[key]] if key in d and d[key] is not None and d[key] < len(names) else "someone"
 
-    if t == "GameStarted":
-        opts = [k.replace("_", " ").title() for k, on in d["options"].items() if on]
-        extra = f" with {', '.join(opts)}" if opts else ""
-        return f"A game of Elfenland for {d['players']} players begins{extra}. Every Elf starts in Elvenhold."
-    if t == "HomeCityDealt":
-        if "town" in d:
-            return f"{who()} was dealt the City Card {B.name(d['town'])} (secret)."
-        return f"{who()} was dealt a secret City Card."
-    if t == "RoundStarted":
-        return f"Round {d['round']} of {B.ROUNDS} begins; {names[d['first']]} is the First Player."
-    if t == "CardsDealt":
-        if "cards" in d:
-            return f"{who()} was dealt {_cards(d['cards'])}."
-        return f"{who()} was dealt {d['count']} card{'s' if d['count'] != 1 else ''}."
-    if t == "SecretCounterDrawn":
-        if "counter" in d:
-            return f"{who()} drew a face-down {B.WORD[d['counter']]} counter."
-        return f"{who()} drew a face-down counter."
-    if t == "PoolFilled":
-        return "Face-up counters: " + (", ".join(B.WORD[c] for c in d["counters"]) or "none") + "."
-    if t == "CounterTaken":
-        refill = f"; {B.WORD[d['refill']]} is turned face up" if d.get("refill") else ""
-        return f"{who()} took the face-up {B.WORD[d['counter']]}{refill}."
-    if t == "CounterDrawn":
-        return f"{who()} drew blind: {B.WORD[d['counter']]}."
-    if t == "CounterPlaced":
-        how = " (the face-down counter)" if d["hidden"] else ""
-        return f"{who()} placed {B.WORD[d['counter']]}{how} on {_route(d['route'])}."
-    if t == "TroublePlaced":
-        return f"{who()} placed Trouble on {_route(d['route'])}."
-    if t == "Passed":
-        return f"{who()} passed" + (" (nothing to place)." if d.get("auto") else ".")
-    if t == "Moved":
-        how = {"counter": "", "raft": " by raft", "caravan": " with a caravan", "boatmen": " with the Boatmen"}
-        got = ", and collected the town piece there" if d["collected"] else ""
-        return (
-            f"{who()} travelled {B.name(d['from'])} -> {B.name(d['to'])}{how.get(d['how'], '')}, "
-            f"playing {_cards(d['cards'])}{got}."
-        )
-    if t == "MoveEnded":
-        return f"{who()} ended the move" + (" (no move possible)." if d.get("auto") else ".")
-    if t == "CardDiscarded":
-        if "card" in d:
-            return f"{who()} discarded {B.WORD[d['card']]}."
-        return f"{who()} discarded a card."
-    if t == "RoundEnded":
-        return f"Round {d['round']} is over." + (" The game ends." if d["last"] else "")
-    if t == "CounterKept":
-        if "counter" in d:
-            if d["counter"] is None:
-                return f"{who()} chose to keep no counter."
-            return f"{who()} chose to keep {'the face-down ' if d['hidden'] else ''}{B.WORD[d['counter']]}."
-        return f"{who()} has chosen which counter to keep."
-    if t == "CountersKept":
-        parts = []
-        for s, k in enumerate(d["kept"]):
-            if k is None or s >= len(names):
-                continue
-            if k["none"]:
-                parts.append(f"{names[s]} keeps none")
-            elif k["hidden"]:
-                parts.append(f"{names[s]} keeps a face-down counter")
-            else:
-                parts.append(f"{names[s]} keeps {B.WORD[k['counter']]}")
-        return "Counters kept: " + ("; ".join(parts) or "none") + "."
-    if t == "HomeCitiesRevealed":
-        parts = [f"{names[s]}: {B.name(h)} ({d['distances'][s]} away)" for s, h in enumerate(d["homes"])]
-        return "City Cards revealed: " + "; ".join(parts) + "."
-    if t == "GameEnded":
-        n = len(d["scores"])
-        parts = [f"{names[s]} {sc}" for s, sc in enumerate(d["scores"])]
-        if d.get("distances") is not None:
-            keys = [(d["scores"][s], -d["distances"][s], d["cards"][s]) for s in range(n)]
+def _who(d, names):
+    seat = d.get("seat")
+    return names[seat] if seat is not None and seat < len(names) else "someone"
+
+
+def _n_game_started(d, _names):
+    opts = [k.replace("_", " ").title() for k, on in d["options"].items() if on]
+    extra = f" with {', '.join(opts)}" if opts else ""
+    return f"A game of Elfenland for {d['players']} players begins{extra}. Every Elf starts in Elvenhold."
+
+
+def _n_home_city_dealt(d, names):
+    if "town" in d:
+        return f"{_who(d, names)} was dealt the City Card {B.name(d['town'])} (secret)."
+    return f"{_who(d, names)} was dealt a secret City Card."
+
+
+def _n_round_started(d, names):
+    return f"Round {d['round']} of {B.ROUNDS} begins; {names[d['first']]} is the First Player."
+
+
+def _n_cards_dealt(d, names):
+    if "cards" in d:
+        return f"{_who(d, names)} was dealt {_cards(d['cards'])}."
+    return f"{_who(d, names)} was dealt {d['count']} card{'s' if d['count'] != 1 else ''}."
+
+
+def _n_secret_counter_drawn(d, names):
+    if "counter" in d:
+        return f"{_who(d, names)} drew a face-down {B.WORD[d['counter']]} counter."
+    return f"{_who(d, names)} drew a face-down counter."
+
+
+def _n_pool_filled(d, _names):
+    return "Face-up counters: " + (", ".join(B.WORD[c] for c in d["counters"]) or "none") + "."
+
+
+def _n_counter_taken(d, names):
+    refill = f"; {B.WORD[d['refill']]} is turned face up" if d.get("refill") else ""
+    return f"{_who(d, names)} took the face-up {B.WORD[d['counter']]}{refill}."
+
+
+def _n_counter_drawn(d, names):
+    return f"{_who(d, names)} drew blind: {B.WORD[d['counter']]}."
+
+
+def _n_counter_placed(d, names):
+    how = " (the face-down counter)" if d["hidden"] else ""
+    return f"{_who(d, names)} placed {B.WORD[d['counter']]}{how} on {_route(d['route'])}."
+
+
+def _n_trouble_placed(d, names):
+    return f"{_who(d, names)} placed Trouble on {_route(d['route'])}."
+
+
+def _n_passed(d, names):
+    return f"{_who(d, names)} passed" + (" (nothing to place)." if d.get("auto") else ".")
+
+
+_HOW = {"counter": "", "raft": " by raft", "caravan": " with a caravan", "boatmen": " with the Boatmen"}
+
+
+def _n_moved(d, names):
+    got = ", and collected the town piece there" if d["collected"] else ""
+    return (
+        f"{_who(d, names)} travelled {B.name(d['from'])} -> {B.name(d['to'])}{_HOW.get(d['how'], '')}, "
+        f"playing {_cards(d['cards'])}{got}."
+    )
+
+
+def _n_move_ended(d, names):
+    return f"{_who(d, names)} ended the move" + (" (no move possible)." if d.get("auto") else ".")
+
+
+def _n_card_discarded(d, names):
+    if "card" in d:
+        return f"{_who(d, names)} discarded {B.WORD[d['card']]}."
+    return f"{_who(d, names)} discarded a card."
+
+
+def _n_round_ended(d, _names):
+    return f"Round {d['round']} is over." + (" The game ends." if d["last"] else "")
+
+
+def _n_counter_kept(d, names):
+    if "counter" in d:
+        if d["counter"] is None:
+            return f"{_who(d, names)} chose to keep no counter."
+        return f"{_who(d, names)} chose to keep {'the face-down ' if d['hidden'] else ''}{B.WORD[d['counter']]}."
+    return f"{_who(d, names)} has chosen which counter to keep."
+
+
+def _n_counters_kept(d, names):
+    parts = []
+    for s, k in enumerate(d["kept"]):
+        if k is None or s >= len(names):
+            continue
+        if k["none"]:
+            parts.append(f"{names[s]} keeps none")
+        elif k["hidden"]:
+            parts.append(f"{names[s]} keeps a face-down counter")
         else:
-            keys = [(d["scores"][s], d["cards"][s]) for s in range(n)]
-        best = max(keys)
-        winners = " and ".join(names[s] for s in range(n) if keys[s] == best)
-        what = (
-            "Final scores (town pieces less Home City penalties)" if d.get("distances") is not None else "Town pieces"
-        )
-        return f"The game is over. {what}: " + ", ".join(parts) + f". Winner: {winners}."
-    return t
+            parts.append(f"{names[s]} keeps {B.WORD[k['counter']]}")
+    return "Counters kept: " + ("; ".join(parts) or "none") + "."
+
+
+def _n_home_cities_revealed(d, names):
+    parts = [f"{names[s]}: {B.name(h)} ({d['distances'][s]} away)" for s, h in enumerate(d["homes"])]
+    return "City Cards revealed: " + "; ".join(parts) + "."
+
+
+def _n_game_ended(d, names):
+    n = len(d["scores"])
+    parts = [f"{names[s]} {sc}" for s, sc in enumerate(d["scores"])]
+    if d.get("distances") is not None:
+        keys = [(d["scores"][s], -d["distances"][s], d["cards"][s]) for s in range(n)]
+    else:
+        keys = [(d["scores"][s], d["cards"][s]) for s in range(n)]
+    best = max(keys)
+    winners = " and ".join(names[s] for s in range(n) if keys[s] == best)
+    what = "Final scores (town pieces less Home City penalties)" if d.get("distances") is not None else "Town pieces"
+    return f"The game is over. {what}: " + ", ".join(parts) + f". Winner: {winners}."
+
+
+# One small function per event type: narrate(event, names) -> one line (an unknown type is named).
+NARRATORS = {
+    "GameStarted": _n_game_started,
+    "HomeCityDealt": _n_home_city_dealt,
+    "RoundStarted": _n_round_started,
+    "CardsDealt": _n_cards_dealt,
+    "SecretCounterDrawn": _n_secret_counter_drawn,
+    "PoolFilled": _n_pool_filled,
+    "CounterTaken": _n_counter_taken,
+    "CounterDrawn": _n_counter_drawn,
+    "CounterPlaced": _n_counter_placed,
+    "TroublePlaced": _n_trouble_placed,
+    "Passed": _n_passed,
+    "Moved": _n_moved,
+    "MoveEnded": _n_move_ended,
+    "CardDiscarded": _n_card_discarded,
+    "RoundEnded": _n_round_ended,
+    "CounterKept": _n_counter_kept,
+    "CountersKept": _n_counters_kept,
+    "HomeCitiesRevealed": _n_home_cities_revealed,
+    "GameEnded": _n_game_ended,
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,7 +244,11 @@ def narrate(event, names):
 WIDTH = 80
 
 
-def _label(s) -> str:
+def _label(s, names=None) -> str:
+    """A seat as the text board names it: the player's name with the colour when the platform
+    gave the names (view["names"]), so the result names players as the standings do."""
+    if names and s < len(names):
+        return f"{names[s]} ({COLOURS[s]})"
     return f"P{s + 1} {COLOURS[s]}"
 
 
@@ -205,9 +271,11 @@ def render_text(v):
     }.get(v["phase"], v["phase"])
     lines = [f"ELFENLAND  round {v['round']}/{v['rounds']}  {phase_text}"]
     opts = [k.replace("_", " ") for k, on in v["options"].items() if on]
-    lines += _wrap(f"First player: {_label(v['first'])}" + (f"   variants: {', '.join(opts)}" if opts else ""))
+    lines += _wrap(
+        f"First player: {_label(v['first'], v.get('names'))}" + (f"   variants: {', '.join(opts)}" if opts else "")
+    )
     if v["waiting"]:
-        lines += _wrap("Waiting for: " + ", ".join(_label(s) for s in v["waiting"]))
+        lines += _wrap("Waiting for: " + ", ".join(_label(s, v.get("names")) for s in v["waiting"]))
     lines.append("")
     for s, st in enumerate(v["seats"]):
         lines += _seat_lines(v, s, st)
@@ -247,13 +315,15 @@ def render_text(v):
     if v["final"]:
         f = v["final"]
         lines.append("")
-        lines += _wrap("Final result (winner: " + " and ".join(_label(s) for s in f["ranking"][0]) + "):")
+        lines += _wrap(
+            "Final result (winner: " + " and ".join(_label(s, v.get("names")) for s in f["ranking"][0]) + "):"
+        )
         for s in range(v["players"]):
             extra = ""
             if f["distances"] is not None:
                 extra = f", City Card {B.name(f['homes'][s])} {f['distances'][s]} away (-{f['penalties'][s]})"
             lines += _wrap(
-                f"  {_label(s):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
+                f"  {_label(s, v.get('names')):10} {f['scores'][s]:2} ({f['collected'][s]} towns{extra}, "
                 f"{f['cards'][s]} card{'s' if f['cards'][s] != 1 else ''})",
                 indent=" " * 16,
             )
@@ -265,7 +335,7 @@ def _seat_lines(v, s, st) -> list[str]:
     second line when they do not fit."""
     me = "*" if s == v["seat"] else " "
     trouble = "T" if st["trouble"] else " "
-    head = f"{me}{_label(s):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 cards {st['cards']} {trouble}"
+    head = f"{me}{_label(s, v.get('names')):10} at {B.name(st['elf']):12} towns {len(st['towns']):2}/20 cards {st['cards']} {trouble}"
     ctr = " ".join(B.WORD[c] for c in st["up"])
     if st["down"]:
         ctr = (ctr + f" +{st['down']} hidden").strip()

@@ -48,9 +48,10 @@ def _e(text) -> str:
 
 
 class Canvas:
-    def __init__(self, links, suffix=""):
+    def __init__(self, links, suffix="", tiny=10):
         self.links = links or {}
         self.suffix = suffix  # appended to every element id (two drawings in one page)
+        self.tiny = tiny  # the smallest text: a space's name, a wizard's gray magic and points
         self.parts: list[str] = []
 
     def add(self, part: str):
@@ -111,7 +112,7 @@ def _pill(c: Canvas, x, y, wizard, points, cast_here):
         extra.append(f"{points} pts")
     if extra:
         body.append(
-            f'<text x="{x + PILL_W / 2:.0f}" y="{y + PILL_H + 11:.0f}" font-size="10" text-anchor="middle" '
+            f'<text x="{x + PILL_W / 2:.0f}" y="{y + PILL_H + 11:.0f}" font-size="{c.tiny}" text-anchor="middle" '
             f'fill="#333333" font-weight="bold">{_e(", ".join(extra))}</text>'
         )
     name = f"{wizard['name']}" + (f", {wizard['gray']} gray magic" if wizard["gray"] else "")
@@ -122,7 +123,7 @@ def _space(c: Canvas, v, space, x, y, w, h, label, points, fill="#f4f1ea"):
     here = v["board"].get(space, [])
     body = [
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h}" rx="5" fill="{fill}" stroke="#8a7f6b"/>',
-        f'<text x="{x + 4:.0f}" y="{y + 12:.0f}" font-size="10" fill="#555555">{_e(label)}</text>',
+        f'<text x="{x + 4:.0f}" y="{y + 12:.0f}" font-size="{c.tiny}" fill="#555555">{_e(label)}</text>',
     ]
     c.target(f"space-{space}", label, body)
     per_row = max(1, int((w - 4) // (PILL_W + 4)))
@@ -344,14 +345,18 @@ def _players(c: Canvas, v, y, compact=False) -> float:
 
 
 PHONE_WIDTH = 358
+# The mail picture: the phone drawing drawn this wide (sharp on a phone's screen, which shows it
+# about 360 px wide: its smallest text, 11 px in the drawing, at 11 px or more).
+PICTURE_WIDTH = 600
 # Below this viewport width the web page shows the phone drawing (the tree would shrink its text).
 PHONE_BELOW = 660
 
 
-def phone_drawing(v, links=None) -> str:
+def phone_drawing(v, links=None, suffix="-phone", shown=None) -> str:
     """The board 358 px wide for a phone: the levels one under the other, their spaces two to a
-    row (no text under 10 px at that width), the same targets (ids with "-phone" appended)."""
-    c = Canvas(links, "-phone")
+    row (no text under 11 px at that width), the same targets (ids with `suffix` appended).
+    `shown`: the width it is drawn at (a standalone picture), the drawing's own by default."""
+    c = Canvas(links, suffix, tiny=11)
     width = PHONE_WIDTH
     y: float = MARGIN + TITLE
     c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
@@ -360,8 +365,6 @@ def phone_drawing(v, links=None) -> str:
         f"Dragon: {v['dragon']}.",
         f"Turn order: {', '.join(v['order'])}.",
     ]
-    if v.get("you"):
-        lines.append(f"You are {v['you']}.")
     if v["end_reason"]:
         top = max(v["scores"])
         won = [v["colours"][i] for i, x in enumerate(v["scores"]) if x == top]
@@ -372,6 +375,12 @@ def phone_drawing(v, links=None) -> str:
         for part in _wrap_px(line, width - 2 * MARGIN, TEXT):
             y += 16
             c.text(MARGIN, y, part, TEXT)
+    y += 16  # the one line a seat's drawing has that a spectator's has not (kept blank there)
+    if v.get("you"):
+        c.add(
+            f'<text x="{MARGIN}" y="{y}" font-size="{TEXT}" font-weight="bold" class="you" '
+            f'fill="{FILL.get(v["you"], "#222222")}">You are {_e(v["you"])}.</text>'
+        )
     y += 10
     points = {s["wizard"]: s["points"] for s in v["spells_cast"]}
     cell_w = (width - 2 * MARGIN - 6) / 2
@@ -396,9 +405,14 @@ def phone_drawing(v, links=None) -> str:
     height = int(y + MARGIN)
     role = 'role="group"' if links else 'role="img"'
     label = f"Elfenwizards board, turn {v['turn']}, phase {v['phase_number']}"
+    shown = shown or width
+    size = (
+        f'width="{width}" height="{height}" style="max-width:100%;height:auto"'
+        if shown == width
+        else f'width="{shown}" height="{round(height * shown / width)}"'
+    )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" style="max-width:100%;height:auto" font-family="{FONT}" {role} '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" {size} font-family="{FONT}" {role} '
         f'aria-label="{_e(label)}"><rect width="{width}" height="{height}" fill="#ffffff"/>'
         + "".join(c.parts)
         + "</svg>"
@@ -434,5 +448,7 @@ def web_drawings(v, links=None) -> str:
 
 
 def render_svg(v):
-    """The board as one standalone SVG document, for the picture in a turn notice."""
-    return drawing(v, standalone=True)
+    """The board as one standalone SVG document, for the picture in a turn notice: the phone
+    drawing (the levels one under the other, text at least 11 px at 358 px), drawn 600 px wide.
+    The tree (`drawing`) is 620 px wide: a phone showed its 10 px text at 6 px (issue 27)."""
+    return phone_drawing(v, suffix="", shown=PICTURE_WIDTH)

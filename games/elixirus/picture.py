@@ -4,8 +4,9 @@ Both are built from the same panels, each 300 units wide: the forest (the face-u
 resolution order, their curves and spaces) and one concoction table per seat. On the web page
 every panel is its own <svg>, in a flex row that wraps: one column at phone width (a 358 px
 board shows a panel at about 1.2 units per pixel, so the smallest text, 10 units, renders at
-about 12 px), three columns on a desktop. The mail picture puts the forest beside the reader's
-own table and a short line per other seat, 600 units wide, in one standalone SVG.
+about 12 px), three columns on a desktop. The mail picture is the phone's column: the forest,
+the reader's own table and a short line per other seat, one under the other, in one standalone
+SVG drawn 600 px wide.
 
 Every element a move is made on has an id (`target_*` below, the `target` of the chooser's
 choices); with `links` the element is wrapped in <a href> over a hit area of at least 40 by 40
@@ -14,6 +15,7 @@ units (about 48 px on a phone), focusable by keyboard, named by its aria-label.
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
@@ -179,7 +181,7 @@ def _piece(v, c: Canvas, f, number, y, cur):
         c.add(_text(112, y + 13, EFFECT_SHORT[piece], fill="#454"))
     for i, tok in enumerate(f["curves"]):
         x = 8 + i * 71
-        inner = _token(tok, x + 30, y + 38, 13) + (_text(x + 58, y + 42, "+bag", 9, anchor="middle") if i == 0 else "")
+        inner = _token(tok, x + 30, y + 38, 13) + (_text(x + 58, y + 42, "+bag", 10, anchor="middle") if i == 0 else "")
         what = tok or "empty"
         c.spot(target_curve(piece, i + 1), f"{name} curve {i + 1}: {what}", x, y + 18, 70, 40, inner)
     baskets = PIECES[PIECE_BY_EFFECT[piece]]["baskets"] if piece else [1, 2, 1]
@@ -412,28 +414,42 @@ def render_html(v, links=None):
     return '<div class="elixirus">' + "".join(parts) + "</div>"
 
 
+PICTURE_WIDTH = 600  # the mail picture's drawn width: two pixels a unit, sharp on a phone
+
+
 def render_svg(v):
-    """The mail picture: the forest beside the reader's table and the others at a glance."""
-    left = Canvas()
-    _forest(v, left)
-    right = Canvas()
+    """The mail picture, for a phone first: the panels one under the other, 300 units wide (as
+    the web page shows them on a phone): the forest, the reader's own table, the others at a
+    glance. No text under 10 units, so a phone showing the picture 360 px wide shows it at 12 px
+    (the forest beside the table, 606 units wide, showed 9 units at 5 px: issue 27). Drawn
+    600 px wide."""
+    body = []
     y = 0
-    if v["seat"] is not None:
-        _table(v, v["seat"], right)
-        y = table_height(v, v["seat"]) + 6
-    others = Canvas()
-    _others(v, others)
-    height = max(forest_height(v), y + _others_height(v))
     final = _final(v)
-    top = 22 if final else 0
-    body = [f'<rect width="{2 * W + 6}" height="{height + top}" fill="#fff"/>']
     if final:
-        body.append(_text(4, 15, final[:92], 12, weight="bold"))
-    body.append(f'<g transform="translate(0,{top})">{left.svg()}</g>')
-    body.append(f'<g transform="translate({W + 6},{top})">{right.svg()}</g>')
-    body.append(f'<g transform="translate({W + 6},{top + y})">{others.svg()}</g>')
-    width = 2 * W + 6
+        for line in textwrap.wrap(final, 38):
+            y += 16
+            body.append(_text(4, y, line, 12, weight="bold"))
+        y += 6
+    panels = []
+    c = Canvas()
+    _forest(v, c)
+    panels.append((c, forest_height(v)))
+    if v["seat"] is not None:
+        c = Canvas()
+        _table(v, v["seat"], c)
+        panels.append((c, table_height(v, v["seat"])))
+    c = Canvas()
+    _others(v, c)
+    panels.append((c, _others_height(v)))
+    for canvas, height in panels:
+        body.append(f'<g transform="translate(0,{y})">{canvas.svg()}</g>')
+        y += height + 6
+    height = y - 6
+    shown_h = round(height * PICTURE_WIDTH / W)
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top}" '
-        f'viewBox="0 0 {width} {height + top}" {FONT}>' + "".join(body) + "</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PICTURE_WIDTH}" height="{shown_h}" '
+        f'viewBox="0 0 {W} {height}" {FONT}><rect width="{W}" height="{height}" fill="#fff"/>'
+        + "".join(body)
+        + "</svg>"
     )

@@ -627,20 +627,18 @@ def decide(state, seat, command, rng):
     if not isinstance(command, dict):
         raise Rejected("That is not a command.")
     phase = state["phase"]
-    kind = command.get("type")
     if phase == "over":
         raise Rejected("The game is over.")
-    if phase == "brew":
-        return _decide_brew(state, seat, command, rng)
+    if phase != "brew":
+        _check_turn(state, seat, phase)
+    return DECIDERS.get(phase, _decide_collect)(state, seat, command, rng)
+
+
+def _check_turn(state, seat, phase):
     if seat not in waiting_for(state):
         if phase == "place":
             raise Rejected(f"It is {_seat_word(state['turn'])}'s turn to place an apprentice.")
         raise Rejected("It is not your turn.")
-    if phase == "place":
-        if kind != "place":
-            raise Rejected("Now place an apprentice: 'place <piece> <space>', e.g. 'place steal 2'.")
-        return _decide_place(state, seat, command)
-    return _decide_collect(state, seat, command, rng)
 
 
 def _piece_pos(state, name, must_be_up=True):
@@ -652,7 +650,9 @@ def _piece_pos(state, name, must_be_up=True):
     return pos
 
 
-def _decide_place(state, seat, command):
+def _decide_place(state, seat, command, _rng):
+    if command.get("type") != "place":
+        raise Rejected("Now place an apprentice: 'place <piece> <space>', e.g. 'place steal 2'.")
     name = command.get("piece")
     space = command.get("space")
     pos = _piece_pos(state, name)
@@ -664,65 +664,67 @@ def _decide_place(state, seat, command):
 
 
 def _decide_collect(state, seat, command, rng):
+    return COLLECT_STEPS.get(state["step"], _decide_effect)(state, seat, command, rng)
+
+
+def _take_curves(state, pos, sp, command):
+    """The curves a 'take' names, checked against the piece; 0-based and sorted."""
+    curves = command.get("curves")
+    if not isinstance(curves, list) or not all(isinstance(c, int) for c in curves):
+        raise Rejected("Say which curves: 'take 2 4'.")
+    full = [c + 1 for c, tok in enumerate(state["curves"][pos]) if tok is not None]
+    need = min(PIECES[state["circle"][pos]]["baskets"][sp], len(full))
+    if len(set(curves)) != len(curves):
+        raise Rejected("Name each curve once.")
+    for c in curves:
+        if c not in full:
+            raise Rejected(f"There is no ingredient in curve {c} of this piece (curves with one: {full}).")
+    if len(curves) != need:
+        raise Rejected(f"You must collect exactly {need} ingredient{'s' if need != 1 else ''} here.")
+    return sorted(c - 1 for c in curves)
+
+
+def _decide_take(state, seat, command, rng):
     _, pos, sp = current(state)
-    step = state["step"]
+    if command.get("type") != "take":
+        raise Rejected("First collect your ingredients: 'take <curve> [<curve>]', e.g. 'take 2 4'.")
+    cs = _take_curves(state, pos, sp, command)
+    drawn, poured = [], None
+    if PIECES[state["circle"][pos]]["bag_curve"] in cs:
+        drawn, poured = bag_draw(state["bag"], state["box"], 1, rng)
+    data = {
+        "seat": seat,
+        "piece": effect_of(state, pos),
+        "space": sp,
+        "curves": cs,
+        "ings": [state["curves"][pos][c] for c in cs],
+        "drawn": drawn,
+        "poured": poured,
+    }
+    return [Event("IngredientsCollected", data, reveals=bool(drawn))]
+
+
+def _decide_keep(state, seat, command, _rng):
+    if command.get("type") != "keep":
+        raise Rejected("Keep 1 or 2 of the ingredients you drew: 'keep <ingredient> [and <ingredient>]'.")
+    keep = command.get("ings")
+    if not isinstance(keep, list) or not 1 <= len(keep) <= 2:
+        raise Rejected("Keep 1 or 2 of them.")
+    pool = list(state["looking"])
+    for tok in keep:
+        if tok not in pool:
+            raise Rejected(f"You did not draw {tok}; you drew {', '.join(state['looking'])}.")
+        pool.remove(tok)
+    keep = sorted(keep)
+    public = {"seat": seat, "keep": keep, "back": len(pool)}
+    return [
+        Event("DrawKept", {"seat": seat, "keep": keep, "back": pool}, visible_to=(seat,), public=public, reveals=True)
+    ]
+
+
+def _decide_effect(state, seat, command, rng):
+    _, pos, _sp = current(state)
     kind = command.get("type")
-    if step == "take":
-        if kind != "take":
-            raise Rejected("First collect your ingredients: 'take <curve> [<curve>]', e.g. 'take 2 4'.")
-        curves = command.get("curves")
-        if not isinstance(curves, list) or not all(isinstance(c, int) for c in curves):
-            raise Rejected("Say which curves: 'take 2 4'.")
-        full = [c + 1 for c, tok in enumerate(state["curves"][pos]) if tok is not None]
-        need = min(PIECES[state["circle"][pos]]["baskets"][sp], len(full))
-        if len(set(curves)) != len(curves):
-            raise Rejected("Name each curve once.")
-        for c in curves:
-            if c not in full:
-                raise Rejected(f"There is no ingredient in curve {c} of this piece (curves with one: {full}).")
-        if len(curves) != need:
-            raise Rejected(f"You must collect exactly {need} ingredient{'s' if need != 1 else ''} here.")
-        cs = sorted(c - 1 for c in curves)
-        drawn, poured = [], None
-        if PIECES[state["circle"][pos]]["bag_curve"] in cs:
-            drawn, poured = bag_draw(state["bag"], state["box"], 1, rng)
-        return [
-            Event(
-                "IngredientsCollected",
-                {
-                    "seat": seat,
-                    "piece": effect_of(state, pos),
-                    "space": sp,
-                    "curves": cs,
-                    "ings": [state["curves"][pos][c] for c in cs],
-                    "drawn": drawn,
-                    "poured": poured,
-                },
-                reveals=bool(drawn),
-            )
-        ]
-    if step == "keep":
-        if kind != "keep":
-            raise Rejected("Keep 1 or 2 of the ingredients you drew: 'keep <ingredient> [and <ingredient>]'.")
-        keep = command.get("ings")
-        if not isinstance(keep, list) or not 1 <= len(keep) <= 2:
-            raise Rejected("Keep 1 or 2 of them.")
-        pool = list(state["looking"])
-        for tok in keep:
-            if tok not in pool:
-                raise Rejected(f"You did not draw {tok}; you drew {', '.join(state['looking'])}.")
-            pool.remove(tok)
-        keep = sorted(keep)
-        return [
-            Event(
-                "DrawKept",
-                {"seat": seat, "keep": keep, "back": pool},
-                visible_to=(seat,),
-                public={"seat": seat, "keep": keep, "back": len(pool)},
-                reveals=True,
-            )
-        ]
-    # effect step
     if kind == "skip":
         return [Event("EffectSkipped", {"seat": seat, "effect": effect_of(state, pos)})]
     options = effect_options(state, pos, seat)
@@ -732,57 +734,45 @@ def _decide_collect(state, seat, command, rng):
     norm = _normalise_effect(command)
     if norm not in options:
         raise Rejected(_effect_reason(state, pos, seat, norm))
-    if kind == "steal":
-        return [Event("IngredientStolen", {"seat": seat, "from": norm["from"], "ing": norm["ing"]})]
-    if kind == "swap":
-        p = _pos(state, norm["piece"])
-        got = state["curves"][p][norm["curve"] - 1]
-        return [
-            Event(
-                "IngredientSwapped",
-                {"seat": seat, "ing": norm["ing"], "piece": norm["piece"], "curve": norm["curve"] - 1, "got": got},
-            )
-        ]
-    if kind == "draw":
-        drawn, poured = bag_draw(state["bag"], state["box"], 3, rng)
-        return [
-            Event(
-                "DrawLooked",
-                {"seat": seat, "drawn": drawn, "poured": poured},
-                visible_to=(seat,),
-                public={"seat": seat, "count": len(drawn), "poured": poured},
-                reveals=True,
-            )
-        ]
-    if kind == "replace":
-        p = _pos(state, norm["piece"])
-        cs = [c - 1 for c in norm["curves"]]
-        removed = [state["curves"][p][c] for c in cs]
-        drawn, poured = bag_draw(state["bag"] + removed, state["box"], len(cs), rng)
-        return [
-            Event(
-                "IngredientsReplaced",
-                {
-                    "seat": seat,
-                    "piece": norm["piece"],
-                    "curves": cs,
-                    "removed": removed,
-                    "drawn": drawn,
-                    "poured": poured,
-                },
-                reveals=True,
-            )
-        ]
-    if kind == "dance":
-        p = _pos(state, norm["piece"])
-        a, b = norm["spaces"]
-        sp_ = state["spaces"][p]
-        return [
-            Event(
-                "ApprenticesDanced",
-                {"seat": seat, "piece": norm["piece"], "spaces": [a - 1, b - 1], "seats": [sp_[a - 1], sp_[b - 1]]},
-            )
-        ]
+    return EFFECTS.get(kind, _effect_basket)(state, seat, norm, rng)
+
+
+def _effect_steal(_state, seat, norm, _rng):
+    return [Event("IngredientStolen", {"seat": seat, "from": norm["from"], "ing": norm["ing"]})]
+
+
+def _effect_swap(state, seat, norm, _rng):
+    p = _pos(state, norm["piece"])
+    got = state["curves"][p][norm["curve"] - 1]
+    data = {"seat": seat, "ing": norm["ing"], "piece": norm["piece"], "curve": norm["curve"] - 1, "got": got}
+    return [Event("IngredientSwapped", data)]
+
+
+def _effect_draw(state, seat, _norm, rng):
+    drawn, poured = bag_draw(state["bag"], state["box"], 3, rng)
+    public = {"seat": seat, "count": len(drawn), "poured": poured}
+    data = {"seat": seat, "drawn": drawn, "poured": poured}
+    return [Event("DrawLooked", data, visible_to=(seat,), public=public, reveals=True)]
+
+
+def _effect_replace(state, seat, norm, rng):
+    p = _pos(state, norm["piece"])
+    cs = [c - 1 for c in norm["curves"]]
+    removed = [state["curves"][p][c] for c in cs]
+    drawn, poured = bag_draw(state["bag"] + removed, state["box"], len(cs), rng)
+    data = {"seat": seat, "piece": norm["piece"], "curves": cs, "removed": removed, "drawn": drawn, "poured": poured}
+    return [Event("IngredientsReplaced", data, reveals=True)]
+
+
+def _effect_dance(state, seat, norm, _rng):
+    p = _pos(state, norm["piece"])
+    a, b = norm["spaces"]
+    sp_ = state["spaces"][p]
+    data = {"seat": seat, "piece": norm["piece"], "spaces": [a - 1, b - 1], "seats": [sp_[a - 1], sp_[b - 1]]}
+    return [Event("ApprenticesDanced", data)]
+
+
+def _effect_basket(state, seat, _norm, _rng):
     return [Event("BasketTaken", {"seat": seat, "from": state["basket"]})]
 
 
@@ -833,86 +823,117 @@ def _decide_brew(state, seat, command, rng):
             "You have finished concocting for this round; 'reset' to start your concocting again "
             "(possible until the last player is done)."
         )
+    return BREWERS.get(kind, _brew_put)(state, seat, command, rng)
+
+
+def _brew_reset(state, seat, _command, _rng):
+    if not draft_table(state, seat)["moves"]:
+        raise Rejected("You have not placed anything yet this round.")
+    return [Event("BrewReset", {"seat": seat})]
+
+
+def _brew_done(state, seat, _command, rng):
     dr = draft_table(state, seat)
-    table = state["tables"][seat]
-    if kind == "reset":
-        if not dr["moves"]:
-            raise Rejected("You have not placed anything yet this round.")
-        return [Event("BrewReset", {"seat": seat})]
-    if kind == "done":
-        if dr["front"]:
-            raise Rejected(
-                f"Place all the ingredients you collected first: {', '.join(dr['front'])} still in front of you."
-            )
-        events = [Event("BrewDone", {"seat": seat})]
-        if all(state["done"][s] for s in range(state["n"]) if s != seat):
-            events += _reveal_and_end(state, seat, rng)
-        return events
-    if kind == "pick":
-        if state["basket"] != seat:
-            raise Rejected("Only the player holding the basket tile may collect a leftover ingredient.")
-        if dr["picked"] is not None:
-            raise Rejected("You have already used the basket tile this round.")
-        name = command.get("piece")
-        pos = _piece_pos(state, name)
-        curve = command.get("curve")
-        if curve not in (1, 2, 3, 4) or state["curves"][pos][curve - 1] is None:
-            raise Rejected(f"There is no leftover ingredient in curve {curve} of the {name} piece.")
-        tok = state["curves"][pos][curve - 1]
-        return [
-            Event(
-                "LeftoverPicked",
-                {"seat": seat, "piece": name, "curve": curve - 1, "ing": tok},
-                visible_to=(seat,),
-                public={"seat": seat},
-            )
-        ]
-    if kind != "put":
+    if dr["front"]:
+        raise Rejected(
+            f"Place all the ingredients you collected first: {', '.join(dr['front'])} still in front of you."
+        )
+    events = [Event("BrewDone", {"seat": seat})]
+    if all(state["done"][s] for s in range(state["n"]) if s != seat):
+        events += _reveal_and_end(state, seat, rng)
+    return events
+
+
+def _brew_pick(state, seat, command, _rng):
+    if state["basket"] != seat:
+        raise Rejected("Only the player holding the basket tile may collect a leftover ingredient.")
+    if draft_table(state, seat)["picked"] is not None:
+        raise Rejected("You have already used the basket tile this round.")
+    name = command.get("piece")
+    pos = _piece_pos(state, name)
+    curve = command.get("curve")
+    if curve not in (1, 2, 3, 4) or state["curves"][pos][curve - 1] is None:
+        raise Rejected(f"There is no leftover ingredient in curve {curve} of the {name} piece.")
+    tok = state["curves"][pos][curve - 1]
+    data = {"seat": seat, "piece": name, "curve": curve - 1, "ing": tok}
+    return [Event("LeftoverPicked", data, visible_to=(seat,), public={"seat": seat})]
+
+
+def _brew_put(state, seat, command, _rng):
+    if command.get("type") != "put":
         raise Rejected("Now concoct: 'put <ingredient> on <flask|book|bowl|poison>', then 'done'.")
     tok = command.get("ing")
     dest = command.get("to")
     if dest not in DESTS:
         raise Rejected(f"Place it on one of: {', '.join(DESTS)}.")
+    dr = draft_table(state, seat)
+    src = _put_source(dr, tok)
+    _PUT_CHECKS.get(dest, _check_put_flask)(state["tables"][seat], dr, tok, src, dest)
+    data = {"seat": seat, "ing": tok, "src": src, "to": dest}
+    return [Event("IngredientPlaced", data, visible_to=(seat,), public={"seat": seat})]
+
+
+def _put_source(dr, tok):
+    """Where the ingredient to put comes from: in front of the player, or their bowl."""
     if tok in dr["front"]:
-        src = "front"
-    elif tok is not None and tok == dr["bowl"]:
-        src = "bowl"
-    else:
+        return "front"
+    if tok is not None and tok == dr["bowl"]:
+        return "bowl"
+    raise Rejected(
+        f"You have no {tok} to place (in front of you: {', '.join(dr['front']) or 'nothing'}"
+        f"; in your bowl: {dr['bowl'] or 'nothing'})."
+    )
+
+
+def _check_put_bowl(_table, dr, _tok, src, _dest):
+    if src == "bowl":
+        raise Rejected("That ingredient is already in your bowl.")
+    if dr["bowl"] is not None:
+        raise Rejected(f"Your bowl already holds {dr['bowl']}: at most 1 ingredient may be in the bowl.")
+
+
+def _check_put_book(table, dr, tok, _src, _dest):
+    slot = book_slot(table, tok)
+    if slot is None:
+        specials = " and ".join(f"{c} {v}" for c, v in TABLES[table]["special"])
+        raise Rejected(f"Only your special ingredients ({specials}) go in your recipe book.")
+    if dr["book"][slot] is not None:
+        raise Rejected("That space of your recipe book is already filled.")
+
+
+def _check_put_poison(_table, _dr, _tok, _src, _dest):
+    return  # the poison track takes any ingredient
+
+
+def _check_put_flask(table, dr, tok, _src, dest):
+    req = TABLES[table]["flasks"][dest]
+    filled = dr["flasks"][dest]
+    if len(filled) >= len(req):
+        raise Rejected(f"Your {dest} flask is already full.")
+    need = req[len(filled)]
+    if not matches(tok, need):
         raise Rejected(
-            f"You have no {tok} to place (in front of you: {', '.join(dr['front']) or 'nothing'}"
-            f"; in your bowl: {dr['bowl'] or 'nothing'})."
+            f"The next space of your {dest} flask (space {len(filled) + 1}, filled bottom to top "
+            f"without skipping) needs {need[0]} {need[1]}."
         )
-    if dest == "bowl":
-        if src == "bowl":
-            raise Rejected("That ingredient is already in your bowl.")
-        if dr["bowl"] is not None:
-            raise Rejected(f"Your bowl already holds {dr['bowl']}: at most 1 ingredient may be in the bowl.")
-    elif dest == "book":
-        slot = book_slot(table, tok)
-        if slot is None:
-            specials = " and ".join(f"{c} {v}" for c, v in TABLES[table]["special"])
-            raise Rejected(f"Only your special ingredients ({specials}) go in your recipe book.")
-        if dr["book"][slot] is not None:
-            raise Rejected("That space of your recipe book is already filled.")
-    elif dest in FLASKS:
-        req = TABLES[table]["flasks"][dest]
-        filled = dr["flasks"][dest]
-        if len(filled) >= len(req):
-            raise Rejected(f"Your {dest} flask is already full.")
-        need = req[len(filled)]
-        if not matches(tok, need):
-            raise Rejected(
-                f"The next space of your {dest} flask (space {len(filled) + 1}, filled bottom to top "
-                f"without skipping) needs {need[0]} {need[1]}."
-            )
-    return [
-        Event(
-            "IngredientPlaced",
-            {"seat": seat, "ing": tok, "src": src, "to": dest},
-            visible_to=(seat,),
-            public={"seat": seat},
-        )
-    ]
+
+
+# One small function per phase that awaits a command (collecting is the default: its steps differ).
+DECIDERS = {"place": _decide_place, "collect": _decide_collect, "brew": _decide_brew}
+# Collecting: one function per step ("effect" is the default step).
+COLLECT_STEPS = {"take": _decide_take, "keep": _decide_keep}
+# The effect of the piece of forest, one function per effect ("basket"/"collect" is the default).
+EFFECTS = {
+    "steal": _effect_steal,
+    "swap": _effect_swap,
+    "draw": _effect_draw,
+    "replace": _effect_replace,
+    "dance": _effect_dance,
+}
+# Concocting: one function per command ("put" is the default: it names any other command wrong).
+BREWERS = {"reset": _brew_reset, "done": _brew_done, "pick": _brew_pick}
+# Where a 'put' places the ingredient: one check per destination (a flask is the default).
+_PUT_CHECKS = {"bowl": _check_put_bowl, "book": _check_put_book, "poison": _check_put_poison}
 
 
 def _reveal_and_end(state, last_seat, rng):

@@ -114,93 +114,156 @@ def _list(toks):
 
 def narrate(event, names):
     d = event.data
-    t = event.type
     who = _name(names, d["seat"]) if "seat" in d else ""
-    if t == "GameStarted":
-        return (
-            f"A game of Elixirus for {d['players']} begins; {_name(names, d['start'])} has the starting marker. "
-            f"Concoction tables: " + ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"])) + "."
-        )
-    if t == "ForestLaid":
-        shown = [PIECES[p]["effect"].capitalize() if p else "face down" for p in d["circle"]]
-        return "The forest is laid out clockwise: " + ", ".join(shown) + "."
-    if t == "ForestFilled":
-        return f"The forest is filled with {len(d['fill'])} ingredients from the bag."
-    if t == "ApprenticePlaced":
-        return f"{who} places an apprentice on space {d['space'] + 1} of the {d['piece'].capitalize()} piece."
-    if t == "IngredientsCollected":
-        text = f"{who} collects {_list(d['ings'])} from the {d['piece'].capitalize()} piece"
-        if d["drawn"]:
-            text += f" and draws {_list(d['drawn'])} from the bag (first curve)"
-        return text + "."
-    if t == "EffectSkipped":
-        return f"{who} does not use the {d['effect'].capitalize()} effect."
-    if t == "IngredientStolen":
-        return f"{who} steals {d['ing']} from {_name(names, d['from'])}."
-    if t == "IngredientSwapped":
-        return f"{who} swaps {d['ing']} for {d['got']} (curve {d['curve'] + 1} of the {d['piece'].capitalize()} piece)."
-    if t == "DrawLooked":
-        if "drawn" in d:
-            return f"{who} draws {_list(d['drawn'])} from the bag (seen only by you)."
-        return f"{who} draws {d['count']} ingredients from the bag and looks at them."
-    if t == "DrawKept":
-        back = d["back"] if isinstance(d["back"], int) else len(d["back"])
-        text = f"{who} keeps {_list(d['keep'])} and returns {back} to the bag"
-        if not isinstance(d["back"], int) and d["back"]:
-            text += f" ({_list(d['back'])})"
-        return text + "."
-    if t == "IngredientsReplaced":
-        return (
-            f"{who} replaces {_list(d['removed'])} on the {d['piece'].capitalize()} piece with "
-            f"{_list(d['drawn'])} from the bag."
-        )
-    if t == "ApprenticesDanced":
-        a, b = d["spaces"]
-        sa, sb = d["seats"]
-        return (
-            f"{who} makes the apprentices dance on the {d['piece'].capitalize()} piece: "
-            f"{_name(names, sa)}'s (space {a + 1}) and {_name(names, sb)}'s (space {b + 1}) change places."
-        )
-    if t == "BasketTaken":
-        src = f" from {_name(names, d['from'])}" if d["from"] is not None else ""
-        return f"{who} takes the basket tile{src}."
-    if t == "IngredientPlaced":
-        if "ing" in d:
-            return f"You put {d['ing']} on your {d['to']}" + (" (from your bowl)." if d["src"] == "bowl" else ".")
-        return f"{who} is concocting."
-    if t == "LeftoverPicked":
-        if "ing" in d:
-            return f"You use the basket tile to collect {d['ing']} from the {d['piece'].capitalize()} piece."
-        return f"{who} is concocting."
-    if t == "BrewDone":
-        return f"{who} has finished concocting."
-    if t == "BrewReset":
-        return f"{who} is revising their concocting."
-    if t == "PotionsRevealed":
-        parts = []
-        for s, moves in enumerate(d["moves"]):
-            if moves:
-                parts.append(f"{_name(names, s)}: " + "; ".join(f"{tok} -> {dest}" for tok, dest in moves))
-        corks = [f"{_name(names, s)} corks {f} ({p} points)" for s, f, p in d["corks"]]
-        text = "Concocting revealed. " + (" | ".join(parts) if parts else "Nothing was placed.")
-        if corks:
-            text += " Corks: " + ", ".join(corks) + "."
-        return text
-    if t == "RoundEnded":
-        text = f"End of the round: {len(d['to_box'])} leftovers go to the box, the signpost moves on"
-        if d["piece"]:
-            text += f", the {PIECES[d['piece']]['effect'].capitalize()} piece is turned face up"
-        if d["poured"] is not None:
-            text += ", the bag is refilled from the box"
-        return text + f"; {_name(names, d['start'])} has the starting marker."
-    if t == "GameEnded":
-        why = ENDINGS.get(d["reason"], d["reason"])
-        bowls = "".join(
-            f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"]
-        )
-        scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
-        return f"The game ends ({why}).{bowls} Scores: {scores}."
-    return t
+    narrator = NARRATORS.get(event.type)
+    return narrator(d, who, names) if narrator else event.type
+
+
+def _n_game_started(d, _who, names):
+    return (
+        f"A game of Elixirus for {d['players']} begins; {_name(names, d['start'])} has the starting marker. "
+        f"Concoction tables: " + ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"])) + "."
+    )
+
+
+def _n_forest_laid(d, _who, _names):
+    shown = [PIECES[p]["effect"].capitalize() if p else "face down" for p in d["circle"]]
+    return "The forest is laid out clockwise: " + ", ".join(shown) + "."
+
+
+def _n_forest_filled(d, _who, _names):
+    return f"The forest is filled with {len(d['fill'])} ingredients from the bag."
+
+
+def _n_apprentice_placed(d, who, _names):
+    return f"{who} places an apprentice on space {d['space'] + 1} of the {d['piece'].capitalize()} piece."
+
+
+def _n_ingredients_collected(d, who, _names):
+    text = f"{who} collects {_list(d['ings'])} from the {d['piece'].capitalize()} piece"
+    if d["drawn"]:
+        text += f" and draws {_list(d['drawn'])} from the bag (first curve)"
+    return text + "."
+
+
+def _n_effect_skipped(d, who, _names):
+    return f"{who} does not use the {d['effect'].capitalize()} effect."
+
+
+def _n_ingredient_stolen(d, who, names):
+    return f"{who} steals {d['ing']} from {_name(names, d['from'])}."
+
+
+def _n_ingredient_swapped(d, who, _names):
+    return f"{who} swaps {d['ing']} for {d['got']} (curve {d['curve'] + 1} of the {d['piece'].capitalize()} piece)."
+
+
+def _n_draw_looked(d, who, _names):
+    if "drawn" in d:
+        return f"{who} draws {_list(d['drawn'])} from the bag (seen only by you)."
+    return f"{who} draws {d['count']} ingredients from the bag and looks at them."
+
+
+def _n_draw_kept(d, who, _names):
+    back = d["back"] if isinstance(d["back"], int) else len(d["back"])
+    text = f"{who} keeps {_list(d['keep'])} and returns {back} to the bag"
+    if not isinstance(d["back"], int) and d["back"]:
+        text += f" ({_list(d['back'])})"
+    return text + "."
+
+
+def _n_ingredients_replaced(d, who, _names):
+    return (
+        f"{who} replaces {_list(d['removed'])} on the {d['piece'].capitalize()} piece with "
+        f"{_list(d['drawn'])} from the bag."
+    )
+
+
+def _n_apprentices_danced(d, who, names):
+    a, b = d["spaces"]
+    sa, sb = d["seats"]
+    return (
+        f"{who} makes the apprentices dance on the {d['piece'].capitalize()} piece: "
+        f"{_name(names, sa)}'s (space {a + 1}) and {_name(names, sb)}'s (space {b + 1}) change places."
+    )
+
+
+def _n_basket_taken(d, who, names):
+    src = f" from {_name(names, d['from'])}" if d["from"] is not None else ""
+    return f"{who} takes the basket tile{src}."
+
+
+def _n_ingredient_placed(d, who, _names):
+    if "ing" in d:
+        return f"You put {d['ing']} on your {d['to']}" + (" (from your bowl)." if d["src"] == "bowl" else ".")
+    return f"{who} is concocting."
+
+
+def _n_leftover_picked(d, who, _names):
+    if "ing" in d:
+        return f"You use the basket tile to collect {d['ing']} from the {d['piece'].capitalize()} piece."
+    return f"{who} is concocting."
+
+
+def _n_brew_done(_d, who, _names):
+    return f"{who} has finished concocting."
+
+
+def _n_brew_reset(_d, who, _names):
+    return f"{who} is revising their concocting."
+
+
+def _n_potions_revealed(d, _who, names):
+    parts = []
+    for s, moves in enumerate(d["moves"]):
+        if moves:
+            parts.append(f"{_name(names, s)}: " + "; ".join(f"{tok} -> {dest}" for tok, dest in moves))
+    corks = [f"{_name(names, s)} corks {f} ({p} points)" for s, f, p in d["corks"]]
+    text = "Concocting revealed. " + (" | ".join(parts) if parts else "Nothing was placed.")
+    if corks:
+        text += " Corks: " + ", ".join(corks) + "."
+    return text
+
+
+def _n_round_ended(d, _who, names):
+    text = f"End of the round: {len(d['to_box'])} leftovers go to the box, the signpost moves on"
+    if d["piece"]:
+        text += f", the {PIECES[d['piece']]['effect'].capitalize()} piece is turned face up"
+    if d["poured"] is not None:
+        text += ", the bag is refilled from the box"
+    return text + f"; {_name(names, d['start'])} has the starting marker."
+
+
+def _n_game_ended(d, _who, names):
+    why = ENDINGS.get(d["reason"], d["reason"])
+    bowls = "".join(f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"])
+    scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
+    return f"The game ends ({why}).{bowls} Scores: {scores}."
+
+
+# One small function per event type: narrate(event, names) -> one line (an unknown type is named).
+NARRATORS = {
+    "GameStarted": _n_game_started,
+    "ForestLaid": _n_forest_laid,
+    "ForestFilled": _n_forest_filled,
+    "ApprenticePlaced": _n_apprentice_placed,
+    "IngredientsCollected": _n_ingredients_collected,
+    "EffectSkipped": _n_effect_skipped,
+    "IngredientStolen": _n_ingredient_stolen,
+    "IngredientSwapped": _n_ingredient_swapped,
+    "DrawLooked": _n_draw_looked,
+    "DrawKept": _n_draw_kept,
+    "IngredientsReplaced": _n_ingredients_replaced,
+    "ApprenticesDanced": _n_apprentices_danced,
+    "BasketTaken": _n_basket_taken,
+    "IngredientPlaced": _n_ingredient_placed,
+    "LeftoverPicked": _n_leftover_picked,
+    "BrewDone": _n_brew_done,
+    "BrewReset": _n_brew_reset,
+    "PotionsRevealed": _n_potions_revealed,
+    "RoundEnded": _n_round_ended,
+    "GameEnded": _n_game_ended,
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -439,104 +502,75 @@ def _keep_choices(look, commands):
 
 
 def _effect_choices(look, commands):
-    v = look.view
-    me = look.seat(look.me)
-    scored = []
-    for c in commands:
-        kind = c["type"]
-        if kind == "skip":
-            scored.append((0.0, Choice(c, "Skip", "do not use the effect", note="the effect is optional")))
-        elif kind == "steal":
-            victim = SEAT_COLOURS[c["from"]]
-            index = v["tables"][c["from"]]["front"].index(c["ing"])
-            value = me.quick(c["ing"])
-            scored.append(
-                (
-                    value,
-                    Choice(
-                        c,
-                        "Steal",
-                        f"{c['ing']} from {victim}",
-                        target=target_front(c["from"], index),
-                        note=f"for your {_fits(look, c['ing'])}",
-                    ),
-                )
-            )
-        elif kind == "swap":
-            got = look.curve_token(c["piece"], c["curve"])
-            value = me.quick(got) - me.quick(c["ing"])
-            scored.append(
-                (
-                    value,
-                    Choice(
-                        c,
-                        f"Swap your {c['ing']}",
-                        f"for {got} ({c['piece']} curve {c['curve']})",
-                        target=target_curve(c["piece"], c["curve"]),
-                        note=f"{got} for your {_fits(look, got)}",
-                    ),
-                )
-            )
-        elif kind == "replace":
-            toks = [look.curve_token(c["piece"], i) for i in c["curves"]]
-            label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], toks))
-            target = target_curve(c["piece"], c["curves"][0]) if len(c["curves"]) == 1 else None
-            scored.append(
-                (
-                    replace_value(look, c),
-                    Choice(
-                        c,
-                        f"Replace on the {c['piece'].capitalize()} piece",
-                        label,
-                        target=target,
-                        note="back to the bag, new ones drawn",
-                    ),
-                )
-            )
-        elif kind == "dance":
-            spaces = v["forest"][look.pos_of[c["piece"]]]["spaces"]
-            a, b = c["spaces"]
-            who = f"{SEAT_COLOURS[spaces[a - 1]]} and {SEAT_COLOURS[spaces[b - 1]]}"
-            mine = look.me in (spaces[a - 1], spaces[b - 1])
-            scored.append(
-                (
-                    1.0 if mine else -1.0,
-                    Choice(
-                        c,
-                        f"Dance on the {c['piece'].capitalize()} piece",
-                        f"spaces {a} and {b} ({who} change places)",
-                        target=target_space(c["piece"], a),
-                    ),
-                )
-            )
-        elif kind == "draw":
-            scored.append(
-                (
-                    1.0,
-                    Choice(
-                        c,
-                        "Draw",
-                        "draw 3 from the bag, keep 1 or 2",
-                        target=target_space("draw", 3),
-                        note="only you see them",
-                    ),
-                )
-            )
-        else:
-            scored.append(
-                (
-                    1.0,
-                    Choice(
-                        c,
-                        "Basket tile",
-                        "take the basket tile",
-                        target=TARGET_BASKET,
-                        note="pick 1 leftover in a later concocting stage",
-                    ),
-                )
-            )
+    scored = [EFFECT_CHOICES.get(c["type"], _basket_choice)(look, c) for c in commands]
     ranked = _ranked(scored, FEATURED_EFFECTS)
     return [replace(ch, featured=True) if ch.command["type"] == "skip" else ch for ch in ranked]
+
+
+def _skip_choice(_look, c):
+    return 0.0, Choice(c, "Skip", "do not use the effect", note="the effect is optional")
+
+
+def _steal_choice(look, c):
+    victim = SEAT_COLOURS[c["from"]]
+    index = look.view["tables"][c["from"]]["front"].index(c["ing"])
+    value = look.seat(look.me).quick(c["ing"])
+    target = target_front(c["from"], index)
+    return value, Choice(
+        c, "Steal", f"{c['ing']} from {victim}", target=target, note=f"for your {_fits(look, c['ing'])}"
+    )
+
+
+def _swap_choice(look, c):
+    me = look.seat(look.me)
+    got = look.curve_token(c["piece"], c["curve"])
+    value = me.quick(got) - me.quick(c["ing"])
+    return value, Choice(
+        c,
+        f"Swap your {c['ing']}",
+        f"for {got} ({c['piece']} curve {c['curve']})",
+        target=target_curve(c["piece"], c["curve"]),
+        note=f"{got} for your {_fits(look, got)}",
+    )
+
+
+def _replace_choice(look, c):
+    toks = [look.curve_token(c["piece"], i) for i in c["curves"]]
+    label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], toks))
+    target = target_curve(c["piece"], c["curves"][0]) if len(c["curves"]) == 1 else None
+    title = f"Replace on the {c['piece'].capitalize()} piece"
+    return replace_value(look, c), Choice(c, title, label, target=target, note="back to the bag, new ones drawn")
+
+
+def _dance_choice(look, c):
+    spaces = look.view["forest"][look.pos_of[c["piece"]]]["spaces"]
+    a, b = c["spaces"]
+    who = f"{SEAT_COLOURS[spaces[a - 1]]} and {SEAT_COLOURS[spaces[b - 1]]}"
+    mine = look.me in (spaces[a - 1], spaces[b - 1])
+    title = f"Dance on the {c['piece'].capitalize()} piece"
+    choice = Choice(c, title, f"spaces {a} and {b} ({who} change places)", target=target_space(c["piece"], a))
+    return (1.0 if mine else -1.0), choice
+
+
+def _draw_choice(_look, c):
+    target = target_space("draw", 3)
+    return 1.0, Choice(c, "Draw", "draw 3 from the bag, keep 1 or 2", target=target, note="only you see them")
+
+
+def _basket_choice(_look, c):
+    note = "pick 1 leftover in a later concocting stage"
+    return 1.0, Choice(c, "Basket tile", "take the basket tile", target=TARGET_BASKET, note=note)
+
+
+# One small function per effect command: (value, Choice); the basket tile is the default.
+EFFECT_CHOICES = {
+    "skip": _skip_choice,
+    "steal": _steal_choice,
+    "swap": _swap_choice,
+    "replace": _replace_choice,
+    "dance": _dance_choice,
+    "draw": _draw_choice,
+}
 
 
 def _brew_choices(look, commands):

@@ -173,13 +173,15 @@ def help(state, seat):
 # The chooser: every legal move once, the ones that matter first
 # ---------------------------------------------------------------------------------------------
 
-FEATURED_PER_PIECE = 3  # scoring placements featured per piece type, best first
-FEATURED_MOST = 12  # featured in all (each piece type's best is always among them)
+# Every scoring placement is featured (a numbered code), most points first, up to this many (each
+# piece type's best always among them); in stand-in games of rules version 2 a turn has at most
+# 28 (median 2, 9 in one turn out of ten), so the cap only guards a notice against a freak position.
+FEATURED_MOST = 30
 
 
 def choices(state, seat):
-    """The legal moves for a two-step chooser (piece, then where). Featured: the scoring
-    placements of every piece type in hand, most points first, each type represented; and the
+    """The legal moves for a two-step chooser (piece, then where). Featured: every scoring
+    placement (at most FEATURED_MOST), most points first, each type's best always; and the
     careful placement the stand-in would make (it may score less but leave the next player
     less), so a game can be played with the numbered codes alone. With nothing scoring, the
     careful placement of each piece type. The rest follow per piece type, best first."""
@@ -241,7 +243,7 @@ def _featured(places, judged):
     if not any(scoring.values()):
         return sorted({judged.best(idx) for idx in by_kind.values()}, key=lambda i: (-judged.value(i), i))
     firsts = [best[0] for best in scoring.values() if best]
-    others = sorted((i for best in scoring.values() for i in best[1:FEATURED_PER_PIECE]), key=lambda i: (-gains[i], i))
+    others = sorted((i for best in scoring.values() for i in best[1:]), key=lambda i: (-gains[i], i))
     return sorted(firsts + others[: max(0, FEATURED_MOST - len(firsts))], key=lambda i: (-gains[i], i))
 
 

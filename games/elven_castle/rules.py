@@ -29,6 +29,16 @@ SCENARIOS = DATA["scenarios"]
 SYMMETRIC = {k: v["symmetric"] for k, v in DATA["piece_types"].items()}
 COLOURS = ("red", "blue", "yellow", "green")
 
+# The rules a new game is played by (RULINGS.md, "Rules version 2"), recorded in GameStarted:
+# a piece is an arch one span tall, so a piece raised on two others scores its own span besides
+# the free levels under it (variant A) and its deck's height (variant B); and a staircase, like
+# every piece, rests on two placed pieces (the ground is not one). A log without it keeps version 1.
+RULES_VERSION = 2
+
+
+def rules_version(state) -> int:
+    return state.get("rules", 1)
+
 
 def _shape(kind: str, d: str):
     """[(dx, dy, dz, role)] for a piece of `kind` laid in direction `d` from its anchor."""
@@ -57,6 +67,11 @@ def _arches(kind: str, d: str):
 
 
 SHAPES = {k: {d: _shape(k, d) for d in DIRS} for k in KINDS}
+# The height of the piece's own opening in each column along it (a bridge's 1, a window's 2).
+OPEN_HEIGHT = {
+    k: [sum(1 for i, _dz, r in cells if i == n and r == "open") for n in range(1 + max(c[0] for c in cells))]
+    for k, cells in ((k, DATA["piece_types"][k]["cells"]) for k in KINDS)
+}
 FEET = {k: {d: [(dx, dy, dz) for dx, dy, dz, r in SHAPES[k][d] if r == "foot"] for d in DIRS} for k in KINDS}
 ARCHES = {k: {d: _arches(k, d) for d in DIRS} for k in KINDS}
 LENGTH = {k: 1 + max(c[0] for c in DATA["piece_types"][k]["cells"]) for k in KINDS}
@@ -101,6 +116,8 @@ def _new_state(d):
         "connections": 0,
         "end": None,
     }
+    if "rules" in d:  # absent from a log written before rules version 2: its state stays as it was
+        state["rules"] = d["rules"]
     for g in d["grey"]:
         _put(state, None, g["kind"], g["x"], g["y"], g["z"], g["dir"], list(g["on"]))
     return state
@@ -133,39 +150,66 @@ def current_round(state) -> int:
 
 
 def evolve(state, event):
-    d = event.data
-    t = event.type
-    if t == "GameStarted":
-        return _new_state(d)
-    if t == "PiecePlaced":
-        seat = d["seat"]
-        _put(state, seat, d["kind"], d["x"], d["y"], d["z"], d["dir"], list(d["on"]))
-        state["hands"][seat][d["kind"]] -= 1
-        gained = d["points"] + d["bonus"]
-        state["scores"][seat] += gained
-        state["connections"] += d["connections"]
-        state["sheet"].append([round_of(state), seat, d["points"], _place_detail(d), ""])
-        if d["bonus"]:
-            state["sheet"].append([round_of(state), seat, d["bonus"], "connection between grey blocks", "Library"])
-        if d["offer"]:
-            state["phase"] = "staircase"
-        else:
-            _next_turn(state)
-    elif t == "StaircaseMade":
-        hand = state["hands"][d["seat"]]
-        hand["bridge"] -= 2
-        hand["staircase"] += 1
+    # an event type this reducer does not know changes nothing
+    return EVOLVERS.get(event.type, _unchanged)(state, event.data)
+
+
+def _game_started(_state, d):
+    return _new_state(d)
+
+
+def _piece_placed(state, d):
+    seat = d["seat"]
+    _put(state, seat, d["kind"], d["x"], d["y"], d["z"], d["dir"], list(d["on"]))
+    state["hands"][seat][d["kind"]] -= 1
+    gained = d["points"] + d["bonus"]
+    state["scores"][seat] += gained
+    state["connections"] += d["connections"]
+    state["sheet"].append([round_of(state), seat, d["points"], _place_detail(d), ""])
+    if d["bonus"]:
+        state["sheet"].append([round_of(state), seat, d["bonus"], "connection between grey blocks", "Library"])
+    if d["offer"]:
+        state["phase"] = "staircase"
+    else:
         _next_turn(state)
-    elif t == "StaircaseDeclined":
-        _next_turn(state)
-    elif t == "GameEnded":
-        state["phase"] = "over"
-        state["end"] = {"reason": d["reason"], "seat": d["seat"]}
-        for line in d["lines"]:
-            seat, points, detail, label = line
-            state["scores"][seat] += points
-            state["sheet"].append([round_of(state), seat, points, detail, label])
     return state
+
+
+def _staircase_made(state, d):
+    hand = state["hands"][d["seat"]]
+    hand["bridge"] -= 2
+    hand["staircase"] += 1
+    _next_turn(state)
+    return state
+
+
+def _staircase_declined(state, _d):
+    _next_turn(state)
+    return state
+
+
+def _game_ended(state, d):
+    state["phase"] = "over"
+    state["end"] = {"reason": d["reason"], "seat": d["seat"]}
+    for line in d["lines"]:
+        seat, points, detail, label = line
+        state["scores"][seat] += points
+        state["sheet"].append([round_of(state), seat, points, detail, label])
+    return state
+
+
+def _unchanged(state, _d):
+    return state
+
+
+# One small function per event type: evolve(state, event) -> state (it may mutate its input).
+EVOLVERS = {
+    "GameStarted": _game_started,
+    "PiecePlaced": _piece_placed,
+    "StaircaseMade": _staircase_made,
+    "StaircaseDeclined": _staircase_declined,
+    "GameEnded": _game_ended,
+}
 
 
 def _place_detail(d) -> str:
@@ -230,6 +274,8 @@ def check_place(state, seat, kind, x, y, z, d, full=True):
         if below not in on:
             on.append(below)
     if on:
+        if ground and rules_version(state) >= 2:
+            return f"A piece may not rest on only one piece (#{on[0]}); the ground is not a piece.", None
         if len(on) + (1 if ground else 0) < 2:
             return f"A piece may not rest on only one piece (#{on[0]}).", None
         if state["altar"] is not None and state["altar"] in on:
@@ -247,10 +293,17 @@ def check_place(state, seat, kind, x, y, z, d, full=True):
 
 
 def arch_spans(state, kind, x, y, z, d):
-    """Spans of each arch the piece forms (variant A: down to the piece beneath; B: to the ground)."""
+    """Spans of each arch the piece forms (variant A: down to the piece beneath; B: to the ground).
+
+    Version 1: the spans under the piece's opening (its deck fills its own level). Version 2: the
+    piece is an arch, so its own opening (one span, a window's or portal's two) counts too, and a
+    piece placed on the ground with every foot scores 0 (the rulebook says so)."""
     occ = state["occ"]
     top = len(occ)
     variant = state["options"]["scoring"]
+    own = rules_version(state) >= 2
+    if own and z == 0 and all(dz == 0 for _dx, _dy, dz in FEET[kind][d]):
+        return [0] * len(ARCHES[kind][d])
     out = []
     for arch in ARCHES[kind][d]:
         best = None
@@ -268,6 +321,8 @@ def arch_spans(state, kind, x, y, z, d):
                         break
                     spans += 1
                     level -= 1
+            if own:
+                spans += OPEN_HEIGHT[kind][abs(dx) + abs(dy)]
             best = spans if best is None else min(best, spans)
         out.append(best)
     return out
@@ -342,6 +397,7 @@ def _placements(state, seat, first_only, tops):
     no_grey = scen.get("no_special_on_grey", ()) if scen else ()
     grey = _grey_ids(state) if no_grey else set()
     raised_cols = [c for c in range(PLANE) if tops[c]]
+    v2 = rules_version(state) >= 2
     out = []
     for kind in KINDS:
         if hand.get(kind, 0) <= 0:
@@ -362,6 +418,8 @@ def _placements(state, seat, first_only, tops):
                 if n in blocked:
                     continue
                 x, y, cells, feet, low, high = anchors[n]
+                if high and v2:  # version 2: a staircase never stands on the ground (one piece)
+                    continue
                 if high:  # the staircase's high foot needs a piece under it, besides the ground
                     on = []
                     for dz, col in high:
@@ -480,6 +538,7 @@ def setup(players, options, rng):
                 "grey": grey,
                 "red": red,
                 "altar": altar,
+                "rules": RULES_VERSION,
             },
         )
     ]
@@ -521,26 +580,34 @@ def library_connections(state, on):
 def decide(state, seat, command, rng):
     if seat not in waiting_for(state):
         raise Rejected("It is not your turn.")
-    kind = command.get("type")
-    if state["phase"] == "staircase":
-        if kind == "staircase":
-            events = [Event("StaircaseMade", {"seat": seat})]
-            after = _after(state, events)
-        elif kind == "decline":
-            events = [Event("StaircaseDeclined", {"seat": seat})]
-            after = _after(state, events)
-        else:
-            raise Rejected("You reached a staircase score: 'make staircase' or 'no staircase'.")
-        return events + _end_if_stuck(after)
-    if kind == "staircase":
-        if not state["options"]["staircase"]:
-            raise Rejected("This game is played without staircases.")
-        raise Rejected(
-            "A staircase can be made only right after a placement that brings you to exactly "
-            "8, 16, 24, 32 or 40 points. Now place one of your pieces."
-        )
-    if kind != "place":
-        raise Rejected("On your turn place one of your pieces, e.g. 'place bridge c3 east level 0'.")
+    phase = state["phase"]
+    decider = DECIDERS[phase].get(command.get("type"))
+    if decider is None:
+        raise Rejected(HINTS[phase])
+    return decider(state, seat, command)
+
+
+def _make_staircase(state, seat, _command):
+    events = [Event("StaircaseMade", {"seat": seat})]
+    return events + _end_if_stuck(_after(state, events))
+
+
+def _decline_staircase(state, seat, _command):
+    events = [Event("StaircaseDeclined", {"seat": seat})]
+    return events + _end_if_stuck(_after(state, events))
+
+
+def _refuse_staircase(state, _seat, _command):
+    if not state["options"]["staircase"]:
+        raise Rejected("This game is played without staircases.")
+    raise Rejected(
+        "A staircase can be made only right after a placement that brings you to exactly "
+        "8, 16, 24, 32 or 40 points. Now place one of your pieces."
+    )
+
+
+def _place_args(command):
+    """piece, x, y, z, dir of a 'place' command, the placement in its canonical form."""
     try:
         piece, x, y, z, d = command["piece"], int(command["x"]), int(command["y"]), int(command["z"]), command["dir"]
     except (KeyError, TypeError, ValueError):
@@ -549,50 +616,74 @@ def decide(state, seat, command, rng):
         ) from None
     if piece in SHAPES and d in DIRS:
         x, y, d = canonical_place(piece, x, y, d)
-    err, info = check_place(state, seat, piece, x, y, z, d)
-    if err:
-        raise Rejected(err)
-    points = sum(info["arches"])
+    return piece, x, y, z, d
+
+
+def _library_bonus(state, on):
+    """(connections, bonus): the grey blocks a placement joins and the scenario's points for them."""
     connections = 0
     bonus = 0
     scen = SCENARIOS.get(state["options"]["scenario"])
-    if scen and "connection_bonus" in scen and info["on"]:
-        connections = library_connections(state, info["on"])
+    if scen and "connection_bonus" in scen and on:
+        connections = library_connections(state, on)
         table = scen["connection_bonus"]
         for k in range(state["connections"], state["connections"] + connections):
             bonus += table[k] if k < len(table) else 0
+    return connections, bonus
+
+
+def _staircase_offer(state, seat, piece, gained):
+    """Whether a placement worth `gained` brings the seat to a staircase score it may take."""
     before = state["scores"][seat]
-    after_score = before + points + bonus
+    after_score = before + gained
     hand = state["hands"][seat]
-    offer = bool(
+    return bool(
         state["options"]["staircase"]
         and after_score != before
         and after_score in THRESHOLDS
         and hand["staircase"] - (1 if piece == "staircase" else 0) == 0
         and hand["bridge"] - (1 if piece == "bridge" else 0) >= 2
     )
-    events = [
-        Event(
-            "PiecePlaced",
-            {
-                "seat": seat,
-                "kind": piece,
-                "x": x,
-                "y": y,
-                "z": z,
-                "dir": d,
-                "on": info["on"],
-                "arches": info["arches"],
-                "points": points,
-                "connections": connections,
-                "bonus": bonus,
-                "offer": offer,
-            },
-        )
-    ]
+
+
+def _decide_place(state, seat, command):
+    piece, x, y, z, d = _place_args(command)
+    err, info = check_place(state, seat, piece, x, y, z, d)
+    if err:
+        raise Rejected(err)
+    points = sum(info["arches"])
+    connections, bonus = _library_bonus(state, info["on"])
+    offer = _staircase_offer(state, seat, piece, points + bonus)
+    data = {
+        "seat": seat,
+        "kind": piece,
+        "x": x,
+        "y": y,
+        "z": z,
+        "dir": d,
+        "on": info["on"],
+        "arches": info["arches"],
+        "points": points,
+        "connections": connections,
+        "bonus": bonus,
+        "offer": offer,
+    }
+    events = [Event("PiecePlaced", data)]
     if offer:
         return events
     return events + _end_if_stuck(_after(state, events))
+
+
+# One small function per phase and command type: (state, seat, command) -> events; a command the
+# phase does not take gets the phase's hint.
+DECIDERS = {
+    "place": {"place": _decide_place, "staircase": _refuse_staircase},
+    "staircase": {"staircase": _make_staircase, "decline": _decline_staircase},
+}
+HINTS = {
+    "place": "On your turn place one of your pieces, e.g. 'place bridge c3 east level 0'.",
+    "staircase": "You reached a staircase score: 'make staircase' or 'no staircase'.",
+}
 
 
 def _after(state, events):

@@ -62,6 +62,7 @@ def state_from_view(view):
         "red": [list(p) for p in view["red"]],
         "altar": view["altar"],
         "connections": view["connections"],
+        "rules": view.get("rules", 1),
     }
     for p in view["pieces"]:
         rules._put(state, p["owner"], p["kind"], p["x"], p["y"], p["z"], p["dir"], list(p["on"]))

@@ -29,6 +29,7 @@ def view(state, seat):
         "seat": seat,
         "players": n,
         "options": dict(state["options"]),
+        "rules": rules.rules_version(state),
         "phase": state["phase"],
         "turn": state["turn"],
         "round": rules.current_round(state),
@@ -300,9 +301,10 @@ def _box_def(key, shape, colour, altar):
     )
 
 
-def iso_parts(v, turned, prefix):
+def iso_parts(v, turned, prefix, label=15):
     """(width, height, markup) of an isometric view, without the enclosing <svg>: boxes drawn
-    far to near, each a <use> of one box per colour (defined once in <defs>)."""
+    far to near, each a <use> of one box per colour (defined once in <defs>); its text `label`
+    units high."""
     W, D = rules.W, rules.D
     side = "north-west" if turned else "south-east"
     boxes, defs = [], {}
@@ -332,7 +334,7 @@ def iso_parts(v, turned, prefix):
 
     parts = [
         f"<defs>{''.join(defs.values())}</defs>" if defs else "",
-        f'<text x="8" y="20" font-size="15" fill="#444" {FONT}>seen from the {side}</text>',
+        f'<text x="8" y="20" font-size="{label}" fill="#444" {FONT}>seen from the {side}</text>',
     ]
     corners = [iso(0, 0, 0), iso(W, 0, 0), iso(W, D, 0), iso(0, D, 0)]
     parts.append(f'<polygon points="{" ".join(f"{x},{y}" for x, y in corners)}" fill="#f1ecdc" stroke="#b8b0a0"/>')
@@ -357,7 +359,7 @@ def iso_parts(v, turned, prefix):
         ty = D - 1 - y if turned else y
         lx, ly = iso(W + 0.6, ty + 0.5, 0)
         labels.append(f'<text x="{lx + 6:.0f}" y="{ly + 8:.0f}">{y + 1}</text>')
-    parts.append(f'<g font-size="15" text-anchor="middle" fill="#333" {FONT}>{"".join(labels)}</g>')
+    parts.append(f'<g font-size="{label}" text-anchor="middle" fill="#333" {FONT}>{"".join(labels)}</g>')
     uses = []
     for near, z0, cx, _cy, key in boxes:
         uses.append(f'<use href="#{key}" x="{ox + (cx - (D - _cy)) * A}" y="{oy + near * B - z0}"/>')
@@ -538,57 +540,67 @@ def _pieces_html(v):
 # The picture in a turn notice
 # ---------------------------------------------------------------------------------------------
 
-PICTURE_WIDTH = 600
-PICTURE_CELL = 62  # px: the plan drawn 1:1, its lines on whole pixels (a smaller, sharper PNG)
+PICTURE_WIDTH = 600  # px: the width the picture is drawn at (sharp on a phone's screen)
+PICTURE_UNITS = 360  # its layout's width: what a phone shows about 1:1
+PICTURE_TEXT = 12  # units: the smallest text, 12 px when a phone shows the picture 360 px wide
+PICTURE_CELL = 37  # units: the plan's cells (9 of them and the rank labels in 360)
+PICTURE_ISO_LABEL = 18  # units: the isometric view's labels, drawn at 2/3 (12 units)
 
 
 def render_svg(v):
-    """The board as one SVG document 600 px wide for a mail (rasterised to PNG by the
-    platform): the scores, the castle from the south-east and the plan with square cells.
-    Text is at least 15 px, so it still reads when a phone shows the picture at 360 px."""
-    width = PICTURE_WIDTH
+    """The board as one SVG document for a mail, laid out for a phone (360 units wide, drawn
+    600 px wide; rasterised to PNG by the platform): the scores, the castle from the south-east
+    and the plan with square cells, one under the other. Text is at least 12 units, so it
+    reads at 12 px when a phone shows the picture 360 px wide (the 600-unit layout before
+    showed its 15-unit text at 9 px: issue 27)."""
+    width = PICTURE_UNITS
     parts = []
-    y = _picture_header(v, parts)
-    iso_w, iso_h, iso = iso_parts(v, False, "m-")
+    y = _picture_header(v, parts, width)
+    iso_w, iso_h, iso = iso_parts(v, False, "m-", label=PICTURE_ISO_LABEL)
     k = width / iso_w
     parts.append(f'<g transform="translate(0 {y}) scale({k:.4f})">{iso}</g>')
     y += round(iso_h * k)
-    plan_w, plan_h, plan = plan_parts(v, cw=PICTURE_CELL, ch=PICTURE_CELL, scale=PICTURE_CELL / 40)
+    plan_w, plan_h, plan = plan_parts(v, cw=PICTURE_CELL, ch=PICTURE_CELL + 3, scale=1.1)
     parts.append(f'<g transform="translate({(width - plan_w) // 2} {y})">{plan}</g>')
     y += plan_h
-    for line in textwrap.wrap(_legend(v), 64):
-        y += 22
-        parts.append(f'<text x="10" y="{y}" font-size="17" fill="#333" {FONT}>{escape(line)}</text>')
-    height = y + 14
+    for line in textwrap.wrap(_legend(v), 46):
+        y += 16
+        parts.append(f'<text x="6" y="{y}" font-size="{PICTURE_TEXT}" fill="#333" {FONT}>{escape(line)}</text>')
+    height = y + 10
+    shown_h = round(height * PICTURE_WIDTH / width)
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PICTURE_WIDTH}" height="{shown_h}" '
         f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" fill="#fff"/>'
         f"{''.join(parts)}</svg>"
     )
 
 
-def _picture_header(v, parts):
-    """Title, the scenario or the result, and the scores at the top; returns the height used."""
+def _picture_header(v, parts, width):
+    """Title, the scenario or the result, and the scores at the top, in `width` units (the scores
+    wrap); returns the height used."""
     opts = v["options"]
     title = f"Elven Castle \u00b7 round {v['round']} \u00b7 variant {opts['scoring']}"
-    parts.append(f'<text x="10" y="28" font-size="22" font-weight="bold" {FONT}>{escape(title)}</text>')
-    y = 28
+    parts.append(f'<text x="6" y="20" font-size="17" font-weight="bold" {FONT}>{escape(title)}</text>')
+    y = 20
     notes = []
     if opts.get("scenario", "none") != "none":
         notes.append(f"scenario {rules.SCENARIOS[opts['scenario']]['title']}")
     if v["phase"] == "over":
         notes.append("game over, won by " + " and ".join(rules.COLOURS[s] for s in (v["ranking"] or [[]])[0]))
-    if notes:
-        y += 24
-        parts.append(f'<text x="10" y="{y}" font-size="17" fill="#333" {FONT}>{escape("; ".join(notes))}</text>')
-    x = 10
+    for line in textwrap.wrap("; ".join(notes), 44):
+        y += 18
+        parts.append(f'<text x="6" y="{y}" font-size="14" fill="#333" {FONT}>{escape(line)}</text>')
+    x, row = 6, y
     for s in range(v["players"]):
         colour = rules.COLOURS[s]
         turn = " \u25c0" if v["phase"] != "over" and v["turn"] == s else ""
         label = f"{colour} {v['scores'][s]}{turn}"
+        room = 20 + round(9 * len(label)) + 12
+        if x > 6 and x + room > width:
+            x, row = 6, row + 22
         parts.append(
-            f'<rect x="{x}" y="{y + 14}" width="18" height="18" fill="{FILL[colour]}"/>'
-            f'<text x="{x + 24}" y="{y + 30}" font-size="19" {FONT}>{escape(label)}</text>'
+            f'<rect x="{x}" y="{row + 8}" width="14" height="14" fill="{FILL[colour]}"/>'
+            f'<text x="{x + 20}" y="{row + 20}" font-size="15" {FONT}>{escape(label)}</text>'
         )
-        x += 24 + 12 * len(label) + 18
-    return y + 42
+        x += room
+    return row + 30

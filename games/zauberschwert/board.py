@@ -43,9 +43,8 @@ STEP_WORDS = {
     "end": "end of round",
 }
 WEB_WIDTH, PHONE_WIDTH, PICTURE_WIDTH = 640, 358, 600
-# The picture is laid out 480 px wide and drawn 600 px wide: its text 1.25 times the web's (15 px),
-# for a mail client that shows it narrower than 600 px on a phone.
-PICTURE_LAYOUT = 480
+# The mail picture is the phone drawing (laid out 358 px wide, no text under 12 px) drawn 600 px
+# wide: a phone shows it about 360 px wide, its smallest text at 12 px (issue 27).
 # Below this viewport width the phone drawing is shown (the web drawing would shrink its text).
 PHONE_BELOW = 660
 TEXT, SMALL, TITLE = 13, 12, 15
@@ -415,5 +414,6 @@ def render_html(v, links=None):
 
 
 def render_svg(v):
-    """The board as one standalone SVG document, 600 px wide, for the picture in a turn notice."""
-    return draw(v, PICTURE_LAYOUT, standalone=True, shown=PICTURE_WIDTH)
+    """The board as one standalone SVG document for the picture in a turn notice: the phone
+    layout (358 px, text at least 12 px), drawn 600 px wide for a sharp picture."""
+    return draw(v, PHONE_WIDTH, standalone=True, shown=PICTURE_WIDTH)

@@ -26,11 +26,12 @@ import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 import games
 from games.base import GameSpec, Rejected, Rng, rederive
 from pbem.audit import heads_feed, logfile, schema
-from pbem.log import chain, fold
+from pbem.log import chain, clocks, fold
 
 FORMAT = "pbem-log"
 FORMAT_VERSION = 1
@@ -239,25 +240,29 @@ def check_seed(log: Log, found: Findings) -> None:
 
 def check_hashes(log: Log, found: Findings) -> None:
     """Each event's hash from what it shows, under the chain's scheme."""
+    before = len(found.problems)
     if log.scheme == 1:
         _check_hashes_v1(log, found)
     else:
         _check_hashes_v2(log, found)
-    found.facts.append(f"{len(log.events)} events checked link by link from the first")
+    if len(found.problems) == before:  # no "ok" line beside a problem line about the same events
+        found.facts.append(f"{len(log.events)} events checked link by link from the first")
 
 
 def _check_hashes_v1(log: Log, found: Findings) -> None:
     game_id = log.game["id"]
+    before = len(found.problems)
     for ev in log.events:
         if chain.hash_v1(game_id, ev["seq"], ev, ev["prev_hash"]) != ev["hash"]:
             found.problems.append(f"event {ev['seq']}: its content does not match its hash (altered?)")
-    found.facts.append(f"{len(log.events)} payloads and their random outcomes checked in their hashes (scheme 1)")
+    if len(found.problems) == before:
+        found.facts.append(f"{len(log.events)} payloads and their random outcomes checked in their hashes (scheme 1)")
 
 
 def _check_hashes_v2(log: Log, found: Findings) -> None:
     game_id = log.game["id"]
     key = chain.chain_key(log.seed) if log.seed is not None else None
-    opened = 0
+    opened = altered = 0
     for ev in log.events:
         seq, parts = ev["seq"], ev["parts"]
         if chain.what_digest(ev) != parts["what"]:
@@ -270,12 +275,14 @@ def _check_hashes_v2(log: Log, found: Findings) -> None:
         if ev["payload"] is not None and pay_key is not None:
             opened += 1
             if chain.payload_commitment(pay_key, ev["payload"]) != parts["payload"]:
+                altered += 1
                 found.problems.append(f"event {seq}: its payload differs from what the chain committed to")
         if key is not None and chain.draws_commitment(key, game_id, seq, ev["rng"]) != parts["draws"]:
             found.problems.append(f"event {seq}: its random outcomes differ from what the chain committed to")
         if chain.link(game_id, seq, ev["prev_hash"], parts) != ev["hash"]:
             found.problems.append(f"event {seq}: its hash does not follow from its parts and the hash before it")
-    found.facts.append(f"{opened} payloads checked against their commitments")
+    if not altered:  # else the problem lines say which payloads did not hold, and no "ok" line beside them
+        found.facts.append(f"{opened} payloads checked against their commitments")
     if opened < len(log.events):
         found.notes.append(
             f"{len(log.events) - opened} payloads hidden from this reader stay sealed in their commitments "
@@ -376,15 +383,17 @@ def check_end(log: Log, found: Findings) -> None:
 def check_draws(log: Log, found: Findings) -> None:
     if log.seed is None:
         return
-    checked = 0
+    checked = wrong = 0
     for ev in log.events:
         draws = ev["rng"]
         if draws is None:
             continue
         checked += len(draws)
         if not rederive(log.seed, ev["seq"], draws):
+            wrong += 1
             found.problems.append(f"event {ev['seq']}: its random outcomes do not follow from the seed")
-    found.facts.append(f"{checked} random outcomes re-derived from the seed")
+    if not wrong:
+        found.facts.append(f"{checked} random outcomes re-derived from the seed")
 
 
 def check_deal(log: Log, found: Findings) -> None:
@@ -522,6 +531,31 @@ def _check_final(log: Log, spec: GameSpec, state: dict, found: Findings) -> None
         found.facts.append(f"replayed through the rules of {spec.title}: same final state, scores {scores}")
 
 
+def check_clocks(log: Log, found: Findings) -> None:
+    """Every deadline re-derived from the clock the creation names (pbem/log/clocks.py): each
+    turn's bank and deadline as `pbem.Clocks` records them, each outage forgiven, and each
+    timeout at (not before) the seat's deadline. A game made with no clock: nothing to derive."""
+    created = log.events[0].get("payload") or {}
+    if not created.get("clock"):
+        return
+    events = []
+    for ev in log.events:
+        try:
+            at = datetime.fromisoformat(ev["created_at"])
+        except ValueError:
+            found.problems.append(f"event {ev['seq']}: its time {ev['created_at']!r} is not a time")
+            return
+        events.append((ev["seq"], ev["type"], ev["payload"], at))
+    try:
+        problems, checked = clocks.check(events)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        found.problems.append(f"clocks: a clock event is malformed ({type(exc).__name__}: {_short(str(exc))})")
+        return
+    found.problems.extend(f"clocks: {problem}" for problem in problems)
+    if not problems:
+        found.facts.append(f"the clock ({clocks.describe(created['clock'])}): {checked} deadlines and banks re-derived")
+
+
 def check_heads(log: Log, found: Findings) -> None:
     """Each head the reader kept (a notice's, a mirror's) must still be in the log."""
     by_seq = {ev["seq"]: ev["hash"] for ev in log.events}
@@ -573,6 +607,7 @@ CHECKS: list[Callable[[Log, Findings], None]] = [
     check_draws,
     check_deal,
     check_replay,
+    check_clocks,
     check_heads,
     check_heads_feed,
 ]

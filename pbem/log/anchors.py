@@ -70,21 +70,25 @@ class MailedHead:
         return f"the {self.kind} notice #{self.notice_id} to {self.to} sent {self.sent_at[:16].replace('T', ' ')}"
 
 
-def mailed_heads(game: Game) -> list[MailedHead]:
-    """Every head a sent notice of this game quoted, checked against the log."""
+def mailed_heads(game: Game, newest: int | None = None) -> list[MailedHead]:
+    """Every head a sent notice of this game quoted (or the `newest` ones only, oldest first),
+    checked against the log."""
     names = dict(game.seats.values_list("id", "name"))
+    quoting = Notice.objects.filter(game_id=game.pk, status=NoticeStatus.SENT).exclude(chain_head="")
+    values = ("id", "kind", "seat_id", "sent_at", "chain_head")
+    if newest is None:
+        found = list(quoting.order_by("id").values_list(*values))
+    else:
+        found = list(quoting.order_by("-id").values_list(*values)[:newest])[::-1]
     rows = [
         (
             notice_id,
             kind,
             names.get(seat_id) or ("a correspondent" if kind == "answer" else "the Master of Seals"),
-            sent,
+            when,
             head,
         )
-        for notice_id, kind, seat_id, sent, head in Notice.objects.filter(game_id=game.pk, status=NoticeStatus.SENT)
-        .exclude(chain_head="")
-        .order_by("id")
-        .values_list("id", "kind", "seat_id", "sent_at", "chain_head")
+        for notice_id, kind, seat_id, when, head in found
     ]
     heads = []
     for _id, _kind, _to, _sent, text in rows:
@@ -129,6 +133,15 @@ def heads_from_paste(game: Game, text: str) -> list[tuple[int, str]]:
     return heads
 
 
-def heads_by_version(game: Game) -> list[tuple[int, str]]:
-    """The head at each version, newest first (what the audit page lists)."""
-    return list(Event.objects.filter(game_id=game.pk).order_by("-seq").values_list("seq", "hash"))
+# The audit page lists this many heads (and mailed heads) a page, so that its cost does not grow
+# with the log; older pages are a link away, and /heads.json and the export hold them all.
+HEADS_PAGE = 50
+
+
+def heads_by_version(game: Game, before: int | None = None, limit: int = HEADS_PAGE) -> list[tuple[int, str]]:
+    """The head at each version below `before` (default: every version), newest first, at most
+    `limit` of them (what a page of the audit page lists)."""
+    rows = Event.objects.filter(game_id=game.pk)
+    if before is not None:
+        rows = rows.filter(seq__lt=before)
+    return list(rows.order_by("-seq").values_list("seq", "hash")[:limit])

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import msgspec
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
@@ -217,9 +218,22 @@ def load_many(games: list[Game]) -> dict[int, Loaded]:
 ROW_FROM_TEXT = ("seq", "type", "payload", "public", "visible_to", "reveals", "schema_version")
 
 
+# msgspec's decoder, 4-5x the standard library's speed on these small documents (decoding was
+# half of a replay's time), and exact on integers of any size, as json is (orjson is not).
+_decode = msgspec.json.Decoder().decode
+
+
+def json_loads(text):
+    """A stored JSON value read as the standard library reads it."""
+    try:
+        return _decode(text)
+    except msgspec.DecodeError:  # not expected of a database's JSON: the standard library's word
+        return json.loads(text)
+
+
 def row_from_text(seq, etype, payload, public, visible_to, reveals, schema_version) -> tuple:
     """An event row as fold_rows takes it, from a query that read its JSON columns as text."""
-    loads = json.loads
+    loads = json_loads
     return (
         seq,
         etype,
@@ -240,7 +254,7 @@ def loaded_from(game: Game, spec: GameSpec, at: int, snap: tuple | None, rows: l
     undone = _undone_in(rows)
     if snap and any(seq <= start for seq in undone):
         return None
-    state = fold_rows(spec, json.loads(snap[1]) if snap else new_state(), rows, undone)
+    state = fold_rows(spec, json_loads(snap[1]) if snap else new_state(), rows, undone)
     return Loaded(game.pk, spec, state, at, game.head_hash, undone)
 
 
@@ -267,7 +281,20 @@ def _event_rows(game_id: int, after: int, upto: int | None) -> list:
     with connection.cursor() as cursor:
         cursor.execute(sql + " ORDER BY seq", params)
         raw = cursor.fetchall()
-    return [row_from_text(*row) for row in raw]
+    return rows_from_text(raw)
+
+
+def rows_from_text(raw: list) -> list:
+    """[row_from_text(*row) for row in raw], in one comprehension (no call per row: replay's hot
+    path); a batch with a value msgspec refuses is read again through row_from_text."""
+    loads = _decode
+    try:
+        return [
+            (seq, etype, loads(p), None if pub is None else loads(pub), None if vis is None else loads(vis), bool(r), v)
+            for seq, etype, p, pub, vis, r, v in raw
+        ]
+    except msgspec.DecodeError:
+        return [row_from_text(*row) for row in raw]
 
 
 # ---------------------------------------------------------------------------------------------

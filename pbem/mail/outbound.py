@@ -769,6 +769,8 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "tag": subject_tag(seat),
         "waiting": [state["meta"]["names"][s] for s in waiting],
         "awaited_me": number in waiting,
+        # Who the table waits for and until when, in this reader's zone.
+        "waiting_until": selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
     }
 
 

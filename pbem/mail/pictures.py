@@ -66,19 +66,28 @@ def board_png(spec, game_state, seat: int | None, budget: int = MAX_BYTES) -> by
 
 
 def rasterise(svg: str, budget: int = MAX_BYTES) -> bytes | None:
-    """The SVG as a palette PNG of at most `budget` bytes, or None. Its size goes nearly with the
-    drawn area, so each try after the first scales the drawing by the square root of how far the
-    last one was over (a little less, to land under)."""
+    """The SVG as a palette PNG of at most `budget` bytes, or None. Each try after the first
+    draws it smaller by how far the last was over: its size goes with the drawn area (the
+    square of the zoom) for a picture of flat colours, but closer to the zoom alone for one
+    dense with text (a phone's portrait picture), so from the second try on the power is
+    measured from the last two tries. The last try is at MIN_ZOOM itself rather than nothing
+    (the power is only estimated)."""
     zoom = 1.0
+    tried: list[tuple[float, int]] = []
     for _ in range(MAX_TRIES):
         png = _palette_png(svg, zoom)
         if png is None:
             return None
         if len(png) <= budget:
             return png
-        zoom *= math.sqrt(budget / len(png)) * 0.95
-        if zoom < MIN_ZOOM:
+        tried.append((zoom, len(png)))
+        if zoom <= MIN_ZOOM:
             break
+        power = 2.0
+        if len(tried) >= 2:
+            (z0, n0), (z1, n1) = tried[-2:]
+            power = min(2.0, max(1.0, math.log(n0 / n1) / math.log(z0 / z1)))
+        zoom = max(MIN_ZOOM, zoom * (budget / len(png)) ** (1 / power) * 0.97)
     log.warning("the board picture stays over %s bytes even drawn small: left out", budget)
     return None
 

@@ -522,7 +522,9 @@ def _after_delivery(notice: Notice) -> None:
         )
     # No game id finds no game row (as filter(pk=None) would): nothing to do for the deadline.
     game = (
-        Game.objects.filter(pk=notice.game_id).values("status", "awaited", "deadlines", "deadline_seconds").first()
+        Game.objects.filter(pk=notice.game_id)
+        .values("status", "awaited", "deadlines", "deadline_seconds", "clock")
+        .first()
         if notice.game_id is not None
         else None
     )
@@ -540,7 +542,8 @@ def _deadline_after_delivery(notice: Notice, game: Any) -> None:
     if deadline is None:
         # A notice got through to a seat whose deadline was held after a bounce: it runs again.
         desk.rearm_deadline(notice.game_id, number)
-    elif notice.kind in TURN_NOTICE_KINDS and _late(deadline, game["deadline_seconds"]):
+    elif notice.kind in TURN_NOTICE_KINDS and (game.get("clock") or _late(deadline, game["deadline_seconds"])):
+        # A clocked game's turn: restart_deadline judges it by the turn's own length.
         desk.restart_deadline(notice.game_id, number, "the turn notice reached the player late")
 
 

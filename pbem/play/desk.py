@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from pbem.log import eventlog
+from pbem.log import clocks, eventlog
 from pbem.models import Event, Seat, duration_text
 from pbem.play.commands import rebuild_after_undo
 from pbem.play.runner import (
@@ -69,6 +69,7 @@ def resume_game(game_id: int, actor: Actor, reason: str) -> Outcome:
         work.deadline_overrides = {
             seat: (now + timedelta(seconds=left)).isoformat() for seat, left in (paused.get("remaining") or {}).items()
         }
+        work.clock_resumed = dict(paused.get("remaining") or {})
         work.platform("Resumed", {"reason": need_reason(reason)})
 
     return run(game_id, actor, body)
@@ -270,6 +271,9 @@ def restart_deadline(game_id: int, seat: int, reason: str) -> None:
         deadlines = dict(work.game.get("deadlines") or {})
         if seat not in (work.game.get("awaited") or []) or str(seat) not in deadlines:
             return
+        if "clock" in work.state["meta"]:
+            _forgive_late_notice(work, seat, reason)
+            return
         until = deadline_for(work, seat, timezone.now())
         if until <= deadlines[str(seat)]:
             return
@@ -278,6 +282,49 @@ def restart_deadline(game_id: int, seat: int, reason: str) -> None:
         work.game["deadlines"] = deadlines
 
     run(game_id, SYSTEM, body)
+
+
+def forgive_outage(game_id: int, outage: int, started: datetime, seconds: int, reason: str) -> bool:
+    """The service was down from `started` for `seconds` (pbem/ops/outages.py): every deadline of
+    the game still running when it began moves by as much, by one `pbem.OutageForgiven` event
+    naming the outage. A game that has the outage's event already gets nothing more. Returns
+    whether the game was extended."""
+    done = {"value": False}
+
+    def body(work: Work):
+        done["value"] = False
+        if Event.objects.filter(game_id=game_id, type="pbem.OutageForgiven", payload__outage=outage).exists():
+            return  # forgiven once already
+        deadlines = dict(work.game.get("deadlines") or {})
+        until = {
+            seat: (datetime.fromisoformat(iso) + timedelta(seconds=seconds)).isoformat()
+            for seat, iso in deadlines.items()
+            if datetime.fromisoformat(iso) > started
+        }
+        if not until or seconds <= 0:
+            return
+        work.platform("OutageForgiven", {"seconds": seconds, "until": until, "reason": reason, "outage": outage})
+        work.game["deadlines"] = {**deadlines, **until}
+        done["value"] = True
+
+    run(game_id, SYSTEM, body)
+    return done["value"]
+
+
+def _forgive_late_notice(work: Work, seat: int, reason: str) -> None:
+    """A clocked game: a turn whose notice went out after more than half its time had run starts
+    again from now, its deadline as much later, and its bank not charged for the wait."""
+    state = clocks.seat_state(work.state["meta"], seat)
+    if not state.get("start") or not state.get("deadline"):
+        return
+    now = timezone.now()
+    start, deadline = datetime.fromisoformat(state["start"]), datetime.fromisoformat(state["deadline"])
+    delay = int((now - start).total_seconds())
+    if delay * 2 <= (deadline - start).total_seconds():
+        return  # not late: the turn keeps its time
+    until = (deadline + timedelta(seconds=delay)).isoformat()
+    work.platform("OutageForgiven", {"seconds": delay, "until": {str(seat): until}, "reason": reason})
+    work.game["deadlines"] = {**(work.game.get("deadlines") or {}), str(seat): until}
 
 
 def replace_player(game_id: int, seat: int, name: str, email: str, actor: Actor, reason: str) -> Outcome:

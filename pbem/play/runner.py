@@ -17,7 +17,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from games.base import Rejected, Rng
-from pbem.log import eventlog, fold, rows
+from pbem.log import clocks, eventlog, fold, rows
 from pbem.log.eventlog import Conflict, Loaded, NewEvent
 from pbem.log.readmodels import awaited_seats, game_status, scores_with_corrections
 from pbem.models import Event, Game, GameStatus, Seat
@@ -171,6 +171,8 @@ class Work:
     deadline_overrides: dict = field(default_factory=dict)
     # The seat ids told news lately (_told_lately), when read for a group of games at once.
     told_lately: set | None = None
+    # A clocked game's resume: seat -> the seconds it had left at the pause (pbem/log/clocks.py).
+    clock_resumed: dict = field(default_factory=dict)
 
     @property
     def told(self) -> Outcome:
@@ -223,6 +225,7 @@ def _reuse(cached: Work, actor: Actor) -> Work:
     cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
     cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
     cached.fresh_turn, cached.deadline_overrides, cached.told_lately = set(), {}, None
+    cached.clock_resumed = {}
     return cached
 
 
@@ -300,6 +303,8 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     previous = loaded.version
     _finish_if_over(work)
     now = timezone.now()
+    if "clock" in loaded.state["meta"]:
+        _step_clocks(work, now)
     rows, head = eventlog.build_rows(
         loaded.game_id,
         previous,
@@ -477,7 +482,10 @@ def _read_model(work: Work, version: int, now: datetime) -> dict:
     for seat in list(deadlines):
         if int(seat) not in awaited:
             del deadlines[seat]
-    for seat in awaited:
+    clocked = "clock" in state["meta"]
+    if clocked:
+        deadlines = clocks.deadlines(state["meta"], awaited)  # the clock's fold: what the log says
+    for seat in [] if clocked else awaited:
         # Only a newly awaited seat gets a fresh deadline: one still awaited without a deadline
         # has it held (a notice to it bounced, suspend_deadline) until rearm_deadline.
         if seat not in before:
@@ -491,6 +499,25 @@ def _read_model(work: Work, version: int, now: datetime) -> dict:
         "scores": scores_with_corrections(spec, state, summary),
         "read_model_version": version,
     }
+
+
+def _step_clocks(work: Work, now: datetime) -> None:
+    """A clocked game: the turns this append ends and begins, written as a `pbem.Clocks` event
+    (each stopped seat's bank, each started seat's bank and deadline), at the append's time."""
+    meta = work.state["meta"]
+    awaited = awaited_seats(work.spec, work.state)
+    previous = set(work.game.get("awaited") or [])
+    before = previous - work.fresh_turn
+    stopped = [seat for seat in previous if seat not in awaited or seat in work.fresh_turn]
+    started = [seat for seat in awaited if seat not in before]
+    starts = {}
+    for seat in started:
+        away = work.seats[seat].get("away_until") if seat < len(work.seats) else None
+        if away and away > now:
+            starts[seat] = away
+    payload = clocks.step(meta, stopped, started, now, starts, {int(k): v for k, v in work.clock_resumed.items()})
+    if payload is not None:
+        work.platform("Clocks", payload)
 
 
 def deadline_for(work: Work, seat: int, now: datetime) -> str:

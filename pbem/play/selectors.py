@@ -317,8 +317,12 @@ def view(game: Game, seat: int | None, at: int | None = None) -> dict:
 def board_text(spec, state: dict, seat: int | None) -> str:
     if state["game"] is None:
         return "The game has not started yet."
-    text = spec.render_text(spec.view(state["game"], seat))
     names = state["meta"]["names"]
+    view = spec.view(state["game"], seat)
+    if isinstance(view, dict):
+        # The players' names (public) for a text board that names seats, as the standings do.
+        view = {**view, "names": list(names)}
+    text = spec.render_text(view)
     awaited = spec.waiting_for(state["game"]) if not state["meta"]["ended"] else []
     if awaited:
         text += "\n\nWaiting for: " + ", ".join(names[s] for s in awaited)
@@ -352,3 +356,49 @@ def legal_commands(game: Game, seat: int) -> list[str]:
     if state["game"] is None or game.status != "running":
         return []
     return [spec.describe(c) for c in spec.legal(state["game"], seat)]
+
+
+def seconds_left(game: Game, now: datetime | None = None) -> dict[str, int]:
+    """Each awaited seat's seconds to its running deadline (a held deadline: none)."""
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    return {
+        seat: max(0, int((datetime.fromisoformat(iso) - now).total_seconds()))
+        for seat, iso in (game.deadlines or {}).items()
+    }
+
+
+def awaited_lines(
+    game: Game, zone: str = "UTC", now: datetime | None = None, names: list[str] | None = None
+) -> list[str]:
+    """Who the table waits for, and until when, in the reader's time zone: one line a seat.
+    `names`: the seats' names if the caller has them (else read)."""
+    from zoneinfo import ZoneInfo
+
+    try:
+        tz = ZoneInfo(zone or "UTC")
+    except (KeyError, ValueError):
+        tz = ZoneInfo("UTC")
+    names = names if names is not None else seat_names(game)
+    left = seconds_left(game, now)
+    lines = []
+    for seat in game.awaited or []:
+        name = names[seat] if seat < len(names) else f"seat {seat}"
+        iso = (game.deadlines or {}).get(str(seat))
+        if iso is None:
+            lines.append(f"{name}: the deadline is held")
+            continue
+        when = datetime.fromisoformat(iso).astimezone(tz).strftime("%a %d %b %H:%M %Z")
+        lines.append(f"{name}: until {when} ({left_text(left[str(seat)])} left)")
+    return lines
+
+
+def left_text(seconds: int) -> str:
+    """Time left, to the minute: "2 days 3 hours", "5 hours 10 minutes", "4 minutes"."""
+    days, rest = divmod(max(0, int(seconds)), 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
+    words = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
+    return " ".join(words) or "less than a minute"

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.base import Rejected, may_act
-from pbem.log import eventlog
+from pbem.log import clocks, eventlog
 from pbem.log.eventlog import NewEvent
 from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat
 from pbem.play import commands, outbox
@@ -58,6 +58,7 @@ def create_game(
     standin_after: int = 2,
     standin_seats: tuple[int, ...] = (),
     actor: Actor = SYSTEM,
+    clock: dict | None = None,
 ) -> Game:
     """A new game with its seats; its first event publishes the seed's commitment.
 
@@ -70,8 +71,19 @@ def create_game(
     is fixed (pbem/SECURITY.md). `notices`: the table's preference for news (NoticePreference),
     where a player has set no default of their own ('notices default …'); None: once per turn.
     `absence`, `standin_after`: what happens to a seat that misses that many deadlines in a row.
-    `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed)."""
+    `standin_seats`: seats the stand-in plays from the start (a practice game's: never mailed).
+    `clock`: the table's clock (pbem/log/clocks.py: fixed, bank or grace, durations in seconds),
+    written in the creation event; None: the fixed period `deadline_seconds`, as before clocks."""
     _check_absence(absence, standin_after)
+    period = deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600
+    chosen: dict = {}
+    if clock is not None:
+        try:
+            chosen = clocks.parse(clock, period)
+        except clocks.BadClock as exc:
+            raise ServiceError(str(exc), "bad_clock") from None
+        # The reminders' marks count from a turn's usual length.
+        period = chosen.get("period") or chosen.get("grace", 0) + chosen["initial"]
     spec = get_game(kind)
     if invited:
         check_creation_limits(players)
@@ -88,7 +100,8 @@ def create_game(
             reducer_version=spec.version,
             absence_policy=absence,
             standin_after=standin_after,
-            deadline_seconds=deadline_seconds or settings.PBEM_DEFAULT_DEADLINE_HOURS * 3600,
+            deadline_seconds=period,
+            clock=chosen,
         )
         game.seed_commitment = eventlog.seed_commitment(game.seed)
         game.save()
@@ -166,6 +179,7 @@ def _created_event(game: Game, spec, players, colours) -> NewEvent:
             "deadline_seconds": game.deadline_seconds,
             "absence_policy": game.absence_policy,
             "standin_after": game.standin_after,
+            **({"clock": game.clock} if game.clock else {}),
         },
     )
 

@@ -216,6 +216,14 @@ class GameOut(Schema):
     seats: list[SeatOut]
     awaited: list[int]
     deadlines: dict[str, str]
+    seconds_left: dict[str, int] = Field(
+        default_factory=dict, description="each awaited seat's seconds to its deadline, as of this answer"
+    )
+    clock: dict = Field(
+        default_factory=dict,
+        description="the table's clock (kind fixed, bank or grace; durations in seconds); {}: a fixed "
+        "period per move, made before clocks",
+    )
     scores: list[int]
     seed_commitment: str
     seed: str | None = Field(None, description="revealed only once the game is over")
@@ -226,6 +234,18 @@ class GameDetailOut(GameOut):
     view: dict | None = Field(None, description="the public view (what a spectator sees)")
     board_text: str
     board_html: str
+    banks: dict[str, int] = Field(default_factory=dict, description="a bank clock: each seat's seconds in its bank")
+
+
+class ClockIn(Schema):
+    kind: Literal["fixed", "bank", "grace"] = Field(
+        description="fixed: `period` a move; bank: `initial` + `increment` a move, at most `cap`; grace: `grace` free each move, then the bank"
+    )
+    period: int | None = Field(None, description="seconds (fixed)")
+    initial: int | None = Field(None, description="seconds in the bank at the start")
+    increment: int | None = Field(None, description="seconds added after each move")
+    cap: int | None = Field(None, description="the most the bank holds, in seconds")
+    grace: int | None = Field(None, description="seconds free at the start of each move (grace)")
 
 
 class PlayerIn(Schema):
@@ -250,6 +270,7 @@ class GameCreateIn(Schema):
         "Master of Seals decides",
     )
     standin_after: int = Field(2, ge=1, le=20)
+    clock: ClockIn | None = Field(None, description="the table's clock; none: `deadline_hours` a move")
 
 
 class OptionOut(Schema):
@@ -453,6 +474,8 @@ def game_out(game: Game) -> dict:
         ],
         "awaited": list(game.awaited or []),
         "deadlines": dict(game.deadlines or {}),
+        "seconds_left": selectors.seconds_left(game),
+        "clock": dict(game.clock or {}),
         "scores": list(game.scores or []),
         "seed_commitment": game.seed_commitment,
         "seed": seed,
@@ -563,6 +586,7 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
             notices=payload.notices,
             absence=payload.absence,
             standin_after=payload.standin_after,
+            clock=payload.clock.dict(exclude_none=True) if payload.clock else None,
         )
     except services.ServiceError as exc:
         raise ApiError(SERVICE_STATUS.get(exc.code, 400), exc.code, str(exc)) from None
@@ -573,7 +597,8 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
 def game_detail(request: HttpRequest, game_id: int):
     game = _game(game_id)
     state = eventlog.load(game).state
-    return {**game_out(game), **render_for(game, state, None)}
+    banks = {seat: held["bank"] for seat, held in state["meta"].get("clocks", {}).items()}
+    return {**game_out(game), **render_for(game, state, None), "banks": banks}
 
 
 @api.get(

@@ -61,8 +61,10 @@ def board_links(menu: Menu, base: str) -> dict[str, str]:
     return {target: _url(base, pick=target) for target in targets}
 
 
-def _options(menu: Menu, choices) -> list[Option]:
-    out = [Option(menu.line(c), c.label, c.note, "") for c in choices]
+def _options(menu: Menu, choices, whole: bool = False) -> list[Option]:
+    """Buttons for `choices`; `whole`: shown outside their group (the suggested moves), so each
+    says the whole move, its group and its label ("Move to Beata by road: with elfcycle")."""
+    out = [Option(menu.line(c), f"{c.group}: {c.label}" if whole else c.label, c.note, "") for c in choices]
     seen: dict[str, int] = {}
     for option in out:
         seen[option.label] = seen.get(option.label, 0) + 1
@@ -109,7 +111,7 @@ def step(menu: Menu, base: str, group: str = "", pick: str = "", query: str = ""
 
 def _first_step(shown: Step, menu: Menu, base: str) -> Step:
     shown.groups = [{"name": g.name, "count": len(g.choices), "url": _url(base, group=g.name)} for g in menu.groups]
-    shown.suggested = _options(menu, menu.featured[:SUGGESTED])
+    shown.suggested = _options(menu, menu.featured[:SUGGESTED], whole=True)
     return shown
 
 

@@ -129,8 +129,47 @@ class NewGameForm(ShowsHiddenErrors):
         min_value=1, max_value=20, initial=2, required=False, label="…after this many missed deadlines"
     )
 
+    clock = forms.ChoiceField(
+        choices=[
+            ("fixed", "a fixed time for each move (the deadline above)"),
+            ("bank", "a time bank: a reserve, more after each move, up to a cap"),
+            ("grace", "a grace for each move, then the time bank runs"),
+        ],
+        initial="fixed",
+        required=False,
+        label="Clock",
+    )
+    bank_days = forms.IntegerField(
+        min_value=1, max_value=60, initial=3, required=False, label="Bank at the start (days)"
+    )
+    increment_days = forms.IntegerField(
+        min_value=0, max_value=30, initial=1, required=False, label="Added after each move (days)"
+    )
+    cap_days = forms.IntegerField(
+        min_value=1, max_value=120, initial=7, required=False, label="The bank holds at most (days)"
+    )
+    grace_hours = forms.IntegerField(
+        min_value=1, max_value=24 * 14, initial=24, required=False, label="Grace for each move (hours)"
+    )
+
     def clean_absence(self):
         return self.cleaned_data.get("absence") or AbsencePolicy.STANDIN
+
+    def game_clock(self) -> dict | None:
+        """The clock asked for (pbem/log/clocks.py), None for the fixed deadline as before clocks."""
+        kind = self.cleaned_data.get("clock") or "fixed"
+        if kind == "fixed":
+            return None
+        day, data = 86400, self.cleaned_data
+        clock = {
+            "kind": kind,
+            "initial": (data.get("bank_days") or 3) * day,
+            "increment": (1 if data.get("increment_days") is None else int(data["increment_days"])) * day,
+            "cap": (data.get("cap_days") or 7) * day,
+        }
+        if kind == "grace":
+            clock["grace"] = (data.get("grace_hours") or 24) * 3600
+        return clock
 
     def clean_standin_after(self):
         return self.cleaned_data.get("standin_after") or 2

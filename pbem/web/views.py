@@ -16,6 +16,8 @@ import inspect
 import json
 import logging
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,6 +26,7 @@ from django.db.models import Count
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -31,7 +34,7 @@ from django.views.decorators.http import require_http_methods
 from games.base import may_act
 from pbem.audit import checks, export, publish
 from pbem.doors import inbox
-from pbem.log import anchors, eventlog
+from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
@@ -108,23 +111,42 @@ def _board(spec, state: dict, seat: int | None, links: dict | None = None) -> di
     }
 
 
-def _awaited(game: Game, names: list[str]) -> list[dict]:
+def _awaited(game: Game, names: list[str], zone: str = "UTC") -> list[dict]:
+    """Who the table waits for, each with the deadline in the reader's zone and the time left."""
     deadlines = game.deadlines or {}
+    left = selectors.seconds_left(game)
     return [
         {
             "seat": s,
             "name": names[s],
             "deadline": deadlines.get(str(s), ""),
-            "deadline_text": _when(deadlines.get(str(s), "")),
+            "deadline_text": _when(deadlines.get(str(s), ""), zone),
+            "left": selectors.left_text(left[str(s)]) if str(s) in left else "",
         }
         for s in (game.awaited or [])
         if s < len(names)
     ]
 
 
-def _when(iso: str) -> str:
-    """An ISO deadline as people read it: "2026-12-02 07:22 UTC" (deadlines are stored in UTC)."""
-    return f"{iso[:10]} {iso[11:16]} UTC" if len(iso) >= 16 else iso
+def _bank_text(game: Game, state: dict, seat: int) -> str:
+    """A bank clock: what is in the seat's bank (its turn's time beyond it shows as time left)."""
+    if (game.clock or {}).get("kind") not in ("bank", "grace"):
+        return ""
+    held = clocks.remaining(state["meta"], seat, timezone.now())
+    return selectors.left_text(held["bank"]) if held else ""
+
+
+def _when(iso: str, zone: str = "UTC") -> str:
+    """An ISO deadline as people read it, in their zone: "2026-12-02 07:22 UTC" (deadlines are
+    stored in UTC)."""
+    if len(iso) < 16:
+        return iso
+    if zone and zone != "UTC":
+        try:
+            return datetime.fromisoformat(iso).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+        except (KeyError, ValueError):
+            pass
+    return f"{iso[:10]} {iso[11:16]} UTC"
 
 
 def _talk(items) -> list:
@@ -212,6 +234,7 @@ def new_game(request):
                 notices=form.cleaned_data["notices"],
                 absence=form.cleaned_data["absence"],
                 standin_after=form.cleaned_data["standin_after"],
+                clock=form.game_clock(),
             )
         except (ratelimit.Limited, services.ServiceError) as exc:
             cache.delete(key)
@@ -366,7 +389,11 @@ def seat_page(request, token: str):
         refresh_seconds=REFRESH_SECONDS,
         poll_seconds=f"{live.poll_seconds():g}",
         deadline=(game.deadlines or {}).get(str(seat.number), ""),
-        deadline_text=_when((game.deadlines or {}).get(str(seat.number), "")),
+        deadline_text=_when((game.deadlines or {}).get(str(seat.number), ""), seat.time_zone),
+        time_left=selectors.left_text(selectors.seconds_left(game).get(str(seat.number), 0)),
+        bank_text=_bank_text(game, state, seat.number),
+        clock_text=clocks.describe(game.clock),
+        awaited=_awaited(game, context["names"], seat.time_zone),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
         help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
@@ -590,6 +617,22 @@ def game_page(request, game_id: int):
     return render(request, "pbem/game.html", context)
 
 
+def _heads_page(game: Game, before: str | None, shown: bool) -> dict:
+    """A page of the heads table (anchors.HEADS_PAGE versions, newest first, below ?heads_before=N),
+    so that the audit page costs the same at 10 events and at 10,000."""
+    if not shown:
+        return {"heads": [], "heads_older": None, "heads_newer": None}
+    try:
+        start = int(before) if before else None
+    except ValueError:
+        start = None
+    start = start if start is not None and 1 <= start <= game.version + 1 else None
+    heads = anchors.heads_by_version(game, before=start)
+    older = heads[-1][0] if heads and heads[-1][0] > 1 else None
+    newer = None if start is None else (start + anchors.HEADS_PAGE if start + anchors.HEADS_PAGE <= game.version else 0)
+    return {"heads": heads, "heads_older": older, "heads_newer": newer}
+
+
 @require_http_methods(["GET", "POST"])
 def game_audit(request, game_id: int):
     game = _game_or_404(game_id)
@@ -622,9 +665,10 @@ def game_audit(request, game_id: int):
         head_checks=head_checks,
         heads_shown=heads_shown,
         withheld=selectors.WITHHELD,
-        heads=anchors.heads_by_version(game) if heads_shown else [],
         # The heads the notices quoted, as each mail showed it, and whether the log still holds it.
-        mailed_heads=anchors.mailed_heads(game) if heads_shown else [],
+        mailed_heads=anchors.mailed_heads(game, newest=anchors.HEADS_PAGE) if heads_shown else [],
+        heads_page=anchors.HEADS_PAGE,
+        **_heads_page(game, request.GET.get("heads_before"), heads_shown),
     )
     return render(request, "pbem/audit.html", context, status=status)
 

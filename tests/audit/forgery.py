@@ -35,6 +35,13 @@ def load(name: str) -> dict:
     return json.loads(_raw(name))
 
 
+@cache
+def facts(name: str) -> tuple[str, GameSpec | None]:
+    """(kind_of, spec_for) of a recorded log, read once: what to craft from it and how to check it."""
+    doc = load(name)
+    return kind_of(doc), spec_for(doc)
+
+
 def spec_for(doc: dict) -> GameSpec | None:
     """The rules to hand the verifier: the toy game lives in tests/, not games/."""
     if doc["game"]["kind"] == "diceduel":

@@ -1,8 +1,10 @@
 """Issue 27's "done when" for the notice: each game's turn notice at its start and in its middle,
 and its final notice, rendered in Debian's Chromium as a mail client shows the HTML part (its
-cid: pictures resolved): no sideways scrolling at 390 px nor at 320 px, and the whole mail, its
-picture included, at most 60 kB on the wire. The picture's smallest label as shown at 390 px is
-measured and written down (the pictures themselves are redrawn for phones in a later issue).
+cid: pictures resolved): no sideways scrolling at 390 px nor at 320 px, the whole mail, its
+picture included, at most 60 kB on the wire, and the picture's smallest label at least 11 px as
+shown at 390 px. The label is measured in Chromium too: the picture is a PNG, so its SVG source
+is laid out at the width the PNG is shown at, and each text's font size is scaled by its
+transform to the screen (getScreenCTM: the picture's viewBox and any scale() inside it).
 
 Screenshots at 390 px and 1280 px go to test-artifacts/notices/ for a person to look at, with
 summary.txt: the figures of every notice.
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import re
 
 import pytest
 
@@ -42,17 +43,24 @@ MEASURE = """() => {
 }"""
 
 
-def smallest_font(svg: str) -> float | None:
-    sizes = [float(size) for size in re.findall(r'font-size[=:]\s*"?(\d+(?:\.\d+)?)', svg)]
-    return min(sizes) if sizes else None
+LABEL_LIMIT = 11  # px: the smallest picture label as a phone shows it
 
-
-def svg_width(svg: str) -> float:
-    found = re.search(r'<svg[^>]*\bwidth="(\d+(?:\.\d+)?)', svg)
-    if found:
-        return float(found.group(1))
-    box = re.search(r'viewBox="[\d.\s-]+?\s([\d.]+)\s[\d.]+"', svg)
-    return float(box.group(1)) if box else 600.0
+# The SVG shown `shown` px wide (as the PNG made of it is): the smallest text's size on the screen
+# and the text itself.
+SMALLEST_LABEL = """(shown) => {
+  const svg = document.querySelector('svg');
+  svg.removeAttribute('height');
+  svg.setAttribute('width', shown);
+  svg.style.height = 'auto';
+  let least = null, text = null;
+  for (const t of svg.querySelectorAll('text')) {
+    if (!t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    if (least === null || px < least) { least = px; text = t.textContent; }
+  }
+  return {px: least, text: text};
+}"""
 
 
 def three_notices(kind: str) -> list[tuple[str, Notice]]:
@@ -80,19 +88,16 @@ def as_sent_after_the_previous_one(notice: Notice) -> bytes:
     return outbound.make_message(notice).message().as_bytes(linesep="\r\n")
 
 
-def label_px(kind: str, notice: Notice, shown_width: float | None) -> float | None:
-    """The smallest label of the picture as shown: its font size in the SVG, scaled as the
-    picture is drawn on the screen."""
+def picture_source(kind: str, notice: Notice) -> str | None:
+    """The SVG the notice's PNG was made of (the seat's view at the notice's version)."""
     spec = get_game(kind)
-    if spec.render_svg is None or not shown_width:
+    if spec.render_svg is None:
         return None
     state = eventlog.load(notice.game, at=notice.version).state
-    svg = spec.render_svg(spec.view(state["game"], notice.seat.number))
-    size = smallest_font(svg)
-    return round(size * shown_width / svg_width(svg), 1) if size else None
+    return spec.render_svg(spec.view(state["game"], notice.seat.number))
 
 
-def measured(markups: list[tuple[str, str]], kind: str) -> list[dict]:
+def measured(markups: list[tuple[str, str, str | None]], kind: str) -> list[dict]:
     """Each notice's HTML (with its pictures resolved) as Chromium lays it out at 320, 390 and
     1280 px; screenshots at 390 and 1280 px. (The browser runs after every database read: its
     event loop would make Django refuse them.)"""
@@ -103,7 +108,7 @@ def measured(markups: list[tuple[str, str]], kind: str) -> list[dict]:
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         try:
-            for moment, markup in markups:
+            for moment, markup, svg in markups:
                 widths = {}
                 for width in (320, 390, 1280):
                     page = browser.new_page(viewport={"width": width, "height": 800})
@@ -111,6 +116,12 @@ def measured(markups: list[tuple[str, str]], kind: str) -> list[dict]:
                     widths[width] = page.evaluate(MEASURE)
                     if width != 320:
                         page.screenshot(path=str(ARTIFACTS / f"{kind}-{moment}-{width}.png"), full_page=True)
+                    page.close()
+                shown = widths[390]["imgWidth"]
+                if svg is not None and shown:
+                    page = browser.new_page(viewport={"width": 390, "height": 800})
+                    page.set_content(svg, wait_until="load")
+                    widths["label"] = page.evaluate(SMALLEST_LABEL, shown)
                     page.close()
                 seen.append(widths)
         finally:
@@ -128,10 +139,14 @@ def test_a_notice_at_the_start_middle_and_end_fits_a_phone_and_weighs_at_most_60
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
         png = next((p.get_payload(decode=True) for p in parsed.walk() if p.get_content_type() == "image/png"), b"")
         mails.append((moment, notice, raw, png, as_a_client_shows_it(parsed)[0]))
-    layouts = measured([(moment, markup) for moment, _notice, _raw, _png, markup in mails], kind)
+    sources = [picture_source(kind, notice) if png else None for _moment, notice, _raw, png, _markup in mails]
+    layouts = measured(
+        [(moment, markup, svg) for (moment, _notice, _raw, _png, markup), svg in zip(mails, sources)], kind
+    )
+    print(f"screenshots and figures: {ARTIFACTS}")
     with open(ARTIFACTS / "summary.txt", "a") as summary:
         for (moment, notice, raw, png, _markup), seen in zip(mails, layouts):
-            label = label_px(kind, notice, seen[390]["imgWidth"])
+            label = round(seen["label"]["px"], 1) if "label" in seen else None
             summary.write(
                 f"{kind:14} {moment:6} {notice.kind:6} mail {len(raw):6} B  picture {len(png):6} B "
                 f"({pictures.png_size(png)[0] if png else 0} px wide)  scrollWidth@320 {seen[320]['scrollWidth']} "
@@ -141,3 +156,7 @@ def test_a_notice_at_the_start_middle_and_end_fits_a_phone_and_weighs_at_most_60
         for width in (320, 390):
             assert seen[width]["scrollWidth"] <= width, f"{kind} {moment}: scrolls sideways at {width} px"
         assert len(raw) <= WEIGHT_LIMIT, f"{kind} {moment}: {len(raw)} bytes"
+    drawn = [(moment, seen["label"]) for (moment, *_rest), seen in zip(mails, layouts) if "label" in seen]
+    assert drawn, f"{kind}: no notice had a picture"  # every game here draws one
+    for moment, label in drawn:
+        assert label["px"] >= LABEL_LIMIT, f"{kind} {moment}: {label['text']!r} shown at {label['px']:.1f} px"

@@ -52,6 +52,8 @@ def test_the_turn_notice_shows_the_board_inline_as_a_png(kind, db, settings, mai
     assert 'alt="The board of ' in markup
     width, height = pictures.png_size(png)
     assert f'width="{width}" height="{height}"' in markup
+    if "Tap a move to make it" in markup:  # the moves on the first screen, the picture under them
+        assert markup.index("Tap a move to make it") < markup.index(f'src="cid:{cid}"')
 
 
 @pytest.mark.parametrize("kind", UNDRAWN)

@@ -24,6 +24,7 @@ def newest_mail_to(mailoutbox, address: str):
     return email.message_from_bytes(sent.message().as_bytes(), policy=email.policy.default)
 
 
+@pytest.mark.slow  # a whole game by mail: 1-2 minutes each on a loaded machine
 @pytest.mark.parametrize("kind,moves,with_pictures", [("elven_castle", 200, True), ("elfenland", 1500, False)])
 def test_a_whole_game_is_played_by_mail_with_code_1_alone(
     kind, moves, with_pictures, db, settings, mailoutbox, monkeypatch

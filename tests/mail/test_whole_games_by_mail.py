@@ -111,6 +111,7 @@ def quick(settings, monkeypatch, quiet_limits):
     monkeypatch.setattr(pictures, "board_png", lambda *args: None)
 
 
+@pytest.mark.slow  # a whole game by mail: up to 2 minutes each on a loaded machine
 @pytest.mark.parametrize("kind", FIVE_GAMES)
 @pytest.mark.parametrize("way", ["links", "codes"])
 def test_a_whole_game_played_by_mail_reaches_its_end(kind, way, quick, db, client, mailoutbox):

@@ -143,3 +143,19 @@ def test_the_places_on_the_board_are_links_to_their_moves(client, kind, settings
         wanted = {choosing.menu(spec, state, seat).line(c) for c in spec.choices_for(state, seat) if c.target == target}
         shown = {html.unescape(v) for v in re.findall(r'name="choice" value="([^"]*)"', step)}
         assert shown and shown <= wanted
+
+
+@pytest.mark.parametrize("kind", sorted(all_games()))
+def test_a_suggested_move_says_the_whole_move_not_only_its_label_within_its_group(kind):
+    """Issue 27: Elfenland's suggested 'with elfcycle' submitted `move to Beata by road with
+    elfcycle`; shown outside its group, a button names the group too."""
+    spec, state, seat, menu = menu_of(kind, max(3, spec_min(kind)) if kind != "diceduel" else 2)
+    step = chooser.step(menu, BASE)
+    featured = {menu.line(c): c for c in menu.featured}
+    for option in step.suggested:
+        choice = featured[option.line]
+        assert option.label.startswith(f"{choice.group}: ") and choice.label in option.label
+
+
+def spec_min(kind):
+    return get_game(kind).min_players

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pbem import tasks
-from pbem.log import eventlog
-from pbem.models import Game, InboundMessage, InboundStatus, Notice, Seat
+from pbem.log import anchors, eventlog
+from pbem.models import Event, Game, InboundMessage, InboundStatus, Notice, Seat
 from pbem.play import addressing, desk, services
 
 from ..conftest import hands, requires_postgres
@@ -496,3 +496,29 @@ def test_a_deadline_can_be_set_in_minutes_and_zero_or_nonsense_is_refused(client
         assert Game.objects.get(title="Quick duel").deadline_seconds == seconds
     else:
         assert error in text_of(response) and Game.objects.count() == 0
+
+
+def test_the_audit_page_lists_the_heads_a_page_at_a_time_so_its_cost_does_not_grow_with_the_log(client, duel):
+    game, seats, tokens = duel
+    for i in range(anchors.HEADS_PAGE + 10):
+        services.submit(game.pk, i % 2, f"say table talk {i}")
+    game.refresh_from_db()
+    first = text_of(client.get(f"/games/{game.pk}/audit/"))
+    newest = list(range(game.version, game.version - anchors.HEADS_PAGE, -1))
+    assert f"Versions {newest[0]} to {newest[-1]} of {game.version}, newest first" in first
+    assert first.count("<tr><td>") - first.count('class="mailed"') >= anchors.HEADS_PAGE
+    assert f"<code>{newest[-1] - 1}:" not in first  # the next page's first head
+    older = re.search(r'href="\?heads_before=(\d+)#heads" id="heads-older"', first)
+    assert older and int(older.group(1)) == newest[-1]
+    second = text_of(client.get(f"/games/{game.pk}/audit/?heads_before={older.group(1)}"))
+    hashes = dict(Event.objects.filter(game=game).values_list("seq", "hash"))
+    assert f"<code>{newest[-1] - 1}:{hashes[newest[-1] - 1]}</code>" in second
+    assert f"<code>1:{hashes[1]}</code>" in second and 'id="heads-older"' not in second
+    assert 'id="heads-newer"' in second
+
+
+def test_a_crafted_heads_page_number_shows_the_newest_page(client, duel):
+    game, _seats, _tokens = duel
+    for junk in ("x", "-5", "99999999", "1e9"):
+        page = text_of(client.get(f"/games/{game.pk}/audit/?heads_before={junk}"))
+        assert f"Versions {game.version} to 1 of {game.version}" in page

@@ -1,3 +1,5 @@
+import json
+
 from django.core.management.base import BaseCommand, CommandError
 
 from pbem.play import services
@@ -30,6 +32,13 @@ class Command(BaseCommand):
             help="the deadline in minutes (e.g. 5, to watch one pass)",
         )
         parser.add_argument("--title", default="")
+        parser.add_argument(
+            "--clock",
+            default=None,
+            metavar="JSON",
+            help='the table\'s clock, durations in seconds: {"kind": "bank", "initial": 259200, '
+            '"increment": 86400, "cap": 604800}, or "fixed" (period) or "grace" (grace, initial, increment, cap)',
+        )
 
     def handle(self, *args, **opts):
         for unit in ("hours", "minutes"):
@@ -53,6 +62,12 @@ class Command(BaseCommand):
             if not sep:
                 raise CommandError(f"--option takes KEY=VALUE, not {raw!r}")
             options[key.strip()] = value.strip()
+        clock = None
+        if opts["clock"]:
+            try:
+                clock = json.loads(opts["clock"])
+            except ValueError:
+                raise CommandError('--clock takes a JSON object, e.g. {"kind": "fixed", "period": 86400}') from None
         try:
             game = services.create_game(
                 opts["kind"],
@@ -60,6 +75,7 @@ class Command(BaseCommand):
                 options,
                 title=opts["title"],
                 deadline_seconds=seconds,
+                clock=clock,
             )
         except (UnknownGame, services.ServiceError) as exc:
             raise CommandError(str(exc)) from None

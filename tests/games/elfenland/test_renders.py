@@ -226,3 +226,14 @@ def test_renders_of_a_finished_game_show_the_result():
     tb = play_random(GAME, 5, {"home_cities": True}, seed=9)
     v = GAME.view(fold(GAME, tb.events), None)
     assert "Final result" in GAME.render_text(v) and "Final result" in GAME.render_svg(v)
+
+
+def test_the_text_board_names_the_winner_as_the_standings_do_when_the_platform_gives_the_names():
+    table = play_random(GAME, 3, {}, seed=7)
+    view = GAME.view(table.state, 0)
+    winners = view["final"]["ranking"][0]
+    named = GAME.render_text({**view, "names": ["Alice", "Bob", "Carol"]})
+    shown = " and ".join(f"{['Alice', 'Bob', 'Carol'][s]} ({D.COLOURS[s]})" for s in winners)
+    assert f"Final result (winner: {shown}):" in named
+    assert "P1 red" not in named and "P2 blue" not in named
+    assert f"Final result (winner: P{winners[0] + 1} " in GAME.render_text(view)  # without names, as before

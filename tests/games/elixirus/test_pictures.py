@@ -85,7 +85,7 @@ def png_pixels(png: bytes):
 
 
 @pytest.mark.parametrize("players,name,state,seat", ALL, ids=[f"{p}p-{n}" for p, n, _, _ in ALL])
-def test_the_mail_picture_is_one_svg_in_dejavu_sans_and_rasterises_under_150_kb(players, name, state, seat):
+def test_the_mail_picture_is_one_svg_in_dejavu_sans_and_rasterises_under_250_kb(players, name, state, seat):
     resvg = pytest.importorskip("resvg_py")
     svg = GAME.render_svg(GAME.view(state, seat))
     assert svg.startswith("<svg") and svg.endswith("</svg>") and svg.count("<svg") == 1
@@ -94,7 +94,7 @@ def test_the_mail_picture_is_one_svg_in_dejavu_sans_and_rasterises_under_150_kb(
     assert set(re.findall(r'font-family="([^"]*)"', svg)) == {"DejaVu Sans, sans-serif"} == {FONT.split('"')[1]}
     assert "<a " not in svg and "<style" not in svg and "<image" not in svg
     png = bytes(resvg.svg_to_bytes(svg_string=svg))
-    assert len(png) < 150_000, f"{len(png)} bytes"
+    assert len(png) < 250_000, f"{len(png)} bytes"  # resvg's RGBA PNG; the notice's is a palette PNG
     width, height, rows = png_pixels(png)
     assert width >= 600
     # Ink, not a blank page: dark text pixels and the forest's green panel are there.

@@ -13,7 +13,7 @@ from games.base import MAX_FEATURED
 from games.elven_castle import GAME, grammar, rules, standin
 from games.testing import Table, canonical, play_random
 
-from .helpers import given, table
+from .helpers import given, table, table1
 from .test_bots import options_for
 
 
@@ -27,7 +27,7 @@ def points(t, command):
 
 
 def test_featured_are_the_scoring_placements_of_every_piece_type_most_points_first():
-    t = table(2)
+    t = table1(2)
     given(t, 1, "place window a1 north level 0")
     given(t, 1, "place window d1 north level 0")  # a portal's arch a-d, 2 spans
     given(t, 1, "place bridge f1 north level 0")
@@ -85,7 +85,7 @@ def test_every_choice_is_grouped_by_piece_labelled_by_where_and_aims_at_its_squa
 
 
 def test_the_staircase_offer_is_two_featured_choices():
-    t = table(2, {"staircase": True})
+    t = table1(2, {"staircase": True})
     given(t, 1, "place bridge a1 north level 0")
     given(t, 1, "place bridge c1 north level 0")
     t.state["scores"][0] = 7
@@ -138,3 +138,26 @@ def test_over_a_bot_game_every_scoring_piece_type_is_featured_with_its_best_plac
         play_random(GAME, 2, options_for(2, "B", seed), seed=seed, check=look)
     assert seen_scoring >= {"bridge", "window"}
     assert codes / notices <= grammar.FEATURED_MOST + 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_scoring_placement_is_a_numbered_code_in_stand_in_games(players):
+    """Issue 29: the notices offered 1-4 codes a turn, none that scored. Over stand-in games of
+    rules version 2 (one random opening placement a seat), every scoring placement is featured."""
+    scoring_turns = 0
+    for seed in range(2):
+        t = Table(GAME, players, {"scoring": "AB"[seed]}, seed=f"codes-{seed}".encode())
+        t.check_mutation = False
+        pick, step = random.Random(seed), 0
+        while GAME.waiting_for(t.state):
+            seat = GAME.waiting_for(t.state)[0]
+            legal = GAME.legal(t.state, seat)
+            if t.state["phase"] == "place":
+                codes = [c.command for c in GAME.choices(t.state, seat) if c.featured]
+                scoring = [c for c in legal if points(t, c) > 0]
+                assert all(c in codes for c in scoring), "a scoring placement is not a code"
+                scoring_turns += bool(scoring)
+            opening = step < players and t.state["phase"] == "place"
+            t.act(seat, pick.choice(legal) if opening else GAME.standin(GAME.view(t.state, seat), legal))
+            step += 1
+    assert scoring_turns > 10

@@ -10,7 +10,7 @@ from games.base import ParseError, Rejected
 from games.elven_castle import GAME
 from games.testing import play_random
 
-from .helpers import given, table
+from .helpers import given, table, table1
 
 
 def test_parse_full_command():
@@ -125,7 +125,7 @@ def test_every_legal_command_describes_to_a_line_that_parses_back():
 
 
 def test_help_lists_the_commands_with_examples_for_the_phase():
-    t = table(2, {"staircase": True})
+    t = table1(2, {"staircase": True})
     seat = t.state["turn"]
     text = GAME.help(t.state, seat)
     assert "place bridge c3 east level 0" in text and "possible placements" in text

@@ -8,7 +8,7 @@ from games.base import Event, Rejected, Rng
 from games.elven_castle import GAME, rules
 from games.testing import Table
 
-from .helpers import check, given, placed, table
+from .helpers import check, given, placed, table, table1
 
 # The rulebook's figure: an arch on columns four spans high with a bridge on the ground under it.
 FIGURE = [
@@ -69,7 +69,7 @@ def test_a_piece_placed_on_the_ground_with_both_columns_scores_zero_even_over_no
 
 
 def test_a_piece_may_be_placed_on_top_of_two_pieces():
-    t = table(2)
+    t = table1(2)
     given(t, 0, "place bridge a1 north level 0")
     given(t, 1, "place bridge c1 north level 0")
     d = placed(given(t, 0, "place bridge a2 east level 1"))
@@ -135,27 +135,27 @@ def test_the_turn_passes_to_the_neighbour_on_the_left():
 
 
 def test_figure_variant_a_arch_on_pieces_stacked_three_spans_high_scores_3():
-    t = build(table(4), FIGURE)
+    t = build(table1(4), FIGURE)
     d = placed(given(t, 3, FIGURE_ARCH))
     assert d["arches"] == [3] and d["points"] == 3
     check(t)
 
 
 def test_figure_variant_b_arch_on_columns_four_spans_high_from_the_ground_scores_4():
-    t = build(table(4, {"scoring": "B"}), FIGURE)
+    t = build(table1(4, {"scoring": "B"}), FIGURE)
     d = placed(given(t, 3, FIGURE_ARCH))
     assert d["arches"] == [4] and d["points"] == 4
 
 
 def test_scoring_counts_the_spans_of_the_arch_under_the_new_piece():
-    t = build(table(4), FIGURE[:3])
+    t = build(table1(4), FIGURE[:3])
     # the window on c3 stands two levels up on two windows, with nothing under its opening
     assert t.state["sheet"][-1][2] == 2 and t.state["scores"][1] == 2
 
 
 def test_an_arch_with_a_piece_right_under_its_opening_scores_0_in_variant_a_and_its_level_in_b():
     for variant, points in (("A", 0), ("B", 1)):
-        t = table(2, {"scoring": variant})
+        t = table1(2, {"scoring": variant})
         given(t, 0, "place bridge a1 east level 0")
         given(t, 1, "place bridge d1 east level 0")
         d = placed(given(t, 0, "place bridge c1 east level 1"))  # opening over d1, a foot of #1
@@ -163,7 +163,7 @@ def test_an_arch_with_a_piece_right_under_its_opening_scores_0_in_variant_a_and_
 
 
 def test_the_architect_moves_forward_by_the_points_scored():
-    t = build(table(4), FIGURE)
+    t = build(table1(4), FIGURE)
     given(t, 3, FIGURE_ARCH)
     assert t.state["scores"] == [0, 2, 2, 3]
     assert [(line.seat, line.points) for line in GAME.score_sheet(t.state) if line.points] == [(1, 2), (2, 2), (3, 3)]
@@ -201,7 +201,7 @@ def test_the_winner_has_the_most_points():
 
 
 def test_a_tie_is_broken_by_the_highest_piece_in_the_castle():
-    t = build(table(4), FIGURE)
+    t = build(table1(4), FIGURE)
     t.state["phase"] = "over"
     # seats 1 and 2 both have 2 points; both have a window topping out at level 4
     res = GAME.result(t.state)
@@ -225,7 +225,7 @@ STAIR_STEP = [
 
 
 def test_staircase_offered_on_reaching_exactly_16():
-    t = build(table(2, {"staircase": True}), STAIR_STEP[:2])
+    t = build(table1(2, {"staircase": True}), STAIR_STEP[:2])
     t.state["scores"][0] = 15
     d = placed(given(t, 0, "place bridge a2 east level 1"))  # 1 point: 15 -> 16
     assert d["offer"] and t.state["phase"] == "staircase"
@@ -236,7 +236,7 @@ def test_staircase_offered_on_reaching_exactly_16():
 
 
 def test_staircase_not_offered_when_overshooting_15_plus_2_is_17():
-    t = build(table(4, {"staircase": True}), FIGURE[:2])
+    t = build(table1(4, {"staircase": True}), FIGURE[:2])
     t.state["scores"][1] = 15
     d = placed(given(t, 1, "place window c3 north level 2"))  # 2 points: 15 -> 17
     assert not d["offer"] and t.state["scores"][1] == 17 and t.state["phase"] == "place"
@@ -252,7 +252,7 @@ def test_staircase_not_offered_without_the_option_or_without_moving():
 
 
 def test_staircase_can_be_declined_and_a_late_player_declines():
-    t = build(table(2, {"staircase": True}), STAIR_STEP[:2])
+    t = build(table1(2, {"staircase": True}), STAIR_STEP[:2])
     t.state["scores"][0] = 7
     given(t, 0, "place bridge a2 east level 1")
     assert GAME.timeout(t.state, 0) == {"type": "decline"}
@@ -282,7 +282,7 @@ def test_only_one_staircase_per_player_at_a_time():
 
 
 def test_a_staircase_placed_scores_every_arch_it_forms():
-    t = build(table(2, {"staircase": True}), STAIR_STEP)
+    t = build(table1(2, {"staircase": True}), STAIR_STEP)
     t.state["hands"][0].update(bridge=11, staircase=1)
     d = placed(given(t, 0, "place staircase a2 east level 1"))
     # lower arch one span over b2, upper arch two spans over d2
@@ -292,7 +292,7 @@ def test_a_staircase_placed_scores_every_arch_it_forms():
 
 
 def test_a_staircase_may_stand_with_two_feet_on_the_ground_and_its_high_foot_on_a_piece():
-    t = build(table(2, {"staircase": True}), [(1, "place bridge e1 north level 0")])
+    t = build(table1(2, {"staircase": True}), [(1, "place bridge e1 north level 0")])
     t.state["hands"][0].update(bridge=11, staircase=1)
     d = placed(given(t, 0, "place staircase a2 east"))
     assert d["z"] == 0 and d["on"] == [0] and d["arches"] == [0, 1]
@@ -308,7 +308,7 @@ def test_a_staircase_may_not_leave_its_high_foot_hanging():
 
 
 def test_staircase_made_after_a_scoring_move_can_end_the_game_for_the_next_player():
-    t = build(table(2, {"staircase": True}), STAIR_STEP[:2])
+    t = build(table1(2, {"staircase": True}), STAIR_STEP[:2])
     t.state["scores"][0] = 7
     t.state["hands"][1] = {"bridge": 0, "window": 0, "portal": 0, "balcony": 0, "staircase": 0}
     given(t, 0, "place bridge a2 east level 1")
@@ -332,7 +332,7 @@ def test_penalty_2_per_window_portal_balcony_or_staircase_left_in_hand():
 
 
 def test_penalty_2_per_piece_standing_alone_on_the_ground():
-    t = table(2, {"penalties": True})
+    t = table1(2, {"penalties": True})
     first, other = t.state["turn"], 1 - t.state["turn"]
     t.state["hands"][first] = {"bridge": 3, "window": 0, "portal": 0, "balcony": 0, "staircase": 0}
     t.state["hands"][other] = {"bridge": 2, "window": 0, "portal": 0, "balcony": 0, "staircase": 0}
@@ -430,7 +430,7 @@ def test_catacombs_only_feet_occupy_a_point_an_overhang_may_reach_over_a_red_poi
 
 
 def test_legacy_special_pieces_may_not_be_placed_on_grey_pieces_bridges_may():
-    t = table(3, {"scenario": "legacy"})
+    t = table1(3, {"scenario": "legacy"})
     given(t, 0, "place window a4 north level 0")  # top 2 at a4..a6, beside the grey window c5
     t.state["turn"] = 1
     with pytest.raises(Rejected, match="Legacy of the Ancients a window may not be placed on grey"):
@@ -468,7 +468,7 @@ def test_library_no_piece_on_the_ground_on_the_red_aisle():
 
 
 def test_royal_gates_window_portal_balcony_not_on_grey_pieces():
-    t = table(3, {"scenario": "royal-gates"})
+    t = table1(3, {"scenario": "royal-gates"})
     given(t, 0, "place window a4 north level 0")  # top 2 at a4..a6, beside the grey window c4..c6
     t.state["turn"] = 1
     for kind in ("window", "balcony"):
@@ -478,7 +478,7 @@ def test_royal_gates_window_portal_balcony_not_on_grey_pieces():
 
 
 def test_royal_gates_a_staircase_may_be_placed_on_grey_pieces():
-    t = table(3, {"scenario": "royal-gates", "staircase": True})
+    t = table1(3, {"scenario": "royal-gates", "staircase": True})
     given(t, 0, "place bridge d2 north level 0")
     given(t, 0, "place bridge f2 north level 0")
     t.state["hands"][1].update(bridge=11, staircase=1)

@@ -12,7 +12,7 @@ import pytest
 from games.elven_castle import GAME, rules, standin
 from games.testing import play_with_standins, winners
 
-from .helpers import check, given, table
+from .helpers import check, given, table, table1
 from .test_bots import CONFIGS, options_for
 
 GAMES_PER_COUNT = 20
@@ -74,7 +74,7 @@ FIGURE = [
 
 
 def test_the_stand_in_takes_the_placement_that_scores_most():
-    t = table(4)
+    t = table1(4)
     for seat, text in FIGURE:
         given(t, seat, text)
     t.state["turn"] = 3
@@ -85,7 +85,7 @@ def test_the_stand_in_takes_the_placement_that_scores_most():
 
 
 def test_the_stand_in_opens_no_arch_for_the_next_player_when_nothing_scores():
-    t = table(2)
+    t = table1(2)
     given(t, 0, "place bridge a3 east level 0")
     t.state["turn"] = 1
     # the first placement listed, a1 east, two squares from it, would give the next player an arch
@@ -99,7 +99,7 @@ def test_the_stand_in_opens_no_arch_for_the_next_player_when_nothing_scores():
 
 
 def test_the_stand_in_spoils_an_arch_only_the_next_player_can_use():
-    t = table(2)
+    t = table1(2)
     given(t, 1, "place window a1 north level 0")
     given(t, 1, "place window d1 north level 0")  # two columns three apart: a portal's arch, 2 spans
     t.state["hands"][0] = hand(bridge=10)  # the stand-in holds no portal; the next player does
@@ -123,7 +123,7 @@ OPENING = [
 
 
 def test_the_stand_in_keeps_windows_portals_and_balconies_while_a_bridge_does_as_well():
-    t = table(3)
+    t = table1(3)
     for seat, text in OPENING:
         given(t, seat, text)
     t.state["turn"] = 2
@@ -135,7 +135,7 @@ def test_the_stand_in_keeps_windows_portals_and_balconies_while_a_bridge_does_as
 
 
 def test_the_stand_in_uses_a_portal_where_only_a_portal_scores():
-    t = table(2)
+    t = table1(2)
     given(t, 1, "place window a1 north level 0")
     given(t, 1, "place window d1 north level 0")
     t.state["turn"] = 0
@@ -185,7 +185,7 @@ def test_late_in_the_altar_scenario_the_topmost_piece_is_worth_up_to_the_altars_
 
 def test_the_stand_in_makes_a_staircase_when_it_leads_and_declines_when_behind():
     for other_score, answer in ((0, "staircase"), (20, "decline")):
-        t = table(2, {"staircase": True})
+        t = table1(2, {"staircase": True})
         given(t, 1, "place bridge a1 north level 0")
         given(t, 1, "place bridge c1 north level 0")
         t.state["scores"] = [7, other_score]
