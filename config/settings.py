@@ -185,7 +185,9 @@ if os.environ.get("CACHE_URL"):
     }
 
 # --- mail -----------------------------------------------------------------------------------
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+# Without a mail server: one .eml file per message under EMAIL_FILE_PATH, named by time, recipient
+# and subject (pbem/mail/filebased.py).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "pbem.mail.filebased.EmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
@@ -199,7 +201,21 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 PBEM_MAIL_DOMAIN = os.environ.get("PBEM_MAIL_DOMAIN", "pbem.localhost")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"Master of Seals <seals@{PBEM_MAIL_DOMAIN}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-PBEM_BASE_URL = os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Where the embedded run (scripts/serve.sh) listens, as runserver takes it (host:port or a port);
+# without PBEM_BASE_URL the links point there (a wildcard address as this machine's 127.0.0.1).
+PBEM_LISTEN = os.environ.get("PBEM_LISTEN", "").strip()
+
+
+def _listen_url(listen: str) -> str:
+    host, _, port = listen.rpartition(":")
+    if not port.isdigit():
+        raise ImproperlyConfigured(f"PBEM_LISTEN={listen!r}: give host:port or a port, e.g. 127.0.0.1:8000")
+    return f"http://{'127.0.0.1' if host in ('', '0.0.0.0', '[::]', '::') else host}:{port}"
+
+
+PBEM_BASE_URL = (
+    os.environ.get("PBEM_BASE_URL") or (_listen_url(PBEM_LISTEN) if PBEM_LISTEN else "http://127.0.0.1:8000")
+).rstrip("/")
 # The ESP webhook door is off unless its signing key is set (no default: a published key lets
 # anyone post mail as any player); basic auth (ANYMAIL_WEBHOOK_SECRET, "user:password") is
 # checked too when set. pbem.doors.open_doors says which doors are on, in the log and on /health/.
@@ -261,7 +277,8 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 # Without a broker, tasks run in-process at once: the embedded default.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = False
-CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
+# "localhost": with no host in the URL kombu logs "No hostname was supplied" at every first use.
+CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ACKS_LATE = True
 # Every task has a time limit: soft (SoftTimeLimitExceeded raised in the task) and hard (its

@@ -1,7 +1,21 @@
-from django.http import JsonResponse
+from pathlib import Path
+
+from django.http import FileResponse, JsonResponse
 from django.urls import path, re_path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from pbem.web import api, onetap, views
+
+FAVICON = Path(__file__).parent / "static" / "pbem" / "favicon.ico"
+
+
+@require_safe
+@cache_control(public=True, max_age=7 * 24 * 3600)
+def favicon(request):
+    """Browsers ask every site for /favicon.ico: answered, not logged as a 404 on every page view."""
+    return FileResponse(FAVICON.open("rb"), content_type="image/x-icon")
+
 
 # No app namespace: django-ninja reverses its own "api" namespace from the root.
 
@@ -21,6 +35,7 @@ urlpatterns = [
     path("heads.json", views.heads_feed, name="pbem-heads"),
     path("tap/<str:link>/", onetap.tap, name="pbem-tap"),
     path("health/", views.health_check, name="pbem-health"),
+    path("favicon.ico", favicon, name="pbem-favicon"),
     path("api/", api.urls()),
     # Anything else under /api/ answers in the API's error shape, not with an HTML page.
     re_path(

@@ -5,19 +5,26 @@ scheduler), that the Dockerfile it builds is there, that the database roles are 
 database's superuser or as the owner; that every long-running service has a healthcheck,
 Mailpit is published on 127.0.0.1 only and Redis keeps its append-only file on a volume.
 
-Usage: python scripts/check_compose.py RESOLVED_COMPOSE.yml   (the output of docker-compose config)
+Usage: python scripts/check_compose.py COMPOSE_FILE
+
+COMPOSE_FILE is best the resolved file (`docker-compose config > FILE`, or `docker compose config
+--format json > FILE`); given docker-compose.yml itself, its `${VAR}`, `${VAR:-default}` and
+`${VAR:?message}` are resolved here from the environment and the defaults, a variable with neither
+becoming a placeholder, so its checks hold too. JSON needs only the standard library; YAML needs
+PyYAML (a development dependency: the service's environment has it not, and says so).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
-import yaml
-
+USAGE = "usage: python scripts/check_compose.py COMPOSE_FILE   (best: the output of docker-compose config)"
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -47,19 +54,27 @@ def check_command(service: str, command: list[str], problems: list[str]) -> None
         problems.append(f"{service}: {command[0]} is not installed by requirements.txt")
 
 
+def environment(service: dict) -> dict:
+    """A service's environment as a dict, whether the file writes it as a mapping or a list."""
+    env = service.get("environment") or {}
+    if isinstance(env, list):
+        return dict(item.partition("=")[::2] for item in env)
+    return env
+
+
 def check_roles(services: dict, problems: list[str]) -> None:
     from urllib.parse import urlsplit
 
-    superuser = (services.get("postgres", {}).get("environment") or {}).get("POSTGRES_USER", "postgres")
-    owner_urls = {name: (s.get("environment") or {}).get("DATABASE_OWNER_URL") for name, s in services.items()}
-    owners = {urlsplit(url).username for url in owner_urls.values() if url}
+    superuser = environment(services.get("postgres", {})).get("POSTGRES_USER", "postgres")
+    owner_urls = {name: environment(s).get("DATABASE_OWNER_URL") for name, s in services.items()}
+    owners = {urlsplit(url).username for url in owner_urls.values() if url} - {None}
     if not owner_urls.get("migrate"):
         problems.append("migrate: no DATABASE_OWNER_URL (migrations must run as the owner role)")
     for name, url in owner_urls.items():
         if url and name != "migrate":
             problems.append(f"{name}: has the owner's DATABASE_OWNER_URL (only migrate may)")
     for name, service in services.items():
-        url = (service.get("environment") or {}).get("DATABASE_URL")
+        url = environment(service).get("DATABASE_URL")
         if not url or "build" not in service:
             continue
         user = urlsplit(url).username
@@ -69,11 +84,62 @@ def check_roles(services: dict, problems: list[str]) -> None:
             problems.append(f"{name}: connects as the owner role {user!r} (use the service role)")
 
 
+# Compose's interpolation: $$ (a dollar), ${NAME}, ${NAME:-default}, ${NAME-default},
+# ${NAME:?message}, ${NAME?message}, $NAME.
+VARIABLE = re.compile(
+    r"\$(?:(\$)|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])((?:[^{}]|\{[^{}]*\})*))?\}|([A-Za-z_][A-Za-z0-9_]*))"
+)
+
+
+def interpolate(text: str, env: dict) -> tuple[str, list[str]]:
+    """The compose file with its variables resolved as `docker-compose config` would, from `env`;
+    a variable with no value and no default becomes `NAME-unset` (a placeholder that still parses
+    as a user name or password), and is listed."""
+    placeholders: list[str] = []
+
+    def one(match: re.Match) -> str:
+        dollar, name, op, arg, bare = match.groups()
+        if dollar:
+            return "$"
+        name = name or bare
+        value = env.get(name)
+        if op in (":-", ":?") and not value:
+            value = None
+        if value is not None:
+            return value
+        if op in (":-", "-"):
+            return arg or ""
+        placeholders.append(name)
+        return f"{name}-unset"
+
+    return VARIABLE.sub(one, text), placeholders
+
+
+def load(path: Path) -> dict:
+    """The compose file: JSON with the standard library, YAML with PyYAML."""
+    text = path.read_text()
+    text, placeholders = interpolate(text, dict(os.environ)) if "$" in text else (text, [])
+    if placeholders:
+        print(
+            f"compose: not resolved; unset variables stand in as placeholders: {', '.join(sorted(set(placeholders)))}"
+        )
+    if text.lstrip().startswith("{"):
+        return json.loads(text)
+    try:
+        import yaml
+    except ImportError:
+        raise SystemExit(
+            "check_compose: PyYAML is not installed in this environment (it is a development dependency); "
+            "give the file as JSON (docker compose config --format json > FILE) or install pyyaml"
+        ) from None
+    return yaml.safe_load(text)
+
+
 def main(path: str) -> int:
     import django
 
     django.setup()
-    compose = yaml.safe_load(Path(path).read_text())
+    compose = load(Path(path))
     services = compose["services"]
     problems = [f"missing service {name}" for name in sorted(REQUIRED - set(services))]
     for name, service in services.items():
@@ -101,4 +167,10 @@ def main(path: str) -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        print(USAGE, file=sys.stderr)
+        sys.exit(2)
+    if not Path(sys.argv[1]).is_file():
+        print(f"check_compose: no such file: {sys.argv[1]}\n{USAGE}", file=sys.stderr)
+        sys.exit(2)
     sys.exit(main(sys.argv[1]))

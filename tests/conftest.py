@@ -46,6 +46,22 @@ def _no_seat_token_in_the_log():
     assert not leaked, f"seat tokens reached the log ({kept.name}): {leaked[:5]}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_queue_left_in_the_broker():
+    """The suite's Redis database (PBEM_TEST_REDIS_URL) is left as found: every queue a test made
+    (tests/processes.new_queue) is gone at the end, with kombu's binding tables for it (they have
+    no TTL), and beat's queued `run_deadlines` ticks. What a test left is deleted here, and fails
+    the run: each test drops its own queue."""
+    from tests.processes import QUEUES, drop_queue, queue_keys
+
+    yield
+    left = {name: queue_keys(name) for name in sorted(QUEUES)}
+    left = {name: keys for name, keys in left.items() if keys}
+    for name in left:
+        drop_queue(name)
+    assert not left, f"queues left in the test broker: {left}"
+
+
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     # Neither the state cache nor Django's cache (rate-limit counters) may carry over between

@@ -6,11 +6,42 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
+# The Redis database the suite may use as a broker (CI sets it; each helper has its own).
+REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+# The broker queues this test process made (tests/conftest.py checks at the end that none is left).
+QUEUES: set[str] = set()
+
+
+def new_queue(kind: str) -> str:
+    """A Celery queue of a test's own (a worker of the test consumes only it); the test drops it
+    with drop_queue when done."""
+    name = f"pbem-{kind}-test-{uuid.uuid4().hex[:8]}"
+    QUEUES.add(name)
+    return name
+
+
+def queue_keys(name: str) -> list[bytes]:
+    """The Redis keys of a queue: its messages (a list, one per priority), and kombu's binding
+    tables for it, which have no TTL (`_kombu.binding.NAME`, `_kombu.binding_permanent.NAME`)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    return list(client.scan_iter(match=f"*{name}*", count=1000))  # the name's uuid is the test's own
+
+
+def drop_queue(name: str) -> None:
+    """Deletes what is left of the queue (beat's `run_deadlines` ticks nobody ran) and its bindings."""
+    import redis
+
+    keys = queue_keys(name)
+    if keys:
+        redis.Redis.from_url(REDIS_URL).delete(*keys)
 
 
 def database_url() -> str:

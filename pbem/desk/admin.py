@@ -623,6 +623,16 @@ class GameForm(forms.ModelForm):
         return masters
 
 
+def masters_hint(anyone: bool) -> str:
+    """The masters picker's help: who can be chosen, and how someone comes to be."""
+    where = (
+        f"Listed here: active staff users in the group “{permissions.MASTER_GROUP}”. To add one: "
+        "Users → the user → tick “Staff status” and choose that group under Groups. Superusers see "
+        "every game without being listed."
+    )
+    return where if anyone else f"Nobody can be chosen yet. {where}"
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameForm
@@ -725,6 +735,7 @@ class GameAdmin(admin.ModelAdmin):
         if db_field.name == "masters":
             group = permissions.master_group()
             kwargs["queryset"] = get_user_model().objects.filter(groups=group, is_staff=True, is_active=True)
+            kwargs["help_text"] = masters_hint(kwargs["queryset"].exists())
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
@@ -874,3 +885,68 @@ class GameAdmin(admin.ModelAdmin):
             "admin/pbem/game/verify.html",
             self._context(request, game, f"Verification: {game}", report=report, draws=draws, spec=get_game(game.kind)),
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# The timers' schedule (Celery beat's tables): shown to superusers, never edited here
+# ---------------------------------------------------------------------------------------------
+
+TIMERS_SENTENCE = (
+    "The service's timers, as Celery beat runs them (deadlines, the outbox and inbound sweeps, "
+    "digests, the IMAP poll, pruning, the heads feed). Beat writes them here from the settings "
+    "(CELERY_BEAT_SCHEDULE, the PBEM_*_EVERY variables) each time it starts: to change one, change "
+    "the setting and restart beat. Shown, not edited: a row changed here would stop or skew a timer."
+)
+
+
+class TimersReadOnly:
+    """Celery beat's own admin for one of its tables, for superusers only and read-only: no add,
+    change, delete or action (its "run" and "disable" actions included)."""
+
+    actions = None
+
+    def _superuser(self, request) -> bool:
+        return bool(request.user.is_active and request.user.is_staff and request.user.is_superuser)
+
+    def has_module_permission(self, request):
+        return self._superuser(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._superuser(request)
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {**(extra_context or {}), "subtitle": TIMERS_SENTENCE})
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        extra = {**(extra_context or {}), "subtitle": TIMERS_SENTENCE}
+        return super().changeform_view(request, object_id, form_url, extra)
+
+
+def _timers_read_only() -> None:
+    import django_celery_beat.admin  # noqa: F401 - registers beat's admins first, whatever the app order
+    from django_celery_beat import models as beat
+
+    for model in (
+        beat.PeriodicTask,
+        beat.IntervalSchedule,
+        beat.CrontabSchedule,
+        beat.SolarSchedule,
+        beat.ClockedSchedule,
+    ):
+        if not admin.site.is_registered(model):
+            continue
+        original = type(admin.site._registry[model])
+        admin.site.unregister(model)
+        admin.site.register(model, type(f"ReadOnly{original.__name__}", (TimersReadOnly, original), {}))
+
+
+_timers_read_only()

@@ -6,9 +6,11 @@ events, each shown with its reason in the round it was made. Running totals foll
 The standings rank the scores the platform records (the game's `summary` scores plus the
 corrections) with the game's own tie-breakers (`Result.tiebreak`, via `games.base.rank`).
 
-A seat whose player was replaced keeps the points of each player apart: a row belongs to the
-player who held the seat in its round (the replacement's own round and later: the newcomer), the
-header names both, and the standings say how much each of them scored.
+A seat whose player was replaced keeps the points of each player apart: each point goes to the
+player who made the move that scored it (the seat's last move of that round; a correction, to
+whoever held the seat when it was made; a round without a move of the seat, to whoever held it
+then), so a round the old player finished before the replacement stays theirs, as the
+newcomer's welcome mail says. The header names both, and the standings say how much each scored.
 
 Nothing here writes: a sheet is recomputed from the events each time it is shown or exported.
 """
@@ -106,9 +108,14 @@ def build(game: Game) -> Sheet:
         placed.append(((row.round, 1, seq), row))
     rows = [row for _key, row in sorted(placed, key=lambda item: item[0])]
     holders = _holders_by_round(game, spec, players, names)
+    seated = selectors.occupancy(game.pk)
+    movers = _movers(game, spec, seated) if any(len(h) > 1 for h in holders) else {}
     for row in rows:
         # Named only on a seat that changed hands ("" elsewhere: the header says who it is).
-        row.players = [_holder(holders[seat], row.round) if len(holders[seat]) > 1 else "" for seat in range(players)]
+        row.players = [
+            _credited(row, seat, holders[seat], movers, seated) if len(holders[seat]) > 1 else ""
+            for seat in range(players)
+        ]
     standin_rounds = _standin_rounds(game, spec, players)
     for row in rows:
         row.standin = [row.round in standin_rounds[seat] for seat in range(players)]
@@ -197,6 +204,47 @@ def _rounds_at(game: Game, spec, seqs: set[int]) -> dict[int, int]:
     return out
 
 
+def _movers(game: Game, spec, seated) -> dict[tuple[int, int], str]:
+    """(seat, round) -> who held the seat at its last move of that round (a player's or the
+    stand-in's for them), for seats that changed hands."""
+    changed = {seat for seat, spans in enumerate(seated.spans) if len(spans) > 1}
+    moves = dict(
+        Event.objects.filter(game_id=game.pk, actor_seat__in=changed)
+        .exclude(type__startswith="pbem.")
+        .values_list("seq", "actor_seat")
+    )
+    out: dict[tuple[int, int], str] = {}
+    for seq, round_ in sorted(_rounds_before(game, spec, set(moves)).items()):
+        seat = moves[seq]
+        if seat is None:
+            continue
+        out[(seat, round_)] = next(name for first, name in reversed(seated.spans[seat]) if first <= seq)
+    return out
+
+
+def _credited(row: Row, seat: int, spans: list[tuple[int, str]], movers: dict, seated) -> str:
+    if row.kind == "correction" and row.seq is not None:
+        return next(name for first, name in reversed(seated.spans[seat]) if first <= row.seq)
+    return movers.get((seat, row.round)) or _holder(spans, row.round)
+
+
+def _rounds_before(game: Game, spec, seqs: set[int]) -> dict[int, int]:
+    """The game's round just before each event of `seqs` (the round a move was made in, even the
+    move that ends it), in one replay of the log."""
+    if not seqs:
+        return {}
+    undone = eventlog.undone_seqs(game.pk)
+    state, out = eventlog.new_state(), {}
+    rows = Event.objects.filter(game_id=game.pk, seq__lte=max(seqs)).order_by("seq").values_list(*eventlog.EVENT_FIELDS)
+    for seq, etype, payload, public, visible_to, reveals, schema in rows.iterator(chunk_size=500):
+        if seq in seqs and seq not in undone and state["game"] is not None:
+            out[seq] = int(spec.summary(state["game"]).get("round") or 0)
+        if seq not in undone:
+            payload = eventlog.upcast(spec, etype, payload, schema)
+            state = eventlog.apply(spec, state, etype, payload, visible_to, public, reveals, seq)
+    return out
+
+
 def _holder(spans: list[tuple[int, str]], round_: int) -> str:
     return next((name for first, name in reversed(spans) if first <= round_), spans[0][1])
 
@@ -204,7 +252,7 @@ def _holder(spans: list[tuple[int, str]], round_: int) -> str:
 def _header(spans: list[tuple[int, str]]) -> str:
     if len(spans) == 1:
         return spans[0][1]
-    later = ", then ".join(f"{name} (from round {first})" for first, name in spans[1:])
+    later = ", then ".join(f"{name} (took the seat in round {first})" for first, name in spans[1:])
     return f"{spans[0][1]}, then {later}"
 
 

@@ -266,6 +266,9 @@ class GameCreateIn(Schema):
     options: dict[Text, Text | int | bool] = Field(default_factory=dict)
     title: Text = Field("", max_length=200)
     deadline_hours: int = Field(48, ge=1, le=24 * 60)
+    deadline_minutes: int | None = Field(
+        None, ge=1, le=24 * 60 * 60, description="the deadline in minutes instead of hours (e.g. 5, to watch one pass)"
+    )
     notices: Literal["every", "digest", "none"] = "every"
     absence: Literal["standin", "minimal", "master"] = Field(
         "standin",
@@ -583,7 +586,9 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
             players,
             dict(payload.options),
             title=payload.title.strip(),
-            deadline_seconds=payload.deadline_hours * 3600,
+            deadline_seconds=payload.deadline_minutes * 60
+            if payload.deadline_minutes
+            else payload.deadline_hours * 3600,
             invited=True,
             notices=payload.notices,
             absence=payload.absence,

@@ -85,6 +85,11 @@ def parse_invitees(text: str) -> list[PlayerSpec]:
     return players
 
 
+def deadline_seconds(hours: int | None, minutes: int | None) -> int:
+    """The deadline a form or the API gave, in seconds: minutes when given, else hours."""
+    return minutes * 60 if minutes else (hours or 48) * 3600
+
+
 class NewGameForm(ShowsHiddenErrors):
     title = forms.CharField(max_length=200, required=False, help_text="optional; the game's name by default")
     invitees = forms.CharField(
@@ -98,6 +103,13 @@ class NewGameForm(ShowsHiddenErrors):
         initial=48,
         label="Deadline (hours)",
         help_text="how long each player has for a move",
+    )
+    deadline_minutes = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 60 * 60,
+        required=False,
+        label="or in minutes",
+        help_text="instead of hours, e.g. 5 to watch a deadline pass",
     )
     notices = forms.ChoiceField(
         choices=NoticePreference.choices,

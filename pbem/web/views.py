@@ -42,7 +42,16 @@ from pbem.play import addressing, choosing, selectors, services
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
-from pbem.web.forms import CommandForm, HeadForm, KindForm, NewGameForm, PracticeForm, SayForm, new_submission_key
+from pbem.web.forms import (
+    CommandForm,
+    HeadForm,
+    KindForm,
+    NewGameForm,
+    PracticeForm,
+    SayForm,
+    deadline_seconds,
+    new_submission_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +227,9 @@ def new_game(request):
                 form.cleaned_data["invitees"],
                 form.game_options(),
                 title=form.cleaned_data["title"].strip(),
-                deadline_seconds=form.cleaned_data["deadline_hours"] * 3600,
+                deadline_seconds=deadline_seconds(
+                    form.cleaned_data["deadline_hours"], form.cleaned_data["deadline_minutes"]
+                ),
                 invited=True,
                 notices=form.cleaned_data["notices"],
                 absence=form.cleaned_data["absence"],

@@ -272,6 +272,44 @@ def test_masters_choices_offer_only_members_of_the_group(client, root, master, s
     assert list(form.fields["masters"].queryset) == [master]
 
 
+def test_an_empty_masters_picker_says_how_someone_becomes_a_master_of_seals(client, root, new_game, staff_only):
+    """A superuser with nobody in the group saw an empty picker and no word why."""
+    game = new_game(2)
+    client.force_login(root)
+    page = client.get(reverse("admin:pbem_game_change", args=[game.pk])).content.decode()
+    assert "Nobody can be chosen yet." in page
+    assert "in the group “Master of Seals”" in page and "Staff status" in page
+
+
+def test_the_timers_schedule_is_shown_read_only_to_superusers_with_what_it_is(client, root, master):
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    every = IntervalSchedule.objects.create(every=60, period="seconds")
+    task = PeriodicTask.objects.create(name="pbem-deadlines", task="pbem.tasks.run_deadlines", interval=every)
+    client.force_login(root)
+    listing = client.get(reverse("admin:django_celery_beat_periodictask_changelist"))
+    assert listing.status_code == 200
+    assert "Beat writes them here from the settings" in listing.content.decode()
+    assert not listing.context["cl"].model_admin.get_actions(listing.wsgi_request)  # no run, no disable
+    change = reverse("admin:django_celery_beat_periodictask_change", args=[task.pk])
+    shown = client.get(change)
+    assert shown.status_code == 200 and "Beat writes them here" in shown.content.decode()
+    assert client.post(change, {"name": "x", "task": "x", "enabled": ""}).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:django_celery_beat_periodictask_delete", args=[task.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+    assert client.get(reverse("admin:django_celery_beat_intervalschedule_add")).status_code == 403
+    assert (
+        PeriodicTask.objects.get(pk=task.pk).enabled and PeriodicTask.objects.get(pk=task.pk).name == "pbem-deadlines"
+    )
+    client.force_login(master)  # a Master of Seals has no business with the service's timers
+    assert client.get(reverse("admin:django_celery_beat_periodictask_changelist")).status_code == 403
+    assert "Periodic tasks" not in client.get(reverse("admin:index")).content.decode()
+
+
 def test_the_autocomplete_endpoint_offers_no_foreign_game(client, master, game, foreign_game):
     client.force_login(master)
     response = client.get(

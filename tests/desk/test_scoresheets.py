@@ -177,3 +177,48 @@ def test_an_abandoned_game_has_provisional_standings(new_game):
     sheet = scoresheets.build(game)
     assert not sheet.final and sheet.rows == [] and sheet.totals == [0, 0]
     assert "Standings so far (provisional)" in scoresheets.to_csv(sheet)
+
+
+def test_after_a_mid_round_replacement_each_point_goes_to_the_player_who_scored_it(new_game):
+    """Bob is replaced by Bert in round 2, after Bob's bid there and a correction in his favour:
+    the correction stays Bob's (the sheet credited the whole round to Bert), the claim Bert makes
+    is Bert's, and the header, the standings and Bert's welcome mail say the same."""
+    from pbem.mail import outbound
+    from pbem.models import Notice
+    from pbem.play import selectors
+
+    game = new_game(2)  # Alice and Bob, Dice Duel
+    hands = lambda: eventlog.load(game).state["game"]["hands"]  # noqa: E731
+    services.submit(game.pk, 0, f"play {min(hands()[0])}")
+    services.submit(game.pk, 1, f"play {max(hands()[1])}")
+    state = eventlog.load(game).state["game"]
+    if state["phase"] == "claim":
+        services.submit(game.pk, state["winner"], "take")
+    assert eventlog.load(game).state["game"]["round"] == 2
+    # Round 2: Bob bids his highest card and is credited 5 by the desk, then leaves mid-round.
+    services.submit(game.pk, 1, f"play {max(hands()[1])}")
+    desk.correct_score(game.pk, 1, 5, ADMIN, "a point Bob earned")
+    desk.replace_player(game.pk, 1, "Bert", "bert@example.org", ADMIN, "Bob moved away")
+    services.submit(game.pk, 0, f"play {min(hands()[0])}")
+    state = eventlog.load(game).state["game"]
+    claimed_by = state["winner"]
+    if state["phase"] == "claim":
+        services.submit(game.pk, claimed_by, "take")  # Bert, if Bob's card won: Bert's own move
+
+    sheet = scoresheets.build(game)
+    assert sheet.names[1] == "Bob, then Bert (took the seat in round 2)"
+    correction = next(row for row in sheet.rows if row.kind == "correction")
+    assert correction.round == 2 and correction.players[1] == "Bob"
+    round_two = [row for row in sheet.rows if row.kind == "game" and row.round == 2 and row.points[1] is not None]
+    if claimed_by == 1:
+        assert [row.players[1] for row in round_two] == ["Bert"]  # Bert made the claim that scored
+    assert all(row.players[1] == "Bob" for row in sheet.rows if row.round < 2)
+    standing = next(s for s in sheet.standings if s.seat == 1)
+    by_player = dict(standing.by_player)
+    assert by_player["Bob"] == 5 + sum(row.points[1] or 0 for row in sheet.rows if row.kind == "game" and row.round < 2)
+    assert sum(by_player.values()) == standing.score
+    welcome = Notice.objects.get(game=game, kind="welcome")
+    text = " ".join(outbound.render(welcome).text.split())
+    assert "you take over Bob's seat" in text and ", round 2" in text
+    assert "What was played before you stays Bob's in the history and on the score sheet" in text
+    assert selectors.occupancy(game.pk).spans[1][1][1] == "Bert"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
+from pbem.doors.handoff import smtp_data
 from pbem.management.commands.smtpd import make_controller
 from pbem.models import InboundMessage
 from tests.conftest import requires_postgres
@@ -23,6 +24,14 @@ MAIL = (
     b"From: alice@example.org\r\nTo: play@pbem.localhost\r\nMessage-ID: <handoff-1@example.org>\r\n"
     b"Subject: board\r\n\r\nboard\r\n"
 )
+
+# A reply as Postfix's pipe hands it over: LF line ends, well over 1 kB (it quotes its notice),
+# lines that begin with a dot, and no newline after its last line.
+QUOTED = "".join(f"> Round {n}: Alice played a 4, Bob a 2; the pot is {n * 3} gold.\n" for n in range(1, 60))
+LF_MAIL = (
+    "From: alice@example.org\nTo: play@pbem.localhost\nMessage-ID: <handoff-lf@example.org>\n"
+    "Subject: Re: your turn\n\nplay 4\n.\n..two dots\n.hidden\n\nOn Monday the service wrote:\n" + QUOTED + "-- \nAlice"
+).encode()
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
@@ -75,20 +84,52 @@ def test_the_pipe_hands_the_message_to_the_listener_and_exits_0(listener):
     assert b"Subject: board" in bytes(stored.raw)
 
 
+@pytest.mark.parametrize(
+    ("raw", "wire"),
+    [
+        (b"A: 1\n\nbody\n", b"A: 1\r\n\r\nbody\r\n.\r\n"),
+        (b"A: 1\r\n\r\nbody\r\n", b"A: 1\r\n\r\nbody\r\n.\r\n"),
+        (b"A: 1\r\rbody", b"A: 1\r\n\r\nbody\r\n.\r\n"),
+        (b"A: 1\n\n.\n..x\n.y", b"A: 1\r\n\r\n..\r\n...x\r\n..y\r\n.\r\n"),
+        (b".first\r\nnot.a.dot.line\n", b"..first\r\nnot.a.dot.line\r\n.\r\n"),
+    ],
+    ids=["LF", "CRLF", "bare CR, no final newline", "dot lines, no final newline", "dot at the start"],
+)
+def test_the_data_sent_has_crlf_line_ends_doubled_dots_and_an_ended_last_line(raw, wire):
+    assert smtp_data(raw) == wire
+
+
+def test_a_reply_with_lf_line_ends_as_postfix_pipes_it_is_taken_by_the_listener(listener):
+    assert len(LF_MAIL) > 3000 and b"\r" not in LF_MAIL
+    done = pipe(LF_MAIL, listener)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"Line too long" not in done.stderr
+    stored = InboundMessage.objects.get(message_id="<handoff-lf@example.org>")
+    assert stored.channel == "smtp"  # the listener's, not the slow way's "pipe"
+    # The same message, line for line (the listener undoes the dot-stuffing): CRLF, last line ended.
+    assert bytes(stored.raw) == LF_MAIL.replace(b"\n", b"\r\n") + b"\r\n"
+
+
 def test_a_message_handed_over_twice_is_stored_once(listener):
     assert pipe(MAIL, listener).returncode == 0
     assert pipe(MAIL, listener).returncode == 0
     assert InboundMessage.objects.filter(message_id="<handoff-1@example.org>").count() == 1
 
 
-def test_the_handoff_loads_no_django():
-    code = (
-        f"import runpy, sys; runpy.run_path({str(HANDOFF)!r}); "
-        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('django', 'pbem', 'celery', 'psycopg')))"
+def test_the_handoff_loads_no_django_nor_anything_slow_to_import():
+    """Its start is the door's cost: smtplib (with email and ssl) took 0.16-0.2 s of it under load.
+    Run as the pipe runs it (here with no message: it answers 65), listing what it imports."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", str(HANDOFF), "--recipient", "play@pbem.localhost"],
+        input=b"",
+        capture_output=True,
+        timeout=60,
     )
-    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert done.returncode == 65
+    imported = {line.rpartition("|")[2].strip() for line in done.stderr.decode().splitlines() if "|" in line}
+    assert "socket" in imported  # the listing works
+    slow = ("django", "pbem", "celery", "psycopg", "smtplib", "ssl", "email", "re", "subprocess")
+    assert sorted(name for name in imported if name.split(".")[0] in slow) == []
 
 
 def test_a_listener_that_cannot_store_now_makes_the_pipe_exit_75():
@@ -133,3 +174,41 @@ def test_a_recipient_the_listener_refuses_is_stored_the_pipes_own_way(listener):
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     stored = InboundMessage.objects.get(message_id="<handoff-1@example.org>")
     assert stored.channel == "pipe" and stored.envelope_to == ["someone@elsewhere.example"]
+
+
+def test_a_recipient_with_a_line_break_is_not_written_into_an_smtp_command(listener):
+    done = pipe(MAIL, listener, "--recipient", "play@pbem.localhost>\r\nRSET\r\nRCPT TO:<x@pbem.localhost")
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert InboundMessage.objects.get(message_id="<handoff-1@example.org>").channel == "pipe"  # the slow way
+
+
+class Chatty:
+    """A listener stand-in whose EHLO answer runs to many lines, as real servers' do."""
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        session.host_name = hostname
+        return [*responses[:-1], *(f"250-X-EXTENSION-{n}" for n in range(200)), responses[-1]]
+
+    async def handle_DATA(self, server, session, envelope):
+        self.content = envelope.content
+        return "250 2.0.0 Message accepted\r\n"[:-2]
+
+
+def test_the_handoff_reads_replies_of_many_lines():
+    handler = Chatty()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        done = pipe(LF_MAIL, controller.port)
+    finally:
+        controller.stop()
+    assert done.returncode == 0, done.stderr.decode()
+    assert handler.content == LF_MAIL.replace(b"\n", b"\r\n") + b"\r\n"
+
+
+def test_anything_unexpected_in_the_handoff_answers_75_so_the_mta_retries_and_never_bounces():
+    """scripts/pbem-pipe execs the handoff (no `timeout` around it): its status goes to Postfix as
+    it is, and a traceback's 1 would bounce the player's reply."""
+    done = pipe(MAIL, free_port(), PBEM_INBOUND_HARD_LIMIT="lots")
+    assert done.returncode == 75, done.stderr.decode()
+    assert b"the handoff failed (ValueError" in done.stderr

@@ -1,7 +1,8 @@
 """A private Postfix and a private Dovecot on spare ports of 127.0.0.1, each with its own config
 and queue folders (so two test runs, or other people's, never meet), configured as
 docs/mail-operations.md tells an operator. Both need root and Debian's packages (`.ci/run`
-installs postfix and dovecot-imapd); the tests skip with the reason where they are missing."""
+installs postfix and dovecot-imapd); the tests skip with the reason where they are missing.
+Standard library only (bench/postfix_pipe.py runs the same Postfix)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from .conftest import free_port
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPE_USER = "nobody"  # Postfix's pipe refuses root; any unprivileged user that can read the code
@@ -49,27 +55,102 @@ def python_for(user: str) -> dict:
     raise RuntimeError(f"{user} can run neither {venv_python} nor {system} with the venv's packages")
 
 
+# The services a Postfix needs to take mail over SMTP on one port and pipe it into the service:
+# this instance's whole master.cf, written here, never the host's (whose services would listen on
+# the host's ports, as a copy with only port 25 turned off did, taking another Postfix's port).
+# No service runs chrooted (chroot `n`): nothing is copied into the queue folder.
+MASTER_CF = """\
+{port}    inet  n - n - - smtpd
+pickup    unix  n - n 60 1 pickup
+cleanup   unix  n - n - 0 cleanup
+qmgr      unix  n - n 300 1 qmgr
+rewrite   unix  - - n - - trivial-rewrite
+bounce    unix  - - n - 0 bounce
+defer     unix  - - n - 0 bounce
+trace     unix  - - n - 0 bounce
+verify    unix  - - n - 1 verify
+flush     unix  n - n 1000? 0 flush
+proxymap  unix  - - n - - proxymap
+showq     unix  n - n - - showq
+error     unix  - - n - - error
+retry     unix  - - n - - error
+discard   unix  - - n - - discard
+anvil     unix  - - n - 1 anvil
+scache    unix  - - n - 1 scache
+postlog   unix-dgram n - n - 1 postlogd
+"""
+GUIDE = ROOT / "docs" / "mail-operations.md"
+
+
+def guide_postfix_commands() -> list[list[str]]:
+    """The `postconf` commands of the guide's Postfix block (docs/mail-operations.md, section 2),
+    as argument lists: the tests run these, so the guide cannot drift from what is tested."""
+    import shlex
+
+    text = GUIDE.read_text()
+    section = text[text.index("## 2. Postfix") : text.index("## 3.")]
+    block = section[section.index("```sh\npostconf") + 6 :]
+    block = block[: block.index("```")].replace("\\\n", " ")
+    commands = [shlex.split(line) for line in block.splitlines() if line.startswith("postconf ")]
+    if len(commands) < 3:
+        raise RuntimeError(f"the guide's Postfix block has changed shape: {block!r}")
+    return commands
+
+
+def as_here(argument: str, domain: str, folder: Path, env_file: Path, user: str) -> str:
+    """One argument of a guide command, for a private instance: its domain, folders and user."""
+    return (
+        argument.replace("pbem.example.org", domain)
+        .replace("mx.example.org", "mx.pbem-test.localdomain")
+        .replace("/etc/postfix/transport", str(folder / "conf" / "transport"))
+        .replace("/var/log/postfix.log", str(folder / "maillog"))
+        .replace("maillog_file_prefixes = /var/log", f"maillog_file_prefixes = {folder}")
+        .replace("user=pbem ", f"user={user} ")
+        .replace("argv=/srv/pbem/scripts/pbem-pipe", f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file}")
+    )
+
+
+def wait_until_listening(port: int, what: str, log: Path, timeout: float = 30) -> None:
+    """Returns once something answers on 127.0.0.1:`port`, or fails with `log`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on port {port}:\n{log.read_text() if log.exists() else ''}")
+
+
 class Postfix:
     """Postfix with the pipe transport of docs/mail-operations.md: mail to `domain` goes through
-    scripts/pbem-pipe into the service; nothing leaves (default_transport is an error)."""
+    scripts/pbem-pipe into the service; nothing leaves (default_transport is an error).
+
+    Everything is its own: a config folder with a main.cf and a master.cf written here, a queue
+    folder and a data folder beside it (not inside: Postfix wants its config tree owned by root
+    and its queue by its mail owner), one spare port on 127.0.0.1, and a log file. Nothing under
+    /etc/postfix or /var/spool/postfix is read or written, and no port but its own is taken."""
 
     def __init__(self, domain: str, env_file: Path, recipient_limit: bool = True):
-        self.dir = Path(tempfile.mkdtemp(prefix="pbem-postfix-"))
-        self.dir.chmod(0o755)
+        self.base = Path(tempfile.mkdtemp(prefix="pbem-postfix-"))
+        self.base.chmod(0o755)
+        self.dir = self.base / "conf"
+        self.queue = self.base / "queue"
         self.port = free_port()
-        self.log = self.dir / "maillog"
-        (self.dir / "queue").mkdir()
-        (self.dir / "data").mkdir()
-        shutil.chown(self.dir / "data", "postfix")
+        self.log = self.base / "maillog"  # where the guide's maillog_file goes, here
+        for folder in (self.dir, self.queue, self.base / "data"):
+            folder.mkdir(mode=0o755)
+        shutil.chown(self.base / "data", "postfix")
         (self.dir / "transport").write_text(f"{domain} pbem:\n")
+        # What only a private test instance needs (its folders, 127.0.0.1 alone, no local
+        # delivery, nothing sent out); the rest is the guide's own commands, run below.
         (self.dir / "main.cf").write_text(
             "\n".join(
                 [
                     "compatibility_level = 3.6",
-                    f"queue_directory = {self.dir / 'queue'}",
-                    f"data_directory = {self.dir / 'data'}",
+                    f"queue_directory = {self.queue}",
+                    f"data_directory = {self.base / 'data'}",
                     "mail_owner = postfix",
-                    "myhostname = mx.pbem-test.localdomain",
                     "inet_interfaces = 127.0.0.1",
                     "inet_protocols = ipv4",
                     "mydestination =",
@@ -77,43 +158,38 @@ class Postfix:
                     "local_recipient_maps =",
                     "alias_maps =",
                     "alias_database =",
-                    f"relay_domains = {domain}",
-                    f"transport_maps = hash:{self.dir / 'transport'}",
-                    "recipient_delimiter = +",
-                    "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination",
                     "default_transport = error:this test instance sends no mail out",
-                    f"maillog_file_prefixes = {self.dir}",
-                    f"maillog_file = {self.log}",
-                    # What the guide's main.cf says: one recipient per delivery, a bounded run.
-                    *(["pbem_destination_recipient_limit = 1"] if recipient_limit else []),
-                    "pbem_time_limit = 120s",
                     "",
                 ]
             )
         )
-        shutil.copy("/etc/postfix/master.cf", self.dir / "master.cf")
-        self.postconf("-M#", "smtp/inet")
-        self.postconf("-Me", f"{self.port}/inet = {self.port} inet n - n - - smtpd")
-        self.postconf("-Me", "postlog/unix-dgram = postlog unix-dgram n - n - 1 postlogd")
-        self.postconf(
-            "-Me",
-            f"pbem/unix = pbem unix - n n - - pipe flags=R user={PIPE_USER} "
-            f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file} "
-            "--recipient ${original_recipient}",
-        )
-        self.postconf("-F", "*/*/chroot = n")
+        (self.dir / "master.cf").write_text(MASTER_CF.format(port=self.port))
+        for command in guide_postfix_commands():
+            here = [as_here(argument, domain, self.base, env_file, PIPE_USER) for argument in command]
+            if not recipient_limit:
+                here = [a for a in here if not a.startswith("pbem_destination_recipient_limit")]
+            self.postconf(*here[1:])
+        (self.dir / "transport").write_text(f"{domain} pbem:\n")
         subprocess.run(["postmap", "-c", str(self.dir), str(self.dir / "transport")], check=True, timeout=60)
 
     def postconf(self, *args: str) -> None:
         subprocess.run(["postconf", "-c", str(self.dir), *args], check=True, timeout=60, capture_output=True)
 
     def start(self) -> Postfix:
-        subprocess.run(["postfix", "-c", str(self.dir), "start"], check=True, timeout=60, capture_output=True)
+        done = subprocess.run(["postfix", "-c", str(self.dir), "start"], timeout=60, capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"postfix start: {done.stderr}\n{self.log.read_text() if self.log.exists() else ''}")
+        wait_until_listening(self.port, "Postfix", self.log)
         return self
 
     def stop(self) -> None:
         subprocess.run(["postfix", "-c", str(self.dir), "stop"], timeout=60, capture_output=True)
-        shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def warnings(self) -> list[str]:
+        """The log's warning and fatal lines (a config Postfix finds wrong, a folder it distrusts)."""
+        text = self.log.read_text() if self.log.exists() else ""
+        return [line for line in text.splitlines() if " warning: " in line or " fatal: " in line]
 
     def wait_for_log(self, text: str, count: int = 1, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
@@ -184,14 +260,8 @@ service anvil {{
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 1).close()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError((self.dir / "dovecot.log").read_text())
+        wait_until_listening(self.port, "Dovecot", self.dir / "dovecot.log")
+        return self
 
     def stop(self) -> None:
         subprocess.run(["doveadm", "-c", str(self.conf), "stop"], timeout=60, capture_output=True)

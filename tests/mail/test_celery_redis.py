@@ -12,7 +12,6 @@ import os
 import socket
 import subprocess
 import time
-import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -27,13 +26,13 @@ from pbem.mail import outbound
 from pbem.models import InboundMessage, Notice
 from pbem.play import services
 from tests.conftest import CAST
-from tests.processes import celery_worker_command
+from tests.processes import REDIS_URL, celery_worker_command, drop_queue, new_queue
+from tests.waiting import wait_until
 
 from .conftest import free_port, hand
 from .replies import reply
 from .test_round_trip import notice_to
 
-REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -60,19 +59,10 @@ def use_broker(url: str) -> None:
     celery_app.amqp._producer_pool = None
 
 
-def wait_until(check, timeout: float = 40.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.fixture
 def worker(settings, smtp_sink, tmp_path):
     """`celery worker` in its own process, on a queue of its own, on the test database."""
-    queue = f"pbem-mail-test-{uuid.uuid4().hex[:8]}"
+    queue = new_queue("mail")
     db = connection.settings_dict
     env = dict(
         os.environ,
@@ -113,6 +103,7 @@ def worker(settings, smtp_sink, tmp_path):
             task_always_eager=saved["task_always_eager"], task_default_queue=saved["task_default_queue"]
         )
         use_broker(saved["broker_url"])
+        drop_queue(queue)
 
 
 def sent_message_ids(sink) -> list[str]:

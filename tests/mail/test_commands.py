@@ -46,3 +46,45 @@ def test_empty_input_is_an_error_the_mta_bounces(db, monkeypatch):
         call_command("receive_email")
     assert error.value.returncode == 65  # EX_DATAERR: bounced, not retried
     assert InboundMessage.objects.count() == 0
+
+
+def test_receive_email_says_what_it_stored_without_the_seat_token(db, monkeypatch, capsys):
+    """It printed nothing on success: an operator trying the door could not tell it worked."""
+    stdin(monkeypatch, RAW)
+    call_command("receive_email", "--recipient", "play+1-1-aaaaaaaaaaaaaaaa@pbem.localhost")
+    message = InboundMessage.objects.get()
+    out = capsys.readouterr().out
+    assert out.startswith(f"Stored inbound message #{message.pk} from alice@example.org ({len(RAW)} bytes, <a@b>); ")
+    assert "aaaaaaaaaaaaaaaa" not in out
+    stdin(monkeypatch, RAW)
+    call_command("receive_email")
+    assert (
+        capsys.readouterr().out.strip()
+        == f"Already stored as inbound message #{message.pk} (<a@b>): a repeat, nothing done."
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "seconds", "error"),
+    [
+        (["--deadline-minutes", "5"], 300, ""),
+        (["--deadline-hours", "2"], 7200, ""),
+        (["--deadline-hours", "0"], None, "--deadline-hours must be at least 1, not 0"),
+        (["--deadline-minutes", "-3"], None, "--deadline-minutes must be at least 1, not -3"),
+        (["--deadline-minutes", "soon"], None, "invalid int value: 'soon'"),
+        (["--deadline-minutes", "5", "--deadline-hours", "1"], None, "not allowed with argument"),
+    ],
+)
+def test_create_game_takes_a_deadline_in_minutes_and_refuses_zero_and_nonsense(db, settings, args, seconds, error):
+    """`--deadline-hours 0` silently became 48 hours, and nothing under an hour could be set."""
+    from pbem.models import Game
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    players = ["--player", "Alice:alice@example.org", "--player", "Bob:bob@example.org"]
+    if seconds:
+        call_command("create_game", "diceduel", *players, *args)
+        assert Game.objects.get().deadline_seconds == seconds
+    else:
+        with pytest.raises(CommandError, match=error):
+            call_command("create_game", "diceduel", *players, *args)
+        assert Game.objects.count() == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import smtplib
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -19,11 +20,12 @@ from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.db import connection
 
+from pbem.management.commands.smtpd import make_controller
 from pbem.models import Event, InboundMessage
 from pbem.play import services
 from tests.conftest import CAST, requires_postgres
 
-from .conftest import hand
+from .conftest import free_port, hand
 from .realmail import PIPE_USER, ROOT, Dovecot, Postfix, missing, python_for, run_as, write_env_file
 from .replies import reply
 from .test_round_trip import notice_to
@@ -64,8 +66,9 @@ def service_settings(smtp_sink, tmp_path, **overrides) -> dict:
     }
 
 
-@pytest.fixture
-def postfix(smtp_sink, request):
+def start_postfix(smtp_sink, overrides: dict):
+    """A private Postfix whose pipe runs scripts/pbem-pipe with the settings file an operator
+    writes (and `overrides`); returns the server and the folder of that file."""
     reason = missing("postfix", "postmap", "postconf", "runuser")
     if reason:
         pytest.skip(reason)
@@ -80,9 +83,31 @@ def postfix(smtp_sink, request):
     # Not under pytest's own folder (mode 700): the pipe's user must read the settings file.
     folder = Path(tempfile.mkdtemp(prefix="pbem-pipe-"))
     folder.chmod(0o755)
-    overrides = getattr(request, "param", {})
     env_file = write_env_file(folder / "env", service_settings(smtp_sink, folder, **{**interpreter, **overrides}))
-    server = Postfix(django_settings.PBEM_MAIL_DOMAIN, env_file).start()
+    return Postfix(django_settings.PBEM_MAIL_DOMAIN, env_file).start(), folder
+
+
+@pytest.fixture
+def postfix(smtp_sink, request):
+    server, folder = start_postfix(smtp_sink, getattr(request, "param", {}))
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def listener():
+    """The SMTP listener (manage.py smtpd) on a spare port, in this process."""
+    controller = make_controller("127.0.0.1", free_port())
+    controller.start()
+    yield controller.port
+    controller.stop()
+
+
+@pytest.fixture
+def postfix_with_handoff(smtp_sink, listener):
+    """Postfix piping through the fast door: PBEM_PIPE_HANDOFF names the listener."""
+    server, folder = start_postfix(smtp_sink, {"PBEM_PIPE_HANDOFF": f"127.0.0.1:{listener}"})
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
@@ -111,6 +136,26 @@ def test_a_reply_through_postfix_and_the_pipe_wrapper_is_applied_and_answered(li
     assert Event.objects.get(game=live_game, type="CardPlayed").payload == {"seat": 0, "card": card}
     smtp_sink.wait_for(3)
     assert notice_to(smtp_sink, "alice@example.org", "answer")["In-Reply-To"] == message.message_id
+
+
+@requires_postgres
+def test_a_long_reply_piped_by_postfix_with_lf_line_ends_is_taken_by_the_listener(
+    live_game, smtp_sink, postfix_with_handoff
+):
+    turn = notice_to(smtp_sink, "alice@example.org")
+    card = hand(live_game, 0)[0]
+    # Quoting its notice, with a line that begins with a dot: Postfix hands it to the pipe with
+    # LF line ends, and the handoff must make it an SMTP message again (CRLF, dots doubled).
+    raw = reply("gmail", turn, f"play {card}\r\n\r\n-- \r\n.\r\n.. and a dot line")
+    assert len(raw) > 1500
+    with smtplib.SMTP("127.0.0.1", postfix_with_handoff.port) as client:
+        client.sendmail("alice@example.org", [str(turn["Reply-To"])], raw)
+    log = postfix_with_handoff.wait_for_log("status=sent")
+    [message] = wait_for_inbound(1)
+    assert message.channel == "smtp", log  # the listener stored it, not the slow way ("pipe")
+    assert message.status == "applied", message.outcome
+    assert b"\r\n.\r\n.. and a dot line\r\n" in bytes(message.raw)
+    assert Event.objects.get(game=live_game, type="CardPlayed").payload == {"seat": 0, "card": card}
 
 
 @requires_postgres
@@ -168,3 +213,38 @@ def test_poll_imap_stores_every_new_reply_from_dovecot_even_one_already_read(liv
     call_command("poll_imap")
     assert "0 stored, 0 already stored" in capsys.readouterr().out
     assert InboundMessage.objects.count() == 2
+
+
+def host_mail_files() -> dict[str, bytes]:
+    return {str(path): path.read_bytes() for path in sorted(Path("/etc/postfix").glob("*")) if path.is_file()}
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports that process `pid` and its children listen on."""
+    done = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, timeout=30, check=True)
+    family = {str(pid), *subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()}
+    ports = set()
+    for line in done.stdout.splitlines():
+        if any(f"pid={p}," in line for p in family):
+            ports.add(int(line.split()[3].rpartition(":")[2]))
+    return ports
+
+
+@requires_postgres
+def test_the_tests_postfix_brings_its_own_config_and_takes_no_port_but_its_own(smtp_sink):
+    if shutil.which("ss") is None:
+        pytest.skip("ss (iproute2) not installed")
+    before = host_mail_files()
+    server, folder = start_postfix(smtp_sink, {})
+    try:
+        master = (server.dir / "master.cf").read_text()
+        assert "/etc/postfix" not in master and not any(line.startswith("smtp ") for line in master.splitlines())
+        assert not (server.queue.is_relative_to(Path("/var/spool/postfix")))
+        pid = int((server.queue / "pid" / "master.pid").read_text().split()[0])
+        assert listening_ports(pid) == {server.port}
+        assert server.warnings() == []
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    assert host_mail_files() == before
+    assert not server.base.exists()

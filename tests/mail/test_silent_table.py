@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -16,9 +15,10 @@ from django.contrib.auth import get_user_model
 from pbem.models import Event, Game, Notice
 from pbem.play import services
 from tests.conftest import CAST, requires_postgres
-from tests.processes import ROOT, celery_worker_command, service_env
+from tests.processes import REDIS_URL, ROOT, celery_worker_command, drop_queue, new_queue, service_env
+from tests.waiting import wait_until
 
-from .test_celery_redis import REDIS_URL, _redis_up, wait_until
+from .test_celery_redis import _redis_up
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
@@ -99,7 +99,7 @@ def test_a_silent_table_is_played_out_by_the_embedded_runs_timers(settings, smtp
 @pytest.mark.skipif(not _redis_up(), reason=f"no Redis at {REDIS_URL}")
 def test_a_silent_table_is_played_out_by_celery_beat_and_a_worker(settings, smtp_sink, tmp_path):
     game = _silent_game(settings)
-    queue = f"pbem-timers-test-{uuid.uuid4().hex[:8]}"
+    queue = new_queue("timers")
     env = service_env(
         **FAST_TIMERS,
         **_mail_env(smtp_sink),
@@ -143,6 +143,7 @@ def test_a_silent_table_is_played_out_by_celery_beat_and_a_worker(settings, smtp
     finally:
         _stop(beat)
         _stop(worker)
+        drop_queue(queue)  # beat's ticks the worker had not taken yet
     assert_played_out_in_turn_with_notices(game, smtp_sink)
     assert "pbem.tasks.run_deadlines" in (tmp_path / "beat.log").read_text()
 

@@ -121,3 +121,41 @@ def test_every_migration_writes_through_the_migrating_connection():
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             if ".objects" in line:
                 assert ".using(" in line or "using(schema_editor" in line, f"{path.name}:{number}: {line.strip()}"
+
+
+@requires_postgres
+def test_migrate_as_the_service_role_on_a_database_it_does_not_own_says_to_set_database_owner_url(db):
+    """An operator who forgot DATABASE_OWNER_URL on a two-role database gets one line naming it,
+    not a 74-line traceback."""
+    settings = connection.settings_dict
+    host, port, admin = settings["HOST"] or "127.0.0.1", settings["PORT"] or 5432, settings["USER"]
+    suffix = secrets.token_hex(4)
+    owner, service, name = f"pbem_owner_{suffix}", f"pbem_app_{suffix}", f"pbem_roles_{suffix}"
+    with psycopg.connect(f"postgres://{admin}@{host}:{port}/postgres", autocommit=True) as root:
+        root.execute(f'CREATE ROLE "{owner}" LOGIN')
+        root.execute(f'CREATE ROLE "{service}" LOGIN')
+        root.execute(f'CREATE DATABASE "{name}" OWNER "{owner}"')
+    try:
+        env = {key: value for key, value in os.environ.items() if key != "DATABASE_OWNER_URL"}
+        migrated = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env={
+                **env,
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                "DATABASE_URL": f"postgres://{service}@{host}:{port}/{name}",
+                "PBEM_DATA_DIR": str(ROOT / "var" / "test-data"),
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        with psycopg.connect(f"postgres://{admin}@{host}:{port}/postgres", autocommit=True) as root:
+            root.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            root.execute(f'DROP ROLE IF EXISTS "{service}"')
+            root.execute(f'DROP ROLE IF EXISTS "{owner}"')
+    assert migrated.returncode == 1
+    lines = migrated.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in migrated.stderr, migrated.stderr
+    assert "DATABASE_OWNER_URL" in lines[0] and service in lines[0] and "permission denied" in lines[0]

@@ -155,6 +155,22 @@ def test_a_plain_http_base_url_leaves_them_off_and_each_can_be_set_alone():
     }
 
 
+def test_links_follow_pbem_listen_on_the_embedded_run_unless_a_base_url_is_given():
+    """`PBEM_LISTEN=… scripts/serve.sh` moved the server, but every link still said :8000."""
+    assert (
+        settings_under({"PBEM_LISTEN": "127.0.0.1:9123"}, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "http://127.0.0.1:9123"
+    )
+    assert settings_under({"PBEM_LISTEN": "0.0.0.0:9000"}, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "http://127.0.0.1:9000"
+    assert settings_under({"PBEM_LISTEN": "9001"}, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "http://127.0.0.1:9001"
+    given = {"PBEM_LISTEN": "0.0.0.0:9000", "PBEM_BASE_URL": "https://pbem.example.org"}
+    assert settings_under(given, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "https://pbem.example.org"
+    assert settings_under({}, "PBEM_BASE_URL")["PBEM_BASE_URL"] == "http://127.0.0.1:8000"
+    # And the embedded run's mail: one .eml per message (pbem/mail/filebased.py), not Django's .log files.
+    assert settings_under({}, "EMAIL_BACKEND")["EMAIL_BACKEND"] == "pbem.mail.filebased.EmailBackend"
+    with pytest.raises(AssertionError, match="PBEM_LISTEN='here:now': give host:port"):
+        settings_under({"PBEM_LISTEN": "here:now"}, "PBEM_BASE_URL")
+
+
 def test_smtp_over_ssl_can_be_set_but_not_together_with_starttls():
     assert settings_under({"EMAIL_USE_SSL": "true", "EMAIL_PORT": "465"}, "EMAIL_USE_SSL", "EMAIL_USE_TLS") == {
         "EMAIL_USE_SSL": True,

@@ -473,6 +473,31 @@ def test_no_two_elements_of_the_seat_page_share_an_id(client, duel):
     assert ids and len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 
 
+@pytest.mark.parametrize(
+    ("minutes", "seconds", "error"),
+    [("5", 300, ""), ("0", None, "greater than or equal to 1"), ("soon", None, "Enter a whole number")],
+)
+def test_a_deadline_can_be_set_in_minutes_and_zero_or_nonsense_is_refused(client, db, minutes, seconds, error):
+    """Nothing under an hour could be set: a newcomer could not watch a deadline pass."""
+    response = client.post(
+        "/games/new/?kind=diceduel",
+        {
+            "kind": "diceduel",
+            "title": "Quick duel",
+            "invitees": "a@x.org\nb@x.org",
+            "deadline_hours": 48,
+            "deadline_minutes": minutes,
+            "notices": "every",
+            "opt_rounds": 3,
+        },
+    )
+    if seconds:
+        assert response.status_code == 302
+        assert Game.objects.get(title="Quick duel").deadline_seconds == seconds
+    else:
+        assert error in text_of(response) and Game.objects.count() == 0
+
+
 def test_the_audit_page_lists_the_heads_a_page_at_a_time_so_its_cost_does_not_grow_with_the_log(client, duel):
     game, seats, tokens = duel
     for i in range(anchors.HEADS_PAGE + 10):

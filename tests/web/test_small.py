@@ -95,3 +95,11 @@ def test_a_failing_page_is_the_projects_own_500(settings):
     assert response.status_code == 500
     assert "Something went wrong on our side" in page and "Nothing you sent was applied" in page
     assert "RuntimeError" not in page and "a bug in a page" not in page
+
+
+def test_the_favicon_is_served_so_no_page_view_logs_a_404(client, caplog):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    assert b"".join(response.streaming_content).startswith(b"\x00\x00\x01\x00")  # an ICO file
+    assert "max-age" in response["Cache-Control"]
+    assert not [r for r in caplog.records if "Not Found" in r.getMessage()]

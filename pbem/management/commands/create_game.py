@@ -20,7 +20,17 @@ class Command(BaseCommand):
             help="a player, in seating order (repeat for each)",
         )
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
-        parser.add_argument("--deadline-hours", type=int, default=None)
+        deadline = parser.add_mutually_exclusive_group()
+        deadline.add_argument(
+            "--deadline-hours", type=int, default=None, metavar="N", help="each move's deadline (default 48)"
+        )
+        deadline.add_argument(
+            "--deadline-minutes",
+            type=int,
+            default=None,
+            metavar="N",
+            help="the deadline in minutes (e.g. 5, to watch one pass)",
+        )
         parser.add_argument("--title", default="")
         parser.add_argument(
             "--clock",
@@ -31,6 +41,15 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
+        for unit in ("hours", "minutes"):
+            value = opts[f"deadline_{unit}"]
+            if value is not None and value < 1:
+                raise CommandError(f"--deadline-{unit} must be at least 1, not {value}")
+        seconds = None
+        if opts["deadline_hours"]:
+            seconds = opts["deadline_hours"] * 3600
+        if opts["deadline_minutes"]:
+            seconds = opts["deadline_minutes"] * 60
         players = []
         for raw in opts["player"]:
             name, sep, email = raw.rpartition(":")
@@ -55,7 +74,7 @@ class Command(BaseCommand):
                 players,
                 options,
                 title=opts["title"],
-                deadline_seconds=opts["deadline_hours"] * 3600 if opts["deadline_hours"] else None,
+                deadline_seconds=seconds,
                 clock=clock,
             )
         except (UnknownGame, services.ServiceError) as exc:

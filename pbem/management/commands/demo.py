@@ -29,3 +29,20 @@ class Command(BaseCommand):
         for seat in game.seats.order_by("number"):
             self.stdout.write(f"  {seat.name:6} {addressing.seat_url(seat)}")
         self.stdout.write(f"Outgoing mail is written to {settings.EMAIL_FILE_PATH}/")
+        self.stdout.write(desk_way_in())
+
+
+def desk_way_in() -> str:
+    """How to reach the Master of Seals' desk on this run."""
+    from django.contrib.auth import get_user_model
+
+    url = f"{settings.PBEM_BASE_URL}/admin/"
+    names = list(
+        get_user_model().objects.filter(is_superuser=True, is_active=True).values_list("username", flat=True)[:3]
+    )
+    if names:
+        return f"The desk (Master of Seals): {url}, log in as {', '.join(names)}."
+    return (
+        f"The desk (Master of Seals): {url}; no account yet: make one with "
+        "`.venv/bin/python manage.py createsuperuser` (in another terminal), then log in."
+    )

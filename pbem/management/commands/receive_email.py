@@ -54,7 +54,7 @@ class Command(BaseCommand):
                 raise CommandError("no message on stdin", returncode=EX_DATAERR)
             if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
                 raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=EX_DATAERR)
-            self._store(raw, "pipe", recipients)
+            self._store(raw, "pipe", recipients, say=True)
 
     def _maildir(self, path: str, keep: bool) -> None:
         box = mailbox.Maildir(path, factory=None, create=False)
@@ -67,12 +67,28 @@ class Command(BaseCommand):
                 box.remove(key)  # stored (or stored before): the database holds it now
         self.stdout.write(f"{stored} stored, {repeated} already stored")
 
-    def _store(self, raw: bytes, channel: str, recipients: list[str]) -> bool:
+    def _store(self, raw: bytes, channel: str, recipients: list[str], say: bool = False) -> bool:
         try:
-            _message, created = inbox.store_raw(raw, channel, recipients)
+            message, created = inbox.store_raw(raw, channel, recipients)
         except Exception as exc:
             raise CommandError(f"could not store the message: {exc}", returncode=EX_TEMPFAIL) from exc
+        if say:
+            self.stdout.write(stored_line(message, created, len(raw)))
         return created
+
+
+def stored_line(message, created: bool, size: int) -> str:
+    """What was stored, in one line: its row, sender, size and Message-ID, and where it stands
+    (processed already on a run without a broker, else queued). Not the recipient: a reply
+    address holds a seat token, a full credential."""
+    if not created:
+        return f"Already stored as inbound message #{message.pk} ({message.message_id}): a repeat, nothing done."
+    message.refresh_from_db(fields=["status"])
+    where = "queued for processing" if message.status == "received" else f"processed: {message.status}"
+    return (
+        f"Stored inbound message #{message.pk} from {message.sender or 'an unknown sender'} "
+        f"({size:,} bytes, {message.message_id}); {where}."
+    )
 
 
 @contextmanager

@@ -26,7 +26,7 @@ from pbem.doors import inbox
 from pbem.log import rows
 from pbem.mail import outbound
 from pbem.ops import health
-from pbem.play import addressing
+from pbem.play import addressing, outbox
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,29 @@ class Handler:
 
     def in_pool(self, fn):
         return sync_to_async(fn, thread_sensitive=False, executor=self.executor)
+
+    def warm_up(self) -> None:
+        """Before the listener says it listens: every pool thread opens its database connection
+        (each waits for the others, so each thread takes one), and the task queueing loads and
+        connects (outbox.warm_up). The first mails after a start are then as quick as the rest.
+        A database that is away is logged: each message tries again (and answers 451 if it
+        cannot store)."""
+        barrier = threading.Barrier(DB_THREADS)
+
+        def connect_mine() -> None:
+            try:
+                close_old_connections()
+                connection.ensure_connection()
+            except Exception:  # noqa: BLE001 - reported below, each message tries again
+                log.warning("could not connect to the database at start", exc_info=True)
+            try:
+                barrier.wait(timeout=10)
+            except threading.BrokenBarrierError:
+                pass
+
+        for future in [self.executor.submit(connect_mine) for _ in range(DB_THREADS)]:
+            future.result()
+        outbox.warm_up("pbem.tasks.process_inbound")
 
     def close(self) -> None:
         """Closes every pool thread's database connection, then the pool. One closing call per
@@ -146,6 +169,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, host="127.0.0.1", port=8025, **options):
         controller = make_controller(host, port)
+        controller.handler.warm_up()
         controller.start()
         # Flushed: stdout is a pipe or a file under a supervisor, and whoever waits for this line
         # (a test, an operator's tail -f) must see it now, not when the buffer fills.
