@@ -224,8 +224,9 @@ def _with_picture(context: dict, kind: str, text: str, html: str) -> str:
     (pictures.NOTICE_BUDGET), and the HTML written again to show it; the HTML as it was when
     there is no picture to show."""
     rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE + IMG_TAG_ESTIMATE
-    spec, game_state, seat, cid, alt = context["picture_args"]
-    found = pictures.picture(spec, game_state, seat, cid, alt, budget=pictures.picture_budget(rest))
+    spec, game_state, seat, cid, alt, game_id, version = context["picture_args"]
+    budget = pictures.picture_budget(rest)
+    found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
     if found is None:
         return html
     context["pictures"] = [found]
@@ -660,7 +661,8 @@ def _picture_args(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         f"The board of {game.title or spec.title} (game #{game.pk}) at version {version}, "
         f"as {seat.name} sees it; the text part of this mail has it in words."
     )
-    return (spec, state["game"], seat.number, f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}", alt)
+    cid = f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}"
+    return (spec, state["game"], seat.number, cid, alt, game.pk, version)
 
 
 SUBJECTS_TALK = "Table talk: {title} #{game} {tag}"

@@ -16,6 +16,7 @@ goes out with its text board alone (a picture is never a reason for a notice not
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import math
@@ -50,8 +51,16 @@ def picture_budget(rest_bytes: int) -> int:
     return max(0, min(MAX_BYTES, left * 57 // 78))
 
 
-def board_png(spec, game_state, seat: int | None, budget: int = MAX_BYTES) -> bytes | None:
-    """The seat's view of the board as PNG bytes of at most `budget`, or None."""
+def board_png(
+    spec, game_state, seat: int | None, budget: int = MAX_BYTES, game_id: int | None = None, version: int | None = None
+) -> bytes | None:
+    """The seat's view of the board as PNG bytes of at most `budget`, or None.
+
+    With the game and version it shows, made once and kept (BoardPicture): a version's view never
+    changes, so a picture is looked for by (game, version, drawing_digest of its SVG) before it is
+    rasterised, and kept once made. Within a batch (eventlog.shared_loads) the same drawing is
+    looked up once. A seat never gets a picture of anything but its own view: the key is the
+    digest of the very SVG its view draws."""
     if spec.render_svg is None or game_state is None:
         return None
     try:
@@ -59,10 +68,52 @@ def board_png(spec, game_state, seat: int | None, budget: int = MAX_BYTES) -> by
     except Exception:  # noqa: BLE001 - a game's drawing bug must not stop its notices
         log.exception("render_svg of %s failed", spec.name)
         return None
-    # Rasterising is the dear part: within a batch (eventlog.shared_loads) each distinct drawing
-    # is rasterised once for each budget, for every seat whose view draws the same (keyed by the
-    # whole SVG: a seat never gets a picture of anything but its own view).
-    return eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget))
+    if game_id is None or version is None:
+        return eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget))
+    drawing = drawing_digest(svg)
+    # A box, so that a picture made here is found by the batch's next seat of the same drawing.
+    box = eventlog.shared(("board picture", game_id, version, drawing), lambda: [_kept(game_id, version, drawing)])
+    kept = box[0]
+    if kept is not None:
+        png, made_under = kept
+        if len(png) <= budget and (png or budget <= made_under):
+            return png or None  # empty: nothing fitted a budget at least this large
+    png = eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget))
+    if kept is None:
+        _keep(game_id, version, drawing, png or b"", budget)
+        box[0] = (png or b"", budget)
+    return png
+
+
+# What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
+# pictures are made (palette, method) is a new key rather than old pictures under the new rules.
+RASTER_REVISION = f"resvg palette={PALETTE} octree min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
+
+
+def drawing_digest(svg: str) -> str:
+    return hashlib.sha256(f"{RASTER_REVISION}\n{svg}".encode()).hexdigest()
+
+
+def _kept(game_id: int, version: int, drawing: str) -> tuple[bytes, int] | None:
+    from pbem.models import BoardPicture
+
+    row = (
+        BoardPicture.objects.filter(game_id=game_id, version=version, drawing=drawing)
+        .values_list("png", "made_under")
+        .first()
+    )
+    return None if row is None else (bytes(row[0]), row[1])
+
+
+def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> None:
+    """Kept for every later notice of this version's view; a sender that made the same picture at
+    the same moment has kept its own (the first stays: the two are the same drawing)."""
+    from pbem.models import BoardPicture
+
+    BoardPicture.objects.bulk_create(
+        [BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)],
+        ignore_conflicts=True,
+    )
 
 
 def rasterise(svg: str, budget: int = MAX_BYTES) -> bytes | None:
@@ -105,7 +156,7 @@ def _palette_png(svg: str, zoom: float) -> bytes | None:
         return None
     with Image.open(io.BytesIO(rgba)) as image:
         # No dithering: dots between two flat colours cost bytes and blur the text.
-        paletted = image.convert("RGB").quantize(PALETTE, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        paletted = image.convert("RGB").quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, "PNG", optimize=True)
     return out.getvalue()
@@ -118,8 +169,17 @@ def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-def picture(spec, game_state, seat: int | None, cid: str, alt: str, budget: int = MAX_BYTES) -> Picture | None:
-    png = board_png(spec, game_state, seat, budget)
+def picture(
+    spec,
+    game_state,
+    seat: int | None,
+    cid: str,
+    alt: str,
+    budget: int = MAX_BYTES,
+    game_id: int | None = None,
+    version: int | None = None,
+) -> Picture | None:
+    png = board_png(spec, game_state, seat, budget, game_id, version)
     if png is None:
         return None
     width, height = png_size(png)
