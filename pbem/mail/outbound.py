@@ -450,6 +450,10 @@ def prefetch(notices: list[Notice]) -> None:
         _share_feed(game_id, at, after, raw)
     for game_id, game in games.items():
         _share_seating(game, special[game_id])
+    # The pictures kept of the versions notices that carry one speak of (pictures.board_png).
+    pictures.prefetch_kept(
+        {(n.game_id, min(n.version or n.game.version, n.game.version)) for n in notices if _pictured(n)}
+    )
 
 
 _JSON_FIELDS = {"payload", "public", "visible_to", "rng"}
@@ -642,9 +646,7 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
     if notice.seat_id:
         seat = seat_of(notice)
         ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
-        if ctx["board"] and (
-            notice.kind in PICTURE_KINDS or (notice.kind in NEWS_PICTURE_KINDS and seat.news_pictures)
-        ):
+        if ctx["board"] and _pictured(notice):
             ctx["picture_args"] = _picture_args(notice, game, spec, state, seat, loaded.version)
         fields["tag"] = ctx.get("tag") or subject_tag(seat)
         if notice.kind == "invitation":
@@ -653,6 +655,13 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
             creator = game.seats.order_by("number").values_list("email", flat=True).first()
             ctx.update(accept_url=invite_url(seat), creator_email=creator)
             fields["title"] = spec.title
+
+
+def _pictured(notice: Notice) -> bool:
+    """Whether the notice carries the board as a picture (when the game draws one)."""
+    if notice.game_id is None or notice.seat_id is None:
+        return False
+    return notice.kind in PICTURE_KINDS or (notice.kind in NEWS_PICTURE_KINDS and seat_of(notice).news_pictures)
 
 
 def _picture_args(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> tuple:

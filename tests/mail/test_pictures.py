@@ -207,3 +207,29 @@ def test_resending_a_notice_reuses_its_kept_picture(db, settings, counted):
     assert drawn >= 1 and len(counted) == drawn
     pngs = lambda ms: [p.get_payload(decode=True) for m in ms for p in m.walk() if p.get_content_type() == "image/png"]  # noqa: E731
     assert pngs(first) == pngs(again) and pngs(first)
+
+
+def test_the_next_picture_of_a_game_starts_where_the_last_one_fitted(monkeypatch):
+    """Drawn to fit in tries the first time; the game's next picture of the same weight fits at
+    its first try (a try is a whole rasterisation)."""
+    words = "".join(
+        f'<text x="{4 + (i % 6) * 100}" y="{20 + (i // 6) * 18}" font-size="14">w{i * 7919 % 10007}</text>'
+        for i in range(240)
+    )
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="600" height="760">{words}</svg>'
+    full = pictures.rasterise(svg)
+    assert full is not None
+    tries = []
+    real = pictures._palette_png
+    monkeypatch.setattr(pictures, "_palette_png", lambda svg, zoom: tries.append(zoom) or real(svg, zoom))
+    monkeypatch.setattr(pictures, "_FITTED", {})
+    budget = len(full) * 6 // 10
+    first = pictures.rasterise(svg, budget, "wordy")
+    assert first is not None and len(first) <= budget and len(tries) >= 2 and tries[0] == 1.0
+    tries.clear()
+    again = pictures.rasterise(svg, budget, "wordy")
+    assert again is not None and len(again) <= budget
+    assert len(tries) == 1 and tries[0] < 1.0
+    tries.clear()
+    pictures.rasterise(svg, budget, "another game")
+    assert tries[0] == 1.0  # what one game's boards weigh says nothing of another's
