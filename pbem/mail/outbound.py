@@ -452,7 +452,7 @@ def prefetch(notices: list[Notice]) -> None:
         _share_seating(game, special[game_id])
     # The pictures kept of the versions notices that carry one speak of (pictures.board_png).
     pictures.prefetch_kept(
-        {(n.game_id, min(n.version or n.game.version, n.game.version)) for n in notices if _pictured(n)}
+        {(g.pk, min(n.version or g.version, g.version)) for n in notices if (g := n.game) is not None and _pictured(n)}
     )
 
 
