@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from email.mime.image import MIMEImage
 from email.policy import Compat32
 from email.utils import formatdate, parseaddr
+from types import SimpleNamespace
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
@@ -186,9 +187,11 @@ def render(notice: Notice) -> Rendered:
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     # Blank lines left by the parts a notice does not have are one blank line.
     text = re.sub(r"\n{3,}", "\n\n", fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
-    html: str = render_to_string(f"pbem/email/{kind}.html", context)
-    if context.get("picture_args"):
-        html = _with_picture(context, kind, text, html)
+    html: str = (
+        _with_picture(context, kind, text)
+        if context.get("picture_args")
+        else render_to_string(f"pbem/email/{kind}.html", context)
+    )
     headers = {
         "From": settings.DEFAULT_FROM_EMAIL,
         "Message-ID": notice_message_id(notice),
@@ -214,24 +217,30 @@ def render(notice: Notice) -> Rendered:
 
 
 # What a notice spends besides its text and HTML: its headers, the MIME parts' own headers and
-# boundaries (measured: 1.3-1.6 kB), and the <img> tag with its alt text.
+# boundaries (measured: 1.3-1.6 kB).
 HEADERS_ESTIMATE = 2_000
-IMG_TAG_ESTIMATE = 400
+# Where the picture's size goes in the HTML written before the picture is made (then known).
+_WIDTH, _HEIGHT = "\x00pbem-picture-width\x00", "\x00pbem-picture-height\x00"
 
 
-def _with_picture(context: dict, kind: str, text: str, html: str) -> str:
-    """The board picture, made to fit what the notice's text and HTML leave of its budget
-    (pictures.NOTICE_BUDGET), and the HTML written again to show it; the HTML as it was when
-    there is no picture to show."""
-    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE + IMG_TAG_ESTIMATE
+def _with_picture(context: dict, kind: str, text: str) -> str:
+    """The HTML showing the board picture, made to fit what the notice's text and this HTML leave
+    of its budget (pictures.NOTICE_BUDGET). The HTML is written once, with the picture's place
+    held (its cid and alt text are known; its width and height are filled in after), so the budget
+    is what the notice will really spend, and the HTML is not written a second time; written
+    without the picture when there is none to show."""
     spec, game_state, seat, cid, alt, game_id, version = context["picture_args"]
+    context["board_picture"] = SimpleNamespace(cid=cid, alt=alt, width=_WIDTH, height=_HEIGHT)
+    html: str = render_to_string(f"pbem/email/{kind}.html", context)
+    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE
     budget = pictures.picture_budget(rest)
     found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
     if found is None:
-        return html
+        del context["board_picture"]
+        return render_to_string(f"pbem/email/{kind}.html", context)
     context["pictures"] = [found]
     context["board_picture"] = found
-    return render_to_string(f"pbem/email/{kind}.html", context)
+    return html.replace(_WIDTH, str(found.width)).replace(_HEIGHT, str(found.height))
 
 
 class _QuickFold(Compat32):
