@@ -9,14 +9,19 @@ Sizes (environment; the defaults are the issue's):
     BENCH_TIMEOUT_SAMPLE=1000  seats timed out by one sweep alone, by groups and one row at a time
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
-    BENCH_PARTS=notice,page,served,pipe,sweep,timeout   which parts to run (all by default)
+    BENCH_PICTURE_GAMES=20     Elven Castle games (3 players, mid-game) whose notices go out with pictures
+    BENCH_PROFILE=resend       cProfile of one of the picture part's sender runs ("first drawing",
+                               "resend", "no pictures"), printed
+    BENCH_PARTS=notice,picture,page,served,pipe,sweep,timeout   which parts to run (all by default)
 
 Needs the database set up by bench.run (Django configured, migrated).
 """
 
 from __future__ import annotations
 
+import cProfile
 import os
+import pstats
 import smtplib
 import statistics
 import subprocess
@@ -32,6 +37,7 @@ TIMEOUT_SEATS = int(os.environ.get("BENCH_TIMEOUT_SEATS", "10000"))
 TIMEOUT_SAMPLE = int(os.environ.get("BENCH_TIMEOUT_SAMPLE", "1000"))
 NOTICES = int(os.environ.get("BENCH_NOTICES", "1000"))
 PIPE_RUNS = int(os.environ.get("BENCH_PIPE_RUNS", "10"))
+PICTURE_GAMES = int(os.environ.get("BENCH_PICTURE_GAMES", "20"))
 
 
 # A Redis database of the bench's own for the parts that queue tasks (flushed by each).
@@ -363,6 +369,143 @@ def notice_lines() -> list[str]:
     ]
 
 
+def _mid_games(kind: str, games: int, players: int = 3) -> list[int]:
+    """`games` games of `kind` played by the game's stand-in through services.submit to half
+    the length of one played in memory, every seat asking for pictures in its news too."""
+    from games.testing import Table
+    from pbem.log import eventlog
+    from pbem.models import Game, Notice, Seat
+    from pbem.play import services
+    from pbem.registry import get_game
+
+    spec = get_game(kind)
+    table, length = Table(spec, players, seed=b"bench-pictures"), 0  # the game's length, in memory
+    while waiting := spec.waiting_for(table.state):
+        table.act(waiting[0], spec.standin(spec.view(table.state, waiting[0]), spec.legal(table.state, waiting[0])))
+        length += 1
+    half, ids = length // 2, []
+    for g in range(games):
+        people = [services.PlayerSpec(f"P{g}x{i}", f"pic{g}x{i}@bench.invalid") for i in range(players)]
+        game = services.create_game(kind, people, {})
+        Seat.objects.filter(game=game).update(news_pictures=True)
+        moves = 0
+        while True:
+            state = eventlog.load(Game.objects.get(pk=game.pk)).state["game"]
+            waiting = spec.waiting_for(state)
+            if not waiting or moves >= half:
+                break
+            seat = waiting[0]
+            command = spec.standin(spec.view(state, seat), spec.legal(state, seat))
+            services.submit(game.pk, seat, command=command, causation_id=f"pic-{game.pk}-{moves}")
+            moves += 1
+        ids.append(game.pk)
+    Notice.objects.filter(status="pending").update(status="skipped")
+    return ids
+
+
+def picture_lines() -> list[str]:
+    """Notices out with their board pictures (Elven Castle, 3 players, mid-game; every seat's news
+    with a picture too): the sender's rate with no picture kept (each drawn for the first time),
+    the same notices again (a resend: their pictures kept), and the same notices without pictures,
+    each beside bare smtplib over one connection sending the very bytes the sender sent."""
+    from django.conf import settings
+
+    from pbem.log import eventlog
+    from pbem.mail import pictures, sending
+    from pbem.models import BoardPicture, Game, Notice
+    from pbem.play import services
+    from pbem.registry import get_game
+
+    kind = "elven_castle"
+    spec = get_game(kind)
+    games = _mid_games(kind, PICTURE_GAMES)
+    for _round in range(3):  # three more moves each: the notices they cause are the ones measured
+        for game_id in games:
+            state = eventlog.load(Game.objects.get(pk=game_id)).state["game"]
+            seat = spec.waiting_for(state)[0]
+            services.submit(game_id, seat, command=spec.standin(spec.view(state, seat), spec.legal(state, seat)))
+    made = list(Notice.objects.filter(status="pending", game_id__in=games).order_by("id"))
+    fields = ("game_id", "seat_id", "kind", "version", "to_email", "context")
+
+    def copies() -> None:
+        Notice.objects.filter(status="pending").update(status="skipped")
+        Notice.objects.bulk_create([Notice(**{f: getattr(n, f) for f in fields}) for n in made])
+
+    port = free_port()
+    sink = _sink_process(port)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    sent_bytes: list = []  # (message, its bytes if the sender wrote them): the bytes made after timing
+    real_send = sending._send
+
+    def recording(message, data=None):
+        sent_bytes.append((message, data))
+        return real_send(message, data)
+
+    def sender(label: str) -> tuple[float, float, int, int]:
+        copies()
+        sent_bytes.clear()
+        eventlog.cache_clear()
+        profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == label else None
+        t0 = time.perf_counter()
+        if profile:
+            profile.enable()
+        counts = sending.send_pending(None)
+        took = time.perf_counter() - t0
+        if profile:
+            profile.disable()
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+        n = counts.get("sent", 0)
+        assert n == len(sent_bytes) and n, (label, counts)
+        raw = [
+            (m.from_email, m.recipients(), d if d is not None else m.message().as_bytes(linesep="\r\n"))
+            for m, d in sent_bytes
+        ]
+        t0 = time.perf_counter()
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            for frm, to, data in raw:
+                client.sendmail(frm, to, data)
+        bare = time.perf_counter() - t0
+        pictured = sum(b"Content-Type: image/png" in d for _f, _t, d in raw)
+        return took / n, bare / n, sum(len(d) for _f, _t, d in raw) // n, pictured
+
+    try:
+        sending._send = recording
+        BoardPicture.objects.all().delete()
+        cold = sender("first drawing")
+        warm = sender("resend")
+        drawn = BoardPicture.objects.count()
+        board_png = pictures.board_png
+        pictures.board_png = lambda *args, **kwargs: None
+        try:
+            bare_text = sender("no pictures")
+        finally:
+            pictures.board_png = board_png
+    finally:
+        sending._send = real_send
+        sink.communicate("")
+
+    def line(label: str, figures: tuple[float, float, int, int], target: float) -> str:
+        mine, bare, size, pictured = figures
+        ratio = bare / mine
+        verdict = "ok" if ratio >= target else "BELOW TARGET"
+        return (
+            f"notices with pictures, {label}: the sender {mine * 1000:.2f} ms a notice ({1 / mine:,.0f}/s), bare smtplib "
+            f"over one connection {bare * 1000:.2f} ms ({1 / bare:,.0f}/s) for the same {size / 1000:.1f} kB mails "
+            f"({pictured} with a picture); "
+            f"ratio {ratio:.2f} (target >= {target}: {verdict})"
+        )
+
+    return [
+        f"notices with pictures: {len(sent_bytes)} notices sent of {len(games)} Elven Castle games mid-game (3 players; "
+        f"{len(made)} made, the rest folded or skipped as the sender does), {drawn} distinct pictures kept",
+        line("each drawn for the first time", cold, 0.5),
+        line("sent again (pictures kept)", warm, 0.5),
+        line("without pictures", bare_text, 0.7).replace("notices with pictures, without", "notices without"),
+    ]
+
+
 # --- pages -----------------------------------------------------------------------------------
 
 
@@ -610,8 +753,8 @@ def pipe_lines() -> list[str]:
 
 def run() -> list[str]:
     lines = []
-    wanted = set(os.environ.get("BENCH_PARTS", "notice,page,served,pipe,sweep,timeout").split(","))
-    for part in (notice_lines, page_lines, served_lines, pipe_lines, sweep_lines, timeout_lines):
+    wanted = set(os.environ.get("BENCH_PARTS", "notice,picture,page,served,pipe,sweep,timeout").split(","))
+    for part in (notice_lines, picture_lines, page_lines, served_lines, pipe_lines, sweep_lines, timeout_lines):
         if part.__name__.removesuffix("_lines") not in wanted:
             continue
         try:

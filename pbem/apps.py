@@ -14,7 +14,11 @@ class PbemConfig(AppConfig):
         testclock.install()  # only where PBEM_TEST_CLOCK_FILE names a file (the tests)
         # The desk's admin lives in pbem.desk.admin, where the admin's autodiscovery (which looks
         # for pbem.admin) does not look: registered here.
-        from pbem.desk import admin  # noqa: F401
+        # A process without the admin (config.settings_store: the pipe door) has no use for it.
+        from django.apps import apps
+
+        if apps.is_installed("django.contrib.admin"):
+            from pbem.desk import admin  # noqa: F401
 
         # First the service role's privileges (when migrations ran as the owner), so that what
         # the receivers after it write through the service's connection is allowed.

@@ -235,6 +235,26 @@ class Snapshot(models.Model):
         ]
 
 
+class BoardPicture(models.Model):
+    """A notice's board picture, made once per (game, version, drawing) and kept (issue 34): the
+    log is append-only, so what a seat sees at a version never changes, and every seat whose view
+    draws the same SVG, and every later resend, shares it. `drawing` is the SHA-256 of the SVG
+    and of the rasteriser's settings (pbem.mail.pictures.drawing_digest): a seat can only be
+    given the picture of exactly what it sees. `png` empty: nothing fitted `made_under` bytes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pictures")
+    version = models.PositiveIntegerField()
+    drawing = models.CharField(max_length=64)
+    png = models.BinaryField()
+    made_under = models.PositiveIntegerField()  # the byte budget it was made for
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version", "drawing"], name="board_picture_unique"),
+        ]
+
+
 class NoticeStatus(models.TextChoices):
     PENDING = "pending", "pending"
     SENDING = "sending", "sending"

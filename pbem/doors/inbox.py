@@ -65,8 +65,12 @@ def store_submission(
     return message
 
 
-def store_raw(raw: bytes, channel: str, envelope_to: list[str] | None = None) -> tuple[InboundMessage, bool]:
+def store_raw(
+    raw: bytes, channel: str, envelope_to: list[str] | None = None, publish: bool = True
+) -> tuple[InboundMessage, bool]:
     """Stores one RFC 822 message as it came; returns (row, created). A repeat is not stored again.
+    With `publish` false its task is the caller's to queue (the SMTP listener queues one task for
+    every message stored while its last task was being published: `queue_many`).
 
     A message over PBEM_INBOUND_MAX_BYTES is kept as its headers only (marked X-Pbem-Truncated):
     enough to answer its sender that it was too large, without filling the database."""
@@ -86,7 +90,8 @@ def store_raw(raw: bytes, channel: str, envelope_to: list[str] | None = None) ->
     except IntegrityError:
         # Delivered twice (an MTA retry, the same mail through two doors): applied once.
         return InboundMessage.objects.get(message_id=message_id), False
-    queue_on_commit(message.pk)
+    if publish:
+        queue_on_commit(message.pk)
     return message, True
 
 
@@ -118,6 +123,17 @@ def _flat(value) -> str:
 
 def queue_on_commit(inbound_id: int) -> None:
     transaction.on_commit(lambda: queue(inbound_id))
+
+
+def queue_many(inbound_ids: list[int]) -> None:
+    """One task for stored messages that arrived together (each processed on its own by it)."""
+    if len(inbound_ids) == 1:
+        queue(inbound_ids[0])
+        return
+    try:
+        outbox.queue_task("pbem.tasks.process_inbound_batch", list(inbound_ids))
+    except Exception:  # broker down: the rows stay "received" and the inbound sweep takes them
+        log.warning("could not queue inbound messages %s; the sweep will process them", inbound_ids, exc_info=True)
 
 
 def queue(inbound_id: int) -> None:

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from email.mime.image import MIMEImage
 from email.policy import Compat32
 from email.utils import formatdate, parseaddr
+from types import SimpleNamespace
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
@@ -186,9 +187,11 @@ def render(notice: Notice) -> Rendered:
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     # Blank lines left by the parts a notice does not have are one blank line.
     text = re.sub(r"\n{3,}", "\n\n", fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
-    html: str = render_to_string(f"pbem/email/{kind}.html", context)
-    if context.get("picture_args"):
-        html = _with_picture(context, kind, text, html)
+    html: str = (
+        _with_picture(context, kind, text)
+        if context.get("picture_args")
+        else render_to_string(f"pbem/email/{kind}.html", context)
+    )
     headers = {
         "From": settings.DEFAULT_FROM_EMAIL,
         "Message-ID": notice_message_id(notice),
@@ -214,23 +217,30 @@ def render(notice: Notice) -> Rendered:
 
 
 # What a notice spends besides its text and HTML: its headers, the MIME parts' own headers and
-# boundaries (measured: 1.3-1.6 kB), and the <img> tag with its alt text.
+# boundaries (measured: 1.3-1.6 kB).
 HEADERS_ESTIMATE = 2_000
-IMG_TAG_ESTIMATE = 400
+# Where the picture's size goes in the HTML written before the picture is made (then known).
+_WIDTH, _HEIGHT = "\x00pbem-picture-width\x00", "\x00pbem-picture-height\x00"
 
 
-def _with_picture(context: dict, kind: str, text: str, html: str) -> str:
-    """The board picture, made to fit what the notice's text and HTML leave of its budget
-    (pictures.NOTICE_BUDGET), and the HTML written again to show it; the HTML as it was when
-    there is no picture to show."""
-    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE + IMG_TAG_ESTIMATE
-    spec, game_state, seat, cid, alt = context["picture_args"]
-    found = pictures.picture(spec, game_state, seat, cid, alt, budget=pictures.picture_budget(rest))
+def _with_picture(context: dict, kind: str, text: str) -> str:
+    """The HTML showing the board picture, made to fit what the notice's text and this HTML leave
+    of its budget (pictures.NOTICE_BUDGET). The HTML is written once, with the picture's place
+    held (its cid and alt text are known; its width and height are filled in after), so the budget
+    is what the notice will really spend, and the HTML is not written a second time; written
+    without the picture when there is none to show."""
+    spec, game_state, seat, cid, alt, game_id, version = context["picture_args"]
+    context["board_picture"] = SimpleNamespace(cid=cid, alt=alt, width=_WIDTH, height=_HEIGHT)
+    html: str = render_to_string(f"pbem/email/{kind}.html", context)
+    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE
+    budget = pictures.picture_budget(rest)
+    found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
     if found is None:
-        return html
+        del context["board_picture"]
+        return render_to_string(f"pbem/email/{kind}.html", context)
     context["pictures"] = [found]
     context["board_picture"] = found
-    return render_to_string(f"pbem/email/{kind}.html", context)
+    return html.replace(_WIDTH, str(found.width)).replace(_HEIGHT, str(found.height))
 
 
 class _QuickFold(Compat32):
@@ -449,6 +459,10 @@ def prefetch(notices: list[Notice]) -> None:
         _share_feed(game_id, at, after, raw)
     for game_id, game in games.items():
         _share_seating(game, special[game_id])
+    # The pictures kept of the versions notices that carry one speak of (pictures.board_png).
+    pictures.prefetch_kept(
+        {(g.pk, min(n.version or g.version, g.version)) for n in notices if (g := n.game) is not None and _pictured(n)}
+    )
 
 
 _JSON_FIELDS = {"payload", "public", "visible_to", "rng"}
@@ -641,9 +655,7 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
     if notice.seat_id:
         seat = seat_of(notice)
         ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
-        if ctx["board"] and (
-            notice.kind in PICTURE_KINDS or (notice.kind in NEWS_PICTURE_KINDS and seat.news_pictures)
-        ):
+        if ctx["board"] and _pictured(notice):
             ctx["picture_args"] = _picture_args(notice, game, spec, state, seat, loaded.version)
         fields["tag"] = ctx.get("tag") or subject_tag(seat)
         if notice.kind == "invitation":
@@ -654,13 +666,21 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
             fields["title"] = spec.title
 
 
+def _pictured(notice: Notice) -> bool:
+    """Whether the notice carries the board as a picture (when the game draws one)."""
+    if notice.game_id is None or notice.seat_id is None:
+        return False
+    return notice.kind in PICTURE_KINDS or (notice.kind in NEWS_PICTURE_KINDS and seat_of(notice).news_pictures)
+
+
 def _picture_args(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> tuple:
     """What pictures.picture needs for this notice, save its budget (known once the rest is written)."""
     alt = (
         f"The board of {game.title or spec.title} (game #{game.pk}) at version {version}, "
         f"as {seat.name} sees it; the text part of this mail has it in words."
     )
-    return (spec, state["game"], seat.number, f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}", alt)
+    cid = f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}"
+    return (spec, state["game"], seat.number, cid, alt, game.pk, version)
 
 
 SUBJECTS_TALK = "Table talk: {title} #{game} {tag}"

@@ -97,8 +97,7 @@ def _dispatch_later(game_id: int | None, seconds: float) -> None:
     if current_app.conf.task_always_eager:
         return  # in-process: nothing can wait; the timers' outbox sweep sends it when due
     try:
-        task = _task("pbem.tasks.send_pending_notices")
-        _publish(task, (game_id,), {"countdown": seconds + 1})
+        _publish("pbem.tasks.send_pending_notices", (game_id,), {"countdown": seconds + 1})
     except Exception:  # broker down: the sweep sends it
         log.warning("could not queue the later sending for game %s; the outbox sweep will", game_id, exc_info=True)
 
@@ -115,12 +114,14 @@ def queue_task(name: str, *args) -> None:
     """Queues the Celery task `name` (run at once in-process without a broker).
 
     By name, through the app's registry, not by importing `pbem.tasks`: the tasks are the top of
-    the platform (they call everything), and the write path below them must not import them."""
-    task = _task(name)
+    the platform (they call everything), and the write path below them must not import them.
+    Published by name (Celery's send_task): a process that only stores (the pipe door, the
+    listener) need not import the task modules, which Celery's Django fixup does only after
+    running Django's system checks (the URL config, the ESP SDKs: seconds for one message)."""
     if current_app.conf.task_always_eager:
-        task.delay(*args)
+        _task(name).delay(*args)
         return
-    _publish(task, args)
+    _publish(name, args)
 
 
 def warm_up(name: str) -> None:
@@ -140,14 +141,14 @@ def warm_up(name: str) -> None:
         log.warning("could not connect to the broker at start; queueing will try again", exc_info=True)
 
 
-def _publish(task, args, options: dict | None = None) -> None:
+def _publish(name: str, args, options: dict | None = None) -> None:
     if time.monotonic() < _broker["down_until"]:
         raise BrokerAway("the broker failed less than a minute ago; not tried again yet")
     done, failed = threading.Event(), []
 
     def publish():
         try:
-            task.apply_async(args, **(options or {}))
+            current_app.send_task(name, args, **(options or {}))
         except Exception as exc:  # noqa: BLE001 - reported to the caller, or logged if it gave up
             failed.append(exc)
             _broker["down_until"] = time.monotonic() + BACK_OFF

@@ -120,3 +120,116 @@ def test_a_drawing_that_several_seats_see_alike_is_rasterised_once_in_a_batch(mo
     assert len(calls) == 1 + 3  # the public view once, each hidden view on its own
     assert public[0] == public[1] == public[2] and public[0] is not None
     assert len(set(hidden)) == 3
+
+
+# --- pictures made once and kept (issue 34) ----------------------------------------------------
+
+
+COLOURS = {None: "#000000", 0: "#ff0000", 1: "#00ff00", 2: "#0000ff"}
+LATER = '<rect width="2" height="2" fill="#888888"/>'
+
+
+class HiddenSpec:
+    """Seats see alike in the state "public", each its own in "hidden"; "later" draws anew."""
+
+    name = "kept"
+    view = staticmethod(lambda state, seat: {"seat": seat if state != "public" else None, "later": state == "later"})
+    render_svg = staticmethod(
+        lambda view: (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">'
+            f'<rect width="8" height="8" fill="{COLOURS[view["seat"]]}"/>'
+            f"{LATER if view['later'] else ''}</svg>"
+        )
+    )
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    calls = []
+    real = pictures.rasterise
+    monkeypatch.setattr(pictures, "rasterise", lambda svg, *rest: calls.append(svg) or real(svg, *rest))
+    return calls
+
+
+@pytest.fixture
+def game(db):
+    return services.create_game("diceduel", PEOPLE[:2], {})
+
+
+def test_a_picture_is_kept_and_every_later_batch_and_process_reuses_it(game, counted):
+    from pbem.models import BoardPicture
+
+    with eventlog.shared_loads():
+        first = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=5)
+    # Another batch, as after a restart: nothing in memory, the kept row is found.
+    with eventlog.shared_loads():
+        again = [pictures.board_png(HiddenSpec, "public", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert len(counted) == 1
+    assert first is not None and again == [first] * 3
+    assert BoardPicture.objects.filter(game=game, version=5).count() == 1
+
+
+def test_a_seat_never_gets_the_kept_picture_of_another_seats_view(game, counted):
+    with eventlog.shared_loads():
+        mine = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
+    with eventlog.shared_loads():
+        again = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert len(set(mine)) == 3 and again == mine
+    assert len(counted) == 3
+    for seat, png in enumerate(mine):  # each the picture of its own view, drawn afresh
+        assert png == pictures.rasterise(HiddenSpec.render_svg(HiddenSpec.view("hidden", seat)))
+
+
+def test_a_new_version_is_drawn_anew(game, counted):
+    old = pictures.board_png(HiddenSpec, "hidden", 1, game_id=game.pk, version=5)
+    new = pictures.board_png(HiddenSpec, "later", 1, game_id=game.pk, version=6)
+    assert len(counted) == 2 and old != new
+
+
+def test_a_kept_picture_over_a_smaller_budget_is_drawn_again_to_fit(game, counted, monkeypatch):
+    big = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=5)
+    assert big is not None
+    smaller = pictures.board_png(HiddenSpec, "public", 0, budget=len(big) - 1, game_id=game.pk, version=5)
+    assert len(counted) == 2
+    assert smaller is None or len(smaller) < len(big)
+
+
+def test_resending_a_notice_reuses_its_kept_picture(db, settings, counted):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    kind = DRAWN[0]
+    spec = get_game(kind)
+    game = services.create_game(kind, PEOPLE[: max(spec.min_players, 2)], {})
+    notices = list(Notice.objects.filter(game=game, kind="turn"))
+    assert notices
+    first = [as_received(outbound.make_message(n)) for n in notices]
+    drawn = len(counted)
+    again = [as_received(outbound.make_message(n)) for n in notices]
+    assert drawn >= 1 and len(counted) == drawn
+    pngs = lambda ms: [p.get_payload(decode=True) for m in ms for p in m.walk() if p.get_content_type() == "image/png"]  # noqa: E731
+    assert pngs(first) == pngs(again) and pngs(first)
+
+
+def test_the_next_picture_of_a_game_starts_where_the_last_one_fitted(monkeypatch):
+    """Drawn to fit in tries the first time; the game's next picture of the same weight fits at
+    its first try (a try is a whole rasterisation)."""
+    words = "".join(
+        f'<text x="{4 + (i % 6) * 100}" y="{20 + (i // 6) * 18}" font-size="14">w{i * 7919 % 10007}</text>'
+        for i in range(240)
+    )
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="600" height="760">{words}</svg>'
+    full = pictures.rasterise(svg)
+    assert full is not None
+    tries = []
+    real = pictures._palette_png
+    monkeypatch.setattr(pictures, "_palette_png", lambda svg, zoom: tries.append(zoom) or real(svg, zoom))
+    monkeypatch.setattr(pictures, "_FITTED", {})
+    budget = len(full) * 6 // 10
+    first = pictures.rasterise(svg, budget, "wordy")
+    assert first is not None and len(first) <= budget and len(tries) >= 2 and tries[0] == 1.0
+    tries.clear()
+    again = pictures.rasterise(svg, budget, "wordy")
+    assert again is not None and len(again) <= budget
+    assert len(tries) == 1 and tries[0] < 1.0
+    tries.clear()
+    pictures.rasterise(svg, budget, "another game")
+    assert tries[0] == 1.0  # what one game's boards weigh says nothing of another's

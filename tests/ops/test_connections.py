@@ -121,3 +121,125 @@ def test_a_kept_connection_the_server_dropped_is_replaced_before_the_next_task_u
         other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
     close_old_connections(sender=task)  # the next task begins
     assert not Game.objects.exists()
+
+
+def _mail(n: int, prefix: str) -> bytes:
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = "alice@example.org", "pbem@pbem.localhost", f"hello {n}"
+    mail["Message-ID"] = f"<{prefix}-{n}@example.org>"
+    mail.set_content("help")
+    return mail.as_bytes()
+
+
+def test_the_listener_checks_a_connection_that_just_worked_no_more_per_message(monkeypatch):
+    """CONN_HEALTH_CHECKS' SELECT 1 was done before every recipient check and every store: a
+    connection that worked a moment ago is used as it is (one check per thread's first use)."""
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    checks = []
+    real = DatabaseWrapper.is_usable
+    monkeypatch.setattr(DatabaseWrapper, "is_usable", lambda self: checks.append(1) or real(self))
+    port = free_port()
+    listener = make_controller("127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            for n in range(10):
+                client.sendmail("alice@example.org", ["pbem@pbem.localhost"], _mail(n, "checked"))
+        assert InboundMessage.objects.filter(message_id__startswith="<checked-").count() == 10
+    finally:
+        listener.stop()
+    assert len(checks) <= DB_THREADS  # it was two a message
+
+
+def test_the_listener_survives_a_database_restart_between_messages():
+    """Its kept connections killed by the server: a message may be refused with a 451 (an MTA
+    tries again), and the next try is stored on a fresh connection."""
+    port = free_port()
+    listener = make_controller("127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            client.sendmail("alice@example.org", ["pbem@pbem.localhost"], _mail(0, "restart"))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        for n in range(1, 6):
+            tries = 0
+            while not InboundMessage.objects.filter(message_id=f"<restart-{n}@example.org>").exists():
+                tries += 1
+                assert tries <= DB_THREADS + 1, "the listener did not recover its connections"
+                try:
+                    with smtplib.SMTP("127.0.0.1", port) as client:
+                        client.sendmail("alice@example.org", ["pbem@pbem.localhost"], _mail(n, "restart"))
+                except smtplib.SMTPDataError as exc:
+                    assert exc.smtp_code == 451
+    finally:
+        listener.stop()
+
+
+def test_messages_stored_while_a_task_is_being_published_go_in_one_task(monkeypatch):
+    """The listener's task publications: one at a time, each taking every message stored while the
+    last was under way (from other client connections); every stored message queued exactly once,
+    and each client answered once its message's task is out."""
+    import threading
+    import time
+
+    from pbem.doors import inbox
+
+    calls: list[list[int]] = []
+    first_under_way, go_on = threading.Event(), threading.Event()
+
+    def queue_many(ids):
+        calls.append(list(ids))
+        if len(calls) == 1:
+            first_under_way.set()
+            assert go_on.wait(20)
+
+    def send(n: int) -> None:
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            client.sendmail("alice@example.org", ["pbem@pbem.localhost"], _mail(n, "batched"))
+
+    monkeypatch.setattr(inbox, "queue_many", queue_many)
+    port = free_port()
+    listener = make_controller("127.0.0.1", port)
+    listener.start()
+    clients = [threading.Thread(target=send, args=(n,)) for n in range(6)]
+    try:
+        clients[0].start()
+        assert first_under_way.wait(10)
+        for client in clients[1:]:
+            client.start()
+        stored = InboundMessage.objects.filter(message_id__startswith="<batched-")
+        deadline = time.monotonic() + 20
+        while stored.count() < 6:  # the other five stored, waiting for their task to go out
+            assert time.monotonic() < deadline, "the listener did not store the messages"
+            time.sleep(0.01)
+        assert len(calls) == 1 and all(client.is_alive() for client in clients)  # no 250 before the task
+        go_on.set()
+        for client in clients:
+            client.join(20)
+        assert not any(client.is_alive() for client in clients)
+    finally:
+        go_on.set()
+        listener.stop()
+    assert sorted(i for call in calls for i in call) == sorted(stored.values_list("id", flat=True))
+    assert len(calls) == 2 and len(calls[1]) == 5  # the five that came while the first was out
+
+
+def test_one_message_failing_in_a_batch_task_leaves_it_for_the_sweep_and_the_others_go_on(monkeypatch):
+    from pbem import tasks
+    from pbem.doors import processing
+
+    done = []
+
+    def process(inbound_id):
+        if inbound_id == 2:
+            raise RuntimeError("the database went away for this one")
+        done.append(inbound_id)
+
+    monkeypatch.setattr(processing, "process", process)
+    assert tasks.process_inbound_batch([1, 2, 3]) == {"missing": 2, "failed": 1}
+    assert done == [1, 3]

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from pbem import tasks
 from pbem.log import anchors
-from pbem.models import Event, Game, Heartbeat, InboundMessage, Notice
+from pbem.models import BoardPicture, Event, Game, Heartbeat, InboundMessage, Notice
 from pbem.ops import pruning
 from pbem.ops.health import timer_name
 from pbem.play import services
@@ -90,5 +90,14 @@ def test_a_run_deletes_at_most_its_share_and_the_next_run_goes_on(db):
 def test_the_prune_timer_is_on_the_beat_schedule_and_records_its_run(db):
     entry = settings.CELERY_BEAT_SCHEDULE["pbem-prune"]
     assert entry["task"] == "pbem.tasks.prune"
-    assert tasks.prune() == {"notices": 0, "inbound": 0}
+    assert tasks.prune() == {"notices": 0, "inbound": 0, "pictures": 0}
     assert Heartbeat.objects.filter(name=timer_name("pbem.tasks.prune"), ok=True).exists()
+
+
+def test_kept_board_pictures_past_the_notices_keeping_time_are_deleted_and_newer_kept(make_game):
+    game = make_game()
+    for version in (1, 2):
+        BoardPicture.objects.create(game=game, version=version, drawing="d" * 64, png=b"png", made_under=1000)
+    _age(BoardPicture, settings.PBEM_NOTICE_KEEP_DAYS + 1, version=1)
+    assert pruning.prune()["pictures"] == 1
+    assert list(BoardPicture.objects.values_list("version", flat=True)) == [2]

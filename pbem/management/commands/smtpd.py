@@ -14,7 +14,9 @@ import asyncio
 import logging
 import signal
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
@@ -48,18 +50,37 @@ def recipient_problem(address: str) -> str:
         seat_id, _generation = addressing.signed_parts(token)
     except addressing.TokenProblem as exc:
         return str(exc)
-    close_old_connections()  # see store_message
-    known = rows.seat_exists(seat_id)
+    with known_good_connection():
+        known = rows.seat_exists(seat_id)
     return "" if known else "This seat token belongs to no seat here."
 
 
-def store_message(data: bytes, recipients: list[str]) -> bool:
-    # Runs in a pool thread, whose connection is kept for its next message as a web worker keeps
-    # its own: closed here once older than CONN_MAX_AGE, or after an error. (Closing it after each
-    # message cost a new connection a recipient and a message: the listener took 37 mails a second.)
-    close_old_connections()
-    _message, created = inbox.store_raw(data, "smtp", recipients)
-    return created
+def store_message(data: bytes, recipients: list[str], publish: bool = True) -> tuple[int, bool]:
+    """Stores the message; returns (its row's id, whether it was new). With `publish` false its
+    task is the caller's to queue (the listener queues one for all that arrive together)."""
+    with known_good_connection():
+        message, created = inbox.store_raw(data, "smtp", recipients, publish=publish)
+    return message.pk, created
+
+
+# Runs in a pool thread, whose connection is kept for its next message as a web worker keeps its
+# own: closed once older than CONN_MAX_AGE, or after an error. (Closing it after each message cost
+# a new connection a recipient and a message: the listener took 37 mails a second.) The health
+# check Django does before a kept connection's first use (a `SELECT 1`, CONN_HEALTH_CHECKS: 27 %
+# of the listener's database time when done for every recipient and message) is done only for a
+# connection that has not just worked: one that succeeded less than KNOWN_GOOD seconds ago is used
+# as it is (a database restarted in between fails that one message with a 451, and the client
+# retries; the failure marks the connection for the check).
+KNOWN_GOOD = 5.0
+_used = threading.local()
+
+
+@contextmanager
+def known_good_connection():
+    if connection.errors_occurred or time.monotonic() - getattr(_used, "ok_at", float("-inf")) > KNOWN_GOOD:
+        close_old_connections()
+    yield
+    _used.ok_at = time.monotonic()
 
 
 # Threads that do the listener's database work. Each keeps its connection from one message to
@@ -68,8 +89,44 @@ DB_THREADS = 4
 
 
 class Handler:
+    """Several messages in flight (one per client connection, stored by DB_THREADS threads), and
+    their tasks queued together: a message stored while the last publication to the broker is
+    under way waits for the next, which takes all that gathered in one task. The 250 is given once
+    the message's task is out, as before (a task that could not be queued leaves its row to the
+    inbound sweep: the message is stored all the same)."""
+
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="pbem-smtpd-db")
+        self.unpublished: list[int] = []
+        self.next_round: asyncio.Future | None = None  # done when the unpublished ones are out
+        self.publishing = False
+
+    async def publish(self, inbound_id: int) -> None:
+        """Returns once the message's task is queued (with those stored while the last went out)."""
+        loop = asyncio.get_running_loop()
+        self.unpublished.append(inbound_id)
+        if self.next_round is None:
+            self.next_round = loop.create_future()
+        round_ = self.next_round
+        if not self.publishing:
+            self.publishing = True
+            loop.create_task(self._publish_rounds())
+        await asyncio.shield(round_)
+
+    async def _publish_rounds(self) -> None:
+        try:
+            while self.unpublished:
+                ids, self.unpublished = self.unpublished, []
+                round_, self.next_round = self.next_round, None
+                try:
+                    await self.in_pool(inbox.queue_many)(ids)
+                except Exception:  # queue_many logs a broker that is away; anything else, the sweep covers
+                    log.exception("could not queue inbound messages %s", ids)
+                finally:
+                    if round_ is not None and not round_.done():
+                        round_.set_result(None)
+        finally:
+            self.publishing = False
 
     def in_pool(self, fn):
         return sync_to_async(fn, thread_sensitive=False, executor=self.executor)
@@ -130,13 +187,15 @@ class Handler:
     async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content or envelope.content
         try:
-            await asyncio.wait_for(
-                self.in_pool(store_message)(data, list(envelope.rcpt_tos)),
+            inbound_id, created = await asyncio.wait_for(
+                self.in_pool(store_message)(data, list(envelope.rcpt_tos), False),
                 settings.PBEM_SMTP_STORE_TIMEOUT,
             )
         except Exception:
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 Could not store the message; try again later"
+        if created:
+            await self.publish(inbound_id)
         return "250 2.0.0 Message accepted"
 
 

@@ -1,0 +1,24 @@
+"""The settings of a process that only stores a message (`manage.py receive_email`, the pipe
+door an MTA starts once a message): config.settings with the apps storing does not use left
+out — the admin (whose autodiscovery imports the desk), anymail (its app imports its checks and
+the ESP SDKs' helpers), ninja and pydantic, sessions, messages, static files, the beat's tables.
+Everything else (the database, the broker, the limits, the domain) is config.settings' own.
+
+manage.py picks this module for receive_email when DJANGO_SETTINGS_MODULE is config.settings or
+unset (scripts/pbem-pipe passes config.settings); a deployment with settings of its own keeps
+them. Issue 34: the pipe door without the handoff took 2.3-5 s a message, 66x `python -c pass`.
+"""
+
+from config.settings import *  # noqa: F403
+from config.settings import INSTALLED_APPS
+
+NOT_FOR_STORING = {
+    "django.contrib.admin",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "anymail",
+    "django_celery_beat",
+    "ninja",
+}
+INSTALLED_APPS = [app for app in INSTALLED_APPS if app not in NOT_FOR_STORING]
