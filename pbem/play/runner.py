@@ -37,6 +37,9 @@ NEUTRAL_EVENTS = {
     "pbem.NoticeBounced",
     "pbem.DeadlineExtended",
     "pbem.ReminderSent",
+    # Orders given ahead or cancelled (pbem.play.orders): nothing on the board changes.
+    "pbem.OrderGiven",
+    "pbem.OrderCancelled",
 }
 QUIET_EVENTS = {
     "pbem.InvitationResent",
@@ -47,6 +50,9 @@ QUIET_EVENTS = {
     "pbem.DeadlineExtended",
     "pbem.NoticeBounced",
     "pbem.DeadlineMissed",
+    "pbem.OrderGiven",
+    "pbem.OrderCancelled",
+    "pbem.OrderPlayed",
 }
 
 # Platform events every seat hears of, even one still choosing its move.
@@ -171,6 +177,9 @@ class Work:
     deadline_overrides: dict = field(default_factory=dict)
     # The seat ids told news lately (_told_lately), when read for a group of games at once.
     told_lately: set | None = None
+    # Played by a seat's orders given ahead (pbem.play.orders): the loop that plays them goes
+    # on by itself, so this append does not queue it again.
+    automatic: bool = False
 
     @property
     def told(self) -> Outcome:
@@ -223,6 +232,7 @@ def _reuse(cached: Work, actor: Actor) -> Work:
     cached.actor, cached.events, cached.notices, cached.dirty = actor, [], [], False
     cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
     cached.fresh_turn, cached.deadline_overrides, cached.told_lately = set(), {}, None
+    cached.automatic = False
     return cached
 
 
@@ -335,10 +345,16 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     if work.notices:
         waits = any(n["kind"] == "news" for n in work.notices)
         outbox.dispatch_on_commit(loaded.game_id, later=outbox.fold_seconds() if waits else 0)
-    standins = loaded.state["meta"].get("standins")
-    if standins and work.actor.kind != "standin" and set(standins) & set(work.stored["awaited"]):
-        # A seat the stand-in plays is awaited: it moves after this commits (its own moves
-        # carry on by themselves, so they do not queue it again).
+    meta = loaded.state["meta"]
+    standins, orders = meta.get("standins"), meta.get("orders")
+    awaited = work.stored["awaited"]
+    if (
+        work.actor.kind != "standin"
+        and not work.automatic
+        and ((standins and set(standins) & set(awaited)) or (orders and any(orders.get(str(s)) for s in awaited)))
+    ):
+        # A seat the stand-in plays, or one holding orders given ahead, is awaited: it moves
+        # after this commits (their own moves carry on by themselves, so they do not queue it again).
         transaction.on_commit(lambda: outbox.queue_task("pbem.tasks.play_standins", loaded.game_id))
 
 

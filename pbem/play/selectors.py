@@ -71,8 +71,33 @@ PLATFORM_TEXT = {
         if d["seats"]
         else "The creator accepted; the other seats are the stand-ins', so nobody else is invited."
     ),
+    # Orders given ahead (pbem.play.orders): their words only to their seat, and after the end.
+    "OrderGiven": lambda d, n: (
+        f"{n[d['seat']]} gave an order ahead" + (f" ({_order_words(d['order'])})." if "order" in d else ".")
+    ),
+    "OrderCancelled": lambda d, n: (
+        f"{n[d['seat']]}'s order {d['id']} was cancelled: {d['reason']}."
+        if "id" in d
+        else f"{n[d['seat']]} cancelled an order given ahead."
+    ),
+    "OrderPlayed": lambda d, n: (
+        f"Played by {n[d['seat']]}'s order {d['id']} ({_PLAYED_BY.get(d['kind'], d['kind'])}), automatically: {d['move']}."
+        if "id" in d
+        else f"{n[d['seat']]}'s next move was made by an order given ahead."
+    ),
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
+
+
+_PLAYED_BY = {"forced": "the only legal move", "standing": "a standing order", "conditional": "a conditional order"}
+
+
+def _order_words(order: dict) -> str:
+    if order.get("kind") == "forced":
+        return "forced moves on"
+    if order.get("kind") == "conditional":
+        return "a conditional order"
+    return "a standing order"
 
 
 def _utc(iso) -> str:

@@ -1,0 +1,108 @@
+"""Orders given ahead (issue 32): forced moves played, standing and conditional orders, played
+through the one write path as the seat's own move, and secret until played."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.log import eventlog
+from pbem.models import Event, Game, PlayerSettings
+from pbem.play import selectors, services
+from tests.conftest import CAST, requires_postgres
+
+# Real commits: orders are played after a commit (on_commit), as in production.
+pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(settings):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+
+    def make(players=2, **kw):
+        return services.create_game("diceduel", CAST[:players], kw.pop("options", {"rounds": 3}), **kw)
+
+    return make
+
+
+def hand(game, seat):
+    return eventlog.load(Game.objects.get(pk=game.pk)).state["game"]["hands"][seat]
+
+
+def play_round(game, lowest=(True, True)):
+    """Both seats bid (each its lowest or highest card); the winner, if still awaited, takes."""
+    for seat in (0, 1):
+        game.refresh_from_db()
+        if seat in game.awaited:
+            cards = hand(game, seat)
+            services.submit(game.pk, seat, f"play {min(cards) if lowest[seat] else max(cards)}")
+    game.refresh_from_db()
+    if game.phase == "claim":
+        services.submit(game.pk, game.awaited[0], "take")
+
+
+def test_a_lone_legal_move_is_played_for_a_seat_that_opted_in_and_never_a_choice(table):
+    game = table(2)
+    services.submit(game.pk, 0, "orders forced on")
+    play_round(game)
+    assert not Event.objects.filter(game=game, type="pbem.OrderPlayed").exists()  # 3 then 2 cards: choices
+    play_round(game)
+    game.refresh_from_db()
+    assert game.round == 3 and game.awaited == [1]  # Alice's last card went by itself
+    played = Event.objects.get(game=game, type="pbem.OrderPlayed")
+    assert (played.actor_kind, played.actor_seat) == ("seat", 0)
+    assert played.visible_to == [0] and played.public == {"seat": 0}
+    assert played.payload["kind"] == "forced"
+    card = Event.objects.get(game=game, seq=played.seq + 1)
+    # The move itself is stored exactly as the typed one would be: hidden from Bob.
+    assert card.type == "CardPlayed" and card.visible_to == [0] and card.public == {"seat": 0}
+    assert (card.actor_kind, card.actor_seat) == ("seat", 0)
+    mine = [item.text for item in selectors.feed(game, 0)]
+    assert any("automatically" in text and "the only legal move" in text for text in mine), mine
+    theirs = [item.text for item in selectors.feed(game, 1)]
+    assert not any("only legal" in text or "forced" in text for text in theirs), theirs
+
+
+def test_forced_moves_are_off_unless_asked_for(table):
+    game = table(2)
+    for _ in range(2):
+        play_round(game)
+    game.refresh_from_db()
+    assert 0 in game.awaited
+    assert not Event.objects.filter(game=game, type="pbem.OrderPlayed").exists()
+
+
+def test_the_players_default_turns_forced_moves_on_in_the_games_they_join(table):
+    first = table(2)
+    services.submit(first.pk, 1, "orders forced on default")
+    assert PlayerSettings.objects.get(email="bob@example.org").forced_moves
+    game = table(2)
+    given = Event.objects.get(game=game, type="pbem.OrderGiven")
+    assert given.payload == {"seat": 1, "order": {"kind": "forced"}} and given.visible_to == [1]
+    outcome = services.submit(game.pk, 1, "orders")
+    assert "orders forced on" in outcome.answers[0]
+
+
+def test_every_round_won_is_claimed_by_a_standing_order_as_the_seats_own_move(table):
+    game = table(2)
+    services.submit(game.pk, 0, "order take")
+    play_round(game, lowest=(False, True))  # Alice bids her highest: she wins the round
+    game.refresh_from_db()
+    assert game.phase != "claim" and game.round == 2
+    played = Event.objects.get(game=game, type="pbem.OrderPlayed")
+    assert played.payload["kind"] == "standing" and played.payload["move"] == "take"
+    taken = Event.objects.get(game=game, seq=played.seq + 1)
+    assert taken.type == "PointsTaken" and taken.payload["how"] == "take" and taken.actor_seat == 0
+
+
+def test_an_order_is_shown_and_cancelled_by_mail_words(table):
+    game = table(2)
+    services.submit(game.pk, 0, "order roll")
+    shown = services.submit(game.pk, 0, "orders").answers[0]
+    number = Event.objects.get(game=game, type="pbem.OrderGiven").seq
+    assert f"{number}: order roll" in shown
+    services.submit(game.pk, 0, f"orders cancel {number}")
+    assert "no orders" in services.submit(game.pk, 0, "orders").answers[0]
+    with pytest.raises(services.CommandRejected, match="no order 999"):
+        services.submit(game.pk, 0, "orders cancel 999")
+    with pytest.raises(services.CommandRejected, match="order take"):
+        services.submit(game.pk, 0, "order fly")
