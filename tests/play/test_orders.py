@@ -106,3 +106,38 @@ def test_an_order_is_shown_and_cancelled_by_mail_words(table):
         services.submit(game.pk, 0, "orders cancel 999")
     with pytest.raises(services.CommandRejected, match="order take"):
         services.submit(game.pk, 0, "order fly")
+
+
+def test_orders_are_set_shown_and_cancelled_by_the_api_for_the_seat_alone(table, client, quiet_limits):
+    from pbem.models import Seat
+    from pbem.play import addressing
+
+    game = table(2)
+    alice, bob = (addressing.token_for(s) for s in Seat.objects.filter(game=game).order_by("number"))
+    url = f"/api/games/{game.pk}/orders"
+    given = client.post(url, {"text": "order roll"}, content_type="application/json", headers={"X-Seat-Token": alice})
+    assert given.status_code == 200, given.content
+    (order,) = given.json()["orders"]
+    assert order["kind"] == "standing" and order["text"] == "order roll"
+    assert client.get(url, headers={"X-Seat-Token": bob}).json()["orders"] == []
+    refused = client.post(url, {"text": "order fly"}, content_type="application/json", headers={"X-Seat-Token": alice})
+    assert refused.status_code == 422 and "order take" in refused.json()["message"]
+    not_order = client.post(url, {"text": "play 3"}, content_type="application/json", headers={"X-Seat-Token": alice})
+    assert not_order.status_code == 400
+    gone = client.delete(f"{url}/{order['id']}", headers={"X-Seat-Token": alice})
+    assert gone.status_code == 200 and gone.json()["orders"] == []
+
+
+def test_the_seat_page_shows_its_own_orders_only(table, client, quiet_limits):
+    from django.urls import reverse
+
+    from pbem.models import Seat
+    from pbem.play import addressing
+
+    game = table(2)
+    services.submit(game.pk, 0, "order roll")
+    alice, bob = (addressing.token_for(s) for s in Seat.objects.filter(game=game).order_by("number"))
+    mine = client.get(reverse("pbem-seat", args=[alice])).content.decode()
+    assert "order roll" in mine and 'id="orders-form"' in mine
+    theirs = client.get(reverse("pbem-seat", args=[bob])).content.decode()
+    assert "order roll" not in theirs and "You have no orders" in theirs
