@@ -214,16 +214,29 @@ def read_conditional(spec, state: dict, seat: int, text: str, line: str) -> dict
             order[part] = spec.parse(words, game, seat)
         except Rejected as exc:
             raise CommandRejected(f"'{words}' cannot be read as a move of yours: {exc}", line) from None
-    if on in spec.waiting_for(game):
-        try:
-            events = spec.decide(game, on, condition, Rng(b"\0" * 32, 1))
-        except Rejected as exc:
-            raise CommandRejected(f"{names[on]} cannot make that move now: {exc}", line) from None
-        if any(ev.visible_to is not None for ev in events):
-            raise CommandRejected(
-                f"That move of {names[on]}'s is partly hidden from you, so the condition could never be read.", line
-            )
+    if _kind_is_hidden(spec, game, on, condition):
+        raise CommandRejected(
+            f"A move of {names[on]}'s of that kind is partly hidden from you, so the condition could never be read.",
+            line,
+        )
     return order
+
+
+def _kind_is_hidden(spec, game, on: int, condition: dict) -> bool:
+    """Whether the named seat's moves of the condition's kind ("type") show the giver only a
+    public form now. Judged over all the seat's legal moves of that kind, never over the one
+    named: whether that one is legal (say, a card in a hidden hand) must not show in the answer,
+    nor in any refusal's words."""
+    for move in spec.legal(game, on):
+        if move.get("type") != condition.get("type"):
+            continue
+        try:
+            events = spec.decide(game, on, move, Rng(b"\0" * 32, 1))
+        except Rejected:
+            continue
+        if any(ev.visible_to is not None for ev in events):
+            return True
+    return False
 
 
 def _named_seat(names: list[str], text: str, line: str) -> tuple[int, str]:

@@ -8,6 +8,7 @@ import pytest
 from pbem.log import eventlog
 from pbem.models import Event, Game, PlayerSettings
 from pbem.play import selectors, services
+from pbem.registry import get_game
 from tests.conftest import CAST, requires_postgres
 
 # Real commits: orders are played after a commit (on_commit), as in production.
@@ -141,3 +142,113 @@ def test_the_seat_page_shows_its_own_orders_only(table, client, quiet_limits):
     assert "order roll" in mine and 'id="orders-form"' in mine
     theirs = client.get(reverse("pbem-seat", args=[bob])).content.decode()
     assert "order roll" not in theirs and "You have no orders" in theirs
+
+
+def _everything_others_may_read(game, seat, client) -> str:
+    """What `seat` (None: a spectator) can read of the game: its feed (texts and data), the API's
+    events and board, its own log export, and its mail so far."""
+    import json
+
+    from django.core import mail
+
+    from pbem.audit import export
+    from pbem.models import Seat
+    from pbem.play import addressing
+    from tests.conftest import deliver
+
+    game = Game.objects.get(pk=game.pk)
+    parts = [json.dumps([(i.text, i.data, i.public) for i in selectors.feed(game, seat)])]
+    headers = {}
+    if seat is not None:
+        headers = {"X-Seat-Token": addressing.token_for(Seat.objects.get(game=game, number=seat))}
+    for url in (f"/api/games/{game.pk}/events", f"/api/games/{game.pk}/state", f"/api/games/{game.pk}"):
+        parts.append(client.get(url, headers=headers).content.decode())
+    parts.append(json.dumps(export.document(game, seat)))
+    deliver(game)
+    parts += [m.body for m in mail.outbox if seat is not None and f"{CAST[seat].email}" in m.to]
+    return "\n".join(parts)
+
+
+def test_orders_are_secret_from_every_other_seat_and_spectator_until_the_end_then_verified(
+    table, client, quiet_limits, settings
+):
+    """A standing and a conditional order leak through no feed, API answer, log export or mail
+    to another seat or a spectator while the game runs; after the end the offline verifier holds
+    every played order to its words."""
+    from pbem.audit import export, verify
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = table(2)
+    services.submit(game.pk, 0, "order roll")
+    services.submit(game.pk, 0, "orders forced on")
+    services.submit(game.pk, 1, "if Alice take then roll")  # Bob's: about Alice's next claim
+    for seat in (1, None):
+        seen = _everything_others_may_read(game, seat, client)
+        assert '"claim"' not in seen and "order roll" not in seen and '"kind": "forced"' not in seen, seat
+    seen = _everything_others_may_read(game, 0, client)
+    assert '"then"' not in seen and "Alice take" not in seen  # Bob's order, from Alice
+    for _ in range(6):
+        game.refresh_from_db()
+        if game.status != "running":
+            break
+        play_round(game, lowest=(False, True))
+    game.refresh_from_db()
+    assert game.status == "finished"
+    kinds = {e.payload["kind"] for e in Event.objects.filter(game=game, type="pbem.OrderPlayed")}
+    assert {"standing", "forced"} <= kinds
+    found = verify.verify_document(export.document(game), spec=get_game("diceduel"))
+    assert found.ok, found.problems
+
+
+def test_the_verifier_finds_an_order_played_against_its_words(table, quiet_limits):
+    from pbem.audit import export, verify
+
+    game = table(2)
+    services.submit(game.pk, 0, "orders forced on")
+    for _ in range(6):
+        game.refresh_from_db()
+        if game.status != "running":
+            break
+        play_round(game)
+    doc = export.document(Game.objects.get(pk=game.pk))
+    played = next(ev for ev in doc["events"] if ev["type"] == "pbem.OrderPlayed")
+    given = next(ev for ev in doc["events"] if ev["type"] == "pbem.OrderGiven")
+    # A forger's change of the words: not forced moves, but a standing order (of no words).
+    given["payload"]["order"] = {"kind": "standing", "order": {"claim": "take"}}
+    assert not verify.verify_document(doc, spec=get_game("diceduel")).ok  # the chain no longer holds
+    # And the replay alone, as if the chain held: the order's words do not give the move logged.
+    found = verify.Findings()
+    verify.check_replay(verify.Log(doc, (), get_game("diceduel"), None), found)
+    assert any(f"event {played['seq']}" in p and "gives no legal move" in p for p in found.problems), found.problems
+
+
+def test_a_conditional_order_plays_then_or_else_by_the_named_seats_next_move(table):
+    game = table(2)
+    names = ("Alice", "Bob")
+    hands_now = [hand(game, 0), hand(game, 1)]
+    winner = 0 if max(hands_now[0]) > max(hands_now[1]) else 1  # holds the highest card: wins round 1
+    loser = 1 - winner
+    low = sorted(hands_now[loser])
+    services.submit(game.pk, winner, f"play {max(hands_now[winner])}")
+    with pytest.raises(services.CommandRejected, match="not your own"):
+        services.submit(game.pk, loser, f"if {names[loser]} take then roll")
+    with pytest.raises(services.CommandRejected, match="player's name"):
+        services.submit(game.pk, loser, "if Zed take then roll")
+    services.submit(game.pk, loser, f"if {names[winner]} take then play {low[2]} else play {low[1]}")
+    services.submit(game.pk, loser, f"play {low[0]}")  # by hand: the condition is not read yet
+    assert not Event.objects.filter(game=game, type="pbem.OrderPlayed").exists()
+    game.refresh_from_db()
+    assert game.phase == "claim" and game.awaited == [winner]
+    services.submit(game.pk, winner, "take")
+    played = Event.objects.get(game=game, type="pbem.OrderPlayed")
+    assert played.payload["branch"] == "then" and played.payload["move"] == f"play {low[2]}"
+    assert (played.actor_kind, played.actor_seat) == ("seat", loser)
+    assert not eventlog.load(Game.objects.get(pk=game.pk)).state["meta"]["orders"]  # played once
+
+
+def test_a_condition_on_a_move_of_a_hidden_kind_is_refused_the_same_whatever_the_hand(table):
+    game = table(2)
+    for card in (1, 12):  # held by Alice or not: the same refusal, which shows nothing of her hand
+        with pytest.raises(services.CommandRejected, match="of that kind is partly hidden") as refused:
+            services.submit(game.pk, 1, f"if Alice play {card} then play {hand(game, 1)[0]}")
+        assert str(card) not in str(refused.value)
