@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.core import mail
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.db import connection as db
 from django.db import transaction
@@ -27,7 +27,16 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.mail import outbound
-from pbem.models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticePreference, NoticeStatus, Seat
+from pbem.models import (
+    TURN_NOTICE_KINDS,
+    Game,
+    GameStatus,
+    Notice,
+    NoticePreference,
+    NoticeStatus,
+    PlayerSettings,
+    Seat,
+)
 from pbem.play import desk, outbox, services
 
 log = logging.getLogger(__name__)
@@ -229,9 +238,15 @@ def _compose(
     if superseded_by is not None:
         _finish(notice, NoticeStatus.SKIPPED, error=f"superseded by notice {superseded_by}, which tells it and more")
         return "skipped", None
+    if (
+        notice.kind == "turn"
+        and _combines(notice)
+        and Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SKIPPED).exists()
+    ):
+        return "skipped", None  # folded into a mail for several games composed just before it
     try:
         fold_answers(notice, waiting)
-        return "", outbound.make_message(notice, connection=connection)
+        return "", combined(notice, outbound.make_message(notice, connection=connection))
     except outbound.NoRecipient as exc:
         # Not silent: a report for the desk that reaches nobody is the operator's to fix.
         log.warning("notice %s (%s) not sent: %s", notice.pk, notice.kind, exc)
@@ -240,6 +255,67 @@ def _compose(
     except Exception as exc:  # a rendering bug: keep the notice, retry later, and say so in the log
         log.exception("could not render notice %s", notice.pk)
         return _failed(notice, f"rendering failed: {exc!r}", permanent=False), None
+
+
+def _combines(notice: Notice) -> bool:
+    """Whether the notice's player asked for one mail for all their games ('notices combined')."""
+    return (
+        bool(notice.to_email)
+        and notice.game_id is not None
+        and PlayerSettings.objects.filter(email=notice.to_email.lower(), combined_notices=True).exists()
+    )
+
+
+def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
+    """One mail for all the games awaiting a player who asked for it ('notices combined',
+    PlayerSettings.combined_notices): a turn notice carries the player's other games where they
+    are awaited now too, each under its number, to be answered in one reply with lines
+    prefixed by the game ('#12: 3', '#14: pass', pbem.mail.replies.answer_many). A turn notice
+    of another of those games still waiting in the outbox goes in this mail instead of its own
+    (claimed first, so a sender that holds it already sends it alone). Text only."""
+    if notice.kind != "turn" or not _combines(notice):
+        return message
+    others = [
+        seat
+        for seat in Seat.objects.select_related("game")
+        .filter(email__iexact=notice.to_email, game__status=GameStatus.RUNNING)
+        .exclude(game_id=notice.game_id)
+        .order_by("game_id")
+        if seat.number in (seat.game.awaited or [])
+    ]
+    parts = []
+    for seat in others:
+        unsent = (
+            Notice.objects.filter(seat=seat, kind="turn", status__in=(NoticeStatus.PENDING, NoticeStatus.SENDING))
+            .order_by("-version")
+            .first()
+        )
+        if unsent is not None and unsent.status == NoticeStatus.PENDING and not claim(unsent.pk):
+            unsent = None
+        latest = unsent or Notice.objects.filter(seat=seat, kind="turn").order_by("-version").first()
+        if latest is None:
+            continue
+        parts.append((seat.game_id, seat.game.title, outbound.render(latest).text))
+        if unsent is not None:
+            # Claimed now, or by this batch (the batch then skips it, _compose): it goes in here.
+            _finish(unsent, NoticeStatus.SKIPPED, error=f"folded into notice {notice.pk}: one mail for several games")
+    if not parts:
+        return message
+    parts.insert(0, (notice.game_id, notice.game.title, message.body))
+    numbers = ", ".join(f"#{game_id}" for game_id, _t, _x in parts)
+    head = outbound.wrap(
+        f"Your move in {len(parts)} games ({numbers}). Answer them all in one reply: write each line "
+        f"after its game's number, e.g. '#{parts[0][0]}: 3' or '#{parts[-1][0]}: pass'. Each game's lines "
+        "are applied together (all or none for that game); the answer tells each game's outcome."
+    )
+    sections = [f"{'=' * 20} #{game_id} {title} {'=' * 20}\n\n{text}" for game_id, title, text in parts]
+    message.body = head + "\n\n" + "\n\n".join(sections)
+    message.subject = f"Your move in {len(parts)} games: " + ", ".join(f"#{g} {t}" for g, t, _x in parts)
+    if isinstance(message, EmailMultiAlternatives):
+        message.alternatives = []
+    if isinstance(message, outbound.RelatedMessage):
+        message.pictures = []
+    return message
 
 
 def _transmit(
