@@ -70,7 +70,7 @@ town, a route, a cell, a card) to a URL; the render wraps each such element in <
 so a player can pick a move by touching the board (no JavaScript needed).
 
 Commands every game gets from the platform (a game's grammar must not use these words):
-help, board, history, say, undo, away, back, notices. No command line may start with "-", ">",
+help, board, history, say, undo, away, back, notices, zone, orders, order, if. No command line may start with "-", ">",
 "From:", "To:", "Sent:", "Subject:" or read like "On ... wrote:" (quoted-reply stripping).
 
 Randomness: `rng` is derived by the platform from the game's secret seed and the number of the

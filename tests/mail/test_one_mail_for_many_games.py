@@ -78,3 +78,21 @@ def test_lines_for_a_game_without_a_seat_of_the_sender_are_refused_and_move_noth
     assert Event.objects.filter(game=mine, type="CardPlayed").count() == 1
     assert InboundMessage.objects.get(pk=message.pk).error_code == "partly"
     assert Game.objects.get(pk=theirs.pk).version == theirs.version
+
+
+def test_orders_given_in_a_real_looking_reply_are_read_as_orders_not_prose(table, mailoutbox):
+    send_all()
+    notice = next(m for m in mails_to(mailoutbox, "bob@example.org"))
+    lines = "Hello Alice,\n\norders forced on\norder roll\nif Alice take then play 1 else play 2\n\nCheers"
+    message = deliver(reply("gmail_company_signature", notice, lines, sender="bob@example.org"))
+    assert message.status == "answered" or message.status == "applied", message.outcome
+    given = Event.objects.filter(game=table, type="pbem.OrderGiven", payload__seat=1)
+    assert [e.payload["order"]["kind"] for e in given.order_by("seq")] == ["forced", "standing", "conditional"]
+    assert all(e.visible_to == [1] and e.public == {"seat": 1} for e in given)
+
+
+def test_prose_starting_with_if_is_not_an_order():
+    from pbem.mail import inbound
+
+    assert not inbound.looks_like_platform_order("If you have a minute, look at the board")
+    assert inbound.looks_like_platform_order("if Alice take then roll")
