@@ -273,13 +273,14 @@ def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
     prefixed by the game ('#12: 3', '#14: pass', pbem.mail.replies.answer_many). A turn notice
     of another of those games still waiting in the outbox goes in this mail instead of its own
     (claimed first, so a sender that holds it already sends it alone). Text only."""
-    if notice.kind != "turn" or not _combines(notice):
+    game = notice.game
+    if notice.kind != "turn" or game is None or not _combines(notice):
         return message
     others = [
         seat
         for seat in Seat.objects.select_related("game")
         .filter(email__iexact=notice.to_email, game__status=GameStatus.RUNNING)
-        .exclude(game_id=notice.game_id)
+        .exclude(game_id=game.pk)
         .order_by("game_id")
         if seat.number in (seat.game.awaited or [])
     ]
@@ -301,7 +302,7 @@ def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
             _finish(unsent, NoticeStatus.SKIPPED, error=f"folded into notice {notice.pk}: one mail for several games")
     if not parts:
         return message
-    parts.insert(0, (notice.game_id, notice.game.title, message.body))
+    parts.insert(0, (game.pk, game.title, str(message.body)))
     numbers = ", ".join(f"#{game_id}" for game_id, _t, _x in parts)
     head = outbound.wrap(
         f"Your move in {len(parts)} games ({numbers}). Answer them all in one reply: write each line "

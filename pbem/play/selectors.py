@@ -17,6 +17,9 @@ from pbem.log import eventlog
 from pbem.models import Event, Game, Seat
 from pbem.registry import get_game
 
+_PLAYED_BY = {"forced": "the only legal move", "standing": "a standing order", "conditional": "a conditional order"}
+
+
 PLATFORM_TEXT = {
     "GameCreated": lambda d, n: (
         f"The table is set: {', '.join(p['name'] for p in d['players'])}. Seed commitment {d['seed_commitment'][:16]}…"
@@ -87,9 +90,6 @@ PLATFORM_TEXT = {
     ),
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
-
-
-_PLAYED_BY = {"forced": "the only legal move", "standing": "a standing order", "conditional": "a conditional order"}
 
 
 def _order_words(order: dict) -> str:
