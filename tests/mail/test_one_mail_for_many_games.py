@@ -8,8 +8,12 @@ from __future__ import annotations
 import email
 import email.policy
 
+import pytest
+
 from pbem.models import Event, Game, InboundMessage, Notice, PlayerSettings
 from pbem.play import services
+
+from tests.conftest import requires_postgres
 
 from .conftest import deliver, hand, send_all
 from .replies import reply
@@ -96,3 +100,27 @@ def test_prose_starting_with_if_is_not_an_order():
 
     assert not inbound.looks_like_platform_order("If you have a minute, look at the board")
     assert inbound.looks_like_platform_order("if Alice take then roll")
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)  # orders are played after a commit (on_commit)
+def test_a_move_played_by_an_order_is_marked_automatic_in_the_seats_own_mail_only(table, mailoutbox):
+    services.submit(table.pk, 0, "orders forced on")
+    for _ in range(2):  # two rounds by hand: 3, then 2 cards, choices
+        for seat in (0, 1):
+            services.submit(table.pk, seat, f"play {min(hand(table, seat))}")
+        table.refresh_from_db()
+        if table.phase == "claim":
+            services.submit(table.pk, table.awaited[0], "take")
+    table.refresh_from_db()
+    assert table.round == 3 and table.awaited == [1]  # Alice's last card went by itself
+    send_all()
+    before_end = "\n".join(text_of(m) for m in mails_to(mailoutbox, "bob@example.org"))
+    assert "only legal move" not in before_end and "automatically" not in before_end
+    services.submit(table.pk, 1, f"play {hand(table, 1)[0]}")
+    table.refresh_from_db()
+    if table.phase == "claim":
+        services.submit(table.pk, table.awaited[0], "take")
+    send_all()
+    alices = "\n".join(text_of(m) for m in mails_to(mailoutbox, "alice@example.org"))
+    assert "automatically" in alices and "the only legal move" in alices  # her next notice (the last) says so
