@@ -12,7 +12,6 @@ import pytest
 
 from pbem.models import Event, Game, InboundMessage, Notice, PlayerSettings
 from pbem.play import services
-
 from tests.conftest import requires_postgres
 
 from .conftest import deliver, hand, send_all
