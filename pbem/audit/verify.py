@@ -516,8 +516,8 @@ def _check_order_played(
     if not isinstance(payload, dict) or "id" not in payload:
         return  # a reader's log before the end: the order's words are not in it
     seat, number = payload.get("seat"), payload.get("id")
-    if not isinstance(seat, int):
-        found.problems.append(f"event {seq}: an order played names no seat")
+    if not isinstance(seat, int) or by_seq[seq].get("actor_seat") != seat:
+        found.problems.append(f"event {seq}: an order is played only by its own seat, as its own move")
         return
     held = {o["id"]: o for o in state["meta"].get("orders", {}).get(str(seat), ())}
     order = held.get(number)

@@ -252,3 +252,27 @@ def test_a_condition_on_a_move_of_a_hidden_kind_is_refused_the_same_whatever_the
         with pytest.raises(services.CommandRejected, match="of that kind is partly hidden") as refused:
             services.submit(game.pk, 1, f"if Alice play {card} then play {hand(game, 1)[0]}")
         assert str(card) not in str(refused.value)
+
+
+def test_the_log_format_holds_an_order_to_its_seat_alone_and_its_move_to_the_seats_own(table, quiet_limits):
+    """pbem-log-1.schema.json: an order's events are seen by one seat (others: which seat only),
+    and a move an order plays is the seat's own (actor kind seat), whatever a forger writes."""
+    from pbem.audit import export, schema, verify
+
+    game = table(2)
+    services.submit(game.pk, 0, "orders forced on")
+    for _ in range(6):
+        game.refresh_from_db()
+        if game.status != "running":
+            break
+        play_round(game)
+    doc = export.document(Game.objects.get(pk=game.pk))
+    validator = schema.load(verify.SCHEMA_FILE)
+    assert validator.holds(doc), validator.errors(doc)
+    played = next(ev for ev in doc["events"] if ev["type"] == "pbem.OrderPlayed")
+    played["actor_kind"] = "standin"
+    assert validator.errors(doc)
+    played["actor_kind"], played["visible_to"] = "seat", None
+    assert validator.errors(doc)
+    played["visible_to"] = [0]
+    assert validator.holds(doc)
