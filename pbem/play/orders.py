@@ -329,6 +329,24 @@ def choose(work: Work, seat: int) -> tuple[dict, dict, str] | None:
     return None
 
 
+def plays_at_once(spec, state: dict, seat: int) -> bool:
+    """Whether the seat's forced-move or standing orders make its move now (read from the state
+    alone: a conditional order needs the log, and its seat is told of its turn as usual)."""
+    game = state["game"]
+    held = [o for o in orders_of(state, seat) if o["kind"] in (FORCED, STANDING)]
+    if not held or game is None or seat in state["meta"].get("standins", ()) or state["meta"]["paused"]:
+        return False
+    if seat not in spec.waiting_for(game):
+        return False
+    legal = spec.legal(game, seat)
+    if spec.follow_order is not None and any(o["kind"] == STANDING for o in held):
+        view = spec.view(game, seat)
+        for order in held:
+            if order["kind"] == STANDING and spec.follow_order(order["order"], view, legal) in legal:
+                return True
+    return any(o["kind"] == FORCED for o in held) and forced_move(spec, game, seat) is not None
+
+
 def play_seat(game_id: int, seat: int) -> int:
     """Plays the seat's orders while they give it a move (1: a move was made, 0: none)."""
     made = {"moves": 0}
@@ -350,6 +368,7 @@ def play_seat(game_id: int, seat: int) -> int:
             events = spec.decide(state["game"], seat, move, rng)
         except Rejected as exc:
             cancel(work, seat, order["id"], f"the game refused its move: {exc}")
+            work.fresh_turn.add(seat)  # not told of its turn when it began: told now
             return
         played = {"seat": seat, "id": order["id"], "kind": order["kind"], "move": spec.describe(move)}
         if how in ("then", "else"):

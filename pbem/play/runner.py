@@ -537,6 +537,12 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
     standins = set(work.state["meta"].get("standins", ()))
+    if work.state["meta"].get("orders"):
+        # A seat whose orders move for it at once (a forced move, a standing order) is not told
+        # it is its turn: like a stand-in's, its move follows this append.
+        from pbem.play.orders import plays_at_once
+
+        standins |= {s for s in after if s not in before and plays_at_once(work.spec, work.state, s)}
     for seat in work.seats:
         if not seat["email"]:
             continue  # a seat only a stand-in ever plays (a practice game's)

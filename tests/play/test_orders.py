@@ -53,6 +53,11 @@ def test_a_lone_legal_move_is_played_for_a_seat_that_opted_in_and_never_a_choice
     assert (played.actor_kind, played.actor_seat) == ("seat", 0)
     assert played.visible_to == [0] and played.public == {"seat": 0}
     assert played.payload["kind"] == "forced"
+    # Round 3 began with the append before: Bob was told it is his turn, Alice not (her move followed).
+    from pbem.models import Notice
+
+    began = Notice.objects.filter(game=game, kind="turn", version=played.seq - 1)
+    assert sorted(began.values_list("seat__number", flat=True)) == [1]
     card = Event.objects.get(game=game, seq=played.seq + 1)
     # The move itself is stored exactly as the typed one would be: hidden from Bob.
     assert card.type == "CardPlayed" and card.visible_to == [0] and card.public == {"seat": 0}
