@@ -166,7 +166,11 @@ def _everything_others_may_read(game, seat, client) -> str:
     headers = {}
     if seat is not None:
         headers = {"X-Seat-Token": addressing.token_for(Seat.objects.get(game=game, number=seat))}
-    for url in (f"/api/games/{game.pk}/events", f"/api/games/{game.pk}/state", f"/api/games/{game.pk}"):
+    urls = [f"/api/games/{game.pk}/events", f"/api/games/{game.pk}/state", f"/api/games/{game.pk}"]
+    urls += [f"/games/{game.pk}/", f"/games/{game.pk}/audit/", "/heads.json"]  # the pages, the heads feed
+    if seat is not None:
+        urls.append(f"/play/{headers['X-Seat-Token']}/")  # the seat's own page, its picture of the board
+    for url in urls:
         parts.append(client.get(url, headers=headers).content.decode())
     parts.append(json.dumps(export.document(game, seat)))
     deliver(game)
@@ -192,6 +196,7 @@ def test_orders_are_secret_from_every_other_seat_and_spectator_until_the_end_the
         assert '"claim"' not in seen and "order roll" not in seen and '"kind": "forced"' not in seen, seat
     seen = _everything_others_may_read(game, 0, client)
     assert '"then"' not in seen and "Alice take" not in seen  # Bob's order, from Alice
+    assert "order roll" in seen and '"claim"' in seen  # her own: the check reads where orders show
     for _ in range(6):
         game.refresh_from_db()
         if game.status != "running":
