@@ -366,7 +366,15 @@ def help_text(spec, state: dict, seat: int | None) -> str:
         "                       moves (turn: once per turn of another player)\n"
         "  notices pictures / no pictures   the board's picture in news mails\n"
         "  notices default ...  your choice for the games you join from now on too\n"
+        "  notices combined     one mail for all your games that await you, answered\n"
+        "                       with lines such as '#12: 3' (notices separate: undo it)\n"
         "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
+        "  orders               your orders given ahead (seen by nobody else)\n"
+        "  orders forced on     a move the rules leave you no choice about is played\n"
+        "                       for you (off: undo it; 'on default': in new games too)\n"
+        "  order ...            a standing order in this game's words ('orders': which)\n"
+        "  if NAME MOVE then MOVE else MOVE   your next move, by NAME's next move\n"
+        "  orders cancel N|all  cancel an order\n"
         "Several commands may go in one reply, one a line: all are applied, or none."
     )
 
