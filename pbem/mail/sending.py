@@ -22,7 +22,8 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.db import connection as db
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from pbem.log import eventlog
@@ -108,10 +109,16 @@ def send_claimed(ids: list[int]) -> list[str]:
     lease sweep sends them again, with their same Message-IDs (the player's mail client folds the
     copies), where recording each send on its own would resend at most one."""
     results: list[str] = []
-    notices = {n.pk: n for n in Notice.objects.select_related("game", "seat").filter(id__in=ids)}
+    # With the notices, in the same statement: whether their players asked for one mail for all
+    # their games ('notices combined').
+    combines = Exists(PlayerSettings.objects.filter(email=Lower(OuterRef("to_email")), combined_notices=True))
+    notices = {
+        n.pk: n for n in Notice.objects.select_related("game", "seat").annotate(combines=combines).filter(id__in=ids)
+    }
     sent: list[tuple[Notice, EmailMessage]] = []
     superseded = superseded_news(list(notices.values()))
     waiting = waiting_answers(list(notices.values()))
+    combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
     with mail_connection() as conn, eventlog.shared_loads():
         outbound.prefetch([notices[i] for i in ids if i in notices and i not in superseded])
         # Every message of the batch is composed before the first is sent, then they go out back
@@ -123,7 +130,7 @@ def send_claimed(ids: list[int]) -> list[str]:
             if notice is None:
                 results.append("not_claimed")
                 continue
-            result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting)
+            result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
             results.append(result)
             if message is not None:
                 ready.append((len(results) - 1, notice, message, _wire(message)))
@@ -229,7 +236,11 @@ def _deliver(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]
 
 
 def _compose(
-    notice: Notice, connection=None, superseded_by: int | None = None, waiting: dict | None = None
+    notice: Notice,
+    connection=None,
+    superseded_by: int | None = None,
+    waiting: dict | None = None,
+    combining: set[str] | None = None,
 ) -> tuple[str, EmailMessage | None]:
     """The notice's message ("", message), or why it will not go out, recorded (result, None)."""
     if _unwanted(notice):
@@ -238,15 +249,15 @@ def _compose(
     if superseded_by is not None:
         _finish(notice, NoticeStatus.SKIPPED, error=f"superseded by notice {superseded_by}, which tells it and more")
         return "skipped", None
-    if (
-        notice.kind == "turn"
-        and _combines(notice)
-        and Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SKIPPED).exists()
-    ):
+    if combining is None:
+        combining = combining_players([notice])
+    combines = notice.kind == "turn" and notice.game_id is not None and notice.to_email.lower() in combining
+    if combines and Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SKIPPED).exists():
         return "skipped", None  # folded into a mail for several games composed just before it
     try:
         fold_answers(notice, waiting)
-        return "", combined(notice, outbound.make_message(notice, connection=connection))
+        message = outbound.make_message(notice, connection=connection)
+        return "", combined(notice, message) if combines else message
     except outbound.NoRecipient as exc:
         # Not silent: a report for the desk that reaches nobody is the operator's to fix.
         log.warning("notice %s (%s) not sent: %s", notice.pk, notice.kind, exc)
@@ -257,13 +268,13 @@ def _compose(
         return _failed(notice, f"rendering failed: {exc!r}", permanent=False), None
 
 
-def _combines(notice: Notice) -> bool:
-    """Whether the notice's player asked for one mail for all their games ('notices combined')."""
-    return (
-        bool(notice.to_email)
-        and notice.game_id is not None
-        and PlayerSettings.objects.filter(email=notice.to_email.lower(), combined_notices=True).exists()
-    )
+def combining_players(notices: list[Notice]) -> set[str]:
+    """The addresses, among these turn notices', of players who asked for one mail for all their
+    games ('notices combined'): one query for a batch, none without a turn notice."""
+    emails = {n.to_email.lower() for n in notices if n.kind == "turn" and n.to_email}
+    if not emails:
+        return set()
+    return set(PlayerSettings.objects.filter(email__in=emails, combined_notices=True).values_list("email", flat=True))
 
 
 def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
@@ -274,7 +285,7 @@ def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
     of another of those games still waiting in the outbox goes in this mail instead of its own
     (claimed first, so a sender that holds it already sends it alone). Text only."""
     game = notice.game
-    if notice.kind != "turn" or game is None or not _combines(notice):
+    if game is None:
         return message
     others = [
         seat
