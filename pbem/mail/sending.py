@@ -112,7 +112,7 @@ def send_claimed(ids: list[int]) -> list[str]:
     # With the notices, in the same statement: whether their players asked for one mail for all
     # their games ('notices combined').
     combines = Exists(PlayerSettings.objects.filter(email=Lower(OuterRef("to_email")), combined_notices=True))
-    notices = {
+    notices: dict[int, Notice] = {
         n.pk: n for n in Notice.objects.select_related("game", "seat").annotate(combines=combines).filter(id__in=ids)
     }
     sent: list[tuple[Notice, EmailMessage]] = []
