@@ -53,12 +53,24 @@ Optional functions, picked up by name like the ones above when a module has them
                                                  width and height set and only the fonts
                                                  "DejaVu Sans" / sans-serif
 
+Standing orders (optional, all three or none): a seat's order given ahead, in the game's own
+terms, which the platform follows for the seat whenever it is awaited (see pbem/play/orders.py):
+- parse_order(text, state, seat) -> dict         an order in the game's words ("draw blind"),
+                                                 JSON-able; raises ParseError with the kinds
+                                                 the game knows
+- describe_order(order) -> str                   a line parse_order turns back into the order
+- follow_order(order, view, legal) -> command | None
+                                                 the move the order makes now: one of `legal`,
+                                                 chosen only from `view` (the seat's own view),
+                                                 deterministic; None: the order says nothing
+                                                 here, the player decides
+
 render_html(view, links=None): `links` maps the `target` of a Choice (an id in the drawing: a
 town, a route, a cell, a card) to a URL; the render wraps each such element in <a href="…">
 so a player can pick a move by touching the board (no JavaScript needed).
 
 Commands every game gets from the platform (a game's grammar must not use these words):
-help, board, history, say, undo, away, back, notices. No command line may start with "-", ">",
+help, board, history, say, undo, away, back, notices, zone, orders, order, if. No command line may start with "-", ">",
 "From:", "To:", "Sent:", "Subject:" or read like "On ... wrote:" (quoted-reply stripping).
 
 Randomness: `rng` is derived by the platform from the game's secret seed and the number of the
@@ -75,6 +87,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import hmac
+import json
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -265,7 +278,7 @@ CONTRACT_FUNCTIONS = (
     "timeout",
 )
 # Functions a game may provide, picked up by the same names when a module has them.
-OPTIONAL_FUNCTIONS = ("choices", "standin", "render_svg")
+OPTIONAL_FUNCTIONS = ("choices", "standin", "render_svg", "parse_order", "describe_order", "follow_order")
 
 
 @dataclass(frozen=True)
@@ -306,6 +319,9 @@ class GameSpec:
     choices: Callable[[Any, int], list[Choice]] | None = None
     standin: Callable[[dict, list[dict]], dict] | None = None
     render_svg: Callable[[dict], str] | None = None
+    parse_order: Callable[[str, Any, int], dict] | None = None
+    describe_order: Callable[[dict], str] | None = None
+    follow_order: Callable[[dict, dict, list[dict]], dict | None] | None = None
 
     def choices_for(self, state, seat: int) -> list[Choice]:
         """The chooser's moves for `seat` (the game's own `choices`, else `default_choices`)."""
@@ -470,6 +486,20 @@ def match_name(word: str, names, what: str = "name") -> str:
         raise ParseError(f"'{word}' could be several {what}s.", sorted(prefixed)[:5])
     close = difflib.get_close_matches(k, list(by_key), n=3, cutoff=0.6)
     raise ParseError(f"There is no {what} '{word}'.", [by_key[c] for c in close])
+
+
+def forced_move(spec: GameSpec, state, seat: int) -> dict | None:
+    """The seat's only legal move, when the rules leave it exactly one (a lone "pass", "done",
+    "end" or move); None when the seat is not awaited or has any choice at all."""
+    if seat not in spec.waiting_for(state):
+        return None
+    legal = spec.legal(state, seat)
+    distinct = {_key(c): c for c in legal}
+    return next(iter(distinct.values())) if len(distinct) == 1 else None
+
+
+def _key(command: dict) -> str:
+    return json.dumps(command, sort_keys=True)
 
 
 def may_act(spec: GameSpec, state, seat: int) -> bool:

@@ -132,6 +132,12 @@ class PlayerSettings(models.Model):
     email = models.EmailField(unique=True)  # stored lower-case
     notice_preference = models.CharField(max_length=8, choices=NoticePreference.choices, default=NoticePreference.TURN)
     news_pictures = models.BooleanField(default=False)
+    # 'orders forced on default': forced moves played for them in the games they join from now
+    # on (pbem.play.orders).
+    forced_moves = models.BooleanField(default=False)
+    # One notice for all the games awaiting them, answered with lines prefixed by the game
+    # ('#12: 3'), instead of one notice per game ('notices combined').
+    combined_notices = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, standin, view
+from . import grammar, orders, rules, standin, view
 
 GAME = GameSpec.from_modules(
     rules,
     grammar,
     view,
     standin,
+    orders,
     name="elfenland",
     title="Elfenland",
     min_players=2,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.base import GameSpec, Option
 
-from . import chooser, grammar, picture, rules, standin, view
+from . import chooser, grammar, orders, picture, rules, standin, view
 from .board import COLOURS
 
 GAME = GameSpec.from_modules(
@@ -18,6 +18,7 @@ GAME = GameSpec.from_modules(
     picture,
     standin,
     chooser,
+    orders,
     name="elfenwizards",
     title="Elfenwizards",
     min_players=3,

@@ -2,7 +2,7 @@
 
 from games.base import GameSpec
 
-from . import grammar, picture, rules, standin, view
+from . import grammar, orders, picture, rules, standin, view
 
 GAME = GameSpec.from_modules(
     rules,
@@ -10,6 +10,7 @@ GAME = GameSpec.from_modules(
     view,
     picture,
     standin,
+    orders,
     name="elixirus",
     title="Elixirus",
     min_players=2,

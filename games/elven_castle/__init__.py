@@ -4,7 +4,7 @@ view.py; the proposed geometry and every ruling: RULINGS.md."""
 
 from games.base import GameSpec, Option
 
-from . import grammar, rules, standin, view
+from . import grammar, orders, rules, standin, view
 
 SCENARIO_CHOICES = ("none",) + tuple(rules.SCENARIOS)
 
@@ -13,6 +13,7 @@ GAME = GameSpec.from_modules(
     grammar,
     view,
     standin,
+    orders,
     name="elven_castle",
     title="Elven Castle",
     min_players=2,

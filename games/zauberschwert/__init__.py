@@ -5,7 +5,7 @@ Rules: ../shared/seeds/001 (the rulebook); cards: data/cards.json; rulings: RULI
 
 from games.base import GameSpec, Option
 
-from . import board, grammar, rules, standin, view
+from . import board, grammar, orders, rules, standin, view
 
 GAME = GameSpec.from_modules(
     rules,
@@ -13,6 +13,7 @@ GAME = GameSpec.from_modules(
     view,
     board,
     standin,
+    orders,
     name="zauberschwert",
     title="Zauberschwert & Drachenei",
     min_players=2,

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import games
-from games.base import GameSpec, Rejected, Rng, rederive
+from games.base import GameSpec, Rejected, Rng, forced_move, rederive
 from pbem.audit import heads_feed, logfile, schema
 from pbem.log import chain, clocks, fold
 
@@ -499,6 +499,7 @@ def _replay(log: Log, spec: GameSpec, found: Findings) -> dict | None:
     except (KeyError, TypeError) as exc:
         found.problems.append(f"replay: a take-back cannot be read: {exc!r}")
         return None
+    by_seq = {ev["seq"]: ev for ev in log.events}
     for row in rows:
         seq, etype, payload = row[0], row[1], row[2]
         if seq in undone:
@@ -506,11 +507,52 @@ def _replay(log: Log, spec: GameSpec, found: Findings) -> dict | None:
         try:
             if etype == "pbem.GameEnded":
                 _check_standing(spec, state, seq, payload, found)
+            if etype == "pbem.OrderPlayed":
+                _check_order_played(log, spec, state, by_seq, seq, payload, found)
             state = fold.fold_rows(spec, state, [row], set())
         except Exception as exc:  # noqa: BLE001 - any failure of the rules on this file is a finding
             found.problems.append(f"event {seq}: replaying it through the rules failed: {exc!r}"[:300])
             return None
     return state
+
+
+def _check_order_played(
+    log: Log, spec: GameSpec, state: dict, by_seq: dict, seq: int, payload, found: Findings
+) -> None:
+    """An order given ahead played a move (pbem.play.orders): the order was in force, its words
+    give that move now (a forced move: the only legal one), and the events after it are exactly
+    what the rules decide for it with the game's draws."""
+    if not isinstance(payload, dict) or "id" not in payload:
+        return  # a reader's log before the end: the order's words are not in it
+    seat, number = payload.get("seat"), payload.get("id")
+    if not isinstance(seat, int) or by_seq[seq].get("actor_seat") != seat:
+        found.problems.append(f"event {seq}: an order is played only by its own seat, as its own move")
+        return
+    held = {o["id"]: o for o in state["meta"].get("orders", {}).get(str(seat), ())}
+    order = held.get(number)
+    if order is None:
+        found.problems.append(f"event {seq}: seat {seat}'s order {number} was played, but no such order was in force")
+        return
+    game = state["game"]
+    legal = spec.legal(game, seat)
+    if order["kind"] == "forced":
+        move = forced_move(spec, game, seat)
+    elif order["kind"] == "standing":
+        move = spec.follow_order(order["order"], spec.view(game, seat), legal) if spec.follow_order else None
+    else:
+        move = order.get(payload.get("branch", ""))
+    if move is None or move not in legal:
+        found.problems.append(f"event {seq}: seat {seat}'s order {number} ({order['kind']}) gives no legal move here")
+        return
+    seed = log.doc.get("seed")
+    if not isinstance(seed, str):
+        return
+    expected = spec.decide(game, seat, move, Rng(bytes.fromhex(seed), seq + 1))
+    logged = [by_seq.get(seq + 1 + i) for i in range(len(expected))]
+    if any(
+        ev is None or ev["type"] != e.type or not same_json(ev["payload"], e.data) for ev, e in zip(logged, expected)
+    ):
+        found.problems.append(f"event {seq}: seat {seat}'s order {number} played another move than its words give")
 
 
 def _check_standing(spec: GameSpec, state: dict, seq: int, payload: dict, found: Findings) -> None:

@@ -95,6 +95,22 @@ def apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:
             standins.sort()
     elif kind == "StandInLeft":
         _stand_in_leaves(meta, data["seat"])
+    elif kind in ("OrderGiven", "OrderCancelled", "OrderPlayed"):
+        _orders(meta, kind, data, seq)
+
+
+def _orders(meta: dict, kind: str, data: dict, seq: int) -> None:
+    """A seat's orders given ahead (pbem.play.orders), by seat: {"id": seq of the giving, …}.
+    A reader who sees only the public form ({"seat": n}) of these hidden events keeps none."""
+    if "seat" not in data or ("order" not in data and "id" not in data):
+        return
+    held = meta.setdefault("orders", {}).setdefault(str(data["seat"]), [])
+    if kind == "OrderGiven":
+        held.append({"id": seq, **data["order"]})
+    elif kind == "OrderCancelled" or data.get("kind") == "conditional":  # a conditional order is played once
+        held[:] = [order for order in held if order["id"] != data["id"]]
+    if not held:
+        del meta["orders"][str(data["seat"])]
 
 
 def status_of(meta: dict) -> str:

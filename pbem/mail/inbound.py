@@ -669,13 +669,16 @@ SIGNOFF_RE = re.compile(
     re.I,
 )
 CODE_LINE_RE = re.compile(r"^#?\d{1,3}$")
-PLATFORM_ORDERS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
+PLATFORM_ORDERS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "orders", "order")
+CONDITIONAL_RE = re.compile(r"^if\s+\S.*\sthen\s+\S", re.I)
 MAX_SIGNATURE_LINES = 8  # lines after a sign-off taken as its signature
 
 
 def looks_like_platform_order(line: str) -> bool:
     """A platform command, or a code alone on its line ("1 👍" is a code only once read loosely)."""
     words = line.split(None, 1)
+    if words and words[0].lower() == "if":  # a conditional order (pbem.play.orders), not "If you …"
+        return bool(CONDITIONAL_RE.match(line.strip()))
     return bool(words) and (words[0].lower() in PLATFORM_ORDERS or bool(CODE_LINE_RE.match(line.strip())))
 
 

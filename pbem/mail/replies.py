@@ -75,6 +75,9 @@ def process_mail(message: InboundMessage) -> Notice | None:
                 "text, without attachments.",
                 seat,
             )
+        by_game = lines_by_game(parsed.candidates)
+        if by_game:
+            return answer_many(message, parsed, seat, by_game, facts)
         reading = read_reply(parsed, seat)
         orders, positions, ignored = reading.orders, reading.positions, reading.ignored
         if not orders:
@@ -126,6 +129,74 @@ def process_mail(message: InboundMessage) -> Notice | None:
     note = inbound.loose_note(reading.loosened) + ignored_note(ignored)
     message.outcome += note
     return answer(message, parsed, seat, message.error_code, text + note, board=board, facts=facts)
+
+
+# A line of a reply to the notice for several games: "#12: 3", "#14 pass", "# 12: move to Virst".
+GAME_LINE_RE = re.compile(r"^\s*#\s*(\d{1,12})\s*[:.)\-]?\s+(\S.*?)\s*$")
+
+
+def lines_by_game(candidates: list[str]) -> dict[int, list[str]]:
+    """The lines of a reply prefixed by a game's number, by game in the order first named (the
+    other lines are prose, greetings, a signature: left out); {} for a reply with none."""
+    out: dict[int, list[str]] = {}
+    for line in candidates:
+        match = GAME_LINE_RE.match(line)
+        if match:
+            out.setdefault(int(match.group(1)), []).append(match.group(2))
+    return out
+
+
+def answer_many(
+    message: InboundMessage, parsed: inbound.Parsed, seat: Seat, by_game: dict[int, list[str]], facts
+) -> Notice | None:
+    """A reply answering several games at once: each game's lines are applied together, all or
+    none for that game (its own command), as the player's seat in that game (the same address
+    as the seat the reply proved, so a reply moves only its own player's seats); a game whose
+    part is refused changes nothing there and is named in the answer, the others go on. One
+    answer tells each game's outcome in turn."""
+    if sum(len(lines) for lines in by_game.values()) > inbound.MAX_LINES:
+        submissions.finish(
+            message, InboundStatus.REFUSED, "too_many", f"At most {inbound.MAX_LINES} commands go in one reply."
+        )
+        return answer(message, parsed, seat, "too_many", message.outcome, facts=facts)
+    seats = {
+        s.game_id: s
+        for s in Seat.objects.select_related("game").filter(game_id__in=list(by_game), email__iexact=seat.email)
+    }
+    parts, applied, refused = [], [], []
+    for game_id, lines in by_game.items():
+        mine = seats.get(game_id)
+        if mine is None:
+            refused.append(game_id)
+            parts.append(f"#{game_id}: refused: you have no seat in game #{game_id}; nothing was applied there.")
+            continue
+        title = f"#{game_id} {mine.game.title}"
+        try:
+            translated = translate_codes(lines, mine, None)
+            outcome = services.submit(
+                game_id, mine.number, translated, causation_id=f"{message.message_id[:150]}#{game_id}"
+            )
+        except Refusal as refusal:
+            refused.append(game_id)
+            parts.append(f"{title}: refused, nothing applied in this game.\n{refusal.text}")
+            continue
+        except services.ServiceError as exc:
+            if exc.code == "busy":
+                raise submissions.TryLater(str(exc)) from exc
+            refused.append(game_id)
+            parts.append(f"{title}: refused, nothing applied in this game.\n{submissions.describe_refusal(exc)}")
+            continue
+        applied.append(game_id)
+        said = "already applied before" if outcome.duplicate else submissions.describe_outcome(outcome)
+        parts.append(f"{title}: {said}")
+    code = "applied" if applied and not refused else ("refused" if not applied else "partly")
+    status = InboundStatus.REFUSED if not applied else InboundStatus.APPLIED
+    text = "\n\n".join(parts)
+    if refused:
+        text = "Refused in " + ", ".join(f"#{g}" for g in refused) + " (the other games' lines stand).\n\n" + text
+    submissions.finish(message, status, code, text)
+    message.game_id, message.seat = seat.game_id, seat
+    return answer(message, parsed, seat, code, text, facts=facts)
 
 
 def _game_row(seat: Seat) -> Game:

@@ -18,16 +18,26 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.core import mail
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.db import connection as db
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.mail import outbound
-from pbem.models import TURN_NOTICE_KINDS, Game, GameStatus, Notice, NoticePreference, NoticeStatus, Seat
+from pbem.models import (
+    TURN_NOTICE_KINDS,
+    Game,
+    GameStatus,
+    Notice,
+    NoticePreference,
+    NoticeStatus,
+    PlayerSettings,
+    Seat,
+)
 from pbem.play import desk, outbox, services
 
 log = logging.getLogger(__name__)
@@ -99,10 +109,16 @@ def send_claimed(ids: list[int]) -> list[str]:
     lease sweep sends them again, with their same Message-IDs (the player's mail client folds the
     copies), where recording each send on its own would resend at most one."""
     results: list[str] = []
-    notices = {n.pk: n for n in Notice.objects.select_related("game", "seat").filter(id__in=ids)}
+    # With the notices, in the same statement: whether their players asked for one mail for all
+    # their games ('notices combined').
+    combines = Exists(PlayerSettings.objects.filter(email=Lower(OuterRef("to_email")), combined_notices=True))
+    notices: dict[int, Notice] = {
+        n.pk: n for n in Notice.objects.select_related("game", "seat").annotate(combines=combines).filter(id__in=ids)
+    }
     sent: list[tuple[Notice, EmailMessage]] = []
     superseded = superseded_news(list(notices.values()))
     waiting = waiting_answers(list(notices.values()))
+    combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
     with mail_connection() as conn, eventlog.shared_loads():
         outbound.prefetch([notices[i] for i in ids if i in notices and i not in superseded])
         # Every message of the batch is composed before the first is sent, then they go out back
@@ -114,7 +130,7 @@ def send_claimed(ids: list[int]) -> list[str]:
             if notice is None:
                 results.append("not_claimed")
                 continue
-            result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting)
+            result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
             results.append(result)
             if message is not None:
                 ready.append((len(results) - 1, notice, message, _wire(message)))
@@ -220,7 +236,11 @@ def _deliver(notice: Notice, connection=None) -> tuple[str, EmailMessage | None]
 
 
 def _compose(
-    notice: Notice, connection=None, superseded_by: int | None = None, waiting: dict | None = None
+    notice: Notice,
+    connection=None,
+    superseded_by: int | None = None,
+    waiting: dict | None = None,
+    combining: set[str] | None = None,
 ) -> tuple[str, EmailMessage | None]:
     """The notice's message ("", message), or why it will not go out, recorded (result, None)."""
     if _unwanted(notice):
@@ -229,9 +249,15 @@ def _compose(
     if superseded_by is not None:
         _finish(notice, NoticeStatus.SKIPPED, error=f"superseded by notice {superseded_by}, which tells it and more")
         return "skipped", None
+    if combining is None:
+        combining = combining_players([notice])
+    combines = notice.kind == "turn" and notice.game_id is not None and notice.to_email.lower() in combining
+    if combines and Notice.objects.filter(pk=notice.pk, status=NoticeStatus.SKIPPED).exists():
+        return "skipped", None  # folded into a mail for several games composed just before it
     try:
         fold_answers(notice, waiting)
-        return "", outbound.make_message(notice, connection=connection)
+        message = outbound.make_message(notice, connection=connection)
+        return "", combined(notice, message) if combines else message
     except outbound.NoRecipient as exc:
         # Not silent: a report for the desk that reaches nobody is the operator's to fix.
         log.warning("notice %s (%s) not sent: %s", notice.pk, notice.kind, exc)
@@ -240,6 +266,68 @@ def _compose(
     except Exception as exc:  # a rendering bug: keep the notice, retry later, and say so in the log
         log.exception("could not render notice %s", notice.pk)
         return _failed(notice, f"rendering failed: {exc!r}", permanent=False), None
+
+
+def combining_players(notices: list[Notice]) -> set[str]:
+    """The addresses, among these turn notices', of players who asked for one mail for all their
+    games ('notices combined'): one query for a batch, none without a turn notice."""
+    emails = {n.to_email.lower() for n in notices if n.kind == "turn" and n.to_email}
+    if not emails:
+        return set()
+    return set(PlayerSettings.objects.filter(email__in=emails, combined_notices=True).values_list("email", flat=True))
+
+
+def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
+    """One mail for all the games awaiting a player who asked for it ('notices combined',
+    PlayerSettings.combined_notices): a turn notice carries the player's other games where they
+    are awaited now too, each under its number, to be answered in one reply with lines
+    prefixed by the game ('#12: 3', '#14: pass', pbem.mail.replies.answer_many). A turn notice
+    of another of those games still waiting in the outbox goes in this mail instead of its own
+    (claimed first, so a sender that holds it already sends it alone). Text only."""
+    game = notice.game
+    if game is None:
+        return message
+    others = [
+        seat
+        for seat in Seat.objects.select_related("game")
+        .filter(email__iexact=notice.to_email, game__status=GameStatus.RUNNING)
+        .exclude(game_id=game.pk)
+        .order_by("game_id")
+        if seat.number in (seat.game.awaited or [])
+    ]
+    parts = []
+    for seat in others:
+        unsent = (
+            Notice.objects.filter(seat=seat, kind="turn", status__in=(NoticeStatus.PENDING, NoticeStatus.SENDING))
+            .order_by("-version")
+            .first()
+        )
+        if unsent is not None and unsent.status == NoticeStatus.PENDING and not claim(unsent.pk):
+            unsent = None
+        latest = unsent or Notice.objects.filter(seat=seat, kind="turn").order_by("-version").first()
+        if latest is None:
+            continue
+        parts.append((seat.game_id, seat.game.title, outbound.render(latest).text))
+        if unsent is not None:
+            # Claimed now, or by this batch (the batch then skips it, _compose): it goes in here.
+            _finish(unsent, NoticeStatus.SKIPPED, error=f"folded into notice {notice.pk}: one mail for several games")
+    if not parts:
+        return message
+    parts.insert(0, (game.pk, game.title, str(message.body)))
+    numbers = ", ".join(f"#{game_id}" for game_id, _t, _x in parts)
+    head = outbound.wrap(
+        f"Your move in {len(parts)} games ({numbers}). Answer them all in one reply: write each line "
+        f"after its game's number, e.g. '#{parts[0][0]}: 3' or '#{parts[-1][0]}: pass'. Each game's lines "
+        "are applied together (all or none for that game); the answer tells each game's outcome."
+    )
+    sections = [f"{'=' * 20} #{game_id} {title} {'=' * 20}\n\n{text}" for game_id, title, text in parts]
+    message.body = head + "\n\n" + "\n\n".join(sections)
+    message.subject = f"Your move in {len(parts)} games: " + ", ".join(f"#{g} {t}" for g, t, _x in parts)
+    if isinstance(message, EmailMultiAlternatives):
+        message.alternatives = []
+    if isinstance(message, outbound.RelatedMessage):
+        message.pictures = []
+    return message
 
 
 def _transmit(

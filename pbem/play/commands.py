@@ -224,7 +224,9 @@ NOTICES_HELP = (
     "Choose how you hear of the other players' moves: 'notices turn' (once per turn of another "
     "player), 'notices round', 'notices every' (every move), 'notices digest' (once a day) or "
     "'notices none'; 'notices pictures' or 'notices no pictures' for the board's picture in news; "
-    "'notices default …' makes it your choice for the games you join from now on too."
+    "'notices default …' makes it your choice for the games you join from now on too; "
+    "'notices combined' for one mail for all your games that await you (answered with lines such "
+    "as '#12: 3'), 'notices separate' for a mail per game."
 )
 
 
@@ -234,6 +236,8 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     if not words:
         work.told.answers.append(f"You hear of the other players' moves: {info['notice_preference']}. " + NOTICES_HELP)
         return
+    if words in (["combined"], ["separate"]):
+        return _combined_notices(work, seat, words[0] == "combined")
     _not_over(work, "its notices")
     default = "default" in words
     choice, pictures = _notice_words([w for w in words if w != "default"], line)
@@ -255,6 +259,24 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
         part for part in (choice or "", {True: "pictures", False: "no pictures", None: ""}[pictures]) if part
     )
     work.told.applied.append(f"notices {said}" + (" (your default for new games too)" if default else ""))
+
+
+def _combined_notices(work: Work, seat: int, combined: bool) -> None:
+    """'notices combined': one mail for all the games awaiting the player (answered with lines
+    prefixed by the game, '#12: 3'); 'notices separate': a mail per game. The player's own
+    choice, for all their games (PlayerSettings.combined_notices)."""
+    email = work.seats[seat]["email"]
+    if not email:
+        raise CommandRejected("This seat has no address to send mail to.", "notices")
+    work.later(
+        lambda: PlayerSettings.objects.update_or_create(email=email.lower(), defaults={"combined_notices": combined})
+    )
+    work.platform("NoticesChanged", {"seat": seat, "combined": combined}, visible_to=[seat], public={"seat": seat})
+    work.told.applied.append(
+        "notices combined: one mail for all your games that await you; answer it with lines such as '#12: 3'"
+        if combined
+        else "notices separate: one mail per game"
+    )
 
 
 def _notice_words(words: list[str], line: str) -> tuple[str | None, bool | None]:

@@ -37,6 +37,9 @@ NEUTRAL_EVENTS = {
     "pbem.NoticeBounced",
     "pbem.DeadlineExtended",
     "pbem.ReminderSent",
+    # Orders given ahead or cancelled (pbem.play.orders): nothing on the board changes.
+    "pbem.OrderGiven",
+    "pbem.OrderCancelled",
 }
 QUIET_EVENTS = {
     "pbem.InvitationResent",
@@ -47,6 +50,9 @@ QUIET_EVENTS = {
     "pbem.DeadlineExtended",
     "pbem.NoticeBounced",
     "pbem.DeadlineMissed",
+    "pbem.OrderGiven",
+    "pbem.OrderCancelled",
+    "pbem.OrderPlayed",
 }
 
 # Platform events every seat hears of, even one still choosing its move.
@@ -173,6 +179,9 @@ class Work:
     told_lately: set | None = None
     # A clocked game's resume: seat -> the seconds it had left at the pause (pbem/log/clocks.py).
     clock_resumed: dict = field(default_factory=dict)
+    # Played by a seat's orders given ahead (pbem.play.orders): the loop that plays them goes
+    # on by itself, so this append does not queue it again.
+    automatic: bool = False
 
     @property
     def told(self) -> Outcome:
@@ -226,6 +235,7 @@ def _reuse(cached: Work, actor: Actor) -> Work:
     cached.outcome, cached.extra_updates, cached.cached, cached.side_effects = None, {}, True, []
     cached.fresh_turn, cached.deadline_overrides, cached.told_lately = set(), {}, None
     cached.clock_resumed = {}
+    cached.automatic = False
     return cached
 
 
@@ -340,10 +350,16 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     if work.notices:
         waits = any(n["kind"] == "news" for n in work.notices)
         outbox.dispatch_on_commit(loaded.game_id, later=outbox.fold_seconds() if waits else 0)
-    standins = loaded.state["meta"].get("standins")
-    if standins and work.actor.kind != "standin" and set(standins) & set(work.stored["awaited"]):
-        # A seat the stand-in plays is awaited: it moves after this commits (its own moves
-        # carry on by themselves, so they do not queue it again).
+    meta = loaded.state["meta"]
+    standins, orders = meta.get("standins"), meta.get("orders")
+    awaited = work.stored["awaited"]
+    if (
+        work.actor.kind != "standin"
+        and not work.automatic
+        and ((standins and set(standins) & set(awaited)) or (orders and any(orders.get(str(s)) for s in awaited)))
+    ):
+        # A seat the stand-in plays, or one holding orders given ahead, is awaited: it moves
+        # after this commits (their own moves carry on by themselves, so they do not queue it again).
         transaction.on_commit(lambda: outbox.queue_task("pbem.tasks.play_standins", loaded.game_id))
 
 
@@ -548,6 +564,12 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
     if new_phase and work.actor.seat is not None:
         before.discard(work.actor.seat)
     standins = set(work.state["meta"].get("standins", ()))
+    if work.state["meta"].get("orders"):
+        # A seat whose orders move for it at once (a forced move, a standing order) is not told
+        # it is its turn: like a stand-in's, its move follows this append.
+        from pbem.play.orders import plays_at_once
+
+        standins |= {s for s in after if s not in before and plays_at_once(work.spec, work.state, s)}
     for seat in work.seats:
         if not seat["email"]:
             continue  # a seat only a stand-in ever plays (a practice game's)

@@ -17,6 +17,9 @@ from pbem.log import eventlog
 from pbem.models import Event, Game, Seat
 from pbem.registry import get_game
 
+_PLAYED_BY = {"forced": "the only legal move", "standing": "a standing order", "conditional": "a conditional order"}
+
+
 PLATFORM_TEXT = {
     "GameCreated": lambda d, n: (
         f"The table is set: {', '.join(p['name'] for p in d['players'])}. Seed commitment {d['seed_commitment'][:16]}…"
@@ -71,8 +74,30 @@ PLATFORM_TEXT = {
         if d["seats"]
         else "The creator accepted; the other seats are the stand-ins', so nobody else is invited."
     ),
+    # Orders given ahead (pbem.play.orders): their words only to their seat, and after the end.
+    "OrderGiven": lambda d, n: (
+        f"{n[d['seat']]} gave an order ahead" + (f" ({_order_words(d['order'])})." if "order" in d else ".")
+    ),
+    "OrderCancelled": lambda d, n: (
+        f"{n[d['seat']]}'s order {d['id']} was cancelled: {d['reason']}."
+        if "id" in d
+        else f"{n[d['seat']]} cancelled an order given ahead."
+    ),
+    "OrderPlayed": lambda d, n: (
+        f"Played by {n[d['seat']]}'s order {d['id']} ({_PLAYED_BY.get(d['kind'], d['kind'])}), automatically: {d['move']}."
+        if "id" in d
+        else f"{n[d['seat']]}'s next move was made by an order given ahead."
+    ),
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
+
+
+def _order_words(order: dict) -> str:
+    if order.get("kind") == "forced":
+        return "forced moves on"
+    if order.get("kind") == "conditional":
+        return "a conditional order"
+    return "a standing order"
 
 
 def _utc(iso) -> str:
@@ -345,7 +370,15 @@ def help_text(spec, state: dict, seat: int | None) -> str:
         "                       moves (turn: once per turn of another player)\n"
         "  notices pictures / no pictures   the board's picture in news mails\n"
         "  notices default ...  your choice for the games you join from now on too\n"
+        "  notices combined     one mail for all your games that await you, answered\n"
+        "                       with lines such as '#12: 3' (notices separate: undo it)\n"
         "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
+        "  orders               your orders given ahead (seen by nobody else)\n"
+        "  orders forced on     a move the rules leave you no choice about is played\n"
+        "                       for you (off: undo it; 'on default': in new games too)\n"
+        "  order ...            a standing order in this game's words ('orders': which)\n"
+        "  if NAME MOVE then MOVE else MOVE   your next move, by NAME's next move\n"
+        "  orders cancel N|all  cancel an order\n"
         "Several commands may go in one reply, one a line: all are applied, or none."
     )
 

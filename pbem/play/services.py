@@ -18,7 +18,7 @@ from games.base import Rejected, may_act
 from pbem.log import clocks, eventlog
 from pbem.log.eventlog import NewEvent
 from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat
-from pbem.play import commands, outbox
+from pbem.play import commands, orders, outbox
 from pbem.play.runner import (
     NEUTRAL_EVENTS,
     SYSTEM,
@@ -274,6 +274,7 @@ def start_game(game_id: int, actor: Actor = SYSTEM, reason: str = "") -> Outcome
         rng = work.rng()
         setup_events = work.spec.setup(players, options, rng)
         emit_game_events(work, setup_events, rng)
+        orders.start_defaults(work)
 
     return run(game_id, actor, body)
 
@@ -362,6 +363,8 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
     rest = parts[1].strip() if len(parts) > 1 else ""
     if structured is None and word in commands.PLATFORM_WORDS:
         return commands.PLATFORM_COMMANDS[word](work, seat, rest, line)
+    if structured is None and word in orders.ORDER_WORDS:
+        return orders.command(work, seat, word, rest, line)
     require_running(work)
     spec, game_state = work.spec, work.state["game"]
     legal_now = lambda: [spec.describe(c) for c in spec.legal(game_state, seat)]  # noqa: E731

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from pbem.models import ActorKind, Game, GameStatus
-from pbem.play import outbox
+from pbem.play import orders, outbox
 from pbem.play.runner import Actor, ServiceError, Work, emit_game_events, run
 
 log = logging.getLogger(__name__)
@@ -37,8 +37,8 @@ def choose(spec, game_state, seat: int) -> dict | None:
 
 
 def play(game_id: int) -> int:
-    """Plays every stand-in seat the game awaits, until it awaits none (or MAX_MOVES); returns
-    the number of moves made."""
+    """Plays every stand-in seat the game awaits, and every awaited seat's orders given ahead
+    (pbem.play.orders), until none moves (or MAX_MOVES); returns the number of moves made."""
     moves = 0
     while moves < MAX_MOVES:
         row = Game.objects.filter(pk=game_id).values("status", "awaited").first()
@@ -46,7 +46,7 @@ def play(game_id: int) -> int:
             break
         played = 0
         for seat in row["awaited"] or []:
-            played += _move(game_id, seat)
+            played += _move(game_id, seat) or orders.play_seat(game_id, seat)
             if moves + played >= MAX_MOVES:
                 break
         if not played:

@@ -27,7 +27,7 @@ from pbem.audit import checks, export, publish
 from pbem.log import anchors, chain, eventlog
 from pbem.models import Game, GameStatus, Seat
 from pbem.ops import ratelimit
-from pbem.play import addressing, selectors, services
+from pbem.play import addressing, orders, selectors, services
 from pbem.registry import UnknownGame, all_games, get_game
 from pbem.web import live
 
@@ -769,6 +769,88 @@ def submit_command(
         "duplicate": outcome.duplicate,
         "events": outcome.events,
     }
+
+
+class OrderOut(Schema):
+    id: int
+    kind: str
+    text: str
+
+
+class OrdersOut(Schema):
+    version: int
+    orders: list[OrderOut]
+
+
+class OrderIn(Schema):
+    text: Text = Field(
+        ...,
+        max_length=2000,
+        description="one order line as in a mail: 'orders forced on', 'order …', 'if NAME MOVE then MOVE else MOVE'",
+    )
+
+
+def _orders_out(game: Game, seat: Seat) -> dict:
+    state = eventlog.load(game).state
+    spec = get_game(game.kind)
+    names = state["meta"]["names"]
+    held = orders.orders_of(state, seat.number)
+    return {
+        "version": game.version,
+        "orders": [{"id": o["id"], "kind": o["kind"], "text": orders.describe(spec, o, names)} for o in held],
+    }
+
+
+@api.get(
+    "/games/{game_id}/orders",
+    openapi_extra=SEAT_TOKEN,
+    response={200: OrdersOut, **E403, **E404},
+    summary="The seat's orders given ahead, seen by no one else (auth: X-Seat-Token)",
+)
+def seat_orders(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    return _orders_out(game, _seat(request, game, token))
+
+
+def _order_line(request: HttpRequest, game_id: int, token: str | None, line: str) -> dict:
+    game = _game(game_id)
+    seat = _seat(request, game, token)
+    ratelimit.check_submission(seat.pk)
+    try:
+        services.submit(game.pk, seat.number, line, actor=services.Actor("seat", seat.number))
+    except services.ServiceError as exc:
+        status = 422 if isinstance(exc, services.CommandRejected) else SERVICE_STATUS.get(exc.code, 409)
+        raise ApiError(status, exc.code, str(exc)) from None
+    game.refresh_from_db()
+    return _orders_out(game, seat)
+
+
+@api.post(
+    "/games/{game_id}/orders",
+    openapi_extra=SEAT_TOKEN,
+    response={200: OrdersOut, **E400, **E403, **E404, 409: ErrorOut, **E422},
+    summary="Give an order ahead (auth: X-Seat-Token)",
+)
+def give_order(
+    request: HttpRequest, game_id: int, payload: OrderIn, token: str | None = Header(None, alias=TOKEN_HEADER)
+):
+    line = payload.text.strip()
+    first = line.split(None, 1)[0].lower() if line else ""
+    if first not in orders.ORDER_WORDS:
+        raise ApiError(400, "not_an_order", "An order starts with 'orders', 'order' or 'if'.")
+    return _order_line(request, game_id, token, line)
+
+
+@api.delete(
+    "/games/{game_id}/orders/{order_id}",
+    openapi_extra=SEAT_TOKEN,
+    response={200: OrdersOut, **E403, **E404, 409: ErrorOut, **E422},
+    summary="Cancel one of the seat's orders (auth: X-Seat-Token)",
+)
+def cancel_order(
+    request: HttpRequest, game_id: int, order_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)
+):
+    return _order_line(request, game_id, token, f"orders cancel {order_id}")
 
 
 def _already_applied(game: Game, causation: str) -> bool:

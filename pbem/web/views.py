@@ -38,7 +38,7 @@ from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, choosing, selectors, services
+from pbem.play import addressing, choosing, orders, selectors, services
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -398,6 +398,8 @@ def seat_page(request, token: str):
         talk=_talk_of(game, seat.number),
         help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
         started=state["meta"]["started"],
+        # The seat's orders given ahead: its own page only (pbem.play.orders).
+        orders_text=orders.listing(spec, state, seat.number) if state["meta"]["started"] else "",
         pending=[s for s in context["seats"] if not s.invite_accepted],
         chooser=_chooser_step(request, menu, here),
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),

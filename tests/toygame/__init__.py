@@ -222,6 +222,25 @@ def standin(view, legal):
     return {"type": "play", "card": cards[-1] if cards[-1] >= 9 else cards[0]}
 
 
+def parse_order(text, state, seat):
+    """'take' or 'roll': what to do with every round I win"""
+    word = text.strip().lower()
+    if word not in ("take", "roll"):
+        raise ParseError("Dice Duel knows the standing orders 'order take' and 'order roll'.")
+    return {"claim": word}
+
+
+def describe_order(order):
+    return order["claim"]
+
+
+def follow_order(order, view, legal):
+    """Every round won is claimed the same way: the order answers the claim phase, nothing else."""
+    if view["phase"] != "claim":
+        return None
+    return {"type": order["claim"]}
+
+
 GAME = GameSpec.from_modules(
     sys.modules[__name__],
     name="diceduel",
