@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
-from pbem.play import selectors
+from pbem.play import calendar, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
-PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
+PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "calendar")
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
@@ -281,7 +281,31 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
 
 
+CALENDAR_HELP = (
+    "'calendar' tells where your calendar feed is (every deadline of yours, in all your games); "
+    "'calendar new' gives it a new link, and the old one stops working at once."
+)
+
+
+def _cmd_calendar(work: Work, seat: int, rest: str, line: str) -> None:
+    """The player's calendar feed (pbem/play/calendar.py). The link itself is never in an answer
+    (answers are kept with the message): it is at the foot of the mail and on the seat page."""
+    words = rest.lower().split()
+    if words not in ([], ["new"]):
+        raise CommandRejected(CALENDAR_HELP, line)
+    where = "at the foot of this mail and on your seat page"
+    if not words:
+        work.told.answers.append(f"Your calendar feed's link is {where}. " + CALENDAR_HELP)
+        return
+    email = work.seats[seat]["email"]
+    work.later(lambda: calendar.renew(email))
+    # In the log as the other settings are (the link is not in it: nothing secret is).
+    work.platform("CalendarRenewed", {"seat": seat}, visible_to=[seat], public={"seat": seat})
+    work.told.applied.append(f"calendar new: the old link no longer works; the new one is {where}")
+
+
 PLATFORM_COMMANDS = {
+    "calendar": _cmd_calendar,
     "zone": _cmd_zone,
     "help": _cmd_help,
     "board": _cmd_board,

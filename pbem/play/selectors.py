@@ -46,6 +46,7 @@ PLATFORM_TEXT = {
     "NoticesChanged": lambda d, n: (
         f"{n[d['seat']]} changed how they hear of moves" + (f" (to {d['preference']})." if "preference" in d else ".")
     ),
+    "CalendarRenewed": lambda d, n: f"{n[d['seat']]} gave their calendar feed a new link.",
     "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
     "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",

@@ -38,7 +38,7 @@ from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, choosing, selectors, services
+from pbem.play import addressing, calendar, choosing, selectors, services
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -383,6 +383,7 @@ def seat_page(request, token: str):
         bank_text=_bank_text(game, state, seat.number),
         clock_text=clocks.describe(game.clock),
         awaited=_awaited(game, context["names"], seat.time_zone),
+        calendar_url=calendar.url_of(seat.email),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
         help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
@@ -392,6 +393,31 @@ def seat_page(request, token: str):
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+@require_http_methods(["POST"])
+def seat_calendar_new(request, token: str):
+    """The seat page's button: a new calendar feed link for the seat's player (every game of
+    theirs); the old link stops working at once."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    calendar.renew(seat.email)
+    messages.success(request, "Your calendar has a new link; the old one no longer works.")
+    return redirect(f"{reverse('pbem-seat', args=[token])}#calendar")
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def calendar_feed(request, token: str):
+    """A player's deadlines as an iCalendar feed (pbem/play/calendar.py). A link that is not a
+    player's current one is not found, like any other page: the answer says nothing more."""
+    player = calendar.resolve(token)
+    if player is None:
+        raise Http404()
+    response = HttpResponse(calendar.feed(player), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="deadlines.ics"'
+    return _private(response)
 
 
 HELP_PAIR_RE = re.compile(r"^(?P<indent> *)(?P<command>\S(?:.*?\S)?) {2,}(?P<text>\S.*)$")
