@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django.utils import timezone
 
-from pbem.log import eventlog
+from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
 from pbem.play import calendar, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
@@ -142,6 +142,10 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     # Away to the end of that day in the player's own time zone: back the morning after.
     until = datetime(last_day.year, last_day.month, last_day.day, tzinfo=zone) + timedelta(days=1)
     now = timezone.now()
+    if vacations(work):
+        take_vacation(work, seat, now, until, line)
+        work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
+        return
     days = (until - now).days + (1 if (until - now).seconds else 0)
     if days <= 0:
         raise CommandRejected("That date is already past.", line)
@@ -171,12 +175,43 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
         return
     info = work.seats[seat]
     now = timezone.now()
+    if vacations(work):
+        payload = clocks.back(work.state["meta"], seat, now)
+        if payload is None:
+            raise CommandRejected("You are not away.", line)
+        mark_away(work, seat, None)
+        work.platform("Back", payload)
+        work.told.applied.append(f"back: {clocks.left_words(payload['refund'])} of vacation given back")
+        return
     if not info["away_until"] or info["away_until"] <= now:
         raise CommandRejected("You are not away.", line)
     refund = max(0, (info["away_until"] - now).days)
     _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
     work.platform("Back", {"seat": seat})
     work.told.applied.append("back")
+
+
+def vacations(work: Work) -> bool:
+    """Whether the table's clock has vacations that accrue (pbem/log/clocks.py)."""
+    return bool((work.state["meta"].get("clock") or {}).get("vacation"))
+
+
+def take_vacation(work: Work, seat: int, now: datetime, until: datetime, line: str) -> None:
+    """An absence from `now` to `until`, charged to the seat's vacation: a `pbem.Absent` event
+    the whole table hears of (never a secret), or CommandRejected saying which limit it breaks."""
+    try:
+        payload = clocks.absence(work.state["meta"], seat, now, until)
+    except clocks.BadAbsence as exc:
+        raise CommandRejected(str(exc), line) from None
+    mark_away(work, seat, until)
+    work.platform("Absent", payload)
+
+
+def mark_away(work: Work, seat: int, until: datetime | None) -> None:
+    """The seat row follows the log: a turn that begins while it is away begins at `until`."""
+    info = work.seats[seat]
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=until))
+    info["away_until"] = until
 
 
 def take_seat_back(work: Work, seat: int) -> None:

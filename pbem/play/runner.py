@@ -30,6 +30,7 @@ NEUTRAL_EVENTS = {
     "pbem.InvitationsSent",
     "pbem.Said",
     "pbem.Away",
+    "pbem.Absent",
     "pbem.Back",
     "pbem.NoticesChanged",
     "pbem.CalendarRenewed",
@@ -60,6 +61,7 @@ TABLE_NEWS = {
     "pbem.Abandoned",
     # A player away (or back): the others' turns may wait on them.
     "pbem.Away",
+    "pbem.Absent",
     "pbem.Back",
 }
 MAX_ATTEMPTS = 8

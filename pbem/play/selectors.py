@@ -39,6 +39,11 @@ PLATFORM_TEXT = {
         if "last_day" in d
         else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
     ),
+    "Absent": lambda d, n: (
+        f"{n[d['seat']]} is away until {_utc(d['until'])}"
+        + (", their vacation switched on by itself at their deadline" if d.get("auto") else "")
+        + f"; their deadlines wait ({_days(d['left'])} of vacation left)."
+    ),
     "TimeZoneChanged": lambda d, n: (
         f"{n[d['seat']]} changed their time zone" + (f" (to {d['zone']})." if "zone" in d else ".")
     ),
@@ -74,6 +79,13 @@ PLATFORM_TEXT = {
     ),
     "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
+
+
+def _days(seconds) -> str:
+    days, rest = divmod(int(seconds), 86400)
+    hours = rest // 3600
+    text = f"{days} day" + ("s" if days != 1 else "")
+    return text + (f" {hours} hour" + ("s" if hours != 1 else "") if hours else "")
 
 
 def _utc(iso) -> str:

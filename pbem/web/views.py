@@ -384,6 +384,7 @@ def seat_page(request, token: str):
         clock_text=clocks.describe(game.clock),
         awaited=_awaited(game, context["names"], seat.time_zone),
         calendar_url=calendar.url_of(seat.email),
+        vacation=_vacation_of(state, seat.number),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
         help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
@@ -393,6 +394,24 @@ def seat_page(request, token: str):
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+def _vacation_of(state: dict, number: int) -> dict | None:
+    """The seat's vacation, for its page: what is left now, absences taken, away until."""
+    meta = state["meta"]
+    if not (meta.get("clock") or {}).get("vacation"):
+        return None
+    now = timezone.now()
+    held = clocks.vacation_at(meta, number, now)
+    limits = meta["clock"]["vacation"]
+    away = held["until"] and datetime.fromisoformat(held["until"]) > now
+    return {
+        "left": clocks.left_words(held["left"]),
+        "taken": held["taken"],
+        "absences": limits["absences"],
+        "longest": limits["longest"],
+        "until": held["until"] if away else "",
+    }
 
 
 @require_http_methods(["POST"])
@@ -405,6 +424,23 @@ def seat_calendar_new(request, token: str):
     calendar.renew(seat.email)
     messages.success(request, "Your calendar has a new link; the old one no longer works.")
     return redirect(f"{reverse('pbem-seat', args=[token])}#calendar")
+
+
+@require_http_methods(["POST"])
+def seat_away(request, token: str):
+    """The seat page's vacation button: 'away until DATE' sent as the seat's command (the same
+    limits, the same `pbem.Absent` event, the outcome shown as any other command's)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    last_day = request.POST.get("last_day", "").strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", last_day):
+        messages.error(request, "Give the last day you are away, as YYYY-MM-DD.")
+        return redirect(f"{reverse('pbem-seat', args=[token])}#vacation")
+    message = inbox.store_submission(
+        seat, f"away until {last_day}", None, channel="web", key=f"away-{last_day}-{seat.game.version}"
+    )
+    return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
 
 
 @never_cache
