@@ -26,6 +26,9 @@ a string -> {"bank", "start", "deadline"}), changed only by these events:
 - `pbem.OutageForgiven` {"seconds", "until": {seat: deadline}}: the service itself was down; each
   turn running through the outage starts that much later (so a bank is not charged for it) and
   its deadline moves by as much.
+- `pbem.RestDays` {"seat", "days", "zone"}: the seat's rest days (e.g. ["sat", "sun"]) in its
+  own zone; a turn that begins after it and whose deadline would fall on one ends when the rest
+  does (midnight after it, in that zone).
 - `pbem.Absent` {"seat", "at", "until", "seconds", "left", "taken", "auto"[, "deadline"]}: a
   vacation (below); a turn running through it starts that much later, its deadline moves by as
   much. `pbem.Back` with "refund": the player came back early; the unused time is given back.
@@ -43,7 +46,8 @@ timeout (as OGS). Each is a
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 KINDS = ("fixed", "bank", "grace")
 # No turn shorter than this, no reserve longer than this: a clock that would make the timers spin
@@ -221,7 +225,7 @@ def step(
             entry["deadline"] = (at + timedelta(seconds=int(left))).isoformat()
             entry["resumed"] = int(left)
         else:
-            entry["deadline"] = deadline_from(clock, begin, bank).isoformat()
+            entry["deadline"] = out_of_rest(meta, seat, deadline_from(clock, begin, bank)).isoformat()
         payload["started"][str(seat)] = entry
     if not payload["stopped"] and not payload["started"]:
         return None
@@ -242,7 +246,9 @@ def apply(meta: dict, kind: str, data: dict) -> None:
     clocks = meta["clocks"]
     if kind == "Clocks" and "vacation" in meta and "vacation_since" not in meta:
         meta["vacation_since"] = data["at"]  # play begins: vacation accrues from here
-    if kind == "Absent":
+    if kind == "RestDays":
+        meta.setdefault("rest", {})[str(data["seat"])] = {"days": data["days"], "zone": data["zone"]}
+    elif kind == "Absent":
         meta["vacation"][str(data["seat"])] = {
             "left": data["left"],
             "at": data["at"],
@@ -283,6 +289,42 @@ def _shift(state: dict | None, seconds: int, deadline: str | None) -> None:
         return
     state["start"] = (datetime.fromisoformat(state["start"]) + timedelta(seconds=seconds)).isoformat()
     state["deadline"] = deadline
+
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# At most this many rest days a week: a table's turns must still come round.
+MAX_REST_DAYS = 3
+
+
+def rest_days(words: list[str]) -> list[str]:
+    """The rest days a seat names ('sat sun', 'none'), in week order, or BadClock saying why not."""
+    if words in (["none"], ["off"]):
+        return []
+    days = []
+    for word in words:
+        day = word[:3].lower()
+        if len(word) < 3 or day not in WEEKDAYS:
+            raise BadClock(f"{word} is not a day of the week; write e.g. 'rest sat sun' or 'rest none'.")
+        days.append(day)
+    days = sorted(set(days), key=WEEKDAYS.index)
+    if len(days) > MAX_REST_DAYS:
+        raise BadClock(f"At most {MAX_REST_DAYS} rest days a week.")
+    return days
+
+
+def out_of_rest(meta: dict, seat: int | str, deadline: datetime) -> datetime:
+    """A deadline that falls on one of the seat's rest days, in its own zone (`pbem.RestDays`),
+    moved to the rest's end: the next day that is not one, at midnight there."""
+    rest = (meta.get("rest") or {}).get(str(seat))
+    if not rest or not rest["days"]:
+        return deadline
+    zone = ZoneInfo(rest["zone"])
+    local = deadline.astimezone(zone)
+    moved = False
+    while WEEKDAYS[local.weekday()] in rest["days"]:
+        local = datetime.combine(local.date() + timedelta(days=1), time(0), tzinfo=zone)
+        moved = True
+    return local.astimezone(UTC) if moved else deadline
 
 
 def vacation_at(meta: dict, seat: int | str, at: datetime) -> dict:
@@ -515,7 +557,7 @@ def _check_step(meta: dict, seq: int, payload: dict, at: datetime, paused: dict,
                     f"event {seq}: seat {seat} gets {entry['resumed']} s back, the pause recorded {paused.get(seat)}"
                 )
         else:
-            want = deadline_from(clock, begin, bank).isoformat()
+            want = out_of_rest(meta, seat, deadline_from(clock, begin, bank)).isoformat()
         if entry["deadline"] != want:
             problems.append(f"event {seq}: seat {seat}'s deadline is {entry['deadline']}, its clock says {want}")
         checked += 1

@@ -60,7 +60,7 @@ def apply(
 
 # The platform events a game's clock reads (pbem/log/clocks.py); a game without a clock ignores them.
 CLOCK_EVENTS = frozenset(
-    {"GameCreated", "Clocks", "DeadlineExtended", "NoticeBounced", "OutageForgiven", "Absent", "Back"}
+    {"GameCreated", "Clocks", "DeadlineExtended", "NoticeBounced", "OutageForgiven", "Absent", "Back", "RestDays"}
 )
 
 

@@ -14,7 +14,7 @@ from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
 from pbem.play import calendar, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
-PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "calendar")
+PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "calendar", "rest")
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
@@ -313,6 +313,9 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
     info["time_zone"] = name
     work.platform("TimeZoneChanged", {"seat": seat, "zone": name}, visible_to=[seat], public={"seat": seat})
+    resting = (work.state["meta"].get("rest") or {}).get(str(seat))
+    if resting and resting["days"]:
+        set_rest(work, seat, resting["days"], name)  # the rest days are the player's own: in the new zone
     work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
 
 
@@ -339,7 +342,38 @@ def _cmd_calendar(work: Work, seat: int, rest: str, line: str) -> None:
     work.told.applied.append(f"calendar new: the old link no longer works; the new one is {where}")
 
 
+REST_HELP = (
+    "Rest days are days of the week, in your own time zone, on which no deadline of yours falls "
+    "(one that would is moved to the end of the rest): 'rest sat sun', or 'rest none'."
+)
+
+
+def _cmd_rest(work: Work, seat: int, rest: str, line: str) -> None:
+    meta = work.state["meta"]
+    current = (meta.get("rest") or {}).get(str(seat))
+    if not rest:
+        named = " ".join(current["days"]) if current and current["days"] else "none"
+        work.told.answers.append(f"Your rest days: {named}. " + REST_HELP)
+        return
+    if "clock" not in meta:
+        raise CommandRejected("This game was made before clocks: it has no rest days.", line)
+    try:
+        days = clocks.rest_days(rest.replace(",", " ").split())
+    except clocks.BadClock as exc:
+        raise CommandRejected(f"{exc} {REST_HELP}", line) from None
+    zone = zone_of(work.seats[seat]).key
+    set_rest(work, seat, days, zone)
+    said = " ".join(days) or "none"
+    work.told.applied.append(f"rest {said} ({zone}): from your next turn on")
+
+
+def set_rest(work: Work, seat: int, days: list[str], zone: str) -> None:
+    """The seat's rest days, in the log for all to see (the deadlines they move are public)."""
+    work.platform("RestDays", {"seat": seat, "days": days, "zone": zone})
+
+
 PLATFORM_COMMANDS = {
+    "rest": _cmd_rest,
     "calendar": _cmd_calendar,
     "zone": _cmd_zone,
     "help": _cmd_help,

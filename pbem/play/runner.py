@@ -31,6 +31,7 @@ NEUTRAL_EVENTS = {
     "pbem.Said",
     "pbem.Away",
     "pbem.Absent",
+    "pbem.RestDays",
     "pbem.Back",
     "pbem.NoticesChanged",
     "pbem.CalendarRenewed",

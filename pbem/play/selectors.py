@@ -39,6 +39,11 @@ PLATFORM_TEXT = {
         if "last_day" in d
         else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
     ),
+    "RestDays": lambda d, n: (
+        f"{n[d['seat']]} rests on "
+        + (", ".join(d["days"]) + f" ({d['zone']})" if d["days"] else "no day")
+        + ": no deadline of theirs falls then."
+    ),
     "Absent": lambda d, n: (
         f"{n[d['seat']]} is away until {_utc(d['until'])}"
         + (", their vacation switched on by itself at their deadline" if d.get("auto") else "")

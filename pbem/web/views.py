@@ -385,6 +385,7 @@ def seat_page(request, token: str):
         awaited=_awaited(game, context["names"], seat.time_zone),
         calendar_url=calendar.url_of(seat.email),
         vacation=_vacation_of(state, seat.number),
+        rest_days=_rest_of(state, seat.number),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
         help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
@@ -394,6 +395,15 @@ def seat_page(request, token: str):
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+def _rest_of(state: dict, number: int) -> list[dict] | None:
+    """The week with the seat's rest days ticked, for its page (a game with a clock only)."""
+    meta = state["meta"]
+    if "clock" not in meta:
+        return None
+    rest = (meta.get("rest") or {}).get(str(number)) or {"days": []}
+    return [{"day": day, "on": day in rest["days"]} for day in clocks.WEEKDAYS]
 
 
 def _vacation_of(state: dict, number: int) -> dict | None:
@@ -440,6 +450,18 @@ def seat_away(request, token: str):
     message = inbox.store_submission(
         seat, f"away until {last_day}", None, channel="web", key=f"away-{last_day}-{seat.game.version}"
     )
+    return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
+
+
+@require_http_methods(["POST"])
+def seat_rest(request, token: str):
+    """The seat page's rest days: 'rest DAYS' sent as the seat's command (see commands._cmd_rest)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    days = [day for day in clocks.WEEKDAYS if day in request.POST.getlist("day")]
+    text = "rest " + (" ".join(days) if days else "none")
+    message = inbox.store_submission(seat, text, None, channel="web", key=f"rest-{'-'.join(days)}-{seat.game.version}")
     return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
 
 
