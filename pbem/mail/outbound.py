@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.mail import pictures
-from pbem.models import Event, Game, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
+from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
 from pbem.play import addressing, calendar, choosing, selectors, signing, taps
 from pbem.registry import get_game
 
@@ -662,6 +662,9 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
     other = (notice.context or {}).get("seat")
     if other is not None and 0 <= int(other) < len(names):
         fields["seat_name"] = ctx["other_name"] = names[int(other)]
+    if not notice.seat_id and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+        # The Master of Seals' notices: who the table waits for, in UTC (named).
+        ctx.update(waiting_until=selectors.awaited_lines(game, "UTC", names=names), reader_zone="UTC")
     if notice.seat_id:
         seat = seat_of(notice)
         ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
@@ -797,6 +800,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "awaited_me": number in waiting,
         # Who the table waits for and until when, in this reader's zone.
         "waiting_until": selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
+        "reader_zone": seat.time_zone or "UTC",
     }
 
 

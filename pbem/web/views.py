@@ -383,6 +383,7 @@ def seat_page(request, token: str):
         bank_text=_bank_text(game, state, seat.number),
         clock_text=clocks.describe(game.clock),
         awaited=_awaited(game, context["names"], seat.time_zone),
+        reader_zone=seat.time_zone or "UTC",
         calendar_url=calendar.url_of(seat.email),
         vacation=_vacation_of(state, seat.number),
         rest_days=_rest_of(state, seat.number),
@@ -679,6 +680,9 @@ def game_page(request, game_id: int):
     spec = get_game(game.kind)
     state = eventlog.load(game).state
     context = _game_context(game)
+    # A spectator's zone is theirs to give (?zone=Europe/Berlin, kept in a cookie): else UTC.
+    zone = _reader_zone(request.GET.get("zone") or request.COOKIES.get("pbem_zone") or "UTC")
+    context.update(awaited=_awaited(game, context["names"], zone), reader_zone=zone)
     items = selectors.feed(game, None, last=15)  # the panel reads what it shows
     context.update(
         recent=items,
@@ -687,7 +691,18 @@ def game_page(request, game_id: int):
         pending=[s for s in context["seats"] if not s.invite_accepted],
         **_board(spec, state, None),
     )
-    return render(request, "pbem/game.html", context)
+    response = render(request, "pbem/game.html", context)
+    given = request.GET.get("zone", "")
+    if given and (zone != "UTC" or given.strip().lower() == "utc"):
+        response.set_cookie("pbem_zone", zone, max_age=365 * 86400, samesite="Lax")
+    return response
+
+
+def _reader_zone(name: str) -> str:
+    """An IANA zone name a reader gave, as the zone command knows it; UTC for anything else."""
+    from pbem.play.commands import ZONE_NAMES
+
+    return ZONE_NAMES.get(name.strip().lower().replace(" ", "_"), "UTC") if len(name) < 64 else "UTC"
 
 
 def _heads_page(game: Game, before: str | None, shown: bool) -> dict:
