@@ -194,3 +194,22 @@ def test_the_seat_page_button_takes_a_vacation(
         response = client.post(f"{page}away", {"last_day": _day_after(1)})
     assert response.status_code == 302
     assert Event.objects.filter(game=game, type="pbem.Absent").exists()
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("seconds", "lots"), ("left", -DAY), ("auto", "yes"), ("until", "next week"), ("holiday", True)],
+)
+def test_an_absence_the_log_format_does_not_allow_is_refused_before_any_check(db, settings, moved_clock, field, value):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = _game()
+    deliver(game)
+    services.submit(game.pk, 0, f"away until {_day_after(1)}")
+    _verified(game)  # as written, it holds
+    doc = export.document(game)
+    for ev in doc["events"]:
+        if ev["type"] == "pbem.Absent":
+            ev["payload"][field] = value
+    found = verify.verify_bytes(json.dumps(doc).encode(), spec=get_game("diceduel"))
+    assert not found.ok
+    assert any("breaks the format" in p and field in p for p in found.problems), found.problems
