@@ -213,3 +213,30 @@ def test_an_absence_the_log_format_does_not_allow_is_refused_before_any_check(db
     found = verify.verify_bytes(json.dumps(doc).encode(), spec=get_game("diceduel"))
     assert not found.ok
     assert any("breaks the format" in p and field in p for p in found.problems), found.problems
+
+
+def test_a_table_made_on_the_web_form_chooses_its_vacations(
+    client, db, quiet_limits, django_capture_on_commit_callbacks
+):
+    form = {
+        "kind": "diceduel",
+        "title": "Slow duel",
+        "invitees": "Alice <alice@example.org>\nbob@example.org",
+        "deadline_hours": 48,
+        "notices": "turn",
+        "opt_rounds": 2,
+        "vacation_per_month": 2,
+        "vacation_max": 10,
+        "vacation_absences": 3,
+        "vacation_longest": 5,
+    }
+    assert 'name="vacation_per_month"' in client.get("/games/new/", {"kind": "diceduel"}).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post("/games/new/?kind=diceduel", form).status_code == 302
+    game = Game.objects.get(title="Slow duel")
+    assert game.clock == {
+        "kind": "fixed",
+        "period": 48 * HOUR,
+        "vacation": {"per_month": 2, "max": 10, "absences": 3, "longest": 5},
+    }
+    assert Event.objects.get(game=game, seq=1).payload["clock"] == game.clock  # in the log
