@@ -47,7 +47,6 @@ timeout (as OGS). Each is a
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
 KINDS = ("fixed", "bank", "grace")
 # No turn shorter than this, no reserve longer than this: a clock that would make the timers spin
@@ -318,6 +317,10 @@ def out_of_rest(meta: dict, seat: int | str, deadline: datetime) -> datetime:
     rest = (meta.get("rest") or {}).get(str(seat))
     if not rest or not rest["days"]:
         return deadline
+    # Only a log with rest days needs the zone database (zoneinfo reads sysconfig on import: the
+    # verifier run with -S loads nothing it does not need).
+    from zoneinfo import ZoneInfo
+
     zone = ZoneInfo(rest["zone"])
     local = deadline.astimezone(zone)
     moved = False

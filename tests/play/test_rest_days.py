@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -67,7 +68,7 @@ def test_rest_days_a_seat_cannot_have_are_refused_with_why_and_change_nothing(db
 
 def test_rest_days_set_by_mail_move_the_next_deadline_and_the_verifier_rederives_it(db, settings, moved_clock):
     settings.PBEM_NOTICE_DISPATCH = "none"
-    tokyo_zone = clocks.ZoneInfo("Asia/Tokyo")
+    tokyo_zone = ZoneInfo("Asia/Tokyo")
     # Noon in Tokyo tomorrow: the turns below begin seconds apart, on the same day there.
     now = testclock.now()
     noon = (now.astimezone(tokyo_zone) + timedelta(days=1)).replace(hour=12, minute=0, second=0, microsecond=0)
@@ -77,7 +78,7 @@ def test_rest_days_set_by_mail_move_the_next_deadline_and_the_verifier_rederives
     services.submit(game.pk, 0, "zone Asia/Tokyo")
     # Alice rests on the day, in Tokyo, on which her next deadline would fall.
     due = testclock.now() + timedelta(seconds=CLOCK["period"])
-    tokyo = clocks.WEEKDAYS[due.astimezone(clocks.ZoneInfo("Asia/Tokyo")).weekday()]
+    tokyo = clocks.WEEKDAYS[due.astimezone(ZoneInfo("Asia/Tokyo")).weekday()]
     outcome = services.submit(game.pk, 0, f"rest {tokyo}")
     assert f"rest {tokyo} (Asia/Tokyo)" in outcome.applied[0]
     event = Event.objects.get(game=game, type="pbem.RestDays")
@@ -98,7 +99,7 @@ def test_rest_days_set_by_mail_move_the_next_deadline_and_the_verifier_rederives
         plain = datetime.fromisoformat(entry["from"]) + timedelta(seconds=CLOCK["period"])
         deadline = datetime.fromisoformat(entry["deadline"])
         if seat == "0":
-            local = deadline.astimezone(clocks.ZoneInfo("Asia/Tokyo"))
+            local = deadline.astimezone(ZoneInfo("Asia/Tokyo"))
             assert deadline > plain and (local.hour, local.minute) == (0, 0)
             assert clocks.WEEKDAYS[(local.weekday() - 1) % 7] == tokyo
         else:
