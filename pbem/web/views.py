@@ -620,7 +620,10 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
     whole = request.GET.get("all") == "1"
     shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    zone = (seat.time_zone or "UTC") if seat else _reader_zone(request.COOKIES.get("pbem_zone") or "UTC")
     context.update(
+        awaited=_awaited(game, context["names"], zone),  # now, whichever event the replay shows
+        reader_zone=zone,
         seat=seat,
         seat_token=token,
         at=at,

@@ -84,3 +84,13 @@ def test_the_spectator_page_shows_times_in_the_zone_the_reader_gives_and_keeps_i
     assert "times in America/New_York" in again
     nonsense = client.get(f"/games/{table.pk}/?zone=<script>").content.decode()
     assert "times in UTC" in nonsense and "<script>" not in nonsense.split("times in UTC")[1][:200]
+
+
+def test_the_history_pages_say_who_the_table_waits_for_now_in_the_readers_zone(table, client, quiet_limits):
+    seat = Seat.objects.get(game=table, number=0)
+    mine = client.get(addressing.seat_url(seat).removeprefix("http://testserver") + "history/?at=1").content.decode()
+    assert "Now the table waits for (times in Asia/Tokyo)" in mine
+    assert "JST" in mine.split("Now the table waits for")[1][:400]
+    client.cookies["pbem_zone"] = "Europe/Berlin"
+    public = client.get(f"/games/{table.pk}/history/").content.decode()
+    assert "Now the table waits for (times in Europe/Berlin)" in public
