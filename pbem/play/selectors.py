@@ -364,6 +364,8 @@ def help_text(spec, state: dict, seat: int | None) -> str:
         "  notices pictures / no pictures   the board's picture in news mails\n"
         "  notices default ...  your choice for the games you join from now on too\n"
         "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
+        "  rest sat sun / rest none   days no deadline of yours falls on (your zone)\n"
+        "  calendar / calendar new   your deadlines' calendar feed; a new link for it\n"
         "Several commands may go in one reply, one a line: all are applied, or none."
     )
 
