@@ -139,6 +139,10 @@ class PlayerSettings(models.Model):
     # ('#12: 3'), instead of one notice per game ('notices combined').
     combined_notices = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
+    # The player's calendar feed (pbem/play/calendar.py) is signed with this generation: bumped
+    # when the player asks for a new link ('calendar new', or the seat page), every older feed
+    # URL stops working at once.
+    calendar_generation = models.PositiveIntegerField(default=1)
 
     def __str__(self) -> str:
         return f"{self.email}: notices {self.notice_preference}"

@@ -26,11 +26,27 @@ a string -> {"bank", "start", "deadline"}), changed only by these events:
 - `pbem.OutageForgiven` {"seconds", "until": {seat: deadline}}: the service itself was down; each
   turn running through the outage starts that much later (so a bank is not charged for it) and
   its deadline moves by as much.
+- `pbem.RestDays` {"seat", "days", "zone"}: the seat's rest days (e.g. ["sat", "sun"]) in its
+  own zone; a turn that begins after it and whose deadline would fall on one ends when the rest
+  does (midnight after it, in that zone).
+- `pbem.Absent` {"seat", "at", "until", "seconds", "left", "taken", "auto"[, "deadline"]}: a
+  vacation (below); a turn running through it starts that much later, its deadline moves by as
+  much. `pbem.Back` with "refund": the player came back early; the unused time is given back.
+
+Vacations that accrue (a clock's optional "vacation": {"per_month", "max", "absences",
+"longest"}, the first two in days): each seat starts with a month's days and earns `per_month`
+days per 30 days of play (from the game's first turn; time away is not play), never holding more
+than `max`. A player
+takes them with 'away until DATE' (at most `absences` times a game, at most `longest` days at
+once: the table's limits against abuse); and at a deadline the seat would miss, a day of what is
+left (or what is left, if less, when at least an hour) is taken by itself instead of the
+timeout (as OGS). Each is a
+`pbem.Absent` event the table hears of, with its end.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 KINDS = ("fixed", "bank", "grace")
 # No turn shorter than this, no reserve longer than this: a clock that would make the timers spin
@@ -42,6 +58,38 @@ DAY = 86400
 
 class BadClock(ValueError):
     """A clock a table cannot have; the message says why."""
+
+
+class BadAbsence(ValueError):
+    """An absence a seat cannot take; the message says why."""
+
+
+# A table's vacation settings: per_month and max in days, absences a count, longest in days.
+VACATION_KEYS = ("per_month", "max", "absences", "longest")
+VACATION_MAX_DAYS = 366
+# Vacation switches on by itself only while at least this much is left (no trickle of minutes).
+AUTO_MIN = 3600
+
+
+def parse_vacation(value) -> dict:
+    if not isinstance(value, dict):
+        raise BadClock("A clock's vacation is its per_month, max, absences and longest.")
+    unknown = set(value) - set(VACATION_KEYS)
+    if unknown:
+        raise BadClock(f"A vacation has no {', '.join(sorted(unknown))}.")
+    out = {}
+    for name in VACATION_KEYS:
+        raw = value.get(name)
+        if raw is None:
+            raise BadClock(f"A vacation needs its {name}.")
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise BadClock(f"The vacation's {name} must be a whole number.")
+        if not 0 <= raw <= VACATION_MAX_DAYS:
+            raise BadClock(f"The vacation's {name} must be between 0 and {VACATION_MAX_DAYS}.")
+        out[name] = raw
+    if out["max"] < out["per_month"]:
+        raise BadClock("The vacation's max must be at least its per_month.")
+    return out
 
 
 def parse(value: dict | None, default_period: int) -> dict:
@@ -59,7 +107,7 @@ def parse(value: dict | None, default_period: int) -> dict:
         "bank": ("initial", "increment", "cap"),
         "grace": ("grace", "initial", "increment", "cap"),
     }[kind]
-    unknown = set(value) - set(allowed) - {"kind"}
+    unknown = set(value) - set(allowed) - {"kind", "vacation"}
     if unknown:
         raise BadClock(f"A {kind} clock has no {', '.join(sorted(unknown))}.")
     clock: dict = {"kind": kind}
@@ -79,6 +127,8 @@ def parse(value: dict | None, default_period: int) -> dict:
             raise BadClock("The bank's cap must be at least its initial reserve.")
         if kind == "bank" and clock["increment"] < MIN_SECONDS:
             raise BadClock("A bank without a grace needs an increment (else a timeout would leave no time at all).")
+    if value.get("vacation") is not None:
+        clock["vacation"] = parse_vacation(value["vacation"])
     return clock
 
 
@@ -87,10 +137,17 @@ def describe(clock: dict | None) -> str:
     if not clock:
         return ""
     if clock["kind"] == "fixed":
-        return f"{_words(clock['period'])} a move"
-    text = f"{_words(clock['initial'])} + {_words(clock['increment'])} a move, at most {_words(clock['cap'])}"
-    if clock["kind"] == "grace":
-        text = f"{_words(clock['grace'])} free each move, then a bank of {text}"
+        text = f"{_words(clock['period'])} a move"
+    else:
+        text = f"{_words(clock['initial'])} + {_words(clock['increment'])} a move, at most {_words(clock['cap'])}"
+        if clock["kind"] == "grace":
+            text = f"{_words(clock['grace'])} free each move, then a bank of {text}"
+    vacation = clock.get("vacation")
+    if vacation:
+        text += (
+            f"; vacation {vacation['per_month']} days a month of play, at most {vacation['max']} held"
+            f", {vacation['absences']} absences of at most {vacation['longest']} days a game"
+        )
     return text
 
 
@@ -167,7 +224,7 @@ def step(
             entry["deadline"] = (at + timedelta(seconds=int(left))).isoformat()
             entry["resumed"] = int(left)
         else:
-            entry["deadline"] = deadline_from(clock, begin, bank).isoformat()
+            entry["deadline"] = out_of_rest(meta, seat, deadline_from(clock, begin, bank)).isoformat()
         payload["started"][str(seat)] = entry
     if not payload["stopped"] and not payload["started"]:
         return None
@@ -180,11 +237,29 @@ def apply(meta: dict, kind: str, data: dict) -> None:
         if data.get("clock"):
             meta["clock"] = data["clock"]
             meta["clocks"] = {}
+            if data["clock"].get("vacation"):
+                meta["vacation"] = {}
         return
     if "clock" not in meta:
         return
     clocks = meta["clocks"]
-    if kind == "Clocks":
+    if kind == "Clocks" and "vacation" in meta and "vacation_since" not in meta:
+        meta["vacation_since"] = data["at"]  # play begins: vacation accrues from here
+    if kind == "RestDays":
+        meta.setdefault("rest", {})[str(data["seat"])] = {"days": data["days"], "zone": data["zone"]}
+    elif kind == "Absent":
+        meta["vacation"][str(data["seat"])] = {
+            "left": data["left"],
+            "at": data["at"],
+            "taken": data["taken"],
+            "until": data["until"],
+        }
+        _shift(clocks.get(str(data["seat"])), data["seconds"], data.get("deadline"))
+    elif kind == "Back" and "refund" in data and "vacation" in meta:
+        state = meta["vacation"][str(data["seat"])]
+        state.update(left=data["left"], at=data["at"], until=None)
+        _shift(clocks.get(str(data["seat"])), -data["refund"], data.get("deadline"))
+    elif kind == "Clocks":
         for seat, bank in data["stopped"].items():
             clocks[seat] = {"bank": bank, "start": None, "deadline": None}
         for seat, entry in data["started"].items():
@@ -205,6 +280,141 @@ def apply(meta: dict, kind: str, data: dict) -> None:
                     datetime.fromisoformat(state["start"]) + timedelta(seconds=data["seconds"])
                 ).isoformat()
                 state["deadline"] = until
+
+
+def _shift(state: dict | None, seconds: int, deadline: str | None) -> None:
+    """A running turn moved by `seconds` (an absence, or what an early return gives back)."""
+    if state is None or not state.get("start") or not deadline:
+        return
+    state["start"] = (datetime.fromisoformat(state["start"]) + timedelta(seconds=seconds)).isoformat()
+    state["deadline"] = deadline
+
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# At most this many rest days a week: a table's turns must still come round.
+MAX_REST_DAYS = 3
+
+
+def rest_days(words: list[str]) -> list[str]:
+    """The rest days a seat names ('sat sun', 'none'), in week order, or BadClock saying why not."""
+    if words in (["none"], ["off"]):
+        return []
+    days = []
+    for word in words:
+        day = word[:3].lower()
+        if len(word) < 3 or day not in WEEKDAYS:
+            raise BadClock(f"{word} is not a day of the week; write e.g. 'rest sat sun' or 'rest none'.")
+        days.append(day)
+    days = sorted(set(days), key=WEEKDAYS.index)
+    if len(days) > MAX_REST_DAYS:
+        raise BadClock(f"At most {MAX_REST_DAYS} rest days a week.")
+    return days
+
+
+def out_of_rest(meta: dict, seat: int | str, deadline: datetime) -> datetime:
+    """A deadline that falls on one of the seat's rest days, in its own zone (`pbem.RestDays`),
+    moved to the rest's end: the next day that is not one, at midnight there."""
+    rest = (meta.get("rest") or {}).get(str(seat))
+    if not rest or not rest["days"]:
+        return deadline
+    # Only a log with rest days needs the zone database (zoneinfo reads sysconfig on import: the
+    # verifier run with -S loads nothing it does not need).
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(rest["zone"])
+    local = deadline.astimezone(zone)
+    moved = False
+    while WEEKDAYS[local.weekday()] in rest["days"]:
+        local = datetime.combine(local.date() + timedelta(days=1), time(0), tzinfo=zone)
+        moved = True
+    return local.astimezone(UTC) if moved else deadline
+
+
+def vacation_at(meta: dict, seat: int | str, at: datetime) -> dict:
+    """The seat's vacation reckoned to `at`: {"left" (seconds), "at", "taken", "until"}. A seat
+    starts with a month's days; it earns per_month days per 30 days of play, never above max."""
+    config = meta["clock"]["vacation"]
+    found = (meta.get("vacation") or {}).get(str(seat))
+    state = dict(found) if found else {"left": min(config["per_month"], config["max"]) * DAY, "at": None, "taken": 0}
+    state.setdefault("until", None)
+    since = state["at"] or meta.get("vacation_since")
+    if since and state["until"]:
+        since = max(since, state["until"], key=datetime.fromisoformat)  # time away is not play
+    if since and datetime.fromisoformat(since) < at:
+        elapsed = max(0.0, (at - datetime.fromisoformat(since)).total_seconds())
+        state["left"] = min(config["max"] * DAY, state["left"] + int(elapsed * config["per_month"] / 30))
+    state["at"] = at.isoformat()
+    return state
+
+
+def absence(meta: dict, seat: int, at: datetime, until: datetime, auto: bool = False) -> dict:
+    """The `pbem.Absent` payload for the seat away from `at` to `until` (`auto`: taken by itself
+    at a deadline), or BadAbsence saying why not."""
+    config = meta["clock"]["vacation"]
+    state = vacation_at(meta, seat, at)
+    seconds = int((until - at).total_seconds())
+    if seconds <= 0:
+        raise BadAbsence("That date is already past.")
+    if state["until"] and datetime.fromisoformat(state["until"]) > at:
+        raise BadAbsence(f"You are already away, until {state['until']}: write 'back' first.")
+    if not auto:
+        if state["taken"] >= config["absences"]:
+            raise BadAbsence(
+                f"This table allows {config['absences']} absences a player in a game, and you have taken them all."
+            )
+        if seconds > config["longest"] * DAY:
+            raise BadAbsence(f"This table allows absences of at most {config['longest']} days at once.")
+    if seconds > state["left"]:
+        raise BadAbsence(
+            f"You have {left_words(state['left'])} of vacation left in this game; that would take {left_words(seconds)}."
+        )
+    payload = {
+        "seat": seat,
+        "at": at.isoformat(),
+        "until": until.isoformat(),
+        "seconds": seconds,
+        "left": state["left"] - seconds,
+        "taken": state["taken"] + (0 if auto else 1),
+        "auto": auto,
+    }
+    running = seat_state(meta, seat)
+    if running.get("start") and running.get("deadline"):
+        payload["deadline"] = (datetime.fromisoformat(running["deadline"]) + timedelta(seconds=seconds)).isoformat()
+    return payload
+
+
+def auto_absence(meta: dict, seat: int, at: datetime) -> dict | None:
+    """At a deadline the seat would miss: the `pbem.Absent` payload that takes a day of its
+    vacation (or what is left, if less) by itself; None when too little is left."""
+    if "vacation" not in meta.get("clock", {}):
+        return None
+    left = vacation_at(meta, seat, at)["left"]
+    if left < AUTO_MIN:
+        return None
+    return absence(meta, seat, at, at + timedelta(seconds=min(left, DAY)), auto=True)
+
+
+def back(meta: dict, seat: int, at: datetime) -> dict | None:
+    """The `pbem.Back` payload for a seat back before its absence's end (the rest given back),
+    or None when it is not away."""
+    state = vacation_at(meta, seat, at)
+    if not state["until"] or datetime.fromisoformat(state["until"]) <= at:
+        return None
+    refund = int((datetime.fromisoformat(state["until"]) - at).total_seconds())
+    payload = {"seat": seat, "at": at.isoformat(), "refund": refund, "left": state["left"] + refund}
+    running = seat_state(meta, seat)
+    if running.get("start") and running.get("deadline"):
+        payload["deadline"] = (datetime.fromisoformat(running["deadline"]) - timedelta(seconds=refund)).isoformat()
+    return payload
+
+
+def left_words(seconds: int) -> str:
+    days, rest = divmod(int(seconds), DAY)
+    hours = rest // 3600
+    parts = [f"{days} day" + ("s" if days != 1 else "")] if days else []
+    if hours or not parts:
+        parts.append(f"{hours} hour" + ("s" if hours != 1 else ""))
+    return " ".join(parts)
 
 
 def deadlines(meta: dict, awaited: list[int]) -> dict:
@@ -253,7 +463,13 @@ def check(events, paused_remaining=None) -> tuple[list[str], int]:
             paused = dict(payload.get("remaining") or {})
         elif kind == "Clocks":
             checked += _check_step(meta, seq, payload, at, paused, problems)
+        elif kind in ("Absent", "Back") and "vacation" in meta:
+            checked += _check_vacation(meta, seq, kind, payload, at, problems)
         elif kind == "TimedOut":
+            if "vacation" in meta and vacation_at(meta, payload["seat"], at)["left"] >= AUTO_MIN:
+                problems.append(
+                    f"event {seq}: seat {payload['seat']} timed out with vacation left: it should have been taken"
+                )
             state = meta["clocks"].get(str(payload["seat"])) or {}
             if payload.get("deadline") != state.get("deadline"):
                 problems.append(
@@ -280,6 +496,35 @@ def check(events, paused_remaining=None) -> tuple[list[str], int]:
     return problems, checked
 
 
+def _check_vacation(meta: dict, seq: int, kind: str, payload: dict, at: datetime, problems: list[str]) -> int:
+    """An absence (or an early return) computed again from the table's vacation and the seat's
+    days before it: when, how long, what is left, how many taken, the deadline moved."""
+    seat = payload["seat"]
+    # Reckoned when the command (or the sweep) ran, written as its append commits: never after
+    # that (a sweep's seats of one game are written one after the other, at its one time).
+    said = datetime.fromisoformat(payload["at"]) if isinstance(payload.get("at"), str) else None
+    if said is None or said > at:
+        problems.append(f"event {seq}: seat {seat}'s {kind} says {payload.get('at')}, written at {at.isoformat()}")
+        return 1
+    at = said
+    if kind == "Back":
+        want = back(meta, seat, at)
+    else:
+        running = seat_state(meta, seat)
+        if payload.get("auto") and running.get("deadline") and at < datetime.fromisoformat(running["deadline"]):
+            problems.append(f"event {seq}: seat {seat}'s vacation switched on by itself before its deadline")
+        try:
+            want = absence(meta, seat, at, datetime.fromisoformat(payload["until"]), auto=bool(payload.get("auto")))
+        except BadAbsence as exc:
+            problems.append(f"event {seq}: seat {seat}'s absence is not one its table allows: {exc}")
+            return 1
+        if payload.get("auto") and want["seconds"] != min(vacation_at(meta, seat, at)["left"], DAY):
+            problems.append(f"event {seq}: seat {seat}'s automatic vacation is not a day (or what was left)")
+    if want != payload:
+        problems.append(f"event {seq}: seat {seat}'s {kind} is {payload}, its vacation says {want}")
+    return 1
+
+
 def _check_step(meta: dict, seq: int, payload: dict, at: datetime, paused: dict, problems: list[str]) -> int:
     clock = meta["clock"]
     checked = 0
@@ -304,6 +549,9 @@ def _check_step(meta: dict, seq: int, payload: dict, at: datetime, paused: dict,
         begin = datetime.fromisoformat(entry["from"])
         if begin < at:
             problems.append(f"event {seq}: seat {seat}'s turn begins before the event that begins it")
+        away = ((meta.get("vacation") or {}).get(str(seat)) or {}).get("until")
+        if away and datetime.fromisoformat(away) > at and begin != datetime.fromisoformat(away):
+            problems.append(f"event {seq}: seat {seat} is away until {away}, but its turn begins at {entry['from']}")
         want: str
         if "resumed" in entry:
             want = (at + timedelta(seconds=entry["resumed"])).isoformat()
@@ -312,7 +560,7 @@ def _check_step(meta: dict, seq: int, payload: dict, at: datetime, paused: dict,
                     f"event {seq}: seat {seat} gets {entry['resumed']} s back, the pause recorded {paused.get(seat)}"
                 )
         else:
-            want = deadline_from(clock, begin, bank).isoformat()
+            want = out_of_rest(meta, seat, deadline_from(clock, begin, bank)).isoformat()
         if entry["deadline"] != want:
             problems.append(f"event {seq}: seat {seat}'s deadline is {entry['deadline']}, its clock says {want}")
         checked += 1

@@ -59,7 +59,9 @@ def apply(
 
 
 # The platform events a game's clock reads (pbem/log/clocks.py); a game without a clock ignores them.
-CLOCK_EVENTS = frozenset({"GameCreated", "Clocks", "DeadlineExtended", "NoticeBounced", "OutageForgiven"})
+CLOCK_EVENTS = frozenset(
+    {"GameCreated", "Clocks", "DeadlineExtended", "NoticeBounced", "OutageForgiven", "Absent", "Back", "RestDays"}
+)
 
 
 def apply_platform(meta: dict, kind: str, data: dict, seq: int) -> None:

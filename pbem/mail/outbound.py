@@ -35,8 +35,8 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.mail import pictures
-from pbem.models import Event, Game, Notice, NoticePreference, Seat, Snapshot
-from pbem.play import addressing, choosing, selectors, signing, taps
+from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
+from pbem.play import addressing, calendar, choosing, selectors, signing, taps
 from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
@@ -463,6 +463,30 @@ def prefetch(notices: list[Notice]) -> None:
     pictures.prefetch_kept(
         {(g.pk, min(n.version or g.version, g.version)) for n in notices if (g := n.game) is not None and _pictured(n)}
     )
+    _share_calendars(notices)
+
+
+def _share_calendars(notices: list[Notice]) -> None:
+    """Each seat's calendar feed URL, for every address of the batch in one statement (a player
+    who has no settings row yet gets one, with the defaults a new seat gets anyway)."""
+    emails = sorted({seat_of(n).email.strip().lower() for n in notices if n.seat_id and seat_of(n).email})
+    if not emails:
+        return
+    table = PlayerSettings._meta.db_table
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"""WITH made AS (
+                INSERT INTO {table} (email, notice_preference, news_pictures, updated_at, calendar_generation)
+                SELECT e, %s, false, now(), 1 FROM unnest(%s::text[]) AS e
+                ON CONFLICT (email) DO NOTHING RETURNING id, email, calendar_generation)
+            SELECT id, email, calendar_generation FROM made
+            UNION ALL SELECT id, email, calendar_generation FROM {table} WHERE email = ANY(%s::text[])""",
+            [NoticePreference.TURN, emails, emails],
+        )
+        found = cursor.fetchall()
+    for pk, email, generation in found:
+        player = PlayerSettings(pk=pk, email=email, calendar_generation=generation)
+        eventlog.shared(("calendar", email), lambda player=player: calendar.url_for(player))
 
 
 _JSON_FIELDS = {"payload", "public", "visible_to", "rng"}
@@ -652,6 +676,9 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
     other = (notice.context or {}).get("seat")
     if other is not None and 0 <= int(other) < len(names):
         fields["seat_name"] = ctx["other_name"] = names[int(other)]
+    if not notice.seat_id and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+        # The Master of Seals' notices: who the table waits for, in UTC (named).
+        ctx.update(waiting_until=selectors.awaited_lines(game, "UTC", names=names), reader_zone="UTC")
     if notice.seat_id:
         seat = seat_of(notice)
         ctx.update(_seat_context(notice, game, spec, state, seat, loaded.version))
@@ -785,12 +812,15 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "other_options": others,
         "deadline": _when(deadline, seat.time_zone) if deadline else "",
         "seat_url": addressing.seat_url(seat),
+        # Every deadline of the player, in all their games, as a calendar feed.
+        "calendar_url": calendar.url_of(seat.email) if seat.email else "",
         "reply_address": addressing.reply_address(seat),
         "tag": subject_tag(seat),
         "waiting": [state["meta"]["names"][s] for s in waiting],
         "awaited_me": number in waiting,
         # Who the table waits for and until when, in this reader's zone.
         "waiting_until": selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
+        "reader_zone": seat.time_zone or "UTC",
     }
 
 

@@ -18,6 +18,8 @@ import traceback
 PATTERNS = [
     # seat tokens: 7-1-abcdefghijklmnop (any case: mail folds it)
     (re.compile(r"\b(\d+-\d+-)[a-z2-7]{16}\b", re.I), r"\1<masked>"),
+    # calendar feed tokens: 7-1-<26 letters> (pbem/play/calendar.py)
+    (re.compile(r"\b(\d+-\d+-)[a-z2-7]{26}\b", re.I), r"\1<masked>"),
     # bounce addresses: bounces+n12-abcdefgh
     (re.compile(r"\b(bounces\+n\d+-)[a-z2-7]{8}\b", re.I), r"\1<masked>"),
     # subject codes: [12-abcdef]

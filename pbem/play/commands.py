@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django.utils import timezone
 
-from pbem.log import eventlog
+from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
-from pbem.play import selectors
+from pbem.play import calendar, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
-PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone")
+PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "calendar", "rest")
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
@@ -165,6 +165,10 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     # Away to the end of that day in the player's own time zone: back the morning after.
     until = datetime(last_day.year, last_day.month, last_day.day, tzinfo=zone) + timedelta(days=1)
     now = timezone.now()
+    if vacations(work):
+        take_vacation(work, seat, now, until, line)
+        work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
+        return
     days = (until - now).days + (1 if (until - now).seconds else 0)
     if days <= 0:
         raise CommandRejected("That date is already past.", line)
@@ -193,12 +197,43 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
         return
     info = work.seats[seat]
     now = timezone.now()
+    if vacations(work):
+        payload = clocks.back(work.state["meta"], seat, now)
+        if payload is None:
+            raise CommandRejected("You are not away.", line)
+        mark_away(work, seat, None)
+        work.platform("Back", payload)
+        work.told.applied.append(f"back: {clocks.left_words(payload['refund'])} of vacation given back")
+        return
     if not info["away_until"] or info["away_until"] <= now:
         raise CommandRejected("You are not away.", line)
     refund = max(0, (info["away_until"] - now).days)
     _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
     work.platform("Back", {"seat": seat})
     work.told.applied.append("back")
+
+
+def vacations(work: Work) -> bool:
+    """Whether the table's clock has vacations that accrue (pbem/log/clocks.py)."""
+    return bool((work.state["meta"].get("clock") or {}).get("vacation"))
+
+
+def take_vacation(work: Work, seat: int, now: datetime, until: datetime, line: str) -> None:
+    """An absence from `now` to `until`, charged to the seat's vacation: a `pbem.Absent` event
+    the whole table hears of (never a secret), or CommandRejected saying which limit it breaks."""
+    try:
+        payload = clocks.absence(work.state["meta"], seat, now, until)
+    except clocks.BadAbsence as exc:
+        raise CommandRejected(str(exc), line) from None
+    mark_away(work, seat, until)
+    work.platform("Absent", payload)
+
+
+def mark_away(work: Work, seat: int, until: datetime | None) -> None:
+    """The seat row follows the log: a turn that begins while it is away begins at `until`."""
+    info = work.seats[seat]
+    work.later(lambda: Seat.objects.filter(pk=info["id"]).update(away_until=until))
+    info["away_until"] = until
 
 
 def take_seat_back(work: Work, seat: int) -> None:
@@ -332,10 +367,68 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
     info["time_zone"] = name
     work.platform("TimeZoneChanged", {"seat": seat, "zone": name}, visible_to=[seat], public={"seat": seat})
+    resting = (work.state["meta"].get("rest") or {}).get(str(seat))
+    if resting and resting["days"]:
+        set_rest(work, seat, resting["days"], name)  # the rest days are the player's own: in the new zone
     work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
 
 
+CALENDAR_HELP = (
+    "'calendar' tells where your calendar feed is (every deadline of yours, in all your games); "
+    "'calendar new' gives it a new link, and the old one stops working at once."
+)
+
+
+def _cmd_calendar(work: Work, seat: int, rest: str, line: str) -> None:
+    """The player's calendar feed (pbem/play/calendar.py). The link itself is never in an answer
+    (answers are kept with the message): it is at the foot of the mail and on the seat page."""
+    words = rest.lower().split()
+    if words not in ([], ["new"]):
+        raise CommandRejected(CALENDAR_HELP, line)
+    where = "at the foot of this mail and on your seat page"
+    if not words:
+        work.told.answers.append(f"Your calendar feed's link is {where}. " + CALENDAR_HELP)
+        return
+    email = work.seats[seat]["email"]
+    work.later(lambda: calendar.renew(email))
+    # In the log as the other settings are (the link is not in it: nothing secret is).
+    work.platform("CalendarRenewed", {"seat": seat}, visible_to=[seat], public={"seat": seat})
+    work.told.applied.append(f"calendar new: the old link no longer works; the new one is {where}")
+
+
+REST_HELP = (
+    "Rest days are days of the week, in your own time zone, on which no deadline of yours falls "
+    "(one that would is moved to the end of the rest): 'rest sat sun', or 'rest none'."
+)
+
+
+def _cmd_rest(work: Work, seat: int, rest: str, line: str) -> None:
+    meta = work.state["meta"]
+    current = (meta.get("rest") or {}).get(str(seat))
+    if not rest:
+        named = " ".join(current["days"]) if current and current["days"] else "none"
+        work.told.answers.append(f"Your rest days: {named}. " + REST_HELP)
+        return
+    if "clock" not in meta:
+        raise CommandRejected("This game was made before clocks: it has no rest days.", line)
+    try:
+        days = clocks.rest_days(rest.replace(",", " ").split())
+    except clocks.BadClock as exc:
+        raise CommandRejected(f"{exc} {REST_HELP}", line) from None
+    zone = zone_of(work.seats[seat]).key
+    set_rest(work, seat, days, zone)
+    said = " ".join(days) or "none"
+    work.told.applied.append(f"rest {said} ({zone}): from your next turn on")
+
+
+def set_rest(work: Work, seat: int, days: list[str], zone: str) -> None:
+    """The seat's rest days, in the log for all to see (the deadlines they move are public)."""
+    work.platform("RestDays", {"seat": seat, "days": days, "zone": zone})
+
+
 PLATFORM_COMMANDS = {
+    "rest": _cmd_rest,
+    "calendar": _cmd_calendar,
     "zone": _cmd_zone,
     "help": _cmd_help,
     "board": _cmd_board,

@@ -27,6 +27,7 @@ from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from pbem.log import clocks
 from pbem.log.readmodels import awaited_seats
 from pbem.models import (
     TURN_NOTICE_KINDS,
@@ -63,7 +64,7 @@ def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> di
     default HELPERS."""
     now = now or timezone.now()
     helpers = HELPERS if helpers is None else helpers
-    counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": 0}
+    counts = {"timed_out": 0, "reported": 0, "reminded": 0, "released": 0, "vacation": 0}
     lease = secrets.token_hex(8)
     later: list[_Claimed] = []  # not done this run: due again once the run ends
     # Only the rows there when the run began: a deadline this run sets (a timeout's new turn)
@@ -361,6 +362,16 @@ def _timeout(work: Work, seat: int, now: datetime, verdict: dict, checks: _Check
     seat_id = work.seats[seat]["id"]
     if (seat_id in checks.unsent) if checks is not None else _notice_unsent(game_id, seat_id):
         return  # the seat has not been told yet (the mail server is down): its time waits
+    if seat not in work.state["meta"].get("standins", ()):
+        # Vacation left: it switches on by itself instead of the timeout (as OGS), a day at a time.
+        auto = clocks.auto_absence(work.state["meta"], seat, now)
+        if auto is not None:
+            until = datetime.fromisoformat(auto["until"])
+            work.later(lambda: Seat.objects.filter(pk=seat_id).update(away_until=until))
+            work.seats[seat]["away_until"] = until
+            work.platform("Absent", auto)
+            verdict["value"] = "vacation"
+            return
     counted = checks.misses.get(game_id) if checks is not None else None
     misses = (_misses_in_a_row(game_id, seat) if counted is None else counted) + 1
     policy = work.game["absence_policy"]

@@ -30,8 +30,11 @@ NEUTRAL_EVENTS = {
     "pbem.InvitationsSent",
     "pbem.Said",
     "pbem.Away",
+    "pbem.Absent",
+    "pbem.RestDays",
     "pbem.Back",
     "pbem.NoticesChanged",
+    "pbem.CalendarRenewed",
     "pbem.Undone",
     "pbem.TimeZoneChanged",
     "pbem.NoticeBounced",
@@ -45,6 +48,7 @@ QUIET_EVENTS = {
     "pbem.InvitationResent",
     "pbem.InvitationsSent",
     "pbem.NoticesChanged",
+    "pbem.CalendarRenewed",
     "pbem.TimeZoneChanged",
     "pbem.ReminderSent",
     "pbem.DeadlineExtended",
@@ -64,6 +68,7 @@ TABLE_NEWS = {
     "pbem.Abandoned",
     # A player away (or back): the others' turns may wait on them.
     "pbem.Away",
+    "pbem.Absent",
     "pbem.Back",
 }
 MAX_ATTEMPTS = 8

@@ -42,6 +42,16 @@ PLATFORM_TEXT = {
         if "last_day" in d
         else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
     ),
+    "RestDays": lambda d, n: (
+        f"{n[d['seat']]} rests on "
+        + (", ".join(d["days"]) + f" ({d['zone']})" if d["days"] else "no day")
+        + ": no deadline of theirs falls then."
+    ),
+    "Absent": lambda d, n: (
+        f"{n[d['seat']]} is away until {_utc(d['until'])}"
+        + (", their vacation switched on by itself at their deadline" if d.get("auto") else "")
+        + f"; their deadlines wait ({_days(d['left'])} of vacation left)."
+    ),
     "TimeZoneChanged": lambda d, n: (
         f"{n[d['seat']]} changed their time zone" + (f" (to {d['zone']})." if "zone" in d else ".")
     ),
@@ -49,6 +59,7 @@ PLATFORM_TEXT = {
     "NoticesChanged": lambda d, n: (
         f"{n[d['seat']]} changed how they hear of moves" + (f" (to {d['preference']})." if "preference" in d else ".")
     ),
+    "CalendarRenewed": lambda d, n: f"{n[d['seat']]} gave their calendar feed a new link.",
     "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
     "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
@@ -98,6 +109,13 @@ def _order_words(order: dict) -> str:
     if order.get("kind") == "conditional":
         return "a conditional order"
     return "a standing order"
+
+
+def _days(seconds) -> str:
+    days, rest = divmod(int(seconds), 86400)
+    hours = rest // 3600
+    text = f"{days} day" + ("s" if days != 1 else "")
+    return text + (f" {hours} hour" + ("s" if hours != 1 else "") if hours else "")
 
 
 def _utc(iso) -> str:
@@ -379,6 +397,8 @@ def help_text(spec, state: dict, seat: int | None) -> str:
         "  order ...            a standing order in this game's words ('orders': which)\n"
         "  if NAME MOVE then MOVE else MOVE   your next move, by NAME's next move\n"
         "  orders cancel N|all  cancel an order\n"
+        "  rest sat sun / rest none   days no deadline of yours falls on (your zone)\n"
+        "  calendar / calendar new   your deadlines' calendar feed; a new link for it\n"
         "Several commands may go in one reply, one a line: all are applied, or none."
     )
 

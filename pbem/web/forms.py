@@ -152,14 +152,34 @@ class NewGameForm(ShowsHiddenErrors):
         min_value=1, max_value=24 * 14, initial=24, required=False, label="Grace for each move (hours)"
     )
 
+    vacation_per_month = forms.IntegerField(
+        min_value=0,
+        max_value=31,
+        initial=0,
+        required=False,
+        label="Vacation earned per month of play (days; 0: none)",
+        help_text="taken with 'away until DATE'; switches on by itself before a timeout while days remain",
+    )
+    vacation_max = forms.IntegerField(
+        min_value=0, max_value=90, initial=14, required=False, label="Vacation held at most (days)"
+    )
+    vacation_absences = forms.IntegerField(
+        min_value=0, max_value=50, initial=4, required=False, label="Absences a player may take in a game"
+    )
+    vacation_longest = forms.IntegerField(
+        min_value=1, max_value=90, initial=7, required=False, label="Longest absence (days)"
+    )
+
     def clean_absence(self):
         return self.cleaned_data.get("absence") or AbsencePolicy.STANDIN
 
     def game_clock(self) -> dict | None:
         """The clock asked for (pbem/log/clocks.py), None for the fixed deadline as before clocks."""
         kind = self.cleaned_data.get("clock") or "fixed"
+        vacation = self._vacation()
         if kind == "fixed":
-            return None
+            # The fixed period is the deadline above (clocks.parse fills it in).
+            return {"kind": "fixed", "vacation": vacation} if vacation else None
         day, data = 86400, self.cleaned_data
         clock = {
             "kind": kind,
@@ -169,7 +189,22 @@ class NewGameForm(ShowsHiddenErrors):
         }
         if kind == "grace":
             clock["grace"] = (data.get("grace_hours") or 24) * 3600
+        if vacation:
+            clock["vacation"] = vacation
         return clock
+
+    def _vacation(self) -> dict | None:
+        """The table's vacations (pbem/log/clocks.py), None when it earns none."""
+        data = self.cleaned_data
+        if not data.get("vacation_per_month"):
+            return None
+        per_month = int(data["vacation_per_month"])
+        return {
+            "per_month": per_month,
+            "max": max(per_month, data.get("vacation_max") or 14),
+            "absences": 4 if data.get("vacation_absences") is None else int(data["vacation_absences"]),
+            "longest": data.get("vacation_longest") or 7,
+        }
 
     def clean_standin_after(self):
         return self.cleaned_data.get("standin_after") or 2

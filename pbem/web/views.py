@@ -38,7 +38,7 @@ from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, choosing, orders, selectors, services
+from pbem.play import addressing, calendar, choosing, orders, selectors, services
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -394,6 +394,10 @@ def seat_page(request, token: str):
         bank_text=_bank_text(game, state, seat.number),
         clock_text=clocks.describe(game.clock),
         awaited=_awaited(game, context["names"], seat.time_zone),
+        reader_zone=seat.time_zone or "UTC",
+        calendar_url=calendar.url_of(seat.email),
+        vacation=_vacation_of(state, seat.number),
+        rest_days=_rest_of(state, seat.number),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
         talk=_talk_of(game, seat.number),
         help_rows=help_rows(selectors.help_text(spec, state, seat.number)),
@@ -405,6 +409,87 @@ def seat_page(request, token: str):
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
+
+
+def _rest_of(state: dict, number: int) -> list[dict] | None:
+    """The week with the seat's rest days ticked, for its page (a game with a clock only)."""
+    meta = state["meta"]
+    if "clock" not in meta:
+        return None
+    rest = (meta.get("rest") or {}).get(str(number)) or {"days": []}
+    return [{"day": day, "on": day in rest["days"]} for day in clocks.WEEKDAYS]
+
+
+def _vacation_of(state: dict, number: int) -> dict | None:
+    """The seat's vacation, for its page: what is left now, absences taken, away until."""
+    meta = state["meta"]
+    if not (meta.get("clock") or {}).get("vacation"):
+        return None
+    now = timezone.now()
+    held = clocks.vacation_at(meta, number, now)
+    limits = meta["clock"]["vacation"]
+    away = held["until"] and datetime.fromisoformat(held["until"]) > now
+    return {
+        "left": clocks.left_words(held["left"]),
+        "taken": held["taken"],
+        "absences": limits["absences"],
+        "longest": limits["longest"],
+        "until": held["until"] if away else "",
+    }
+
+
+@require_http_methods(["POST"])
+def seat_calendar_new(request, token: str):
+    """The seat page's button: a new calendar feed link for the seat's player (every game of
+    theirs); the old link stops working at once."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    calendar.renew(seat.email)
+    messages.success(request, "Your calendar has a new link; the old one no longer works.")
+    return redirect(f"{reverse('pbem-seat', args=[token])}#calendar")
+
+
+@require_http_methods(["POST"])
+def seat_away(request, token: str):
+    """The seat page's vacation button: 'away until DATE' sent as the seat's command (the same
+    limits, the same `pbem.Absent` event, the outcome shown as any other command's)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    last_day = request.POST.get("last_day", "").strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", last_day):
+        messages.error(request, "Give the last day you are away, as YYYY-MM-DD.")
+        return redirect(f"{reverse('pbem-seat', args=[token])}#vacation")
+    message = inbox.store_submission(
+        seat, f"away until {last_day}", None, channel="web", key=f"away-{last_day}-{seat.game.version}"
+    )
+    return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
+
+
+@require_http_methods(["POST"])
+def seat_rest(request, token: str):
+    """The seat page's rest days: 'rest DAYS' sent as the seat's command (see commands._cmd_rest)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    days = [day for day in clocks.WEEKDAYS if day in request.POST.getlist("day")]
+    text = "rest " + (" ".join(days) if days else "none")
+    message = inbox.store_submission(seat, text, None, channel="web", key=f"rest-{'-'.join(days)}-{seat.game.version}")
+    return redirect(f"{reverse('pbem-seat', args=[token])}?sub={message.pk}#outcome")
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def calendar_feed(request, token: str):
+    """A player's deadlines as an iCalendar feed (pbem/play/calendar.py). A link that is not a
+    player's current one is not found, like any other page: the answer says nothing more."""
+    player = calendar.resolve(token)
+    if player is None:
+        raise Http404()
+    response = HttpResponse(calendar.feed(player), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="deadlines.ics"'
+    return _private(response)
 
 
 HELP_PAIR_RE = re.compile(r"^(?P<indent> *)(?P<command>\S(?:.*?\S)?) {2,}(?P<text>\S.*)$")
@@ -558,7 +643,10 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
     whole = request.GET.get("all") == "1"
     shown = items if whole else [i for i in items if at - REPLAY_WINDOW <= i.seq <= at + REPLAY_WINDOW]
     summary = spec.summary(state["game"]) if state["game"] is not None else {}
+    zone = (seat.time_zone or "UTC") if seat else _reader_zone(request.COOKIES.get("pbem_zone") or "UTC")
     context.update(
+        awaited=_awaited(game, context["names"], zone),  # now, whichever event the replay shows
+        reader_zone=zone,
         seat=seat,
         seat_token=token,
         at=at,
@@ -618,6 +706,9 @@ def game_page(request, game_id: int):
     spec = get_game(game.kind)
     state = eventlog.load(game).state
     context = _game_context(game)
+    # A spectator's zone is theirs to give (?zone=Europe/Berlin, kept in a cookie): else UTC.
+    zone = _reader_zone(request.GET.get("zone") or request.COOKIES.get("pbem_zone") or "UTC")
+    context.update(awaited=_awaited(game, context["names"], zone), reader_zone=zone)
     items = selectors.feed(game, None, last=15)  # the panel reads what it shows
     context.update(
         recent=items,
@@ -626,7 +717,18 @@ def game_page(request, game_id: int):
         pending=[s for s in context["seats"] if not s.invite_accepted],
         **_board(spec, state, None),
     )
-    return render(request, "pbem/game.html", context)
+    response = render(request, "pbem/game.html", context)
+    given = request.GET.get("zone", "")
+    if given and (zone != "UTC" or given.strip().lower() == "utc"):
+        response.set_cookie("pbem_zone", zone, max_age=365 * 86400, samesite="Lax")
+    return response
+
+
+def _reader_zone(name: str) -> str:
+    """An IANA zone name a reader gave, as the zone command knows it; UTC for anything else."""
+    from pbem.play.commands import ZONE_NAMES
+
+    return ZONE_NAMES.get(name.strip().lower().replace(" ", "_"), "UTC") if len(name) < 64 else "UTC"
 
 
 def _heads_page(game: Game, before: str | None, shown: bool) -> dict:

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "tests" / "chain_logs"
 PURE = (
     "pbem.log.chain",
+    "pbem.log.clocks",
     "pbem.log.fold",
     "pbem.audit.verify",
     "pbem.audit.schema",

@@ -153,7 +153,7 @@ def test_seat_page_shows_own_hand_whats_awaited_and_the_legal_moves(client, duel
     assert "Your hand: " + " ".join(map(str, bob_hand)) not in page
     for card in alice_hand:
         assert f'value="play {card}"' in page
-    assert "Waiting for:" in page and "Bob" in page and "deadline" in page
+    assert "The table waits for" in page and "Bob" in page and "deadline" in page
     assert 'class="toy"' in page  # the game's own HTML render of the board
     assert "csrfmiddlewaretoken" in page
     # One script, from our own static files, that only adds live turns: the page works without it.
