@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from games.base import Choice, ParseError, match_name, normalize
+from games.base import MAX_FEATURED, Choice, ParseError, match_name, normalize
 
 from . import rules, standin
 
@@ -174,9 +174,11 @@ def help(state, seat):
 # ---------------------------------------------------------------------------------------------
 
 # Every scoring placement is featured (a numbered code), most points first, up to this many (each
-# piece type's best always among them); in stand-in games of rules version 2 a turn has at most
-# 28 (median 2, 9 in one turn out of ten), so the cap only guards a notice against a freak position.
-FEATURED_MOST = 30
+# piece type's best always among them), leaving a place for the careful pick: the contract's cap
+# on a notice's codes (games.base.MAX_FEATURED). In stand-in games of rules version 2 a turn has
+# at most 28 (median 2, 9 in one turn out of ten): in a rare turn with more, the lowest-scoring
+# ones are two steps away in the web chooser (piece, then where) or typed.
+FEATURED_MOST = MAX_FEATURED - 1
 
 
 def choices(state, seat):

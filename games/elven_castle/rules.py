@@ -386,6 +386,19 @@ def placements(state, seat, first_only=False):
     return _placements(state, seat, first_only, _tops(state))
 
 
+def _high_feet_on(occ, top, high):
+    """The pieces under a staircase's high feet laid on the ground, or None if one hangs."""
+    on = []
+    for dz, col in high:
+        i = (dz - 1) * PLANE + col
+        b = occ[i] if i < top else -1
+        if b < 0:
+            return None
+        if b not in on:
+            on.append(b)
+    return on
+
+
 def _placements(state, seat, first_only, tops):
     hand = state["hands"][seat]
     occ = state["occ"]
@@ -421,15 +434,7 @@ def _placements(state, seat, first_only, tops):
                 if high and v2:  # version 2: a staircase never stands on the ground (one piece)
                     continue
                 if high:  # the staircase's high foot needs a piece under it, besides the ground
-                    on = []
-                    for dz, col in high:
-                        i = (dz - 1) * PLANE + col
-                        b = occ[i] if i < top else -1
-                        if b < 0:
-                            on = None
-                            break
-                        if b not in on:
-                            on.append(b)
+                    on = _high_feet_on(occ, top, high)
                     if on is None or altar in on or (avoid_grey and any(b in grey for b in on)):
                         continue
                 out.append((kind, x, y, 0, d))

@@ -134,19 +134,7 @@ def build(game: Game) -> Sheet:
     for standing in standings:
         if len(holders[standing.seat]) > 1:
             standing.by_player = _points_by_player(rows, standing.seat, holders[standing.seat])
-    problems = []
-    for seat in range(players):
-        if running[seat] != recorded[seat]:
-            problems.append(
-                f"{names[seat]}: the sheet adds up to {running[seat]}, "
-                f"the game's own score (with corrections) is {recorded[seat]}"
-            )
-    if result is not None:
-        corrected = list(result.scores)
-        for seat, points, _reason, _seq in meta["corrections"]:
-            corrected[seat] += points
-        if corrected != recorded:
-            problems.append(f"the game's result {corrected} differs from its running scores {recorded}")
+    problems = _problems(names, running, recorded, result, meta["corrections"])
     return Sheet(
         game.pk,
         game.title or spec.title,
@@ -160,6 +148,24 @@ def build(game: Game) -> Sheet:
         final=result is not None and not meta["abandoned"],
         problems=problems,
     )
+
+
+def _problems(names: list[str], running: list[int], recorded: list[int], result, corrections) -> list[str]:
+    """Where the sheet's sums and the game's own scores (and its result) disagree."""
+    problems = []
+    for seat, name in enumerate(names[: len(running)]):
+        if running[seat] != recorded[seat]:
+            problems.append(
+                f"{name}: the sheet adds up to {running[seat]}, "
+                f"the game's own score (with corrections) is {recorded[seat]}"
+            )
+    if result is not None:
+        corrected = list(result.scores)
+        for seat, points, _reason, _seq in corrections:
+            corrected[seat] += points
+        if corrected != recorded:
+            problems.append(f"the game's result {corrected} differs from its running scores {recorded}")
+    return problems
 
 
 def _holders_by_round(game: Game, spec, players: int, names: list[str]) -> list[list[tuple[int, str]]]:

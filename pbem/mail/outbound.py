@@ -476,8 +476,9 @@ def _share_calendars(notices: list[Notice]) -> None:
     with db.cursor() as cursor:
         cursor.execute(
             f"""WITH made AS (
-                INSERT INTO {table} (email, notice_preference, news_pictures, updated_at, calendar_generation)
-                SELECT e, %s, false, now(), 1 FROM unnest(%s::text[]) AS e
+                INSERT INTO {table} (email, notice_preference, news_pictures, forced_moves, combined_notices,
+                    updated_at, calendar_generation)
+                SELECT e, %s, false, false, false, now(), 1 FROM unnest(%s::text[]) AS e
                 ON CONFLICT (email) DO NOTHING RETURNING id, email, calendar_generation)
             SELECT id, email, calendar_generation FROM made
             UNION ALL SELECT id, email, calendar_generation FROM {table} WHERE email = ANY(%s::text[])""",

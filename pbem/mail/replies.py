@@ -60,21 +60,7 @@ def process_mail(message: InboundMessage) -> Notice | None:
     try:
         seat, facts = identify_with_facts(parsed)
         check_mail_rate(seat, facts)
-        if parsed.unreadable:
-            raise Refusal(
-                "unreadable",
-                f"We could not read your message: {parsed.unreadable}. Please send "
-                "your commands as plain text, one a line.",
-                seat,
-            )
-        if parsed.too_large:
-            raise Refusal(
-                "too_large",
-                f"Your message is {parsed.size // 1024} KB; replies may be at most "
-                f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
-                "text, without attachments.",
-                seat,
-            )
+        _check_readable(parsed, seat)
         by_game = lines_by_game(parsed.candidates)
         if by_game:
             return answer_many(message, parsed, seat, by_game, facts)
@@ -129,6 +115,25 @@ def process_mail(message: InboundMessage) -> Notice | None:
     note = inbound.loose_note(reading.loosened) + ignored_note(ignored)
     message.outcome += note
     return answer(message, parsed, seat, message.error_code, text + note, board=board, facts=facts)
+
+
+def _check_readable(parsed, seat) -> None:
+    """Refuses a message whose commands cannot be read: unreadable, or too large."""
+    if parsed.unreadable:
+        raise Refusal(
+            "unreadable",
+            f"We could not read your message: {parsed.unreadable}. Please send "
+            "your commands as plain text, one a line.",
+            seat,
+        )
+    if parsed.too_large:
+        raise Refusal(
+            "too_large",
+            f"Your message is {parsed.size // 1024} KB; replies may be at most "
+            f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
+            "text, without attachments.",
+            seat,
+        )
 
 
 # A line of a reply to the notice for several games: "#12: 3", "#14 pass", "# 12: move to Virst".

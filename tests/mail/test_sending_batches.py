@@ -115,9 +115,10 @@ def test_a_version_is_loaded_once_for_all_the_notices_that_speak_of_it(make_game
 # claiming (BEGIN, the due rows, the claim, COMMIT), reading the notices (1), what rendering reads
 # of the log (3: snapshots, events, who sat where and what was undone), the confirmations that
 # wait to be folded into the batch's notices (1; and, when the batch holds news, the later notices
-# that tell it: 1 more), each player's calendar feed link (1) and recording the sends (BEGIN,
-# the notices, the seats, the games' deadlines, COMMIT).
-BATCH_STATEMENTS = 15
+# that tell it: 1 more), each player's calendar feed link (1), the board pictures kept for the
+# versions the notices show (1) and recording the sends (BEGIN, the notices, the seats, the
+# games' deadlines, COMMIT).
+BATCH_STATEMENTS = 16
 
 
 def _statements_for(make_game, games: int, seats: int) -> int:

@@ -119,7 +119,7 @@ def test_the_score_sheet_keeps_each_players_points_apart_after_a_replacement(mak
     while Game.objects.get(pk=game.pk).status == "running":
         _play_round(game)
     sheet = scoresheets.build(Game.objects.get(pk=game.pk))
-    assert sheet.names[0] == "Alice, then Dave (from round 2)" and sheet.names[1] == "Bob"
+    assert sheet.names[0] == "Alice, then Dave (took the seat in round 2)" and sheet.names[1] == "Bob"
     first = next(row for row in sheet.rows if row.round == 1)
     assert first.players[0] == "Alice" and all(row.players[0] == "Dave" for row in sheet.rows if row.round > 1)
     standing = next(s for s in sheet.standings if s.seat == 0)
