@@ -31,11 +31,11 @@ import re
 from games.base import Rejected, Rng, forced_move, key
 from pbem.log import eventlog
 from pbem.models import Event, PlayerSettings
+from pbem.play.orderbook import CONDITIONAL, FORCED, STANDING, orders_of
 from pbem.play.runner import Actor, CommandRejected, ServiceError, Work, emit_game_events, require_running, run
 
 log = logging.getLogger(__name__)
 
-FORCED, STANDING, CONDITIONAL = "forced", "standing", "conditional"
 ORDER_WORDS = ("orders", "order", "if")
 # The most orders one seat may hold in one game (each is looked at on every turn of the seat).
 MAX_ORDERS = 20
@@ -51,17 +51,6 @@ ORDERS_HELP = (
 # ---------------------------------------------------------------------------------------------
 # Reading: what a seat has ordered
 # ---------------------------------------------------------------------------------------------
-
-
-def orders_of(state: dict, seat: int) -> list[dict]:
-    """The seat's orders in force, oldest first: {"id": seq, "kind": …, …}."""
-    return list(state["meta"].get("orders", {}).get(str(seat), ()))
-
-
-def has_orders(state: dict, seats) -> bool:
-    """Whether any of `seats` holds an order (what the write path asks after each append)."""
-    held = state["meta"].get("orders")
-    return bool(held) and any(held.get(str(seat)) for seat in seats)
 
 
 def describe(spec, order: dict, names: list[str]) -> str:
@@ -327,24 +316,6 @@ def choose(work: Work, seat: int) -> tuple[dict, dict, str] | None:
         if move is not None:
             return next(o for o in held if o["kind"] == FORCED), move, FORCED
     return None
-
-
-def plays_at_once(spec, state: dict, seat: int) -> bool:
-    """Whether the seat's forced-move or standing orders make its move now (read from the state
-    alone: a conditional order needs the log, and its seat is told of its turn as usual)."""
-    game = state["game"]
-    held = [o for o in orders_of(state, seat) if o["kind"] in (FORCED, STANDING)]
-    if not held or game is None or seat in state["meta"].get("standins", ()) or state["meta"]["paused"]:
-        return False
-    if seat not in spec.waiting_for(game):
-        return False
-    legal = spec.legal(game, seat)
-    if spec.follow_order is not None and any(o["kind"] == STANDING for o in held):
-        view = spec.view(game, seat)
-        for order in held:
-            if order["kind"] == STANDING and spec.follow_order(order["order"], view, legal) in legal:
-                return True
-    return any(o["kind"] == FORCED for o in held) and forced_move(spec, game, seat) is not None
 
 
 def play_seat(game_id: int, seat: int) -> int:

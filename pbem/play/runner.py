@@ -22,6 +22,7 @@ from pbem.log.eventlog import Conflict, Loaded, NewEvent
 from pbem.log.readmodels import awaited_seats, game_status, scores_with_corrections
 from pbem.models import Event, Game, GameStatus, Seat
 from pbem.play import outbox
+from pbem.play.orderbook import plays_at_once
 
 # Platform events that change nothing on the board: a reply written before them is not stale,
 # and undo looks past them.
@@ -572,8 +573,6 @@ def _turn_notices(work: Work, version: int, updates: dict) -> None:
     if work.state["meta"].get("orders"):
         # A seat whose orders move for it at once (a forced move, a standing order) is not told
         # it is its turn: like a stand-in's, its move follows this append.
-        from pbem.play.orders import plays_at_once
-
         standins |= {s for s in after if s not in before and plays_at_once(work.spec, work.state, s)}
     for seat in work.seats:
         if not seat["email"]:
