@@ -68,12 +68,6 @@ def link_in(mail, prefix):
     return found.group(0)
 
 
-@pytest.mark.skip(
-    reason="blocked since the clocks merge (b402721, found by bisecting): under the test's live server "
-    "Chromium never sends the new-game form's POST (the server thread waits for a request line); the same "
-    "form in the same Chromium, JavaScript off, against runserver posts and lands on the game page. "
-    "Cause not found this session: see the session note."
-)
 def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
     from pbem.log import eventlog
     from pbem.models import Game
@@ -90,6 +84,11 @@ def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
     page.fill("textarea[name=invitees]", "Alice <alice@example.org>\nBob <bob@example.org>")
     page.fill("input[name=opt_rounds]", "1")
     shot(page, "01-create-game")
+    # Tab out of the last field first, as a person moving on to the button does. A mouse press
+    # while the number field still has focus made this headless Chromium scroll the long form by
+    # 95 px between mousedown (on the button) and mouseup (on the field's paragraph): no click,
+    # no POST (measured with event listeners; since the clocks' fields made the form scroll).
+    page.keyboard.press("Tab")
     page.click("text=Create, and send me my invitation")
     assert "Your invitation is on its way to alice@example.org" in page.content()
     game = Game.objects.get(title="Browser duel")
