@@ -10,7 +10,7 @@
 #   DOMAIN     pbem.example.org  the domain players reply to (PBEM_MAIL_DOMAIN)
 #   MX         mx.example.org    this machine's name
 #   PBEM       /srv/pbem         the checkout, with its .venv
-#   PBEM_ENV   /etc/pbem/env     the service's settings file (KEY=value lines; README, "Deploying")
+#   PBEM_ENV   /etc/pbem/env     the service's settings file (KEY=value lines; README, "Production")
 #   PIPE_USER  pbem              the user the service runs as, and Postfix's pipe with it
 #   DOOR       pipe              how Postfix hands the domain's mail to pbem: pipe (scripts/pbem-pipe,
 #                                which hands it to the listener), listener (SMTP straight to the
@@ -26,21 +26,23 @@
 #                                system is read or changed; the users of step 2 are the machine's).
 set -eu
 
-DOMAIN=${DOMAIN:-pbem.example.org}
-MX=${MX:-mx.example.org}
-PBEM=${PBEM:-/srv/pbem}
-PBEM_ENV=${PBEM_ENV:-/etc/pbem/env}
-PIPE_USER=${PIPE_USER:-pbem}
-DOOR=${DOOR:-pipe}
-LISTENER=${LISTENER:-127.0.0.1:2525}
-SMTP_PORT=${SMTP_PORT:-25}
-LMTP_PORT=${LMTP_PORT:-2424}
-IMAP_PORT=${IMAP_PORT:-143}
-if [ -n "${MAIL_PREFIX:-}" ]; then
-  POSTFIX=$MAIL_PREFIX/postfix DOVECOT=$MAIL_PREFIX/dovecot MAILDIR=$MAIL_PREFIX/mail LOGDIR=$MAIL_PREFIX/log
-else
-  POSTFIX=/etc/postfix DOVECOT=/etc/dovecot MAILDIR=/var/mail/pbem LOGDIR=/var/log
-fi
+settings() {
+  DOMAIN=${DOMAIN:-pbem.example.org}
+  MX=${MX:-mx.example.org}
+  PBEM=${PBEM:-/srv/pbem}
+  PBEM_ENV=${PBEM_ENV:-/etc/pbem/env}
+  PIPE_USER=${PIPE_USER:-pbem}
+  DOOR=${DOOR:-pipe}
+  LISTENER=${LISTENER:-127.0.0.1:2525}
+  SMTP_PORT=${SMTP_PORT:-25}
+  LMTP_PORT=${LMTP_PORT:-2424}
+  IMAP_PORT=${IMAP_PORT:-143}
+  if [ -n "${MAIL_PREFIX:-}" ]; then
+    POSTFIX=$MAIL_PREFIX/postfix DOVECOT=$MAIL_PREFIX/dovecot MAILDIR=$MAIL_PREFIX/mail LOGDIR=$MAIL_PREFIX/log
+  else
+    POSTFIX=/etc/postfix DOVECOT=/etc/dovecot MAILDIR=/var/mail/pbem LOGDIR=/var/log
+  fi
+}
 
 # KEY VALUE: sets one line of the settings file (the key's old line, if any, goes).
 setting() {
@@ -204,6 +206,7 @@ stop_private_pair() {
 }
 
 main() {
+  settings
   if [ "$(id -u)" != 0 ]; then echo "mail-guide.sh: run it as root" >&2; exit 1; fi
   if [ "${1:-}" = stop ]; then
     [ -n "${MAIL_PREFIX:-}" ] || { echo "mail-guide.sh: stop is for a private pair (MAIL_PREFIX)" >&2; exit 1; }
@@ -211,7 +214,7 @@ main() {
     return
   fi
   if [ ! -w "$PBEM_ENV" ]; then
-    echo "mail-guide.sh: write the settings file $PBEM_ENV first (README, \"Deploying\"; PBEM_ENV)" >&2
+    echo "mail-guide.sh: write the settings file $PBEM_ENV first (README, \"Production\"; PBEM_ENV)" >&2
     exit 1
   fi
   for n in ${*:-1 2 3 4 5 6}; do
