@@ -94,13 +94,13 @@ def reply_to(notice: email.message.EmailMessage, text: str) -> bytes:
     reply["From"] = notice["To"]
     reply["To"] = notice["Reply-To"]
     reply["Subject"] = "Re: " + notice["Subject"]
-    reply["Message-ID"] = f"<guide-check-{os.getpid()}@{PLAYERS}>"
+    reply["Message-ID"] = f"<guide-check-{os.getpid()}-{time.monotonic_ns()}@{PLAYERS}>"
     reply["In-Reply-To"] = notice["Message-ID"]
     reply.set_content(f"{text}\n\nOn Sunday, the Master of Seals wrote:\n{quoted}\n")
     return reply.as_bytes()
 
 
-def run_guide(prefix: Path, env_file: Path, ports: dict) -> None:
+def run_guide(prefix: Path, env_file: Path, ports: dict, door: str = "pipe", steps: tuple = ()) -> None:
     guide_env = {
         **os.environ,
         "MAIL_PREFIX": str(prefix / "mail"),
@@ -108,13 +108,13 @@ def run_guide(prefix: Path, env_file: Path, ports: dict) -> None:
         "MX": "mx.pbem.test",
         "PBEM": str(ROOT),
         "PBEM_ENV": str(env_file),
-        "DOOR": "pipe",
+        "DOOR": door,
         "LISTENER": f"127.0.0.1:{ports['listener']}",
         "SMTP_PORT": str(ports["smtp"]),
         "LMTP_PORT": str(ports["lmtp"]),
         "IMAP_PORT": str(ports["imap"]),
     }
-    subprocess.run([str(ROOT / "scripts" / "mail-guide.sh")], env=guide_env, check=True, timeout=600)
+    subprocess.run([str(ROOT / "scripts" / "mail-guide.sh"), *steps], env=guide_env, check=True, timeout=600)
     # The players' provider (not the guide's: on the internet it is Gmail and the like): their
     # domain delivered to the same Dovecot, one login each.
     mail = prefix / "mail"
@@ -191,8 +191,51 @@ def through_the_guide(ports: dict) -> list[str]:
     if not Event.objects.filter(game=game, type="Marked").exists():
         problems.append("the game has no Marked event")
     print(f"reply in: {len(raw)} bytes (LF), piped by Postfix, stored by the {stored.channel} door, {stored.status}")
-    wait("Bob's notice after Alice's move", lambda: len(mailbox(ports["imap"], f"bob@{PLAYERS}")) > bob_before)
+    bob = wait("Bob's notice after Alice's move", lambda: mailbox(ports["imap"], f"bob@{PLAYERS}")[bob_before:])
     print("the next notice reached Bob's mailbox")
+    if not any("relay=pbem," in line and "status=sent" in line for line in postfix_log(ports).splitlines()):
+        problems.append("Postfix's log has no delivery through the pipe (relay=pbem, status=sent)")
+    return problems + imap_door(ports, game, [n for n in bob if str(n["Reply-To"] or "").startswith("play+")][-1])
+
+
+def postfix_log(ports: dict) -> str:
+    return (Path(ports["prefix"]) / "mail" / "log" / "postfix.log").read_text()
+
+
+def delivered(ports: dict, address: str, relay: str) -> bool:
+    lines = postfix_log(ports).lower().splitlines()
+    return any(f"to=<{address}>" in line and relay in line and "status=sent" in line for line in lines)
+
+
+def imap_door(ports: dict, game, notice) -> list[str]:
+    """The guide again with DOOR=imap (steps 3 to 6): the domain's mail goes over LMTP into
+    Dovecot, and `manage.py poll_imap` (as beat runs it) stores Bob's reply from there."""
+    from pbem.models import Event, InboundMessage
+
+    prefix = Path(ports["prefix"])
+    run_guide(prefix, prefix / "env", ports, door="imap", steps=("3", "4", "5", "6"))
+    raw = reply_to(notice, "mark 3")
+    with smtplib.SMTP("127.0.0.1", ports["smtp"]) as client:
+        client.sendmail(f"bob@{PLAYERS}", [str(notice["Reply-To"])], raw.replace(b"\n", b"\r\n"))
+    address, relay = str(notice["Reply-To"]).lower(), f"relay=127.0.0.1[127.0.0.1]:{ports['lmtp']},"
+    wait("the reply delivered into Dovecot over LMTP", lambda: delivered(ports, address, relay))
+    settings = read_env(prefix / "env")
+    polled = subprocess.run(
+        [sys.executable, "manage.py", "poll_imap"],
+        cwd=ROOT,
+        env={**os.environ, **{k: v for k, v in settings.items() if k not in ("PBEM_PYTHON", "PYTHONPATH")}},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    print(f"poll_imap: {polled.stdout.strip()} {polled.stderr.strip()}")
+    stored = InboundMessage.objects.filter(channel="imap").first()
+    if stored is None:
+        return ["the IMAP door stored nothing from Dovecot"]
+    problems = [] if stored.status == "applied" else [f"the IMAP door's reply was {stored.status}: {stored.outcome}"]
+    if Event.objects.filter(game=game, type="Marked").count() != 2:
+        problems.append("Bob's move by the IMAP door is not in the game")
+    print(f"reply in by the IMAP door: Postfix -> LMTP -> Dovecot -> poll_imap, stored and {stored.status}")
     return problems
 
 
@@ -206,6 +249,7 @@ def main() -> int:
     prefix = Path(tempfile.mkdtemp(prefix="pbem-guide-"))
     prefix.chmod(0o755)
     ports = {name: free_port() for name in ("smtp", "lmtp", "imap", "listener")}
+    ports["prefix"] = str(prefix)
     url = database_url()
     recreate(url)
     problems = ["did not finish"]

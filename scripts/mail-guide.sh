@@ -213,7 +213,7 @@ main() {
     stop_private_pair
     return
   fi
-  if [ ! -w "$PBEM_ENV" ]; then
+  if [ "$*" != 1 ] && [ ! -w "$PBEM_ENV" ]; then
     echo "mail-guide.sh: write the settings file $PBEM_ENV first (README, \"Production\"; PBEM_ENV)" >&2
     exit 1
   fi
