@@ -239,6 +239,16 @@ def imap_door(ports: dict, game, notice) -> list[str]:
     return problems
 
 
+def machine_mail_files() -> dict[str, bytes]:
+    """The machine's own mail configuration and mail (a private pair must change none of it)."""
+    files = {}
+    for top in ("/etc/postfix", "/etc/dovecot", "/var/mail"):
+        for path in sorted(Path(top).rglob("*")) if Path(top).exists() else []:
+            if path.is_file() and not path.is_symlink():
+                files[str(path)] = path.read_bytes()
+    return files
+
+
 def main() -> int:
     if os.geteuid() != 0:
         print("check_mail_guide: run it as root (the guide is run as root)", file=sys.stderr)
@@ -253,8 +263,11 @@ def main() -> int:
     url = database_url()
     recreate(url)
     problems = ["did not finish"]
+    before = machine_mail_files()
     try:
         problems = check(prefix, ports, url)
+        if machine_mail_files() != before:
+            problems.append("the machine's own /etc/postfix, /etc/dovecot or /var/mail changed")
     finally:
         if problems:
             for log in sorted((prefix / "mail" / "log").glob("*.log")):
