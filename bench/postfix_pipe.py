@@ -147,14 +147,19 @@ def main() -> int:
         bare, accepted = [], []
         if BURST:  # the baselines first: none between the sends
             bare = [python_start(python) for _ in replies]
-        with smtplib.SMTP("127.0.0.1", postfix.port) as client:
-            for serial, (notice, raw) in enumerate(zip(notices, replies, strict=True)):
-                if not BURST:  # the baseline beside each delivery: the load changes from one to the next
-                    bare.append(python_start(python))
-                client.sendmail(notice.seat.email, [_reply_to(raw)], crlf(raw))
-                accepted.append(time.time())  # Postfix answered 250 to the message: it is queued
-                if not BURST:
-                    text = wait_for_deliveries(postfix.log, serial + 1)
+        burst = smtplib.SMTP("127.0.0.1", postfix.port) if BURST else None  # one connection for all
+        for serial, (notice, raw) in enumerate(zip(notices, replies, strict=True)):
+            if not BURST:  # the baseline beside each delivery: the load changes from one to the next
+                bare.append(python_start(python))
+            # One after another: a connection each, as each player's mail comes from their provider.
+            client = burst or smtplib.SMTP("127.0.0.1", postfix.port)
+            client.sendmail(notice.seat.email, [_reply_to(raw)], crlf(raw))
+            accepted.append(time.time())  # Postfix answered 250 to the message: it is queued
+            if not BURST:
+                client.quit()
+                text = wait_for_deliveries(postfix.log, serial + 1)
+        if burst:
+            burst.quit()
         if BURST:
             text = wait_for_deliveries(postfix.log, len(replies))
         queue_ids = {mid: qid for qid, mid in MESSAGE_ID.findall(text)}
