@@ -35,6 +35,21 @@ def queue_keys(name: str) -> list[bytes]:
     return list(client.scan_iter(match=f"*{name}*", count=1000))  # the name's uuid is the test's own
 
 
+def binding_deadlines(drop_except: set[bytes] | None = None) -> set[bytes]:
+    """The members of kombu's `_kombu.binding_deadlines` (every binding's expiry, no TTL of its
+    own). With `drop_except`, the members not in it are removed and returned."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    members = set(client.zrange("_kombu.binding_deadlines", 0, -1))
+    if drop_except is None:
+        return members
+    added = members - drop_except
+    if added:
+        client.zrem("_kombu.binding_deadlines", *added)
+    return added
+
+
 def drop_queue(name: str) -> None:
     """Deletes what is left of the queue (beat's `run_deadlines` ticks nobody ran) and its bindings."""
     import redis

@@ -22,7 +22,6 @@ PBEM_EXTRA_GAMES = ["tests.toygame"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 PBEM_SNAPSHOT_EVERY = 10
 PBEM_SHOW_CREATOR_LINK = False  # the tests of the lobby say when they want it
-# A worker a test starts takes no broadcast commands (no test sends one): without remote control it
-# makes no pidbox binding, whose expiry kombu keeps in `_kombu.binding_deadlines`, a key with no TTL
-# that outlived a whole suite run in the test broker (found by running the suite under load).
+# The workers tests start answer no remote control (`celery inspect`, broadcasts): its pidbox
+# binding would outlive them in the test broker (kombu's `_kombu.binding_deadlines`, no TTL).
 CELERY_WORKER_ENABLE_REMOTE_CONTROL = False

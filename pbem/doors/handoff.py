@@ -18,8 +18,8 @@ which gives the exit status: no mail is lost or bounced because the listener is 
 
 from __future__ import annotations
 
+import _socket  # the C module: `socket` imports enum, selectors and collections (5 ms of a 30 ms run)
 import os
-import socket
 import sys
 import time
 
@@ -54,7 +54,7 @@ class Session:
     """
 
     def __init__(self, host: str, port: int, timeout: float):
-        self.sock = socket.create_connection((host, port), timeout)
+        self.sock = connect(host, port, timeout)
         self.pending = b""
         self.limit = timeout
 
@@ -88,6 +88,22 @@ class Session:
         except OSError:
             pass
         self.sock.close()
+
+
+def connect(host: str, port: int, timeout: float) -> _socket.socket:
+    """socket.create_connection without the socket module, the host given as bytes (a str host
+    goes through the idna codec, which imports stringprep and unicodedata: 2 ms more)."""
+    problem: OSError = OSError(f"no address for {host}")
+    for family, kind, proto, _name, address in _socket.getaddrinfo(host.encode(), port, 0, _socket.SOCK_STREAM):
+        sock = _socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(address)
+            return sock
+        except OSError as exc:
+            sock.close()
+            problem = exc
+    raise problem
 
 
 def main(argv: list[str]) -> int:

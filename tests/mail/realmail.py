@@ -79,35 +79,7 @@ anvil     unix  - - n - 1 anvil
 scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
 """
-GUIDE = ROOT / "docs" / "mail-operations.md"
-
-
-def guide_postfix_commands() -> list[list[str]]:
-    """The `postconf` commands of the guide's Postfix block (docs/mail-operations.md, section 2),
-    as argument lists: the tests run these, so the guide cannot drift from what is tested."""
-    import shlex
-
-    text = GUIDE.read_text()
-    section = text[text.index("## 2. Postfix") : text.index("## 3.")]
-    block = section[section.index("```sh\npostconf") + 6 :]
-    block = block[: block.index("```")].replace("\\\n", " ")
-    commands = [shlex.split(line) for line in block.splitlines() if line.startswith("postconf ")]
-    if len(commands) < 3:
-        raise RuntimeError(f"the guide's Postfix block has changed shape: {block!r}")
-    return commands
-
-
-def as_here(argument: str, domain: str, folder: Path, env_file: Path, user: str) -> str:
-    """One argument of a guide command, for a private instance: its domain, folders and user."""
-    return (
-        argument.replace("pbem.example.org", domain)
-        .replace("mx.example.org", "mx.pbem-test.localdomain")
-        .replace("/etc/postfix/transport", str(folder / "conf" / "transport"))
-        .replace("/var/log/postfix.log", str(folder / "maillog"))
-        .replace("maillog_file_prefixes = /var/log", f"maillog_file_prefixes = {folder}")
-        .replace("user=pbem ", f"user={user} ")
-        .replace("argv=/srv/pbem/scripts/pbem-pipe", f"argv={ROOT / 'scripts' / 'pbem-pipe'} --env-file {env_file}")
-    )
+GUIDE_SCRIPT = ROOT / "scripts" / "mail-guide.sh"  # docs/mail-operations.md prints its steps
 
 
 def wait_until_listening(port: int, what: str, log: Path, timeout: float = 30) -> None:
@@ -131,19 +103,18 @@ class Postfix:
     and its queue by its mail owner), one spare port on 127.0.0.1, and a log file. Nothing under
     /etc/postfix or /var/spool/postfix is read or written, and no port but its own is taken."""
 
-    def __init__(self, domain: str, env_file: Path, recipient_limit: bool = True):
+    def __init__(self, domain: str, env_file: Path):
         self.base = Path(tempfile.mkdtemp(prefix="pbem-postfix-"))
         self.base.chmod(0o755)
-        self.dir = self.base / "conf"
+        self.dir = self.base / "postfix"  # where the guide's script puts a private Postfix's
         self.queue = self.base / "queue"
         self.port = free_port()
-        self.log = self.base / "maillog"  # where the guide's maillog_file goes, here
-        for folder in (self.dir, self.queue, self.base / "data"):
+        self.log = self.base / "log" / "postfix.log"  # where the guide's maillog_file goes, here
+        for folder in (self.dir, self.queue, self.base / "data", self.base / "log"):
             folder.mkdir(mode=0o755)
         shutil.chown(self.base / "data", "postfix")
-        (self.dir / "transport").write_text(f"{domain} pbem:\n")
         # What only a private test instance needs (its folders, 127.0.0.1 alone, no local
-        # delivery, nothing sent out); the rest is the guide's own commands, run below.
+        # delivery, nothing sent out); the rest is the guide's own step, run below.
         (self.dir / "main.cf").write_text(
             "\n".join(
                 [
@@ -164,13 +135,22 @@ class Postfix:
             )
         )
         (self.dir / "master.cf").write_text(MASTER_CF.format(port=self.port))
-        for command in guide_postfix_commands():
-            here = [as_here(argument, domain, self.base, env_file, PIPE_USER) for argument in command]
-            if not recipient_limit:
-                here = [a for a in here if not a.startswith("pbem_destination_recipient_limit")]
-            self.postconf(*here[1:])
-        (self.dir / "transport").write_text(f"{domain} pbem:\n")
-        subprocess.run(["postmap", "-c", str(self.dir), str(self.dir / "transport")], check=True, timeout=60)
+        # The guide's Postfix step (scripts/mail-guide.sh 4), with this instance's folders,
+        # domain, settings file and pipe user.
+        guide = {
+            "MAIL_PREFIX": str(self.base),
+            "DOMAIN": domain,
+            "MX": "mx.pbem-test.localdomain",
+            "PBEM": str(ROOT),
+            "PBEM_ENV": str(env_file),
+            "PIPE_USER": PIPE_USER,
+            "DOOR": "pipe",
+        }
+        done = subprocess.run(
+            [str(GUIDE_SCRIPT), "4"], env={**os.environ, **guide}, capture_output=True, text=True, timeout=120
+        )
+        if done.returncode:
+            raise RuntimeError(f"the guide's Postfix step failed: {done.stdout}{done.stderr}")
 
     def postconf(self, *args: str) -> None:
         subprocess.run(["postconf", "-c", str(self.dir), *args], check=True, timeout=60, capture_output=True)
