@@ -99,30 +99,34 @@ class Catalogue:
     def __init__(self, domain: str, directory: Path):
         self.domain = domain
         self.directory = Path(directory)
+        self._loaded: dict[str, gettext.NullTranslations] = {}
 
     def path(self, language: str) -> Path:
         return self.directory / language / "LC_MESSAGES" / f"{self.domain}.po"
 
     def translations(self, language: str) -> gettext.NullTranslations:
-        return _translations(self.path(language), language)
+        loaded = self._loaded.get(language)
+        if loaded is None:
+            loaded = self._loaded[language] = _translations(self.path(language), language)
+        return loaded
 
     def gettext(self, message: str) -> str:
         language = _current.get()
         if language == DEFAULT:
             return message
-        return self.translations(language).gettext(message)
+        return (self._loaded.get(language) or self.translations(language)).gettext(message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         language = _current.get()
         if language == DEFAULT:
             return singular if n == 1 else plural
-        return self.translations(language).ngettext(singular, plural, n)
+        return (self._loaded.get(language) or self.translations(language)).ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str) -> str:
         language = _current.get()
         if language == DEFAULT:
             return message
-        return self.translations(language).pgettext(context, message)
+        return (self._loaded.get(language) or self.translations(language)).pgettext(context, message)
 
     def every_language(self, message: str, context: str | None = None) -> list[str]:
         """`message` in every language the service speaks, English first (a grammar accepts
