@@ -217,10 +217,10 @@ def _tokens(text: str) -> list[str]:
     i = 0
     phrases, longest = lexicon().phrases, lexicon().longest
     while i < len(words):
-        n = next((n for n in range(longest, 1, -1) if tuple(words[i : i + n]) in phrases), 0)
-        if n:
-            out.append("".join(words[i : i + n]))
-            i += n
+        size = next((k for k in range(longest, 1, -1) if tuple(words[i : i + k]) in phrases), 0)
+        if size:
+            out.append("".join(words[i : i + size]))
+            i += size
         else:
             m = re.fullmatch(r"(\d+)x|x(\d+)", words[i])
             out.append((m.group(1) or m.group(2)) if m else words[i])
