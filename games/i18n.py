@@ -112,7 +112,7 @@ class Catalogue:
 
     def gettext(self, message: str) -> str:
         language = _current.get()
-        if language == DEFAULT:
+        if language == DEFAULT or not message:  # gettext("") is the catalogue's header
             return message
         return (self._loaded.get(language) or self.translations(language)).gettext(message)
 
