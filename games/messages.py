@@ -25,7 +25,7 @@ from games.i18n import DEFAULT, KEYWORDS, LANGUAGES
 
 ROOT = Path(__file__).parent
 GAMES = ("elfenland", "elfenwizards", "zauberschwert", "elixirus", "elven_castle")
-FIELD = re.compile(r"\{[a-z_0-9]*(?:[:!][^}]*)?\}")
+FIELD = re.compile(r"\{([a-z_0-9]*)(?:[:!][^}]*)?\}")  # a field's name (its width may differ)
 
 
 def sources(domain: str) -> list[Path]:

@@ -194,7 +194,7 @@ class Layout:
         """Moves a land route's counter spot along the route, off the town names it covers."""
         names = []
         for t in B.TOWN_IDS:
-            lx, ly, _ = self.labels[t]
+            lx, ly, _anchor = self.labels[t]
             w = text_width(B.name(t), self.font)
             names.append((lx, ly - self.font * 0.82, lx + w, ly + self.font * 0.18))
         circles = []

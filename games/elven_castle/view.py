@@ -584,7 +584,8 @@ def _pieces_html(v):
             f"<li>#{p['id']} {escape(_owner_name(p['owner']))} {escape(piece(p['kind']))} "
             f"{rules.square(p['x'], p['y'])} {escape(direction(p['dir']))} {escape(where)}{escape(tag)}</li>"
         )
-    return f"<details><summary>{escape(_('Pieces'))}</summary><ul>{''.join(items)}</ul></details>"
+    summary = escape(_("Pieces"))
+    return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
 # ---------------------------------------------------------------------------------------------

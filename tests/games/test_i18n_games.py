@@ -28,6 +28,7 @@ from games.testing import play_with_standins
 TRANSLATED = {
     "elfenland": [(3, {"home_cities": True}), (4, {"lakes": True, "boatmen": True})],
     "elven_castle": [(3, {"staircase": True, "penalties": True}), (4, {"scenario": "altar", "penalties": True})],
+    "elfenwizards": [(3, {}), (5, {})],
 }
 LANGUAGES = ("de", "fr")
 NAMES = ["Anna", "Bruno", "Chloé", "Dara", "Emil", "Fenna"]
@@ -36,8 +37,11 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 SAMPLE_EVERY = 7  # moves between the states whose views, help and moves are checked
 
 
+IDENTIFIER = re.compile(r"\b[^\W\d_]+\d+\b")  # a name such as red3 (an Elfenwizards wizard) is a name
+
+
 def _words(text: str) -> set[str]:
-    return {w.lower() for w in WORD.findall(text)}
+    return {w.lower() for w in WORD.findall(IDENTIFIER.sub(" ", text))}
 
 
 def _strings(message) -> list[str]:
