@@ -79,6 +79,27 @@ def _piece_words() -> dict[str, str]:
     return words
 
 
+@cache
+def _vocabulary() -> list[str]:
+    return sorted(set(_piece_words()) | PLACE_VERBS | MAKE_WORDS | DECLINE_WORDS)
+
+
+def _meaning(word: str, pieces: dict[str, str]) -> str:
+    if word in pieces:
+        return pieces[word]
+    return "place" if word in PLACE_VERBS else "make" if word in MAKE_WORDS else "decline"
+
+
+def _prefix_of_one_meaning(head: str, pieces: dict[str, str]) -> str | None:
+    """The first word `head` begins when every word it begins means the same ("por": portal and
+    portail are both the portal), so another language's word does not make an abbreviation
+    ambiguous; None otherwise (match_name then says what is wrong)."""
+    begun = [w for w in _vocabulary() if w.startswith(head)] if head else []
+    if begun and len({_meaning(w, pieces) for w in begun}) == 1:
+        return next((w for w in begun if w == head), begun[0])
+    return None
+
+
 def _singular(word: str, pieces: dict[str, str]) -> str:
     """ "windows" -> "window", "ponts" -> "pont": a plural names its piece."""
     return word[:-1] if word not in pieces and word.endswith("s") and word[:-1] in pieces else word
@@ -99,8 +120,7 @@ def parse(text, state, seat):
         return {"type": "staircase"}
     pieces = _piece_words()
     head = _singular(head, pieces)
-    vocab = sorted(set(pieces) | PLACE_VERBS | MAKE_WORDS | DECLINE_WORDS)
-    word = match_name(head, vocab, _("command or piece"))
+    word = _prefix_of_one_meaning(head, pieces) or match_name(head, _vocabulary(), _("command or piece"))
     if word in DECLINE_WORDS:
         return {"type": "decline"}
     if word in MAKE_WORDS:

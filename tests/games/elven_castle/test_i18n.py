@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import Rejected
+from games.base import ParseError, Rejected
 from games.elven_castle import GAME
 from games.elven_castle.words import sheet_detail
 from games.i18n import using
@@ -62,3 +62,11 @@ def test_the_end_lines_of_the_log_are_said_in_the_readers_language():
         assert sheet_detail("bridge #4 at c3 alone on the ground") == "Brücke #4 bei c3 allein auf dem Boden"
         assert sheet_detail("portal c3 e level 2: arches 1+2") == "Portal c3 Ost Ebene 2: Bögen 1+2"
     assert sheet_detail("topmost piece at level 5") == "topmost piece at level 5"
+
+
+def test_an_abbreviation_shared_with_another_languages_word_of_the_same_piece_still_works():
+    state = table(3).state
+    assert GAME.parse("por c3 e", state, 0)["piece"] == "portal"  # portal, portail
+    assert GAME.parse("br c3 e", state, 0)["piece"] == "bridge"  # bridge, Brücke
+    with pytest.raises(ParseError):
+        GAME.parse("p c3 e", state, 0)  # place, portal, pont, … : several meanings
