@@ -50,13 +50,15 @@ def using(language: str | None) -> Iterator[str]:
 # games/base.py's few messages in games/locale/…/games.po)
 # ---------------------------------------------------------------------------------------------
 #
-# The .po files are the only form kept: Babel reads one and compiles it in memory, once per
-# process and language, into the standard library's GNUTranslations. So a fresh checkout runs with
-# no build step, no binary .mo can drift from its .po in the repository, and CI checks the .po
-# themselves (tests/games/test_i18n_catalogues.py: complete, no fuzzy entry, placeholders kept,
-# every string the code marks present). Marking: `_("…")` for a text said now, `N_("…")` for a
-# text kept in a table and translated where it is said (`_(TABLE[k])`), `pgettext("command", w)`
-# for a word of a grammar, `ngettext(one, many, n)` for a count. Texts use str.format fields
+# Each .po has its compiled .mo beside it, committed: the service reads the .mo with the standard
+# library's gettext (a millisecond; Babel's reading of a .po took 200 ms and its import 400 ms,
+# paid by every short-lived process that parses a reply in another language). `python -m
+# games.messages update` writes both, and CI checks that every .mo is its .po compiled
+# (tests/games/test_i18n_catalogues.py: also complete, no fuzzy entry, placeholders kept, every
+# string the code marks present). A .po without its .mo (edited by hand, not yet compiled) is
+# compiled in memory by Babel. Marking: `_("…")` for a text said now, `N_("…")` for a text kept
+# in a table and translated where it is said (`_(TABLE[k])`), `pgettext("command", w)` for a
+# word of a grammar, `ngettext(one, many, n)` for a count. Texts use str.format fields
 # ("{who} took {counter}."), so a translation may order them as its language needs.
 
 # The keywords Babel's extractor looks for (the defaults, spelt out: the tests and the update
@@ -77,19 +79,28 @@ def N_(message: str) -> str:
 
 @cache
 def _translations(path: Path, language: str) -> gettext.NullTranslations:
-    """The catalogue at `path` compiled (by Babel, in memory) into GNUTranslations; an absent
-    file is no translation (English). Cached: each catalogue is read once per process."""
+    """The catalogue at `path` (a .po) as GNUTranslations: its compiled .mo beside it, else the
+    .po compiled in memory; an absent catalogue is no translation (English). Cached: each is
+    read once per process."""
+    mo = path.with_suffix(".mo")
+    if mo.is_file():
+        with mo.open("rb") as f:
+            return gettext.GNUTranslations(f)
     if not path.is_file():
         return gettext.NullTranslations()
-    from babel.messages.mofile import write_mo  # only when a language other than English is used
+    return gettext.GNUTranslations(io.BytesIO(compile_po(path, language)))
+
+
+def compile_po(path: Path, language: str) -> bytes:
+    """The .mo of the .po at `path`, compiled by Babel (fuzzy entries left out: not translations)."""
+    from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     with path.open("rb") as f:
         catalog = read_po(f, locale=language, domain=path.stem)
     compiled = io.BytesIO()
-    write_mo(compiled, catalog, use_fuzzy=False)  # a fuzzy entry is not a translation
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    write_mo(compiled, catalog, use_fuzzy=False)
+    return compiled.getvalue()
 
 
 class Catalogue:

@@ -4,7 +4,9 @@
                                             marks, each translated (exit 1 and a list if not)
   python -m games.messages update [DOMAIN…] extract the marked strings (Babel's extractor) and
                                             merge them into each language's .po: new strings come
-                                            in untranslated, vanished ones go
+                                            in untranslated, vanished ones go; then compile
+  python -m games.messages compile [DOMAIN…] write each .po's .mo beside it (what the service
+                                            reads; committed, and checked to match its .po)
 
 A domain is a game (its package's modules) or "games" (games/base.py). The tests
 (tests/games/test_i18n_catalogues.py) run the same checks.
@@ -21,7 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po, write_po
 
-from games.i18n import DEFAULT, KEYWORDS, LANGUAGES
+from games.i18n import DEFAULT, KEYWORDS, LANGUAGES, compile_po
 
 ROOT = Path(__file__).parent
 GAMES = ("elfenland", "elfenwizards", "zauberschwert", "elixirus", "elven_castle")
@@ -81,6 +83,28 @@ def update(domain: str) -> None:
         out = io.BytesIO()
         write_po(out, catalog, ignore_obsolete=True, include_lineno=False, width=100, sort_output=True)
         path.write_bytes(out.getvalue())
+    compile_domain(domain)
+
+
+def compile_domain(domain: str) -> None:
+    """Writes each language's .mo beside its .po."""
+    for language in LANGUAGES:
+        path = po_path(domain, language)
+        if language != DEFAULT and path.is_file():
+            path.with_suffix(".mo").write_bytes(compile_po(path, language))
+
+
+def stale_compiled(domain: str) -> list[str]:
+    """The .mo files that are not their .po compiled (or are missing)."""
+    out = []
+    for language in LANGUAGES:
+        path = po_path(domain, language)
+        if language == DEFAULT or not path.is_file():
+            continue
+        mo = path.with_suffix(".mo")
+        if not mo.is_file() or mo.read_bytes() != compile_po(path, language):
+            out.append(f"{domain}/{language}: {mo} is not {path.name} compiled: run python -m games.messages compile")
+    return out
 
 
 def _strings(message) -> list[str]:
@@ -124,15 +148,15 @@ def problems(domain: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("check", "update"):
+    if not argv or argv[0] not in ("check", "update", "compile"):
         print(__doc__)
         return 2
     chosen = argv[1:] or domains()
-    if argv[0] == "update":
+    if argv[0] in ("update", "compile"):
         for domain in chosen:
-            update(domain)
+            update(domain) if argv[0] == "update" else compile_domain(domain)
         return 0
-    found = [p for domain in chosen for p in problems(domain)]
+    found = [p for domain in chosen for p in problems(domain) + stale_compiled(domain)]
     print("\n".join(found) or f"catalogues complete: {', '.join(chosen)}")
     return 1 if found else 0
 

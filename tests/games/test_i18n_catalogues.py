@@ -17,6 +17,11 @@ def test_every_marked_string_is_translated_in_every_language(domain):
     assert M.problems(domain) == []
 
 
+@pytest.mark.parametrize("domain", M.domains())
+def test_every_compiled_catalogue_is_its_po_compiled(domain):
+    assert M.stale_compiled(domain) == []
+
+
 def _toy(tmp_path, monkeypatch, code: str, po_de: str, po_fr: str):
     (tmp_path / "toy" / "locale" / "de" / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
     (tmp_path / "toy" / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
@@ -48,6 +53,20 @@ def test_update_brings_a_new_string_in_untranslated_and_keeps_the_old_translatio
     M.update("toy")
     assert M.problems("toy") == ["toy/de: untranslated: 'New'", "toy/fr: untranslated: 'New'"]
     assert M.read("toy", "fr").get("Hello {who}").string == "Bonjour {who}"
+    assert M.stale_compiled("toy") == []  # update compiles too
+
+
+def test_a_po_edited_after_its_compilation_is_found(tmp_path, monkeypatch):
+    _toy(tmp_path, monkeypatch, '_("Hello {who}")\n', FR_OK.replace("Bonjour", "Hallo"), FR_OK)
+    assert len(M.stale_compiled("toy")) == 2  # never compiled
+    M.compile_domain("toy")
+    assert M.stale_compiled("toy") == []
+    po = M.po_path("toy", "fr")
+    po.write_text(po.read_text().replace("Bonjour", "Salut"))
+    assert [p.split(":")[0] for p in M.stale_compiled("toy")] == ["toy/fr"]
+    catalogue = i18n.Catalogue("toy", tmp_path / "toy" / "locale")
+    with i18n.using("fr"):
+        assert catalogue.gettext("Hello {who}") == "Bonjour {who}"  # the .mo is what is read
 
 
 def test_a_catalogue_speaks_the_language_in_use_and_english_is_the_text_itself():
