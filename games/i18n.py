@@ -152,3 +152,16 @@ class Catalogue:
 
 # games/base.py's messages (option errors, "did you mean", unknown names).
 GAMES = Catalogue("games", Path(__file__).parent / "locale")
+
+
+_GAME_CATALOGUES: dict[str, Catalogue] = {}
+
+
+def game_text(game: str, text: str) -> str:
+    """A text a game's spec carries (an option's help, its rulebook line) in the reader's
+    language, from that game's catalogue (the text itself where the game has no translation): for
+    the platform's pages, which know the game only by its name."""
+    catalogue = _GAME_CATALOGUES.get(game)
+    if catalogue is None:
+        catalogue = _GAME_CATALOGUES[game] = Catalogue(game, Path(__file__).parent / game / "locale")
+    return catalogue.gettext(text)

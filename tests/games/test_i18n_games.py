@@ -211,3 +211,15 @@ def test_the_check_finds_english_left_in_a_german_or_french_text(game):
     for language in LANGUAGES:
         assert _untranslated(english, english, game, language), english
         assert _untranslated("Anna " + english, english, game, language), english
+
+
+@pytest.mark.parametrize("game", TRANSLATED)
+def test_the_options_and_rulebook_line_are_in_the_readers_language(game):
+    spec = _spec(game)
+    texts = [spec.rulebook] + [option.help for option in spec.options]
+    for language in LANGUAGES:
+        with i18n.using(language):
+            said = [i18n.game_text(game, text) for text in texts]
+        for text, translated in zip(texts, said, strict=True):
+            assert translated != text, f"{game} {language}: {text!r} is not translated"
+    assert i18n.game_text(game, "no such text") == "no such text"

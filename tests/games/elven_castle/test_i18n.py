@@ -70,3 +70,10 @@ def test_an_abbreviation_shared_with_another_languages_word_of_the_same_piece_st
     assert GAME.parse("br c3 e", state, 0)["piece"] == "bridge"  # bridge, Brücke
     with pytest.raises(ParseError):
         GAME.parse("p c3 e", state, 0)  # place, portal, pont, … : several meanings
+
+
+def test_the_scenario_options_help_names_every_scenario():
+    from games.elven_castle import SCENARIO_CHOICES
+
+    help_text = next(o.help for o in GAME.options if o.name == "scenario")
+    assert help_text.endswith(": " + ", ".join(SCENARIO_CHOICES[1:]))
