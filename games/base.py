@@ -93,6 +93,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.i18n import GAMES
+
+_ = GAMES.gettext
+
 
 class Rejected(Exception):
     """The rules do not allow this command. `str(error)` is shown to the player as it is."""
@@ -104,7 +108,9 @@ class ParseError(Rejected):
     def __init__(self, message: str, suggestions: list[str] | tuple[str, ...] = ()):
         self.suggestions = list(suggestions)
         if self.suggestions:
-            message = f"{message} Did you mean: {', '.join(self.suggestions)}?"
+            message = _("{message} Did you mean: {suggestions}?").format(
+                message=message, suggestions=", ".join(self.suggestions)
+            )
         super().__init__(message)
 
 
@@ -168,14 +174,16 @@ class Option:
                     folded = {key(str(c)): c for c in self.choices}
                     value = folded.get(key(value), value)
         except ValueError:
-            raise Rejected(f"Option {self.name} takes a {kind.__name__}, not {raw!r}.") from None
+            raise Rejected(
+                _("Option {name} takes a {kind}, not {raw}.").format(name=self.name, kind=kind.__name__, raw=repr(raw))
+            ) from None
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise Rejected(f"Option {self.name} must be one of: {allowed}.")
+            raise Rejected(_("Option {name} must be one of: {allowed}.").format(name=self.name, allowed=allowed))
         if self.minimum is not None and value < self.minimum:
-            raise Rejected(f"Option {self.name} must be at least {self.minimum}.")
+            raise Rejected(_("Option {name} must be at least {n}.").format(name=self.name, n=self.minimum))
         if self.maximum is not None and value > self.maximum:
-            raise Rejected(f"Option {self.name} must be at most {self.maximum}.")
+            raise Rejected(_("Option {name} must be at most {n}.").format(name=self.name, n=self.maximum))
         return value
 
 
@@ -351,12 +359,19 @@ class GameSpec:
     def resolve_options(self, players: int, given: dict | None = None) -> dict:
         """Defaults filled in, each value checked and typed; raises Rejected with the reason."""
         if not self.min_players <= players <= self.max_players:
-            raise Rejected(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}.")
+            raise Rejected(
+                _("{title} is for {low} to {high} players, not {n}.").format(
+                    title=self.title, low=self.min_players, high=self.max_players, n=players
+                )
+            )
         known = {o.name: o for o in self.options}
         given = dict(given or {})
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise Rejected(f"{self.title} has no option {', '.join(unknown)}." + _did_you_mean(unknown[0], known))
+            raise Rejected(
+                _("{title} has no option {options}.").format(title=self.title, options=", ".join(unknown))
+                + _did_you_mean(unknown[0], known)
+            )
         options = {name: opt.coerce(given[name]) if name in given else opt.default for name, opt in known.items()}
         if self.check_options:
             self.check_options(players, options)
@@ -365,7 +380,7 @@ class GameSpec:
 
 def _did_you_mean(word: str, candidates) -> str:
     close = difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.6)
-    return f" Did you mean: {', '.join(close)}?" if close else ""
+    return " " + _("Did you mean: {names}?").format(names=", ".join(close)) if close else ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,9 +498,9 @@ def match_name(word: str, names, what: str = "name") -> str:
     if len(prefixed) == 1:
         return prefixed[0]
     if len(prefixed) > 1:
-        raise ParseError(f"'{word}' could be several {what}s.", sorted(prefixed)[:5])
+        raise ParseError(_("'{word}' could be several {what}s.").format(word=word, what=what), sorted(prefixed)[:5])
     close = difflib.get_close_matches(k, list(by_key), n=3, cutoff=0.6)
-    raise ParseError(f"There is no {what} '{word}'.", [by_key[c] for c in close])
+    raise ParseError(_("There is no {what} '{word}'.").format(what=what, word=word), [by_key[c] for c in close])
 
 
 def forced_move(spec: GameSpec, state, seat: int) -> dict | None:

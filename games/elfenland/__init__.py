@@ -7,6 +7,7 @@ data/elfenland_map.json; rulings: RULINGS.md.
 from __future__ import annotations
 
 from games.base import GameSpec, Option
+from games.i18n import N_
 
 from . import grammar, orders, rules, standin, view
 
@@ -25,12 +26,14 @@ GAME = GameSpec.from_modules(
         Option(
             "home_cities",
             False,
-            "Home Cities: a secret City Card each; one town piece lost per route "
-            "between your Elf and your City at the end",
+            N_(
+                "Home Cities: a secret City Card each; one town piece lost per route "
+                "between your Elf and your City at the end"
+            ),
         ),
-        Option("lakes", False, "Lakes: cross Mare Nebulae with one raft card"),
-        Option("boatmen", False, "Boatmen: cross Mare Nebulae with any three cards"),
+        Option("lakes", False, N_("Lakes: cross Mare Nebulae with one raft card")),
+        Option("boatmen", False, N_("Boatmen: cross Mare Nebulae with any three cards")),
     ),
     colours=view.COLOURS,
-    rulebook="Collect town pieces over four rounds by placing transport counters and playing matching cards.",
+    rulebook=N_("Collect town pieces over four rounds by placing transport counters and playing matching cards."),
 )

@@ -11,6 +11,8 @@ import json
 from collections import deque
 from pathlib import Path
 
+from .lang import N_, _
+
 DATA = json.loads((Path(__file__).parent / "data" / "elfenland_map.json").read_text())
 
 START = DATA["start_town"]
@@ -46,39 +48,59 @@ NEBULAE = "Mare Nebulae"
 
 # Short words used in commands and texts for each card / counter type.
 WORD = {
-    "giant_pig": "pig",
-    "elfcycle": "elfcycle",
-    "magic_cloud": "cloud",
-    "unicorn": "unicorn",
-    "troll_wagon": "troll",
-    "dragon": "dragon",
-    "raft": "raft",
+    "giant_pig": N_("pig"),
+    "elfcycle": N_("elfcycle"),
+    "magic_cloud": N_("cloud"),
+    "unicorn": N_("unicorn"),
+    "troll_wagon": N_("troll"),
+    "dragon": N_("dragon"),
+    "raft": N_("raft"),
 }
 LONG = {
-    "giant_pig": "Giant Pig",
-    "elfcycle": "Elfcycle",
-    "magic_cloud": "Magic Cloud",
-    "unicorn": "Unicorn",
-    "troll_wagon": "Trollwagon",
-    "dragon": "Dragon",
-    "raft": "Raft",
+    "giant_pig": N_("Giant Pig"),
+    "elfcycle": N_("Elfcycle"),
+    "magic_cloud": N_("Magic Cloud"),
+    "unicorn": N_("Unicorn"),
+    "troll_wagon": N_("Trollwagon"),
+    "dragon": N_("Dragon"),
+    "raft": N_("Raft"),
 }
 TYPE_WORD = {
-    "road": "road",
-    "forest": "forest",
-    "desert": "desert",
-    "mountain": "mountain",
-    "river": "river",
-    "lake": "lake",
+    "road": N_("road"),
+    "forest": N_("forest"),
+    "desert": N_("desert"),
+    "mountain": N_("mountain"),
+    "river": N_("river"),
+    "lake": N_("lake"),
 }
 TYPE_LONG = {
-    "road": "open road",
-    "forest": "forest path",
-    "desert": "desert track",
-    "mountain": "mountain trail",
-    "river": "river",
-    "lake": "lake",
+    "road": N_("open road"),
+    "forest": N_("forest path"),
+    "desert": N_("desert track"),
+    "mountain": N_("mountain trail"),
+    "river": N_("river"),
+    "lake": N_("lake"),
 }
+
+
+def word(kind: str) -> str:
+    """A card or counter type's short word ("pig") in the reader's language."""
+    return _(WORD[kind])
+
+
+def long(kind: str) -> str:
+    """A card or counter type's full name ("Giant Pig") in the reader's language."""
+    return _(LONG[kind])
+
+
+def type_long(route_type: str) -> str:
+    """A route type's full name ("open road") in the reader's language."""
+    return _(TYPE_LONG[route_type])
+
+
+def type_word(route_type: str) -> str:
+    """A route type's short word ("road", as commands say it) in the reader's language."""
+    return _(TYPE_WORD[route_type])
 
 
 def name(town: str) -> str:
@@ -132,7 +154,7 @@ def _bfs(src: str) -> dict[str, int]:
     queue = deque([src])
     while queue:
         t = queue.popleft()
-        for _, o in EXITS[t]:
+        for _route, o in EXITS[t]:
             if o not in dist:
                 dist[o] = dist[t] + 1
                 queue.append(o)

@@ -23,7 +23,10 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape as _escape
 
+from games.i18n import current
+
 from . import board as B
+from .lang import N_, _, ngettext
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
 SEAT_FILL = {
@@ -55,23 +58,43 @@ COUNTER_FILL = {
     "raft": "#bbdefb",
 }
 CHIP_WORD = {
-    "giant_pig": "pig",
-    "elfcycle": "cycle",
-    "magic_cloud": "cloud",
-    "unicorn": "unicorn",
-    "troll_wagon": "troll",
-    "dragon": "dragon",
-    "raft": "raft",
+    "giant_pig": N_("pig"),
+    "elfcycle": N_("cycle"),
+    "magic_cloud": N_("cloud"),
+    "unicorn": N_("unicorn"),
+    "troll_wagon": N_("troll"),
+    "dragon": N_("dragon"),
+    "raft": N_("raft"),
 }
+COLOUR_NAMES = {
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "yellow": N_("yellow"),
+    "purple": N_("purple"),
+    "black": N_("black"),
+}
+VARIANTS = {"home_cities": N_("Home Cities"), "lakes": N_("Lakes"), "boatmen": N_("Boatmen")}
 LAKES = {B.MAGNUM: ("elvenhold", "strykhaven", "virst"), B.NEBULAE: ("grangor", "yttar", "parundia")}
 PHASE_TEXT = {
-    "draw": "step 2: drawing counters",
-    "place": "step 3: placing counters",
-    "move": "step 4: moving",
-    "discard": "step 4: discarding",
-    "keep": "step 5: keeping a counter",
-    "over": "game over",
+    "draw": N_("step 2: drawing counters"),
+    "place": N_("step 3: placing counters"),
+    "move": N_("step 4: moving"),
+    "discard": N_("step 4: discarding"),
+    "keep": N_("step 5: keeping a counter"),
+    "over": N_("game over"),
 }
+
+
+def colour(seat: int) -> str:
+    """A seat's colour by name, in the reader's language."""
+    return _(COLOUR_NAMES[COLOURS[seat]])
+
+
+def chip_word(kind: str) -> str:
+    return _(CHIP_WORD[kind])
+
+
 HIT = 23  # radius of a touch target: 46 units across, 45.7 CSS px on a phone
 
 
@@ -171,7 +194,7 @@ class Layout:
         """Moves a land route's counter spot along the route, off the town names it covers."""
         names = []
         for t in B.TOWN_IDS:
-            lx, ly, _ = self.labels[t]
+            lx, ly, _anchor = self.labels[t]
             w = text_width(B.name(t), self.font)
             names.append((lx, ly - self.font * 0.82, lx + w, ly + self.font * 0.18))
         circles = []
@@ -334,35 +357,39 @@ def draw(v, layout: Layout, links=None, prefix="", standalone=False, css_width=N
         cv.parts = [p.replace("<circle ", '<circle shape-rendering="geometricPrecision" ') for p in cv.parts]
     else:
         attrs = f'class="elf-{layout.name}" width="100%" style="height:auto"'
-    head = (
-        f'<svg{ns} {attrs} viewBox="0 0 {width} {height:.0f}" {role} aria-label="Elfenland board" font-family="{FONT}">'
-    )
+    label = escape(_("Elfenland board"))
+    head = f'<svg{ns} {attrs} viewBox="0 0 {width} {height:.0f}" {role} aria-label="{label}" font-family="{FONT}">'
     back = f'<rect width="{width}" height="{height:.0f}" fill="#f4efe1"/>'
     return head + back + "".join(cv.parts) + "</svg>"
 
 
 def _title(cv, v):
     lay = cv.layout
-    phase = PHASE_TEXT.get(v["phase"], v["phase"])
+    phase = _(PHASE_TEXT[phase_key]) if (phase_key := v["phase"]) in PHASE_TEXT else phase_key
     x = 10 if lay.name == "narrow" else 20
-    cv.text(x, 20, f"Round {v['round']} of {v['rounds']} · {phase}", lay.font + 2, weight="bold")
+    title = _("Round {round} of {rounds} · {phase}").format(round=v["round"], rounds=v["rounds"], phase=phase)
+    cv.text(x, 20, title, lay.font + 2, weight="bold")
     if v["waiting"]:
         me = v["seat"]
         others = [s for s in v["waiting"] if s != me]
         mine = me is not None and me in v["waiting"]
         for name in (_seat_name, lambda s: f"P{s + 1}"):  # the colours too, where they fit
             names = ", ".join(name(s) for s in others)
-            line = ("Your turn" + (f", and {names}" if others else "")) if mine else f"Waiting for {names}"
+            if mine:
+                line = _("Your turn, and {names}").format(names=names) if others else _("Your turn")
+            else:
+                line = _("Waiting for {names}").format(names=names)
             if text_width(line, lay.font) <= lay.panel[2]:
                 break
         cv.text(x, 38, line)
-    opts = [k.replace("_", " ").title() for k, on in v["options"].items() if on]
+    opts = [_(VARIANTS[k]) if k in VARIANTS else k.replace("_", " ").title() for k, on in v["options"].items() if on]
     if opts:
-        cv.text(x, 52 if lay.name == "narrow" else 56, "Variants: " + ", ".join(opts), italic=True)
+        variants = _("Variants: {variants}").format(variants=", ".join(opts))
+        cv.text(x, 52 if lay.name == "narrow" else 56, variants, italic=True)
 
 
 def _seat_name(s):
-    return f"P{s + 1} {COLOURS[s]}"
+    return f"P{s + 1} {colour(s)}"
 
 
 def _lakes(cv):
@@ -433,15 +460,20 @@ def _route_spot(cv, v, route):
     if target not in cv.links and not counter:  # the spot is still there (an element to point at)
         cv.add(_empty_spot(lay, cv.prefix, route))
         return
-    name = (
-        _route_name(route) + (f", {B.LONG[counter]} counter" if counter else "") + (" and Trouble" if trouble else "")
-    )
+    lang = current()
+    name = _route_name(route, lang)
+    if counter and trouble:
+        name = _("{route}, {counter} counter and Trouble").format(route=name, counter=B.long(counter))
+    elif counter:
+        name = _("{route}, {counter} counter").format(route=name, counter=B.long(counter))
+    elif trouble:
+        name = _("{route} and Trouble").format(route=name)
     x, y = lay.spots[route]
-    cv.add(cv.target(target, name, _spot(lay, route, counter, trouble), hit_circle(x, y)))
+    cv.add(cv.target(target, name, _spot(lay, route, counter, trouble, lang), hit_circle(x, y)))
 
 
 @lru_cache(maxsize=2048)
-def _spot(lay, route, counter, trouble) -> str:
+def _spot(lay, route, counter, trouble, _lang) -> str:
     """A counter's chip (Trouble: a red frame and "!"), or for a free route offered for a
     counter a "+" square where to touch."""
     x, y = lay.spots[route]
@@ -453,7 +485,7 @@ def _spot(lay, route, counter, trouble) -> str:
             f'<text x="{x:.1f}" y="{y + lay.font * 0.36:.1f}" font-size="{lay.font:g}" '
             f'text-anchor="middle" font-weight="bold" fill="#0d47a1">+</text>'
         )
-    word = CHIP_WORD[counter] + (" !" if trouble else "")
+    word = chip_word(counter) + (" !" if trouble else "")
     w = text_width(word, lay.font) + 8
     h = lay.font * 1.5
     stroke = ' stroke="#c62828" stroke-width="2.5"' if trouble else ' stroke="#424242" stroke-width="1"'
@@ -474,10 +506,10 @@ def _empty_spot(lay, prefix, route):
     )
 
 
-@lru_cache(maxsize=64)
-def _route_name(route):
+@lru_cache(maxsize=256)
+def _route_name(route, _lang):
     r = B.ROUTES[route]
-    return f"{B.name(r['a'])}–{B.name(r['b'])} ({B.TYPE_LONG[r['type']]})"
+    return f"{B.name(r['a'])}–{B.name(r['b'])} ({B.type_long(r['type'])})"
 
 
 def _towns(cv, v):
@@ -508,7 +540,7 @@ def _towns(cv, v):
         parts.append(label)
         if town in elves:
             parts.append(_boots(lay, town, tuple(elves[town]), x, y, r))
-        name = B.name(town) + (" (your City Card)" if town == home else "")
+        name = _("{town} (your City Card)").format(town=B.name(town)) if town == home else B.name(town)
         cv.add(cv.target(f"town-{town}", name, "".join(parts), hit_circle(x, y)))
 
 
@@ -600,26 +632,27 @@ def _panels(cv, v, players=True) -> float:
 
 def _players(cv, v, x, y, width, line):
     f = cv.layout.font
-    cv.text(x, y, "Players", weight="bold")
+    cv.text(x, y, _("Players"), weight="bold")
     y += line * 0.9
     for s, st in enumerate(v["seats"]):
-        me = " (you)" if s == v["seat"] else ""
+        me = _(" (you)") if s == v["seat"] else ""
         fill = SEAT_FILL[COLOURS[s]]
         cv.add(f'<circle cx="{x + f * 0.5:.1f}" cy="{y - f * 0.35:.1f}" r="{f * 0.45:.1f}" fill="{fill}"/>')
         first = " ★" if s == v["first"] else ""
-        cv.text(x + f * 1.3, y, f"P{s + 1} {COLOURS[s]}{me}{first}", weight="bold" if me else None)
-        counters = " ".join(CHIP_WORD[c] for c in st["up"])
+        cv.text(x + f * 1.3, y, f"P{s + 1} {colour(s)}{me}{first}", weight="bold" if me else None)
+        counters = " ".join(chip_word(c) for c in st["up"])
         if st["down"]:
-            counters = (counters + f" +{st['down']} face down").strip()
-        trouble = "Trouble" if st["trouble"] else ""
-        facts = f"{len(st['towns'])} towns · {st['cards']} cards" + (f" · {trouble}" if trouble else "")
+            counters = (counters + _(" +{n} face down").format(n=st["down"])).strip()
+        facts = _("{towns} towns · {cards} cards").format(towns=len(st["towns"]), cards=st["cards"])
+        if st["trouble"]:
+            facts += " · " + _("Trouble")
         cv.text(x + width, y, facts, anchor="end")
         if counters:
-            for part in _fit(f"counters: {counters}", width - f * 1.3, f):
+            for part in _fit(_("counters: {counters}").format(counters=counters), width - f * 1.3, f):
                 y += line * 0.85
                 cv.text(x + f * 1.3, y, part, fill="#4e342e")
         y += line
-    cv.text(x, y - line * 0.2, "★ First Player this round", fill="#4e342e")
+    cv.text(x, y - line * 0.2, _("★ First Player this round"), fill="#4e342e")
     return y + line * 0.3
 
 
@@ -655,8 +688,11 @@ def _chip_row(cv, items, x, y, width, h):
 
 def _pool(cv, v, x, y, width):
     f = cv.layout.font
-    cv.text(x, y + f, "Face-up counters (take one) or the pile", weight="bold")
-    items = [(f"pool-{c}", f"face-up {B.LONG[c]} counter", COUNTER_FILL[c], [CHIP_WORD[c]]) for c in v["pool"]]
+    cv.text(x, y + f, _("Face-up counters (take one) or the pile"), weight="bold")
+    items = [
+        (f"pool-{c}", _("face-up {counter} counter").format(counter=B.long(c)), COUNTER_FILL[c], [chip_word(c)])
+        for c in v["pool"]
+    ]
     # the same kind twice is one choice: one target per kind
     seen, unique = set(), []
     for item in items:
@@ -665,7 +701,8 @@ def _pool(cv, v, x, y, width):
         else:
             seen.add(item[0])
             unique.append(item)
-    unique.append(("pile", f"the face-down pile, {v['pile']} counters", "#d7ccc8", ["pile", f"{v['pile']} left"]))
+    pile = _("the face-down pile, {n} counters").format(n=v["pile"])
+    unique.append(("pile", pile, "#d7ccc8", [_("pile"), _("{n} left").format(n=v["pile"])]))
     return _chip_row(cv, unique, x, y + f * 1.5, width, max(2 * HIT, f * 3.2))
 
 
@@ -673,29 +710,46 @@ def _hand(cv, v, x, y, width):
     f = cv.layout.font
     held = [(c, k) for c, k in sorted(v["hand"].items()) if k]
     total = sum(k for _, k in held)
-    cv.text(x, y + f, f"Your cards ({total})", weight="bold")
+    cv.text(x, y + f, _("Your cards ({n})").format(n=total), weight="bold")
     y += f * 1.5
     if held:
         items = [
-            (f"card-{c}", f"your {B.LONG[c]} cards: {k}", COUNTER_FILL[c], [CHIP_WORD[c], f"× {k}"]) for c, k in held
+            (
+                f"card-{c}",
+                _("your {kind} cards: {n}").format(kind=B.long(c), n=k),
+                COUNTER_FILL[c],
+                [chip_word(c), f"× {k}"],
+            )
+            for c, k in held
         ]
         y = _chip_row(cv, items, x, y, width, max(2 * HIT, f * 3.4))
     else:
-        cv.text(x, y + f, "none")
+        cv.text(x, y + f, _("none"))
         y += f * 1.6
     mine = v["seats"][v["seat"]]
     counters = [
-        (f"counter-{c}", f"your face-up {B.LONG[c]} counter", COUNTER_FILL[c], [CHIP_WORD[c], "face up"])
+        (
+            f"counter-{c}",
+            _("your face-up {counter} counter").format(counter=B.long(c)),
+            COUNTER_FILL[c],
+            [chip_word(c), _("face up")],
+        )
         for c in mine["up"]
     ]
     counters += [
-        (f"counter-hidden-{c}", f"your face-down {B.LONG[c]} counter", "#fff8e1", [CHIP_WORD[c], "face down"])
+        (
+            f"counter-hidden-{c}",
+            _("your face-down {counter} counter").format(counter=B.long(c)),
+            "#fff8e1",
+            [chip_word(c), _("face down")],
+        )
         for c in v["down"] or []
     ]
     cv.text(
         x,
         y + f,
-        "Your counters" + ("" if counters else ": none") + (" · Trouble unused" if mine["trouble"] else ""),
+        (_("Your counters") if counters else _("Your counters: none"))
+        + (" · " + _("Trouble unused") if mine["trouble"] else ""),
         weight="bold",
     )
     y += f * 1.5
@@ -707,26 +761,25 @@ def _hand(cv, v, x, y, width):
             seen.add(target)
         y = _chip_row(cv, items, x, y, width, max(2 * HIT, f * 3.4))
     if v.get("home"):
-        cv.text(x, y + f, f"Your City Card: {B.name(v['home'])} (dashed ring)", weight="bold", fill="#c62828")
+        home = _("Your City Card: {town} (dashed ring)").format(town=B.name(v["home"]))
+        cv.text(x, y + f, home, weight="bold", fill="#c62828")
         y += f * 1.6
     if v.get("my_keep"):
         k = v["my_keep"]
-        kept = "none" if k["counter"] is None else ("face-down " if k["hidden"] else "") + B.WORD[k["counter"]]
-        cv.text(x, y + f, f"You keep: {kept}")
+        if k["counter"] is None:
+            kept = _("none")
+        elif k["hidden"]:
+            kept = _("face-down {counter}").format(counter=B.word(k["counter"]))
+        else:
+            kept = B.word(k["counter"])
+        cv.text(x, y + f, _("You keep: {counter}").format(counter=kept))
         y += f * 1.6
     return y
 
 
 def _legend(cv, v, x, y, width):
     f = cv.layout.font
-    items = [
-        ("road", "open road"),
-        ("forest", "forest"),
-        ("desert", "desert"),
-        ("mountain", "mountain"),
-        ("river", "river"),
-        ("lake", "lake"),
-    ]
+    items = [(k, B.type_long(k) if k == "road" else B.type_word(k)) for k in ROUTE_STYLE]
     longest = max(text_width(text, f) for _, text in items) + f * 3.2
     cols = max(1, min(3, int(width // longest)))
     colw = width / cols
@@ -742,11 +795,11 @@ def _legend(cv, v, x, y, width):
         cv.text(lx + f * 2.7, ly + f * 0.35, text)
     rows = (len(items) + cols - 1) // cols
     y += rows * f * 1.6
-    note = "River arrows point downstream. Squares above a town: who still has its piece there."
+    note = _("River arrows point downstream. Squares above a town: who still has its piece there.")
     if v.get("reachable"):
-        note += " Green: where your cards can take your Elf this turn."
+        note += " " + _("Green: where your cards can take your Elf this turn.")
     if any(t.startswith("route-") for t in cv.links):
-        note += " A + marks a free route you can place on."
+        note += " " + _("A + marks a free route you can place on.")
     for line in _fit(note, width, f):
         cv.text(x, y, line, fill="#4e342e")
         y += f * 1.35
@@ -769,14 +822,26 @@ def _fit(text, width, size) -> list[str]:
 def _final(cv, v, x, y, width, line):
     f = v["final"]
     lay = cv.layout
-    winners = " and ".join(_seat_name(s) for s in f["ranking"][0])
-    cv.text(x, y + lay.font, f"Final result: {winners} win{'s' if len(f['ranking'][0]) == 1 else ''}", weight="bold")
+    winners = _(" and ").join(_seat_name(s) for s in f["ranking"][0])
+    count = len(f["ranking"][0])
+    result = ngettext("Final result: {winners} wins", "Final result: {winners} win", count).format(winners=winners)
+    cv.text(x, y + lay.font, result, weight="bold")
     y += lay.font + line
     for s in range(v["players"]):
-        extra = ""
         if f["distances"] is not None:
-            extra = f", −{f['penalties'][s]} ({B.name(f['homes'][s])} {f['distances'][s]} away)"
-        text = f"{_seat_name(s)}: {f['scores'][s]} ({f['collected'][s]} towns{extra}, {f['cards'][s]} cards)"
+            text = _("{seat}: {score} ({towns} towns, −{penalty} ({town} {n} away), {cards} cards)").format(
+                seat=_seat_name(s),
+                score=f["scores"][s],
+                towns=f["collected"][s],
+                penalty=f["penalties"][s],
+                town=B.name(f["homes"][s]),
+                n=f["distances"][s],
+                cards=f["cards"][s],
+            )
+        else:
+            text = _("{seat}: {score} ({towns} towns, {cards} cards)").format(
+                seat=_seat_name(s), score=f["scores"][s], towns=f["collected"][s], cards=f["cards"][s]
+            )
         for part in _fit(text, width, lay.font):
             cv.text(x, y, part)
             y += line * 0.85

@@ -9,38 +9,56 @@ first, else draw blind). It says nothing in any other phase.
 
 from __future__ import annotations
 
-from games.base import ParseError
+from games.base import ParseError, normalize
 
-from .grammar import describe, parse
+from . import board as B
+from .grammar import lexicon, parse
+from .lang import _
+
+# "or" between the counters of an order, and the words of a blind draw, in every language.
+OR_WORDS = {"or", "oder", "ou"}
+BLIND_WORDS = {"draw", "blind", "zieh", "ziehe", "ziehen", "verdeckt", "pioche", "piocher", "face", "cachee"}
 
 
 def parse_order(text, state, seat):
-    """'draw blind', or 'take COUNTER [or COUNTER …]' (else draw blind), in the drawing phase"""
-    words = text.strip().lower().replace(",", " or ").split()
-    if words in (["draw"], ["draw", "blind"], ["blind"]):
+    """'draw blind', or 'take COUNTER [or COUNTER …]' (else draw blind), in the drawing phase;
+    in German ('zieh verdeckt', 'nimm Troll oder Wolke') and French ('pioche face cachée',
+    'prends troll ou nuage') too."""
+    words = normalize(text.replace(",", " or ")).split()
+    if words and all(w in BLIND_WORDS for w in words):
         return {"take": []}
-    if not words or words[0] != "take" or len(words) < 2:
-        raise ParseError("Elfenland knows the standing orders 'order draw blind' and 'order take troll or cloud'.")
+    if len(words) < 2 or lexicon().verbs.get(words[0]) != "take":
+        raise ParseError(
+            _("Elfenland knows the standing orders '{blind}' and '{take}'.").format(
+                blind=describe_order({"take": []}), take=describe_order({"take": ["troll_wagon", "magic_cloud"]})
+            )
+        )
     wanted: list[str] = []
-    for name in " ".join(words[1:]).split(" or "):
-        name = name.strip()
-        if not name or name in ("draw", "draw blind", "blind"):
+    names: list[list[str]] = [[]]
+    for w in words[1:]:
+        if w in OR_WORDS:
+            names.append([])
+        else:
+            names[-1].append(w)
+    for name in (" ".join(n) for n in names):
+        if not name or all(w in BLIND_WORDS for w in name.split()):
             continue
         command = parse(f"take {name}", state, seat)
         if command.get("type") != "take":
-            raise ParseError(f"'{name}' is not a transport counter.")
+            raise ParseError(_("'{name}' is not a transport counter.").format(name=name))
         if command["counter"] not in wanted:
             wanted.append(command["counter"])
     if not wanted:
-        raise ParseError("Name a counter to take, e.g. 'order take troll or cloud'.")
+        example = describe_order({"take": ["troll_wagon", "magic_cloud"]})
+        raise ParseError(_("Name a counter to take, e.g. 'order {example}'.").format(example=example))
     return {"take": wanted}
 
 
 def describe_order(order):
     if not order["take"]:
-        return "draw blind"
-    names = " or ".join(describe({"type": "take", "counter": c}).removeprefix("take ") for c in order["take"])
-    return f"take {names}"
+        return _("draw blind")
+    names = _(" or ").join(B.word(c) for c in order["take"])
+    return _("take {counters}").format(counters=names)
 
 
 def follow_order(order, view, legal):

@@ -22,6 +22,7 @@ from functools import lru_cache
 from games.base import Event, Rejected, Result, ScoreLine
 
 from . import board as B
+from .lang import _, ngettext
 
 CARDS = B.CARD_TYPES  # fixed order for hand tuples
 CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
@@ -580,7 +581,7 @@ def reachable(state, seat) -> list[str]:
 
 def decide(state, seat, command, rng):
     if seat not in waiting_for(state):
-        raise Rejected("It is not your turn." if state["phase"] != "over" else "The game is over.")
+        raise Rejected(_("It is not your turn.") if state["phase"] != "over" else _("The game is over."))
     _check_shape(command)
     work = clone(state)
     events: list[Event] = []
@@ -597,15 +598,15 @@ def decide(state, seat, command, rng):
 def _check_shape(command) -> None:
     """Commands come from the web form and the API too: refuse malformed ones politely."""
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise Rejected("That is not a command.")
+        raise Rejected(_("That is not a command."))
     for field in ("counter", "route", "to", "card"):
         if field in command and command[field] is not None and not isinstance(command[field], str):
-            raise Rejected(f"The {field} must be a name.")
+            raise Rejected(_("The {field} must be a name.").format(field=field))
     if "hidden" in command and not isinstance(command["hidden"], bool):
-        raise Rejected("'hidden' must be true or false.")
+        raise Rejected(_("'hidden' must be true or false."))
     cards = command.get("cards")
     if cards is not None and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
-        raise Rejected("The cards must be a list of card names.")
+        raise Rejected(_("The cards must be a list of card names."))
 
 
 def _draw_from(counts: dict, rng) -> str:
@@ -622,7 +623,7 @@ def _command(work, seat, command, rng, emit, auto):
     phase = work["phase"]
     deciders = DECIDERS.get(phase)
     if deciders is None:
-        raise Rejected("Nothing to do now.")
+        raise Rejected(_("Nothing to do now."))
     decider = deciders.get(command.get("type"))
     if decider is None:
         raise Rejected(HINTS[phase](work, seat))
@@ -632,15 +633,17 @@ def _command(work, seat, command, rng, emit, auto):
 def _do_take(work, seat, command, rng, emit, _auto):
     c = command.get("counter")
     if c not in work["pool"]:
-        shown = ", ".join(B.WORD[x] for x in work["pool"]) or "none"
-        raise Rejected(f"There is no face-up {B.WORD.get(c, c)} counter; face up: {shown}.")
+        shown = ", ".join(B.word(x) for x in work["pool"]) or _("none")
+        raise Rejected(
+            _("There is no face-up {counter} counter; face up: {shown}.").format(counter=_kind(c), shown=shown)
+        )
     refill = _draw_from(work["pile"], rng) if sum(work["pile"].values()) else None
     emit(Event("CounterTaken", {"seat": seat, "counter": c, "refill": refill}, reveals=refill is not None))
 
 
 def _do_draw(work, seat, _command, rng, emit, auto):
     if not sum(work["pile"].values()):
-        raise Rejected("The face-down pile is empty: take a face-up counter.")
+        raise Rejected(_("The face-down pile is empty: take a face-up counter."))
     c = _draw_from(work["pile"], rng)
     emit(Event("CounterDrawn", {"seat": seat, "counter": c, "auto": auto}, reveals=True))
 
@@ -653,32 +656,33 @@ def _do_place(work, seat, command, _rng, emit, _auto):
     c, route, hidden = command.get("counter"), command.get("route"), bool(command.get("hidden"))
     mine = work["down"][seat] if hidden else work["up"][seat]
     if c not in mine:
-        what = "face-down " if hidden else "face-up "
-        raise Rejected(f"You hold no {what}{B.WORD.get(c, c)} counter.")
+        text = _("You hold no face-down {counter} counter.") if hidden else _("You hold no face-up {counter} counter.")
+        raise Rejected(text.format(counter=_kind(c)))
     if route not in B.ROUTES:
-        raise Rejected("There is no such route.")
+        raise Rejected(_("There is no such route."))
     r = B.ROUTES[route]
     if r["type"] in B.WATER:
-        raise Rejected("No counter may be placed on a river or a lake: they are travelled by raft.")
+        raise Rejected(_("No counter may be placed on a river or a lake: they are travelled by raft."))
     if not B.allowed(c, route):
-        raise Rejected(f"{B.LONG[c]}s may not be used on {B.TYPE_LONG[r['type']]}s.")
+        text = _("{counter}s may not be used on {kind}s.")
+        raise Rejected(text.format(counter=B.long(c), kind=B.type_long(r["type"])))
     if route in work["board"]:
-        raise Rejected(f"That route already has a {B.WORD[work['board'][route]]} counter.")
+        raise Rejected(_("That route already has a {counter} counter.").format(counter=B.word(work["board"][route])))
     emit(Event("CounterPlaced", {"seat": seat, "counter": c, "route": route, "hidden": hidden}, reveals=hidden))
 
 
 def _do_trouble(work, seat, command, _rng, emit, _auto):
     route = command.get("route")
     if not work["trouble_left"][seat]:
-        raise Rejected("You have already used your Trouble counter (one per game).")
+        raise Rejected(_("You have already used your Trouble counter (one per game)."))
     if route not in B.ROUTES:
-        raise Rejected("There is no such route.")
+        raise Rejected(_("There is no such route."))
     if B.ROUTES[route]["type"] in B.WATER:
-        raise Rejected("Trouble counters may not be placed on rivers or lakes.")
+        raise Rejected(_("Trouble counters may not be placed on rivers or lakes."))
     if route not in work["board"]:
-        raise Rejected("Trouble goes next to a transportation counter already placed; that route has none.")
+        raise Rejected(_("Trouble goes next to a transportation counter already placed; that route has none."))
     if route in work["trouble"]:
-        raise Rejected("That route already has a Trouble counter (only one per route).")
+        raise Rejected(_("That route already has a Trouble counter (only one per route)."))
     emit(Event("TroublePlaced", {"seat": seat, "route": route}))
 
 
@@ -693,7 +697,7 @@ def _do_move(work, seat, command, _rng, emit, _auto):
 def _do_discard(work, seat, command, _rng, emit, auto):
     c = command.get("card")
     if c not in CARD_INDEX or not work["hands"][seat][c]:
-        raise Rejected(f"You hold no {B.WORD.get(c, c)} card.")
+        raise Rejected(_("You hold no {card} card.").format(card=_kind(c)))
     public = {"seat": seat, "auto": auto}
     emit(Event("CardDiscarded", {"seat": seat, "card": c, "auto": auto}, visible_to=(seat,), public=public))
 
@@ -702,11 +706,14 @@ def _do_keep(work, seat, command, _rng, emit, _auto):
     c, hidden = command.get("counter"), bool(command.get("hidden"))
     if c is None and rules_version(work) >= 2:
         raise Rejected(
-            "You must keep one counter: the rulebook has every player discard down to 1 counter, "
-            "not to none ('keep pig', 'keep hidden dragon')."
+            _(
+                "You must keep one counter: the rulebook has every player discard down to 1 counter, "
+                "not to none ('keep pig', 'keep hidden dragon')."
+            )
         )
     if c is not None and c not in (work["down"][seat] if hidden else work["up"][seat]):
-        raise Rejected(f"You hold no {'face-down ' if hidden else ''}{B.WORD.get(c, c)} counter.")
+        text = _("You hold no face-down {counter} counter.") if hidden else _("You hold no {counter} counter.")
+        raise Rejected(text.format(counter=_kind(c)))
     if c is None:
         hidden = False
     data = {"seat": seat, "counter": c, "hidden": hidden}
@@ -722,27 +729,32 @@ def _kept_shown(work, s):
     return {"counter": None if ch["hidden"] else ch["counter"], "hidden": ch["hidden"], "none": ch["counter"] is None}
 
 
+def _kind(c) -> str:
+    """A counter or card type as a player named it: its short word if there is such a type."""
+    return B.word(c) if c in B.WORD else str(c)
+
+
 def _hint_draw(_work, _seat):
-    return "Now draw a counter: 'take pig' (face up) or 'draw' (a blind draw)."
+    return _("Now draw a counter: 'take pig' (face up) or 'draw' (a blind draw).")
 
 
 def _hint_place(_work, _seat):
-    return "Now place a counter ('place pig on Jxara-Virst'), Trouble ('trouble on ...') or 'pass'."
+    return _("Now place a counter ('place pig on Jxara-Virst'), Trouble ('trouble on ...') or 'pass'.")
 
 
 def _hint_move(_work, _seat):
-    return "Now move your Elf ('move to Lapphalya by road with pig') or 'end' your move."
+    return _("Now move your Elf ('move to Lapphalya by road with pig') or 'end' your move.")
 
 
 def _hint_discard(work, seat):
     left = hand_size(work, seat) - B.HAND_LIMIT_AFTER_MOVE
-    return f"You must discard down to four cards: {left} more ('discard pig')."
+    return _("You must discard down to four cards: {n} more ('discard pig').").format(n=left)
 
 
 def _hint_keep(work, _seat):
     if rules_version(work) >= 2:
-        return "Choose the one counter to keep for the next round ('keep pig', 'keep hidden dragon')."
-    return "Choose the one counter to keep for the next round ('keep pig', 'keep none')."
+        return _("Choose the one counter to keep for the next round ('keep pig', 'keep hidden dragon').")
+    return _("Choose the one counter to keep for the next round ('keep pig', 'keep none').")
 
 
 # One small function per phase and command type: (work, seat, command, rng, emit, auto), which
@@ -761,18 +773,18 @@ def _move(work, seat, command, emit):
     route, to, cards = command.get("route"), command.get("to"), command.get("cards")
     here = work["elf"][seat]
     if route not in B.ROUTES:
-        raise Rejected("There is no such route.")
+        raise Rejected(_("There is no such route."))
     r = B.ROUTES[route]
     if here not in (r["a"], r["b"]) or to not in (r["a"], r["b"]) or to == here:
-        raise Rejected(f"That route does not lead from {B.name(here)}.")
+        raise Rejected(_("That route does not lead from {town}.").format(town=B.name(here)))
     if not isinstance(cards, list) or any(c not in CARD_INDEX for c in cards):
-        raise Rejected("Name the cards you play.")
+        raise Rejected(_("Name the cards you play."))
     hand = work["hands"][seat]
     pay = [0] * len(CARDS)
     for c in cards:
         pay[CARD_INDEX[c]] += 1
     if any(pay[i] > hand[c] for i, c in enumerate(CARDS)):
-        raise Rejected("You do not hold those cards.")
+        raise Rejected(_("You do not hold those cards."))
     pay_t = tuple(pay)
     ways = payments(work, route, to, _hand_tuple(hand))
     how = next((h for h, p in ways if p == pay_t), None)
@@ -799,22 +811,28 @@ def _why_not(work, route, to, ncards) -> str:
     r = B.ROUTES[route]
     if r["type"] == "river":
         need = B.raft_cost(route, to, work["opts"]["lakes"])
-        way = "down river" if need == 1 else "up river (slow)"
-        return f"Going {way} takes {need} raft card{'s' if need > 1 else ''}; no caravans on rivers."
+        if need == 1:
+            return _("Going down river takes 1 raft card; no caravans on rivers.")
+        return _("Going up river (slow) takes {n} raft cards; no caravans on rivers.").format(n=need)
     if r["type"] == "lake":
         need = B.raft_cost(route, to, work["opts"]["lakes"])
-        boat = " or any 3 cards for the Boatmen" if r["lake"] == B.NEBULAE and work["opts"]["boatmen"] else ""
-        return f"Crossing {r['lake']} takes {need} raft card{'s' if need > 1 else ''}{boat}; no caravans on lakes."
+        cards = ngettext("{n} raft card", "{n} raft cards", need).format(n=need)
+        if r["lake"] == B.NEBULAE and work["opts"]["boatmen"]:
+            text = _("Crossing {lake} takes {cards} or any 3 cards for the Boatmen; no caravans on lakes.")
+        else:
+            text = _("Crossing {lake} takes {cards}; no caravans on lakes.")
+        return text.format(lake=r["lake"], cards=cards)
     counter = work["board"].get(route)
     if counter is None:
-        return "There is no counter on that route: nobody can travel it this round."
+        return _("There is no counter on that route: nobody can travel it this round.")
     extra = 1 if route in work["trouble"] else 0
     need = B.placed_cost(counter, route) + extra
-    trouble = " (with Trouble)" if extra else ""
-    return (
-        f"That route{trouble} takes {need} {B.WORD[counter]} card{'s' if need > 1 else ''}, "
-        f"or {B.CARAVAN_CARDS + extra} cards of any kind for a caravan."
-    )
+    cards = ngettext("{n} {kind} card", "{n} {kind} cards", need).format(n=need, kind=B.word(counter))
+    if extra:
+        text = _("That route (with Trouble) takes {cards}, or {any} cards of any kind for a caravan.")
+    else:
+        text = _("That route takes {cards}, or {any} cards of any kind for a caravan.")
+    return text.format(cards=cards, any=B.CARAVAN_CARDS + extra)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -857,7 +875,7 @@ def _start_round(work, rng, emit):
         need = B.HAND_SIZE - hand_size(work, seat)
         cards = []
         deck = dict(work["deck"])
-        for _ in range(need):
+        for _draw in range(need):
             if not sum(deck.values()):
                 break
             c = _draw_from(deck, rng)
@@ -886,7 +904,7 @@ def _start_round(work, rng, emit):
             )
     pile = dict(work["pile"])
     shown = []
-    for _ in range(B.POOL_SIZE):
+    for _slot in range(B.POOL_SIZE):
         if not sum(pile.values()):
             break
         c = _draw_from(pile, rng)
@@ -961,7 +979,7 @@ def score_sheet(state):
     for rnd in range(1, state["round"] + 1):
         for seat in range(state["n"]):
             towns = [B.name(t) for t, r in state["got"][seat] if r == rnd]
-            lines.append(ScoreLine(rnd, seat, len(towns), ", ".join(towns), f"Round {rnd}"))
+            lines.append(ScoreLine(rnd, seat, len(towns), ", ".join(towns), _("Round {round}").format(round=rnd)))
     final = state["final"]
     if final and final["distances"] is not None:
         for seat in range(state["n"]):
@@ -971,8 +989,10 @@ def score_sheet(state):
                     state["round"],
                     seat,
                     -final["penalties"][seat],
-                    f"{d} route{'s' if d != 1 else ''} from {B.name(final['homes'][seat])}",
-                    "Home City",
+                    ngettext("{n} route from {town}", "{n} routes from {town}", d).format(
+                        n=d, town=B.name(final["homes"][seat])
+                    ),
+                    _("Home City"),
                 )
             )
     return lines

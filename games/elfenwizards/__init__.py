@@ -7,6 +7,7 @@ for the (proposed) board and placement table.
 from __future__ import annotations
 
 from games.base import GameSpec, Option
+from games.i18n import N_
 
 from . import chooser, grammar, orders, picture, rules, standin, view
 from .board import COLOURS
@@ -26,9 +27,11 @@ GAME = GameSpec.from_modules(
     version=1,
     options=(
         Option(
-            "translator_variant", False, "Translator's variant: removing a gray magic token costs 3 pips instead of 4"
+            "translator_variant",
+            False,
+            N_("Translator's variant: removing a gray magic token costs 3 pips instead of 4"),
         ),
     ),
     colours=COLOURS,
-    rulebook="Alan R. Moon's Elfenwizards: 3-5 players, up to four turns of dice-driven elections for titles.",
+    rulebook=N_("Alan R. Moon's Elfenwizards: 3-5 players, up to four turns of dice-driven elections for titles."),
 )

@@ -9,8 +9,10 @@ from dataclasses import replace
 
 from games.base import MAX_FEATURED, Choice
 
-from .board import CONTEST_OF_SPACE, CONTESTS, LEVEL_NAME, SPACE_LEVEL
+from . import words as W
+from .board import CONTEST_OF_SPACE, CONTESTS, SPACE_LEVEL
 from .grammar import describe
+from .lang import _, ngettext
 from .rules import legal
 from .standin import Look, compete_values, spell_cost, standin
 from .view import view
@@ -21,8 +23,6 @@ FEATURED_CASTS = 12
 FEATURED_SPACES_PER_DIE = 2
 # Recovery, removal and taking back: the best few subsets.
 FEATURED_SUBSETS = 8
-
-SPACE_TEXT = {"minor": "the Minor Spells space", "gray": "the Gray Magic space"}
 
 
 def wizard_target(name: str) -> str:
@@ -74,9 +74,11 @@ def _place(look: Look, commands) -> list[Choice]:
     out = []
     for c in commands:
         if c["type"] == "done":
-            out.append(Choice(c, "Done", "keep the other dice for phase 3", True, None, "they are rolled again"))
+            out.append(
+                Choice(c, _("Done"), _("keep the other dice for phase 3"), True, None, _("they are rolled again"))
+            )
         elif c["type"] == "reroll":
-            out.append(Choice(c, "Reroll", "reroll all your dice", True, None, "costs a minor spell"))
+            out.append(Choice(c, _("Reroll"), _("reroll all your dice"), True, None, _("costs a minor spell")))
     per_die: dict[int, list] = {}
     for c in commands:
         if c["type"] == "place":
@@ -85,12 +87,17 @@ def _place(look: Look, commands) -> list[Choice]:
         ranked = sorted(per_die[die], key=lambda vc: -vc[0])
         for rank, (worth, c) in enumerate(ranked):
             space = c["space"]
-            where = SPACE_TEXT[space] if space in SPACE_TEXT else f"the {LEVEL_NAME[space]} Major Spells space"
+            if space == "minor":
+                where = _("on the Minor Spells space")
+            elif space == "gray":
+                where = _("on the Gray Magic space")
+            else:
+                where = _("on the {level} Major Spells space").format(level=W.level(space))
             out.append(
                 Choice(
                     c,
-                    f"Place a {die}",
-                    f"on {where}",
+                    _("Place a {die}").format(die=die),
+                    where,
                     rank < FEATURED_SPACES_PER_DIE and worth > 0 or rank == 0,
                     space_target(_space_id(space)),
                     _place_note(look, c, worth),
@@ -108,15 +115,15 @@ def _space_id(space: str) -> str:
 def _place_note(look: Look, c, worth) -> str:
     space = c["space"]
     if space == "minor":
-        return "recovers a minor spell" if worth > 0 else "nothing to recover"
+        return _("recovers a minor spell") if worth > 0 else _("nothing to recover")
     if space == "gray":
-        return "removes a gray magic token" if worth > 0 else "no token to remove"
+        return _("removes a gray magic token") if worth > 0 else _("no token to remove")
     mine = [
         w
         for w, sp in look.space.items()
         if look.owner[w] == look.me and CONTEST_OF_SPACE.get(sp) is not None and SPACE_LEVEL[sp] == space
     ]
-    return f"for {', '.join(sorted(mine))}" if mine else "none of your wizards stand there"
+    return _("for {wizards}").format(wizards=", ".join(sorted(mine))) if mine else _("none of your wizards stand there")
 
 
 def _cast(look: Look, commands) -> list[Choice]:
@@ -124,17 +131,21 @@ def _cast(look: Look, commands) -> list[Choice]:
     scored = []
     for c in commands:
         if c["type"] == "pass":
-            scored.append((now + 1e-6, Choice(c, "Pass", "stop casting this turn (final)", note="your spells stay")))
+            choice = Choice(c, _("Pass"), _("stop casting this turn (final)"), note=_("your spells stay"))
+            scored.append((now + 1e-6, choice))
             continue
         w = c["wizard"]
         space = look.space[w]
-        spell = "a minor spell" if c["spell"] == "minor" else f"a {c['spell']} ({LEVEL_NAME[SPACE_LEVEL[space]]} level)"
+        if c["spell"] == "minor":
+            group = _("Cast a minor spell")
+        else:
+            group = _("Cast a {value} ({level} level)").format(value=c["spell"], level=W.level(SPACE_LEVEL[space]))
         titles = "/".join(CONTESTS[CONTEST_OF_SPACE[space]]["titles"])
-        label = f"for {w} on {space} (for {titles})"
+        label = _("for {wizard} on {space} (for {titles})").format(wizard=w, space=space, titles=titles)
         scored.append(
             (
                 values[id(c)] - 1e-9 * spell_cost(c),
-                Choice(c, f"Cast {spell}", label, target=wizard_target(w), note=_standing(look, space)),
+                Choice(c, group, label, target=wizard_target(w), note=_standing(look, space)),
             )
         )
     casts = 0
@@ -154,7 +165,7 @@ def _standing(look: Look, space: str) -> str:
     ci = CONTEST_OF_SPACE[space]
     cands = look.contests[ci]
     parts = [f"{w} {look.points.get(w, 0)}" for w in sorted(cands, key=lambda w: -look.points.get(w, 0))]
-    return "now " + ", ".join(parts[:4]) + (" ..." if len(parts) > 4 else "")
+    return _("now {points}").format(points=", ".join(parts[:4]) + (" ..." if len(parts) > 4 else ""))
 
 
 def _dice(look: Look, commands) -> list[Choice]:
@@ -162,28 +173,33 @@ def _dice(look: Look, commands) -> list[Choice]:
     scored = []
     for c in commands:
         dice = c["dice"]
-        text = " ".join(str(v) for v in dice) or "none"
+        text = " ".join(str(v) for v in dice) or _("none")
         if kind == "takeback":
             value = len(dice)
             choice = Choice(
                 c,
-                "Take back",
-                f"dice {text}" if dice else "none: leave them for the next turn",
-                note="in front of you for the next turn" if dice else "",
+                _("Take back"),
+                _("dice {dice}").format(dice=text) if dice else _("none: leave them for the next turn"),
+                note=_("in front of you for the next turn") if dice else "",
             )
         else:
             per = 2 if kind == "recover" else look.view["gray_cost"]
             have = look.spent[look.me] if kind == "recover" else look.gray[look.me]
             gain = min(sum(dice) // per, have)
             value = gain - 0.01 * sum(dice)
-            what = "minor spell" if kind == "recover" else "gray magic token"
-            verb = "Recover" if kind == "recover" else "Remove"
-            losing = f", from {' '.join(c['from'])}" if c.get("from") else ""
+            if kind == "recover":
+                what = ngettext("{n} minor spell", "{n} minor spells", gain).format(n=gain)
+            else:
+                what = ngettext("{n} gray magic token", "{n} gray magic tokens", gain).format(n=gain)
+            if c.get("from"):
+                label = _("with {dice}, from {wizards}").format(dice=text, wizards=" ".join(c["from"]))
+            else:
+                label = _("with {dice}").format(dice=text)
             choice = Choice(
                 c,
-                verb,
-                f"with {text}{losing}" if dice else "none now",
-                note=f"{gain} {what}{'s' if gain != 1 else ''}" if dice else "keep the dice",
+                _("Recover") if kind == "recover" else _("Remove"),
+                label if dice else _("none now"),
+                note=what if dice else _("keep the dice"),
             )
         scored.append((value, choice))
     return _ranked(scored, lambda rank, choice: rank < FEATURED_SUBSETS or not choice.command["dice"])
@@ -193,15 +209,19 @@ def _wizards(look: Look, commands) -> list[Choice]:
     scored = []
     for c in commands:
         if c["type"] == "retire":
-            source = {"supply": "from your supply", "space": "from the Minor Spells space"}.get(c["source"])
-            label = f"to {c['to']}" + (f", minor spell {source}" if source else "")
+            if c["source"] == "supply":
+                label = _("to {space}, minor spell from your supply").format(space=c["to"])
+            elif c["source"] == "space":
+                label = _("to {space}, minor spell from the Minor Spells space").format(space=c["to"])
+            else:
+                label = _("to {space}").format(space=c["to"])
             value = look.wizard_space_worth(c["to"]) + (0.5 if c["source"] == "space" else 0.0)
             scored.append(
                 (
                     value,
                     Choice(
                         c,
-                        "Retire the Grand Druid",
+                        _("Retire the Grand Druid"),
                         label,
                         target=space_target(c["to"]),
                         note=_wizard_space_note(look, c["to"]),
@@ -214,8 +234,8 @@ def _wizards(look: Look, commands) -> list[Choice]:
                     look.wizard_space_worth(c["to"]),
                     Choice(
                         c,
-                        f"Demote {look.view['routed_next']}",
-                        f"to {c['to']}",
+                        _("Demote {wizard}").format(wizard=look.view["routed_next"]),
+                        _("to {space}").format(space=c["to"]),
                         target=space_target(c["to"]),
                         note=_wizard_space_note(look, c["to"]),
                     ),
@@ -227,8 +247,8 @@ def _wizards(look: Look, commands) -> list[Choice]:
                     look.vacancy_worth(c["space"]),
                     Choice(
                         c,
-                        f"Vacant title for {look.view['routed_next']}",
-                        f"take {c['space']}",
+                        _("Vacant title for {wizard}").format(wizard=look.view["routed_next"]),
+                        _("take {space}").format(space=c["space"]),
                         target=space_target(c["space"]),
                     ),
                 )
@@ -241,5 +261,7 @@ def _wizards(look: Look, commands) -> list[Choice]:
 def _wizard_space_note(look: Look, space: str) -> str:
     here = look.view["board"].get(space, [])
     if not here:
-        return "empty"
-    return "with " + ", ".join(w["name"] for w in here[:5]) + (" ..." if len(here) > 5 else "")
+        return _("empty")
+    return _("with {wizards}").format(
+        wizards=", ".join(w["name"] for w in here[:5]) + (" ..." if len(here) > 5 else "")
+    )

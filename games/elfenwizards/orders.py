@@ -8,21 +8,32 @@ recover none'.
 
 from __future__ import annotations
 
-from games.base import ParseError
+from games.base import ParseError, normalize
+
+from .grammar import _verbs
+from .lang import _
+
+ALL_WORDS = {"all", "most", "alle", "alles", "tout", "tous", "toutes"}
+NONE_WORDS = {"none", "nothing", "keine", "nichts", "aucun", "aucune", "rien"}
 
 
 def parse_order(text, state, seat):
-    """'recover all' or 'recover none', in both recoveries of minor spells of every turn"""
-    words = " ".join(text.strip().lower().split())
-    if words in ("recover all", "recover most", "recover"):
-        return {"recover": "all"}
-    if words in ("recover none", "recover nothing", "no recovery"):
+    """'recover all' or 'recover none', in both recoveries of minor spells of every turn; in
+    German ('erhole alle', 'erhole keine') and French ('récupère tout', 'récupère aucun') too"""
+    words = normalize(text).split()
+    if words in (["no", "recovery"], ["keine", "erholung"], ["aucune", "recuperation"]):
         return {"recover": "none"}
-    raise ParseError("Elfenwizards knows the standing orders 'order recover all' and 'order recover none'.")
+    if words and _verbs().get(words[0]) == "recover" and len(words) <= 2:
+        if len(words) == 1 or words[1] in ALL_WORDS:
+            return {"recover": "all"}
+        if words[1] in NONE_WORDS:
+            return {"recover": "none"}
+    text = _("Elfenwizards knows the standing orders 'order {all}' and 'order {none}'.")
+    raise ParseError(text.format(all=describe_order({"recover": "all"}), none=describe_order({"recover": "none"})))
 
 
 def describe_order(order):
-    return f"recover {order['recover']}"
+    return _("recover all") if order["recover"] == "all" else _("recover none")
 
 
 def follow_order(order, view, legal):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import html
 
+from . import words as W
 from .board import (
     CONTESTS,
-    LEVEL_NAME,
     LEVELS,
     MAJOR_LEVELS,
     POINTS,
@@ -25,6 +25,7 @@ from .board import (
     TITLES_BY_LEVEL,
     WIZARD_SPACES,
 )
+from .lang import _
 
 FONT = "DejaVu Sans, sans-serif"
 FILL = {"red": "#c0392b", "green": "#27ae60", "blue": "#2c6fbb", "yellow": "#e1b12c", "black": "#222222"}
@@ -35,12 +36,6 @@ BOX_W, PITCH = 60, 64  # a Necromancer space and the step between two (the tree'
 WIDTH = LABEL_W + 8 * PITCH + MARGIN
 PILL_W, PILL_H = 54, 18
 TEXT, SMALL, TITLE = 12, 11, 15
-
-END_TEXT = {
-    "fourth_turn": "the fourth turn is over",
-    "second_grand_druid": "a player became Grand Druid for the second time",
-    "no_grand_druid_twice": "for the second time no one became Grand Druid",
-}
 
 
 def _e(text) -> str:
@@ -107,15 +102,15 @@ def _pill(c: Canvas, x, y, wizard, points, cast_here):
     ]
     extra = []
     if wizard["gray"]:
-        extra.append(f"gray {wizard['gray']}")
+        extra.append(_("gray {n}").format(n=wizard["gray"]))
     if cast_here:
-        extra.append(f"{points} pts")
+        extra.append(_("{n} pts").format(n=points))
     if extra:
         body.append(
             f'<text x="{x + PILL_W / 2:.0f}" y="{y + PILL_H + 11:.0f}" font-size="{c.tiny}" text-anchor="middle" '
             f'fill="#333333" font-weight="bold">{_e(", ".join(extra))}</text>'
         )
-    name = f"{wizard['name']}" + (f", {wizard['gray']} gray magic" if wizard["gray"] else "")
+    name = f"{wizard['name']}" + (_(", {n} gray magic").format(n=wizard["gray"]) if wizard["gray"] else "")
     c.target(f"wizard-{wizard['name']}", name, body)
 
 
@@ -153,31 +148,27 @@ def _heading(c: Canvas, v) -> float:
     """The title, the phase, the dragon and turn order, and who is awaited (or the result)."""
     colours = v["colours"]
     y: float = MARGIN + TITLE
-    c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
+    c.text(MARGIN, y, _title(v), TITLE, bold=True)
     y += 17
-    c.text(MARGIN, y, f"Phase {v['phase_number']}: {v['phase_title']}", TEXT)
+    c.text(MARGIN, y, _phase(v), TEXT)
     y += 16
-    c.text(MARGIN, y, f"Dragon: {v['dragon']}. Turn order: {', '.join(v['order'])}.", TEXT)
+    text = _("Dragon: {colour}. Turn order: {order}.").format(colour=W.colour(v["dragon"]), order=W.colours(v["order"]))
+    c.text(MARGIN, y, text, TEXT)
     if v.get("you"):
+        you = _e(_("You are {colour}").format(colour=W.colour(v["you"])))
         c.add(
             f'<text x="{WIDTH - MARGIN}" y="{y}" font-size="{TEXT}" text-anchor="end" font-weight="bold" '
-            f'class="you" fill="{FILL.get(v["you"], "#222222")}">You are {_e(v["you"])}</text>'
+            f'class="you" fill="{FILL.get(v["you"], "#222222")}">{you}</text>'
         )
     y += 16
     if v["end_reason"]:
         scores = v["scores"]
         top = max(scores)
         won = [colours[i] for i, s in enumerate(scores) if s == top]
-        c.text(
-            MARGIN,
-            y,
-            f"Game over: {END_TEXT.get(v['end_reason'], v['end_reason'])}. "
-            f"{' and '.join(won)} {'wins' if len(won) == 1 else 'share the victory'} with {top}.",
-            TEXT,
-            bold=True,
-        )
+        text = _("Game over: {reason}.").format(reason=W.end(v["end_reason"])) + " " + _won(won, top)
+        c.text(MARGIN, y, text, TEXT, bold=True)
     elif v["waiting_for"]:
-        c.text(MARGIN, y, f"Waiting for: {', '.join(v['waiting_for'])}", TEXT, bold=True)
+        c.text(MARGIN, y, _("Waiting for: {colours}").format(colours=W.colours(v["waiting_for"])), TEXT, bold=True)
     y += 10
     return y
 
@@ -211,8 +202,8 @@ def _title_tree(c: Canvas, v, y: float, points) -> float:
                 )
     for lv in LEVELS:
         ly, lh = row_y[lv]
-        c.text(MARGIN, ly + 14, LEVEL_NAME[lv], TEXT, bold=True)
-        c.text(MARGIN, ly + 28, f"{POINTS[lv]} points", SMALL, fill="#555555")
+        c.text(MARGIN, ly + 14, W.level(lv), TEXT, bold=True)
+        c.text(MARGIN, ly + 28, _("{n} points").format(n=POINTS[lv]), SMALL, fill="#555555")
         spaces = TITLES_BY_LEVEL[lv] or WIZARD_SPACES
         for sp in spaces:
             x, w = BOXES[sp]
@@ -224,13 +215,16 @@ def _title_tree(c: Canvas, v, y: float, points) -> float:
 def _rout_spaces(c: Canvas, v, y: float, points) -> float:
     # the Rout spaces of the Druid, Sorcerer and Necromancer levels, side by side below the tree
     routs = [lv for lv in LEVELS if lv in ROUT_OF]
-    c.text(MARGIN, y + 14, "Rout", TEXT, bold=True)
+    c.text(MARGIN, y + 14, _("Rout"), TEXT, bold=True)
     w = (WIDTH - MARGIN - LABEL_W - (len(routs) - 1) * 6) / len(routs)
     rows = max(_rows_needed(v, ROUT_OF[lv], w) for lv in routs)
     h = 20 + rows * (PILL_H + 14)
     for i, lv in enumerate(routs):
-        gray = ", gray magic" if lv != "necromancer" else ""
-        _space(c, v, ROUT_OF[lv], LABEL_W + i * (w + 6), y, w, h, f"{LEVEL_NAME[lv]} rout{gray}", points, "#f3e9f7")
+        if lv != "necromancer":
+            label = _("{level} rout, gray magic").format(level=W.level(lv))
+        else:
+            label = _("{level} rout").format(level=W.level(lv))
+        _space(c, v, ROUT_OF[lv], LABEL_W + i * (w + 6), y, w, h, label, points, "#f3e9f7")
     y += h + 10
     return y
 
@@ -243,7 +237,7 @@ def _svg(c: Canvas, v, y: float, links, standalone) -> str:
         else f'width="{WIDTH}" height="{height}" style="max-width:100%;height:auto"'
     )
     role = 'role="group"' if links else 'role="img"'
-    label = f"Elfenwizards board, turn {v['turn']}, phase {v['phase_number']}"
+    label = _board_label(v)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" {size} font-family="{FONT}" '
         f'{role} aria-label="{_e(label)}"><rect width="{WIDTH}" height="{height}" fill="#ffffff"/>'
@@ -270,9 +264,10 @@ def _dice_box(c: Canvas, x, y, w, h, label, dice, target):
 
 
 def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
-    boxes = [(f"Major: {LEVEL_NAME[lv]}", v["major"][lv], f"space-MAJOR_{lv[0].upper()}") for lv in MAJOR_LEVELS]
-    boxes.append(("Minor Spells", v["minor_dice"], "space-MINOR"))
-    boxes.append((f"Gray Magic ({v['gray_supply']} left)", v["gray_dice"], "space-GRAY"))
+    major = _("Major: {level}")
+    boxes = [(major.format(level=W.level(lv)), v["major"][lv], f"space-MAJOR_{lv[0].upper()}") for lv in MAJOR_LEVELS]
+    boxes.append((_("Minor Spells"), v["minor_dice"], "space-MINOR"))
+    boxes.append((_("Gray Magic ({n} left)").format(n=v["gray_supply"]), v["gray_dice"], "space-GRAY"))
     w = (width - 2 * MARGIN - (columns - 1) * 6) / columns
     per_row = max(1, int((w - 6) // 21))
     for row in range(0, len(boxes), columns):
@@ -284,7 +279,8 @@ def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
         y += h + 6
     if v["rolled"]:
         r = v["rolled"]
-        c.text(MARGIN, y + 14, f"Rolled by {r['by']}" + (" (rerolled)" if r["rerolled"] else "") + ":", TEXT, bold=True)
+        rolled = _("Rolled by {colour} (rerolled):") if r["rerolled"] else _("Rolled by {colour}:")
+        c.text(MARGIN, y + 14, rolled.format(colour=W.colour(r["by"])), TEXT, bold=True)
         x = MARGIN + 150
         for value in r["dice"]:
             c.add(
@@ -295,40 +291,36 @@ def _spell_spaces(c: Canvas, v, y, width=WIDTH, columns=3) -> float:
             x += 22
         y += 24
     if v["vacancies"]:
-        c.text(MARGIN, y + 14, f"Routed wizard {v['routed_next']} may take: {', '.join(v['vacancies'])}", TEXT)
+        text = _("Routed wizard {wizard} may take: {spaces}")
+        c.text(MARGIN, y + 14, text.format(wizard=v["routed_next"], spaces=", ".join(v["vacancies"])), TEXT)
         y += 20
     elif v["routed_next"]:
-        c.text(MARGIN, y + 14, f"Next wizard to demote: {v['routed_next']}", TEXT)
+        c.text(MARGIN, y + 14, _("Next wizard to demote: {wizard}").format(wizard=v["routed_next"]), TEXT)
         y += 20
     if v["turn_counter"]:
-        c.text(MARGIN, y + 14, "Turn counter: " + ", ".join(f"turn {t}: {col}" for t, col in v["turn_counter"]), TEXT)
+        turn = _("turn {n}: {colour}")
+        counter = ", ".join(turn.format(n=t, colour=W.colour(col)) for t, col in v["turn_counter"])
+        c.text(MARGIN, y + 14, _("Turn counter: {counter}").format(counter=counter), TEXT)
         y += 20
     return y + 4
 
 
 def _players(c: Canvas, v, y, compact=False) -> float:
-    columns = [
-        ("player", MARGIN),
-        ("score", 110),
-        ("dice", 170),
-        ("minor", 220),
-        ("spent", 280),
-        ("gray", 340),
-        ("notes", 390),
-    ]
+    names = (_("player"), _("score"), _("dice"), _("minor"), _("spent"), _("gray"), _("notes"))
+    columns = list(zip(names, (MARGIN, 110, 170, 220, 280, 340, 390), strict=True))
     if compact:  # the phone drawing: notes on a line of their own
-        columns = [("player", MARGIN), ("score", 92), ("dice", 148), ("minor", 196), ("spent", 250), ("gray", 304)]
+        columns = list(zip(names[:6], (MARGIN, 92, 148, 196, 250, 304), strict=True))
     y += 14
     for name, x in columns:
         c.text(x, y, name, SMALL, bold=True, fill="#555555")
     for p in v["player_info"]:
         y += 18
-        notes = [n for n, on in (("dragon", p["dragon"]), ("passed", p["passed"])) if on]
+        notes = [n for n, on in ((_("dragon"), p["dragon"]), (_("passed"), p["passed"])) if on]
         if p["grand_druid_awards"]:
-            notes.append(f"Grand Druid x{p['grand_druid_awards']}")
+            notes.append(_("Grand Druid x{n}").format(n=p["grand_druid_awards"]))
         c.add(f'<rect x="{MARGIN}" y="{y - 10}" width="10" height="10" fill="{FILL.get(p["colour"], "#888888")}"/>')
         cells = [
-            p["colour"],
+            W.colour(p["colour"]),
             p["score"],
             p["dice_in_front"],
             p["minor_supply"],
@@ -359,27 +351,28 @@ def phone_drawing(v, links=None, suffix="-phone", shown=None) -> str:
     c = Canvas(links, suffix, tiny=11)
     width = PHONE_WIDTH
     y: float = MARGIN + TITLE
-    c.text(MARGIN, y, f"Elfenwizards - turn {v['turn']} of {v['turns']}", TITLE, bold=True)
+    c.text(MARGIN, y, _title(v), TITLE, bold=True)
     lines = [
-        f"Phase {v['phase_number']}: {v['phase_title']}",
-        f"Dragon: {v['dragon']}.",
-        f"Turn order: {', '.join(v['order'])}.",
+        _phase(v),
+        _("Dragon: {colour}.").format(colour=W.colour(v["dragon"])),
+        _("Turn order: {order}.").format(order=W.colours(v["order"])),
     ]
     if v["end_reason"]:
         top = max(v["scores"])
         won = [v["colours"][i] for i, x in enumerate(v["scores"]) if x == top]
-        lines.append(f"Game over: {' and '.join(won)} {'wins' if len(won) == 1 else 'share the victory'} with {top}.")
+        lines.append(_("Game over:") + " " + _won(won, top))
     elif v["waiting_for"]:
-        lines.append(f"Waiting for: {', '.join(v['waiting_for'])}")
+        lines.append(_("Waiting for: {colours}").format(colours=W.colours(v["waiting_for"])))
     for line in lines:
         for part in _wrap_px(line, width - 2 * MARGIN, TEXT):
             y += 16
             c.text(MARGIN, y, part, TEXT)
     y += 16  # the one line a seat's drawing has that a spectator's has not (kept blank there)
     if v.get("you"):
+        you = _e(_("You are {colour}.").format(colour=W.colour(v["you"])))
         c.add(
             f'<text x="{MARGIN}" y="{y}" font-size="{TEXT}" font-weight="bold" class="you" '
-            f'fill="{FILL.get(v["you"], "#222222")}">You are {_e(v["you"])}.</text>'
+            f'fill="{FILL.get(v["you"], "#222222")}">{you}</text>'
         )
     y += 10
     points = {s["wizard"]: s["points"] for s in v["spells_cast"]}
@@ -389,14 +382,14 @@ def phone_drawing(v, links=None, suffix="-phone", shown=None) -> str:
         if lv in ROUT_OF:
             spaces.append(ROUT_OF[lv])
         y += 14
-        c.text(MARGIN, y, f"{LEVEL_NAME[lv]} - {POINTS[lv]} points", TEXT, bold=True)
+        c.text(MARGIN, y, _("{level} - {n} points").format(level=W.level(lv), n=POINTS[lv]), TEXT, bold=True)
         y += 4
         for row in range(0, len(spaces), 2):
             pair = spaces[row : row + 2]
             h = 20 + max(_rows_needed(v, sp, cell_w) for sp in pair) * (PILL_H + 14)
             for i, sp in enumerate(pair):
                 rout = sp in ROUT_OF.values()
-                label = f"Rout{', gray magic' if lv != 'necromancer' else ''}" if rout else sp
+                label = (_("Rout, gray magic") if lv != "necromancer" else _("Rout")) if rout else sp
                 fill = "#f3e9f7" if rout else "#fff6d6" if lv == LEVELS[0] else "#f4f1ea"
                 _space(c, v, sp, MARGIN + i * (cell_w + 6), y, cell_w, h, label, points, fill)
             y += h + 6
@@ -404,7 +397,7 @@ def phone_drawing(v, links=None, suffix="-phone", shown=None) -> str:
     y = _players(c, v, y, compact=True)
     height = int(y + MARGIN)
     role = 'role="group"' if links else 'role="img"'
-    label = f"Elfenwizards board, turn {v['turn']}, phase {v['phase_number']}"
+    label = _board_label(v)
     shown = shown or width
     size = (
         f'width="{width}" height="{height}" style="max-width:100%;height:auto"'
@@ -452,3 +445,22 @@ def render_svg(v):
     drawing (the levels one under the other, text at least 11 px at 358 px), drawn 600 px wide.
     The tree (`drawing`) is 620 px wide: a phone showed its 10 px text at 6 px (issue 27)."""
     return phone_drawing(v, suffix="", shown=PICTURE_WIDTH)
+
+
+def _title(v) -> str:
+    return _("Elfenwizards - turn {turn} of {turns}").format(turn=v["turn"], turns=v["turns"])
+
+
+def _phase(v) -> str:
+    return _("Phase {number}: {title}").format(number=v["phase_number"], title=W.phase(v["phase"]))
+
+
+def _won(won, top) -> str:
+    winners = _(" and ").join(W.colour(c) for c in won)
+    if len(won) == 1:
+        return _("{winners} wins with {n}.").format(winners=winners, n=top)
+    return _("{winners} share the victory with {n}.").format(winners=winners, n=top)
+
+
+def _board_label(v) -> str:
+    return _("Elfenwizards board, turn {turn}, phase {number}").format(turn=v["turn"], number=v["phase_number"])

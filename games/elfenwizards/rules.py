@@ -16,6 +16,7 @@ from collections import Counter
 
 from games.base import Event, Rejected, Result, ScoreLine
 
+from . import words as W
 from .board import (
     CONTEST_OF_SPACE,
     CONTESTS,
@@ -39,6 +40,7 @@ from .board import (
     WIZARD_SPACES,
     placement,
 )
+from .lang import _
 
 PHASE_NUMBER = {
     "retire": 1,
@@ -904,7 +906,7 @@ def _need(cond, message):
 
 def _dice_list(cmd) -> list[int]:
     dice = cmd.get("dice")
-    _need(isinstance(dice, list) and all(type(v) is int for v in dice), "Say which dice, e.g. '6 2', or 'none'.")
+    _need(isinstance(dice, list) and all(type(v) is int for v in dice), _("Say which dice, e.g. '6 2', or 'none'."))
     return sorted(dice, reverse=True)
 
 
@@ -914,15 +916,20 @@ def _contains(have: list[int], want: list[int]) -> bool:
 
 
 def _decide_retire(state, seat, kind, cmd, rng):
-    _need(kind == "retire", "Your Grand Druid retires first: e.g. 'retire from supply to W2'.")
+    _need(kind == "retire", _("Your Grand Druid retires first: e.g. 'retire from supply to W2'."))
     src = cmd.get("source")
     allowed = retire_sources(state, seat)
     _need(
         src in allowed,
-        "Place a minor spell on the turn counter from your 'supply' or from the Minor "
-        f"Spells 'space' (you may: {', '.join(str(a) for a in allowed)}).",
+        _(
+            "Place a minor spell on the turn counter from your 'supply' or from the Minor Spells 'space' "
+            "(you may: {sources})."
+        ).format(sources=", ".join(str(a) for a in allowed)),
     )
-    _need(cmd.get("to") in WIZARD_SPACES, f"The Grand Druid goes to a Wizard space: {', '.join(WIZARD_SPACES)}.")
+    _need(
+        cmd.get("to") in WIZARD_SPACES,
+        _("The Grand Druid goes to a Wizard space: {spaces}.").format(spaces=", ".join(WIZARD_SPACES)),
+    )
     w = grand_druid(state)
     data = {"seat": seat, "wizard": state["names"][w], "source": src, "to": cmd["to"], "counter": state["turn"] - 1}
     return [Event("GrandDruidRetired", data)]
@@ -932,23 +939,23 @@ def _decide_place(state, seat, cmd, rng):
     v = cmd.get("die")
     _need(
         type(v) is int and v in state["rolled"],
-        f"You have no rolled die showing {v}; you rolled {_fmt(state['rolled'])}.",
+        _("You have no rolled die showing {value}; you rolled {dice}.").format(value=v, dice=_fmt(state["rolled"])),
     )
-    _need(cmd.get("space") in DIE_SPACES, f"Place dice on: {', '.join(DIE_SPACES)}.")
+    _need(cmd.get("space") in DIE_SPACES, _("Place dice on: {spaces}.").format(spaces=", ".join(DIE_SPACES)))
     return [Event("DiePlaced", {"seat": seat, "value": v, "space": cmd["space"], "phase": state["phase"]})]
 
 
 def _decide_done_casting(state, seat, cmd, rng):
     ph = state["phase"]
-    _need(ph == "cast1", "In phase 3 you must place all your remaining dice.")
+    _need(ph == "cast1", _("In phase 3 you must place all your remaining dice."))
     return [Event("CastingEnded", {"seat": seat, "phase": ph, "kept": len(state["rolled"])})]
 
 
 def _decide_reroll(state, seat, cmd, rng):
-    _need(state["phase"] == "cast2", "You may reroll only in phase 3 (casting of the remaining major spells).")
-    _need(not state["rerolled"], "You have already rerolled once.")
-    _need(not state["placed"], "You have already placed a die of this roll; no reroll now.")
-    _need(state["supply"][seat] > 0, "A reroll costs one minor spell and you have none in front of you.")
+    _need(state["phase"] == "cast2", _("You may reroll only in phase 3 (casting of the remaining major spells)."))
+    _need(not state["rerolled"], _("You have already rerolled once."))
+    _need(not state["placed"], _("You have already placed a die of this roll; no reroll now."))
+    _need(state["supply"][seat] > 0, _("A reroll costs one minor spell and you have none in front of you."))
     data = {"seat": seat, "dice": [rng.roll(6) for _ in state["rolled"]], "before": list(state["rolled"])}
     return [Event("DiceRerolled", data, reveals=True)]
 
@@ -960,54 +967,62 @@ def _decide_casting(state, seat, kind, cmd, rng):
     """Phases 2 and 3: place a die, end phase 2 ('done'), or reroll in phase 3."""
     handler = _CASTING_COMMANDS.get(kind)
     if handler is None:
-        raise Rejected(
-            "Place your dice: e.g. 'place 6 on druid'" + (", or 'done'." if state["phase"] == "cast1" else ".")
-        )
+        if state["phase"] == "cast1":
+            raise Rejected(_("Place your dice: e.g. 'place 6 on druid', or 'done'."))
+        raise Rejected(_("Place your dice: e.g. 'place 6 on druid'."))
     return handler(state, seat, cmd, rng)
 
 
 def _decide_cast_spell(state, seat, cmd):
     w = wizard_index(state, cmd.get("wizard"))
-    _need(w is not None, f"There is no wizard {cmd.get('wizard')}.")
+    _need(w is not None, _("There is no wizard {wizard}.").format(wizard=cmd.get("wizard")))
     name = state["names"][w]
     lv = level_of(state, w)
-    _need(CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None, f"{name} is not a candidate for a title.")
+    _need(
+        CONTEST_OF_SPACE.get(state["wiz"][w][1]) is not None,
+        _("{wizard} is not a candidate for a title.").format(wizard=name),
+    )
     _need(
         may_cast_for(state, seat, w),
-        f"Only {state['colours'][state['wiz'][w][0]]} may cast spells in the contest of {name}: "
-        "all its candidates are theirs.",
+        _("Only {colour} may cast spells in the contest of {wizard}: all its candidates are theirs.").format(
+            colour=W.colour(state["colours"][state["wiz"][w][0]]), wizard=name
+        ),
     )
     spell = cmd.get("spell")
     if spell == "minor":
-        _need(state["supply"][seat] > 0, "You have no minor spell left in front of you.")
+        _need(state["supply"][seat] > 0, _("You have no minor spell left in front of you."))
     else:
         mine = my_dice(state["major"][lv], seat)
         _need(
             type(spell) is int and spell in mine,
-            f"You have no {spell} in the Major Spells space of the {LEVEL_NAME[lv]} level "
-            f"(you have {_fmt(mine)}); major spells are cast at their own level.",
+            _(
+                "You have no {spell} in the Major Spells space of the {level} level (you have {dice}); major "
+                "spells are cast at their own level."
+            ).format(spell=spell, level=W.level(lv), dice=_fmt(mine)),
         )
     return [Event("SpellCast", {"seat": seat, "spell": spell, "wizard": name, "space": state["wiz"][w][1]})]
 
 
 def _decide_compete(state, seat, kind, cmd, rng):
     if kind == "pass":
-        _need(state["in_turn"] == 0, "You have cast one spell this turn; cast the second one.")
+        _need(state["in_turn"] == 0, _("You have cast one spell this turn; cast the second one."))
         return [Event("Passed", {"seat": seat})]
     if kind == "cast":
         return _decide_cast_spell(state, seat, cmd)
-    raise Rejected("Cast a spell ('cast 5 on red3', 'cast minor on N4') or 'pass'.")
+    raise Rejected(_("Cast a spell ('cast 5 on red3', 'cast minor on N4') or 'pass'."))
 
 
 def _decide_remove_gray(state, seat, kind, cmd):
-    _need(kind == "remove", "Use dice from the Gray Magic space: e.g. 'remove 4' or 'remove none'.")
+    _need(kind == "remove", _("Use dice from the Gray Magic space: e.g. 'remove 4' or 'remove none'."))
     dice = _dice_list(cmd)
     have = my_dice(state["gdice"], seat)
-    _need(_contains(have, dice), f"Your dice in the Gray Magic space are {_fmt(have)}.")
+    _need(_contains(have, dice), _("Your dice in the Gray Magic space are {dice}.").format(dice=_fmt(have)))
     tokens = gray_of(state, seat)
     _need(
         not dice or rules_version(state) >= 2 or useful(dice, state["gray_cost"], tokens),
-        f"Every die used must count: {state['gray_cost']} pips remove one token, you have {tokens}.",
+        _("Every die used must count: {cost} pips remove one token, you have {n}.").format(
+            cost=state["gray_cost"], n=tokens
+        ),
     )
     count = gain(dice, state["gray_cost"], tokens) if dice else 0
     return [Event("GrayMagicRemoved", {"seat": seat, "dice": dice, "from": _tokens_from(state, seat, cmd, count)})]
@@ -1022,32 +1037,33 @@ def _tokens_from(state, seat, cmd, count) -> list[str]:
     ways = token_choices(state, seat, count)
     _need(
         isinstance(named, list) and sorted(named) in [sorted(w) for w in ways],
-        f"Name {count} of your wizards with gray magic tokens to lose them, e.g. "
-        f"'remove {_fmt(cmd['dice'])} from {' '.join(ways[0]) if ways else 'red1'}'.",
+        _("Name {n} of your wizards with gray magic tokens to lose them, e.g. 'remove {dice} from {wizards}'.").format(
+            n=count, dice=_fmt(cmd["dice"]), wizards=" ".join(ways[0]) if ways else "red1"
+        ),
     )
     return [w for w in ways if sorted(w) == sorted(named)][0]
 
 
 def _decide_recover(state, seat, kind, cmd):
-    _need(kind == "recover", "Use dice from the Minor Spells space: e.g. 'recover 6 2' or 'recover none'.")
+    _need(kind == "recover", _("Use dice from the Minor Spells space: e.g. 'recover 6 2' or 'recover none'."))
     dice = _dice_list(cmd)
     have = my_dice(state["mdice"], seat)
-    _need(_contains(have, dice), f"Your dice in the Minor Spells space are {_fmt(have)}.")
+    _need(_contains(have, dice), _("Your dice in the Minor Spells space are {dice}.").format(dice=_fmt(have)))
     spent = state["mspace"][seat]
     _need(
         not dice or rules_version(state) >= 2 or useful(dice, 2, spent),
-        f"Every die used must count: 2 pips recover one minor spell, {spent} are in the space.",
+        _("Every die used must count: 2 pips recover one minor spell, {n} are in the space.").format(n=spent),
     )
     count = gain(dice, 2, spent) if dice else 0
     return [Event("MinorSpellsRecovered", {"seat": seat, "dice": dice, "count": count, "phase": state["phase"]})]
 
 
 def _decide_take_back(state, seat, kind, cmd):
-    _need(kind == "takeback", "Take back unused dice ('take back 3 1') or leave them ('take back none').")
+    _need(kind == "takeback", _("Take back unused dice ('take back 3 1') or leave them ('take back none')."))
     dice = _dice_list(cmd)
     where = "gray" if state["phase"] == "gray9" else "minor"
     have = my_dice(state["gdice" if where == "gray" else "mdice"], seat)
-    _need(_contains(have, dice), f"Your unused dice there are {_fmt(have)}.")
+    _need(_contains(have, dice), _("Your unused dice there are {dice}.").format(dice=_fmt(have)))
     return [Event("DiceTakenBack", {"seat": seat, "dice": dice, "space": where, "left": len(have) - len(dice)})]
 
 
@@ -1062,16 +1078,16 @@ def _decide_pending(state, seat, kind, cmd, rng):
 
 
 def _decide_vacant(state, seat, kind, cmd, rng):
-    _need(kind == "claim", "Choose the vacant title for your routed wizard: e.g. 'claim S2'.")
+    _need(kind == "claim", _("Choose the vacant title for your routed wizard: e.g. 'claim S2'."))
     choices = vacancy_choices(state)
-    _need(cmd.get("space") in choices, f"Your routed wizard may take: {', '.join(choices)}.")
+    _need(cmd.get("space") in choices, _("Your routed wizard may take: {spaces}.").format(spaces=", ".join(choices)))
     w = next_routed(state)
     return [Event("TitleFilled", {"seat": seat, "wizard": state["names"][w], "space": cmd["space"]})]
 
 
 def _decide_demote(state, seat, kind, cmd, rng):
-    _need(kind == "demote", "Place your demoted wizard on a Wizard space: e.g. 'demote to W3'.")
-    _need(cmd.get("to") in WIZARD_SPACES, f"Wizard spaces: {', '.join(WIZARD_SPACES)}.")
+    _need(kind == "demote", _("Place your demoted wizard on a Wizard space: e.g. 'demote to W3'."))
+    _need(cmd.get("to") in WIZARD_SPACES, _("Wizard spaces: {spaces}.").format(spaces=", ".join(WIZARD_SPACES)))
     w = next_demoted(state)
     lv = SPACE_LEVEL[state["wiz"][w][1]]
     gray = 1 if GRAY_ON_DEMOTION[lv] and state["gsupply"] > 0 else 0
@@ -1095,10 +1111,10 @@ DECIDERS = {
 
 def decide(state, seat, cmd, rng):
     if seat not in waiting_for(state):
-        raise Rejected("It is not your turn.")
+        raise Rejected(_("It is not your turn."))
     decider = DECIDERS.get(state["phase"])
     if decider is None:
-        raise Rejected("Nothing to do now.")
+        raise Rejected(_("Nothing to do now."))
     kind = cmd.get("type") if isinstance(cmd, dict) else None
     events = decider(state, seat, kind, cmd, rng)
     s = clone(state)
@@ -1113,7 +1129,7 @@ def _pick_gray(s, seat, count) -> list[str]:
     (scoring counts tokens per player, so the choice never changes a score)."""
     gray = {w: g for w, (o, _sp, g) in enumerate(s["wiz"]) if o == seat and g}
     out = []
-    for _ in range(count):
+    for _token in range(count):
         w = min(gray, key=lambda w: (-gray[w], SPACE_RANK[s["wiz"][w][1]], w))
         out.append(s["names"][w])
         gray[w] -= 1
@@ -1123,7 +1139,7 @@ def _pick_gray(s, seat, count) -> list[str]:
 
 
 def _fmt(dice) -> str:
-    return " ".join(str(v) for v in dice) if dice else "none"
+    return " ".join(str(v) for v in dice) if dice else _("none")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1149,7 +1165,10 @@ def summary(s):
 
 
 def score_sheet(s):
-    return [ScoreLine(*row) for row in sheet_rows(s["sheet"])]
+    return [
+        ScoreLine(turn, seat, points, W.sheet_detail(detail), W.sheet_label(label))
+        for turn, seat, points, detail, label in sheet_rows(s["sheet"])
+    ]
 
 
 def sheet_rows(sheet) -> list[list]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 import textwrap
 
+from . import words as W
 from .board import (
-    LEVEL_NAME,
     LEVELS,
     MAJOR_LEVELS,
     ROUT_OF,
@@ -14,14 +14,9 @@ from .board import (
     TURNS,
     WIZARD_SPACES,
 )
+from .lang import _, ngettext
 from .picture import web_drawings
 from .rules import PHASE_NUMBER, PHASE_TITLE, next_demoted, next_routed, order, sheet_rows, vacancy_choices, waiting_for
-
-END_TEXT = {
-    "fourth_turn": "the fourth turn is over",
-    "second_grand_druid": "a player became Grand Druid for the second time",
-    "no_grand_druid_twice": "for the second time no one became Grand Druid",
-}
 
 
 def view(s, seat):
@@ -97,7 +92,7 @@ def view(s, seat):
 
 
 def _dice(dice) -> str:
-    return ", ".join(str(v) for v in dice) if dice else "no dice"
+    return ", ".join(str(v) for v in dice) if dice else _("no dice")
 
 
 def narrate(e, names):
@@ -114,116 +109,140 @@ def _who(d, names, key="seat"):
     return names[d[key]] if d.get(key) is not None and d[key] < len(names) else "?"
 
 
+def _where(space) -> str:
+    if space == "minor":
+        return _("the Minor Spells space")
+    if space == "gray":
+        return _("the Gray Magic space")
+    return _("the {level} Major Spells space").format(level=W.level(space))
+
+
 def _narrate_dice(t, d, names):
     """Narration of the start, dice and spells."""
-
-    def who(key="seat"):
-        return _who(d, names, key)
-
+    who = _who(d, names)
     if t == "GameStarted":
-        return (
-            f"Elfenwizards for {d['players']} players ({', '.join(d['colours'])}). "
-            f"{names[d['dragon']]} holds the dragon and begins."
-        )
+        text = _("Elfenwizards for {n} players ({colours}). {first} holds the dragon and begins.")
+        return text.format(n=d["players"], colours=W.colours(d["colours"]), first=names[d["dragon"]])
     if t == "PhaseBegan":
-        num = PHASE_NUMBER.get(d["phase"])
-        return f"Turn {d.get('turn', '?')}, phase {num}: {PHASE_TITLE.get(d['phase'], d['phase'])}."
+        text = _("Turn {turn}, phase {number}: {title}.")
+        return text.format(turn=d.get("turn", "?"), number=PHASE_NUMBER.get(d["phase"]), title=W.phase(d["phase"]))
     if t == "DiceRolled":
-        return f"{who()} rolls {_dice(d['dice'])}."
+        return _("{who} rolls {dice}.").format(who=who, dice=_dice(d["dice"]))
     if t == "DiceRerolled":
-        return f"{who()} pays a minor spell and rerolls {_dice(d['before'])}: {_dice(d['dice'])}."
+        text = _("{who} pays a minor spell and rerolls {before}: {dice}.")
+        return text.format(who=who, before=_dice(d["before"]), dice=_dice(d["dice"]))
     if t == "DiePlaced":
-        where = {"minor": "the Minor Spells space", "gray": "the Gray Magic space"}.get(
-            d["space"], f"the {LEVEL_NAME.get(d['space'], d['space'])} Major Spells space"
-        )
-        return f"{who()} places a {d['value']} on {where}."
+        return _("{who} places a {value} on {where}.").format(who=who, value=d["value"], where=_where(d["space"]))
     if t == "CastingEnded":
         if d.get("skipped"):
-            return f"{who()} has no major spells to roll."
+            return _("{who} has no major spells to roll.").format(who=who)
         if d.get("kept"):
-            return f"{who()} keeps {d['kept']} {'die' if d['kept'] == 1 else 'dice'} for phase 3."
-        return f"{who()} has placed all dice."
+            text = ngettext("{who} keeps {n} die for phase 3.", "{who} keeps {n} dice for phase 3.", d["kept"])
+            return text.format(who=who, n=d["kept"])
+        return _("{who} has placed all dice.").format(who=who)
     if t == "SpellCast":
-        spell = "a minor spell" if d["spell"] == "minor" else f"a {d['spell']}"
-        return f"{who()} casts {spell} for {d['wizard']} ({d.get('space', '')})."
+        spell = _("a minor spell") if d["spell"] == "minor" else _("a {value}").format(value=d["spell"])
+        text = _("{who} casts {spell} for {wizard} ({space}).")
+        return text.format(who=who, spell=spell, wizard=d["wizard"], space=d.get("space", ""))
     if t == "Passed":
-        return f"{who()} passes" + (" (no spell left to cast)." if d.get("auto") else ".")
+        text = _("{who} passes (no spell left to cast).") if d.get("auto") else _("{who} passes.")
+        return text.format(who=who)
     if t == "CastingTurnEnded":
-        return f"{who()} has no second spell to cast."
+        return _("{who} has no second spell to cast.").format(who=who)
     return t
 
 
 def _narrate_titles(t, d, names):
     """Narration of titles, recovery, vacancies, demotion and retirement."""
-
-    def who(key="seat"):
-        return _who(d, names, key)
-
+    who = _who(d, names)
     if t == "TitlesAwarded":
-        lines = ["Award of titles:"]
+        lines = [_("Award of titles:")]
         for r in d["results"]:
             if not r["candidates"]:
                 continue
             cands = ", ".join(f"{n} {p}" for n, p, _sp in r["candidates"])
-            won = ", ".join(f"{n} -> {t}" for n, t in r["won"]) or "not awarded"
+            won = ", ".join(f"{n} -> {title}" for n, title in r["won"]) or _("not awarded")
             lines.append(f"  {'/'.join(r['titles'])}: {cands}: {won}")
         return "\n".join(lines)
     if t == "MinorSpellsRecovered":
         if not d["dice"]:
-            return f"{who()} recovers no minor spells now."
-        return f"{who()} uses {_dice(d['dice'])} and recovers {d['count']} minor spell(s)."
+            return _("{who} recovers no minor spells now.").format(who=who)
+        text = _("{who} uses {dice} and recovers {n} minor spell(s).")
+        return text.format(who=who, dice=_dice(d["dice"]), n=d["count"])
     if t == "DiceTakenBack":
-        where = "Gray Magic" if d["space"] == "gray" else "Minor Spells"
+        where = _where(d["space"])
         if not d["dice"]:
-            return f"{who()} leaves dice in the {where} space."
-        return f"{who()} takes back {_dice(d['dice'])} from the {where} space."
+            return _("{who} leaves dice in {where}.").format(who=who, where=where)
+        return _("{who} takes back {dice} from {where}.").format(who=who, dice=_dice(d["dice"]), where=where)
     if t == "GrayMagicRemoved":
         if not d["dice"]:
-            return f"{who()} removes no gray magic now."
-        return f"{who()} uses {_dice(d['dice'])} and removes {len(d['from'])} gray magic token(s)."
+            return _("{who} removes no gray magic now.").format(who=who)
+        text = _("{who} uses {dice} and removes {n} gray magic token(s).")
+        return text.format(who=who, dice=_dice(d["dice"]), n=len(d["from"]))
     if t == "TitleFilled":
-        return f"{who()}'s routed wizard {d['wizard']} takes the vacant title {d['space']}."
+        text = _("{who}'s routed wizard {wizard} takes the vacant title {space}.")
+        return text.format(who=who, wizard=d["wizard"], space=d["space"])
     if t == "WizardDemoted":
-        g = " and receives a gray magic token" if d["gray"] else ""
-        return f"{who()}'s wizard {d['wizard']} is demoted to {d['space']}{g}."
+        if d["gray"]:
+            text = _("{who}'s wizard {wizard} is demoted to {space} and receives a gray magic token.")
+        else:
+            text = _("{who}'s wizard {wizard} is demoted to {space}.")
+        return text.format(who=who, wizard=d["wizard"], space=d["space"])
     if t == "GrandDruidRetired":
-        src = {"supply": "from supply", "space": "from the Minor Spells space"}.get(d["source"])
-        counter = f"puts a minor spell {src} on turn {d['counter']} of the counter, " if src else ""
-        return (
-            f"{who()}'s Grand Druid {d['wizard']} retires: {who()} {counter}takes the dragon, "
-            f"and the wizard goes to {d['to']}."
-        )
+        return _retired(d, who)
     return t
+
+
+def _retired(d, who) -> str:
+    if d["source"] == "supply":
+        text = _(
+            "{who}'s Grand Druid {wizard} retires: {who} puts a minor spell from supply on turn {turn} of the "
+            "counter, takes the dragon, and the wizard goes to {to}."
+        )
+    elif d["source"] == "space":
+        text = _(
+            "{who}'s Grand Druid {wizard} retires: {who} puts a minor spell from the Minor Spells space on turn "
+            "{turn} of the counter, takes the dragon, and the wizard goes to {to}."
+        )
+    else:
+        text = _("{who}'s Grand Druid {wizard} retires: {who} takes the dragon, and the wizard goes to {to}.")
+    return text.format(who=who, wizard=d["wizard"], turn=d["counter"], to=d["to"])
 
 
 def _narrate_scoring(t, d, names):
     """Narration of scoring and the end."""
     if t == "TurnScored":
-        lines = [f"Master of Seals - scoring of turn {d['turn']}:"]
+        lines = [_("Master of Seals - scoring of turn {turn}:").format(turn=d["turn"])]
         for seat, line in enumerate(d["lines"]):
-            name = names[seat] if seat < len(names) else f"seat {seat}"
-            total = f", total {d['totals'][seat]}" if "totals" in d else ""
+            name = names[seat] if seat < len(names) else _("seat {n}").format(n=seat)
+            total = _(", total {n}").format(n=d["totals"][seat]) if "totals" in d else ""
             lines += textwrap.wrap(
-                f"{name}: {line['total']:+d}{total} - {line['detail']}",
+                f"{name}: {line['total']:+d}{total} - {W.detail(line['detail'])}",
                 76,
                 initial_indent="  ",
                 subsequent_indent="      ",
             )
         return "\n".join(lines)
     if t == "TurnBegan":
-        return f"Turn {d['turn']} begins."
+        return _("Turn {turn} begins.").format(turn=d["turn"])
     if t == "GameEnded":
-        bonus = ", ".join(f"{names[s] if s < len(names) else s} +{b}" for s, b in enumerate(d["bonus"]))
-        text = f"The game ends: {END_TEXT.get(d['reason'], d['reason'])}. Final minor spells: {bonus}."
-        if "final" in d:
-            top = max(d["final"])
-            winners = [names[s] if s < len(names) else str(s) for s, x in enumerate(d["final"]) if x == top]
-            scores = ", ".join(f"{names[s] if s < len(names) else s} {x}" for s, x in enumerate(d["final"]))
-            text += f" Final scores: {scores}. " + (
-                f"{winners[0]} wins." if len(winners) == 1 else f"Shared victory: {', '.join(winners)}."
-            )
-        return "\n".join(textwrap.wrap(text, 78))
+        return _game_ended(d, names)
     return t
+
+
+def _game_ended(d, names) -> str:
+    bonus = ", ".join(f"{names[s] if s < len(names) else s} +{b}" for s, b in enumerate(d["bonus"]))
+    text = _("The game ends: {reason}. Final minor spells: {bonus}.").format(reason=W.end(d["reason"]), bonus=bonus)
+    if "final" in d:
+        top = max(d["final"])
+        winners = [names[s] if s < len(names) else str(s) for s, x in enumerate(d["final"]) if x == top]
+        scores = ", ".join(f"{names[s] if s < len(names) else s} {x}" for s, x in enumerate(d["final"]))
+        text += " " + _("Final scores: {scores}.").format(scores=scores) + " "
+        if len(winners) == 1:
+            text += _("{winner} wins.").format(winner=winners[0])
+        else:
+            text += _("Shared victory: {winners}.").format(winners=", ".join(winners))
+    return "\n".join(textwrap.wrap(text, 78))
 
 
 # Which function tells each event type.
@@ -274,18 +293,27 @@ def _grouped(pairs) -> str:
     for colour, value in pairs:
         by.setdefault(colour, []).append(value)
     return (
-        ", ".join(f"{c} {' '.join(str(x) for x in sorted(vals, key=str, reverse=True))}" for c, vals in by.items())
+        ", ".join(
+            f"{W.colour(c)} {' '.join(str(x) for x in sorted(vals, key=str, reverse=True))}" for c, vals in by.items()
+        )
         or "-"
     )
 
 
 def render_text(v):
     b = v["board"]
-    lines = _wrap(f"ELFENWIZARDS - turn {v['turn']} of {v['turns']} - phase {v['phase_number']}: {v['phase_title']}")
-    you = f"You are {v['you']}.  " if v.get("you") else ""
-    lines += _wrap(f"{you}Dragon: {v['dragon']}   turn order: {', '.join(v['order'])}")
+    lines = _wrap(
+        _("ELFENWIZARDS - turn {turn} of {turns} - phase {number}: {title}").format(
+            turn=v["turn"], turns=v["turns"], number=v["phase_number"], title=W.phase(v["phase"])
+        )
+    )
+    you = _("You are {colour}.").format(colour=W.colour(v["you"])) + "  " if v.get("you") else ""
+    dragon = _("Dragon: {colour}   turn order: {order}").format(
+        colour=W.colour(v["dragon"]), order=W.colours(v["order"])
+    )
+    lines += _wrap(you + dragon)
     if v["waiting_for"]:
-        lines += _wrap(f"Waiting for: {', '.join(v['waiting_for'])}")
+        lines += _wrap(_("Waiting for: {colours}").format(colours=W.colours(v["waiting_for"])))
     lines.append("-" * 78)
     points = {}
     for c in v["spells_cast"]:
@@ -299,66 +327,85 @@ def render_text(v):
 
     for lv in LEVELS:
         spaces = TITLES_BY_LEVEL[lv] or (WIZARD_SPACES if lv == LEVELS[-1] else [])
-        label = f"{LEVEL_NAME[lv]:<12}"
+        label = f"{W.level(lv):<12}"
         cells = [cell(sp) for sp in spaces]
         if lv in ROUT_OF:
-            cells.append("rout " + cell(ROUT_OF[lv]).split(":", 1)[1])
+            cells.append(_("rout") + " " + cell(ROUT_OF[lv]).split(":", 1)[1])
         if lv == LEVELS[-1]:
             for c in cells:
                 lines += _wrap(f"{label}{c}", " " * 15)
                 label = " " * 12
             continue
         lines += _wrap(label + "  ".join(cells), " " * 12)
-    lines.append("(* = gray magic token, [n] = points cast in favour this turn)")
+    lines.append(_("(* = gray magic token, [n] = points cast in favour this turn)"))
     if v["spells_cast"]:
-        lines.append("Spells cast (m = minor spell):")
+        lines.append(_("Spells cast (m = minor spell):"))
         for c in v["spells_cast"]:
             spells = _grouped([[x["by"], "m" if x["spell"] == "minor" else x["spell"]] for x in c["spells"]])
             lines += _wrap(f"  {c['wizard']} ({c['space']}) {c['points']}: {spells}", " " * 6)
     lines.append("-" * 78)
-    lines.append("Major Spells spaces:")
+    lines += _spaces_lines(v)
+    lines.append("-" * 78)
+    lines += _players_lines(v)
+    if v["end_reason"]:
+        lines.append(_("Game over: {reason}.").format(reason=W.end(v["end_reason"])))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _spaces_lines(v) -> list[str]:
+    """The dice on the spaces, the turn counter, the roll and the routed wizard."""
+    lines = [_("Major Spells spaces:")]
     for lv in MAJOR_LEVELS:
-        lines += _wrap(f"  {LEVEL_NAME[lv]:<12}{_grouped(v['major'][lv])}", " " * 14)
-    lines += _wrap(f"Minor Spells space: {_grouped(v['minor_dice'])}")
+        lines += _wrap(f"  {W.level(lv):<12}{_grouped(v['major'][lv])}", " " * 14)
+    lines += _wrap(_("Minor Spells space: {dice}").format(dice=_grouped(v["minor_dice"])))
     lines += _wrap(
-        f"Gray Magic space: {_grouped(v['gray_dice'])}; tokens left: {v['gray_supply']} (cost {v['gray_cost']} pips)"
+        _("Gray Magic space: {dice}; tokens left: {n} (cost {cost} pips)").format(
+            dice=_grouped(v["gray_dice"]), n=v["gray_supply"], cost=v["gray_cost"]
+        )
     )
     if v["turn_counter"]:
-        lines += _wrap("Turn counter: " + ", ".join(f"turn {t}: {c}" for t, c in v["turn_counter"]))
+        turn = _("turn {n}: {colour}")
+        counter = ", ".join(turn.format(n=t, colour=W.colour(c)) for t, c in v["turn_counter"])
+        lines += _wrap(_("Turn counter: {counter}").format(counter=counter))
     if v["rolled"]:
         r = v["rolled"]
+        dice = " ".join(str(x) for x in r["dice"]) or _("(all placed)")
         lines.append(
-            f"Rolled by {r['by']}: {' '.join(str(x) for x in r['dice']) or '(all placed)'}"
-            + (" (rerolled)" if r["rerolled"] else "")
+            _("Rolled by {colour}: {dice}").format(colour=W.colour(r["by"]), dice=dice)
+            + (_(" (rerolled)") if r["rerolled"] else "")
         )
     if v["vacancies"]:
-        lines.append(f"Routed wizard {v['routed_next']} may take: {', '.join(v['vacancies'])}")
+        text = _("Routed wizard {wizard} may take: {spaces}")
+        lines.append(text.format(wizard=v["routed_next"], spaces=", ".join(v["vacancies"])))
     elif v["routed_next"]:
-        lines.append(f"Next wizard to demote: {v['routed_next']}")
-    lines.append("-" * 78)
-    lines.append(f"{'player':<8}{'score':>6}{'dice':>6}{'minor':>7}{'spent':>7}{'gray':>6}  notes")
+        lines.append(_("Next wizard to demote: {wizard}").format(wizard=v["routed_next"]))
+    return lines
+
+
+def _players_lines(v) -> list[str]:
+    """The players' table and the Master of Seals' sheet by turn."""
+    head = (_("player"), _("score"), _("dice"), _("minor"), _("spent"), _("gray"), _("notes"))
+    lines = [f"{head[0]:<8}{head[1]:>6}{head[2]:>6}{head[3]:>7}{head[4]:>7}{head[5]:>6}  {head[6]}"]
     for p in v["player_info"]:
         notes = []
         if p["dragon"]:
-            notes.append("dragon")
+            notes.append(_("dragon"))
         if p["passed"]:
-            notes.append("passed")
+            notes.append(_("passed"))
         if p["grand_druid_awards"]:
-            notes.append(f"Grand Druid x{p['grand_druid_awards']}")
+            notes.append(_("Grand Druid x{n}").format(n=p["grand_druid_awards"]))
         lines.append(
-            f"{p['colour']:<8}{p['score']:>6}{p['dice_in_front']:>6}{p['minor_supply']:>7}"
+            f"{W.colour(p['colour']):<8}{p['score']:>6}{p['dice_in_front']:>6}{p['minor_supply']:>7}"
             f"{p['minor_in_space']:>7}{p['gray']:>6}  {', '.join(notes)}"
         )
     if v["sheet"]:
-        lines.append("Master of Seals:")
+        lines.append(_("Master of Seals:"))
         by_turn: dict = {}
         for _turn, seat, pts, _detail, label in v["sheet"]:
-            by_turn.setdefault(label.split(":")[0], [0] * v["players"])[seat] += pts
+            by_turn.setdefault(W.sheet_label(label).split(":")[0], [0] * v["players"])[seat] += pts
         for label, row in by_turn.items():
-            lines.append(f"  {label:<8}" + "".join(f"{v['colours'][i]} {x:+d}  " for i, x in enumerate(row)))
-    if v["end_reason"]:
-        lines.append(f"Game over: {END_TEXT.get(v['end_reason'], v['end_reason'])}.")
-    return "\n".join(line.rstrip() for line in lines)
+            lines.append(f"  {label:<8}" + "".join(f"{W.colour(v['colours'][i])} {x:+d}  " for i, x in enumerate(row)))
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,16 +422,23 @@ def render_html(v, links=None):
     if v["spells_cast"]:
         items = "".join(
             f"<li>{e(c['wizard'])} ({e(c['space'])}): {c['points']} - "
-            + e(", ".join(f"{x['by']} {x['spell']}" for x in c["spells"]))
+            + e(", ".join(f"{W.colour(x['by'])} {_spell(x['spell'])}" for x in c["spells"]))
             + "</li>"
             for c in v["spells_cast"]
         )
-        head += f"<details><summary>Spells cast</summary><ul>{items}</ul></details>"
+        summary = e(_("Spells cast"))
+        head += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
     sheet = ""
     if v["sheet"]:
         cells = "".join(
-            f"<tr><td>{e(label)}</td><td>{e(v['colours'][seat])}</td><td>{pts:+d}</td><td>{e(detail)}</td></tr>"
+            f"<tr><td>{e(W.sheet_label(label))}</td><td>{e(W.colour(v['colours'][seat]))}</td><td>{pts:+d}</td>"
+            f"<td>{e(W.sheet_detail(detail))}</td></tr>"
             for _t, seat, pts, detail, label in v["sheet"]
         )
-        sheet = f"<details><summary>Master of Seals</summary><table>{cells}</table></details>"
+        summary = e(_("Master of Seals"))
+        sheet = f"<details><summary>{summary}</summary><table>{cells}</table></details>"
     return f'<div class="elfenwizards">{svg}{head}{sheet}</div>'
+
+
+def _spell(spell) -> str:
+    return _("minor") if spell == "minor" else str(spell)

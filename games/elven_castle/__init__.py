@@ -3,6 +3,7 @@ under the piece you place, the more points. Rules: rules.py; commands: grammar.p
 view.py; the proposed geometry and every ruling: RULINGS.md."""
 
 from games.base import GameSpec, Option
+from games.i18n import N_
 
 from . import grammar, orders, rules, standin, view
 
@@ -23,26 +24,31 @@ GAME = GameSpec.from_modules(
         Option(
             "scoring",
             "A",
-            "A: an arch's spans count down to the piece beneath it; B: down to the ground",
+            N_("A: an arch's spans count down to the piece beneath it; B: down to the ground"),
             choices=("A", "B"),
         ),
         Option(
-            "staircase", False, "experienced: reaching exactly 8/16/24/32/40 lets you join two bridges into a staircase"
+            "staircase",
+            False,
+            N_("experienced: reaching exactly 8/16/24/32/40 lets you join two bridges into a staircase"),
         ),
         Option(
             "penalties",
             False,
-            "experienced: -2 per window/portal/balcony/staircase left in hand and per "
-            "piece standing alone on the ground",
+            N_(
+                "experienced: -2 per window/portal/balcony/staircase left in hand and per "
+                "piece standing alone on the ground"
+            ),
         ),
         Option(
             "scenario",
             "none",
-            "a 3-4 player scenario with grey pieces: " + ", ".join(SCENARIO_CHOICES[1:]),
+            # the scenarios by their names (as the option takes them): tests check the list is complete
+            N_("a 3-4 player scenario with grey pieces: altar, catacombs, legacy, library, royal-gates"),
             choices=SCENARIO_CHOICES,
         ),
     ),
     colours=rules.COLOURS,
     check_options=rules.check_options,
-    rulebook="Place an arch on the ground or on two pieces; score the height of the arch beneath it.",
+    rulebook=N_("Place an arch on the ground or on two pieces; score the height of the arch beneath it."),
 )

@@ -8,27 +8,41 @@ only (the first such place in the game's order; nothing when none is open).
 
 from __future__ import annotations
 
-from games.base import ParseError
+from games.base import ParseError, normalize
 
+from . import words as W
+from .grammar import _piece_words, _singular
+from .lang import _
 from .rules import KINDS
+
+HIGHEST = {"highest", "hochste", "hoechste", "hochsten", "plushaut", "haut", "sommet"}
 
 
 def parse_order(text, state, seat):
-    """'highest' or 'highest PIECE': place on the highest level open, every turn"""
-    words = text.strip().lower().split()
-    if words[:1] != ["highest"] or len(words) > 2:
-        raise ParseError("Elven Castle knows the standing order 'order highest' (or 'order highest bridge').")
-    piece = words[1] if len(words) == 2 else None
-    if piece is not None:
-        if piece not in KINDS and piece.endswith("s") and piece[:-1] in KINDS:
-            piece = piece[:-1]
-        if piece not in KINDS:
-            raise ParseError(f"There is no piece '{piece}'; the pieces are {', '.join(KINDS)}.")
+    """'highest' or 'highest PIECE': place on the highest level open, every turn; in German
+    ('höchste Brücke') and French ('plus haut pont') too"""
+    words = normalize(text).split()
+    if words[:2] == ["plus", "haut"]:
+        words = ["plushaut", *words[2:]]
+    if words[:1] == [] or words[0] not in HIGHEST or len(words) > 2:
+        text = _("Elven Castle knows the standing order 'order {highest}' (or 'order {bridge}').")
+        example = describe_order({"highest": "bridge"})
+        raise ParseError(text.format(highest=describe_order({"highest": None}), bridge=example))
+    piece = None
+    if len(words) == 2:
+        piece = _piece_words().get(_singular(words[1], _piece_words()))
+        if piece is None:
+            names = ", ".join(W.piece(k) for k in KINDS)
+            raise ParseError(
+                _("There is no piece '{piece}'; the pieces are {pieces}.").format(piece=words[1], pieces=names)
+            )
     return {"highest": piece}
 
 
 def describe_order(order):
-    return "highest" + (f" {order['highest']}" if order["highest"] else "")
+    if order["highest"]:
+        return _("highest {piece}").format(piece=W.piece(order["highest"]))
+    return _("highest")
 
 
 def follow_order(order, view, legal):

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from games.base import Event, Rejected, Result, ScoreLine
 
+from .lang import N_, _
+
 DATA = json.loads((Path(__file__).parent / "data" / "pieces.json").read_text(encoding="utf-8"))
 W, D = DATA["board"]["size"]
 PLANE = W * D
@@ -241,22 +243,23 @@ def check_place(state, seat, kind, x, y, z, d, full=True):
     With full=False the points are not computed (for enumeration).
     """
     if kind not in SHAPES:
-        return f"There is no piece '{kind}'.", None
+        return _("There is no piece '{piece}'.").format(piece=kind), None
     if d not in DIRS:
-        return f"There is no direction '{d}' (e, w, n or s).", None
+        return _("There is no direction '{direction}' (e, w, n or s).").format(direction=d), None
     if state["hands"][seat].get(kind, 0) <= 0:
-        return f"You have no {kind} left.", None
+        return _("You have no {piece} left.").format(piece=_(PIECE_NAMES[kind])), None
     if z < 0:
-        return "Levels start at 0 (the board).", None
+        return _("Levels start at 0 (the board)."), None
     occ = state["occ"]
     top = len(occ)
     for dx, dy, dz, _role in SHAPES[kind][d]:
         cx, cy = x + dx, y + dy
         if not (0 <= cx < W and 0 <= cy < D):
-            return f"The {kind} would stick out of the board.", None
+            return _("The {piece} would stick out of the board.").format(piece=_(PIECE_NAMES[kind])), None
         i = (z + dz) * PLANE + cy * W + cx
         if i < top and occ[i] >= 0:
-            return f"The {kind} would run into piece #{occ[i]} at {square(cx, cy)} level {z + dz}.", None
+            text = _("The {piece} would run into piece #{number} at {square} level {z}.")
+            return text.format(piece=_(PIECE_NAMES[kind]), number=occ[i], square=square(cx, cy), z=z + dz), None
     on = []
     ground = 0
     red = state["red"]
@@ -264,28 +267,34 @@ def check_place(state, seat, kind, x, y, z, d, full=True):
         cx, cy, cz = x + dx, y + dy, z + dz
         if cz == 0:
             if red and [cx, cy] in red:
-                return f"No piece may stand on the ground at {square(cx, cy)} (marked in red).", None
+                return _("No piece may stand on the ground at {square} (marked in red).").format(
+                    square=square(cx, cy)
+                ), None
             ground += 1
             continue
         i = (cz - 1) * PLANE + cy * W + cx
         below = occ[i] if i < top else -1
         if below < 0:
-            return f"That would leave a hanging column at {square(cx, cy)} (nothing under level {cz}).", None
+            text = _("That would leave a hanging column at {square} (nothing under level {z}).")
+            return text.format(square=square(cx, cy), z=cz), None
         if below not in on:
             on.append(below)
     if on:
         if ground and rules_version(state) >= 2:
-            return f"A piece may not rest on only one piece (#{on[0]}); the ground is not a piece.", None
+            return _("A piece may not rest on only one piece (#{number}); the ground is not a piece.").format(
+                number=on[0]
+            ), None
         if len(on) + (1 if ground else 0) < 2:
-            return f"A piece may not rest on only one piece (#{on[0]}).", None
+            return _("A piece may not rest on only one piece (#{number}).").format(number=on[0]), None
         if state["altar"] is not None and state["altar"] in on:
-            return "No piece may be placed on the altar (the grey piece in the red frame).", None
+            return _("No piece may be placed on the altar (the grey piece in the red frame)."), None
         scen = SCENARIOS.get(state["options"]["scenario"])
         if scen and kind in scen.get("no_special_on_grey", ()):
             pieces = state["pieces"]
             for pid in on:
                 if pieces[pid]["owner"] is None:
-                    return f"In {scen['title']} a {kind} may not be placed on grey pieces.", None
+                    text = _("In {scenario} a {piece} may not be placed on grey pieces.")
+                    return text.format(scenario=_scenario(scen), piece=_(PIECE_NAMES[kind])), None
     on.sort()
     if not full:
         return None, {"on": on}
@@ -506,7 +515,8 @@ def check_options(players, options):
     if scen != "none":
         allowed = SCENARIOS[scen]["players"]
         if players not in allowed:
-            raise Rejected(f"The scenario {SCENARIOS[scen]['title']} is for {allowed[0]}-{allowed[-1]} players.")
+            text = _("The scenario {scenario} is for {low}-{high} players.")
+            raise Rejected(text.format(scenario=_scenario(SCENARIOS[scen]), low=allowed[0], high=allowed[-1]))
 
 
 def setup(players, options, rng):
@@ -584,11 +594,11 @@ def library_connections(state, on):
 
 def decide(state, seat, command, rng):
     if seat not in waiting_for(state):
-        raise Rejected("It is not your turn.")
+        raise Rejected(_("It is not your turn."))
     phase = state["phase"]
     decider = DECIDERS[phase].get(command.get("type"))
     if decider is None:
-        raise Rejected(HINTS[phase])
+        raise Rejected(_(HINTS[phase]))
     return decider(state, seat, command)
 
 
@@ -604,10 +614,12 @@ def _decline_staircase(state, seat, _command):
 
 def _refuse_staircase(state, _seat, _command):
     if not state["options"]["staircase"]:
-        raise Rejected("This game is played without staircases.")
+        raise Rejected(_("This game is played without staircases."))
     raise Rejected(
-        "A staircase can be made only right after a placement that brings you to exactly "
-        "8, 16, 24, 32 or 40 points. Now place one of your pieces."
+        _(
+            "A staircase can be made only right after a placement that brings you to exactly "
+            "8, 16, 24, 32 or 40 points. Now place one of your pieces."
+        )
     )
 
 
@@ -617,7 +629,7 @@ def _place_args(command):
         piece, x, y, z, d = command["piece"], int(command["x"]), int(command["y"]), int(command["z"]), command["dir"]
     except (KeyError, TypeError, ValueError):
         raise Rejected(
-            "Say which piece, where, which way and at which level: 'place bridge c3 east level 0'."
+            _("Say which piece, where, which way and at which level: 'place bridge c3 east level 0'.")
         ) from None
     if piece in SHAPES and d in DIRS:
         x, y, d = canonical_place(piece, x, y, d)
@@ -686,8 +698,8 @@ DECIDERS = {
     "staircase": {"staircase": _make_staircase, "decline": _decline_staircase},
 }
 HINTS = {
-    "place": "On your turn place one of your pieces, e.g. 'place bridge c3 east level 0'.",
-    "staircase": "You reached a staircase score: 'make staircase' or 'no staircase'.",
+    "place": N_("On your turn place one of your pieces, e.g. 'place bridge c3 east level 0'."),
+    "staircase": N_("You reached a staircase score: 'make staircase' or 'no staircase'."),
 }
 
 
@@ -775,10 +787,33 @@ def score_sheet(state):
     # The end-of-game lines were recorded with the round the ending turn would have begun; the
     # stored state keeps that (old logs replay unchanged) and the sheet shows the last round played.
     last = current_round(state)
-    return [ScoreLine(min(r, last), s, p, detail, label) for r, s, p, detail, label in state["sheet"]]
+    from .words import sheet_detail  # words names the colours and scenarios of this module
+
+    return [ScoreLine(min(r, last), s, p, sheet_detail(detail), _(label)) for r, s, p, detail, label in state["sheet"]]
 
 
 def timeout(state, seat):
     if state["phase"] == "staircase" and seat == state["turn"]:
         return {"type": "decline"}
     return None
+
+
+# The pieces by name, for the messages above (words.py has the same table for the renders).
+PIECE_NAMES = {
+    "bridge": N_("bridge"),
+    "window": N_("window"),
+    "portal": N_("portal"),
+    "balcony": N_("balcony"),
+    "staircase": N_("staircase"),
+}
+SCENARIO_TITLES = {
+    "Altar": N_("Altar"),
+    "Catacombs": N_("Catacombs"),
+    "Legacy of the Ancients": N_("Legacy of the Ancients"),
+    "Library": N_("Library"),
+    "Royal Gates": N_("Royal Gates"),
+}
+
+
+def _scenario(scen) -> str:
+    return _(SCENARIO_TITLES.get(scen["title"], scen["title"]))

@@ -12,6 +12,8 @@ import textwrap
 from html import escape
 
 from . import rules
+from .lang import _
+from .words import colour, direction, piece, scenario_title, sheet_detail
 
 LETTERS = "RBYG"
 FILL = {"red": "#d23c3c", "blue": "#3c64d2", "yellow": "#e6c832", "green": "#3ca046", None: "#9a9a9a"}
@@ -47,52 +49,79 @@ def view(state, seat):
 
 def _who(names, seat):
     if seat is None:
-        return "grey"
-    return names[seat] if seat < len(names) else f"seat {seat}"
+        return _("grey")
+    return names[seat] if seat < len(names) else _("seat {n}").format(n=seat)
 
 
 def narrate(event, names):
-    d = event.data
-    t = event.type
-    if t == "GameStarted":
-        opts = d["options"]
-        bits = [f"scoring variant {opts['scoring']}"]
-        if opts.get("staircase"):
-            bits.append("staircases")
-        if opts.get("penalties"):
-            bits.append("remaining-piece penalties")
-        if opts.get("scenario", "none") != "none":
-            bits.append(f"scenario {rules.SCENARIOS[opts['scenario']]['title']}")
-        return (
-            f"A game of Elven Castle for {d['players']} players begins ({', '.join(bits)}). "
-            f"{_who(names, d['first'])} builds first."
+    narrator = NARRATORS.get(event.type)
+    return narrator(event.data, names) if narrator else event.type
+
+
+def _n_game_started(d, names):
+    opts = d["options"]
+    bits = [_("scoring variant {variant}").format(variant=opts["scoring"])]
+    if opts.get("staircase"):
+        bits.append(_("staircases"))
+    if opts.get("penalties"):
+        bits.append(_("remaining-piece penalties"))
+    if opts.get("scenario", "none") != "none":
+        bits.append(_("scenario {title}").format(title=scenario_title(opts["scenario"])))
+    text = _("A game of Elven Castle for {n} players begins ({options}). {first} builds first.")
+    return text.format(n=d["players"], options=", ".join(bits), first=_who(names, d["first"]))
+
+
+def _n_piece_placed(d, names):
+    where = _("{square} {direction} at level {z}").format(
+        square=rules.square(d["x"], d["y"]), direction=direction(d["dir"]), z=d["z"]
+    )
+    if d["z"] == 0 and not d["on"]:
+        text = _("{who} placed a {piece} at {where} on the ground")
+    elif d["on"]:
+        text = _("{who} placed a {piece} at {where} on {on}")
+    else:
+        text = _("{who} placed a {piece} at {where}")
+    on = _(" and ").join(f"#{p}" for p in d["on"])
+    text = text.format(who=_who(names, d["seat"]), piece=piece(d["kind"]), where=where, on=on)
+    text += _(", scoring {points}").format(points=d["points"])
+    if len(d["arches"]) > 1:
+        text += f" ({' + '.join(str(a) for a in d['arches'])})"
+    if d["bonus"]:
+        text += _(" and {bonus} for a connection between grey blocks").format(bonus=d["bonus"])
+    if d["offer"]:
+        text += _("; a staircase score")
+    return text + "."
+
+
+def _n_staircase_made(d, names):
+    return _("{who} joined two bridges into a staircase.").format(who=_who(names, d["seat"]))
+
+
+def _n_staircase_declined(d, names):
+    return _("{who} made no staircase.").format(who=_who(names, d["seat"]))
+
+
+def _n_game_ended(d, names):
+    if d["reason"] == "no pieces":
+        text = _("{who} has no piece left: the game is over.")
+    else:
+        text = _("{who} has no place left for a piece: the game is over.")
+    text = text.format(who=_who(names, d["seat"]))
+    for seat, points, detail, label in d["lines"]:
+        line = _("{who} {points} ({label}: {detail}).")
+        text += " " + line.format(
+            who=_who(names, seat), points=f"{points:+d}", label=_(label), detail=sheet_detail(detail)
         )
-    if t == "PiecePlaced":
-        where = f"{rules.square(d['x'], d['y'])} {DIR_NAMES[d['dir']]} at level {d['z']}"
-        text = f"{_who(names, d['seat'])} placed a {d['kind']} at {where}"
-        if d["z"] == 0 and not d["on"]:
-            text += " on the ground"
-        elif d["on"]:
-            text += " on " + " and ".join(f"#{p}" for p in d["on"])
-        text += f", scoring {d['points']}"
-        if len(d["arches"]) > 1:
-            text += f" ({' + '.join(str(a) for a in d['arches'])})"
-        if d["bonus"]:
-            text += f" and {d['bonus']} for a connection between grey blocks"
-        if d["offer"]:
-            text += "; a staircase score"
-        return text + "."
-    if t == "StaircaseMade":
-        return f"{_who(names, d['seat'])} joined two bridges into a staircase."
-    if t == "StaircaseDeclined":
-        return f"{_who(names, d['seat'])} made no staircase."
-    if t == "GameEnded":
-        why = "has no piece left" if d["reason"] == "no pieces" else "has no place left for a piece"
-        text = f"{_who(names, d['seat'])} {why}: the game is over."
-        for seat, points, detail, label in d["lines"]:
-            text += f" {_who(names, seat)} {points:+d} ({label}: {detail})."
-        return text
-    return t
+    return text
+
+
+NARRATORS = {
+    "GameStarted": _n_game_started,
+    "PiecePlaced": _n_piece_placed,
+    "StaircaseMade": _n_staircase_made,
+    "StaircaseDeclined": _n_staircase_declined,
+    "GameEnded": _n_game_ended,
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,7 +178,7 @@ def last_piece(v):
 
 
 def _owner_name(owner):
-    return "grey" if owner is None else rules.COLOURS[owner]
+    return colour(owner)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,48 +201,61 @@ def render_text(v):
     n = v["players"]
     opts = v["options"]
     out = []
-    title = f"Elven Castle - round {v['round']}, variant {opts['scoring']}"
+    title = _("Elven Castle - round {round}, variant {variant}").format(round=v["round"], variant=opts["scoring"])
     if opts.get("scenario", "none") != "none":
-        title += f", {rules.SCENARIOS[opts['scenario']]['title']}"
+        title += f", {scenario_title(opts['scenario'])}"
     out += _wrapped(title)
     for s in range(n):
         h = v["hands"][s]
-        hand = " ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "empty"
+        hand = " ".join(f"{h[k]} {piece(k)}" for k in rules.KINDS if h.get(k)) or _("empty")
         mark = ">" if v["phase"] != "over" and v["turn"] == s else " "
         you = "*" if v["seat"] == s else " "
-        out += _wrapped(
-            f"{mark}{LETTERS[s]} {rules.COLOURS[s]:<6}{you}{v['scores'][s]:>4} pts top {v['highest'][s]:>2}"
-            f"  hand {hand}"
+        line = _("{score:>4} pts top {top:>2}  hand {hand}").format(
+            score=v["scores"][s], top=v["highest"][s], hand=hand
         )
+        out += _wrapped(f"{mark}{LETTERS[s]} {colour(s):<6}{you}{line}")
     cells = _cells(v)
     out += _map_lines(v, columns(v, cells))
     if v["pieces"]:
-        out.append("Pieces (# number, owner, piece, first cell, direction, level, resting on):")
+        out.append(_("Pieces (# number, owner, piece, first cell, direction, level, resting on):"))
         for p in v["pieces"]:
-            on = "+".join(f"#{q}" for q in p["on"]) if p["on"] else "ground"
-            spans = arches(v, p, cells)
-            arch = f" {'arches' if len(spans) > 1 else 'arch'} {'+'.join(map(str, spans))}" if any(spans) else ""
-            tag = " ALTAR" if v["altar"] == p["id"] else ""
-            out += _wrapped(
-                f" #{p['id']:<2} {_letter(p['owner'])} {p['kind']:<9} {rules.square(p['x'], p['y'])} "
-                f"{DIR_NAMES[p['dir']]:<5} level {p['z']} on {on}{arch}{tag}"
-            )
+            out += _wrapped(_piece_line(v, p, cells))
     if v["phase"] == "over":
-        out += _wrapped("Game over. Final scores: " + ", ".join(f"{LETTERS[s]} {v['scores'][s]}" for s in range(n)))
+        scores = ", ".join(f"{LETTERS[s]} {v['scores'][s]}" for s in range(n))
+        out += _wrapped(_("Game over. Final scores: {scores}").format(scores=scores))
         if v["ranking"]:
-            out += _wrapped("Winner: " + " and ".join(rules.COLOURS[s] for s in v["ranking"][0]))
+            out += _wrapped(_("Winner: {winners}").format(winners=_(" and ").join(colour(s) for s in v["ranking"][0])))
     elif v["phase"] == "staircase":
-        out += _wrapped(f"{rules.COLOURS[v['turn']]} may make a staircase: 'make staircase' or 'no staircase'.")
+        text = _("{colour} may make a staircase: 'make staircase' or 'no staircase'.")
+        out += _wrapped(text.format(colour=colour(v["turn"])))
     else:
-        out += _wrapped(f"{rules.COLOURS[v['turn']]} to place a piece, e.g. 'place bridge c3 east level 0'.")
+        text = _("{colour} to place a piece, e.g. 'place bridge c3 east level 0'.")
+        out += _wrapped(text.format(colour=colour(v["turn"])))
     return "\n".join(out)
 
 
-MAP_LEGEND = [
-    "Map from above. R3.12 = the top piece here is red piece #12 (# = grey) and its",
-    "top is at level 3: a foot placed here stands at level 3. ^2 = an arch 2 spans",
-    f"high right under that piece (the {ARCH}2 of the picture). x = red point.",
-]
+def _piece_line(v, p, cells) -> str:
+    on = "+".join(f"#{q}" for q in p["on"]) if p["on"] else _("ground")
+    spans = arches(v, p, cells)
+    arch = ""
+    if any(spans):
+        arch = " " + (_("arches {spans}") if len(spans) > 1 else _("arch {spans}")).format(
+            spans="+".join(map(str, spans))
+        )
+    tag = " " + _("ALTAR") if v["altar"] == p["id"] else ""
+    text = _("level {z} on {on}").format(z=p["z"], on=on)
+    return (
+        f" #{p['id']:<2} {_letter(p['owner'])} {piece(p['kind']):<9} {rules.square(p['x'], p['y'])} "
+        f"{direction(p['dir']):<5} {text}{arch}{tag}"
+    )
+
+
+def map_legend() -> list[str]:
+    return [
+        _("Map from above. R3.12 = the top piece here is red piece #12 (# = grey) and its"),
+        _("top is at level 3: a foot placed here stands at level 3. ^2 = an arch 2 spans"),
+        _("high right under that piece (the {arch}2 of the picture). x = red point.").format(arch=ARCH),
+    ]
 
 
 def _map_cell(top):
@@ -231,7 +273,7 @@ def _map_lines(v, tops):
     width = max(5, max(len(t) for t in text.values()))
     files = list(range(rules.W))
     halves = [files] if 3 + len(files) * (width + 1) <= 80 else [files[:5], files[5:]]
-    lines = list(MAP_LEGEND)
+    lines = map_legend()
     for half in halves:
         header = "   " + "".join(f" {rules.FILES[x]:<{width}}" for x in half)
         lines.append(header.rstrip())
@@ -306,7 +348,7 @@ def iso_parts(v, turned, prefix, label=15):
     far to near, each a <use> of one box per colour (defined once in <defs>); its text `label`
     units high."""
     W, D = rules.W, rules.D
-    side = "north-west" if turned else "south-east"
+    side = _("seen from the north-west") if turned else _("seen from the south-east")
     boxes, defs = [], {}
     highest = 0  # how far above the board's far corner the drawing reaches, in units
     for p in v["pieces"]:
@@ -334,7 +376,7 @@ def iso_parts(v, turned, prefix, label=15):
 
     parts = [
         f"<defs>{''.join(defs.values())}</defs>" if defs else "",
-        f'<text x="8" y="20" font-size="{label}" fill="#444" {FONT}>seen from the {side}</text>',
+        f'<text x="8" y="20" font-size="{label}" fill="#444" {FONT}>{escape(side)}</text>',
     ]
     corners = [iso(0, 0, 0), iso(W, 0, 0), iso(W, D, 0), iso(0, D, 0)]
     parts.append(f'<polygon points="{" ".join(f"{x},{y}" for x, y in corners)}" fill="#f1ecdc" stroke="#b8b0a0"/>')
@@ -369,11 +411,11 @@ def iso_parts(v, turned, prefix, label=15):
 
 def _iso_svg(v, turned):
     width, height, inner = iso_parts(v, turned, "ec-nw-" if turned else "ec-se-")
-    side = "north-west" if turned else "south-east"
+    label = escape(_("The castle seen from the north-west") if turned else _("The castle seen from the south-east"))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" '
-        f'aria-label="The castle seen from the {side}">{inner}</svg>'
+        f'aria-label="{label}">{inner}</svg>'
     )
 
 
@@ -394,22 +436,25 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
     last = last_piece(v)
     left, top = round(PLAN_LEFT * scale), round(PLAN_TOP * scale)
     squares, frames, dots, levels, numbers = [], [], [], [], []
+    free, red_free = _("free ground"), _("red point, free ground")
     for y in range(rules.D - 1, -1, -1):
         for x in range(rules.W):
             px, py = left + x * cw, top + (rules.D - 1 - y) * ch
             sq = rules.square(x, y)
             here = tops.get((x, y))
             if here is None:
-                fill, name = "#f4f0e4", "free ground"
+                fill, name = "#f4f0e4", free
                 if (x, y) in red:
-                    name = "red point, free ground"
+                    name = red_free
                     dots.append(f'<circle cx="{px + cw // 2}" cy="{py + ch // 2}" r="{cw // 7}"/>')
             else:
                 level, owner, pid, arch = here
                 fill = TINT[rules.COLOURS[owner]] if owner is not None else TINT[None]
-                name = f"level {level}, {_owner_name(owner)} {v['pieces'][pid]['kind']} #{pid}"
+                name = _("level {level}, {owner} {piece} #{number}").format(
+                    level=level, owner=_owner_name(owner), piece=piece(v["pieces"][pid]["kind"]), number=pid
+                )
                 if arch:
-                    name += f", arch {arch} high"
+                    name += _(", arch {n} high").format(n=arch)
                     levels.append(
                         f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}<tspan font-size="'
                         f'{round(12 * scale)}" font-weight="normal">{ARCH}{arch}</tspan></text>'
@@ -425,7 +470,7 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
             rect = f'<rect id="ec-{sq}" x="{px}" y="{py}" width="{cw}" height="{ch}" fill="{fill}"/>'
             target = f"ec-{sq}"
             if links and target in links:
-                rect = f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {name}">{rect}</a>'
+                rect = f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {escape(name)}">{rect}</a>'
             squares.append(rect)
     labels = []
     for y in range(rules.D):
@@ -451,9 +496,10 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
 def _plan_svg(v, links=None):
     width, height, inner = plan_parts(v, links)
     role = 'role="group"' if links else 'role="img"'
+    label = escape(_("Plan of the castle: the level of each top"))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" {role} aria-label="Plan of the castle: the level of each top">{inner}</svg>'
+        f'height="{height}" {role} aria-label="{label}">{inner}</svg>'
     )
 
 
@@ -485,16 +531,22 @@ def render_html(v, links=None):
 
 
 def _legend(v):
-    text = (
-        f"Plan: the number is the level of the top (a foot placed there stands at it), {ARCH}n an arch "
+    text = _(
+        "Plan: the number is the level of the top (a foot placed there stands at it), {arch}n an arch "
         "n spans high under it, #n the piece on top."
-    )
+    ).format(arch=ARCH)
     last = last_piece(v)
     if last is not None:
         p = v["pieces"][last]
-        text += (
-            f" Last placed (black frame): {_owner_name(p['owner'])} {p['kind']} #{last} at "
-            f"{rules.square(p['x'], p['y'])} {DIR_NAMES[p['dir']]}, level {p['z']}."
+        text += " " + _(
+            "Last placed (black frame): {owner} {piece} #{number} at {square} {direction}, level {z}."
+        ).format(
+            owner=_owner_name(p["owner"]),
+            piece=piece(p["kind"]),
+            number=last,
+            square=rules.square(p["x"], p["y"]),
+            direction=direction(p["dir"]),
+            z=p["z"],
         )
     return text
 
@@ -503,23 +555,21 @@ def _scores_html(v):
     rows = []
     for s in range(v["players"]):
         h = v["hands"][s]
-        hand = ", ".join(f"{h[k]} {k}" for k in rules.KINDS if h.get(k)) or "nothing"
+        hand = ", ".join(f"{h[k]} {piece(k)}" for k in rules.KINDS if h.get(k)) or _("nothing")
         turn = " &#9664;" if v["phase"] != "over" and v["turn"] == s else ""
-        colour = rules.COLOURS[s]
+        fill = FILL[rules.COLOURS[s]]
         rows.append(
-            f'<tr><td><span style="color:{FILL[colour]}">&#9632;</span> {escape(colour)}{turn}</td>'
+            f'<tr><td><span style="color:{fill}">&#9632;</span> {escape(colour(s))}{turn}</td>'
             f"<td>{v['scores'][s]}</td><td>{escape(hand)}</td><td>{v['highest'][s]}</td></tr>"
         )
     opts = v["options"]
-    caption = f"Round {v['round']}, scoring variant {opts['scoring']}"
+    caption = _("Round {round}, scoring variant {variant}").format(round=v["round"], variant=opts["scoring"])
     if opts.get("scenario", "none") != "none":
-        caption += f", scenario {escape(rules.SCENARIOS[opts['scenario']]['title'])}"
+        caption += ", " + _("scenario {title}").format(title=scenario_title(opts["scenario"]))
     if v["phase"] == "over":
-        caption += ", game over"
-    return (
-        f'<table class="scores"><caption>{caption}</caption><tr><th>player</th><th>points</th>'
-        f"<th>in hand</th><th>highest top</th></tr>{''.join(rows)}</table>"
-    )
+        caption += _(", game over")
+    head = "".join(f"<th>{escape(h)}</th>" for h in (_("player"), _("points"), _("in hand"), _("highest top")))
+    return f'<table class="scores"><caption>{escape(caption)}</caption><tr>{head}</tr>{"".join(rows)}</table>'
 
 
 def _pieces_html(v):
@@ -527,13 +577,15 @@ def _pieces_html(v):
         return ""
     items = []
     for p in v["pieces"]:
-        on = " + ".join(f"#{q}" for q in p["on"]) if p["on"] else "ground"
-        tag = " (altar)" if v["altar"] == p["id"] else ""
+        on = " + ".join(f"#{q}" for q in p["on"]) if p["on"] else _("ground")
+        tag = " " + _("(altar)") if v["altar"] == p["id"] else ""
+        where = _("level {z}, on {on}").format(z=p["z"], on=on)
         items.append(
-            f"<li>#{p['id']} {_owner_name(p['owner'])} {p['kind']} {rules.square(p['x'], p['y'])} "
-            f"{DIR_NAMES[p['dir']]} level {p['z']}, on {on}{tag}</li>"
+            f"<li>#{p['id']} {escape(_owner_name(p['owner']))} {escape(piece(p['kind']))} "
+            f"{rules.square(p['x'], p['y'])} {escape(direction(p['dir']))} {escape(where)}{escape(tag)}</li>"
         )
-    return f"<details><summary>Pieces</summary><ul>{''.join(items)}</ul></details>"
+    summary = escape(_("Pieces"))
+    return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -579,27 +631,30 @@ def _picture_header(v, parts, width):
     """Title, the scenario or the result, and the scores at the top, in `width` units (the scores
     wrap); returns the height used."""
     opts = v["options"]
-    title = f"Elven Castle \u00b7 round {v['round']} \u00b7 variant {opts['scoring']}"
+    title = _("Elven Castle \u00b7 round {round} \u00b7 variant {variant}").format(
+        round=v["round"], variant=opts["scoring"]
+    )
     parts.append(f'<text x="6" y="20" font-size="17" font-weight="bold" {FONT}>{escape(title)}</text>')
     y = 20
     notes = []
     if opts.get("scenario", "none") != "none":
-        notes.append(f"scenario {rules.SCENARIOS[opts['scenario']]['title']}")
+        notes.append(_("scenario {title}").format(title=scenario_title(opts["scenario"])))
     if v["phase"] == "over":
-        notes.append("game over, won by " + " and ".join(rules.COLOURS[s] for s in (v["ranking"] or [[]])[0]))
+        winners = _(" and ").join(colour(s) for s in (v["ranking"] or [[]])[0])
+        notes.append(_("game over, won by {winners}").format(winners=winners))
     for line in textwrap.wrap("; ".join(notes), 44):
         y += 18
         parts.append(f'<text x="6" y="{y}" font-size="14" fill="#333" {FONT}>{escape(line)}</text>')
     x, row = 6, y
     for s in range(v["players"]):
-        colour = rules.COLOURS[s]
+        fill = FILL[rules.COLOURS[s]]
         turn = " \u25c0" if v["phase"] != "over" and v["turn"] == s else ""
-        label = f"{colour} {v['scores'][s]}{turn}"
+        label = f"{colour(s)} {v['scores'][s]}{turn}"
         room = 20 + round(9 * len(label)) + 12
         if x > 6 and x + room > width:
             x, row = 6, row + 22
         parts.append(
-            f'<rect x="{x}" y="{row + 8}" width="14" height="14" fill="{FILL[colour]}"/>'
+            f'<rect x="{x}" y="{row + 8}" width="14" height="14" fill="{fill}"/>'
             f'<text x="{x + 20}" y="{row + 20}" font-size="15" {FONT}>{escape(label)}</text>'
         )
         x += room
