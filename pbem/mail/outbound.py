@@ -36,7 +36,7 @@ from django.utils import timezone
 from pbem.log import eventlog
 from pbem.mail import pictures
 from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
-from pbem.play import addressing, calendar, choosing, selectors, signing, taps
+from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps
 from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
@@ -182,7 +182,23 @@ def recipients(notice: Notice) -> list[str]:
     return sorted(set(emails))
 
 
+def language_of(notice: Notice) -> str:
+    """The language the notice's reader reads: its seat's; an answer to an address without a seat
+    in the player's own default; the Master of Seals' notices in English."""
+    if notice.seat_id:
+        return languages.of_seat(seat_of(notice))
+    if notice.kind == "answer" and notice.to_email:
+        return languages.supported(languages.default_for(notice.to_email))
+    return languages.DEFAULT
+
+
 def render(notice: Notice) -> Rendered:
+    """Subject, text and HTML in the reader's language (the platform's words and the game's)."""
+    with languages.reading(language_of(notice)):
+        return _render(notice)
+
+
+def _render(notice: Notice) -> Rendered:
     context = build_context(notice)
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     # Blank lines left by the parts a notice does not have are one blank line.

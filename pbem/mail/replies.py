@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import logging
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from pbem.log import eventlog, rows
 from pbem.mail import inbound, outbound, sending
 from pbem.models import WEB_CHANNELS, Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
-from pbem.play import addressing, choosing, outbox, runner, selectors, services, submissions
+from pbem.play import addressing, choosing, languages, outbox, runner, selectors, services, submissions
 from pbem.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,14 @@ STRANGER_CODES = {"not_at_table", "wrong_sender"}
 
 def process_mail(message: InboundMessage) -> Notice | None:
     """Reads the mail and applies what it orders; returns its answer, to be written with the
-    message's end state (unsaved: pbem.doors.processing writes both in one statement)."""
+    message's end state (unsaved: pbem.doors.processing writes both in one statement). The answer
+    is in the language of the seat that wrote (English until the seat is known), and its lines
+    are read in that language's words too (the write path keeps the log in English)."""
+    with translation.override(languages.DEFAULT), ExitStack() as speaking:
+        return _process_mail(message, speaking)
+
+
+def _process_mail(message: InboundMessage, speaking: ExitStack) -> Notice | None:
     raw = bytes(message.raw)
     parsed = inbound.parse(raw, message.envelope_to)
     message.sender = parsed.sender[:250]
@@ -59,6 +67,7 @@ def process_mail(message: InboundMessage) -> Notice | None:
     facts = None
     try:
         seat, facts = identify_with_facts(parsed)
+        speaking.enter_context(languages.reading(languages.of_seat(seat)))
         check_mail_rate(seat, facts)
         _check_readable(parsed, seat)
         by_game = lines_by_game(parsed.candidates)

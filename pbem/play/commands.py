@@ -7,14 +7,30 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
-from pbem.play import calendar, selectors
+from pbem.play import calendar, languages, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
-PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "calendar", "rest")
+PLATFORM_WORDS = (
+    "help",
+    "board",
+    "history",
+    "say",
+    "undo",
+    "away",
+    "back",
+    "notices",
+    "zone",
+    "calendar",
+    "rest",
+    "language",
+    "sprache",
+    "langue",
+)
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
@@ -426,7 +442,41 @@ def set_rest(work: Work, seat: int, days: list[str], zone: str) -> None:
     work.platform("RestDays", {"seat": seat, "days": days, "zone": zone})
 
 
+def _cmd_language(work: Work, seat: int, rest: str, line: str) -> None:
+    """The player's language ('language de', 'language fr', 'language en'; 'Sprache' and 'langue'
+    too): in all their games not over, and for the ones they join later. Presentation only: the
+    seat's row and the player's default change, the log does not (a game reads the same in any
+    language). The answer is already in the new language."""
+    info = work.seats[seat]
+    if not rest:
+        current = languages.LANGUAGES[languages.of_seat(info)]
+        work.told.answers.append(
+            _("Your language is %(language)s. %(help)s") % {"language": current, "help": _language_help()}
+        )
+        return
+    code = languages.known(rest.split()[0])
+    if code is None or len(rest.split()) > 1:
+        raise CommandRejected(
+            _("%(word)s is not a language we write. %(help)s") % {"word": rest[:40], "help": _language_help()}, line
+        )
+    email = info["email"]
+    work.later(lambda: languages.set_for_player(email, code))
+    info["language"] = code
+    translation.activate(code)  # the answer to this reply is written in it already
+    work.told.applied.append(
+        _("language %(code)s: every mail and page of yours is in %(language)s from now on")
+        % {"code": code, "language": languages.LANGUAGES[code]}
+    )
+
+
+def _language_help() -> str:
+    return _("Change it with 'language en' (English), 'language de' (Deutsch) or 'language fr' (Français).")
+
+
 PLATFORM_COMMANDS = {
+    "language": _cmd_language,
+    "sprache": _cmd_language,
+    "langue": _cmd_language,
     "rest": _cmd_rest,
     "calendar": _cmd_calendar,
     "zone": _cmd_zone,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from pbem.models import Game, InboundMessage, InboundStatus, Notice, Seat
-from pbem.play import outbox, services
+from pbem.play import languages, outbox, services
 
 
 class TryLater(Exception):
@@ -30,7 +30,8 @@ def read_web(message: InboundMessage) -> Notice | None:
             "This seat has a new player since the page was opened: nothing was applied.",
         )
         return None
-    outcome = apply(message, seat, body.get("text", ""), body.get("expected_version"))
+    with languages.reading(languages.of_seat(seat)):  # the outcome the page shows, in the seat's language
+        outcome = apply(message, seat, body.get("text", ""), body.get("expected_version"))
     if body.get("by_link") and isinstance(outcome, services.Outcome) and outcome.events:
         return _next_turn_notice(seat, outcome.version)
     return None

@@ -28,6 +28,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -38,7 +39,7 @@ from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, calendar, choosing, orders, selectors, services
+from pbem.play import addressing, calendar, choosing, languages, orders, selectors, services
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -325,6 +326,11 @@ def invite(request, token: str):
     seat = _token_seat(request, token)
     if isinstance(seat, HttpResponse):
         return seat
+    with _seat_language(request, seat):
+        return _invite(request, seat, token)
+
+
+def _invite(request, seat: Seat, token: str):
     if request.method == "POST":
         started = services.accept_invitation(seat)
         if started:
@@ -348,6 +354,32 @@ def seat_page(request, token: str):
     seat = _token_seat(request, token)
     if isinstance(seat, HttpResponse):
         return seat
+    with _seat_language(request, seat):
+        return _seat_page(request, seat, token)
+
+
+def _seat_language(request, seat: Seat):
+    """The seat's pages in its player's language: the one chosen, else (the first visit) the
+    browser's Accept-Language, kept for the seat's notices too."""
+    return languages.reading(languages.first_visit(seat, request.META.get("HTTP_ACCEPT_LANGUAGE")))
+
+
+@require_http_methods(["POST"])
+def seat_language(request, token: str):
+    """The seat page's language chooser: the player's language in all their games not over, and
+    for the games they join later (the same as 'language de' by mail; not in the log)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    code = languages.known(request.POST.get("language", ""))
+    if code is not None:
+        languages.set_for_player(seat.email, code)
+        with languages.reading(code):
+            messages.success(request, _("Your language is now %(language)s.") % {"language": languages.LANGUAGES[code]})
+    return redirect(reverse("pbem-seat", args=[token]))
+
+
+def _seat_page(request, seat: Seat, token: str):
     game = seat.game
     spec = get_game(game.kind)
     state = eventlog.load(game).state
@@ -406,6 +438,8 @@ def seat_page(request, token: str):
         orders_text=orders.listing(spec, state, seat.number) if state["meta"]["started"] else "",
         pending=[s for s in context["seats"] if not s.invite_accepted],
         chooser=_chooser_step(request, menu, here),
+        language=languages.of_seat(seat),
+        languages=languages.LANGUAGES.items(),
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
