@@ -31,6 +31,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_headers
 from django.db import connection as db
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_noop
 from django.utils import timezone
 
 from pbem.log import eventlog
@@ -48,21 +49,21 @@ HEAD_HEADER = "X-Pbem-Head"
 SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
 
 SUBJECTS = {
-    "turn": "Your move: {title} #{game}{at} {tag}",
-    "reminder": "Reminder, your move: {title} #{game}{at} {tag}",
-    "news": "News: {title} #{game}{at} {tag}",
-    "digest": "Today's news: {title} #{game}{at} {tag}",
-    "final": "Game over: {title} #{game} {tag}",
+    "turn": gettext_noop("Your move: {title} #{game}{at} {tag}"),
+    "reminder": gettext_noop("Reminder, your move: {title} #{game}{at} {tag}"),
+    "news": gettext_noop("News: {title} #{game}{at} {tag}"),
+    "digest": gettext_noop("Today's news: {title} #{game}{at} {tag}"),
+    "final": gettext_noop("Game over: {title} #{game} {tag}"),
     "answer": "Re: {subject}",
     "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
     "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
     "holdended": "[Master of Seals] {title} #{game}: {seat_name}'s deadline runs again",
     "timedout": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played",
-    "replaced": "New player in your seat: {title} #{game}",
-    "welcome": "Your seat: {title} #{game}{at}: you take it over {tag}",
-    "correction": "Score corrected: {title} #{game} {tag}",
-    "standin": "Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}",
-    "invitation": "Invitation: a game of {title} (game #{game}) {tag}",
+    "replaced": gettext_noop("New player in your seat: {title} #{game}"),
+    "welcome": gettext_noop("Your seat: {title} #{game}{at}: you take it over {tag}"),
+    "correction": gettext_noop("Score corrected: {title} #{game} {tag}"),
+    "standin": gettext_noop("Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}"),
+    "invitation": gettext_noop("Invitation: a game of {title} (game #{game}) {tag}"),
 }
 
 
@@ -688,7 +689,7 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
         standings=_lazy(lambda: _standings(game, state, names, colours)),
         seed=state["meta"].get("seed"),
     )
-    where = f", round {ctx['round']}" if ctx["round"] not in ("", None) else ""
+    where = gettext(", round %(round)s") % {"round": ctx["round"]} if ctx["round"] not in ("", None) else ""
     fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"], at=where)
     other = (notice.context or {}).get("seat")
     if other is not None and 0 <= int(other) < len(names):
@@ -719,15 +720,15 @@ def _pictured(notice: Notice) -> bool:
 
 def _picture_args(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> tuple:
     """What pictures.picture needs for this notice, save its budget (known once the rest is written)."""
-    alt = (
-        f"The board of {game.title or spec.title} (game #{game.pk}) at version {version}, "
-        f"as {seat.name} sees it; the text part of this mail has it in words."
-    )
+    alt = gettext(
+        "The board of %(title)s (game #%(game)s) at version %(version)s, "
+        "as %(name)s sees it; the text part of this mail has it in words."
+    ) % {"title": game.title or spec.title, "game": game.pk, "version": version, "name": seat.name}
     cid = f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}"
     return (spec, state["game"], seat.number, cid, alt, game.pk, version)
 
 
-SUBJECTS_TALK = "Table talk: {title} #{game} {tag}"
+SUBJECTS_TALK = gettext_noop("Table talk: {title} #{game} {tag}")
 
 
 def subject_of(notice: Notice, ctx: dict) -> str:
@@ -735,7 +736,7 @@ def subject_of(notice: Notice, ctx: dict) -> str:
     a mail client's list shows its start, and cuts the rest."""
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     template = SUBJECTS_TALK if kind == "news" and ctx.get("talk_only") else SUBJECTS[kind]
-    subject = template.format(**ctx["subject_fields"])
+    subject = gettext(template).format(**ctx["subject_fields"])  # in the reader's language (render)
     return re.sub(r"\s+", " ", subject).strip()[:250]
 
 
