@@ -31,8 +31,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_headers
 from django.db import connection as db
 from django.template.loader import render_to_string
-from django.utils.translation import gettext, gettext_noop
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from pbem.log import eventlog
 from pbem.mail import pictures

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pbem', '0019_calendar_feed'),
+        ("pbem", "0019_calendar_feed"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='playersettings',
-            name='language',
-            field=models.CharField(blank=True, db_default='', default='', max_length=8),
+            model_name="playersettings",
+            name="language",
+            field=models.CharField(blank=True, db_default="", default="", max_length=8),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='language',
-            field=models.CharField(blank=True, db_default='', default='', max_length=8),
+            model_name="seat",
+            name="language",
+            field=models.CharField(blank=True, db_default="", default="", max_length=8),
         ),
     ]

@@ -258,6 +258,9 @@ class ClockIn(Schema):
 class PlayerIn(Schema):
     name: Text = Field(min_length=1, max_length=100)
     email: Text = Field(min_length=3, max_length=254)
+    language: Literal["", "en", "de", "fr"] = Field(
+        "", description="the language the player reads (blank: their own default, else their first visit's)"
+    )
 
 
 class GameCreateIn(Schema):
@@ -579,7 +582,7 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
         if not player.name.strip():
             raise ApiError(422, "bad_name", "Every player needs a name.")
     ratelimit.check_create(request)
-    players = [services.PlayerSpec(p.name.strip(), p.email.strip()) for p in payload.players]
+    players = [services.PlayerSpec(p.name.strip(), p.email.strip(), p.language) for p in payload.players]
     try:
         game = services.create_game(
             payload.kind,

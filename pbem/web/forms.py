@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 from email.utils import parseaddr
@@ -10,6 +11,8 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator, validate_email
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from games.base import GameSpec
 from pbem.models import AbsencePolicy, NoticePreference
@@ -60,13 +63,20 @@ class KindForm(forms.Form):
         ]
 
 
+LANGUAGE_SUFFIX = re.compile(r"\s+\[?(en|de|fr)\]?$", re.I)
+
+
 def parse_invitees(text: str) -> list[PlayerSpec]:
-    """One player a line: "Ann <ann@example.org>", "Ann, ann@example.org" or just the address."""
+    """One player a line: "Ann <ann@example.org>", "Ann, ann@example.org" or just the address,
+    with the language they read at its end when known ("Ann <ann@example.org> de")."""
     players, seen = [], set()
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
+        said = LANGUAGE_SUFFIX.search(line)
+        language = said.group(1).lower() if said else ""
+        line = line[: said.start()] if said else line
         if "<" not in line and "," in line:
             name, _, address = line.rpartition(",")
         else:
@@ -79,7 +89,7 @@ def parse_invitees(text: str) -> list[PlayerSpec]:
         if address.lower() in seen:
             raise ValidationError(f"{address} is invited twice.")
         seen.add(address.lower())
-        players.append(PlayerSpec(name[:100] or address.split("@", 1)[0][:100], address))
+        players.append(PlayerSpec(name[:100] or address.split("@", 1)[0][:100], address, language))
     if not players:
         raise ValidationError("Invite at least one player (yourself included).")
     return players
@@ -94,8 +104,11 @@ class NewGameForm(ShowsHiddenErrors):
     title = forms.CharField(max_length=200, required=False, help_text="optional; the game's name by default")
     invitees = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Alice <alice@example.org>\nBob <bob@example.org>"}),
-        help_text="One player a line, in seating order, yourself first: Name <address>. You get your invitation "
-        "first; the others are invited once you accept it.",
+        help_text=_(
+            "One player a line, in seating order, yourself first: Name <address>, and the language they read "
+            "if you know it (en, de, fr: 'Anna <anna@example.org> de'). You get your invitation "
+            "first; the others are invited once you accept it."
+        ),
     )
     deadline_hours = forms.IntegerField(
         min_value=1,
@@ -266,7 +279,7 @@ class PracticeForm(forms.Form):
         return count
 
     def players(self) -> list[PlayerSpec]:
-        you = PlayerSpec(self.cleaned_data["name"].strip(), self.cleaned_data["email"].strip())
+        you = PlayerSpec(self.cleaned_data["name"].strip(), self.cleaned_data["email"].strip(), get_language() or "")
         return [you] + [PlayerSpec(f"Stand-in {n}", "") for n in range(1, self.cleaned_data["opponents"] + 1)]
 
 

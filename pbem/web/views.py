@@ -11,6 +11,7 @@ adds live turns (pbem/web/live.py), and without it a waiting page refreshes itse
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import json
@@ -28,6 +29,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -58,6 +60,14 @@ log = logging.getLogger(__name__)
 
 REPLAY_WINDOW = 20  # events listed on each side of the one shown
 REFRESH_SECONDS = 60  # a waiting seat page without JavaScript reloads itself this often
+# The games' statuses as pages show them (models.GameStatus's labels), for the catalogues.
+STATUS_WORDS = (
+    gettext_noop("open (waiting for players)"),
+    gettext_noop("running"),
+    gettext_noop("paused"),
+    gettext_noop("finished"),
+    gettext_noop("abandoned"),
+)
 LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
 
 
@@ -225,7 +235,7 @@ def new_game(request):
                 return _creating(request)
             game = services.create_game(
                 kind,
-                form.cleaned_data["invitees"],
+                _with_creators_language(form.cleaned_data["invitees"]),
                 form.game_options(),
                 title=form.cleaned_data["title"].strip(),
                 deadline_seconds=deadline_seconds(
@@ -245,6 +255,13 @@ def new_game(request):
             _created(request, game)
             return redirect("pbem-game", game_id=game.pk)
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
+
+
+def _with_creators_language(players: list) -> list:
+    """The creator reads the language the form was shown in, unless their line names another."""
+    if players and not players[0].language:
+        players = [dataclasses.replace(players[0], language=languages.supported(get_language()))] + players[1:]
+    return players
 
 
 def _created(request, game: Game) -> None:
