@@ -48,6 +48,15 @@ BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
 HEAD_HEADER = "X-Pbem-Head"
 SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
 
+# The labels of models.NoticePreference, as news mails tell them ("You hear of the others' moves …").
+PREFERENCE_WORDS = (
+    gettext_noop("once per turn of another player"),
+    gettext_noop("once per round"),
+    gettext_noop("every move"),
+    gettext_noop("a daily digest"),
+    gettext_noop("nothing"),
+)
+
 SUBJECTS = {
     "turn": gettext_noop("Your move: {title} #{game}{at} {tag}"),
     "reminder": gettext_noop("Reminder, your move: {title} #{game}{at} {tag}"),
@@ -822,7 +831,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "receipts": _receipts(told, number) if notice.kind in SEAT_KINDS_MOVING_LAST_NOTICE else [],
         "folded": [wrap(text) for text in (notice.context or {}).get("folded", [])],
         "talk_only": talk_only,
-        "preference_text": NoticePreference(seat.notice_preference).label
+        "preference_text": gettext(NoticePreference(seat.notice_preference).label)
         if seat.notice_preference in NoticePreference.values
         else seat.notice_preference,
         "board": fit(selectors.board_text(spec, state, number)) if notice.kind != "answer" and not talk_only else "",

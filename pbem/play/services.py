@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import i18n
 from games.base import Rejected, may_act
@@ -386,7 +387,7 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int,
         )
         if number > 1 and structured is None:
             raise _in(writer, lambda: _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting))
-        raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.{hint}")
+        raise NotAwaited(_("It is not your turn: the game is waiting for %(names)s.") % {"names": waiting} + hint)
     if played_by_standin:
         commands.take_seat_back(work, seat)  # a move of the player's own: they are back
     try:

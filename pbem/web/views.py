@@ -41,7 +41,7 @@ from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, calendar, choosing, languages, orders, selectors, services
+from pbem.play import addressing, calendar, choosing, languages, orders, selectors, services, submissions
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -68,7 +68,6 @@ STATUS_WORDS = (
     gettext_noop("finished"),
     gettext_noop("abandoned"),
 )
-LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -659,7 +658,7 @@ def _submission(request, seat: Seat) -> dict | None:
         "refused": message.status == InboundStatus.REFUSED,
         "outcome": outcome,
         # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
-        "reason": outcome.split(LEGAL_LIST, 1)[0],
+        "reason": outcome.split(submissions.legal_list(), 1)[0],
         "code": getattr(message, "error_code", ""),
     }
 
