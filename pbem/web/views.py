@@ -207,9 +207,9 @@ def _winner_line(game: Game, names: list[str]) -> str:
 def lobby(request):
     games = Game.objects.order_by("-id").annotate(players=Count("seats"))
     groups = [
-        ("Open: waiting for players", games.filter(status=GameStatus.OPEN)[:50]),
-        ("Running", games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),
-        ("Finished", games.filter(status__in=[GameStatus.FINISHED, GameStatus.ABANDONED])[:50]),
+        (gettext_noop("Open: waiting for players"), games.filter(status=GameStatus.OPEN)[:50]),
+        (gettext_noop("Running"), games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),
+        (gettext_noop("Finished"), games.filter(status__in=[GameStatus.FINISHED, GameStatus.ABANDONED])[:50]),
     ]
     return render(request, "pbem/lobby.html", {"groups": groups, "kinds": all_games()})
 
@@ -267,9 +267,12 @@ def _created(request, game: Game) -> None:
     creator = game.seats.get(number=services.CREATOR_SEAT)
     messages.success(
         request,
-        f"Game #{game.pk} is set up. Your invitation is on its way to {creator.email}: "
-        "accept it, and the other players are invited. The game starts when all have "
-        "accepted.",
+        _(
+            "Game #%(game)s is set up. Your invitation is on its way to %(email)s: "
+            "accept it, and the other players are invited. The game starts when all have "
+            "accepted."
+        )
+        % {"game": game.pk, "email": creator.email},
     )
     if settings.PBEM_SHOW_CREATOR_LINK:
         # Mail stays on this machine (the embedded run writes it to files): nothing can be sent
@@ -350,9 +353,9 @@ def _invite(request, seat: Seat, token: str):
     if request.method == "POST":
         started = services.accept_invitation(seat)
         if started:
-            messages.success(request, "You accepted, and the table is full: the game has begun.")
+            messages.success(request, _("You accepted, and the table is full: the game has begun."))
         else:
-            messages.success(request, "You accepted. The game starts when every player has accepted.")
+            messages.success(request, _("You accepted. The game starts when every player has accepted."))
         return redirect("pbem-seat", token=token)
     context = _game_context(seat.game)
     context.update(seat=seat, token=token)
@@ -496,7 +499,8 @@ def seat_calendar_new(request, token: str):
     if isinstance(seat, HttpResponse):
         return seat
     calendar.renew(seat.email)
-    messages.success(request, "Your calendar has a new link; the old one no longer works.")
+    with _seat_language(request, seat):
+        messages.success(request, _("Your calendar has a new link; the old one no longer works."))
     return redirect(f"{reverse('pbem-seat', args=[token])}#calendar")
 
 
