@@ -16,6 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from pbem.log import eventlog, rows
 from pbem.mail import inbound, outbound, sending
@@ -78,13 +79,17 @@ def _process_mail(message: InboundMessage, speaking: ExitStack) -> Notice | None
         if not orders:
             raise Refusal(
                 "empty",
-                "We found no command in your message (quoted text and signatures are "
-                "left out). Write one command a line above the quoted notice; 'help' lists them."
+                _(
+                    "We found no command in your message (quoted text and signatures are "
+                    "left out). Write one command a line above the quoted notice; 'help' lists them."
+                )
                 + ignored_note(ignored),
                 seat,
             )
         if len(orders) > inbound.MAX_LINES:
-            raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
+            raise Refusal(
+                "too_many", _("At most %(count)s commands go in one reply.") % {"count": inbound.MAX_LINES}, seat
+            )
         # The stale guard is for moves: a reply of only table talk, questions or preferences to an
         # older notice is as good as one to the newest.
         expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat, facts)
@@ -338,8 +343,9 @@ def ignored_note(ignored: list[str]) -> str:
     if not ignored:
         return ""
     shown = ", ".join(f"'{line[:60]}'" for line in ignored[:MAX_IGNORED_SHOWN])
-    more = f" and {len(ignored) - MAX_IGNORED_SHOWN} more lines" if len(ignored) > MAX_IGNORED_SHOWN else ""
-    return f"\n\nIgnored as not a command: {shown}{more}."
+    extra = len(ignored) - MAX_IGNORED_SHOWN
+    more = _(" and %(count)s more lines") % {"count": extra} if extra > 0 else ""
+    return "\n\n" + _("Ignored as not a command: %(lines)s%(more)s.") % {"lines": shown, "more": more}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -612,24 +618,26 @@ def translate_codes(lines: list[str], seat: Seat, version: int | None, positions
 
 
 def _no_such_code(seat: Seat, spec, state: dict, offered, code: int, number: int, answered: bool) -> Refusal:
-    notice = "the notice you answered" if answered else "your latest notice"
+    head = _("Line %(number)s:") % {"number": number} + f" {code}\n" + _("Refused:") + " "
+    applied = " " + _("Nothing in your message was applied.")
     if offered.empty or not offered.featured:
         waiting = [state["meta"]["names"][s] for s in selectors_waiting(spec, state)]
-        why = f"it is not your move: the game is waiting for {', '.join(waiting) or 'nobody'}"
+        why = _("it is not your move: the game is waiting for %(names)s") % {"names": ", ".join(waiting) or _("nobody")}
         if offered.groups:
-            why = "it offered no codes, only moves to type (reply 'help' for them)"
-        return Refusal(
-            "no_such_code",
-            f"Line {number}: {code}\nRefused: {notice} offered no codes: {why}. Nothing in your message was applied.",
-            seat,
+            why = _("it offered no codes, only moves to type (reply 'help' for them)")
+        offers = (
+            _("the notice you answered offered no codes: %(why)s.")
+            if answered
+            else _("your latest notice offered no codes: %(why)s.")
         )
+        return Refusal("no_such_code", head + offers % {"why": why} + applied, seat)
     last = len(offered.featured)
-    return Refusal(
-        "no_such_code",
-        f"Line {number}: {code}\nRefused: {notice} offered codes 1 to {last}, not {code}. "
-        "Nothing in your message was applied.",
-        seat,
+    offers = (
+        _("the notice you answered offered codes 1 to %(last)s, not %(code)s.")
+        if answered
+        else _("your latest notice offered codes 1 to %(last)s, not %(code)s.")
     )
+    return Refusal("no_such_code", head + offers % {"last": last, "code": code} + applied, seat)
 
 
 def selectors_waiting(spec, state: dict) -> list[int]:

@@ -354,18 +354,18 @@ def moved_on_for(game_id: int, seat: int, version: int) -> bool:
 def _stale_reason(work: Work, seat: int) -> str:
     """Why a reply to an older notice was not applied, and what to do now: send the move again
     if it is still the seat's move, else whom the game waits for."""
-    moved = "The game has moved on since the notice you answered: your command was not applied."
+    moved = _("The game has moved on since the notice you answered: your command was not applied.")
     state = work.state
     if state["game"] is None or state["meta"]["ended"]:
-        return f"{moved} The game is over."
+        return f"{moved} " + _("The game is over.")
     if may_act(work.spec, state["game"], seat):
-        return f"{moved} Here is the board as it stands now; it is still your move: please send it again."
+        return f"{moved} " + _("Here is the board as it stands now; it is still your move: please send it again.")
     names = state["meta"]["names"]
-    waiting = ", ".join(names[s] for s in work.spec.waiting_for(state["game"])) or "nobody"
-    return (
-        f"{moved} It is not your move now: the game is waiting for {waiting}. "
+    waiting = ", ".join(names[s] for s in work.spec.waiting_for(state["game"])) or _("nobody")
+    return f"{moved} " + _(
+        "It is not your move now: the game is waiting for %(names)s. "
         "Here is the board as it stands; you get a notice when it is your turn."
-    )
+    ) % {"names": waiting}
 
 
 def _one(work: Work, seat: int, line: str, structured: dict | None, number: int, writer: str = i18n.DEFAULT) -> None:
