@@ -31,7 +31,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_headers
 from django.db import connection as db
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext, gettext_noop
 
 from pbem.log import eventlog
@@ -968,7 +968,8 @@ def local_time(moment: datetime, zone_name: str | None = "UTC") -> str:
     zone = zone_named(zone_name)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} {zone.key}"
+    # The day's and the month's names in the reader's language (render's): 'Do 10 Dez 2026'.
+    return f"{dateformat.format(moment.astimezone(zone), 'D d M Y, H:i')} {zone.key}"
 
 
 def _when(iso: str, zone_name: str | None = "UTC") -> str:

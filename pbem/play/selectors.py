@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils import dateformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -141,7 +142,7 @@ def _utc(iso) -> str:
         return str(iso)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC"
+    return f"{dateformat.format(moment.astimezone(UTC), 'D d M Y, H:i')} UTC"  # day and month in the reader's words
 
 
 @dataclass
@@ -458,10 +459,14 @@ def awaited_lines(
         name = names[seat] if seat < len(names) else f"seat {seat}"
         iso = (game.deadlines or {}).get(str(seat))
         if iso is None:
-            lines.append(f"{name}: the deadline is held")
+            lines.append(_("%(name)s: the deadline is held") % {"name": name})
             continue
-        when = datetime.fromisoformat(iso).astimezone(tz).strftime("%a %d %b %H:%M %Z")
-        lines.append(f"{name}: until {when} ({left_text(left[str(seat)])} left)")
+        moment = datetime.fromisoformat(iso).astimezone(tz)
+        when = f"{dateformat.format(moment, 'D d M H:i')} {moment.strftime('%Z')}"
+        lines.append(
+            _("%(name)s: until %(when)s (%(left)s left)")
+            % {"name": name, "when": when, "left": left_text(left[str(seat)])}
+        )
     return lines
 
 
