@@ -32,7 +32,7 @@ from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_header
 from django.db import connection as db
 from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from pbem.log import eventlog
 from pbem.mail import pictures
@@ -976,7 +976,10 @@ def _when(iso: str, zone_name: str | None = "UTC") -> str:
     moment = datetime.fromisoformat(iso)
     delta = moment - timezone.now()
     hours = int(delta.total_seconds() // 3600)
-    left = f"in {hours} hours" if hours >= 1 else "in less than an hour" if delta.total_seconds() > 0 else "passed"
+    if hours >= 1:
+        left = ngettext("in %(n)d hour", "in %(n)d hours", hours) % {"n": hours}
+    else:
+        left = gettext("in less than an hour") if delta.total_seconds() > 0 else gettext("passed")
     return f"{local_time(moment, zone_name)} ({left})"
 
 

@@ -39,6 +39,7 @@ LANGUAGES = {
         "foreign": ("It is your move in", "How to reply:", "Your message changed nothing", "What you may do now"),
         "options": "What you may do now",
         "done": "Done.",
+        "folded": "Your reply:\n",
     },
     "de": {
         "subjects": ("Dein Zug:", "Neues:", "Re:", "Spielende:", "Tischgespräch:", "Erinnerung"),
@@ -46,18 +47,20 @@ LANGUAGES = {
         "foreign": ("du bist am Zug in", "So antwortest du:", "Deine Nachricht hat nichts", "Was du jetzt tun kannst"),
         "options": "Was du jetzt tun kannst",
         "done": "Erledigt.",
+        "folded": "Deine Antwort:\n",
     },
     "fr": {
         "subjects": ("À vous de jouer", "Nouvelles", "Re:", "Partie terminée", "Discussion de table", "Rappel"),
         "words": ("partie #", "Pour répondre", "C'est fait.", "Votre réponse"),
         "foreign": (
             "c'est à vous de jouer dans",
-            "Pour répondre :",
+            "Pour répondre",
             "Votre message n'a rien",
             "Ce que vous pouvez faire",
         ),
         "options": "Ce que vous pouvez faire maintenant",
         "done": "C'est fait.",
+        "folded": "Votre réponse\u00a0:\n",  # a no-break space before the colon, as French writes it
     },
 }
 MIXED = [("Alice", "en"), ("Bruno", "de"), ("Chloé", "fr")]
@@ -177,7 +180,7 @@ def test_a_mixed_table_reads_its_own_languages_and_writes_the_english_log(quick,
         # Every answer to a move: on its own ("Re: …", held answers are sent when no notice
         # follows) or folded into the next notice under "Your reply:" in that language.
         answers = [m.body.splitlines()[0] for m in mine if m.subject.startswith("Re:")]
-        folded = [m for m in mine if words["words"][3] + ":" in m.body]
+        folded = [m for m in mine if words["folded"] in m.body]
         assert set(answers) <= {words["done"]}, (name, set(answers))
         assert answers or folded, name
         kinds = sorted({m.subject.split(":")[0] for m in mine})
