@@ -100,6 +100,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language (issue 33): the lobby's and the API's from Accept-Language (or the
+    # language cookie); a seat page's and a notice's from the seat's own choice (pbem.play.languages).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -160,7 +163,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages every text a player meets is written in (games.i18n.LANGUAGES says the same for
+# the games); the catalogues are pbem/locale/<code>/LC_MESSAGES/django.po, compiled .mo committed
+# beside them (tests/test_translations.py checks they are complete and fresh).
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "pbem" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -143,6 +143,9 @@ class PlayerSettings(models.Model):
     # when the player asks for a new link ('calendar new', or the seat page), every older feed
     # URL stops working at once.
     calendar_generation = models.PositiveIntegerField(default=1)
+    # The player's language ("en", "de", "fr"; blank: not chosen yet) for the games they join from
+    # now on: set by 'language …', the seat page, or the first visit's Accept-Language.
+    language = models.CharField(max_length=8, blank=True, default="", db_default="")
 
     def __str__(self) -> str:
         return f"{self.email}: notices {self.notice_preference}"
@@ -169,6 +172,10 @@ class Seat(models.Model):
     # The player's time zone (an IANA name): every date and time mailed to this seat is shown in
     # it, always named. Set by the "zone" command.
     time_zone = models.CharField(max_length=64, default="UTC")
+    # The language this seat's player reads (pbem.play.languages): every notice, answer and page
+    # of the seat is written in it. Blank: not chosen yet (English until the first visit's
+    # Accept-Language or 'language …' says otherwise). Presentation only: never in the log.
+    language = models.CharField(max_length=8, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["game", "number"]

@@ -33,6 +33,7 @@ urlpatterns = [
     path("play/<str:token>/wait", views.seat_wait, name="pbem-seat_wait"),
     path("play/<str:token>/log.json", views.seat_log, name="pbem-seat_log"),
     path("play/<str:token>/rest", views.seat_rest, name="pbem-seat_rest"),
+    path("play/<str:token>/language", views.seat_language, name="pbem-seat_language"),
     path("play/<str:token>/away", views.seat_away, name="pbem-seat_away"),
     path("play/<str:token>/calendar/new", views.seat_calendar_new, name="pbem-seat_calendar_new"),
     path("calendar/<str:token>.ics", views.calendar_feed, name="pbem-calendar"),

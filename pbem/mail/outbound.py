@@ -31,12 +31,13 @@ from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_headers
 from django.db import connection as db
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from pbem.log import eventlog
 from pbem.mail import pictures
 from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
-from pbem.play import addressing, calendar, choosing, selectors, signing, taps
+from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps
 from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
@@ -47,22 +48,31 @@ BOUNCE_LOCAL_RE = re.compile(r"^bounces\+n(\d+)-([a-z2-7]{8})$", re.I)
 HEAD_HEADER = "X-Pbem-Head"
 SEAT_KINDS_MOVING_LAST_NOTICE = {"turn", "news", "final", "digest", "reminder"}
 
+# The labels of models.NoticePreference, as news mails tell them ("You hear of the others' moves …").
+PREFERENCE_WORDS = (
+    gettext_noop("once per turn of another player"),
+    gettext_noop("once per round"),
+    gettext_noop("every move"),
+    gettext_noop("a daily digest"),
+    gettext_noop("nothing"),
+)
+
 SUBJECTS = {
-    "turn": "Your move: {title} #{game}{at} {tag}",
-    "reminder": "Reminder, your move: {title} #{game}{at} {tag}",
-    "news": "News: {title} #{game}{at} {tag}",
-    "digest": "Today's news: {title} #{game}{at} {tag}",
-    "final": "Game over: {title} #{game} {tag}",
+    "turn": gettext_noop("Your move: {title} #{game}{at} {tag}"),
+    "reminder": gettext_noop("Reminder, your move: {title} #{game}{at} {tag}"),
+    "news": gettext_noop("News: {title} #{game}{at} {tag}"),
+    "digest": gettext_noop("Today's news: {title} #{game}{at} {tag}"),
+    "final": gettext_noop("Game over: {title} #{game} {tag}"),
     "answer": "Re: {subject}",
     "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
     "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
     "holdended": "[Master of Seals] {title} #{game}: {seat_name}'s deadline runs again",
     "timedout": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played",
-    "replaced": "New player in your seat: {title} #{game}",
-    "welcome": "Your seat: {title} #{game}{at}: you take it over {tag}",
-    "correction": "Score corrected: {title} #{game} {tag}",
-    "standin": "Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}",
-    "invitation": "Invitation: a game of {title} (game #{game}) {tag}",
+    "replaced": gettext_noop("New player in your seat: {title} #{game}"),
+    "welcome": gettext_noop("Your seat: {title} #{game}{at}: you take it over {tag}"),
+    "correction": gettext_noop("Score corrected: {title} #{game} {tag}"),
+    "standin": gettext_noop("Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}"),
+    "invitation": gettext_noop("Invitation: a game of {title} (game #{game}) {tag}"),
 }
 
 
@@ -182,7 +192,23 @@ def recipients(notice: Notice) -> list[str]:
     return sorted(set(emails))
 
 
+def language_of(notice: Notice) -> str:
+    """The language the notice's reader reads: its seat's; an answer to an address without a seat
+    in the player's own default; the Master of Seals' notices in English."""
+    if notice.seat_id:
+        return languages.of_seat(seat_of(notice))
+    if notice.kind == "answer" and notice.to_email:
+        return languages.supported(languages.default_for(notice.to_email))
+    return languages.DEFAULT
+
+
 def render(notice: Notice) -> Rendered:
+    """Subject, text and HTML in the reader's language (the platform's words and the game's)."""
+    with languages.reading(language_of(notice)):
+        return _render(notice)
+
+
+def _render(notice: Notice) -> Rendered:
     context = build_context(notice)
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     # Blank lines left by the parts a notice does not have are one blank line.
@@ -672,7 +698,7 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
         standings=_lazy(lambda: _standings(game, state, names, colours)),
         seed=state["meta"].get("seed"),
     )
-    where = f", round {ctx['round']}" if ctx["round"] not in ("", None) else ""
+    where = gettext(", round %(round)s") % {"round": ctx["round"]} if ctx["round"] not in ("", None) else ""
     fields.update(title=game.title or spec.title, round=ctx["round"], phase=ctx["phase"], at=where)
     other = (notice.context or {}).get("seat")
     if other is not None and 0 <= int(other) < len(names):
@@ -703,15 +729,15 @@ def _pictured(notice: Notice) -> bool:
 
 def _picture_args(notice: Notice, game: Game, spec, state: dict, seat: Seat, version: int) -> tuple:
     """What pictures.picture needs for this notice, save its budget (known once the rest is written)."""
-    alt = (
-        f"The board of {game.title or spec.title} (game #{game.pk}) at version {version}, "
-        f"as {seat.name} sees it; the text part of this mail has it in words."
-    )
+    alt = gettext(
+        "The board of %(title)s (game #%(game)s) at version %(version)s, "
+        "as %(name)s sees it; the text part of this mail has it in words."
+    ) % {"title": game.title or spec.title, "game": game.pk, "version": version, "name": seat.name}
     cid = f"board.n{notice.pk}.v{version}@{settings.PBEM_MAIL_DOMAIN}"
     return (spec, state["game"], seat.number, cid, alt, game.pk, version)
 
 
-SUBJECTS_TALK = "Table talk: {title} #{game} {tag}"
+SUBJECTS_TALK = gettext_noop("Table talk: {title} #{game} {tag}")
 
 
 def subject_of(notice: Notice, ctx: dict) -> str:
@@ -719,7 +745,7 @@ def subject_of(notice: Notice, ctx: dict) -> str:
     a mail client's list shows its start, and cuts the rest."""
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     template = SUBJECTS_TALK if kind == "news" and ctx.get("talk_only") else SUBJECTS[kind]
-    subject = template.format(**ctx["subject_fields"])
+    subject = gettext(template).format(**ctx["subject_fields"])  # in the reader's language (render)
     return re.sub(r"\s+", " ", subject).strip()[:250]
 
 
@@ -805,7 +831,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "receipts": _receipts(told, number) if notice.kind in SEAT_KINDS_MOVING_LAST_NOTICE else [],
         "folded": [wrap(text) for text in (notice.context or {}).get("folded", [])],
         "talk_only": talk_only,
-        "preference_text": NoticePreference(seat.notice_preference).label
+        "preference_text": gettext(NoticePreference(seat.notice_preference).label)
         if seat.notice_preference in NoticePreference.values
         else seat.notice_preference,
         "board": fit(selectors.board_text(spec, state, number)) if notice.kind != "answer" and not talk_only else "",
@@ -942,14 +968,18 @@ def local_time(moment: datetime, zone_name: str | None = "UTC") -> str:
     zone = zone_named(zone_name)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} {zone.key}"
+    # The day's and the month's names in the reader's language (render's): 'Do 10 Dez 2026'.
+    return f"{dateformat.format(moment.astimezone(zone), 'D d M Y, H:i')} {zone.key}"
 
 
 def _when(iso: str, zone_name: str | None = "UTC") -> str:
     moment = datetime.fromisoformat(iso)
     delta = moment - timezone.now()
     hours = int(delta.total_seconds() // 3600)
-    left = f"in {hours} hours" if hours >= 1 else "in less than an hour" if delta.total_seconds() > 0 else "passed"
+    if hours >= 1:
+        left = ngettext("in %(n)d hour", "in %(n)d hours", hours) % {"n": hours}
+    else:
+        left = gettext("in less than an hour") if delta.total_seconds() > 0 else gettext("passed")
     return f"{local_time(moment, zone_name)} ({left})"
 
 

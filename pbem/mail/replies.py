@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import logging
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from pbem.log import eventlog, rows
 from pbem.mail import inbound, outbound, sending
 from pbem.models import WEB_CHANNELS, Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
-from pbem.play import addressing, choosing, outbox, runner, selectors, services, submissions
+from pbem.play import addressing, choosing, languages, outbox, runner, selectors, services, submissions
 from pbem.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,14 @@ STRANGER_CODES = {"not_at_table", "wrong_sender"}
 
 def process_mail(message: InboundMessage) -> Notice | None:
     """Reads the mail and applies what it orders; returns its answer, to be written with the
-    message's end state (unsaved: pbem.doors.processing writes both in one statement)."""
+    message's end state (unsaved: pbem.doors.processing writes both in one statement). The answer
+    is in the language of the seat that wrote (English until the seat is known), and its lines
+    are read in that language's words too (the write path keeps the log in English)."""
+    with translation.override(languages.DEFAULT), ExitStack() as speaking:
+        return _process_mail(message, speaking)
+
+
+def _process_mail(message: InboundMessage, speaking: ExitStack) -> Notice | None:
     raw = bytes(message.raw)
     parsed = inbound.parse(raw, message.envelope_to)
     message.sender = parsed.sender[:250]
@@ -59,6 +68,7 @@ def process_mail(message: InboundMessage) -> Notice | None:
     facts = None
     try:
         seat, facts = identify_with_facts(parsed)
+        speaking.enter_context(languages.reading(languages.of_seat(seat)))
         check_mail_rate(seat, facts)
         _check_readable(parsed, seat)
         by_game = lines_by_game(parsed.candidates)
@@ -69,13 +79,17 @@ def process_mail(message: InboundMessage) -> Notice | None:
         if not orders:
             raise Refusal(
                 "empty",
-                "We found no command in your message (quoted text and signatures are "
-                "left out). Write one command a line above the quoted notice; 'help' lists them."
+                _(
+                    "We found no command in your message (quoted text and signatures are "
+                    "left out). Write one command a line above the quoted notice; 'help' lists them."
+                )
                 + ignored_note(ignored),
                 seat,
             )
         if len(orders) > inbound.MAX_LINES:
-            raise Refusal("too_many", f"At most {inbound.MAX_LINES} commands go in one reply.", seat)
+            raise Refusal(
+                "too_many", _("At most %(count)s commands go in one reply.") % {"count": inbound.MAX_LINES}, seat
+            )
         # The stale guard is for moves: a reply of only table talk, questions or preferences to an
         # older notice is as good as one to the newest.
         expected = None if all(_neutral(line) for line in orders) else _expected_version(parsed, seat, facts)
@@ -329,8 +343,9 @@ def ignored_note(ignored: list[str]) -> str:
     if not ignored:
         return ""
     shown = ", ".join(f"'{line[:60]}'" for line in ignored[:MAX_IGNORED_SHOWN])
-    more = f" and {len(ignored) - MAX_IGNORED_SHOWN} more lines" if len(ignored) > MAX_IGNORED_SHOWN else ""
-    return f"\n\nIgnored as not a command: {shown}{more}."
+    extra = len(ignored) - MAX_IGNORED_SHOWN
+    more = _(" and %(count)s more lines") % {"count": extra} if extra > 0 else ""
+    return "\n\n" + _("Ignored as not a command: %(lines)s%(more)s.") % {"lines": shown, "more": more}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -603,24 +618,26 @@ def translate_codes(lines: list[str], seat: Seat, version: int | None, positions
 
 
 def _no_such_code(seat: Seat, spec, state: dict, offered, code: int, number: int, answered: bool) -> Refusal:
-    notice = "the notice you answered" if answered else "your latest notice"
+    head = _("Line %(number)s:") % {"number": number} + f" {code}\n" + _("Refused:") + " "
+    applied = " " + _("Nothing in your message was applied.")
     if offered.empty or not offered.featured:
         waiting = [state["meta"]["names"][s] for s in selectors_waiting(spec, state)]
-        why = f"it is not your move: the game is waiting for {', '.join(waiting) or 'nobody'}"
+        why = _("it is not your move: the game is waiting for %(names)s") % {"names": ", ".join(waiting) or _("nobody")}
         if offered.groups:
-            why = "it offered no codes, only moves to type (reply 'help' for them)"
-        return Refusal(
-            "no_such_code",
-            f"Line {number}: {code}\nRefused: {notice} offered no codes: {why}. Nothing in your message was applied.",
-            seat,
+            why = _("it offered no codes, only moves to type (reply 'help' for them)")
+        offers = (
+            _("the notice you answered offered no codes: %(why)s.")
+            if answered
+            else _("your latest notice offered no codes: %(why)s.")
         )
+        return Refusal("no_such_code", head + offers % {"why": why} + applied, seat)
     last = len(offered.featured)
-    return Refusal(
-        "no_such_code",
-        f"Line {number}: {code}\nRefused: {notice} offered codes 1 to {last}, not {code}. "
-        "Nothing in your message was applied.",
-        seat,
+    offers = (
+        _("the notice you answered offered codes 1 to %(last)s, not %(code)s.")
+        if answered
+        else _("your latest notice offered codes 1 to %(last)s, not %(code)s.")
     )
+    return Refusal("no_such_code", head + offers % {"last": last, "code": code} + applied, seat)
 
 
 def selectors_waiting(spec, state: dict) -> list[int]:

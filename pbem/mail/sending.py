@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from pbem.log import eventlog
 from pbem.mail import outbound
@@ -38,7 +39,7 @@ from pbem.models import (
     PlayerSettings,
     Seat,
 )
-from pbem.play import desk, outbox, services
+from pbem.play import desk, languages, outbox, services
 
 log = logging.getLogger(__name__)
 
@@ -315,14 +316,19 @@ def combined(notice: Notice, message: EmailMessage) -> EmailMessage:
         return message
     parts.insert(0, (game.pk, game.title, str(message.body)))
     numbers = ", ".join(f"#{game_id}" for game_id, _t, _x in parts)
-    head = outbound.wrap(
-        f"Your move in {len(parts)} games ({numbers}). Answer them all in one reply: write each line "
-        f"after its game's number, e.g. '#{parts[0][0]}: 3' or '#{parts[-1][0]}: pass'. Each game's lines "
-        "are applied together (all or none for that game); the answer tells each game's outcome."
-    )
+    with languages.reading(outbound.language_of(notice)):
+        head = outbound.wrap(
+            gettext(
+                "Your move in %(count)s games (%(numbers)s). Answer them all in one reply: write each line "
+                "after its game's number, e.g. '#%(first)s: 3' or '#%(last)s: pass'. Each game's lines "
+                "are applied together (all or none for that game); the answer tells each game's outcome."
+            )
+            % {"count": len(parts), "numbers": numbers, "first": parts[0][0], "last": parts[-1][0]}
+        )
+        subject = gettext("Your move in %(count)s games:") % {"count": len(parts)}
     sections = [f"{'=' * 20} #{game_id} {title} {'=' * 20}\n\n{text}" for game_id, title, text in parts]
     message.body = head + "\n\n" + "\n\n".join(sections)
-    message.subject = f"Your move in {len(parts)} games: " + ", ".join(f"#{g} {t}" for g, t, _x in parts)
+    message.subject = subject + " " + ", ".join(f"#{g} {t}" for g, t, _x in parts)
     if isinstance(message, EmailMultiAlternatives):
         message.alternatives = []
     if isinstance(message, outbound.RelatedMessage):

@@ -7,14 +7,30 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
-from pbem.play import calendar, selectors
+from pbem.play import calendar, languages, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
-PLATFORM_WORDS = ("help", "board", "history", "say", "undo", "away", "back", "notices", "zone", "calendar", "rest")
+PLATFORM_WORDS = (
+    "help",
+    "board",
+    "history",
+    "say",
+    "undo",
+    "away",
+    "back",
+    "notices",
+    "zone",
+    "calendar",
+    "rest",
+    "language",
+    "sprache",
+    "langue",
+)
 
 
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
@@ -28,7 +44,7 @@ def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
 def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     count = int(rest) if rest.isdigit() else 10
     lines = selectors.history_lines(work.loaded.game_id, seat)
-    work.told.answers.append("\n".join(lines[-count:]) or "Nothing has happened yet.")
+    work.told.answers.append("\n".join(lines[-count:]) or _("Nothing has happened yet."))
 
 
 def _not_over(work: Work, what: str) -> None:
@@ -47,7 +63,7 @@ def _not_text(text: str) -> bool:
 
 def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
     if not rest:
-        raise CommandRejected("Say what? Write 'say' and then your message.", line)
+        raise CommandRejected(_("Say what? Write 'say' and then your message."), line)
     _not_over(work, "its table talk")
     if _not_text(rest):
         raise CommandRejected(
@@ -55,7 +71,7 @@ def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
             line.encode("utf-8", "replace").decode(),
         )
     work.platform("Said", {"seat": seat, "text": rest[:2000]})
-    work.told.applied.append(f"said: {said_briefly(rest)}")
+    work.told.applied.append(_("said: %(text)s") % {"text": said_briefly(rest)})
 
 
 SAID_SHOWN = 60
@@ -125,16 +141,16 @@ def undoable(game_id: int, seat: int) -> list[int]:
             break
         batch.append(row)
     if not batch:
-        raise ServiceError("There is nothing to take back.", "no_undo")
-    _seq, _t, kind, actor_seat, *_ = batch[0]
+        raise ServiceError(_("There is nothing to take back."), "no_undo")
+    _seq, _t, kind, actor_seat, *_rest = batch[0]
     if kind != "seat" or actor_seat != seat:
-        raise ServiceError("You can only take back your own last move, and someone else has acted since.", "no_undo")
+        raise ServiceError(_("You can only take back your own last move, and someone else has acted since."), "no_undo")
     if any(row[1].startswith("pbem.") for row in batch):
-        raise ServiceError("That cannot be taken back.", "no_undo")
+        raise ServiceError(_("That cannot be taken back."), "no_undo")
     if any(row[6] for row in batch):
-        raise ServiceError("That move drew something at random, so it cannot be taken back.", "no_undo")
+        raise ServiceError(_("That move drew something at random, so it cannot be taken back."), "no_undo")
     if any(row[7] for row in batch):
-        raise ServiceError("That move revealed hidden information, so it cannot be taken back.", "no_undo")
+        raise ServiceError(_("That move revealed hidden information, so it cannot be taken back."), "no_undo")
     return sorted(row[0] for row in batch)
 
 
@@ -152,28 +168,36 @@ def zone_of(info: dict) -> ZoneInfo:
 def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
     match = AWAY_RE.match(rest)
     if not match:
-        raise CommandRejected("Write the last day you are away as 'away until YYYY-MM-DD'.", line)
+        raise CommandRejected(_("Write the last day you are away as 'away until YYYY-MM-DD'."), line)
     info = work.seats[seat]
     zone = zone_of(info)
     try:
         last_day = datetime.fromisoformat(match.group(1)).date()
     except ValueError:
-        raise CommandRejected(f"{match.group(1)} is not a date.", line) from None
+        raise CommandRejected(_("%(word)s is not a date.") % {"word": match.group(1)}, line) from None
     left = work.game["away_allowance_days"] - info["away_days_used"]
     if last_day > (timezone.now() + timedelta(days=left + 2)).date():  # 9999-12-31 has no day after
-        raise CommandRejected(f"You have {left} days of absence left in this game; {last_day} is further away.", line)
+        raise CommandRejected(
+            _("You have %(left)s days of absence left in this game; %(day)s is further away.")
+            % {"left": left, "day": last_day},
+            line,
+        )
     # Away to the end of that day in the player's own time zone: back the morning after.
     until = datetime(last_day.year, last_day.month, last_day.day, tzinfo=zone) + timedelta(days=1)
     now = timezone.now()
     if vacations(work):
         take_vacation(work, seat, now, until, line)
-        work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
+        work.told.applied.append(_away_until(last_day, zone))
         return
     days = (until - now).days + (1 if (until - now).seconds else 0)
     if days <= 0:
-        raise CommandRejected("That date is already past.", line)
+        raise CommandRejected(_("That date is already past."), line)
     if days > left:
-        raise CommandRejected(f"You have {left} days of absence left in this game; that would take {days}.", line)
+        raise CommandRejected(
+            _("You have %(left)s days of absence left in this game; that would take %(days)s.")
+            % {"left": left, "days": days},
+            line,
+        )
     _set_away(work, seat, until, info["away_days_used"] + days, now)
     # "until" stays the first day back, as in the events before it; "last_day" is the day typed.
     work.platform(
@@ -187,26 +211,32 @@ def _cmd_away(work: Work, seat: int, rest: str, line: str) -> None:
             "zone": zone.key,
         },
     )
-    work.told.applied.append(f"away until {last_day.isoformat()} (to the end of that day, {zone.key})")
+    work.told.applied.append(_away_until(last_day, zone))
+
+
+def _away_until(last_day, zone: ZoneInfo) -> str:
+    return _("away until %(day)s (to the end of that day, %(zone)s)") % {"day": last_day.isoformat(), "zone": zone.key}
 
 
 def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
     if seat in work.state["meta"].get("standins", ()):
         take_seat_back(work, seat)
-        work.told.applied.append("back: you play your seat yourself again")
+        work.told.applied.append(_("back: you play your seat yourself again"))
         return
     info = work.seats[seat]
     now = timezone.now()
     if vacations(work):
         payload = clocks.back(work.state["meta"], seat, now)
         if payload is None:
-            raise CommandRejected("You are not away.", line)
+            raise CommandRejected(_("You are not away."), line)
         mark_away(work, seat, None)
         work.platform("Back", payload)
-        work.told.applied.append(f"back: {clocks.left_words(payload['refund'])} of vacation given back")
+        work.told.applied.append(
+            _("back: %(days)s of vacation given back") % {"days": clocks.left_words(payload["refund"])}
+        )
         return
     if not info["away_until"] or info["away_until"] <= now:
-        raise CommandRejected("You are not away.", line)
+        raise CommandRejected(_("You are not away."), line)
     refund = max(0, (info["away_until"] - now).days)
     _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
     work.platform("Back", {"seat": seat})
@@ -370,7 +400,7 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     resting = (work.state["meta"].get("rest") or {}).get(str(seat))
     if resting and resting["days"]:
         set_rest(work, seat, resting["days"], name)  # the rest days are the player's own: in the new zone
-    work.told.applied.append(f"zone {name}: dates and times are shown in it from now on")
+    work.told.applied.append(_("zone %(zone)s: dates and times are shown in it from now on") % {"zone": name})
 
 
 CALENDAR_HELP = (
@@ -410,7 +440,7 @@ def _cmd_rest(work: Work, seat: int, rest: str, line: str) -> None:
         work.told.answers.append(f"Your rest days: {named}. " + REST_HELP)
         return
     if "clock" not in meta:
-        raise CommandRejected("This game was made before clocks: it has no rest days.", line)
+        raise CommandRejected(_("This game was made before clocks: it has no rest days."), line)
     try:
         days = clocks.rest_days(rest.replace(",", " ").split())
     except clocks.BadClock as exc:
@@ -418,7 +448,7 @@ def _cmd_rest(work: Work, seat: int, rest: str, line: str) -> None:
     zone = zone_of(work.seats[seat]).key
     set_rest(work, seat, days, zone)
     said = " ".join(days) or "none"
-    work.told.applied.append(f"rest {said} ({zone}): from your next turn on")
+    work.told.applied.append(_("rest %(days)s (%(zone)s): from your next turn on") % {"days": said, "zone": zone})
 
 
 def set_rest(work: Work, seat: int, days: list[str], zone: str) -> None:
@@ -426,7 +456,41 @@ def set_rest(work: Work, seat: int, days: list[str], zone: str) -> None:
     work.platform("RestDays", {"seat": seat, "days": days, "zone": zone})
 
 
+def _cmd_language(work: Work, seat: int, rest: str, line: str) -> None:
+    """The player's language ('language de', 'language fr', 'language en'; 'Sprache' and 'langue'
+    too): in all their games not over, and for the ones they join later. Presentation only: the
+    seat's row and the player's default change, the log does not (a game reads the same in any
+    language). The answer is already in the new language."""
+    info = work.seats[seat]
+    if not rest:
+        current = languages.LANGUAGES[languages.of_seat(info)]
+        work.told.answers.append(
+            _("Your language is %(language)s. %(help)s") % {"language": current, "help": _language_help()}
+        )
+        return
+    code = languages.known(rest.split()[0])
+    if code is None or len(rest.split()) > 1:
+        raise CommandRejected(
+            _("%(word)s is not a language we write. %(help)s") % {"word": rest[:40], "help": _language_help()}, line
+        )
+    email = info["email"]
+    work.later(lambda: languages.set_for_player(email, code))
+    info["language"] = code
+    translation.activate(code)  # the answer to this reply is written in it already
+    work.told.applied.append(
+        _("language %(code)s: every mail and page of yours is in %(language)s from now on")
+        % {"code": code, "language": languages.LANGUAGES[code]}
+    )
+
+
+def _language_help() -> str:
+    return _("Change it with 'language en' (English), 'language de' (Deutsch) or 'language fr' (Français).")
+
+
 PLATFORM_COMMANDS = {
+    "language": _cmd_language,
+    "sprache": _cmd_language,
+    "langue": _cmd_language,
     "rest": _cmd_rest,
     "calendar": _cmd_calendar,
     "zone": _cmd_zone,

@@ -158,7 +158,17 @@ GAME_FIELDS = (
 )
 # The read model's columns as the game row holds them (kept in Work.game after each append).
 READ_MODEL_COLUMNS = ("status", "round", "phase", "awaited", "deadlines", "scores")
-SEAT_FIELDS = ("id", "number", "name", "email", "notice_preference", "away_until", "away_days_used", "time_zone")
+SEAT_FIELDS = (
+    "id",
+    "number",
+    "name",
+    "email",
+    "notice_preference",
+    "away_until",
+    "away_days_used",
+    "time_zone",
+    "language",
+)
 
 
 @dataclass
@@ -312,8 +322,11 @@ def _moved(game_id: int, version: int) -> bool:
 
 
 def _commit(work: Work, causation_id: str = "", db=None) -> None:
-    """Appends what `work` emitted, with the read model and the outbox, or raises Conflict."""
+    """Appends what `work` emitted, with the read model and the outbox, or raises Conflict.
+    Nothing emitted: only the command's own writes (a player's language, not in the log)."""
     if not work.events:
+        for write in work.side_effects:
+            write()
         return
     loaded = work.loaded
     previous = loaded.version

@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games.base import Event as GameEvent
 from pbem.log import eventlog
 from pbem.models import Event, Game, Seat
@@ -22,21 +26,24 @@ _PLAYED_BY = {"forced": "the only legal move", "standing": "a standing order", "
 
 PLATFORM_TEXT = {
     "GameCreated": lambda d, n: (
-        f"The table is set: {', '.join(p['name'] for p in d['players'])}. Seed commitment {d['seed_commitment'][:16]}…"
+        _("The table is set: %(players)s. Seed commitment %(commitment)s…")
+        % {"players": ", ".join(p["name"] for p in d["players"]), "commitment": d["seed_commitment"][:16]}
     ),
-    "GameStarted": lambda d, n: "The game begins.",
+    "GameStarted": lambda d, n: _("The game begins."),
     "GameEnded": lambda d, n: (
-        "The game is over. Final scores: " + ", ".join(f"{n[s]} {p}" for s, p in enumerate(d["scores"])) + "."
+        _("The game is over. Final scores: %(scores)s.")
+        % {"scores": ", ".join(f"{n[s]} {p}" for s, p in enumerate(d["scores"]))}
     ),
-    "SeedRevealed": lambda d, n: f"The seed is revealed: {d['seed']}.",
-    "Said": lambda d, n: f"{n[d['seat']]} says: {d['text']}",
+    "SeedRevealed": lambda d, n: _("The seed is revealed: %(seed)s.") % {"seed": d["seed"]},
+    "Said": lambda d, n: _("%(name)s says: %(text)s") % {"name": n[d["seat"]], "text": d["text"]},
     "Undone": lambda d, n: (
-        f"{n[d['seat']]} took back their last move."
+        _("%(name)s took back their last move.") % {"name": n[d["seat"]]}
         if d.get("seat") is not None
         else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: {d.get('reason', '')}"
     ),
     "Away": lambda d, n: (
-        f"{n[d['seat']]} is away until the end of {d['last_day']} ({d['zone']}); their deadlines wait."
+        _("%(name)s is away until the end of %(day)s (%(zone)s); their deadlines wait.")
+        % {"name": n[d["seat"]], "day": d["last_day"], "zone": d["zone"]}
         if "zone" in d
         else f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
         if "last_day" in d
@@ -55,7 +62,7 @@ PLATFORM_TEXT = {
     "TimeZoneChanged": lambda d, n: (
         f"{n[d['seat']]} changed their time zone" + (f" (to {d['zone']})." if "zone" in d else ".")
     ),
-    "Back": lambda d, n: f"{n[d['seat']]} is back.",
+    "Back": lambda d, n: _("%(name)s is back.") % {"name": n[d["seat"]]},
     "NoticesChanged": lambda d, n: (
         f"{n[d['seat']]} changed how they hear of moves" + (f" (to {d['preference']})." if "preference" in d else ".")
     ),
@@ -64,26 +71,34 @@ PLATFORM_TEXT = {
     "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
     "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
     "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {_utc(d['until'])} ({d['reason']}).",
-    "DeadlineMissed": lambda d, n: f"{n[d['seat']]} missed the deadline; the Master of Seals was told.",
-    "TimedOut": lambda d, n: (
-        f"{n[d['seat']]} missed the deadline again."
-        if d.get("standin")
-        else f"{n[d['seat']]} missed the deadline, so the system played '{d['command']}' for them."
+    "DeadlineMissed": lambda d, n: (
+        _("%(name)s missed the deadline; the Master of Seals was told.") % {"name": n[d["seat"]]}
     ),
-    "StandInSeated": lambda d, n: f"The stand-in plays for {n[d['seat']]} from now on ({d['reason']}).",
-    "StandInLeft": lambda d, n: f"{n[d['seat']]} is back and plays their own seat again.",
+    "TimedOut": lambda d, n: (
+        _("%(name)s missed the deadline again.") % {"name": n[d["seat"]]}
+        if d.get("standin")
+        else _("%(name)s missed the deadline, so the system played '%(command)s' for them.")
+        % {"name": n[d["seat"]], "command": d["command"]}
+    ),
+    "StandInSeated": lambda d, n: (
+        _("The stand-in plays for %(name)s from now on (%(reason)s).") % {"name": n[d["seat"]], "reason": d["reason"]}
+    ),
+    "StandInLeft": lambda d, n: _("%(name)s is back and plays their own seat again.") % {"name": n[d["seat"]]},
     "PlayerReplaced": lambda d, n: (
         f"{d['name']} takes over seat {d['seat'] + 1}"
         + (f" from {d['replaced']}" if d.get("replaced") else "")
         + f": {d['reason']}"
     ),
     "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
-    "NoticeBounced": lambda d, n: f"A notice to {n[d['seat']]} could not be delivered; the Master of Seals was told.",
+    "NoticeBounced": lambda d, n: (
+        _("A notice to %(name)s could not be delivered; the Master of Seals was told.") % {"name": n[d["seat"]]}
+    ),
     "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
     "InvitationsSent": lambda d, n: (
-        "The creator accepted; the other players are invited: " + ", ".join(n[s] for s in d["seats"]) + "."
+        _("The creator accepted; the other players are invited: %(names)s.")
+        % {"names": ", ".join(n[s] for s in d["seats"])}
         if d["seats"]
-        else "The creator accepted; the other seats are the stand-ins', so nobody else is invited."
+        else _("The creator accepted; the other seats are the stand-ins', so nobody else is invited.")
     ),
     # Orders given ahead (pbem.play.orders): their words only to their seat, and after the end.
     "OrderGiven": lambda d, n: (
@@ -127,7 +142,7 @@ def _utc(iso) -> str:
         return str(iso)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return f"{moment.astimezone(UTC):%a %d %b %Y, %H:%M} UTC"
+    return f"{dateformat.format(moment.astimezone(UTC), 'D d M Y, H:i')} UTC"  # day and month in the reader's words
 
 
 @dataclass
@@ -285,7 +300,7 @@ def _feed_item(
     data = row["payload"] if seen else public
     text = narrate(spec, row["type"], data, row["visible_to"], public, row["reveals"], names)
     if actor_kind == "standin" and _standin_act(data, actor_seat, first) and 0 <= actor_seat < len(names):
-        text += f" (played by the stand-in for {names[actor_seat]})"
+        text += _(" (played by the stand-in for %(name)s)") % {"name": names[actor_seat]}
     return FeedItem(
         seq,
         row["type"],
@@ -325,7 +340,7 @@ def feed_rows_key(game_id: int, upto: int) -> tuple:
 
 def narrate(spec, etype: str, data, visible_to, public, reveals, names) -> str:
     if data is None:
-        return "(something hidden happened)"
+        return _("(something hidden happened)")
     if etype.startswith("pbem."):
         render = PLATFORM_TEXT.get(etype[5:])
         return render(data, names) if render else etype[5:]
@@ -343,7 +358,7 @@ def seat_names(game: Game) -> list[str]:
 
 def history_lines(game_id: int, seat: int | None) -> list[str]:
     game = Game.objects.get(pk=game_id)
-    return [f"#{item.seq} {item.text}" + (" (taken back)" if item.undone else "") for item in feed(game, seat)]
+    return [f"#{item.seq} {item.text}" + (_(" (taken back)") if item.undone else "") for item in feed(game, seat)]
 
 
 def state_at(game: Game, at: int | None = None) -> dict:
@@ -359,7 +374,7 @@ def view(game: Game, seat: int | None, at: int | None = None) -> dict:
 
 def board_text(spec, state: dict, seat: int | None) -> str:
     if state["game"] is None:
-        return "The game has not started yet."
+        return _("The game has not started yet.")
     names = state["meta"]["names"]
     view = spec.view(state["game"], seat)
     if isinstance(view, dict):
@@ -368,38 +383,42 @@ def board_text(spec, state: dict, seat: int | None) -> str:
     text = spec.render_text(view)
     awaited = spec.waiting_for(state["game"]) if not state["meta"]["ended"] else []
     if awaited:
-        text += "\n\nWaiting for: " + ", ".join(names[s] for s in awaited)
+        text += "\n\n" + _("Waiting for: %(names)s") % {"names": ", ".join(names[s] for s in awaited)}
     return text
 
 
 def help_text(spec, state: dict, seat: int | None) -> str:
     game_help = spec.help(state["game"], seat) if state["game"] is not None else ""
     return (
-        f"{spec.title}: commands now\n{game_help}\n\n"
-        "Commands for every game:\n"
-        "  help                 this text\n"
-        "  board                your view of the board\n"
-        "  history [N]          the last N events you may see\n"
-        "  say TEXT             table talk to all players\n"
-        "  undo                 take back your last move (if no one has acted since,\n"
-        "                       nothing was drawn and nothing hidden revealed)\n"
-        "  away until YYYY-MM-DD / back   announce an absence; deadlines wait\n"
-        "  notices turn|round|every|digest|none   how often you hear of the others'\n"
-        "                       moves (turn: once per turn of another player)\n"
-        "  notices pictures / no pictures   the board's picture in news mails\n"
-        "  notices default ...  your choice for the games you join from now on too\n"
-        "  notices combined     one mail for all your games that await you, answered\n"
-        "                       with lines such as '#12: 3' (notices separate: undo it)\n"
-        "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
-        "  orders               your orders given ahead (seen by nobody else)\n"
-        "  orders forced on     a move the rules leave you no choice about is played\n"
-        "                       for you (off: undo it; 'on default': in new games too)\n"
-        "  order ...            a standing order in this game's words ('orders': which)\n"
-        "  if NAME MOVE then MOVE else MOVE   your next move, by NAME's next move\n"
-        "  orders cancel N|all  cancel an order\n"
-        "  rest sat sun / rest none   days no deadline of yours falls on (your zone)\n"
-        "  calendar / calendar new   your deadlines' calendar feed; a new link for it\n"
-        "Several commands may go in one reply, one a line: all are applied, or none."
+        _("%(title)s: commands now") % {"title": spec.title}
+        + f"\n{game_help}\n\n"
+        + _(
+            "Commands for every game:\n"
+            "  help                 this text\n"
+            "  board                your view of the board\n"
+            "  history [N]          the last N events you may see\n"
+            "  say TEXT             table talk to all players\n"
+            "  undo                 take back your last move (if no one has acted since,\n"
+            "                       nothing was drawn and nothing hidden revealed)\n"
+            "  away until YYYY-MM-DD / back   announce an absence; deadlines wait\n"
+            "  notices turn|round|every|digest|none   how often you hear of the others'\n"
+            "                       moves (turn: once per turn of another player)\n"
+            "  notices pictures / no pictures   the board's picture in news mails\n"
+            "  notices default ...  your choice for the games you join from now on too\n"
+            "  notices combined     one mail for all your games that await you, answered\n"
+            "                       with lines such as '#12: 3' (notices separate: undo it)\n"
+            "  zone Europe/Berlin   your time zone for every date and time we mail you\n"
+            "  orders               your orders given ahead (seen by nobody else)\n"
+            "  orders forced on     a move the rules leave you no choice about is played\n"
+            "                       for you (off: undo it; 'on default': in new games too)\n"
+            "  order ...            a standing order in this game's words ('orders': which)\n"
+            "  if NAME MOVE then MOVE else MOVE   your next move, by NAME's next move\n"
+            "  orders cancel N|all  cancel an order\n"
+            "  rest sat sun / rest none   days no deadline of yours falls on (your zone)\n"
+            "  calendar / calendar new   your deadlines' calendar feed; a new link for it\n"
+            "  language de|fr|en    the language of your mails and pages (all your games)\n"
+            "Several commands may go in one reply, one a line: all are applied, or none."
+        )
     )
 
 
@@ -440,10 +459,14 @@ def awaited_lines(
         name = names[seat] if seat < len(names) else f"seat {seat}"
         iso = (game.deadlines or {}).get(str(seat))
         if iso is None:
-            lines.append(f"{name}: the deadline is held")
+            lines.append(_("%(name)s: the deadline is held") % {"name": name})
             continue
-        when = datetime.fromisoformat(iso).astimezone(tz).strftime("%a %d %b %H:%M %Z")
-        lines.append(f"{name}: until {when} ({left_text(left[str(seat)])} left)")
+        moment = datetime.fromisoformat(iso).astimezone(tz)
+        when = f"{dateformat.format(moment, 'D d M H:i')} {moment.strftime('%Z')}"
+        lines.append(
+            _("%(name)s: until %(when)s (%(left)s left)")
+            % {"name": name, "when": when, "left": left_text(left[str(seat)])}
+        )
     return lines
 
 
@@ -452,6 +475,11 @@ def left_text(seconds: int) -> str:
     days, rest = divmod(max(0, int(seconds)), 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
+    units = {
+        "day": lambda n: ngettext("%(n)d day", "%(n)d days", n),
+        "hour": lambda n: ngettext("%(n)d hour", "%(n)d hours", n),
+        "minute": lambda n: ngettext("%(n)d minute", "%(n)d minutes", n),
+    }
     parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
-    words = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
-    return " ".join(words) or "less than a minute"
+    words = [units[unit](n) % {"n": n} for n, unit in parts if n]
+    return " ".join(words) or _("less than a minute")

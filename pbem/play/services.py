@@ -13,12 +13,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from games import i18n
 from games.base import Rejected, may_act
 from pbem.log import clocks, eventlog
 from pbem.log.eventlog import NewEvent
 from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat
-from pbem.play import commands, orders, outbox
+from pbem.play import commands, languages, orders, outbox
 from pbem.play.runner import (
     NEUTRAL_EVENTS,
     SYSTEM,
@@ -42,6 +44,8 @@ from pbem.registry import get_game
 class PlayerSpec:
     name: str
     email: str
+    # The language the player reads ("en", "de", "fr"; blank: their own default, else English).
+    language: str = ""
 
 
 def create_game(
@@ -145,6 +149,7 @@ def _seat_players(game: Game, players, colours, invited: bool, notices: str | No
             invite_accepted=by_standin or not invited,
             notice_preference=mine.notice_preference if mine else notices or NoticePreference.TURN,
             news_pictures=bool(mine and mine.news_pictures),
+            language=languages.known(player.language) or (mine.language if mine else "") or "",
         )
         if invited and number == CREATOR_SEAT and not by_standin:
             invitations.append(
@@ -316,9 +321,15 @@ def submit(
             _check_fresh(work, seat, expected_version)
         work.outcome = Outcome(work.loaded.version)
         for number, (line, structured) in enumerate(items, start=1):
-            _one(work, seat, line, structured, number)
+            _one(work, seat, line, structured, number, writer)
 
-    return run(game_id, actor, body, causation_id)
+    # The write path speaks the log's language (English): what a game describes into a payload
+    # (an order played, a timeout) is the same whoever reads it later. Only what the writer wrote
+    # is read, and what is told back to them written, in their own (`_one`): the language the
+    # reader (pbem.mail.replies, submissions) chose from the seat's row.
+    writer = i18n.current()
+    with i18n.using(i18n.DEFAULT):
+        return run(game_id, actor, body, causation_id)
 
 
 def _check_fresh(work: Work, seat: int, expected: int) -> None:
@@ -343,31 +354,31 @@ def moved_on_for(game_id: int, seat: int, version: int) -> bool:
 def _stale_reason(work: Work, seat: int) -> str:
     """Why a reply to an older notice was not applied, and what to do now: send the move again
     if it is still the seat's move, else whom the game waits for."""
-    moved = "The game has moved on since the notice you answered: your command was not applied."
+    moved = _("The game has moved on since the notice you answered: your command was not applied.")
     state = work.state
     if state["game"] is None or state["meta"]["ended"]:
-        return f"{moved} The game is over."
+        return f"{moved} " + _("The game is over.")
     if may_act(work.spec, state["game"], seat):
-        return f"{moved} Here is the board as it stands now; it is still your move: please send it again."
+        return f"{moved} " + _("Here is the board as it stands now; it is still your move: please send it again.")
     names = state["meta"]["names"]
-    waiting = ", ".join(names[s] for s in work.spec.waiting_for(state["game"])) or "nobody"
-    return (
-        f"{moved} It is not your move now: the game is waiting for {waiting}. "
+    waiting = ", ".join(names[s] for s in work.spec.waiting_for(state["game"])) or _("nobody")
+    return f"{moved} " + _(
+        "It is not your move now: the game is waiting for %(names)s. "
         "Here is the board as it stands; you get a notice when it is your turn."
-    )
+    ) % {"names": waiting}
 
 
-def _one(work: Work, seat: int, line: str, structured: dict | None, number: int) -> None:
+def _one(work: Work, seat: int, line: str, structured: dict | None, number: int, writer: str = i18n.DEFAULT) -> None:
     parts = line.split(None, 1)
     word = parts[0].lower() if parts else ""
     rest = parts[1].strip() if len(parts) > 1 else ""
     if structured is None and word in commands.PLATFORM_WORDS:
         return commands.PLATFORM_COMMANDS[word](work, seat, rest, line)
     if structured is None and word in orders.ORDER_WORDS:
-        return orders.command(work, seat, word, rest, line)
+        return _in(writer, lambda: orders.command(work, seat, word, rest, line))
     require_running(work)
     spec, game_state = work.spec, work.state["game"]
-    legal_now = lambda: [spec.describe(c) for c in spec.legal(game_state, seat)]  # noqa: E731
+    legal_now = lambda: _in(writer, lambda: [spec.describe(c) for c in spec.legal(game_state, seat)])  # noqa: E731
     played_by_standin = seat in work.state["meta"].get("standins", ()) and work.actor.kind == "seat"
     if not may_act(spec, game_state, seat):
         waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or "nobody"
@@ -375,18 +386,25 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int)
             " The stand-in is playing your seat: reply 'back' to play it yourself again." if played_by_standin else ""
         )
         if number > 1 and structured is None:
-            raise _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting)
-        raise NotAwaited(f"It is not your turn: the game is waiting for {waiting}.{hint}")
+            raise _in(writer, lambda: _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting))
+        raise NotAwaited(_("It is not your turn: the game is waiting for %(names)s.") % {"names": waiting} + hint)
     if played_by_standin:
         commands.take_seat_back(work, seat)  # a move of the player's own: they are back
     try:
-        command = structured if structured is not None else spec.parse(line, game_state, seat)
+        command = structured if structured is not None else _in(writer, lambda: spec.parse(line, game_state, seat))
         rng = work.rng()
         events = spec.decide(game_state, seat, command, rng)
     except Rejected as exc:
         raise CommandRejected(str(exc), line or spec_describe(spec, structured), number, legal_now()) from None
     emit_game_events(work, events, rng)
-    work.told.applied.append(spec.describe(command))
+    work.told.applied.append(_in(writer, lambda: spec.describe(command)))
+
+
+def _in(language: str, call):
+    """`call()` in the games' words of `language` (a parse of what a player wrote, or what is
+    told back to them; never what goes in the log)."""
+    with i18n.using(language):
+        return call()
 
 
 def _not_awaited_after_earlier_lines(

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+from django.utils.translation import gettext as _
+
 from pbem.models import Game, InboundMessage, InboundStatus, Notice, Seat
-from pbem.play import outbox, services
+from pbem.play import languages, outbox, services
 
 
 class TryLater(Exception):
@@ -30,7 +32,8 @@ def read_web(message: InboundMessage) -> Notice | None:
             "This seat has a new player since the page was opened: nothing was applied.",
         )
         return None
-    outcome = apply(message, seat, body.get("text", ""), body.get("expected_version"))
+    with languages.reading(languages.of_seat(seat)):  # the outcome the page shows, in the seat's language
+        outcome = apply(message, seat, body.get("text", ""), body.get("expected_version"))
     if body.get("by_link") and isinstance(outcome, services.Outcome) and outcome.events:
         return _next_turn_notice(seat, outcome.version)
     return None
@@ -85,18 +88,27 @@ def finish(message: InboundMessage, status: str, code: str, text: str, version: 
 def describe_outcome(outcome: services.Outcome) -> str:
     parts = []
     if outcome.applied:
-        parts.append("Applied:\n" + "\n".join(f"  {line}" for line in outcome.applied))
+        parts.append(_("Applied:") + "\n" + "\n".join(f"  {line}" for line in outcome.applied))
     parts.extend(outcome.answers)
-    return "\n\n".join(parts) or "Nothing to apply."
+    return "\n\n".join(parts) or _("Nothing to apply.")
 
 
 def describe_refusal(exc: services.ServiceError, with_legal: bool = True) -> str:
     if isinstance(exc, services.CommandRejected):
         text = ""
         if exc.line:
-            text = f"Line {exc.line_number}: {exc.line}\n" if exc.line_number else f"{exc.line}\n"
-        text += f"Refused: {exc}\nNothing in your message was applied."
+            text = (
+                (_("Line %(number)s:") % {"number": exc.line_number} + f" {exc.line}\n")
+                if exc.line_number
+                else f"{exc.line}\n"
+            )
+        text += _("Refused:") + f" {exc}\n" + _("Nothing in your message was applied.")
         if exc.legal and with_legal:
-            text += "\n\nWhat you may do now:\n" + "\n".join(f"  {c}" for c in exc.legal)
+            text += legal_list() + "\n" + "\n".join(f"  {c}" for c in exc.legal)
         return text
-    return f"{exc}\nNothing was applied."
+    return f"{exc}\n" + _("Nothing was applied.")
+
+
+def legal_list() -> str:
+    """Where a refusal starts listing the legal moves (the seat page shows the text before it)."""
+    return "\n\n" + _("What you may do now:")

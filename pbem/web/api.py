@@ -16,6 +16,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import Field, Header, NinjaAPI, Query, Schema, Swagger
 from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
@@ -118,7 +120,13 @@ def _validation_error(request, exc: NinjaValidationError):
         f"{e.get('msg', 'invalid')}"
         for e in exc.errors
     )
-    return _error(request, 422, "invalid", f"The request is not valid: {problems}", _plain(exc.errors))
+    return _error(
+        request,
+        422,
+        "invalid",
+        _("The request is not valid: %(problems)s") % {"problems": problems},
+        _plain(exc.errors),
+    )
 
 
 @api.exception_handler(HttpError)
@@ -133,14 +141,16 @@ def _unexpected(request, exc: Exception):
         request,
         500,
         "internal",
-        "Something went wrong on our side; nothing you sent was applied "
-        "unless the game's history says so. Please try again later.",
+        _(
+            "Something went wrong on our side; nothing you sent was applied "
+            "unless the game's history says so. Please try again later."
+        ),
     )
 
 
 @api.exception_handler(RequestDataTooBig)
 def _too_big(request, exc: RequestDataTooBig):
-    return _error(request, 413, "too_large", "The request body is larger than the API takes.")
+    return _error(request, 413, "too_large", _("The request body is larger than the API takes."))
 
 
 @api.exception_handler(ratelimit.Limited)
@@ -201,7 +211,9 @@ Text = Annotated[str, AfterValidator(_no_nul)]
 
 def _check_text(name: str, value: str | None) -> None:
     if value and "\x00" in value:
-        raise ApiError(422, "invalid", f"The request is not valid: {name} must not contain a NUL character.")
+        raise ApiError(
+            422, "invalid", _("The request is not valid: %(name)s must not contain a NUL character.") % {"name": name}
+        )
 
 
 class SeatOut(Schema):
@@ -258,6 +270,9 @@ class ClockIn(Schema):
 class PlayerIn(Schema):
     name: Text = Field(min_length=1, max_length=100)
     email: Text = Field(min_length=3, max_length=254)
+    language: Literal["", "en", "de", "fr"] = Field(
+        "", description="the language the player reads (blank: their own default, else their first visit's)"
+    )
 
 
 class GameCreateIn(Schema):
@@ -444,7 +459,7 @@ class HeadsOut(Schema):
 def _game(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first() if 0 < game_id < MAX_ID else None
     if game is None:
-        raise ApiError(404, "not_found", f"There is no game #{game_id}.")
+        raise ApiError(404, "not_found", _("There is no game #%(game)s.") % {"game": game_id})
     return game
 
 
@@ -455,7 +470,9 @@ def _seat(request, game: Game, token: str | None, required: bool) -> Seat | None
 def _seat(request, game: Game, token: str | None, required: bool = True) -> Seat | None:
     if not token:
         if required:
-            raise ApiError(403, "no_token", f"This needs your seat token in the {TOKEN_HEADER} header.")
+            raise ApiError(
+                403, "no_token", _("This needs your seat token in the %(header)s header.") % {"header": TOKEN_HEADER}
+            )
         return None
     try:
         return ratelimit.resolve_token(request, token, game.pk)
@@ -575,11 +592,13 @@ def create_game(request: HttpRequest, payload: GameCreateIn):
         try:
             validate_email(player.email)
         except DjangoValidationError:
-            raise ApiError(422, "bad_email", f"{player.email!r} is not an email address.") from None
+            raise ApiError(
+                422, "bad_email", _("%(email)s is not an email address.") % {"email": repr(player.email)}
+            ) from None
         if not player.name.strip():
-            raise ApiError(422, "bad_name", "Every player needs a name.")
+            raise ApiError(422, "bad_name", _("Every player needs a name."))
     ratelimit.check_create(request)
-    players = [services.PlayerSpec(p.name.strip(), p.email.strip()) for p in payload.players]
+    players = [services.PlayerSpec(p.name.strip(), p.email.strip(), p.language) for p in payload.players]
     try:
         game = services.create_game(
             payload.kind,
@@ -608,7 +627,7 @@ def game_detail(request: HttpRequest, game_id: int):
     return {**game_out(game), **render_for(game, state, None), "banks": banks}
 
 
-BUSY = "Too many clients are waiting right now: ask again in a while."
+BUSY = gettext_lazy("Too many clients are waiting right now: ask again in a while.")
 
 
 @api.get(
@@ -634,16 +653,16 @@ def seat_view(
     timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds"),
 ):
     if wait_version is not None and timeout > 0 and live.no_free_wait():
-        raise ApiError(429, "busy", BUSY, headers={"Retry-After": live.retry_after()})
+        raise ApiError(429, "busy", str(BUSY), headers={"Retry-After": live.retry_after()})
     game = _game(game_id)
     seat = _seat(request, game, token)
     if wait_version is not None and game.version <= wait_version:
         try:
             live.wait_for_version(game.pk, wait_version, timeout, seat_id=seat.pk)
         except live.Replaced:
-            raise ApiError(409, "replaced", "A newer wait of this seat took over from this one.") from None
+            raise ApiError(409, "replaced", _("A newer wait of this seat took over from this one.")) from None
         except live.Busy:
-            raise ApiError(429, "busy", BUSY, headers={"Retry-After": live.retry_after()}) from None
+            raise ApiError(429, "busy", str(BUSY), headers={"Retry-After": live.retry_after()}) from None
         game.refresh_from_db()
     tag = live.etag(
         game.pk,
@@ -689,7 +708,11 @@ def seat_accept(request: HttpRequest, game_id: int, token: str | None = Header(N
     game = _game(game_id)
     seat = _seat(request, game, token)
     if game.status != GameStatus.OPEN and not seat.invite_accepted:
-        raise ApiError(409, "not_open", f"Game #{game.pk} is {game.status}: it takes no more acceptances.")
+        raise ApiError(
+            409,
+            "not_open",
+            _("Game #%(game)s is %(status)s: it takes no more acceptances.") % {"game": game.pk, "status": game.status},
+        )
     started = services.accept_invitation(seat)
     game.refresh_from_db()
     return {"seat": seat.number, "accepted": True, "started": started, "status": game.status}
@@ -733,9 +756,9 @@ def submit_command(
     _check_text("Idempotency-Key", idempotency_key)
     text = (payload.text or "").strip()
     if not text and payload.command is None:
-        raise ApiError(400, "empty", "Send command lines in `text` or one structured `command`.")
+        raise ApiError(400, "empty", _("Send command lines in `text` or one structured `command`."))
     if text and payload.command is not None:
-        raise ApiError(400, "ambiguous", "Send either `text` or `command`, not both.")
+        raise ApiError(400, "ambiguous", _("Send either `text` or `command`, not both."))
     ratelimit.check_submission(seat.pk)
     if payload.command is not None:
         _check_structured(game, seat.number, payload.command)
@@ -837,7 +860,7 @@ def give_order(
     line = payload.text.strip()
     first = line.split(None, 1)[0].lower() if line else ""
     if first not in orders.ORDER_WORDS:
-        raise ApiError(400, "not_an_order", "An order starts with 'orders', 'order' or 'if'.")
+        raise ApiError(400, "not_an_order", _("An order starts with 'orders', 'order' or 'if'."))
     return _order_line(request, game_id, token, line)
 
 
@@ -874,7 +897,7 @@ def _check_structured(game: Game, seat: int, command: dict) -> None:
         raise ApiError(
             422,
             "illegal",
-            "That command is not one you may give now.",
+            _("That command is not one you may give now."),
             {"line": str(command)[:300], "line_number": 1, "legal": [spec.describe(c) for c in legal]},
         )
 
@@ -919,7 +942,12 @@ def state_at(
     seat = _seat(request, game, token, required=False)
     at = game.version if at is None else at
     if at > game.version:
-        raise ApiError(404, "no_such_event", f"Game #{game.pk} has {game.version} events; there is no event {at}.")
+        raise ApiError(
+            404,
+            "no_such_event",
+            _("Game #%(game)s has %(count)s events; there is no event %(at)s.")
+            % {"game": game.pk, "count": game.version, "at": at},
+        )
     state = selectors.state_at(game, at)
     number = seat.number if seat else None
     spec = get_game(game.kind)
@@ -972,7 +1000,11 @@ HEAD_ANSWERS = (
 def _heads_checkable(game: Game) -> None:
     if not selectors.hashes_public(game):
         # Whether a head is in the log would confirm a guess at a hidden payload: a scheme-1 hash covers it.
-        raise ApiError(409, "heads_withheld", f"Game #{game.pk}'s heads are {selectors.WITHHELD}.")
+        raise ApiError(
+            409,
+            "heads_withheld",
+            _("Game #%(game)s's heads are %(withheld)s.") % {"game": game.pk, "withheld": selectors.WITHHELD},
+        )
 
 
 def _heads_out(game: Game, heads: list[tuple[int, str]]) -> dict:
@@ -1060,7 +1092,8 @@ def _json_not_allowed(view):
         answer = JsonResponse(
             {
                 "code": "method_not_allowed",
-                "message": f"{request.method} is not allowed here; this endpoint takes: {allowed}.",
+                "message": _("%(method)s is not allowed here; this endpoint takes: %(allowed)s.")
+                % {"method": request.method, "allowed": allowed},
             },
             status=405,
         )

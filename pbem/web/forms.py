@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 from email.utils import parseaddr
@@ -10,6 +11,8 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator, validate_email
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from games.base import GameSpec
 from pbem.models import AbsencePolicy, NoticePreference
@@ -51,7 +54,7 @@ class ShowsHiddenErrors(forms.Form):
 
 
 class KindForm(forms.Form):
-    kind = forms.ChoiceField(label="Game")
+    kind = forms.ChoiceField(label=_("Game"))
 
     def __init__(self, specs: dict[str, GameSpec], *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -60,28 +63,37 @@ class KindForm(forms.Form):
         ]
 
 
+LANGUAGE_SUFFIX = re.compile(r"\s+\[?(en|de|fr)\]?$", re.I)
+
+
 def parse_invitees(text: str) -> list[PlayerSpec]:
-    """One player a line: "Ann <ann@example.org>", "Ann, ann@example.org" or just the address."""
+    """One player a line: "Ann <ann@example.org>", "Ann, ann@example.org" or just the address,
+    with the language they read at its end when known ("Ann <ann@example.org> de")."""
     players, seen = [], set()
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
+        said = LANGUAGE_SUFFIX.search(line)
+        language = said.group(1).lower() if said else ""
+        line = line[: said.start()] if said else line
         if "<" not in line and "," in line:
-            name, _, address = line.rpartition(",")
+            name, _comma, address = line.rpartition(",")
         else:
             name, address = parseaddr(line)
         address, name = address.strip(), name.strip().strip('"')
         try:
             validate_email(address)
         except ValidationError:
-            raise ValidationError(f"Line {number} ({line}) has no valid email address.") from None
+            raise ValidationError(
+                _("Line %(number)s (%(line)s) has no valid email address.") % {"number": number, "line": line}
+            ) from None
         if address.lower() in seen:
-            raise ValidationError(f"{address} is invited twice.")
+            raise ValidationError(_("%(address)s is invited twice.") % {"address": address})
         seen.add(address.lower())
-        players.append(PlayerSpec(name[:100] or address.split("@", 1)[0][:100], address))
+        players.append(PlayerSpec(name[:100] or address.split("@", 1)[0][:100], address, language))
     if not players:
-        raise ValidationError("Invite at least one player (yourself included).")
+        raise ValidationError(_("Invite at least one player (yourself included)."))
     return players
 
 
@@ -91,39 +103,45 @@ def deadline_seconds(hours: int | None, minutes: int | None) -> int:
 
 
 class NewGameForm(ShowsHiddenErrors):
-    title = forms.CharField(max_length=200, required=False, help_text="optional; the game's name by default")
+    title = forms.CharField(
+        max_length=200, required=False, label=_("Title"), help_text=_("optional; the game's name by default")
+    )
     invitees = forms.CharField(
+        label=_("Invitees"),
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Alice <alice@example.org>\nBob <bob@example.org>"}),
-        help_text="One player a line, in seating order, yourself first: Name <address>. You get your invitation "
-        "first; the others are invited once you accept it.",
+        help_text=_(
+            "One player a line, in seating order, yourself first: Name <address>, and the language they read "
+            "if you know it (en, de, fr: 'Anna <anna@example.org> de'). You get your invitation "
+            "first; the others are invited once you accept it."
+        ),
     )
     deadline_hours = forms.IntegerField(
         min_value=1,
         max_value=24 * 60,
         initial=48,
-        label="Deadline (hours)",
-        help_text="how long each player has for a move",
+        label=_("Deadline (hours)"),
+        help_text=_("how long each player has for a move"),
     )
     deadline_minutes = forms.IntegerField(
         min_value=1,
         max_value=24 * 60 * 60,
         required=False,
-        label="or in minutes",
-        help_text="instead of hours, e.g. 5 to watch a deadline pass",
+        label=_("or in minutes"),
+        help_text=_("instead of hours, e.g. 5 to watch a deadline pass"),
     )
     notices = forms.ChoiceField(
         choices=NoticePreference.choices,
         initial=NoticePreference.TURN,
-        label="Players hear of others' moves",
-        help_text="for players who have not chosen for themselves; each can change it with 'notices'",
+        label=_("Players hear of others' moves"),
+        help_text=_("for players who have not chosen for themselves; each can change it with 'notices'"),
     )
     submission_key = SubmissionKeyField()
     absence = forms.ChoiceField(
         choices=AbsencePolicy.choices,
         initial=AbsencePolicy.STANDIN,
         required=False,
-        label="A player who misses deadlines in a row",
-        help_text="the player takes the seat back with one reply: 'back'",
+        label=_("A player who misses deadlines in a row"),
+        help_text=_("the player takes the seat back with one reply: 'back'"),
     )
     standin_after = forms.IntegerField(
         min_value=1, max_value=20, initial=2, required=False, label="…after this many missed deadlines"
@@ -244,9 +262,9 @@ def _option_field(option) -> forms.Field:
 class PracticeForm(forms.Form):
     """A game against stand-ins: only its one player is invited (to their own address)."""
 
-    name = forms.CharField(max_length=100, label="Your name")
-    email = forms.EmailField(label="Your address", help_text="the invitation and every notice go there")
-    opponents = forms.IntegerField(min_value=1, max_value=5, initial=2, label="Stand-ins to play against")
+    name = forms.CharField(max_length=100, label=_("Your name"))
+    email = forms.EmailField(label=_("Your address"), help_text=_("the invitation and every notice go there"))
+    opponents = forms.IntegerField(min_value=1, max_value=5, initial=2, label=_("Stand-ins to play against"))
     submission_key = SubmissionKeyField()
 
     def __init__(self, spec: GameSpec, *args, **kwargs):
@@ -266,7 +284,7 @@ class PracticeForm(forms.Form):
         return count
 
     def players(self) -> list[PlayerSpec]:
-        you = PlayerSpec(self.cleaned_data["name"].strip(), self.cleaned_data["email"].strip())
+        you = PlayerSpec(self.cleaned_data["name"].strip(), self.cleaned_data["email"].strip(), get_language() or "")
         return [you] + [PlayerSpec(f"Stand-in {n}", "") for n in range(1, self.cleaned_data["opponents"] + 1)]
 
 
@@ -283,11 +301,11 @@ class CommandForm(ShowsHiddenErrors):
     """The seat's move: one picked from the chooser, or lines typed as in a mail. When both come
     and say different things, neither is sent: the player is asked which they meant."""
 
-    choice = MoveChoiceField(required=False, label="Choose a move")
+    choice = MoveChoiceField(required=False, label=_("Choose a move"))
     text = forms.CharField(
         required=False,
         max_length=10000,
-        label="Or type commands (one a line, as in a mail)",
+        label=_("Or type commands (one a line, as in a mail)"),
         widget=forms.Textarea(
             attrs={"rows": 3, "autocapitalize": "none", "autocomplete": "off", "spellcheck": "false"}
         ),
@@ -303,12 +321,15 @@ class CommandForm(ShowsHiddenErrors):
         data = super().clean()
         typed, picked = (data.get("text") or "").strip(), (data.get("choice") or "").strip()
         if not typed and not picked:
-            raise ValidationError("Choose a move or type a command.")
+            raise ValidationError(_("Choose a move or type a command."))
         if typed and picked and " ".join(typed.split()) != " ".join(picked.split()):
             raise ValidationError(
-                f"You picked “{picked}” but typed “{typed[:200]}”: nothing was sent. "
-                "Clear the typed commands to send the move you picked, or send the typed "
-                "ones on their own."
+                _(
+                    "You picked “%(picked)s” but typed “%(typed)s”: nothing was sent. "
+                    "Clear the typed commands to send the move you picked, or send the typed "
+                    "ones on their own."
+                )
+                % {"picked": picked, "typed": typed[:200]}
             )
         return data
 
@@ -320,7 +341,9 @@ class SayForm(ShowsHiddenErrors):
     """Table talk. No expected version: talk is never stale, whatever happened on the board."""
 
     message = forms.CharField(
-        max_length=2000, label="Table talk (everyone reads it)", widget=forms.TextInput(attrs={"autocomplete": "off"})
+        max_length=2000,
+        label=_("Table talk (everyone reads it)"),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     submission_key = SubmissionKeyField()
 

@@ -11,6 +11,7 @@ adds live turns (pbem/web/live.py), and without it a waiting page refreshes itse
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import json
@@ -28,6 +29,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -38,7 +41,7 @@ from pbem.log import anchors, clocks, eventlog
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, calendar, choosing, orders, selectors, services
+from pbem.play import addressing, calendar, choosing, languages, orders, selectors, services, submissions
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -57,7 +60,14 @@ log = logging.getLogger(__name__)
 
 REPLAY_WINDOW = 20  # events listed on each side of the one shown
 REFRESH_SECONDS = 60  # a waiting seat page without JavaScript reloads itself this often
-LEGAL_LIST = "\n\nWhat you may do now:"  # where a refusal starts listing the legal moves (submissions.py)
+# The games' statuses as pages show them (models.GameStatus's labels), for the catalogues.
+STATUS_WORDS = (
+    gettext_noop("open (waiting for players)"),
+    gettext_noop("running"),
+    gettext_noop("paused"),
+    gettext_noop("finished"),
+    gettext_noop("abandoned"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,9 +207,9 @@ def _winner_line(game: Game, names: list[str]) -> str:
 def lobby(request):
     games = Game.objects.order_by("-id").annotate(players=Count("seats"))
     groups = [
-        ("Open: waiting for players", games.filter(status=GameStatus.OPEN)[:50]),
-        ("Running", games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),
-        ("Finished", games.filter(status__in=[GameStatus.FINISHED, GameStatus.ABANDONED])[:50]),
+        (gettext_noop("Open: waiting for players"), games.filter(status=GameStatus.OPEN)[:50]),
+        (gettext_noop("Running"), games.filter(status__in=[GameStatus.RUNNING, GameStatus.PAUSED])[:50]),
+        (gettext_noop("Finished"), games.filter(status__in=[GameStatus.FINISHED, GameStatus.ABANDONED])[:50]),
     ]
     return render(request, "pbem/lobby.html", {"groups": groups, "kinds": all_games()})
 
@@ -224,7 +234,7 @@ def new_game(request):
                 return _creating(request)
             game = services.create_game(
                 kind,
-                form.cleaned_data["invitees"],
+                _with_creators_language(form.cleaned_data["invitees"]),
                 form.game_options(),
                 title=form.cleaned_data["title"].strip(),
                 deadline_seconds=deadline_seconds(
@@ -246,13 +256,23 @@ def new_game(request):
     return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
 
 
+def _with_creators_language(players: list) -> list:
+    """The creator reads the language the form was shown in, unless their line names another."""
+    if players and not players[0].language:
+        players = [dataclasses.replace(players[0], language=languages.supported(get_language()))] + players[1:]
+    return players
+
+
 def _created(request, game: Game) -> None:
     creator = game.seats.get(number=services.CREATOR_SEAT)
     messages.success(
         request,
-        f"Game #{game.pk} is set up. Your invitation is on its way to {creator.email}: "
-        "accept it, and the other players are invited. The game starts when all have "
-        "accepted.",
+        _(
+            "Game #%(game)s is set up. Your invitation is on its way to %(email)s: "
+            "accept it, and the other players are invited. The game starts when all have "
+            "accepted."
+        )
+        % {"game": game.pk, "email": creator.email},
     )
     if settings.PBEM_SHOW_CREATOR_LINK:
         # Mail stays on this machine (the embedded run writes it to files): nothing can be sent
@@ -325,12 +345,17 @@ def invite(request, token: str):
     seat = _token_seat(request, token)
     if isinstance(seat, HttpResponse):
         return seat
+    with _seat_language(request, seat):
+        return _invite(request, seat, token)
+
+
+def _invite(request, seat: Seat, token: str):
     if request.method == "POST":
         started = services.accept_invitation(seat)
         if started:
-            messages.success(request, "You accepted, and the table is full: the game has begun.")
+            messages.success(request, _("You accepted, and the table is full: the game has begun."))
         else:
-            messages.success(request, "You accepted. The game starts when every player has accepted.")
+            messages.success(request, _("You accepted. The game starts when every player has accepted."))
         return redirect("pbem-seat", token=token)
     context = _game_context(seat.game)
     context.update(seat=seat, token=token)
@@ -348,6 +373,32 @@ def seat_page(request, token: str):
     seat = _token_seat(request, token)
     if isinstance(seat, HttpResponse):
         return seat
+    with _seat_language(request, seat):
+        return _seat_page(request, seat, token)
+
+
+def _seat_language(request, seat: Seat):
+    """The seat's pages in its player's language: the one chosen, else (the first visit) the
+    browser's Accept-Language, kept for the seat's notices too."""
+    return languages.reading(languages.first_visit(seat, request.META.get("HTTP_ACCEPT_LANGUAGE")))
+
+
+@require_http_methods(["POST"])
+def seat_language(request, token: str):
+    """The seat page's language chooser: the player's language in all their games not over, and
+    for the games they join later (the same as 'language de' by mail; not in the log)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    code = languages.known(request.POST.get("language", ""))
+    if code is not None:
+        languages.set_for_player(seat.email, code)
+        with languages.reading(code):
+            messages.success(request, _("Your language is now %(language)s.") % {"language": languages.LANGUAGES[code]})
+    return redirect(reverse("pbem-seat", args=[token]))
+
+
+def _seat_page(request, seat: Seat, token: str):
     game = seat.game
     spec = get_game(game.kind)
     state = eventlog.load(game).state
@@ -406,6 +457,8 @@ def seat_page(request, token: str):
         orders_text=orders.listing(spec, state, seat.number) if state["meta"]["started"] else "",
         pending=[s for s in context["seats"] if not s.invite_accepted],
         chooser=_chooser_step(request, menu, here),
+        language=languages.of_seat(seat),
+        languages=languages.LANGUAGES.items(),
         **_board(spec, state, seat.number, chooser.board_links(menu, here) if menu else None),
     )
     return _private(render(request, "pbem/seat.html", context, status=status))
@@ -446,7 +499,8 @@ def seat_calendar_new(request, token: str):
     if isinstance(seat, HttpResponse):
         return seat
     calendar.renew(seat.email)
-    messages.success(request, "Your calendar has a new link; the old one no longer works.")
+    with _seat_language(request, seat):
+        messages.success(request, _("Your calendar has a new link; the old one no longer works."))
     return redirect(f"{reverse('pbem-seat', args=[token])}#calendar")
 
 
@@ -608,7 +662,7 @@ def _submission(request, seat: Seat) -> dict | None:
         "refused": message.status == InboundStatus.REFUSED,
         "outcome": outcome,
         # The refusal's reason; the moves the seat may make are the chooser below, not a list here.
-        "reason": outcome.split(LEGAL_LIST, 1)[0],
+        "reason": outcome.split(submissions.legal_list(), 1)[0],
         "code": getattr(message, "error_code", ""),
     }
 

@@ -15,7 +15,7 @@ class Command(BaseCommand):
             "--player",
             action="append",
             default=[],
-            metavar="NAME:EMAIL",
+            metavar="NAME:EMAIL[:LANG]",
             required=True,
             help="a player, in seating order (repeat for each)",
         )
@@ -52,10 +52,14 @@ class Command(BaseCommand):
             seconds = opts["deadline_minutes"] * 60
         players = []
         for raw in opts["player"]:
+            language = ""
+            head, colon, tail = raw.rpartition(":")
+            if colon and tail.lower() in ("en", "de", "fr"):
+                raw, language = head, tail.lower()
             name, sep, email = raw.rpartition(":")
             if not sep or not name.strip() or "@" not in email:
-                raise CommandError(f"--player takes NAME:EMAIL, not {raw!r}")
-            players.append(services.PlayerSpec(name.strip(), email.strip()))
+                raise CommandError(f"--player takes NAME:EMAIL[:LANG], not {raw!r}")
+            players.append(services.PlayerSpec(name.strip(), email.strip(), language))
         options = {}
         for raw in opts["option"]:
             key, sep, value = raw.partition("=")

@@ -24,7 +24,9 @@
     if (!busy()) { window.location.reload(); return; }
     var notice = document.getElementById("live-notice");
     notice.hidden = false;
-    notice.querySelector("span").textContent = answer.my_turn ? "It is your turn now." : "The game has moved on.";
+    notice.querySelector("span").textContent = answer.my_turn
+      ? root.getAttribute("data-my-turn") || "It is your turn now."
+      : root.getAttribute("data-moved-on") || "The game has moved on.";
   }
 
   function later() { setTimeout(poll, document.hidden ? Math.max(delay, 60000) : delay); }

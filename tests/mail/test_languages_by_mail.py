@@ -1,0 +1,230 @@
+"""Done when (issue 33, the platform's half): a game played by mail at a mixed table (an English,
+a German and a French player) tells each player every notice and answer in their own language,
+their replies apply, and the log is the very log of the same game played in English.
+
+The game's own words (narrations, boards, command words) are the games' to translate
+(games/<name>/, through games.i18n): the checks here look at the platform's words only, so
+they hold whether a game's words are English or already localised.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from datetime import datetime
+
+import pytest
+
+from pbem.mail import pictures
+from pbem.models import Event, Game, Notice, PlayerSettings, Seat
+from pbem.play import services
+from tests.chromium import artifacts
+
+from .conftest import deliver, send_all
+from .replies import reply
+from .whole_games import code_of, seeded, standin_choice
+
+SEED = "cd" * 32
+KIND = "elixirus"
+MAX_MOVES = 400
+
+# What marks the platform's words in each language, and what may never show in another's mail.
+# Every mail to a player: its subject starts with one of SUBJECTS, its text holds one of WORDS
+# and none of the other two languages' FOREIGN sentences.
+LANGUAGES = {
+    "en": {
+        "subjects": ("Your move:", "News:", "Re:", "Game over:", "Table talk:", "Reminder"),
+        "words": ("game #", "How to reply", "Done.", "Your reply"),
+        "foreign": ("It is your move in", "How to reply:", "Your message changed nothing", "What you may do now"),
+        "options": "What you may do now",
+        "done": "Done.",
+        "folded": "Your reply:\n",
+    },
+    "de": {
+        "subjects": ("Dein Zug:", "Neues:", "Re:", "Spielende:", "Tischgespräch:", "Erinnerung"),
+        "words": ("Partie #", "So antwortest du", "Erledigt.", "Deine Antwort"),
+        "foreign": ("du bist am Zug in", "So antwortest du:", "Deine Nachricht hat nichts", "Was du jetzt tun kannst"),
+        "options": "Was du jetzt tun kannst",
+        "done": "Erledigt.",
+        "folded": "Deine Antwort:\n",
+    },
+    "fr": {
+        "subjects": ("À vous de jouer", "Nouvelles", "Re:", "Partie terminée", "Discussion de table", "Rappel"),
+        "words": ("partie #", "Pour répondre", "C'est fait.", "Votre réponse"),
+        "foreign": (
+            "c'est à vous de jouer dans",
+            "Pour répondre",
+            "Votre message n'a rien",
+            "Ce que vous pouvez faire",
+        ),
+        "options": "Ce que vous pouvez faire maintenant",
+        "done": "C'est fait.",
+        "folded": "Votre réponse\u00a0:\n",  # a no-break space before the colon, as French writes it
+    },
+}
+MIXED = [("Alice", "en"), ("Bruno", "de"), ("Chloé", "fr")]
+ENGLISH = [("Alice", "en"), ("Bruno", "en"), ("Chloé", "en")]
+
+
+@pytest.fixture
+def quick(settings, monkeypatch, quiet_limits):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    settings.PBEM_RATE_MAIL_COMMANDS = (100_000, 600)
+    settings.PBEM_MAIL_ANSWERS_PER_HOUR = 100_000
+    settings.PBEM_RATE_SUBMIT = (100_000, 60)
+    monkeypatch.setattr(pictures, "board_png", lambda *args: None)  # pictures have tests of their own
+
+
+def address(name: str) -> str:
+    return f"{name.lower().replace('é', 'e')}@example.org"
+
+
+def parsed(sent) -> email.message.EmailMessage:
+    return email.message_from_bytes(sent.message().as_bytes(), policy=email.policy.default)
+
+
+def newest_with_moves(mailoutbox, to: str, language: str):
+    """The newest mail to `to` that offers moves, by the words its language lists them under."""
+    for sent in reversed(mailoutbox):
+        if sent.to == [to] and LANGUAGES[language]["options"] in sent.body:
+            return parsed(sent)
+    raise AssertionError(f"no mail offering moves to {to}")
+
+
+def play(table: list[tuple[str, str]], mailoutbox) -> Game:
+    """A game of KIND played by mail to its end: each awaited player replies with the code of the
+    stand-in's choice from the newest mail that offers moves, and a word of table talk now and
+    then."""
+    players = [services.PlayerSpec(name, address(name), language) for name, language in table]
+    with seeded(SEED):
+        game = services.create_game(KIND, players, {})
+    send_all()
+    for move in range(MAX_MOVES):
+        game.refresh_from_db()
+        if game.status != "running":
+            break
+        seat = game.awaited[0]
+        name, language = table[seat]
+        mail = newest_with_moves(mailoutbox, address(name), language)
+        version = Notice.objects.get(pk=int(mail["X-Pbem-Notice"])).version
+        code = code_of(game, seat, standin_choice(game, seat), version)
+        lines = str(code) if code is not None else services_line(game, seat)
+        if move % 25 == 3:
+            lines += f"\nsay {name} hat {move} Züge gesehen"  # table talk: news for the others
+        message = deliver(reply("gmail", mail, lines, sender=address(name)))
+        assert message.status == "applied", (name, message.outcome)
+        send_all()
+    assert Game.objects.get(pk=game.pk).status == "finished", f"{KIND} did not end within {MAX_MOVES} moves"
+    return game
+
+
+def services_line(game: Game, seat: int) -> str:
+    """The stand-in's choice written out, in English (a code the notice did not offer)."""
+    from pbem.registry import get_game
+
+    return get_game(game.kind).describe(standin_choice(game, seat))
+
+
+TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def neutral(value):
+    """A payload with its times (when it was played, not what) made alike."""
+    if isinstance(value, dict):
+        return {key: neutral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [neutral(item) for item in value]
+    if isinstance(value, str) and TIME.match(value):
+        try:
+            datetime.fromisoformat(value)
+            return "<time>"
+        except ValueError:
+            return value
+    return value
+
+
+def log_of(game: Game) -> list[tuple]:
+    rows = Event.objects.filter(game=game).order_by("seq")
+    return [
+        (e.seq, e.type, e.actor_kind, e.actor_seat, neutral(e.payload), neutral(e.public), e.visible_to) for e in rows
+    ]
+
+
+@pytest.mark.slow  # two whole games by mail
+def test_a_mixed_table_reads_its_own_languages_and_writes_the_english_log(quick, db, mailoutbox):
+    english = play(ENGLISH, mailoutbox)
+    english_log = log_of(english)
+    english_mails = len(mailoutbox)
+    mailoutbox.clear()
+
+    mixed = play(MIXED, mailoutbox)
+    assert log_of(mixed) == english_log  # the same game: languages are not in the log
+    assert len(mailoutbox) == english_mails  # and the same mails, each in its reader's language
+
+    out = artifacts("languages")
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for name, language in MIXED:
+        mine = [m for m in mailoutbox if m.to == [address(name)]]
+        assert len(mine) > 10, (name, len(mine))
+        words = LANGUAGES[language]
+        others = [w for code, other in LANGUAGES.items() if code != language for w in other["foreign"]]
+        for sent in mine:
+            assert sent.subject.startswith(words["subjects"]), (name, sent.subject)
+            assert any(w in sent.body for w in words["words"]), (name, sent.subject, sent.body[:400])
+            html = sent.alternatives[0][0] if sent.alternatives else ""
+            assert f'lang="{language}"' in html, (name, sent.subject)
+            for foreign in others:
+                assert foreign not in sent.body and foreign not in html, (name, foreign, sent.subject)
+        # Every answer to a move: on its own ("Re: …", held answers are sent when no notice
+        # follows) or folded into the next notice under "Your reply:" in that language.
+        answers = [m.body.splitlines()[0] for m in mine if m.subject.startswith("Re:")]
+        folded = [m for m in mine if words["folded"] in m.body]
+        assert set(answers) <= {words["done"]}, (name, set(answers))
+        assert answers or folded, name
+        kinds = sorted({m.subject.split(":")[0] for m in mine})
+        counts[name] = (language, len(mine), kinds)
+        (out / f"{KIND}-{language}-turn.txt").write_text(
+            next(m.body for m in mine if m.subject.startswith(words["subjects"][0]))
+        )
+    with open(out / "summary.txt", "w") as summary:
+        for name, (language, count, kinds) in counts.items():
+            summary.write(f"{name} ({language}): {count} mails, subjects {kinds}\n")
+
+
+def test_language_by_mail_changes_every_game_of_the_player_and_nothing_in_the_log(quick, db, mailoutbox):
+    with seeded(SEED):
+        game = services.create_game(KIND, [services.PlayerSpec(n, address(n)) for n, _l in ENGLISH], {})
+    other = services.create_game(KIND, [services.PlayerSpec(n, address(n)) for n, _l in reversed(ENGLISH)], {})
+    send_all()
+    seat = Seat.objects.get(game=game, name="Alice")
+    version = game.version
+    turn = next(m for m in reversed(mailoutbox) if m.to == [address("Alice")])
+    message = deliver(reply("gmail", parsed(turn), "language de", sender=address("Alice")))
+    assert message.status == "answered", message.outcome
+    assert Game.objects.get(pk=game.pk).version == version  # nothing appended
+    assert Seat.objects.get(pk=seat.pk).language == "de"
+    assert Seat.objects.get(game=other, name="Alice").language == "de"  # all of the player's games
+    assert PlayerSettings.objects.get(email=address("Alice")).language == "de"  # and the next ones
+    send_all()
+    answer = mailoutbox[-1]
+    assert answer.to == [address("Alice")] and answer.body.startswith("Hier ist, was du wissen wolltest.")
+    assert "language de: alle deine Mails und Seiten sind ab jetzt auf Deutsch" in answer.body
+
+    message = deliver(reply("gmail", parsed(turn), "langue fr", sender=address("Alice")))
+    send_all()
+    assert Seat.objects.get(pk=seat.pk).language == "fr"
+    assert "tous vos messages et toutes vos pages sont désormais en Français" in mailoutbox[-1].body
+
+    message = deliver(reply("gmail", parsed(turn), "language klingon", sender=address("Alice")))
+    assert message.status == "refused"
+    assert "klingon n'est pas une langue dans laquelle nous écrivons" in message.outcome  # told in French
+    assert Seat.objects.get(pk=seat.pk).language == "fr"  # and nothing changed
+
+
+def test_a_new_seat_starts_in_the_players_own_language(quick, db):
+    PlayerSettings.objects.create(email=address("Chloé"), language="fr")
+    game = services.create_game(KIND, [services.PlayerSpec(n, address(n)) for n, _l in ENGLISH], {})
+    by_name = {s.name: s.language for s in game.seats.all()}
+    assert by_name == {"Alice": "", "Bruno": "", "Chloé": "fr"}
