@@ -22,3 +22,5 @@ PBEM_EXTRA_GAMES = ["tests.toygame"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 PBEM_SNAPSHOT_EVERY = 10
 PBEM_SHOW_CREATOR_LINK = False  # the tests of the lobby say when they want it
+# The channels' fakes listen on 127.0.0.1 (tests/test_channels.py turns the SSRF guard back on).
+PBEM_CHANNELS_ALLOW_PRIVATE = True

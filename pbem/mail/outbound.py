@@ -63,6 +63,7 @@ SUBJECTS = {
     "correction": "Score corrected: {title} #{game} {tag}",
     "standin": "Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}",
     "invitation": "Invitation: a game of {title} (game #{game}) {tag}",
+    "channel": "Your other channel failed: {title} #{game} {tag}",
 }
 
 

@@ -314,6 +314,10 @@ def _moved(game_id: int, version: int) -> bool:
 def _commit(work: Work, causation_id: str = "", db=None) -> None:
     """Appends what `work` emitted, with the read model and the outbox, or raises Conflict."""
     if not work.events:
+        # A command that writes outside the log only (a player's channels, pbem.play.channels):
+        # its writes, in the transaction run() holds when there are any.
+        for write in work.side_effects:
+            write()
         return
     loaded = work.loaded
     previous = loaded.version
