@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from pbem.models import Channel, ChannelStatus, Game, Seat
+from pbem.models import Channel, ChannelStatus, Seat
 
 # A player may keep this many channels (all their games' and each game's together).
 MAX_PER_PLAYER = 5
@@ -170,7 +170,7 @@ def set_table(game_id: int, url: str | None) -> Channel | None:
 def is_owner(seat: Seat) -> bool:
     """The game's owner: the player of its first seat, who made it (invitations name them so)."""
     first = Seat.objects.filter(game_id=seat.game_id).order_by("number").values_list("email", flat=True).first()
-    return bool(first) and first.lower() == seat.email.lower()
+    return bool(first) and str(first).lower() == seat.email.lower()
 
 
 def numbered(email: str, game_id: int) -> list[Channel]:
@@ -221,9 +221,3 @@ def describe(channel: Channel, game_titles: dict[int, str] | None = None) -> str
 
 def listing(email: str, game_id: int) -> list[str]:
     return [f"{n}. {describe(c)}" for n, c in enumerate(numbered(email, game_id), start=1)]
-
-
-def running_game_ids(email: str) -> list[int]:
-    return list(
-        Game.objects.filter(seats__email__iexact=email).values_list("id", flat=True).distinct()  # for the seat page
-    )
