@@ -55,6 +55,7 @@ LEASE = timedelta(minutes=5)
 QUIET = timedelta(hours=6)
 TASK = "pbem.tasks.send_channel_messages"
 ECHOED_KINDS = ("turn", "reminder", "welcome", "final")
+SCRUBBED_LOGGERS = ("apprise", "urllib3.connectionpool", "requests")
 
 
 def backoff(attempts: int) -> timedelta:
@@ -367,23 +368,45 @@ def deliver(channel: Channel, title: str, body: str) -> tuple[str | None, bool]:
     try:
         plugin = channels.plugin_for(channel.url)
         channels.check_reachable(plugin)
-    except channels.BadChannel as exc:
-        return str(exc), True
+    except channels.BadChannel as exc:  # refused for good, but a name that does not resolve now
+        return str(exc), not isinstance(exc, channels.NotFound)
     timeout = float(getattr(settings, "PBEM_CHANNEL_TIMEOUT", 10))
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
     plugin.request_rate_per_sec = 0  # no throttle: the retries space the attempts
-    with apprise.LogCapture(level=logging.WARNING) as said:
-        try:
-            ok = plugin.notify(body=body, title=title)
-        except Exception as exc:  # noqa: BLE001 - a plugin's bug is the channel's failure, retried
-            ok, said = False, io.StringIO(f"{type(exc).__name__}")
+    scrubbing = _Scrub(channel)
+    # What Apprise and urllib3 (at debug level) log of the requests names the URL's secrets.
+    loggers = [logging.getLogger(name) for name in SCRUBBED_LOGGERS]
+    for logger in loggers:
+        logger.addFilter(scrubbing)
+    try:
+        with apprise.LogCapture(level=logging.WARNING) as said:
+            try:
+                ok = plugin.notify(body=body, title=title)
+            except Exception as exc:  # noqa: BLE001 - a plugin's bug is the channel's failure, retried
+                ok, said = False, io.StringIO(f"{type(exc).__name__}")
+    finally:
+        for logger in loggers:
+            logger.removeFilter(scrubbing)
     if ok:
         return None, False
     lines = said.getvalue().strip().splitlines()
     return scrub(lines[-1] if lines else "", channel), False
 
 
-def scrub(text: str, channel: Channel) -> str:
+class _Scrub(logging.Filter):
+    """Takes the channel's secrets out of every record Apprise logs while it sends (a JSON
+    webhook's path, a token in a URL it logs at debug level)."""
+
+    def __init__(self, channel: Channel) -> None:
+        super().__init__()
+        self.channel = channel
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = scrub(record.getMessage(), self.channel, keep_urls=True), None
+        return True
+
+
+def scrub(text: str, channel: Channel, keep_urls: bool = False) -> str:
     """An error as it may be kept and shown: without the channel's URL or any part of it that
     may be a secret, and without any other URL."""
     text = str(text or _("the service did not take the message"))
@@ -391,6 +414,8 @@ def scrub(text: str, channel: Channel) -> str:
     secrets = [channel.url, parts.netloc, parts.path, parts.query, *re.split(r"[/:@?&=]", channel.url)]
     for secret in sorted((s for s in secrets if s and len(s) >= 6), key=len, reverse=True):
         text = text.replace(secret, "…")
+    if keep_urls:
+        return text
     text = re.sub(r"\b\w+://\S+", "…", text)
     return text[:300]
 

@@ -39,6 +39,10 @@ class BadChannel(Exception):
     """A URL that is not a channel we send to, said so that the player can fix it."""
 
 
+class NotFound(BadChannel):
+    """A host name that does not resolve now (a typo when given; an outage when sending)."""
+
+
 def schemes() -> list[str]:
     return list(getattr(settings, "PBEM_CHANNEL_SCHEMES", DEFAULT_SCHEMES))
 
@@ -89,11 +93,12 @@ def _host_bearing(plugin) -> bool:
 
 
 def destinations(plugin) -> set[str]:
-    """Every host name the plugin may reach: the URL's own host where the URL names one, and the
-    service's API bases (class attributes such as Discord's notify_url)."""
-    hosts = set()
+    """Every host name the plugin may reach: the URL's own host where the URL names one
+    (ntfys://host/topic), else the service's API bases (class attributes such as Discord's
+    notify_url, ntfy's cloud_notify_url)."""
     if _host_bearing(plugin) and getattr(plugin, "mode", None) != "cloud" and getattr(plugin, "host", None):
-        hosts.add(str(plugin.host))
+        return {str(plugin.host)}
+    hosts = set()
     for klass in type(plugin).__mro__:
         if klass.__name__ in ("NotifyBase", "URLBase", "object"):
             break
@@ -111,9 +116,9 @@ def check_reachable(plugin) -> None:
         return
     for host in destinations(plugin):
         try:
-            infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+            infos = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
         except OSError:
-            raise BadChannel(_("The host %(host)s cannot be found.") % {"host": host}) from None
+            raise NotFound(_("The host %(host)s cannot be found.") % {"host": host}) from None
         for info in infos:
             address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
             if not address.is_global:

@@ -969,7 +969,7 @@ def resume_channel(
 
 
 @api.put(
-    "/games/{game_id}/channels/table",
+    "/games/{game_id}/table-channel",
     openapi_extra=SEAT_TOKEN,
     response={200: ChannelsOut, **E403, **E404, **E422},
     summary="The table's shared channel for its public news: the game's owner sets it (auth: X-Seat-Token)",
