@@ -114,7 +114,7 @@ def test_a_failing_channel_is_retried_with_backoff_then_reported_and_paused_mail
     told = Notice.objects.get(kind="channel")
     assert told.seat.number == 0 and "could not be delivered" in told.context["text"]
     # Two more messages fail: the channel is paused, and she is told again.
-    for number in (2, 3):
+    for _second_and_third in (2, 3):
         ChannelMessage.objects.create(channel=channel, kind="turn", title="t", body="b", attempts=news.MAX_ATTEMPTS - 1)
         assert news.send_pending() == {"failed": 1}
     channel.refresh_from_db()
