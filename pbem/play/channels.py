@@ -77,7 +77,7 @@ def masked(plugin) -> str:
         host = f"{_mask_part(who.split(':', 1)[0])}{':****' if ':' in who else ''}@{host}"
     if getattr(plugin, "mode", None) == "cloud" or not _host_bearing(plugin):
         host = _mask_part(host)
-    return f"{parts.scheme}://{host}{path}"[:SHOWN_LENGTH]
+    return f"{parts.scheme}://{host}{path}".rstrip("/").replace("...", "…")[:SHOWN_LENGTH]
 
 
 def _mask_part(part: str) -> str:

@@ -290,3 +290,24 @@ def test_the_log_never_holds_a_channel(make_game, fake):
     before = game.events.count()
     services.submit(game.pk, 0, f"channel add {urls(fake.port)['json']}")
     assert game.events.count() == before
+
+
+def test_by_mail_the_answer_names_the_channel_masked_and_the_mail_goes_on(make_game, fake, mailoutbox):
+    from tests.mail.conftest import deliver as receive
+    from tests.mail.conftest import send_all
+    from tests.mail.test_replies import received, text_of
+    from tests.mail.replies import reply
+
+    game = make_game(2)
+    send_all()
+    url = urls(fake.port)["tgram"]
+    message = receive(reply("gmail", received(mailoutbox, "alice@example.org"), f"channel add {url} all"))
+    assert message.status == "answered", message.outcome  # nothing in the game changed
+    assert "ABCdefGHIjklMNOpqr" not in message.outcome and "tgram://" in message.outcome
+    send_all()
+    answer = text_of(received(mailoutbox, "alice@example.org", "answer"))
+    assert "channel add tgram://" in answer and "ABCdefGHIjklMNOpqr" not in answer
+    channel = Channel.objects.get()
+    assert channel.game_id is None and channel.url == url and channel.email == "alice@example.org"
+    listing = receive(reply("gmail", received(mailoutbox, "alice@example.org"), "channels"))
+    assert "1. tgram://" in listing.outcome and "ABCdefGHIjklMNOpqr" not in listing.outcome
