@@ -295,10 +295,10 @@ def test_the_log_never_holds_a_channel(make_game, fake):
 def test_by_mail_the_answer_names_the_channel_masked_and_the_mail_goes_on(make_game, fake, mailoutbox):
     from tests.mail.conftest import deliver as receive
     from tests.mail.conftest import send_all
-    from tests.mail.test_replies import received, text_of
     from tests.mail.replies import reply
+    from tests.mail.test_replies import received, text_of
 
-    game = make_game(2)
+    make_game(2)
     send_all()
     url = urls(fake.port)["tgram"]
     message = receive(reply("gmail", received(mailoutbox, "alice@example.org"), f"channel add {url} all"))
