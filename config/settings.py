@@ -421,4 +421,6 @@ MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
 # guard; on only for tests and a private installation that means it).
 PBEM_CHANNEL_SCHEMES = env_list("PBEM_CHANNEL_SCHEMES", "discord,tgram,matrix,matrixs,slack,ntfy,ntfys,json,jsons")
 PBEM_CHANNEL_TIMEOUT = float(os.environ.get("PBEM_CHANNEL_TIMEOUT", "10"))
+# A failed channel message is tried again after this many seconds, then twice as long each time.
+PBEM_CHANNEL_RETRY_SECONDS = float(os.environ.get("PBEM_CHANNEL_RETRY_SECONDS", "30"))
 PBEM_CHANNELS_ALLOW_PRIVATE = env_bool("PBEM_CHANNELS_ALLOW_PRIVATE", False)

@@ -59,8 +59,9 @@ SCRUBBED_LOGGERS = ("apprise", "urllib3.connectionpool", "requests")
 
 
 def backoff(attempts: int) -> timedelta:
-    """30 s, 1 min, 2 min, 4 min …"""
-    return timedelta(seconds=min(3600, 30 * 2 ** max(0, attempts - 1)))
+    """30 s, 1 min, 2 min, 4 min … (PBEM_CHANNEL_RETRY_SECONDS the first wait)."""
+    first = float(getattr(settings, "PBEM_CHANNEL_RETRY_SECONDS", 30))
+    return timedelta(seconds=min(3600, first * 2 ** max(0, attempts - 1)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ class FakeService:
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self.status = 200
+        self.failing = 0  # the next this many requests are answered 500, whatever `status` says
         self.hang = threading.Event()  # while clear and `hanging`, requests get no answer
         self.hanging = False
         fake = self
@@ -56,9 +57,13 @@ class FakeService:
                     fake.hang.wait(30)
                     return
                 # Slack's incoming webhooks answer a plain "ok".
+                status = fake.status
+                if fake.failing > 0:
+                    fake.failing -= 1
+                    status = 500
                 slack = self.path.startswith("/services/")
                 data = b"ok" if slack else json.dumps(ANSWER).encode()
-                self.send_response(fake.status)
+                self.send_response(status)
                 self.send_header("Content-Type", "text/plain" if slack else "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
