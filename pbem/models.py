@@ -172,7 +172,7 @@ class Seat(models.Model):
     # Delivery you can see (pbem/mail/channels.py): since when the player's mail has bounced or
     # failed (the first undeliverable notice since it last got through), when the last one did,
     # and whether the table was told (by the sweep). Cleared once a later notice went out and
-    # stayed unbounced for channels.QUIET, or a mail from the player came in.
+    # stayed unbounced for channels.QUIET.
     mail_failing_since = models.DateTimeField(null=True, blank=True)
     mail_last_failed_at = models.DateTimeField(null=True, blank=True)
     mail_trouble_told = models.BooleanField(default=False)

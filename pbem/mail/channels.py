@@ -22,10 +22,12 @@ from __future__ import annotations
 import io
 import logging
 import re
+import threading
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 import apprise
+import requests
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -374,6 +376,8 @@ def deliver(channel: Channel, title: str, body: str) -> tuple[str | None, bool]:
     timeout = float(getattr(settings, "PBEM_CHANNEL_TIMEOUT", 10))
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
     plugin.request_rate_per_sec = 0  # no throttle: the retries space the attempts
+    _guard_redirects()
+    _sending.on = True
     scrubbing = _Scrub(channel)
     # What Apprise and urllib3 (at debug level) log of the requests names the URL's secrets.
     loggers = [logging.getLogger(name) for name in SCRUBBED_LOGGERS]
@@ -386,12 +390,34 @@ def deliver(channel: Channel, title: str, body: str) -> tuple[str | None, bool]:
             except Exception as exc:  # noqa: BLE001 - a plugin's bug is the channel's failure, retried
                 ok, said = False, io.StringIO(f"{type(exc).__name__}")
     finally:
+        _sending.on = False
         for logger in loggers:
             logger.removeFilter(scrubbing)
     if ok:
         return None, False
     lines = said.getvalue().strip().splitlines()
     return scrub(lines[-1] if lines else "", channel), False
+
+
+_sending = threading.local()
+
+
+def _guard_redirects() -> None:
+    """No redirect is followed while this thread sends a channel's message: Apprise calls
+    `requests`, which follows them, and a public host answering "302 Location: http://127.0.0.1/…"
+    would lead it past the SSRF check to the service's neighbours. Installed once; other threads
+    and other uses of `requests` (while not sending a channel's message) are not affected."""
+    original = requests.sessions.Session.get_redirect_target
+    if getattr(original, "pbem_guarded", False):
+        return
+
+    def guarded(self, response):
+        if getattr(_sending, "on", False):
+            return None  # the 3xx is the answer: the service did not take the message
+        return original(self, response)
+
+    guarded.pbem_guarded = True  # type: ignore[attr-defined]
+    requests.sessions.Session.get_redirect_target = guarded  # type: ignore[method-assign]
 
 
 class _Scrub(logging.Filter):

@@ -44,6 +44,7 @@ class FakeService:
         self.requests: list[Request] = []
         self.status = 200
         self.failing = 0  # the next this many requests are answered 500, whatever `status` says
+        self.redirect_to = ""  # when set, every request is answered 302 to it
         self.hang = threading.Event()  # while clear and `hanging`, requests get no answer
         self.hanging = False
         fake = self
@@ -57,6 +58,12 @@ class FakeService:
                     fake.hang.wait(30)
                     return
                 # Slack's incoming webhooks answer a plain "ok".
+                if fake.redirect_to:
+                    self.send_response(302)
+                    self.send_header("Location", fake.redirect_to)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 status = fake.status
                 if fake.failing > 0:
                     fake.failing -= 1

@@ -188,6 +188,19 @@ def test_ssrf_a_channel_may_not_reach_private_addresses(make_game, settings, fak
     assert news.send_pending() == {"failed": 1} and fake.requests == []
 
 
+def test_ssrf_a_redirect_is_not_followed(make_game, fake):
+    """A service answering with a redirect to an internal address is not followed there."""
+    inside = FakeService()  # stands for an internal service
+    try:
+        fake.redirect_to = f"{inside.base}/internal"
+        channel = settings_of.add("alice@example.org", urls(fake.port)["json"], None)
+        ChannelMessage.objects.create(channel=channel, kind="turn", title="t", body="b")
+        assert news.send_pending() == {"retry": 1}
+        assert len(fake.requests) == 1 and inside.requests == []
+    finally:
+        inside.stop()
+
+
 def test_a_bad_url_is_refused_clearly_and_never_said_back(make_game):
     game = make_game(2)
     with pytest.raises(services.CommandRejected) as refused:
