@@ -878,7 +878,7 @@ class ChannelIn(Schema):
 
 
 class TableChannelIn(Schema):
-    url: str | None = Field(None, max_length=2000, description="an Apprise URL, or null to remove the table's channel")
+    url: str | None = Field(..., max_length=2000, description="an Apprise URL, or null to remove the table's channel")
 
 
 def _channels_out(game: Game, seat: Seat) -> dict:
@@ -926,7 +926,7 @@ def seat_channels(request: HttpRequest, game_id: int, token: str | None = Header
 @api.post(
     "/games/{game_id}/channels",
     openapi_extra=SEAT_TOKEN,
-    response={200: ChannelsOut, **E403, **E404, **E422},
+    response={200: ChannelsOut, **E400, **E403, **E404, **E422},
     summary="Add a channel that tells the player of their turns (auth: X-Seat-Token)",
 )
 def add_channel(
@@ -971,7 +971,7 @@ def resume_channel(
 @api.put(
     "/games/{game_id}/table-channel",
     openapi_extra=SEAT_TOKEN,
-    response={200: ChannelsOut, **E403, **E404, **E422},
+    response={200: ChannelsOut, **E400, **E403, **E404, **E422},
     summary="The table's shared channel for its public news: the game's owner sets it (auth: X-Seat-Token)",
 )
 def set_table_channel(
