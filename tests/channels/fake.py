@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.waiting import wait_until
 
 ANSWER = {
     "ok": True,
@@ -88,11 +89,9 @@ class FakeService:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def wait_for(self, count: int, timeout: float = 10.0) -> list[Request]:
-        """The requests, once there are `count` (or the timeout: the caller's assert says)."""
-        deadline = time.monotonic() + timeout
-        while len(self.requests) < count and time.monotonic() < deadline:
-            time.sleep(0.02)
+    def wait_for(self, count: int, timeout: float = 40.0) -> list[Request]:
+        """The requests, once there are at least `count` (fails after `timeout` seconds)."""
+        wait_until(lambda: len(self.requests) >= count, timeout, f"{count} requests to the fake service")
         return list(self.requests)
 
     def stop(self) -> None:
