@@ -396,7 +396,9 @@ def record_sent(sent: list[tuple[Notice, EmailMessage]]) -> None:
     try:
         with transaction.atomic():
             _record_sent_at_once(sent)
-            _echo([notice for notice, _message in sent])  # in a savepoint: a failure there is its own
+            # No savepoint of its own (two statements a batch): if it fails, the whole recording
+            # is done again below, notice by notice, and the echo on its own after it.
+            channels.echo([notice for notice, _message in sent])
         return
     except Exception:  # noqa: BLE001 - all rolled back: done again notice by notice
         log.info("recording a batch of %s sends in one transaction failed", len(sent), exc_info=True)
