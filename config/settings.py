@@ -423,3 +423,12 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
 if CACHES["default"]["BACKEND"].endswith("RedisCache"):  # the rate limits' counters
     CACHES["default"]["OPTIONS"] = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0}
 MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "pbem.web.middleware.api_body_limit")
+# A player's other channels (pbem/play/channels.py, pbem/mail/channels.py): the Apprise URL
+# schemes accepted, how long a service may take to answer (seconds), and whether a channel may
+# reach a host that is not on the public internet (loopback, private, link-local: the SSRF
+# guard; on only for tests and a private installation that means it).
+PBEM_CHANNEL_SCHEMES = env_list("PBEM_CHANNEL_SCHEMES", "discord,tgram,matrix,matrixs,slack,ntfy,ntfys,json,jsons")
+PBEM_CHANNEL_TIMEOUT = float(os.environ.get("PBEM_CHANNEL_TIMEOUT", "10"))
+# A failed channel message is tried again after this many seconds, then twice as long each time.
+PBEM_CHANNEL_RETRY_SECONDS = float(os.environ.get("PBEM_CHANNEL_RETRY_SECONDS", "30"))
+PBEM_CHANNELS_ALLOW_PRIVATE = env_bool("PBEM_CHANNELS_ALLOW_PRIVATE", False)

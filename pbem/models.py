@@ -176,6 +176,13 @@ class Seat(models.Model):
     # of the seat is written in it. Blank: not chosen yet (English until the first visit's
     # Accept-Language or 'language …' says otherwise). Presentation only: never in the log.
     language = models.CharField(max_length=8, blank=True, default="", db_default="")
+    # Delivery you can see (pbem/mail/channels.py): since when the player's mail has bounced or
+    # failed (the first undeliverable notice since it last got through), when the last one did,
+    # and whether the table was told (by the sweep). Cleared once a later notice went out and
+    # stayed unbounced for channels.QUIET.
+    mail_failing_since = models.DateTimeField(null=True, blank=True)
+    mail_last_failed_at = models.DateTimeField(null=True, blank=True)
+    mail_trouble_told = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "number"]
@@ -457,3 +464,77 @@ class HeadEntry(models.Model):
     class Meta:
         ordering = ["n"]
         indexes = [models.Index(fields=["game", "-version"], name="headentry_game_version")]
+
+
+class ChannelStatus(models.TextChoices):
+    ACTIVE = "active", "active"
+    PAUSED = "paused", "paused (kept failing)"
+
+
+class Channel(models.Model):
+    """Another way to tell a player it is their move (pbem/mail/channels.py): a chat or push
+    service reached through Apprise, one URL each (discord://…, tgram://…, ntfy://…). A
+    player's own (by address: `email`), for one game (`game`) or for all their games (no game);
+    or a table's shared channel (`table`, with its game and no address), which gets only the
+    table's public news. The mail stays the authority: a channel carries a short text and, for
+    the player's own, the seat's link.
+
+    `url` holds the service's secret (a webhook token, a bot token): it is never logged, never
+    shown back in full (`shown` is Apprise's privacy form of it), never in a public feed, never
+    in the game's log."""
+
+    email = models.EmailField(blank=True)  # the player's, lower-case; blank for a table's channel
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="channels")
+    table = models.BooleanField(default=False)
+    url = models.TextField()
+    kind = models.CharField(max_length=20)  # the URL's scheme: discord, tgram, matrixs, slack, ntfys, jsons, …
+    shown = models.CharField(max_length=300)  # the URL with its secrets masked
+    status = models.CharField(max_length=8, choices=ChannelStatus.choices, default=ChannelStatus.ACTIVE)
+    # Messages in a row that failed after all their retries (a success sets it back to 0); at
+    # channels.PAUSE_AFTER the channel is paused. The player is told by mail at the first and
+    # at the pause.
+    failures = models.SmallIntegerField(default=0)
+    failing_since = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)  # masked: no URL, no token
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["email"], name="channel_email")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} channel #{self.pk}"
+
+
+class ChannelMessage(models.Model):
+    """A channel's outbox: one short message to send through one channel, claimed once like a
+    notice (pending -> sending -> sent | failed), retried with a growing delay."""
+
+    channel = models.ForeignKey(Channel, on_delete=models.CASCADE, related_name="messages")
+    # The notice it echoes, or that bounced (none for the table's news and the channel's own).
+    notice = models.ForeignKey(
+        Notice, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False
+    )
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    kind = models.CharField(max_length=20)  # turn, reminder, final, bounced, table, trouble
+    title = models.CharField(max_length=200)
+    body = models.TextField()
+    status = models.CharField(max_length=8, choices=NoticeStatus.choices, default=NoticeStatus.PENDING)
+    attempts = models.SmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    # One message per key (a turn told once per channel, a table's news once), even when two
+    # senders race.
+    dedupe_key = models.CharField(max_length=200, null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="channelmessage_due")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dedupe_key"], name="channelmessage_unique_key", condition=models.Q(dedupe_key__isnull=False)
+            ),
+        ]

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from pbem.doors import open_doors, processing
-from pbem.mail import sending
+from pbem.mail import channels, sending
 from pbem.models import InboundMessage, InboundStatus
 from pbem.ops import health, outages, pruning
 from pbem.play import deadlines, standins
@@ -46,11 +46,23 @@ def send_pending_notices(game_id: int | None = None) -> dict:
 @timer
 def sweep_outbox() -> dict:
     """Beat: what no on-commit dispatch sent (broker or SMTP was down), and expired claims."""
-    released = sending.release_expired_leases()
+    released = sending.release_expired_leases() + channels.release_expired_leases()
     counts = sending.send_pending(None)
     if released:
         counts["released"] = released
+    # The other channels: whose mail fails, told to the table; then what is due on them.
+    trouble = channels.sweep()
+    counts.update({f"mail_{k}": v for k, v in trouble.items() if v})
+    counts.update({f"channel_{k}": v for k, v in channels.send_pending().items()})
     return counts
+
+
+@shared_task(ignore_result=True)
+def send_channel_messages() -> dict:
+    """Sends the due messages of the players' other channels (pbem.mail.channels): each claimed
+    first, a failure retried later (a task queued with the backoff as its countdown, and the
+    outbox sweep)."""
+    return channels.send_pending()
 
 
 @shared_task(ignore_result=True)

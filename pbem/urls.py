@@ -36,6 +36,7 @@ urlpatterns = [
     path("play/<str:token>/language", views.seat_language, name="pbem-seat_language"),
     path("play/<str:token>/away", views.seat_away, name="pbem-seat_away"),
     path("play/<str:token>/calendar/new", views.seat_calendar_new, name="pbem-seat_calendar_new"),
+    path("play/<str:token>/channels", views.seat_channels, name="pbem-seat_channels"),
     path("calendar/<str:token>.ics", views.calendar_feed, name="pbem-calendar"),
     path("heads.json", views.heads_feed, name="pbem-heads"),
     path("tap/<str:link>/", onetap.tap, name="pbem-tap"),

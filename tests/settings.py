@@ -25,3 +25,5 @@ PBEM_SHOW_CREATOR_LINK = False  # the tests of the lobby say when they want it
 # The workers tests start answer no remote control (`celery inspect`, broadcasts): its pidbox
 # binding would outlive them in the test broker (kombu's `_kombu.binding_deadlines`, no TTL).
 CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+# The channels' fakes listen on 127.0.0.1 (tests/test_channels.py turns the SSRF guard back on).
+PBEM_CHANNELS_ALLOW_PRIVATE = True

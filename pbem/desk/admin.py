@@ -32,8 +32,8 @@ from django.utils.safestring import mark_safe
 from pbem.audit import checks
 from pbem.desk import permissions, scoresheets
 from pbem.log import eventlog, readmodels
-from pbem.models import Event, Game, GameStatus, InboundMessage, Notice, Seat
-from pbem.play import desk, selectors, services
+from pbem.models import Channel, Event, Game, GameStatus, InboundMessage, Notice, Seat
+from pbem.play import channels, desk, selectors, services
 from pbem.registry import all_games, get_game
 
 
@@ -267,6 +267,57 @@ class NoticeAdmin(DeskAccess, admin.ModelAdmin):
     @admin.display(description="context")
     def context_json(self, obj):
         return pretty_json(obj.context)
+
+
+class TableChannelForm(forms.ModelForm):
+    """A table's shared channel, set on the desk: the URL is written, never shown back (the
+    list shows it masked); pbem.play.channels checks it as for a player."""
+
+    url = forms.CharField(widget=forms.PasswordInput(render_value=False), max_length=2000, label="Apprise URL")
+
+    class Meta:
+        model = Channel
+        fields = ("game", "url")
+
+    def clean_url(self):
+        try:
+            _plugin, self.kind, self.shown = channels.read(self.cleaned_data["url"])
+        except channels.BadChannel as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return self.cleaned_data["url"].strip()
+
+
+@admin.register(Channel)
+class ChannelAdmin(DeskAccess, admin.ModelAdmin):
+    """The channels of the desk's games: the tables' shared ones (set or removed here) and the
+    players' own (seen masked, removed by the player)."""
+
+    form = TableChannelForm
+    list_display = ("id", "game_ref", "table", "shown", "status", "failures", "last_error", "last_sent_at")
+    list_filter = ("table", "status", GameFilter)
+
+    SHOWN = ("game_ref", "table", "shown", "status", "failures", "failing_since", "last_error", "last_sent_at")
+
+    def get_fields(self, request, obj=None):
+        return ("game", "url") if obj is None else self.SHOWN  # the URL itself: written, never shown
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.SHOWN
+
+    def has_add_permission(self, request, obj=None):
+        return permissions.may_use_desk(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return obj is not None and obj.table and permissions.may_manage(request.user, obj.game_id)
+
+    @admin.display(description="game", ordering="game_id")
+    def game_ref(self, obj):
+        return _game_link(obj.game_id) if obj.game_id else "all the player's games"
+
+    def save_model(self, request, obj, form, change):
+        if not permissions.may_manage(request.user, obj.game_id):
+            raise PermissionDenied
+        channels.set_table(obj.game_id, form.cleaned_data["url"])
 
 
 @admin.register(InboundMessage)

@@ -73,6 +73,7 @@ SUBJECTS = {
     "correction": gettext_noop("Score corrected: {title} #{game} {tag}"),
     "standin": gettext_noop("Stand-in plays your seat: {title} #{game}; reply 'back' to play it again {tag}"),
     "invitation": gettext_noop("Invitation: a game of {title} (game #{game}) {tag}"),
+    "channel": gettext_noop("Your other channel failed: {title} #{game} {tag}"),
 }
 
 

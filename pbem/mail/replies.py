@@ -551,7 +551,7 @@ def _expected_version(parsed: inbound.Parsed, seat: Seat, facts: Facts) -> int |
     return None
 
 
-NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back", "zone"}
+NEUTRAL_WORDS = {"help", "board", "history", "say", "notices", "away", "back", "zone", "channel", "channels"}
 
 
 def _neutral(line: str) -> bool:

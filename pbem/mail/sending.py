@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from pbem.log import eventlog
-from pbem.mail import outbound
+from pbem.mail import channels, outbound
 from pbem.models import (
     TURN_NOTICE_KINDS,
     Game,
@@ -213,6 +213,7 @@ def _send_claimed(notice: Notice, connection=None) -> str:
     # per write.
     def record() -> None:
         _finish_sent(notice, message)
+        _echo([notice])
         _after_delivery(notice)
 
     try:
@@ -401,11 +402,15 @@ def record_sent(sent: list[tuple[Notice, EmailMessage]]) -> None:
     try:
         with transaction.atomic():
             _record_sent_at_once(sent)
+            # No savepoint of its own (two statements a batch): if it fails, the whole recording
+            # is done again below, notice by notice, and the echo on its own after it.
+            channels.echo([notice for notice, _message in sent])
         return
     except Exception:  # noqa: BLE001 - all rolled back: done again notice by notice
         log.info("recording a batch of %s sends in one transaction failed", len(sent), exc_info=True)
     for notice, message in sent:
         _finish_sent(notice, message)
+    _echo([notice for notice, _message in sent])
     failed = None
     for notice, _message in sent:
         try:
@@ -593,11 +598,28 @@ def _describe(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def _echo(notices: list[Notice]) -> None:
+    """The notices that went out, told on the players' other channels too; a failure there
+    never touches the mail (the notices are recorded sent already)."""
+    try:
+        with transaction.atomic():
+            channels.echo(notices)
+    except Exception:  # noqa: BLE001 - the mail is the authority: logged, and the mail goes on
+        log.exception("could not write the channel messages of %s notices", len(notices))
+
+
 def undeliverable(notice: Notice, reason: str) -> None:
     """A seat's notice could not be delivered: the game's log records it, the Master of Seals is
-    told, and the seat's deadline is held. Notices to Masters or to strangers just stay failed."""
+    told, and the seat's deadline is held. Notices to Masters or to strangers just stay failed.
+    The seat's mail is marked failing (the seat page and the table see it) and the player is
+    told on their other channels (pbem.mail.channels)."""
     if not notice.seat_id or not notice.game_id or notice.kind == "answer":
         return
+    try:
+        with transaction.atomic():
+            channels.undeliverable(notice)
+    except Exception:  # noqa: BLE001 - the bounce's own bookkeeping below goes on regardless
+        log.exception("could not mark the mail of notice %s's seat as failing", notice.pk)
     game = Game.objects.filter(pk=notice.game_id).values("status").first()
     if not game or game["status"] not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return

@@ -24,6 +24,13 @@ PATTERNS = [
     (re.compile(r"\b(bounces\+n\d+-)[a-z2-7]{8}\b", re.I), r"\1<masked>"),
     # subject codes: [12-abcdef]
     (re.compile(r"\[(\d+-)[a-z2-7]{6}\]", re.I), r"[\1<masked>]"),
+    # the players' channels (pbem/play/channels.py): an Apprise URL holds the service's secret
+    (re.compile(r"\b(discord|tgram|matrixs?|slack|ntfys?|jsons?)://\S+", re.I), r"\1://<masked>"),
+    # what Apprise's plugins log of the requests they make: Discord's and Slack's webhook paths,
+    # Telegram's bot token
+    (re.compile(r"(/api/webhooks/)\S+"), r"\1<masked>"),
+    (re.compile(r"(hooks\.slack(?:-gov)?\.com/)\S+"), r"\1<masked>"),
+    (re.compile(r"(/bot)\d+:[\w-]+"), r"\1<masked>"),
 ]
 
 

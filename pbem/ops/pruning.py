@@ -11,6 +11,7 @@ are the record and are never deleted (the database refuses anyway).
 - Inbound messages that reached an end (anything but `received`) and older than
   PBEM_INBOUND_KEEP_DAYS are deleted, their raw mail with them. A copy of such a message
   arriving again is judged afresh: a move already made is stale by then.
+- The players' channel messages (pbem/mail/channels.py) that are done, after as long.
 - Kept board pictures (BoardPicture, issue 34) older than PBEM_NOTICE_KEEP_DAYS: a notice is
   sent or given up long before, and one composed later draws its picture anew.
 
@@ -25,7 +26,7 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils import timezone
 
-from pbem.models import BoardPicture, InboundMessage, InboundStatus, Notice, NoticeStatus
+from pbem.models import BoardPicture, ChannelMessage, InboundMessage, InboundStatus, Notice, NoticeStatus
 
 PER_RUN = 5000
 DONE = (NoticeStatus.SENT, NoticeStatus.SKIPPED, NoticeStatus.FAILED, NoticeStatus.BOUNCED)
@@ -33,7 +34,12 @@ DONE = (NoticeStatus.SENT, NoticeStatus.SKIPPED, NoticeStatus.FAILED, NoticeStat
 
 def prune(now: datetime | None = None) -> dict:
     now = now or timezone.now()
-    return {"notices": prune_notices(now), "inbound": prune_inbound(now), "pictures": prune_pictures(now)}
+    return {
+        "notices": prune_notices(now),
+        "inbound": prune_inbound(now),
+        "pictures": prune_pictures(now),
+        "channel_messages": prune_channel_messages(now),
+    }
 
 
 def prune_notices(now: datetime, limit: int = PER_RUN) -> int:
@@ -75,4 +81,16 @@ def prune_pictures(now: datetime, limit: int = PER_RUN) -> int:
     before = now - timedelta(days=settings.PBEM_NOTICE_KEEP_DAYS)
     ids = list(BoardPicture.objects.filter(created_at__lt=before).order_by("id").values_list("id", flat=True)[:limit])
     BoardPicture.objects.filter(id__in=ids).delete()
+    return len(ids)
+
+
+def prune_channel_messages(now: datetime, limit: int = PER_RUN) -> int:
+    """The players' channel messages that are done, after PBEM_NOTICE_KEEP_DAYS like notices."""
+    before = now - timedelta(days=settings.PBEM_NOTICE_KEEP_DAYS)
+    ids = list(
+        ChannelMessage.objects.filter(status__in=DONE, created_at__lt=before)
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
+    ChannelMessage.objects.filter(id__in=ids).delete()
     return len(ids)

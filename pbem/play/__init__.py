@@ -4,7 +4,9 @@ applies seats' commands, `commands` the platform's own (help, say, undo, away, â
 Master of Seals' actions, `deadlines` the timers, `standins` the stand-in players. `selectors`
 is what a seat or spectator may see, `choosing` the menu of moves, `addressing` and `signing`
 the seat tokens, `languages` each player's language, `submissions` a reader's submission
-applied and answered, `outbox` the notices handed to Celery once their transaction commits.
+applied and answered, `outbox` the notices handed to Celery once their transaction commits,
+`channels` a player's (and a table's) other channels: the Apprise URLs that may be set, checked
+and shown masked.
 
 Imports `pbem.log` and below; never the audit, mail, doors, web or the desk.
 """

@@ -9,10 +9,11 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
-from pbem.play import calendar, languages, selectors
+from pbem.play import calendar, channels, languages, selectors
 from pbem.play.runner import NEUTRAL_EVENTS, CommandRejected, ServiceError, Work, deadline_for
 
 PLATFORM_WORDS = (
@@ -30,6 +31,8 @@ PLATFORM_WORDS = (
     "language",
     "sprache",
     "langue",
+    "channel",
+    "channels",
 )
 
 
@@ -487,7 +490,87 @@ def _language_help() -> str:
     return _("Change it with 'language en' (English), 'language de' (Deutsch) or 'language fr' (Français).")
 
 
+CHANNEL_HELP = _lazy(
+    "'channel add URL' tells you of your turns in this game on a chat or push service too, "
+    "'channel add URL all' in all your games (URL in Apprise's form: discord://…, tgram://…, "
+    "matrixs://…, slack://…, ntfys://…, jsons://…); 'channels' lists yours, numbered; "
+    "'channel remove N', 'channel resume N' (a paused one). The game's owner: 'channel table URL' "
+    "posts the table's public news there, 'channel table off'. Your mail goes on as before."
+)
+
+
+def _cmd_channel(work: Work, seat: int, rest: str, line: str) -> None:
+    """The player's other channels (pbem/play/channels.py). Written outside the log (a URL holds
+    the service's secret), in the transaction of the reply; the URL is never said back in full,
+    nor is the line that held it (answers are kept with the message)."""
+    words = rest.split()
+    info = work.seats[seat]
+    email, shown_line = info["email"] or "", _masked_line(line)
+    verb = words[0].lower() if words else ""
+    try:
+        if not words or verb == "list":
+            listed = channels.listing(email, work.loaded.game_id)
+            work.told.answers.append(
+                (_("Your channels:") + "\n" + "\n".join(listed) if listed else _("You have no channels."))
+                + " "
+                + str(CHANNEL_HELP)
+            )
+        elif verb == "add" and len(words) in (2, 3) and words[2:] in ([], ["all"], ["ALL"]):
+            _channel_add(work, email, words[1], len(words) == 3, shown_line)
+        elif verb in ("remove", "resume") and len(words) == 2:
+            _channel_change(work, email, verb, words[1])
+        elif verb == "table" and len(words) == 2:
+            _channel_table(work, seat, words[1], shown_line)
+        else:
+            raise CommandRejected(str(CHANNEL_HELP), shown_line)
+    except channels.BadChannel as exc:
+        raise CommandRejected(f"{exc} {CHANNEL_HELP}", shown_line) from None
+
+
+def _masked_line(line: str) -> str:
+    return re.sub(r"(\w+)://\S+", r"\1://…", line)
+
+
+def _channel_add(work: Work, email: str, url: str, everywhere: bool, line: str) -> None:
+    _plugin, _kind, shown = channels.read(url)
+    if len(channels.numbered(email, work.loaded.game_id)) >= channels.MAX_PER_PLAYER:
+        raise channels.BadChannel(
+            _("You have %(count)d channels already, the most one player may have: remove one first.")
+            % {"count": channels.MAX_PER_PLAYER}
+        )
+    game_id = None if everywhere else work.loaded.game_id
+    work.later(lambda: channels.add(email, url, game_id))
+    where = _("all your games") if everywhere else _("this game")
+    work.told.applied.append(
+        _("channel add %(shown)s: your turns in %(where)s are told there too") % {"shown": shown, "where": where}
+    )
+
+
+def _channel_change(work: Work, email: str, verb: str, number: str) -> None:
+    channel = channels.pick(email, work.loaded.game_id, number)
+    work.later(lambda: (channels.remove if verb == "remove" else channels.resume)(channel))
+    work.told.applied.append(f"channel {verb} {number} ({channel.shown})")
+
+
+def _channel_table(work: Work, seat: int, url: str, line: str) -> None:
+    seat_row = Seat.objects.get(pk=work.seats[seat]["id"])
+    if not channels.is_owner(seat_row):
+        raise CommandRejected(_("Only the game's owner (who made it) sets the table's channel."), line)
+    game_id = work.loaded.game_id
+    if url.lower() in ("off", "none", "remove"):
+        work.later(lambda: channels.set_table(game_id, None))
+        work.told.applied.append(_("channel table off"))
+        return
+    _plugin, _kind, shown = channels.read(url)
+    work.later(lambda: channels.set_table(game_id, url))
+    work.told.applied.append(
+        _("channel table %(shown)s: the table's public news goes there (no seat's link)") % {"shown": shown}
+    )
+
+
 PLATFORM_COMMANDS = {
+    "channel": _cmd_channel,
+    "channels": _cmd_channel,
     "language": _cmd_language,
     "sprache": _cmd_language,
     "langue": _cmd_language,

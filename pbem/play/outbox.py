@@ -124,6 +124,17 @@ def queue_task(name: str, *args) -> None:
     _publish(name, args)
 
 
+def queue_task_later(name: str, seconds: float, *args) -> None:
+    """Queues the task `name` to run in `seconds` (a retry's backoff). In-process, or with the
+    broker away, nothing is queued: the outbox sweep takes what is due."""
+    if current_app.conf.task_always_eager:
+        return
+    try:
+        _publish(name, args, {"countdown": seconds})
+    except Exception:  # noqa: BLE001 - the sweep sends it when it is due
+        log.info("could not queue %s for later; the sweep will", name, exc_info=True)
+
+
 def warm_up(name: str) -> None:
     """Makes the first queueing of the task `name` as quick as the next ones: its module loaded,
     and with a broker, a connection from the producer pool opened (it goes back to the pool). A

@@ -325,6 +325,8 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     """Appends what `work` emitted, with the read model and the outbox, or raises Conflict.
     Nothing emitted: only the command's own writes (a player's language, not in the log)."""
     if not work.events:
+        # A command that writes outside the log only (a player's language or channels):
+        # its writes, in the transaction run() holds when there are any.
         for write in work.side_effects:
             write()
         return

@@ -417,6 +417,10 @@ def help_text(spec, state: dict, seat: int | None) -> str:
             "  rest sat sun / rest none   days no deadline of yours falls on (your zone)\n"
             "  calendar / calendar new   your deadlines' calendar feed; a new link for it\n"
             "  language de|fr|en    the language of your mails and pages (all your games)\n"
+            "  channel add URL [all]   be told of your turns on Discord, Telegram, Matrix,\n"
+            "                       Slack, ntfy or a webhook too (an Apprise URL; 'all':\n"
+            "                       in all your games)\n"
+            "  channels / channel remove N / channel resume N   your channels\n"
             "Several commands may go in one reply, one a line: all are applied, or none."
         )
     )

@@ -29,7 +29,7 @@ from pbem.audit import checks, export, publish
 from pbem.log import anchors, chain, eventlog
 from pbem.models import Game, GameStatus, Seat
 from pbem.ops import ratelimit
-from pbem.play import addressing, orders, selectors, services
+from pbem.play import addressing, channels, orders, selectors, services
 from pbem.registry import UnknownGame, all_games, get_game
 from pbem.web import live
 
@@ -874,6 +874,138 @@ def cancel_order(
     request: HttpRequest, game_id: int, order_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)
 ):
     return _order_line(request, game_id, token, f"orders cancel {order_id}")
+
+
+class ChannelOut(Schema):
+    number: int = Field(..., description="its number in the player's list (for DELETE and resume)")
+    kind: str
+    shown: str = Field(..., description="the URL with its secrets masked: the URL itself is never shown back")
+    games: str = Field(..., description="'all' (every game of the player), or the game's number")
+    status: str
+    failures: int
+    last_error: str
+
+
+class ChannelsOut(Schema):
+    channels: list[ChannelOut]
+    table: str | None = Field(None, description="the table's shared channel, masked (the owner's to set)")
+
+
+class ChannelIn(Schema):
+    url: str = Field(
+        ...,
+        max_length=2000,
+        description="an Apprise URL: discord://…, tgram://…, matrixs://…, slack://…, ntfys://…, jsons://…",
+    )
+    all_games: bool = Field(False, description="for every game of the player, not only this one")
+
+
+class TableChannelIn(Schema):
+    url: str | None = Field(..., max_length=2000, description="an Apprise URL, or null to remove the table's channel")
+
+
+def _channels_out(game: Game, seat: Seat) -> dict:
+    mine = channels.numbered(seat.email, game.pk)
+    table = channels.table_channel(game.pk)
+    return {
+        "channels": [
+            {
+                "number": n,
+                "kind": c.kind,
+                "shown": c.shown,
+                "games": "all" if c.game_id is None else str(c.game_id),
+                "status": c.status,
+                "failures": c.failures,
+                "last_error": c.last_error,
+            }
+            for n, c in enumerate(mine, start=1)
+        ],
+        "table": table.shown if table is not None else None,
+    }
+
+
+def _channel_call(request: HttpRequest, game_id: int, token: str | None, change) -> dict:
+    game = _game(game_id)
+    seat = _seat(request, game, token)
+    ratelimit.check_submission(seat.pk)
+    try:
+        change(game, seat)
+    except channels.BadChannel as exc:
+        raise ApiError(422, "bad_channel", str(exc)) from None
+    return _channels_out(game, seat)
+
+
+@api.get(
+    "/games/{game_id}/channels",
+    openapi_extra=SEAT_TOKEN,
+    response={200: ChannelsOut, **E403, **E404},
+    summary="The player's other channels, masked (auth: X-Seat-Token)",
+)
+def seat_channels(request: HttpRequest, game_id: int, token: str | None = Header(None, alias=TOKEN_HEADER)):
+    game = _game(game_id)
+    return _channels_out(game, _seat(request, game, token))
+
+
+@api.post(
+    "/games/{game_id}/channels",
+    openapi_extra=SEAT_TOKEN,
+    response={200: ChannelsOut, **E400, **E403, **E404, **E422},
+    summary="Add a channel that tells the player of their turns (auth: X-Seat-Token)",
+)
+def add_channel(
+    request: HttpRequest, game_id: int, payload: ChannelIn, token: str | None = Header(None, alias=TOKEN_HEADER)
+):
+    return _channel_call(
+        request,
+        game_id,
+        token,
+        lambda game, seat: channels.add(seat.email, payload.url, None if payload.all_games else game.pk),
+    )
+
+
+@api.delete(
+    "/games/{game_id}/channels/{number}",
+    openapi_extra=SEAT_TOKEN,
+    response={200: ChannelsOut, **E403, **E404, **E422},
+    summary="Remove one of the player's channels (auth: X-Seat-Token)",
+)
+def remove_channel(
+    request: HttpRequest, game_id: int, number: int, token: str | None = Header(None, alias=TOKEN_HEADER)
+):
+    return _channel_call(
+        request, game_id, token, lambda game, seat: channels.remove(channels.pick(seat.email, game.pk, str(number)))
+    )
+
+
+@api.post(
+    "/games/{game_id}/channels/{number}/resume",
+    openapi_extra=SEAT_TOKEN,
+    response={200: ChannelsOut, **E403, **E404, **E422},
+    summary="Try a paused channel again (auth: X-Seat-Token)",
+)
+def resume_channel(
+    request: HttpRequest, game_id: int, number: int, token: str | None = Header(None, alias=TOKEN_HEADER)
+):
+    return _channel_call(
+        request, game_id, token, lambda game, seat: channels.resume(channels.pick(seat.email, game.pk, str(number)))
+    )
+
+
+@api.put(
+    "/games/{game_id}/table-channel",
+    openapi_extra=SEAT_TOKEN,
+    response={200: ChannelsOut, **E400, **E403, **E404, **E422},
+    summary="The table's shared channel for its public news: the game's owner sets it (auth: X-Seat-Token)",
+)
+def set_table_channel(
+    request: HttpRequest, game_id: int, payload: TableChannelIn, token: str | None = Header(None, alias=TOKEN_HEADER)
+):
+    def change(game: Game, seat: Seat) -> None:
+        if not channels.is_owner(seat):
+            raise ApiError(403, "not_owner", "Only the game's owner (who made it) sets the table's channel.")
+        channels.set_table(game.pk, payload.url)
+
+    return _channel_call(request, game_id, token, change)
 
 
 def _already_applied(game: Game, causation: str) -> bool:

@@ -38,10 +38,11 @@ from games.base import may_act
 from pbem.audit import checks, export, publish
 from pbem.doors import inbox
 from pbem.log import anchors, clocks, eventlog
+from pbem.mail import channels as channel_news
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
 from pbem.ops import health, ratelimit
-from pbem.play import addressing, calendar, choosing, languages, orders, selectors, services, submissions
+from pbem.play import addressing, calendar, channels, choosing, languages, orders, selectors, services, submissions
 from pbem.registry import all_games, get_game
 from pbem.web import board as web_board
 from pbem.web import chooser, live
@@ -447,6 +448,7 @@ def _seat_page(request, seat: Seat, token: str):
         awaited=_awaited(game, context["names"], seat.time_zone),
         reader_zone=seat.time_zone or "UTC",
         calendar_url=calendar.url_of(seat.email),
+        **_channels_context(seat),
         vacation=_vacation_of(state, seat.number),
         rest_days=_rest_of(state, seat.number),
         recent=selectors.feed(game, seat.number, last=12),  # the panel reads what it shows
@@ -502,6 +504,50 @@ def seat_calendar_new(request, token: str):
     with _seat_language(request, seat):
         messages.success(request, _("Your calendar has a new link; the old one no longer works."))
     return redirect(f"{reverse('pbem-seat', args=[token])}#calendar")
+
+
+def _channels_context(seat: Seat) -> dict:
+    """The seat page's channels and delivery: the player's channels (masked), the table's, and
+    whose mail at this table bounces (names, never addresses)."""
+    table = channels.table_channel(seat.game_id)
+    return {
+        "channels": [
+            (n, c, channels.describe(c)) for n, c in enumerate(channels.numbered(seat.email, seat.game_id), 1)
+        ],
+        "table_channel": channels.describe(table) if table is not None else "",
+        "owner": channels.is_owner(seat),
+        "mail_failing": channel_news.day_named(seat.mail_failing_since) if seat.mail_failing_since else "",
+        "table_trouble": channel_news.failing_at_table(seat.game_id),
+    }
+
+
+@require_http_methods(["POST"])
+def seat_channels(request, token: str):
+    """The seat page's channels: add (for this game or all), remove, resume, and the owner's
+    table channel. Written at once (outside the game's log: a URL holds the service's secret,
+    and never comes back in full: the page shows it masked)."""
+    seat = _token_seat(request, token)
+    if isinstance(seat, HttpResponse):
+        return seat
+    ratelimit.check_submission(seat.pk)
+    action, number = request.POST.get("action", ""), request.POST.get("number", "")
+    url = request.POST.get("url", "").strip()[:2000]
+    try:
+        if action == "add":
+            added = channels.add(seat.email, url, None if request.POST.get("all") else seat.game_id)
+            messages.success(request, _("Channel added: %(shown)s") % {"shown": added.shown})
+        elif action in ("remove", "resume"):
+            picked = channels.pick(seat.email, seat.game_id, number)
+            (channels.remove if action == "remove" else channels.resume)(picked)
+            messages.success(request, _("Channel %(number)s: %(action)s done.") % {"number": number, "action": action})
+        elif action == "table" and channels.is_owner(seat):
+            channels.set_table(seat.game_id, url or None)
+            messages.success(request, _("The table's channel is set.") if url else _("The table's channel is off."))
+        else:
+            messages.error(request, _("That is not something the channels part of this page does."))
+    except channels.BadChannel as exc:
+        messages.error(request, str(exc))
+    return redirect(f"{reverse('pbem-seat', args=[token])}#channels")
 
 
 @require_http_methods(["POST"])

@@ -117,8 +117,9 @@ def test_a_version_is_loaded_once_for_all_the_notices_that_speak_of_it(make_game
 # wait to be folded into the batch's notices (1; and, when the batch holds news, the later notices
 # that tell it: 1 more), each player's calendar feed link (1), the board pictures kept for the
 # versions the notices show (1) and recording the sends (BEGIN, the notices, the seats, the
-# games' deadlines, COMMIT).
-BATCH_STATEMENTS = 16
+# games' deadlines, COMMIT), and the players' and tables' other channels the sends are told on
+# (1, in the recording's transaction; their messages written in 1 more only when there are any).
+BATCH_STATEMENTS = 17
 
 
 def _statements_for(make_game, games: int, seats: int) -> int:

@@ -90,7 +90,7 @@ def test_a_run_deletes_at_most_its_share_and_the_next_run_goes_on(db):
 def test_the_prune_timer_is_on_the_beat_schedule_and_records_its_run(db):
     entry = settings.CELERY_BEAT_SCHEDULE["pbem-prune"]
     assert entry["task"] == "pbem.tasks.prune"
-    assert tasks.prune() == {"notices": 0, "inbound": 0, "pictures": 0}
+    assert tasks.prune() == {"notices": 0, "inbound": 0, "pictures": 0, "channel_messages": 0}
     assert Heartbeat.objects.filter(name=timer_name("pbem.tasks.prune"), ok=True).exists()
 
 
@@ -101,3 +101,14 @@ def test_kept_board_pictures_past_the_notices_keeping_time_are_deleted_and_newer
     _age(BoardPicture, settings.PBEM_NOTICE_KEEP_DAYS + 1, version=1)
     assert pruning.prune()["pictures"] == 1
     assert list(BoardPicture.objects.values_list("version", flat=True)) == [2]
+
+
+def test_done_channel_messages_go_with_old_notices(db, settings):
+    from pbem.models import Channel, ChannelMessage
+
+    channel = Channel.objects.create(email="alice@example.org", url="json://example.org/x", kind="json")
+    done = ChannelMessage.objects.create(channel=channel, kind="turn", title="t", body="b", status="sent")
+    waiting = ChannelMessage.objects.create(channel=channel, kind="turn", title="t", body="b")
+    later = timezone.now() + timedelta(days=settings.PBEM_NOTICE_KEEP_DAYS + 1)
+    assert pruning.prune(later)["channel_messages"] == 1
+    assert list(ChannelMessage.objects.values_list("id", flat=True)) == [waiting.pk] and done.pk != waiting.pk
