@@ -5,9 +5,10 @@ under that attack through gunicorn with the shipped config."""
 
 from __future__ import annotations
 
-import threading
+import asyncio
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
 
 from pbem.web import live
 
@@ -18,6 +19,7 @@ from .test_live import Clock, wait_url
 def clock(monkeypatch):
     fake = Clock()
     monkeypatch.setattr(live, "time", fake)
+    monkeypatch.setattr(live, "_nap", fake.nap)
     return fake
 
 
@@ -51,25 +53,27 @@ def test_long_poll_starvation_waits_off_answers_every_long_poll_at_once(client, 
 def test_long_poll_starvation_a_second_wait_of_a_seat_replaces_the_first(duel, settings):
     game, seats, tokens = duel
     settings.PBEM_LIVE_MAX_WAIT = 25
-    done: list[str] = []
 
-    def wait(name):
-        try:
-            live.wait_for_version(game.pk, game.version, 25, seat_id=seats[1].pk)
-            done.append(name)
-        except live.Replaced:
-            done.append(f"{name} replaced")
+    async def both() -> list[str]:
+        done: list[str] = []
 
-    first = threading.Thread(target=wait, args=("first",))
-    first.start()
-    while live._waiting < 1:  # the first is waiting
-        threading.Event().wait(0.01)
-    second = threading.Thread(target=wait, args=("second",))
-    second.start()
-    first.join(20)
-    assert done == ["first replaced"] and second.is_alive()  # the first left; the second still waits
-    from django.core.cache import cache
+        async def wait(name):
+            try:
+                await live.wait_for_version(game.pk, game.version, 25, seat_id=seats[1].pk)
+                done.append(name)
+            except live.Replaced:
+                done.append(f"{name} replaced")
 
-    cache.set(live._seat_key(seats[1].pk), "someone else")
-    second.join(20)
-    assert done == ["first replaced", "second replaced"] and live._waiting == 0
+        first = asyncio.create_task(wait("first"))
+        while not live._looker().waits:  # the first is waiting
+            await asyncio.sleep(0.01)
+        second = asyncio.create_task(wait("second"))
+        await asyncio.wait_for(first, 20)
+        assert done == ["first replaced"] and not second.done()  # the first left; the second still waits
+        await sync_to_async(live.ledger().take)("someone else", live.seat_key(seats[1].pk), 1e12)
+        await asyncio.wait_for(second, 20)
+        await sync_to_async(live.ledger().release)("someone else", live.seat_key(seats[1].pk))
+        return done
+
+    assert async_to_sync(both)() == ["first replaced", "second replaced"]
+    assert live.ledger().owners([live.seat_key(seats[1].pk)]) == [None]  # no mark left behind
