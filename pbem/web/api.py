@@ -643,7 +643,10 @@ async def seat_view(
     game, seat = await live.blocking(_game_and_seat)(request, game_id, token)
     if wait_version is not None and game.version <= wait_version:
         try:
-            await live.wait_for_version(game.pk, wait_version, timeout, seat_id=seat.pk, holds_thread=holds_thread)
+            row = {name: getattr(game, name) for name in live.ROW}
+            await live.wait_for_version(
+                game.pk, wait_version, timeout, seat_id=seat.pk, holds_thread=holds_thread, row=row
+            )
         except live.Replaced:
             raise ApiError(409, "replaced", "A newer wait of this seat took over from this one.") from None
         except live.Busy:

@@ -298,16 +298,23 @@ async def _nap(woken: asyncio.Event, seconds: float) -> None:
 
 
 async def wait_for_version(
-    game_id: int, after: int, timeout: float, seat_id: int | None = None, holds_thread: bool = False
+    game_id: int,
+    after: int,
+    timeout: float,
+    seat_id: int | None = None,
+    holds_thread: bool = False,
+    row: dict | None = None,
 ) -> dict | None:
     """The game's snapshot once its version passes `after`, or after `timeout` seconds (at most
     `max_wait()`), whichever comes first; None if there is no such game. `seat_id`: the seat
     waiting, whose earlier wait this one replaces. `holds_thread`: the wait runs in a thread it
-    holds (WSGI), bounded per process. Raises Busy when no wait is free, Replaced when a newer
+    holds (WSGI), bounded per process. `row`: the game's row as the caller just read it (a query
+    fewer). Raises Busy when no wait is free, Replaced when a newer
     wait of the seat took over: both answered cheaply, without the view a waiting client asked
     for (rendering it is what a flood of reopened polls would cost)."""
     deadline = time.monotonic() + max(0.0, min(timeout, max_wait()))
-    row = await blocking(snapshot)(game_id)
+    if row is None:
+        row = await blocking(snapshot)(game_id)
     if row is None or row["version"] > after or time.monotonic() >= deadline:
         return row
     if holds_thread and not _take_slot():
