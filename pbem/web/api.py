@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal, overload
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.core.exceptions import RequestDataTooBig
-from django.core.handlers.asgi import ASGIRequest
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.handlers.asgi import ASGIRequest
 from django.core.validators import validate_email
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from ninja import Field, Header, NinjaAPI, Query, Schema, Swagger

@@ -183,12 +183,14 @@ class RedisLedger:
         self.local, self.fallen_back = LocalLedger(), set[str]()
 
     def client(self):
-        return caches["default"]._cache.get_client(write=True)  # type: ignore[attr-defined]
+        return caches["default"]._cache.get_client(write=True)
 
     def take(self, wait_id: str, seat_key: str, expires: float) -> bool:
         life = int(max_wait()) + 10
         try:
-            return bool(self.client().eval(TAKE, 2, self.WAITS, seat_key, time.time(), site_waits(), expires, wait_id, life))
+            return bool(
+                self.client().eval(TAKE, 2, self.WAITS, seat_key, time.time(), site_waits(), expires, wait_id, life)
+            )
         except Exception:  # noqa: BLE001 - Redis away: this process's ledger bounds the waits
             log.warning("Redis did not answer: long polls counted in this process only")
             self.fallen_back.add(wait_id)
