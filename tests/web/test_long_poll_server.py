@@ -95,7 +95,7 @@ def seat_wait(base: str, game: Game, token: str) -> tuple[threading.Thread, dict
     return open_wait(url, {"X-Seat-Token": token})
 
 
-def test_a_long_poll_is_answered_when_the_game_moves(server, table):
+def test_long_poll_starvation_asgi_a_wait_is_answered_when_the_game_moves(server, table):
     base, _, _ = server
     game, tokens = table
     thread, answer = seat_wait(base, game, tokens[1])
@@ -107,7 +107,7 @@ def test_a_long_poll_is_answered_when_the_game_moves(server, table):
     wait_until(lambda: waiting_now() == 0, what="the wait's place to be given back")
 
 
-def test_a_second_wait_of_the_same_seat_replaces_the_first(server, table):
+def test_long_poll_starvation_asgi_a_second_wait_of_the_same_seat_replaces_the_first(server, table):
     base, _, _ = server
     game, tokens = table
     first, first_answer = seat_wait(base, game, tokens[1])
@@ -121,7 +121,7 @@ def test_a_second_wait_of_the_same_seat_replaces_the_first(server, table):
     assert second_answer["status"] == 200
 
 
-def test_the_site_wide_cap_refuses_with_busy_and_retry_after(server, table):
+def test_long_poll_starvation_asgi_the_site_wide_cap_refuses_with_busy_and_retry_after(server, table):
     base, _, _ = server
     game, tokens = table
     # 25 waits of other processes (or machines) fill the site's places (PBEM_LIVE_WAITS=25 here).
@@ -144,7 +144,7 @@ def threads_of(master: subprocess.Popen) -> int:
     return len(list(Path(f"/proc/{worker}/task").iterdir()))
 
 
-def test_twenty_waits_hold_no_thread_and_no_token_reaches_the_log(server, settings):
+def test_long_poll_starvation_asgi_twenty_waits_hold_no_thread_and_no_token_reaches_the_log(server, settings):
     base, process, log = server
     settings.PBEM_NOTICE_DISPATCH = "none"
     games = [services.create_game("diceduel", CAST[:2], {}) for _ in range(10)]
