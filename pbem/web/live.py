@@ -180,7 +180,7 @@ class RedisLedger:
     WAITS = "pbem-live:waits"
 
     def __init__(self):
-        self.local, self.fallen_back = LocalLedger(), set[str]()
+        self.local, self.fallen_back, self.warned_at = LocalLedger(), set[str](), float("-inf")
 
     def client(self):
         return caches["default"]._cache.get_client(write=True)
@@ -192,7 +192,9 @@ class RedisLedger:
                 self.client().eval(TAKE, 2, self.WAITS, seat_key, time.time(), site_waits(), expires, wait_id, life)
             )
         except Exception:  # noqa: BLE001 - Redis away: this process's ledger bounds the waits
-            log.warning("Redis did not answer: long polls counted in this process only")
+            if time.monotonic() - self.warned_at > 60:  # once a minute, not once a wait
+                self.warned_at = time.monotonic()
+                log.warning("Redis did not answer: long polls counted in this process only")
             self.fallen_back.add(wait_id)
             return self.local.take(wait_id, seat_key, expires)
 

@@ -77,3 +77,26 @@ def test_long_poll_starvation_a_second_wait_of_a_seat_replaces_the_first(duel, s
 
     assert async_to_sync(both)() == ["first replaced", "second replaced"]
     assert live.ledger().owners([live.seat_key(seats[1].pk)]) == [None]  # no mark left behind
+
+
+def test_long_poll_starvation_with_redis_away_the_process_counts_its_own_waits(settings):
+    """The site-wide count lives in Redis; with Redis not answering, each process counts its own
+    waits (the cap still holds in it) and no wait is taken for replaced."""
+    from tests.mail.conftest import free_port
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        }
+    }
+    settings.PBEM_LIVE_WAITS = 1
+    ledger = live.ledger()
+    assert isinstance(ledger, live.RedisLedger)
+    assert ledger.take("first", "pbem-live:seat:1", 4e9)
+    assert not ledger.take("second", "pbem-live:seat:2", 4e9)  # the cap, counted here
+    assert ledger.owners(["pbem-live:seat:1", "pbem-live:seat:2"]) == ["first", None]
+    ledger.release("first", "pbem-live:seat:1")
+    assert ledger.owners(["pbem-live:seat:1"]) == [None] and ledger.take("third", "", 4e9)
+    ledger.release("third", "")
