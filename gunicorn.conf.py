@@ -1,5 +1,6 @@
-"""gunicorn's settings for pbem, read by `gunicorn config.wsgi` when started in this folder (or
-with `-c /path/to/gunicorn.conf.py`). Command-line flags override them.
+"""gunicorn's settings for pbem, read by `gunicorn config.wsgi` (the pages) and `gunicorn
+config.asgi -k uvicorn_worker.UvicornWorker --bind 127.0.0.1:8001 --workers 1` (the long polls)
+when started in this folder (or with `-c /path/to/gunicorn.conf.py`). Command-line flags override them.
 
 Access and error logs go to stderr with the same line shape as the application's (time, level,
 logger, process); the request line is logged with seat tokens masked: a seat link is a
@@ -13,9 +14,11 @@ from gunicorn.glogging import Logger
 
 bind = os.environ.get("PBEM_WEB_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("PBEM_WEB_WORKERS", "3"))
-# Threads per worker (gthread): an API long poll (pbem/web/live.py) holds a thread, not a whole
-# worker; at most PBEM_LIVE_WAITS_PER_PROCESS threads of a worker wait at a time (half of them
-# unless set), so pages always find a free one however many long polls are open.
+# Threads per worker (gthread). The long polls (pbem/web/live.py) are served elsewhere: by
+# `gunicorn config.asgi -k uvicorn_worker.UvicornWorker` (this file gives it its access log too),
+# to which the proxy routes them, where a wait holds no thread. One that reaches these workers
+# anyway (no proxy) holds a thread: at most PBEM_LIVE_WAITS_PER_PROCESS of a worker's threads wait
+# at a time (half of them unless set), so pages always find a free one.
 threads = int(os.environ.get("PBEM_WEB_THREADS", "8"))
 worker_class = "gthread" if threads > 1 else "sync"
 os.environ.setdefault("PBEM_LIVE_WAITS_PER_PROCESS", str(threads // 2))

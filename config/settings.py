@@ -294,8 +294,13 @@ CELERY_TASK_ACKS_LATE = True
 # holds a worker for ever. The IMAP poll cuts its own connection at PBEM_IMAP_POLL_SECONDS first.
 CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("PBEM_TASK_SOFT_SECONDS", "100"))
 CELERY_TASK_TIME_LIMIT = int(os.environ.get("PBEM_TASK_HARD_SECONDS", "120"))
-# Long polls (pbem/web/live.py): at most this many wait at a time in one web process (a wait
-# holds a thread); gunicorn.conf.py sets it to half its threads. 0: every long poll answers at once.
+# Long polls (pbem/web/live.py): at most PBEM_LIVE_WAITS wait at a time site-wide (counted in
+# Redis when CACHE_URL names one, across every process; else in the process), beyond which a
+# long poll answers 429 at once. Under ASGI (config.asgi, where the proxy sends them) a wait holds
+# no thread; one that reached a WSGI worker holds its thread, and at most
+# PBEM_LIVE_WAITS_PER_PROCESS such wait at a time in a process (gunicorn.conf.py sets it to half
+# its threads). 0: every long poll answers at once.
+PBEM_LIVE_WAITS = int(os.environ.get("PBEM_LIVE_WAITS", "1000"))
 PBEM_LIVE_WAITS_PER_PROCESS = int(os.environ.get("PBEM_LIVE_WAITS_PER_PROCESS", "4"))
 PBEM_IMAP_POLL_SECONDS = float(os.environ.get("PBEM_IMAP_POLL_SECONDS", "80"))
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

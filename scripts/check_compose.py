@@ -28,8 +28,8 @@ USAGE = "usage: python scripts/check_compose.py COMPOSE_FILE   (best: the output
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-REQUIRED = {"postgres", "redis", "web", "worker", "beat", "smtpd", "mailpit"}
-LONG_RUNNING = {"postgres", "redis", "web", "worker", "beat", "smtpd"}
+REQUIRED = {"postgres", "redis", "proxy", "web", "live", "worker", "beat", "smtpd", "mailpit"}
+LONG_RUNNING = {"postgres", "redis", "proxy", "web", "live", "worker", "beat", "smtpd"}
 
 
 def check_command(service: str, command: list[str], problems: list[str]) -> None:
@@ -40,8 +40,12 @@ def check_command(service: str, command: list[str], problems: list[str]) -> None
             problems.append(f"{service}: manage.py has no command {command[2]!r}")
     elif command[0] == "gunicorn":
         module, _, attr = command[1].partition(":")
-        if not hasattr(importlib.import_module(module), attr):
+        if not hasattr(importlib.import_module(module), attr or "application"):
             problems.append(f"{service}: {command[1]} does not exist")
+        if "-k" in command:  # the worker class (the long polls': uvicorn's)
+            module, _, cls = command[command.index("-k") + 1].rpartition(".")
+            if not hasattr(importlib.import_module(module), cls):
+                problems.append(f"{service}: worker class {command[command.index('-k') + 1]} does not exist")
     elif command[0] == "celery":
         app = importlib.import_module(command[command.index("-A") + 1])
         if not hasattr(app, "celery_app"):
@@ -52,6 +56,19 @@ def check_command(service: str, command: list[str], problems: list[str]) -> None
                 problems.append(f"{service}: scheduler {module}:{cls} does not exist")
     if shutil.which(command[0]) is None and not (ROOT / ".venv" / "bin" / command[0]).exists():
         problems.append(f"{service}: {command[0]} is not installed by requirements.txt")
+
+
+def check_proxy(services: dict, problems: list[str]) -> None:
+    """The proxy mounts a config that is in the repository, and is the only service published on
+    the web's port (the pages and the long polls are reached through it)."""
+    proxy = services.get("proxy", {})
+    for volume in proxy.get("volumes", []):
+        source = volume.get("source") if isinstance(volume, dict) else str(volume).split(":")[0]
+        if source and not Path(source if Path(source).is_absolute() else ROOT / source).exists():
+            problems.append(f"proxy: mounts {source}, which does not exist")
+    for name in ("web", "live"):
+        if services.get(name, {}).get("ports"):
+            problems.append(f"{name}: published directly (it is reached through the proxy)")
 
 
 def environment(service: dict) -> dict:
@@ -157,6 +174,7 @@ def main(path: str) -> int:
     for port in services.get("mailpit", {}).get("ports", []):
         if (port.get("host_ip") if isinstance(port, dict) else str(port).split(":")[0]) != "127.0.0.1":
             problems.append(f"mailpit: port {port} is published beyond 127.0.0.1")
+    check_proxy(services, problems)
     redis = services.get("redis", {})
     if "--appendonly" in str(redis.get("command", "")) and not redis.get("volumes"):
         problems.append("redis: an append-only file without a volume")

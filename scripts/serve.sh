@@ -15,4 +15,7 @@ if [ -z "${CELERY_BROKER_URL:-}" ]; then
   trap 'kill "$timers_pid" 2>/dev/null; wait "$timers_pid" 2>/dev/null' EXIT
   trap 'exit 130' INT TERM
 fi
+# runserver serves the pages and the long polls alike (those are async views: here each wait holds
+# one of runserver's threads, at most PBEM_LIVE_WAITS_PER_PROCESS at a time; production sends them
+# to an ASGI process of their own, see README, Production).
 .venv/bin/python manage.py runserver --noreload "${PBEM_LISTEN:-127.0.0.1:8000}"

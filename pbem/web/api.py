@@ -12,8 +12,10 @@ import functools
 import logging
 from typing import Annotated, Any, Literal, overload
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.handlers.asgi import ASGIRequest
 from django.core.validators import validate_email
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.utils.translation import gettext as _
@@ -643,7 +645,7 @@ BUSY = gettext_lazy("Too many clients are waiting right now: ask again in a whil
     "`409 replaced`; with too many clients waiting the answer is `429 busy` at once (ask again "
     "after its `Retry-After` seconds).",
 )
-def seat_view(
+async def seat_view(
     request: HttpRequest,
     response: HttpResponse,
     game_id: int,
@@ -652,17 +654,32 @@ def seat_view(
     wait_version: int | None = Query(None, ge=0, le=2**31, description="wait until the version passes this"),
     timeout: int = Query(25, ge=0, le=25, description="the longest wait, in seconds"),
 ):
-    if wait_version is not None and timeout > 0 and live.no_free_wait():
+    # Async: a wait holds no thread under ASGI (config.asgi, where the proxy sends the waits);
+    # under WSGI Django gives it the request's thread, bounded per process (pbem/web/live.py).
+    holds_thread = not isinstance(request, ASGIRequest)
+    if wait_version is not None and timeout > 0 and live.no_free_wait(holds_thread):
         raise ApiError(429, "busy", str(BUSY), headers={"Retry-After": live.retry_after()})
-    game = _game(game_id)
-    seat = _seat(request, game, token)
+    game, seat = await live.blocking(_game_and_seat)(request, game_id, token)
     if wait_version is not None and game.version <= wait_version:
         try:
-            live.wait_for_version(game.pk, wait_version, timeout, seat_id=seat.pk)
+            row = {name: getattr(game, name) for name in live.ROW}
+            await live.wait_for_version(
+                game.pk, wait_version, timeout, seat_id=seat.pk, holds_thread=holds_thread, row=row
+            )
         except live.Replaced:
             raise ApiError(409, "replaced", _("A newer wait of this seat took over from this one.")) from None
         except live.Busy:
             raise ApiError(429, "busy", str(BUSY), headers={"Retry-After": live.retry_after()}) from None
+    return await live.blocking(_seat_answer)(response, game, seat, if_none_match, wait_version is not None)
+
+
+def _game_and_seat(request: HttpRequest, game_id: int, token: str | None) -> tuple[Game, Seat]:
+    game = _game(game_id)
+    return game, _seat(request, game, token)
+
+
+def _seat_answer(response: HttpResponse, game: Game, seat: Seat, if_none_match: str | None, waited: bool):
+    if waited:
         game.refresh_from_db()
     tag = live.etag(
         game.pk,
@@ -1214,23 +1231,34 @@ def heads(request: HttpRequest, after: int = Query(0, ge=0, le=2**62), limit: in
 # ---------------------------------------------------------------------------------------------
 
 
+def _as_json_405(request, response):
+    if response.status_code != 405:
+        return response
+    allowed = response.get("Allow", "")
+    answer = JsonResponse(
+        {
+            "code": "method_not_allowed",
+            "message": _("%(method)s is not allowed here; this endpoint takes: %(allowed)s.")
+            % {"method": request.method, "allowed": allowed},
+        },
+        status=405,
+    )
+    answer["Allow"] = allowed
+    return answer
+
+
 def _json_not_allowed(view):
+    if iscoroutinefunction(view):  # an async endpoint (the seat's long poll) stays async
+
+        @functools.wraps(view)
+        async def waiting(request, *args, **kwargs):
+            return _as_json_405(request, await view(request, *args, **kwargs))
+
+        return markcoroutinefunction(waiting)
+
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        if response.status_code != 405:
-            return response
-        allowed = response.get("Allow", "")
-        answer = JsonResponse(
-            {
-                "code": "method_not_allowed",
-                "message": _("%(method)s is not allowed here; this endpoint takes: %(allowed)s.")
-                % {"method": request.method, "allowed": allowed},
-            },
-            status=405,
-        )
-        answer["Allow"] = allowed
-        return answer
+        return _as_json_405(request, view(request, *args, **kwargs))
 
     return wrapped
 

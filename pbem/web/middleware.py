@@ -3,8 +3,10 @@ before anything reads it (a request of 10 MB used to end in a 500)."""
 
 from __future__ import annotations
 
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import JsonResponse
+from django.utils.decorators import sync_and_async_middleware
 
 
 def too_large(limit: int) -> JsonResponse:
@@ -17,15 +19,29 @@ def too_large(limit: int) -> JsonResponse:
     )
 
 
+def refused(request) -> JsonResponse | None:
+    if request.path.startswith("/api/"):
+        limit = settings.PBEM_API_MAX_BODY_BYTES
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if not length.isdigit():
+            return JsonResponse({"code": "bad_request", "message": "Content-Length is not a number."}, status=400)
+        if int(length) > limit:
+            return too_large(limit)
+    return None
+
+
+@sync_and_async_middleware
 def api_body_limit(get_response):
+    # Both kinds: under ASGI (config.asgi) a sync-only middleware would make Django hold a thread
+    # for each request, a long poll's whole wait included.
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request):
+            return refused(request) or await get_response(request)
+
+        return async_middleware
+
     def middleware(request):
-        if request.path.startswith("/api/"):
-            limit = settings.PBEM_API_MAX_BODY_BYTES
-            length = request.META.get("CONTENT_LENGTH") or "0"
-            if not length.isdigit():
-                return JsonResponse({"code": "bad_request", "message": "Content-Length is not a number."}, status=400)
-            if int(length) > limit:
-                return too_large(limit)
-        return get_response(request)
+        return refused(request) or get_response(request)
 
     return middleware

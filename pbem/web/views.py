@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -650,10 +651,12 @@ def _chooser_step(request, menu, here: str):
 
 @never_cache
 @require_http_methods(["GET"])
-def seat_wait(request, token: str):
+async def seat_wait(request, token: str):
     """The seat page's long poll (pbem/static/pbem/live.js): answers once the game's version
-    passes ?version=N, or after ?timeout seconds (bounded by pbem.web.live), with what changed."""
-    seat = _token_seat(request, token)
+    passes ?version=N, or after ?timeout seconds (bounded by pbem.web.live), with what changed.
+    Async: under ASGI (config.asgi) a wait holds no thread (pbem/web/live.py)."""
+    holds_thread = not isinstance(request, ASGIRequest)
+    seat = await live.blocking(_token_seat)(request, token)
     if isinstance(seat, HttpResponse):
         return JsonResponse({"code": "bad_token", "message": "This link does not work."}, status=seat.status_code)
     raw, raw_timeout = request.GET.get("version", ""), request.GET.get("timeout", "")
@@ -661,7 +664,9 @@ def seat_wait(request, token: str):
         return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
     timeout = min(int(raw_timeout), 25) if raw_timeout.isdigit() and len(raw_timeout) < 4 else live.max_wait()
     try:
-        row = live.wait_for_version(seat.game_id, int(raw), timeout, seat_id=seat.pk) or {}
+        row = await live.wait_for_version(
+            seat.game_id, int(raw), timeout, seat_id=seat.pk, holds_thread=holds_thread and timeout > 0
+        )
     except live.Replaced:
         replaced = JsonResponse({"code": "replaced", "message": "A newer wait of this page took over."}, status=409)
         replaced._has_been_logged = True  # type: ignore[attr-defined]  # Django's own mark: no log line
@@ -671,13 +676,13 @@ def seat_wait(request, token: str):
         busy["Retry-After"] = live.retry_after()
         busy._has_been_logged = True  # type: ignore[attr-defined]
         return busy
-    awaited = row.get("awaited") or []
+    awaited = (row or {}).get("awaited") or []
     return _private(
         JsonResponse(
             {
-                "version": row.get("version"),
-                "changed": (row.get("version") or 0) > int(raw),
-                "status": row.get("status"),
+                "version": (row or {}).get("version"),
+                "changed": ((row or {}).get("version") or 0) > int(raw),
+                "status": (row or {}).get("status"),
                 "my_turn": seat.number in awaited,
             }
         )

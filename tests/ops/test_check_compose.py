@@ -66,7 +66,7 @@ def test_without_pyyaml_a_yaml_file_gets_a_clear_message_and_json_is_checked(tmp
     (tmp_path / "compose.json").write_text(json.dumps(resolved))
     done = check(str(tmp_path / "compose.json"), without_yaml=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "8 services checked, 0 problem(s)" in done.stdout
+    assert "10 services checked, 0 problem(s)" in done.stdout
 
 
 def check_output_resolved() -> str:
@@ -90,3 +90,20 @@ def test_interpolation_follows_compose():
     resolved, unset = check_compose.interpolate(text, {"A": "1", "B": "", "E": ""})
     assert resolved == "a 1 b dflt c C-unset d $HOME e  f F-unset"
     assert unset == ["C", "F"]
+
+
+def test_the_long_polls_and_the_pages_are_reached_through_the_proxy_only(tmp_path):
+    """The pages' gthread workers published directly would take the long polls too (each holding
+    one of their threads); a live service whose worker class does not exist, or a proxy mounting
+    a config that is not there, would not start."""
+    text = (ROOT / "docker-compose.yml").read_text()
+    wrong = text.replace('    expose:\n      - "8000"', '    ports:\n      - "8001:8000"', 1)
+    wrong = wrong.replace("uvicorn_worker.UvicornWorker", "uvicorn_worker.NoSuchWorker", 1)
+    wrong = wrong.replace("deploy/nginx/pbem.conf.template", "deploy/nginx/missing.template", 1)
+    assert wrong.count("NoSuchWorker") == 1 and "missing.template" in wrong and '"8001:8000"' in wrong
+    (tmp_path / "compose.yml").write_text(wrong)
+    done = check(str(tmp_path / "compose.yml"))
+    assert done.returncode == 1
+    assert "web: published directly (it is reached through the proxy)" in done.stdout
+    assert "live: worker class uvicorn_worker.NoSuchWorker does not exist" in done.stdout
+    assert "proxy: mounts ./deploy/nginx/missing.template, which does not exist" in done.stdout

@@ -28,9 +28,15 @@ class Clock:
     def monotonic(self):
         return self.now
 
+    def time(self):
+        return self.now
+
     def sleep(self, seconds):
         self.sleeps.append(seconds)
         self.now += seconds
+
+    async def nap(self, woken, seconds):
+        self.sleep(seconds)
 
 
 @pytest.fixture
@@ -39,6 +45,7 @@ def clock(monkeypatch):
 
     fake = Clock()
     monkeypatch.setattr(live, "time", fake)
+    monkeypatch.setattr(live, "_nap", fake.nap)
     return fake
 
 

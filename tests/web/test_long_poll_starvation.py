@@ -5,9 +5,10 @@ under that attack through gunicorn with the shipped config."""
 
 from __future__ import annotations
 
-import threading
+import asyncio
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
 
 from pbem.web import live
 
@@ -18,6 +19,7 @@ from .test_live import Clock, wait_url
 def clock(monkeypatch):
     fake = Clock()
     monkeypatch.setattr(live, "time", fake)
+    monkeypatch.setattr(live, "_nap", fake.nap)
     return fake
 
 
@@ -51,25 +53,50 @@ def test_long_poll_starvation_waits_off_answers_every_long_poll_at_once(client, 
 def test_long_poll_starvation_a_second_wait_of_a_seat_replaces_the_first(duel, settings):
     game, seats, tokens = duel
     settings.PBEM_LIVE_MAX_WAIT = 25
-    done: list[str] = []
 
-    def wait(name):
-        try:
-            live.wait_for_version(game.pk, game.version, 25, seat_id=seats[1].pk)
-            done.append(name)
-        except live.Replaced:
-            done.append(f"{name} replaced")
+    async def both() -> list[str]:
+        done: list[str] = []
 
-    first = threading.Thread(target=wait, args=("first",))
-    first.start()
-    while live._waiting < 1:  # the first is waiting
-        threading.Event().wait(0.01)
-    second = threading.Thread(target=wait, args=("second",))
-    second.start()
-    first.join(20)
-    assert done == ["first replaced"] and second.is_alive()  # the first left; the second still waits
-    from django.core.cache import cache
+        async def wait(name):
+            try:
+                await live.wait_for_version(game.pk, game.version, 25, seat_id=seats[1].pk)
+                done.append(name)
+            except live.Replaced:
+                done.append(f"{name} replaced")
 
-    cache.set(live._seat_key(seats[1].pk), "someone else")
-    second.join(20)
-    assert done == ["first replaced", "second replaced"] and live._waiting == 0
+        first = asyncio.create_task(wait("first"))
+        while not live._looker().waits:  # the first is waiting
+            await asyncio.sleep(0.01)
+        second = asyncio.create_task(wait("second"))
+        await asyncio.wait_for(first, 20)
+        assert done == ["first replaced"] and not second.done()  # the first left; the second still waits
+        await sync_to_async(live.ledger().take)("someone else", live.seat_key(seats[1].pk), 1e12)
+        await asyncio.wait_for(second, 20)
+        await sync_to_async(live.ledger().release)("someone else", live.seat_key(seats[1].pk))
+        return done
+
+    assert async_to_sync(both)() == ["first replaced", "second replaced"]
+    assert live.ledger().owners([live.seat_key(seats[1].pk)]) == [None]  # no mark left behind
+
+
+def test_long_poll_starvation_with_redis_away_the_process_counts_its_own_waits(settings):
+    """The site-wide count lives in Redis; with Redis not answering, each process counts its own
+    waits (the cap still holds in it) and no wait is taken for replaced."""
+    from tests.mail.conftest import free_port
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        }
+    }
+    settings.PBEM_LIVE_WAITS = 1
+    ledger = live.ledger()
+    assert isinstance(ledger, live.RedisLedger)
+    assert ledger.take("first", "pbem-live:seat:1", 4e9)
+    assert not ledger.take("second", "pbem-live:seat:2", 4e9)  # the cap, counted here
+    assert ledger.owners(["pbem-live:seat:1", "pbem-live:seat:2"]) == ["first", None]
+    ledger.release("first", "pbem-live:seat:1")
+    assert ledger.owners(["pbem-live:seat:1"]) == [None] and ledger.take("third", "", 4e9)
+    ledger.release("third", "")
