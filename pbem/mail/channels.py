@@ -31,7 +31,7 @@ import requests
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 
 from pbem.models import (
@@ -44,7 +44,7 @@ from pbem.models import (
     NoticeStatus,
     Seat,
 )
-from pbem.play import addressing, channels, outbox
+from pbem.play import addressing, channels, languages, outbox
 
 log = logging.getLogger(__name__)
 
@@ -107,9 +107,23 @@ def _title(game: Game) -> str:
 def _seat_message(channel: Channel, notice: Notice, seat: Seat) -> ChannelMessage:
     """What a player's own channel says: the kind of notice, the game, the deadline and the
     seat's link (the player's own channel: the link is theirs to hold). Never the board, a
-    hand, the codes or the reply address: the mail has those."""
+    hand, the codes or the reply address: the mail has those. In the player's language."""
     game = notice.game
     assert game is not None
+    with languages.reading(languages.of_seat(seat)):
+        title, body = _seat_text(notice, seat, game)
+    return ChannelMessage(
+        channel=channel,
+        notice=notice,
+        seat=seat,
+        kind=notice.kind,
+        title=title,
+        body=body,
+        dedupe_key=f"c{channel.pk}:n{notice.pk}",
+    )
+
+
+def _seat_text(notice: Notice, seat: Seat, game: Game) -> tuple[str, str]:
     title = {
         "turn": _("Your move: %(game)s"),
         "reminder": _("Reminder, your move: %(game)s"),
@@ -121,15 +135,7 @@ def _seat_message(channel: Channel, notice: Notice, seat: Seat) -> ChannelMessag
     if deadline and notice.kind != "final":
         lines.append(_("Your deadline: %(when)s.") % {"when": _when(deadline, seat.time_zone)})
     lines.append(_("Your seat: %(url)s") % {"url": addressing.seat_url(seat)})
-    return ChannelMessage(
-        channel=channel,
-        notice=notice,
-        seat=seat,
-        kind=notice.kind,
-        title=title,
-        body="\n".join(lines),
-        dedupe_key=f"c{channel.pk}:n{notice.pk}",
-    )
+    return title, "\n".join(lines)
 
 
 def _table_message(channel: Channel, notice: Notice, seat: Seat) -> ChannelMessage:
@@ -169,7 +175,7 @@ def _when(iso: str, zone_name: str | None) -> str:
     except Exception:  # noqa: BLE001 - an unknown zone: UTC, named
         zone = ZoneInfo("UTC")
     moment = datetime.fromisoformat(iso).astimezone(zone)
-    return f"{moment:%a %d %b %H:%M} {zone.key}"
+    return f"{dateformat.format(moment, 'D d M H:i')} {zone.key}"  # day and month in the reader's words
 
 
 def undeliverable(notice: Notice) -> None:
@@ -184,18 +190,20 @@ def undeliverable(notice: Notice) -> None:
     Seat.objects.filter(pk=notice.seat_id).update(mail_last_failed_at=now)
     seat = Seat.objects.select_related("game").get(pk=notice.seat_id)
     game = seat.game
+    with languages.reading(languages.of_seat(seat)):
+        title = _("Your mail did not arrive: %(game)s") % {"game": _title(game)}
+        body = _(
+            "A notice of %(game)s could not be delivered to your mail address. Your seat, with the "
+            "board and your choices: %(url)s"
+        ) % {"game": _title(game), "url": addressing.seat_url(seat)}
     rows = [
         ChannelMessage(
             channel=channel,
             notice=notice,
             seat=seat,
             kind="bounced",
-            title=_("Your mail did not arrive: %(game)s") % {"game": _title(game)},
-            body=_(
-                "A notice of %(game)s could not be delivered to your mail address. Your seat, with the "
-                "board and your choices: %(url)s"
-            )
-            % {"game": _title(game), "url": addressing.seat_url(seat)},
+            title=title,
+            body=body,
             dedupe_key=f"c{channel.pk}:b{notice.pk}",
         )
         for channel in channels.player_channels(seat.email, game.pk).filter(status=ChannelStatus.ACTIVE)
@@ -461,8 +469,8 @@ def channel_failed(channel: Channel, message: ChannelMessage, error: str) -> Non
         _mail_about(channel, message, error, paused)
 
 
-def _mail_about(channel: Channel, message: ChannelMessage, error: str, paused: bool) -> None:
-    """A notice (kind "channel") to the player, or to the Master of Seals for a table's channel."""
+def _failure_text(channel: Channel, error: str, paused: bool) -> str:
+    """What the player (or the Master of Seals) is told of a failing channel, in the active language."""
     if paused:
         text = _(
             "Your channel %(shown)s failed %(count)d times in a row (last: %(error)s), so it is paused: "
@@ -481,14 +489,24 @@ def _mail_about(channel: Channel, message: ChannelMessage, error: str, paused: b
         "attempts": MAX_ATTEMPTS,
         "pause": PAUSE_AFTER,
     }
+    return text % values
+
+
+def _mail_about(channel: Channel, message: ChannelMessage, error: str, paused: bool) -> None:
+    """A notice (kind "channel") to the player, in their language, or to the Master of Seals
+    for a table's channel."""
     seat = message.seat
     if channel.table:
-        Notice.objects.create(game_id=channel.game_id, kind="channel", context={"text": text % values})
+        Notice.objects.create(
+            game_id=channel.game_id, kind="channel", context={"text": _failure_text(channel, error, paused)}
+        )
         return
     if seat is None:
         seat = Seat.objects.filter(email__iexact=channel.email).order_by("-game_id").first()
     if seat is None:
         return
+    with languages.reading(languages.of_seat(seat)):
+        text = _failure_text(channel, error, paused)
     try:
         with transaction.atomic():
             Notice.objects.create(
@@ -496,7 +514,7 @@ def _mail_about(channel: Channel, message: ChannelMessage, error: str, paused: b
                 seat=seat,
                 to_email=seat.email,
                 kind="channel",
-                context={"text": text % values, "channel": channel.pk},
+                context={"text": text, "channel": channel.pk},
                 dedupe_key=f"channel:{channel.pk}:{channel.failures}:{int(timezone.now().timestamp()) // 60}",
             )
     except IntegrityError:

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
@@ -490,7 +490,7 @@ def _language_help() -> str:
     return _("Change it with 'language en' (English), 'language de' (Deutsch) or 'language fr' (Français).")
 
 
-CHANNEL_HELP = _lazy(
+CHANNEL_HELP = gettext_lazy(
     "'channel add URL' tells you of your turns in this game on a chat or push service too, "
     "'channel add URL all' in all your games (URL in Apprise's form: discord://…, tgram://…, "
     "matrixs://…, slack://…, ntfys://…, jsons://…); 'channels' lists yours, numbered; "

@@ -93,6 +93,21 @@ def test_each_kind_tells_the_player_their_move_with_their_own_link_only(make_gam
     assert {n.status for n in Notice.objects.filter(game=game)} == {NoticeStatus.SENT}
 
 
+def test_a_player_reads_their_channel_and_its_failure_in_their_language(make_game, fake, mailoutbox):
+    game = make_game(2)
+    Seat.objects.filter(game=game, number=0).update(language="de")
+    settings_of.add("alice@example.org", urls(fake.port)["json"], None)
+    assert deliver(game) == {"sent": 2}
+    message = ChannelMessage.objects.get()
+    alice = Seat.objects.get(game=game, number=0)
+    assert message.title == f"Dein Zug: {game.title or game.kind} #{game.pk}"
+    assert f"Deine Spielerseite: {addressing.seat_url(alice)}" in message.body
+    assert "Deine Frist: " in message.body and "Your" not in message.body
+    news.channel_failed(Channel.objects.get(), message, "HTTP 500")
+    told = Notice.objects.get(kind="channel")
+    assert told.context["text"].startswith("Eine Nachricht an deinen Kanal ")
+
+
 def test_a_failing_channel_is_retried_with_backoff_then_reported_and_paused_mail_untouched(
     make_game, fake, monkeypatch, settings, mailoutbox
 ):
