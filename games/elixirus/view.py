@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from games.base import MAX_FEATURED, Choice, rank
 
+from . import words as W
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
+from .lang import _
 from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
 from .rules import ENDINGS, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
 from .standin import Look, replace_value
@@ -104,12 +106,12 @@ def _order(state):
 
 def _name(names, seat):
     if seat is None:
-        return "nobody"
-    return names[seat] if seat < len(names) else SEAT_COLOURS[seat]
+        return _("nobody")
+    return names[seat] if seat < len(names) else W.seat(SEAT_COLOURS[seat])
 
 
 def _list(toks):
-    return ", ".join(toks) if toks else "nothing"
+    return W.ingredients(toks)
 
 
 def narrate(event, names):
@@ -120,125 +122,155 @@ def narrate(event, names):
 
 
 def _n_game_started(d, _who, names):
-    return (
-        f"A game of Elixirus for {d['players']} begins; {_name(names, d['start'])} has the starting marker. "
-        f"Concoction tables: " + ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"])) + "."
-    )
+    tables = ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"]))
+    return _(
+        "A game of Elixirus for {players} begins; {start} has the starting marker. Concoction tables: {tables}."
+    ).format(players=d["players"], start=_name(names, d["start"]), tables=tables)
 
 
 def _n_forest_laid(d, _who, _names):
-    shown = [PIECES[p]["effect"].capitalize() if p else "face down" for p in d["circle"]]
-    return "The forest is laid out clockwise: " + ", ".join(shown) + "."
+    shown = [W.effect(PIECES[p]["effect"]) if p else _("face down") for p in d["circle"]]
+    return _("The forest is laid out clockwise: {pieces}.").format(pieces=", ".join(shown))
 
 
 def _n_forest_filled(d, _who, _names):
-    return f"The forest is filled with {len(d['fill'])} ingredients from the bag."
+    return _("The forest is filled with {count} ingredients from the bag.").format(count=len(d["fill"]))
 
 
 def _n_apprentice_placed(d, who, _names):
-    return f"{who} places an apprentice on space {d['space'] + 1} of the {d['piece'].capitalize()} piece."
+    return _("{who} places an apprentice on space {space} of the {piece} piece.").format(
+        who=who, space=d["space"] + 1, piece=W.effect(d["piece"])
+    )
 
 
 def _n_ingredients_collected(d, who, _names):
-    text = f"{who} collects {_list(d['ings'])} from the {d['piece'].capitalize()} piece"
+    fields = {"who": who, "ings": _list(d["ings"]), "piece": W.effect(d["piece"]), "drawn": _list(d["drawn"])}
     if d["drawn"]:
-        text += f" and draws {_list(d['drawn'])} from the bag (first curve)"
-    return text + "."
+        return _("{who} collects {ings} from the {piece} piece and draws {drawn} from the bag (first curve).").format(
+            **fields
+        )
+    return _("{who} collects {ings} from the {piece} piece.").format(**fields)
 
 
 def _n_effect_skipped(d, who, _names):
-    return f"{who} does not use the {d['effect'].capitalize()} effect."
+    return _("{who} does not use the {effect} effect.").format(who=who, effect=W.effect(d["effect"]))
 
 
 def _n_ingredient_stolen(d, who, names):
-    return f"{who} steals {d['ing']} from {_name(names, d['from'])}."
+    return _("{who} steals {ing} from {victim}.").format(
+        who=who, ing=W.ingredient(d["ing"]), victim=_name(names, d["from"])
+    )
 
 
 def _n_ingredient_swapped(d, who, _names):
-    return f"{who} swaps {d['ing']} for {d['got']} (curve {d['curve'] + 1} of the {d['piece'].capitalize()} piece)."
+    return _("{who} swaps {ing} for {got} (curve {curve} of the {piece} piece).").format(
+        who=who,
+        ing=W.ingredient(d["ing"]),
+        got=W.ingredient(d["got"]),
+        curve=d["curve"] + 1,
+        piece=W.effect(d["piece"]),
+    )
 
 
 def _n_draw_looked(d, who, _names):
     if "drawn" in d:
-        return f"{who} draws {_list(d['drawn'])} from the bag (seen only by you)."
-    return f"{who} draws {d['count']} ingredients from the bag and looks at them."
+        return _("{who} draws {drawn} from the bag (seen only by you).").format(who=who, drawn=_list(d["drawn"]))
+    return _("{who} draws {count} ingredients from the bag and looks at them.").format(who=who, count=d["count"])
 
 
 def _n_draw_kept(d, who, _names):
     back = d["back"] if isinstance(d["back"], int) else len(d["back"])
-    text = f"{who} keeps {_list(d['keep'])} and returns {back} to the bag"
+    fields = {"who": who, "keep": _list(d["keep"]), "back": back}
     if not isinstance(d["back"], int) and d["back"]:
-        text += f" ({_list(d['back'])})"
-    return text + "."
+        return _("{who} keeps {keep} and returns {back} to the bag ({returned}).").format(
+            returned=_list(d["back"]), **fields
+        )
+    return _("{who} keeps {keep} and returns {back} to the bag.").format(**fields)
 
 
 def _n_ingredients_replaced(d, who, _names):
-    return (
-        f"{who} replaces {_list(d['removed'])} on the {d['piece'].capitalize()} piece with "
-        f"{_list(d['drawn'])} from the bag."
+    return _("{who} replaces {removed} on the {piece} piece with {drawn} from the bag.").format(
+        who=who, removed=_list(d["removed"]), piece=W.effect(d["piece"]), drawn=_list(d["drawn"])
     )
 
 
 def _n_apprentices_danced(d, who, names):
     a, b = d["spaces"]
     sa, sb = d["seats"]
-    return (
-        f"{who} makes the apprentices dance on the {d['piece'].capitalize()} piece: "
-        f"{_name(names, sa)}'s (space {a + 1}) and {_name(names, sb)}'s (space {b + 1}) change places."
-    )
+    return _(
+        "{who} makes the apprentices dance on the {piece} piece: "
+        "{first}'s (space {a}) and {second}'s (space {b}) change places."
+    ).format(who=who, piece=W.effect(d["piece"]), first=_name(names, sa), a=a + 1, second=_name(names, sb), b=b + 1)
 
 
 def _n_basket_taken(d, who, names):
-    src = f" from {_name(names, d['from'])}" if d["from"] is not None else ""
-    return f"{who} takes the basket tile{src}."
+    if d["from"] is not None:
+        return _("{who} takes the basket tile from {other}.").format(who=who, other=_name(names, d["from"]))
+    return _("{who} takes the basket tile.").format(who=who)
 
 
 def _n_ingredient_placed(d, who, _names):
     if "ing" in d:
-        return f"You put {d['ing']} on your {d['to']}" + (" (from your bowl)." if d["src"] == "bowl" else ".")
-    return f"{who} is concocting."
+        fields = {"ing": W.ingredient(d["ing"]), "place": W.place(d["to"])}
+        if d["src"] == "bowl":
+            return _("You put {ing} on your {place} (from your bowl).").format(**fields)
+        return _("You put {ing} on your {place}.").format(**fields)
+    return _("{who} is concocting.").format(who=who)
 
 
 def _n_leftover_picked(d, who, _names):
     if "ing" in d:
-        return f"You use the basket tile to collect {d['ing']} from the {d['piece'].capitalize()} piece."
-    return f"{who} is concocting."
+        return _("You use the basket tile to collect {ing} from the {piece} piece.").format(
+            ing=W.ingredient(d["ing"]), piece=W.effect(d["piece"])
+        )
+    return _("{who} is concocting.").format(who=who)
 
 
 def _n_brew_done(_d, who, _names):
-    return f"{who} has finished concocting."
+    return _("{who} has finished concocting.").format(who=who)
 
 
 def _n_brew_reset(_d, who, _names):
-    return f"{who} is revising their concocting."
+    return _("{who} is revising their concocting.").format(who=who)
 
 
 def _n_potions_revealed(d, _who, names):
     parts = []
     for s, moves in enumerate(d["moves"]):
         if moves:
-            parts.append(f"{_name(names, s)}: " + "; ".join(f"{tok} -> {dest}" for tok, dest in moves))
-    corks = [f"{_name(names, s)} corks {f} ({p} points)" for s, f, p in d["corks"]]
-    text = "Concocting revealed. " + (" | ".join(parts) if parts else "Nothing was placed.")
+            parts.append(
+                f"{_name(names, s)}: " + "; ".join(f"{W.ingredient(tok)} -> {W.place(dest)}" for tok, dest in moves)
+            )
+    corks = [
+        _("{who} corks {flask} ({points} points)").format(who=_name(names, s), flask=W.place(f), points=p)
+        for s, f, p in d["corks"]
+    ]
+    text = _("Concocting revealed.") + " " + (" | ".join(parts) if parts else _("Nothing was placed."))
     if corks:
-        text += " Corks: " + ", ".join(corks) + "."
+        text += " " + _("Corks: {corks}.").format(corks=", ".join(corks))
     return text
 
 
 def _n_round_ended(d, _who, names):
-    text = f"End of the round: {len(d['to_box'])} leftovers go to the box, the signpost moves on"
+    text = _("End of the round: {count} leftovers go to the box, the signpost moves on").format(count=len(d["to_box"]))
     if d["piece"]:
-        text += f", the {PIECES[d['piece']]['effect'].capitalize()} piece is turned face up"
+        text += _(", the {piece} piece is turned face up").format(piece=W.effect(PIECES[d["piece"]]["effect"]))
     if d["poured"] is not None:
-        text += ", the bag is refilled from the box"
-    return text + f"; {_name(names, d['start'])} has the starting marker."
+        text += _(", the bag is refilled from the box")
+    return text + _("; {start} has the starting marker.").format(start=_name(names, d["start"]))
 
 
 def _n_game_ended(d, _who, names):
-    why = ENDINGS.get(d["reason"], d["reason"])
-    bowls = "".join(f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"])
+    why = W.ending(d["reason"])
+    bowls = "".join(
+        " "
+        + _("{who}'s bowl ingredient ({ing}) goes to the poison flask.").format(
+            who=_name(names, s), ing=W.ingredient(tok)
+        )
+        for s, tok in d["bowl"]
+    )
     scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
-    return f"The game ends ({why}).{bowls} Scores: {scores}."
+    return _("The game ends ({why}).{bowls} Scores: {scores}.").format(why=why, bowls=bowls, scores=scores)
 
 
 # One small function per event type: narrate(event, names) -> one line (an unknown type is named).
@@ -433,7 +465,7 @@ def _ranked(scored, featured_count):
 def _fits(look, tok):
     """Where an ingredient would go on the seat's own table now ("love flask", "recipe book")."""
     me = look.seat(look.me)
-    _, moves = me.plan((tok,))
+    _plan, moves = me.plan((tok,))
     dest = moves[0][1] if moves else "poison"
     return {"book": "recipe book", "bowl": "bowl", "poison": "poison flask"}.get(dest, f"{dest} flask")
 

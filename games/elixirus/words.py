@@ -89,7 +89,7 @@ def ingredient(tok: str | None) -> str:
     """An ingredient token ("red root 2", "crystal") in the reader's language."""
     if tok is None:
         return "-"
-    if current() == "en":
+    if current() == "en" or not isinstance(tok, str) or tok not in INGREDIENTS:
         return tok
     if tok == CRYSTAL:
         return _("crystal")
