@@ -7,21 +7,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.base import MAX_FEATURED, Choice, rank
+from games.i18n import current as current_language
 
 from . import words as W
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .lang import _
+from .lang import N_, _
 from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
-from .rules import ENDINGS, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
+from .rules import SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
 from .standin import Look, replace_value
 
+STEPS = {"take": N_("take"), "keep": N_("keep"), "effect": N_("effect")}
 STAGES = {
-    "place": "A - placing apprentices",
-    "collect": "B - collecting ingredients",
-    "brew": "C - concocting potions",
-    "reveal": "C - concocting potions",
-    "over": "game over",
-    "setup": "setting up",
+    "place": N_("A - placing apprentices"),
+    "collect": N_("B - collecting ingredients"),
+    "brew": N_("C - concocting potions"),
+    "reveal": N_("C - concocting potions"),
+    "over": N_("game over"),
+    "setup": N_("setting up"),
 }
 
 
@@ -307,13 +309,15 @@ def short(tok):
     if tok is None:
         return "-"
     if tok == CRYSTAL:
-        return "crystal"
+        return _("crystal")
     c, v, val = INGREDIENTS[tok]
-    return f"{c[:3]}-{v[:3]}{val}"
+    if current_language() == "en":
+        return f"{c[:3]}-{v[:3]}{val}"
+    return _("{colour}-{variety}{value}").format(colour=W.colour_word(c)[:3], variety=W.variety_word(v)[:3], value=val)
 
 
 def _who(v, s):
-    return f"{SEAT_COLOURS[s]}"
+    return W.seat(SEAT_COLOURS[s])
 
 
 def render_text(v):
@@ -324,67 +328,83 @@ def render_text(v):
 def text_lines(v) -> list[str]:
     """The board as logical lines, before wrapping to 80 columns."""
     lines = []
-    stage = STAGES.get(v["phase"], v["phase"])
-    lines.append(f"ELIXIRUS - round {v['round']}, stage {stage}")
-    basket = "centre" if v["basket"] is None else _who(v, v["basket"])
-    lines.append(f"Starting marker: {_who(v, v['start'])}   Bag: {v['bag']}   Box: {v['box']}   Basket tile: {basket}")
+    stage = _(STAGES[v["phase"]]) if v["phase"] in STAGES else v["phase"]
+    lines.append(_("ELIXIRUS - round {round}, stage {stage}").format(round=v["round"], stage=stage))
+    basket = _("centre") if v["basket"] is None else _who(v, v["basket"])
+    lines.append(
+        _("Starting marker: {start}   Bag: {bag}   Box: {box}   Basket tile: {basket}").format(
+            start=_who(v, v["start"]), bag=v["bag"], box=v["box"], basket=basket
+        )
+    )
     if v["waiting"]:
-        lines.append("Awaiting: " + ", ".join(_who(v, s) for s in v["waiting"]))
+        lines.append(_("Awaiting: {seats}").format(seats=", ".join(_who(v, s) for s in v["waiting"])))
     lines.append("")
-    lines.append("FOREST (resolved from the signpost >, clockwise; curve 1* brings a bag draw)")
+    lines.append(_("FOREST (resolved from the signpost >, clockwise; curve 1* brings a bag draw)"))
     for pos in v["order"]:
         f = v["forest"][pos]
         mark = ">" if f["signpost"] else " "
-        name = (f["piece"] or "?").capitalize()
+        name = W.effect(f["piece"]) if f["piece"] else "?"
         curves = "  ".join(f"{i + 1}{'*' if i == 0 else ''}:{short(t)}" for i, t in enumerate(f["curves"]))
         lines.append(f" {mark} {name:8} {curves}")
         baskets = PIECES[PIECE_BY_EFFECT[f["piece"]]]["baskets"] if f["piece"] else [1, 2, 1]
         spaces = "  ".join(
-            f"[{i + 1}: {b} bsk{'+' + name if i == 2 else ''}] {_who(v, s) if s is not None else 'free'}"
+            f"[{i + 1}: {b} {_('bsk')}{'+' + name if i == 2 else ''}] {_who(v, s) if s is not None else _('free')}"
             for i, (b, s) in enumerate(zip(baskets, f["spaces"]))
         )
         lines.append(f"            {spaces}")
     down = [f for f in v["forest"] if not f["up"]]
     if down:
-        lines.append("   face down: " + ", ".join((f["piece"] or "?").capitalize() for f in down))
+        names = ", ".join(W.effect(f["piece"]) if f["piece"] else "?" for f in down)
+        lines.append("   " + _("face down: {pieces}").format(pieces=names))
     cur = v["current"]
     if cur:
-        name = v["forest"][cur["pos"]]["piece"].capitalize()
-        lines.append(f"Now: {_who(v, cur['seat'])}'s apprentice on {name} space {cur['space'] + 1} ({cur['step']}).")
+        name = W.effect(v["forest"][cur["pos"]]["piece"])
+        step = _(STEPS[cur["step"]]) if cur["step"] in STEPS else cur["step"]
+        lines.append(
+            _("Now: {seat}'s apprentice on {piece} space {space} ({step}).").format(
+                seat=_who(v, cur["seat"]), piece=name, space=cur["space"] + 1, step=step
+            )
+        )
     if v["looking"]:
-        lines.append("You drew (only you see them): " + ", ".join(v["looking"]))
+        lines.append(_("You drew (only you see them): {ings}").format(ings=", ".join(map(W.ingredient, v["looking"]))))
     for s, tab in enumerate(v["tables"]):
         lines.append("")
         total = sum(tab["score"])
-        corks = ", ".join(f"{f} {p}" for f, p in tab["corks"].items()) or "none"
+        corks = ", ".join(f"{W.place(f)} {p}" for f, p in tab["corks"].items()) or _("none")
         extra = ""
         if v["phase"] == "place":
-            extra = f", {tab['left']} apprentice(s) to place"
+            extra = _(", {left} apprentice(s) to place").format(left=tab["left"])
         if v["phase"] == "brew":
-            extra = ", done" if tab["done"] else ", concocting"
+            extra = _(", done") if tab["done"] else _(", concocting")
+        you = _(" (you)") if s == v["seat"] else ""
         lines.append(
-            f"{_who(v, s).upper()}{' (you)' if s == v['seat'] else ''} - table {tab['table']}, "
-            f"score {total}, corks: {corks}{extra}"
+            _("{seat}{you} - table {table}, score {total}, corks: {corks}{extra}").format(
+                seat=_who(v, s).upper(), you=you, table=tab["table"], total=total, corks=corks, extra=extra
+            )
         )
         shown = tab
         if s == v["seat"] and v["mine"] is not None:
             shown = v["mine"]
-            lines.append("  (your concocting this round, hidden from the others until all are done)")
+            lines.append("  " + _("(your concocting this round, hidden from the others until all are done)"))
         lines.extend(_table_lines(tab["table"], shown))
     if v["ranking"]:
         lines.append("")
-        why = ENDINGS.get(v["end"], v["end"])
-        lines.append(f"GAME OVER ({why}). Final standings:")
+        why = W.ending(v["end"])
+        lines.append(_("GAME OVER ({why}). Final standings:").format(why=why))
         for place, seats in enumerate(v["ranking"], start=1):
             for s in seats:
                 tab = v["tables"][s]
                 parts = " ".join(f"{p:+d}" for p in tab["score"])
-                lines.append(
-                    f"  {place}. {_who(v, s)}: {sum(tab['score'])} points (A-F: {parts}), "
-                    f"{v['tiebreak'][s][0]} ingredients"
+                line = _("{place}. {seat}: {points} points (A-F: {parts}), {count} ingredients").format(
+                    place=place, seat=_who(v, s), points=sum(tab["score"]), parts=parts, count=v["tiebreak"][s][0]
                 )
+                lines.append("  " + line)
     lines.append("")
-    lines.append("Ingredients are written colour-variety-value: red-roo2 = red root 2. 'help' lists commands.")
+    lines.append(
+        _("Ingredients are written colour-variety-value: {short} = {ingredient}. 'help' lists commands.").format(
+            short=short("red root 2"), ingredient=W.ingredient("red root 2")
+        )
+    )
     return lines
 
 
@@ -407,19 +427,27 @@ def _wrap(line, width=80):
 def _table_lines(table_id, tab):
     spec = TABLES[table_id]
     lines = []
-    lines.append(f"  in front: {_list(tab['front'])}   bowl: {tab['bowl'] or '-'}")
+    lines.append(
+        "  " + _("in front: {front}   bowl: {bowl}").format(front=_list(tab["front"]), bowl=W.ingredient(tab["bowl"]))
+    )
     for f in FLASKS:
         req = spec["flasks"][f]
         filled = tab["flasks"][f]
-        cells = [short(filled[i]) if i < len(filled) else f"({r[1]})" for i, r in enumerate(req)]
-        lines.append(f"  {f:9} " + " ".join(cells))
-    specials = [f"{c} {v}" for c, v in spec["special"]]
-    book = [tab["book"][i] or f"({specials[i]})" for i in range(2)]
-    ench = spec["enchanted"][1]
-    curse = spec["cursed"][1]
-    lines.append(f"  book: {book[0]}; {book[1]}   enchanted +1: {ench}, cursed -1: {curse}")
+        cells = [short(filled[i]) if i < len(filled) else f"({W.trait(r)})" for i, r in enumerate(req)]
+        lines.append(f"  {W.place(f):9} " + " ".join(cells))
+    specials = [W.kind(c, v) for c, v in spec["special"]]
+    book = [W.ingredient(tab["book"][i]) if tab["book"][i] else f"({specials[i]})" for i in range(2)]
+    ench = W.trait(spec["enchanted"])
+    curse = W.trait(spec["cursed"])
+    lines.append(
+        "  "
+        + _("book: {first}; {second}   enchanted +1: {enchanted}, cursed -1: {cursed}").format(
+            first=book[0], second=book[1], enchanted=ench, cursed=curse
+        )
+    )
     toxic = sum(INGREDIENTS[t][2] for t in tab["poison"])
-    lines.append(f"  poison (-{toxic}): " + (" ".join(short(t) for t in tab["poison"]) or "nothing"))
+    ings = " ".join(short(t) for t in tab["poison"]) or _("nothing")
+    lines.append("  " + _("poison (-{toxic}): {ings}").format(toxic=toxic, ings=ings))
     return lines
 
 
