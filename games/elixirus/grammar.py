@@ -438,7 +438,7 @@ def describe(command):
         return f"{verb} {piece} {command['spaces'][0]} {command['spaces'][1]}"
     if t == "put":
         return _("{put} {ingredient} on {place}").format(
-            put=verb, ingredient=W.ingredient(command["ing"]), place=W.place(command["to"]).lower()
+            put=verb, ingredient=W.ingredient(command["ing"]), place=W.place(command["to"])
         )
     if t == "pick":
         return f"{verb} {piece} {command['curve']}"

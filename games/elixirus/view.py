@@ -328,7 +328,8 @@ def render_text(v):
 def text_lines(v) -> list[str]:
     """The board as logical lines, before wrapping to 80 columns."""
     lines = []
-    stage = _(STAGES[v["phase"]]) if v["phase"] in STAGES else v["phase"]
+    phase = v["phase"]
+    stage = _(STAGES[phase]) if phase in STAGES else phase
     lines.append(_("ELIXIRUS - round {round}, stage {stage}").format(round=v["round"], stage=stage))
     basket = _("centre") if v["basket"] is None else _who(v, v["basket"])
     lines.append(
@@ -359,7 +360,8 @@ def text_lines(v) -> list[str]:
     cur = v["current"]
     if cur:
         name = W.effect(v["forest"][cur["pos"]]["piece"])
-        step = _(STEPS[cur["step"]]) if cur["step"] in STEPS else cur["step"]
+        step_key = cur["step"]
+        step = _(STEPS[step_key]) if step_key in STEPS else step_key
         lines.append(
             _("Now: {seat}'s apprentice on {piece} space {space} ({step}).").format(
                 seat=_who(v, cur["seat"]), piece=name, space=cur["space"] + 1, step=step
