@@ -513,7 +513,7 @@ def help(state, seat):
     )
     for kind, cmds in kinds.items():
         form, text = _HELP[kind]
-        lines.append(f"  {_(form)}")
+        lines.append("  " + _(form))
         lines += textwrap.wrap(_(text), 78, initial_indent="      ", subsequent_indent="      ")
         examples = ", ".join(f"'{describe(c)}'" for c in cmds[:2])
         lines += textwrap.wrap(

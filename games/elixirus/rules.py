@@ -1119,7 +1119,7 @@ def score_sheet(state):
     for r, snap in enumerate(state["history"], start=1):
         for s in range(state["n"]):
             delta = [a - b for a, b in zip(snap[s], prev[s])]
-            detail = ", ".join(f"{_(name)} {d:+d}" for name, d in zip(CATEGORIES, delta) if d)
+            detail = ", ".join(_(name) + f" {d:+d}" for name, d in zip(CATEGORIES, delta) if d)
             lines.append(ScoreLine(r, s, sum(delta), detail, _("Round {round}").format(round=r)))
         prev = snap
     return lines

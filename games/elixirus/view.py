@@ -348,8 +348,9 @@ def text_lines(v) -> list[str]:
         curves = "  ".join(f"{i + 1}{'*' if i == 0 else ''}:{short(t)}" for i, t in enumerate(f["curves"]))
         lines.append(f" {mark} {name:8} {curves}")
         baskets = PIECES[PIECE_BY_EFFECT[f["piece"]]]["baskets"] if f["piece"] else [1, 2, 1]
+        bsk, free = _("bsk"), _("free")
         spaces = "  ".join(
-            f"[{i + 1}: {b} {_('bsk')}{'+' + name if i == 2 else ''}] {_who(v, s) if s is not None else _('free')}"
+            f"[{i + 1}: {b} {bsk}{'+' + name if i == 2 else ''}] {_who(v, s) if s is not None else free}"
             for i, (b, s) in enumerate(zip(baskets, f["spaces"]))
         )
         lines.append(f"            {spaces}")
@@ -370,25 +371,7 @@ def text_lines(v) -> list[str]:
     if v["looking"]:
         lines.append(_("You drew (only you see them): {ings}").format(ings=", ".join(map(W.ingredient, v["looking"]))))
     for s, tab in enumerate(v["tables"]):
-        lines.append("")
-        total = sum(tab["score"])
-        corks = ", ".join(f"{W.place(f)} {p}" for f, p in tab["corks"].items()) or _("none")
-        extra = ""
-        if v["phase"] == "place":
-            extra = _(", {left} apprentice(s) to place").format(left=tab["left"])
-        if v["phase"] == "brew":
-            extra = _(", done") if tab["done"] else _(", concocting")
-        you = _(" (you)") if s == v["seat"] else ""
-        lines.append(
-            _("{seat}{you} - table {table}, score {total}, corks: {corks}{extra}").format(
-                seat=_who(v, s).upper(), you=you, table=tab["table"], total=total, corks=corks, extra=extra
-            )
-        )
-        shown = tab
-        if s == v["seat"] and v["mine"] is not None:
-            shown = v["mine"]
-            lines.append("  " + _("(your concocting this round, hidden from the others until all are done)"))
-        lines.extend(_table_lines(tab["table"], shown))
+        lines += _seat_lines(v, s, tab)
     if v["ranking"]:
         lines.append("")
         why = W.ending(v["end"])
@@ -407,6 +390,31 @@ def text_lines(v) -> list[str]:
             short=short("red root 2"), ingredient=W.ingredient("red root 2")
         )
     )
+    return lines
+
+
+def _seat_lines(v, s, tab) -> list[str]:
+    """A seat's heading and table, as text lines."""
+    lines = []
+    lines.append("")
+    total = sum(tab["score"])
+    corks = ", ".join(f"{W.place(f)} {p}" for f, p in tab["corks"].items()) or _("none")
+    extra = ""
+    if v["phase"] == "place":
+        extra = _(", {left} apprentice(s) to place").format(left=tab["left"])
+    if v["phase"] == "brew":
+        extra = _(", done") if tab["done"] else _(", concocting")
+    you = _(" (you)") if s == v["seat"] else ""
+    lines.append(
+        _("{seat}{you} - table {table}, score {total}, corks: {corks}{extra}").format(
+            seat=_who(v, s).upper(), you=you, table=tab["table"], total=total, corks=corks, extra=extra
+        )
+    )
+    shown = tab
+    if s == v["seat"] and v["mine"] is not None:
+        shown = v["mine"]
+        lines.append("  " + _("(your concocting this round, hidden from the others until all are done)"))
+    lines.extend(_table_lines(tab["table"], shown))
     return lines
 
 
@@ -497,7 +505,13 @@ def _fits(look, tok):
     me = look.seat(look.me)
     _plan, moves = me.plan((tok,))
     dest = moves[0][1] if moves else "poison"
-    return {"book": "recipe book", "bowl": "bowl", "poison": "poison flask"}.get(dest, f"{dest} flask")
+    if dest == "book":
+        return _("recipe book")
+    if dest == "bowl":
+        return _("bowl")
+    if dest == "poison":
+        return _("poison flask")
+    return _("{flask} flask").format(flask=W.place(dest))
 
 
 def _place_choices(look, commands):
@@ -509,17 +523,17 @@ def _place_choices(look, commands):
         baskets = PIECES[PIECE_BY_EFFECT[c["piece"]]]["baskets"][c["space"] - 1]
         best = max((t for t in v["forest"][pos]["curves"] if t is not None), key=me.quick, default=None)
         if best is not None and me.quick(best) > 0:
-            note = f"{best} for your {_fits(look, best)}"
+            note = _("{ing} for your {place}").format(ing=W.ingredient(best), place=_fits(look, best))
         else:
-            note = "nothing here fits your table"
-        what = f"take {baskets}" + (f" + {c['piece'].capitalize()}" if c["space"] == 3 else "")
+            note = _("nothing here fits your table")
+        what = _("take {baskets}").format(baskets=baskets) + (f" + {W.effect(c['piece'])}" if c["space"] == 3 else "")
         scored.append(
             (
                 look.glance_value(c),
                 Choice(
                     c,
-                    f"{c['piece'].capitalize()} piece",
-                    f"space {c['space']}: {what}",
+                    _("{piece} piece").format(piece=W.effect(c["piece"])),
+                    _("space {space}: {what}").format(space=c["space"], what=what),
                     target=target_space(c["piece"], c["space"]),
                     note=note,
                 ),
@@ -536,13 +550,22 @@ def _take_choices(look, commands):
     for c in commands:
         got = [curves[i - 1] for i in c["curves"]]
         value = sum(me.quick(tok) for tok in got) + (look.draw_value(look.me) if 1 in c["curves"] else 0.0)
-        label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], got))
-        note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in got)
+        label = _(" and ").join(_curve(i, tok) for i, tok in zip(c["curves"], got))
+        note = ", ".join(_for_your(look, tok) for tok in got)
         if 1 in c["curves"]:
-            note += "; curve 1 also draws one from the bag"
+            note += _("; curve 1 also draws one from the bag")
         target = target_curve(piece, c["curves"][0]) if len(c["curves"]) == 1 else None
         scored.append(
-            (value, Choice(c, f"Collect from the {piece.capitalize()} piece", label, target=target, note=note))
+            (
+                value,
+                Choice(
+                    c,
+                    _("Collect from the {piece} piece").format(piece=W.effect(piece)),
+                    label,
+                    target=target,
+                    note=note,
+                ),
+            )
         )
     return _ranked(scored, len(scored))
 
@@ -553,11 +576,12 @@ def _keep_choices(look, commands):
     scored = []
     for c in commands:
         target = target_drawn(drawn.index(c["ings"][0])) if len(c["ings"]) == 1 else None
-        note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in c["ings"])
+        note = ", ".join(_for_your(look, tok) for tok in c["ings"])
+        label = _(" and ").join(W.ingredient(tok) for tok in c["ings"])
         scored.append(
             (
                 sum(me.quick(tok) for tok in c["ings"]),
-                Choice(c, "Keep", " and ".join(c["ings"]), target=target, note=note),
+                Choice(c, _("Keep"), label, target=target, note=note),
             )
         )
     return _ranked(scored, len(scored))
@@ -570,16 +594,20 @@ def _effect_choices(look, commands):
 
 
 def _skip_choice(_look, c):
-    return 0.0, Choice(c, "Skip", "do not use the effect", note="the effect is optional")
+    return 0.0, Choice(c, _("Skip"), _("do not use the effect"), note=_("the effect is optional"))
 
 
 def _steal_choice(look, c):
-    victim = SEAT_COLOURS[c["from"]]
+    victim = W.seat(SEAT_COLOURS[c["from"]])
     index = look.view["tables"][c["from"]]["front"].index(c["ing"])
     value = look.seat(look.me).quick(c["ing"])
     target = target_front(c["from"], index)
     return value, Choice(
-        c, "Steal", f"{c['ing']} from {victim}", target=target, note=f"for your {_fits(look, c['ing'])}"
+        c,
+        _("Steal"),
+        _("{ing} from {victim}").format(ing=W.ingredient(c["ing"]), victim=victim),
+        target=target,
+        note=_("for your {place}").format(place=_fits(look, c["ing"])),
     )
 
 
@@ -589,39 +617,44 @@ def _swap_choice(look, c):
     value = me.quick(got) - me.quick(c["ing"])
     return value, Choice(
         c,
-        f"Swap your {c['ing']}",
-        f"for {got} ({c['piece']} curve {c['curve']})",
+        _("Swap your {ing}").format(ing=W.ingredient(c["ing"])),
+        _("for {ing} ({piece} curve {curve})").format(
+            ing=W.ingredient(got), piece=W.effect(c["piece"]), curve=c["curve"]
+        ),
         target=target_curve(c["piece"], c["curve"]),
-        note=f"{got} for your {_fits(look, got)}",
+        note=_for_your(look, got),
     )
 
 
 def _replace_choice(look, c):
     toks = [look.curve_token(c["piece"], i) for i in c["curves"]]
-    label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], toks))
+    label = _(" and ").join(_curve(i, tok) for i, tok in zip(c["curves"], toks))
     target = target_curve(c["piece"], c["curves"][0]) if len(c["curves"]) == 1 else None
-    title = f"Replace on the {c['piece'].capitalize()} piece"
-    return replace_value(look, c), Choice(c, title, label, target=target, note="back to the bag, new ones drawn")
+    title = _("Replace on the {piece} piece").format(piece=W.effect(c["piece"]))
+    note = _("back to the bag, new ones drawn")
+    return replace_value(look, c), Choice(c, title, label, target=target, note=note)
 
 
 def _dance_choice(look, c):
     spaces = look.view["forest"][look.pos_of[c["piece"]]]["spaces"]
     a, b = c["spaces"]
-    who = f"{SEAT_COLOURS[spaces[a - 1]]} and {SEAT_COLOURS[spaces[b - 1]]}"
+    first, second = W.seat(SEAT_COLOURS[spaces[a - 1]]), W.seat(SEAT_COLOURS[spaces[b - 1]])
     mine = look.me in (spaces[a - 1], spaces[b - 1])
-    title = f"Dance on the {c['piece'].capitalize()} piece"
-    choice = Choice(c, title, f"spaces {a} and {b} ({who} change places)", target=target_space(c["piece"], a))
+    title = _("Dance on the {piece} piece").format(piece=W.effect(c["piece"]))
+    label = _("spaces {a} and {b} ({first} and {second} change places)").format(a=a, b=b, first=first, second=second)
+    choice = Choice(c, title, label, target=target_space(c["piece"], a))
     return (1.0 if mine else -1.0), choice
 
 
 def _draw_choice(_look, c):
     target = target_space("draw", 3)
-    return 1.0, Choice(c, "Draw", "draw 3 from the bag, keep 1 or 2", target=target, note="only you see them")
+    label = _("draw 3 from the bag, keep 1 or 2")
+    return 1.0, Choice(c, _("Draw"), label, target=target, note=_("only you see them"))
 
 
 def _basket_choice(_look, c):
-    note = "pick 1 leftover in a later concocting stage"
-    return 1.0, Choice(c, "Basket tile", "take the basket tile", target=TARGET_BASKET, note=note)
+    note = _("pick 1 leftover in a later concocting stage")
+    return 1.0, Choice(c, _("Basket tile"), _("take the basket tile"), target=TARGET_BASKET, note=note)
 
 
 # One small function per effect command: (value, Choice); the basket tile is the default.
@@ -648,7 +681,11 @@ def _brew_choices(look, commands):
                 (
                     50.0,
                     Choice(
-                        c, "Done", "I have placed everything", featured=True, note="hand in this round's concocting"
+                        c,
+                        _("Done"),
+                        _("I have placed everything"),
+                        featured=True,
+                        note=_("hand in this round's concocting"),
                     ),
                 )
             )
@@ -661,18 +698,21 @@ def _brew_choices(look, commands):
                     value,
                     Choice(
                         c,
-                        "Basket tile",
-                        f"take {tok} ({c['piece']} curve {c['curve']})",
+                        _("Basket tile"),
+                        _("take {ing} ({piece} curve {curve})").format(
+                            ing=W.ingredient(tok), piece=W.effect(c["piece"]), curve=c["curve"]
+                        ),
                         featured=value > 0,
                         target=target_curve(c["piece"], c["curve"]),
-                        note=f"for your {_fits(look, tok)}",
+                        note=_("for your {place}").format(place=_fits(look, tok)),
                     ),
                 )
             )
             continue
         tok, dest = c["ing"], c["to"]
         from_bowl = tok == mine["bowl"] and tok not in mine["front"]
-        group = f"{tok} (from your bowl)" if from_bowl else tok
+        name = W.ingredient(tok)
+        group = _("{ing} (from your bowl)").format(ing=name) if from_bowl else name
         value, label, note = _put_words(spec, mine, tok, dest)
         # Featured: where it scores; for an ingredient that scores nowhere, the bowl and the poison.
         featured = dest in FLASKS or dest == "book" or tok not in scoring
@@ -701,11 +741,20 @@ def _put_words(spec, mine, tok, dest):
         req = spec["flasks"][dest]
         k = len(mine["flasks"][dest])
         seals = k + 1 == len(req)
-        note = f"space {k + 1} of {len(req)}" + (", seals it: a cork" if seals else "")
-        return 10.0 + value + (5 if seals else 0), f"on your {dest} flask", note
+        note = _("space {k} of {n}").format(k=k + 1, n=len(req)) + (_(", seals it: a cork") if seals else "")
+        return 10.0 + value + (5 if seals else 0), _("on your {flask} flask").format(flask=W.place(dest)), note
     if dest == "book":
         other = [t for t in mine["book"] if t is not None]
-        return 20.0 + 2 * value, "in your recipe book", f"scores {2 * value}" + (" and 3 for both" if other else "")
+        note = _("scores {points}").format(points=2 * value) + (_(" and 3 for both") if other else "")
+        return 20.0 + 2 * value, _("in your recipe book"), note
     if dest == "bowl":
-        return 5.0, "in your bowl", "saved for a later round"
-    return -value, "on the poison flask", f"costs {value}"
+        return 5.0, _("in your bowl"), _("saved for a later round")
+    return -value, _("on the poison flask"), _("costs {value}").format(value=value)
+
+
+def _curve(i, tok) -> str:
+    return _("curve {curve} ({ing})").format(curve=i, ing=W.ingredient(tok))
+
+
+def _for_your(look, tok) -> str:
+    return _("{ing} for your {place}").format(ing=W.ingredient(tok), place=_fits(look, tok))
