@@ -64,6 +64,8 @@ FILLERS = {
     "mit",
     "auf",
     "im",
+    "ins",
+    "aufs",
     "den",
     "die",
     "das",
