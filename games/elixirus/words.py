@@ -94,6 +94,8 @@ def ingredient(tok: str | None) -> str:
     if tok == CRYSTAL:
         return _("crystal")
     c, v, val = INGREDIENTS[tok]
+    if c is None or v is None:
+        return tok
     return _("{colour} {variety} {value}").format(colour=colour_word(c, v), variety=variety_word(v), value=val)
 
 
