@@ -1,6 +1,7 @@
 """Elixirus (Piatnik 2025): collect ingredients in the forest, concoct potions. For 2-5 players."""
 
 from games.base import GameSpec
+from games.i18n import N_
 
 from . import grammar, orders, picture, rules, standin, view
 
@@ -19,6 +20,8 @@ GAME = GameSpec.from_modules(
     options=(),
     colours=rules.SEAT_COLOURS,
     can_act=rules.can_act,
-    rulebook="Elixirus: place apprentices in the forest, collect ingredients, fill your flasks; "
-    "the game ends when someone takes a fourth cork.",
+    rulebook=N_(
+        "Elixirus: place apprentices in the forest, collect ingredients, fill your flasks; "
+        "the game ends when someone takes a fourth cork."
+    ),
 )

@@ -18,8 +18,10 @@ from __future__ import annotations
 import textwrap
 from html import escape
 
+from . import words as WORDS
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
-from .rules import ENDINGS, SEAT_COLOURS
+from .lang import N_, _
+from .rules import SEAT_COLOURS
 
 W = 300  # a panel's width in drawing units
 FONT = 'font-family="DejaVu Sans, sans-serif"'
@@ -27,22 +29,24 @@ FILL = {"red": "#d33", "orange": "#f90", "yellow": "#ec2", "green": "#3a3", "blu
 INK = {"yellow": "#222", "orange": "#222"}
 SEAT_FILL = {"white": "#fff", "black": "#222", "pink": "#f8c", "brown": "#852", "grey": "#999"}
 STAGE = {
-    "place": "A: placing apprentices",
-    "collect": "B: collecting",
-    "brew": "C: concocting",
-    "reveal": "C: concocting",
-    "over": "game over",
-    "setup": "setting up",
+    "place": N_("A: placing apprentices"),
+    "collect": N_("B: collecting"),
+    "brew": N_("C: concocting"),
+    "reveal": N_("C: concocting"),
+    "over": N_("game over"),
+    "setup": N_("setting up"),
 }
 EFFECT_SHORT = {
-    "steal": "take 1 another collected",
-    "swap": "swap 1 with the forest",
-    "draw": "draw 3, keep 1 or 2",
-    "replace": "renew 1-2 on another piece",
-    "dance": "swap 2 apprentices elsewhere",
-    "collect": "take the basket tile",
+    "steal": N_("take 1 another collected"),
+    "swap": N_("swap 1 with the forest"),
+    "draw": N_("draw 3, keep 1 or 2"),
+    "replace": N_("renew 1-2 on another piece"),
+    "dance": N_("swap 2 apprentices elsewhere"),
+    "collect": N_("take the basket tile"),
 }
-LEGEND = ("ro root, st stem, le leaf, bl blossom,", "be berry, se seed; the digit is the value")
+LEGEND = (N_("ro root, st stem, le leaf, bl blossom,"), N_("be berry, se seed; the digit is the value"))
+# A variety in two letters, on a token (the legend says them).
+SHORT = {"root": N_("ro"), "stem": N_("st"), "leaf": N_("le"), "blossom": N_("bl"), "berry": N_("be"), "seed": N_("se")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,9 +85,9 @@ TARGET_BASKET = "basket"
 
 def _label(tok):
     if tok == CRYSTAL:
-        return "cr"
-    _, variety, value = INGREDIENTS[tok]
-    return f"{variety[:2]}{value}"
+        return _("cr")
+    _colour, variety, value = INGREDIENTS[tok]
+    return _(SHORT[variety]) + str(value)
 
 
 def _token(tok, x, y, r=12):
@@ -92,13 +96,13 @@ def _token(tok, x, y, r=12):
         return f'<circle cx="{x}" cy="{y}" r="{r}" fill="none" stroke="#bbb" stroke-dasharray="2,2"/>'
     if tok == CRYSTAL:
         return (
-            f'<g><title>crystal</title><polygon points="{x},{y - r} {x + r},{y} {x},{y + r} {x - r},{y}" '
-            f'fill="#bef" stroke="#333"/><text x="{x}" y="{y + 3.5}" font-size="10" text-anchor="middle">cr'
-            f"</text></g>"
+            f'<g><title>{escape(WORDS.ingredient(CRYSTAL))}</title><polygon points="{x},{y - r} {x + r},{y} '
+            f'{x},{y + r} {x - r},{y}" fill="#bef" stroke="#333"/><text x="{x}" y="{y + 3.5}" font-size="10" '
+            f'text-anchor="middle">{_label(tok)}</text></g>'
         )
-    colour, _, _ = INGREDIENTS[tok]
+    colour = INGREDIENTS[tok][0]
     return (
-        f'<g><title>{escape(tok)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[colour]}" stroke="#333"/>'
+        f'<g><title>{escape(WORDS.ingredient(tok))}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[colour]}" stroke="#333"/>'
         f'<text x="{x}" y="{y + 3.5}" font-size="10" text-anchor="middle" fill="{INK.get(colour, "#fff")}">'
         f"{_label(tok)}</text></g>"
     )
@@ -148,57 +152,65 @@ def forest_height(v):
 
 
 def _forest(v, c: Canvas):
-    basket = "centre" if v["basket"] is None else SEAT_COLOURS[v["basket"]]
+    basket = _("centre") if v["basket"] is None else WORDS.seat(SEAT_COLOURS[v["basket"]])
     c.add(f'<rect x="1" y="1" width="{W - 2}" height="{forest_height(v) - 2}" rx="8" fill="#eef6e8" stroke="#575"/>')
-    c.add(_text(8, 18, f"Round {v['round']} - stage {STAGE.get(v['phase'], v['phase'])}", 12, weight="bold"))
-    c.add(_text(8, 34, f"bag {v['bag']}, box {v['box']}, start: {SEAT_COLOURS[v['start']]}"))
+    phase = v["phase"]
+    stage = _(STAGE[phase]) if phase in STAGE else phase
+    c.add(_text(8, 18, _("Round {round} - stage {stage}").format(round=v["round"], stage=stage), 12, weight="bold"))
+    start = WORDS.seat(SEAT_COLOURS[v["start"]])
+    c.add(_text(8, 34, _("bag {bag}, box {box}, start: {start}").format(bag=v["bag"], box=v["box"], start=start)))
     if v["waiting"]:
-        c.add(_text(8, 48, "awaiting: " + ", ".join(SEAT_COLOURS[s] for s in v["waiting"])))
+        seats = ", ".join(WORDS.seat(SEAT_COLOURS[s]) for s in v["waiting"])
+        c.add(_text(8, 48, _("awaiting: {seats}").format(seats=seats)))
     spot_basket = (
         f'<rect x="{W - 70}" y="22" width="62" height="30" rx="5" fill="#f3e2b8" stroke="#864"/>'
-        + _text(W - 39, 36, "basket", anchor="middle")
+        + _text(W - 39, 36, _("basket"), anchor="middle")
         + _text(W - 39, 48, basket, anchor="middle")
     )
-    c.spot(TARGET_BASKET, f"basket tile ({basket})", W - 74, 14, 70, 44, spot_basket)
+    c.spot(TARGET_BASKET, _("basket tile ({holder})").format(holder=basket), W - 74, 14, 70, 44, spot_basket)
     cur = v["current"]
     y = 58
     for i, pos in enumerate(v["order"]):
         _piece(v, c, v["forest"][pos], i + 1, y, cur)
         y += PIECE_H
-    down = [(f["piece"] or "?").capitalize() for f in v["forest"] if not f["up"]]
+    down = [WORDS.effect(f["piece"]) if f["piece"] else "?" for f in v["forest"] if not f["up"]]
     if down:
-        c.add(_text(8, y + 12, "face down: " + ", ".join(down)))
-    c.add(_text(8, y + 28, LEGEND[0]), _text(8, y + 40, LEGEND[1]))
+        c.add(_text(8, y + 12, _("face down: {pieces}").format(pieces=", ".join(down))))
+    c.add(_text(8, y + 28, _(LEGEND[0])), _text(8, y + 40, _(LEGEND[1])))
 
 
 def _piece(v, c: Canvas, f, number, y, cur):
     piece = f["piece"]
-    name = (piece or "?").capitalize()
+    name = WORDS.effect(piece) if piece else "?"
     sign = "\u27a4 " if f["signpost"] else ""
     c.add(f'<line x1="6" y1="{y - 2}" x2="{W - 6}" y2="{y - 2}" stroke="#9b9"/>')
     c.add(_text(8, y + 13, f"{number}. {sign}{name}", 12, weight="bold"))
     if piece:
-        c.add(_text(112, y + 13, EFFECT_SHORT[piece], fill="#454"))
+        c.add(_text(112, y + 13, _(EFFECT_SHORT[piece]), fill="#454"))
     for i, tok in enumerate(f["curves"]):
         x = 8 + i * 71
-        inner = _token(tok, x + 30, y + 38, 13) + (_text(x + 58, y + 42, "+bag", 10, anchor="middle") if i == 0 else "")
-        what = tok or "empty"
-        c.spot(target_curve(piece, i + 1), f"{name} curve {i + 1}: {what}", x, y + 18, 70, 40, inner)
+        inner = _token(tok, x + 30, y + 38, 13) + (
+            _text(x + 58, y + 42, _("+bag"), 10, anchor="middle") if i == 0 else ""
+        )
+        what = WORDS.ingredient(tok) if tok else _("empty")
+        label = _("{piece} curve {curve}: {what}").format(piece=name, curve=i + 1, what=what)
+        c.spot(target_curve(piece, i + 1), label, x, y + 18, 70, 40, inner)
     baskets = PIECES[PIECE_BY_EFFECT[piece]]["baskets"] if piece else [1, 2, 1]
     for i, (b, s) in enumerate(zip(baskets, f["spaces"])):
         x = 8 + i * 96
         resolving = cur is not None and cur["pos"] == f["pos"] and cur["space"] == i
         stroke = ' stroke="#e60" stroke-width="3"' if resolving else ' stroke="#888"'
-        who = SEAT_COLOURS[s] if s is not None else "free"
-        dot = SEAT_FILL[who] if s is not None else "none"
-        gets = f"{b}+effect" if i == 2 else f"take {b}"
+        who = WORDS.seat(SEAT_COLOURS[s]) if s is not None else _("free")
+        dot = SEAT_FILL[SEAT_COLOURS[s]] if s is not None else "none"
+        gets = _("{baskets}+effect").format(baskets=b) if i == 2 else _("take {baskets}").format(baskets=b)
         inner = (
             f'<rect x="{x + 2}" y="{y + 62}" width="90" height="34" rx="5" fill="#fff"{stroke}/>'
             f'<circle cx="{x + 13}" cy="{y + 79}" r="7" fill="{dot}" stroke="#333"/>'
             + _text(x + 24, y + 75, f"{i + 1}: {gets}")
             + _text(x + 24, y + 89, who, weight="bold")
         )
-        c.spot(target_space(piece, i + 1), f"{name} space {i + 1} ({gets}): {who}", x, y + 58, 94, 40, inner)
+        label = _("{piece} space {space} ({gets}): {who}").format(piece=name, space=i + 1, gets=gets, who=who)
+        c.spot(target_space(piece, i + 1), label, x, y + 58, 94, 40, inner)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,73 +241,111 @@ def _shown(v, s):
     return tab, tab
 
 
-def _table(v, s, c: Canvas):
-    tab, shown = _shown(v, s)
-    spec = TABLES[tab["table"]]
+def _table_heading(v, s, c: Canvas, tab):
+    """A table panel's frame, its seat, score and status."""
     colour = SEAT_COLOURS[s]
-    you = " (you)" if s == v["seat"] else ""
+    you = _(" (you)") if s == v["seat"] else ""
     total = sum(tab["score"])
     h = table_height(v, s)
     c.add(f'<rect x="1" y="1" width="{W - 2}" height="{h - 2}" rx="8" fill="#f6efe4" stroke="#864"/>')
     c.add(f'<circle cx="16" cy="16" r="8" fill="{SEAT_FILL[colour]}" stroke="#333"/>')
     status = ""
     if v["phase"] == "brew":
-        status = ", done" if tab["done"] else ", concocting"
+        status = _(", done") if tab["done"] else _(", concocting")
     elif v["phase"] == "place":
-        status = f", {tab['left']} to place"
-    c.add(_text(30, 20, f"{colour}{you}: {total} points", 12, weight="bold"))
-    c.add(_text(W - 8, 20, f"table {tab['table']}{status}", anchor="end"))
+        status = _(", {left} to place").format(left=tab["left"])
+    heading = _("{seat}{you}: {total} points").format(seat=WORDS.seat(colour), you=you, total=total)
+    c.add(_text(30, 20, heading, 12, weight="bold"))
+    c.add(_text(W - 8, 20, _("table {table}{status}").format(table=tab["table"], status=status), anchor="end"))
+
+
+def _table(v, s, c: Canvas):
+    tab, shown = _shown(v, s)
+    spec = TABLES[tab["table"]]
+    _table_heading(v, s, c, tab)
     a, b, book, ench, curse, toxic = tab["score"]
-    c.add(_text(8, 36, f"flasks {a}, corks {b}, recipe book {book},"))
-    c.add(_text(8, 50, f"enchanted {ench:+d}, cursed {curse:+d}, poison {toxic:+d}"))
+    c.add(_text(8, 36, _("flasks {a}, corks {b}, recipe book {book},").format(a=a, b=b, book=book)))
+    c.add(
+        _text(
+            8,
+            50,
+            _("enchanted {ench}, cursed {curse}, poison {toxic}").format(
+                ench=f"{ench:+d}", curse=f"{curse:+d}", toxic=f"{toxic:+d}"
+            ),
+        )
+    )
     if s == v["seat"] and v["mine"] is not None:
-        c.add(_text(8, 64, "your concocting this round is hidden from the others", fill="#864"))
+        c.add(_text(8, 64, _("your concocting this round is hidden from the others"), fill="#864"))
     base = 258
     for i, f in enumerate(FLASKS):
         _flask(c, s, f, spec["flasks"][f], shown["flasks"][f], tab["corks"].get(f), 8 + i * 57, base)
     y = base + 18
     # recipe book, enchanted and cursed
     specials = spec["special"]
-    inner = _text(8, y + 14, "book") + "".join(
+    inner = _text(8, y + 14, _("book")) + "".join(
         _token(shown["book"][i], 56 + i * 34, y + 10)
         if shown["book"][i]
         else f'<circle cx="{56 + i * 34}" cy="{y + 10}" r="11" fill="#fff" stroke="{FILL[cl]}" stroke-width="3"/>'
-        + _text(56 + i * 34, y + 13.5, vr[:2], anchor="middle")
+        + _text(56 + i * 34, y + 13.5, _(SHORT[vr]), anchor="middle")
         for i, (cl, vr) in enumerate(specials)
     )
-    book_name = "recipe book: " + " and ".join(f"{cl} {vr}" for cl, vr in specials)
+    book_name = _("recipe book: {specials}").format(specials=_(" and ").join(WORDS.kind(cl, vr) for cl, vr in specials))
     c.spot(target_flask(s, "book"), book_name, 4, y - 10, 106, 40, inner)
-    c.add(_text(118, y + 8, f"+1 {spec['enchanted'][1]}"), _text(118, y + 21, f"-1 {spec['cursed'][1]}"))
+    ench_word, curse_word = WORDS.trait(spec["enchanted"]), WORDS.trait(spec["cursed"])
+    c.add(_text(118, y + 8, f"+1 {ench_word}"), _text(118, y + 21, f"-1 {curse_word}"))
     bowl = shown["bowl"]
     c.spot(
         target_flask(s, "bowl"),
-        f"bowl: {bowl or 'empty'}",
+        _("bowl: {ing}").format(ing=WORDS.ingredient(bowl) if bowl else _("empty")),
         196,
         y - 10,
         100,
         40,
-        _text(200, y + 14, "bowl") + _token(bowl, 252, y + 10),
+        _text(200, y + 14, _("bowl")) + _token(bowl, 252, y + 10),
     )
     y += 36
     toxic = sum(INGREDIENTS[t][2] for t in shown["poison"])
     rows = _rows(len(shown["poison"]), 9)
-    inner = _text(8, y + 13, f"poison {-toxic}") + "".join(
+    inner = _text(8, y + 13, _("poison {points}").format(points=-toxic)) + "".join(
         _token(t, 82 + (i % 9) * 24, y + 9 + 26 * (i // 9), 10) for i, t in enumerate(shown["poison"])
     )
-    c.spot(target_flask(s, "poison"), f"poison flask: -{toxic}", 4, y - 6, W - 8, max(40, 26 * rows + 6), inner)
+    c.spot(
+        target_flask(s, "poison"),
+        _("poison flask: -{toxic}").format(toxic=toxic),
+        4,
+        y - 6,
+        W - 8,
+        max(40, 26 * rows + 6),
+        inner,
+    )
     y += 26 * rows + 8
-    c.add(_text(8, y + 8, "collected this round:" if shown["front"] else "collected this round: nothing"))
+    _collected(v, s, c, shown, y)
+
+
+def _collected(v, s, c: Canvas, shown, y):
+    """What a seat collected this round, and what its reader drew (only they see it)."""
+    colour = SEAT_COLOURS[s]
+    c.add(_text(8, y + 8, _("collected this round:") if shown["front"] else _("collected this round: nothing")))
     y += 14
     for i, tok in enumerate(shown["front"]):
         x = 8 + (i % 7) * 41
         yy = y + 40 * (i // 7)
-        c.spot(target_front(s, i), f"{colour} collected {tok}", x, yy - 4, 40, 40, _token(tok, x + 20, yy + 16))
+        label = _("{seat} collected {ing}").format(seat=WORDS.seat(colour), ing=WORDS.ingredient(tok))
+        c.spot(target_front(s, i), label, x, yy - 4, 40, 40, _token(tok, x + 20, yy + 16))
     y += 40 * _rows(len(shown["front"]), 7)
     if s == v["seat"] and v["looking"]:
-        c.add(_text(8, y + 14, "you drew (only you see them):"))
+        c.add(_text(8, y + 14, _("you drew (only you see them):")))
         for i, tok in enumerate(v["looking"]):
             x = 170 + i * 42
-            c.spot(target_drawn(i), f"drawn {tok}", x, y - 2, 40, 40, _token(tok, x + 20, y + 18))
+            c.spot(
+                target_drawn(i),
+                _("drawn {ing}").format(ing=WORDS.ingredient(tok)),
+                x,
+                y - 2,
+                40,
+                40,
+                _token(tok, x + 20, y + 18),
+            )
 
 
 def _flask(c: Canvas, s, f, req, filled, cork, x, base):
@@ -314,11 +364,11 @@ def _flask(c: Canvas, s, f, req, filled, cork, x, base):
         elif r[0] == "colour":
             inner.append(
                 f'<circle cx="{cx}" cy="{yy}" r="10" fill="#fff" stroke="{FILL[r[1]]}" stroke-width="4">'
-                f"<title>{r[1]}</title></circle>"
+                f"<title>{escape(WORDS.trait(r))}</title></circle>"
             )
         else:
             inner.append(
-                f'<circle cx="{cx}" cy="{yy}" r="11" fill="#fff" stroke="#999"><title>{r[1]}</title></circle>'
+                f'<circle cx="{cx}" cy="{yy}" r="11" fill="#fff" stroke="#999"><title>{escape(WORDS.trait(r))}</title></circle>'
                 + _text(cx, yy + 3.5, r[1][:2], anchor="middle", fill="#555")
             )
     if cork is not None:
@@ -326,9 +376,11 @@ def _flask(c: Canvas, s, f, req, filled, cork, x, base):
             f'<rect x="{cx - 13}" y="{top - 14}" width="26" height="14" rx="3" fill="#a76"/>'
             + _text(cx, top - 3, cork, anchor="middle", fill="#fff", weight="bold")
         )
-    inner.append(_text(cx, base + 2, f, anchor="middle"))
+    inner.append(_text(cx, base + 2, WORDS.place(f), anchor="middle"))
     nxt = req[len(filled)] if len(filled) < len(req) else None
-    name = f"{f} flask, {len(filled)} of {len(req)}" + (f", next {nxt[1]}" if nxt else ", sealed")
+    name = _("{flask} flask, {filled} of {size}").format(flask=WORDS.place(f), filled=len(filled), size=len(req)) + (
+        _(", next {need}").format(need=WORDS.trait(nxt)) if nxt else _(", sealed")
+    )
     c.spot(target_flask(s, f), name, x, top - 16, 56, base + 6 - top + 16, "".join(inner))
 
 
@@ -343,14 +395,17 @@ def _others_height(v):
 
 def _others(v, c: Canvas):
     c.add(f'<rect x="1" y="1" width="{W - 2}" height="{_others_height(v) - 2}" rx="8" fill="#f6efe4" stroke="#864"/>')
-    c.add(_text(8, 17, "the others" if v["seat"] is not None else "the tables", 12, weight="bold"))
+    c.add(_text(8, 17, _("the others") if v["seat"] is not None else _("the tables"), 12, weight="bold"))
     y = 24
     for s, tab in enumerate(v["tables"]):
         if s == v["seat"]:
             continue
         colour = SEAT_COLOURS[s]
         c.add(f'<circle cx="16" cy="{y + 12}" r="7" fill="{SEAT_FILL[colour]}" stroke="#333"/>')
-        c.add(_text(28, y + 16, f"{colour}: {sum(tab['score'])} pts, {len(tab['corks'])} corks", 11))
+        line = _("{seat}: {points} pts, {corks} corks").format(
+            seat=WORDS.seat(colour), points=sum(tab["score"]), corks=len(tab["corks"])
+        )
+        c.add(_text(28, y + 16, line, 11))
         spec = TABLES[tab["table"]]
         for i, f in enumerate(FLASKS):
             size = len(spec["flasks"][f])
@@ -366,12 +421,12 @@ def _others(v, c: Canvas):
 def _final(v):
     if not v["ranking"]:
         return ""
-    why = ENDINGS.get(v["end"], v["end"])
+    why = WORDS.ending(v["end"])
     places = "; ".join(
-        f"{i}. " + ", ".join(f"{SEAT_COLOURS[s]} {sum(v['tables'][s]['score'])}" for s in seats)
+        f"{i}. " + ", ".join(f"{WORDS.seat(SEAT_COLOURS[s])} {sum(v['tables'][s]['score'])}" for s in seats)
         for i, seats in enumerate(v["ranking"], start=1)
     )
-    return f"Game over ({why}): {places}"
+    return _("Game over ({why}): {places}").format(why=why, places=places)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,7 +457,7 @@ def render_html(v, links=None):
         parts.append(f"<p>{escape(final)}</p>")
     c = Canvas(links)
     _forest(v, c)
-    parts.append(_panel_svg(c.svg(), forest_height(v), "the forest"))
+    parts.append(_panel_svg(c.svg(), forest_height(v), _("the forest")))
     seats = list(range(len(v["tables"])))
     if v["seat"] is not None:
         seats.remove(v["seat"])
@@ -410,7 +465,8 @@ def render_html(v, links=None):
     for s in seats:
         c = Canvas(links)
         _table(v, s, c)
-        parts.append(_panel_svg(c.svg(), table_height(v, s), f"{SEAT_COLOURS[s]}'s concoction table"))
+        label = _("{seat}'s concoction table").format(seat=WORDS.seat(SEAT_COLOURS[s]))
+        parts.append(_panel_svg(c.svg(), table_height(v, s), label))
     return '<div class="elixirus">' + "".join(parts) + "</div>"
 
 

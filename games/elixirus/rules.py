@@ -12,6 +12,7 @@ from itertools import combinations
 
 from games.base import Event, Rejected, Result, ScoreLine
 
+from . import words as W
 from .data_model import (
     ALL_TOKENS,
     APPRENTICES,
@@ -30,6 +31,7 @@ from .data_model import (
     book_slot,
     matches,
 )
+from .lang import N_, _, ngettext
 
 SEAT_COLOURS = ("white", "black", "pink", "brown", "grey")
 # Why a game ended (GameEnded's reason), in words.
@@ -57,7 +59,7 @@ def bag_draw(bag: list, box: list, k: int, rng) -> tuple[list, int | None]:
     bag = list(bag)
     drawn: list = []
     poured = None
-    for _ in range(k):
+    for _i in range(k):
         if not bag:
             if box and poured is None:
                 poured = len(drawn)
@@ -597,7 +599,7 @@ def legal(state, seat):
             if state["spaces"][p][sp] is None
         ]
     if phase == "collect":
-        _, pos, sp = current(state)
+        _who, pos, sp = current(state)
         step = state["step"]
         if step == "take":
             full = [c + 1 for c, tok in enumerate(state["curves"][pos]) if tok is not None]
@@ -620,15 +622,15 @@ def legal(state, seat):
 
 
 def _seat_word(seat):
-    return SEAT_COLOURS[seat]
+    return W.seat(SEAT_COLOURS[seat])
 
 
 def decide(state, seat, command, rng):
     if not isinstance(command, dict):
-        raise Rejected("That is not a command.")
+        raise Rejected(_("That is not a command."))
     phase = state["phase"]
     if phase == "over":
-        raise Rejected("The game is over.")
+        raise Rejected(_("The game is over."))
     if phase != "brew":
         _check_turn(state, seat, phase)
     return DECIDERS.get(phase, _decide_collect)(state, seat, command, rng)
@@ -637,29 +639,33 @@ def decide(state, seat, command, rng):
 def _check_turn(state, seat, phase):
     if seat not in waiting_for(state):
         if phase == "place":
-            raise Rejected(f"It is {_seat_word(state['turn'])}'s turn to place an apprentice.")
-        raise Rejected("It is not your turn.")
+            raise Rejected(_("It is {colour}'s turn to place an apprentice.").format(colour=_seat_word(state["turn"])))
+        raise Rejected(_("It is not your turn."))
 
 
 def _piece_pos(state, name, must_be_up=True):
     if not isinstance(name, str) or name not in PIECE_BY_EFFECT:
-        raise Rejected(f"There is no piece of forest called {name!r}.")
+        raise Rejected(_("There is no piece of forest called {name!r}.").format(name=name))
     pos = _pos(state, name)
     if must_be_up and not state["up"][pos]:
-        raise Rejected(f"The {name} piece of forest is face down.")
+        raise Rejected(_("The {name} piece of forest is face down.").format(name=W.effect(name)))
     return pos
 
 
 def _decide_place(state, seat, command, _rng):
     if command.get("type") != "place":
-        raise Rejected("Now place an apprentice: 'place <piece> <space>', e.g. 'place steal 2'.")
+        raise Rejected(_("Now place an apprentice: 'place <piece> <space>', e.g. 'place steal 2'."))
     name = command.get("piece")
     space = command.get("space")
     pos = _piece_pos(state, name)
     if space not in (1, 2, 3):
-        raise Rejected("Each piece of forest has spaces 1, 2 and 3.")
+        raise Rejected(_("Each piece of forest has spaces 1, 2 and 3."))
     if state["spaces"][pos][space - 1] is not None:
-        raise Rejected(f"Space {space} of the {name} piece is taken: only 1 apprentice may occupy a space.")
+        raise Rejected(
+            _("Space {space} of the {name} piece is taken: only 1 apprentice may occupy a space.").format(
+                space=space, name=W.effect(name)
+            )
+        )
     return [Event("ApprenticePlaced", {"seat": seat, "piece": name, "space": space - 1})]
 
 
@@ -671,23 +677,31 @@ def _take_curves(state, pos, sp, command):
     """The curves a 'take' names, checked against the piece; 0-based and sorted."""
     curves = command.get("curves")
     if not isinstance(curves, list) or not all(isinstance(c, int) for c in curves):
-        raise Rejected("Say which curves: 'take 2 4'.")
+        raise Rejected(_("Say which curves: 'take 2 4'."))
     full = [c + 1 for c, tok in enumerate(state["curves"][pos]) if tok is not None]
     need = min(PIECES[state["circle"][pos]]["baskets"][sp], len(full))
     if len(set(curves)) != len(curves):
-        raise Rejected("Name each curve once.")
+        raise Rejected(_("Name each curve once."))
     for c in curves:
         if c not in full:
-            raise Rejected(f"There is no ingredient in curve {c} of this piece (curves with one: {full}).")
+            raise Rejected(
+                _("There is no ingredient in curve {c} of this piece (curves with one: {full}).").format(c=c, full=full)
+            )
     if len(curves) != need:
-        raise Rejected(f"You must collect exactly {need} ingredient{'s' if need != 1 else ''} here.")
+        raise Rejected(
+            ngettext(
+                "You must collect exactly {need} ingredient here.",
+                "You must collect exactly {need} ingredients here.",
+                need,
+            ).format(need=need)
+        )
     return sorted(c - 1 for c in curves)
 
 
 def _decide_take(state, seat, command, rng):
-    _, pos, sp = current(state)
+    _who, pos, sp = current(state)
     if command.get("type") != "take":
-        raise Rejected("First collect your ingredients: 'take <curve> [<curve>]', e.g. 'take 2 4'.")
+        raise Rejected(_("First collect your ingredients: 'take <curve> [<curve>]', e.g. 'take 2 4'."))
     cs = _take_curves(state, pos, sp, command)
     drawn, poured = [], None
     if PIECES[state["circle"][pos]]["bag_curve"] in cs:
@@ -706,14 +720,18 @@ def _decide_take(state, seat, command, rng):
 
 def _decide_keep(state, seat, command, _rng):
     if command.get("type") != "keep":
-        raise Rejected("Keep 1 or 2 of the ingredients you drew: 'keep <ingredient> [and <ingredient>]'.")
+        raise Rejected(_("Keep 1 or 2 of the ingredients you drew: 'keep <ingredient> [and <ingredient>]'."))
     keep = command.get("ings")
     if not isinstance(keep, list) or not 1 <= len(keep) <= 2:
-        raise Rejected("Keep 1 or 2 of them.")
+        raise Rejected(_("Keep 1 or 2 of them."))
     pool = list(state["looking"])
     for tok in keep:
         if tok not in pool:
-            raise Rejected(f"You did not draw {tok}; you drew {', '.join(state['looking'])}.")
+            raise Rejected(
+                _("You did not draw {ing}; you drew {drawn}.").format(
+                    ing=W.ingredient(tok), drawn=W.ingredients(state["looking"])
+                )
+            )
         pool.remove(tok)
     keep = sorted(keep)
     public = {"seat": seat, "keep": keep, "back": len(pool)}
@@ -723,14 +741,14 @@ def _decide_keep(state, seat, command, _rng):
 
 
 def _decide_effect(state, seat, command, rng):
-    _, pos, _sp = current(state)
+    _who, pos, _sp = current(state)
     kind = command.get("type")
     if kind == "skip":
         return [Event("EffectSkipped", {"seat": seat, "effect": effect_of(state, pos)})]
     options = effect_options(state, pos, seat)
     effect = effect_of(state, pos)
     if kind != effect and not (effect == "collect" and kind == "basket"):
-        raise Rejected(f"The effect here is {effect.capitalize()}: use it or 'skip'.")
+        raise Rejected(_("The effect here is {effect}: use it or 'skip'.").format(effect=W.effect(effect)))
     norm = _normalise_effect(command)
     if norm not in options:
         raise Rejected(_effect_reason(state, pos, seat, norm))
@@ -792,26 +810,28 @@ def _effect_reason(state, pos, seat, command):
     if kind == "steal":
         victim = command.get("from")
         if victim == seat:
-            return "Steal takes an ingredient from someone else."
+            return _("Steal takes an ingredient from someone else.")
         if (
             not isinstance(victim, int)
             or not 0 <= victim < state["n"]
             or command.get("ing") not in state["front"][victim]
         ):
-            return "Steal takes 1 ingredient another player has collected in this stage (not from their table)."
+            return _("Steal takes 1 ingredient another player has collected in this stage (not from their table).")
     if kind == "swap":
         if command.get("ing") not in state["front"][seat]:
-            return "Swap gives 1 ingredient you collected in this stage (not from your table)."
-        return "Swap takes 1 ingredient still lying on a face-up piece of forest: name the piece and curve."
+            return _("Swap gives 1 ingredient you collected in this stage (not from your table).")
+        return _("Swap takes 1 ingredient still lying on a face-up piece of forest: name the piece and curve.")
     if kind == "replace":
-        return "Replace 1 or 2 ingredients on one other face-up piece of forest: 'replace <piece> <curve> [<curve>]'."
+        return _(
+            "Replace 1 or 2 ingredients on one other face-up piece of forest: 'replace <piece> <curve> [<curve>]'."
+        )
     if kind == "dance":
-        return "Dance swaps 2 apprentices of different colours on one other piece of forest: 'dance <piece> 1 3'."
+        return _("Dance swaps 2 apprentices of different colours on one other piece of forest: 'dance <piece> 1 3'.")
     if kind == "basket":
-        return "You already hold the basket tile."
+        return _("You already hold the basket tile.")
     if kind == "draw":
-        return "The bag and the box are empty: there is nothing to draw."
-    return "That is not possible now."
+        return _("The bag and the box are empty: there is nothing to draw.")
+    return _("That is not possible now.")
 
 
 def _decide_brew(state, seat, command, rng):
@@ -820,15 +840,17 @@ def _decide_brew(state, seat, command, rng):
         if kind == "reset":
             return [Event("BrewReset", {"seat": seat})]
         raise Rejected(
-            "You have finished concocting for this round; 'reset' to start your concocting again "
-            "(possible until the last player is done)."
+            _(
+                "You have finished concocting for this round; 'reset' to start your concocting again "
+                "(possible until the last player is done)."
+            )
         )
     return BREWERS.get(kind, _brew_put)(state, seat, command, rng)
 
 
 def _brew_reset(state, seat, _command, _rng):
     if not draft_table(state, seat)["moves"]:
-        raise Rejected("You have not placed anything yet this round.")
+        raise Rejected(_("You have not placed anything yet this round."))
     return [Event("BrewReset", {"seat": seat})]
 
 
@@ -836,7 +858,9 @@ def _brew_done(state, seat, _command, rng):
     dr = draft_table(state, seat)
     if dr["front"]:
         raise Rejected(
-            f"Place all the ingredients you collected first: {', '.join(dr['front'])} still in front of you."
+            _("Place all the ingredients you collected first: {ings} still in front of you.").format(
+                ings=W.ingredients(dr["front"])
+            )
         )
     events = [Event("BrewDone", {"seat": seat})]
     if all(state["done"][s] for s in range(state["n"]) if s != seat):
@@ -846,14 +870,18 @@ def _brew_done(state, seat, _command, rng):
 
 def _brew_pick(state, seat, command, _rng):
     if state["basket"] != seat:
-        raise Rejected("Only the player holding the basket tile may collect a leftover ingredient.")
+        raise Rejected(_("Only the player holding the basket tile may collect a leftover ingredient."))
     if draft_table(state, seat)["picked"] is not None:
-        raise Rejected("You have already used the basket tile this round.")
+        raise Rejected(_("You have already used the basket tile this round."))
     name = command.get("piece")
     pos = _piece_pos(state, name)
     curve = command.get("curve")
     if curve not in (1, 2, 3, 4) or state["curves"][pos][curve - 1] is None:
-        raise Rejected(f"There is no leftover ingredient in curve {curve} of the {name} piece.")
+        raise Rejected(
+            _("There is no leftover ingredient in curve {curve} of the {name} piece.").format(
+                curve=curve, name=W.effect(name)
+            )
+        )
     tok = state["curves"][pos][curve - 1]
     data = {"seat": seat, "piece": name, "curve": curve - 1, "ing": tok}
     return [Event("LeftoverPicked", data, visible_to=(seat,), public={"seat": seat})]
@@ -861,11 +889,11 @@ def _brew_pick(state, seat, command, _rng):
 
 def _brew_put(state, seat, command, _rng):
     if command.get("type") != "put":
-        raise Rejected("Now concoct: 'put <ingredient> on <flask|book|bowl|poison>', then 'done'.")
+        raise Rejected(_("Now concoct: 'put <ingredient> on <flask|book|bowl|poison>', then 'done'."))
     tok = command.get("ing")
     dest = command.get("to")
     if dest not in DESTS:
-        raise Rejected(f"Place it on one of: {', '.join(DESTS)}.")
+        raise Rejected(_("Place it on one of: {places}.").format(places=", ".join(W.place(d) for d in DESTS)))
     dr = draft_table(state, seat)
     src = _put_source(dr, tok)
     _PUT_CHECKS.get(dest, _check_put_flask)(state["tables"][seat], dr, tok, src, dest)
@@ -880,25 +908,34 @@ def _put_source(dr, tok):
     if tok is not None and tok == dr["bowl"]:
         return "bowl"
     raise Rejected(
-        f"You have no {tok} to place (in front of you: {', '.join(dr['front']) or 'nothing'}"
-        f"; in your bowl: {dr['bowl'] or 'nothing'})."
+        _("You have no {ing} to place (in front of you: {front}; in your bowl: {bowl}).").format(
+            ing=W.ingredient(tok) if isinstance(tok, str) else tok,
+            front=W.ingredients(dr["front"]),
+            bowl=W.ingredient(dr["bowl"]) if dr["bowl"] else _("nothing"),
+        )
     )
 
 
 def _check_put_bowl(_table, dr, _tok, src, _dest):
     if src == "bowl":
-        raise Rejected("That ingredient is already in your bowl.")
+        raise Rejected(_("That ingredient is already in your bowl."))
     if dr["bowl"] is not None:
-        raise Rejected(f"Your bowl already holds {dr['bowl']}: at most 1 ingredient may be in the bowl.")
+        raise Rejected(
+            _("Your bowl already holds {ing}: at most 1 ingredient may be in the bowl.").format(
+                ing=W.ingredient(dr["bowl"])
+            )
+        )
 
 
 def _check_put_book(table, dr, tok, _src, _dest):
     slot = book_slot(table, tok)
     if slot is None:
-        specials = " and ".join(f"{c} {v}" for c, v in TABLES[table]["special"])
-        raise Rejected(f"Only your special ingredients ({specials}) go in your recipe book.")
+        specials = _(" and ").join(W.kind(c, v) for c, v in TABLES[table]["special"])
+        raise Rejected(
+            _("Only your special ingredients ({specials}) go in your recipe book.").format(specials=specials)
+        )
     if dr["book"][slot] is not None:
-        raise Rejected("That space of your recipe book is already filled.")
+        raise Rejected(_("That space of your recipe book is already filled."))
 
 
 def _check_put_poison(_table, _dr, _tok, _src, _dest):
@@ -909,12 +946,14 @@ def _check_put_flask(table, dr, tok, _src, dest):
     req = TABLES[table]["flasks"][dest]
     filled = dr["flasks"][dest]
     if len(filled) >= len(req):
-        raise Rejected(f"Your {dest} flask is already full.")
+        raise Rejected(_("Your {flask} flask is already full.").format(flask=W.place(dest)))
     need = req[len(filled)]
     if not matches(tok, need):
         raise Rejected(
-            f"The next space of your {dest} flask (space {len(filled) + 1}, filled bottom to top "
-            f"without skipping) needs {need[0]} {need[1]}."
+            _(
+                "The next space of your {flask} flask (space {space}, filled bottom to top "
+                "without skipping) needs {kind} {name}."
+            ).format(flask=W.place(dest), space=len(filled) + 1, kind=_(KINDS[need[0]]), name=W.trait(need))
         )
 
 
@@ -1016,7 +1055,8 @@ def _game_end(after, reason):
 # Scoring
 # ---------------------------------------------------------------------------------------------
 
-CATEGORIES = ("concocting", "corks", "recipe book", "enchanted", "cursed", "toxic")
+CATEGORIES = (N_("concocting"), N_("corks"), N_("recipe book"), N_("enchanted"), N_("cursed"), N_("toxic"))
+KINDS = {"colour": N_("colour"), "variety": N_("variety")}
 
 
 def scores_breakdown(state, seat) -> list[int]:
@@ -1079,8 +1119,8 @@ def score_sheet(state):
     for r, snap in enumerate(state["history"], start=1):
         for s in range(state["n"]):
             delta = [a - b for a, b in zip(snap[s], prev[s])]
-            detail = ", ".join(f"{name} {d:+d}" for name, d in zip(CATEGORIES, delta) if d)
-            lines.append(ScoreLine(r, s, sum(delta), detail, f"Round {r}"))
+            detail = ", ".join(_(name) + f" {d:+d}" for name, d in zip(CATEGORIES, delta) if d)
+            lines.append(ScoreLine(r, s, sum(delta), detail, _("Round {round}").format(round=r)))
         prev = snap
     return lines
 

@@ -7,19 +7,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.base import MAX_FEATURED, Choice, rank
+from games.i18n import current as current_language
 
+from . import words as W
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
+from .lang import N_, _
 from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
-from .rules import ENDINGS, SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
+from .rules import SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
 from .standin import Look, replace_value
 
+STEPS = {"take": N_("take"), "keep": N_("keep"), "effect": N_("effect")}
 STAGES = {
-    "place": "A - placing apprentices",
-    "collect": "B - collecting ingredients",
-    "brew": "C - concocting potions",
-    "reveal": "C - concocting potions",
-    "over": "game over",
-    "setup": "setting up",
+    "place": N_("A - placing apprentices"),
+    "collect": N_("B - collecting ingredients"),
+    "brew": N_("C - concocting potions"),
+    "reveal": N_("C - concocting potions"),
+    "over": N_("game over"),
+    "setup": N_("setting up"),
 }
 
 
@@ -104,12 +108,12 @@ def _order(state):
 
 def _name(names, seat):
     if seat is None:
-        return "nobody"
-    return names[seat] if seat < len(names) else SEAT_COLOURS[seat]
+        return _("nobody")
+    return names[seat] if seat < len(names) else W.seat(SEAT_COLOURS[seat])
 
 
 def _list(toks):
-    return ", ".join(toks) if toks else "nothing"
+    return W.ingredients(toks)
 
 
 def narrate(event, names):
@@ -120,125 +124,155 @@ def narrate(event, names):
 
 
 def _n_game_started(d, _who, names):
-    return (
-        f"A game of Elixirus for {d['players']} begins; {_name(names, d['start'])} has the starting marker. "
-        f"Concoction tables: " + ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"])) + "."
-    )
+    tables = ", ".join(f"{_name(names, s)} {tid}" for s, tid in enumerate(d["tables"]))
+    return _(
+        "A game of Elixirus for {players} begins; {start} has the starting marker. Concoction tables: {tables}."
+    ).format(players=d["players"], start=_name(names, d["start"]), tables=tables)
 
 
 def _n_forest_laid(d, _who, _names):
-    shown = [PIECES[p]["effect"].capitalize() if p else "face down" for p in d["circle"]]
-    return "The forest is laid out clockwise: " + ", ".join(shown) + "."
+    shown = [W.effect(PIECES[p]["effect"]) if p else _("face down") for p in d["circle"]]
+    return _("The forest is laid out clockwise: {pieces}.").format(pieces=", ".join(shown))
 
 
 def _n_forest_filled(d, _who, _names):
-    return f"The forest is filled with {len(d['fill'])} ingredients from the bag."
+    return _("The forest is filled with {count} ingredients from the bag.").format(count=len(d["fill"]))
 
 
 def _n_apprentice_placed(d, who, _names):
-    return f"{who} places an apprentice on space {d['space'] + 1} of the {d['piece'].capitalize()} piece."
+    return _("{who} places an apprentice on space {space} of the {piece} piece.").format(
+        who=who, space=d["space"] + 1, piece=W.effect(d["piece"])
+    )
 
 
 def _n_ingredients_collected(d, who, _names):
-    text = f"{who} collects {_list(d['ings'])} from the {d['piece'].capitalize()} piece"
+    fields = {"who": who, "ings": _list(d["ings"]), "piece": W.effect(d["piece"]), "drawn": _list(d["drawn"])}
     if d["drawn"]:
-        text += f" and draws {_list(d['drawn'])} from the bag (first curve)"
-    return text + "."
+        return _("{who} collects {ings} from the {piece} piece and draws {drawn} from the bag (first curve).").format(
+            **fields
+        )
+    return _("{who} collects {ings} from the {piece} piece.").format(**fields)
 
 
 def _n_effect_skipped(d, who, _names):
-    return f"{who} does not use the {d['effect'].capitalize()} effect."
+    return _("{who} does not use the {effect} effect.").format(who=who, effect=W.effect(d["effect"]))
 
 
 def _n_ingredient_stolen(d, who, names):
-    return f"{who} steals {d['ing']} from {_name(names, d['from'])}."
+    return _("{who} steals {ing} from {victim}.").format(
+        who=who, ing=W.ingredient(d["ing"]), victim=_name(names, d["from"])
+    )
 
 
 def _n_ingredient_swapped(d, who, _names):
-    return f"{who} swaps {d['ing']} for {d['got']} (curve {d['curve'] + 1} of the {d['piece'].capitalize()} piece)."
+    return _("{who} swaps {ing} for {got} (curve {curve} of the {piece} piece).").format(
+        who=who,
+        ing=W.ingredient(d["ing"]),
+        got=W.ingredient(d["got"]),
+        curve=d["curve"] + 1,
+        piece=W.effect(d["piece"]),
+    )
 
 
 def _n_draw_looked(d, who, _names):
     if "drawn" in d:
-        return f"{who} draws {_list(d['drawn'])} from the bag (seen only by you)."
-    return f"{who} draws {d['count']} ingredients from the bag and looks at them."
+        return _("{who} draws {drawn} from the bag (seen only by you).").format(who=who, drawn=_list(d["drawn"]))
+    return _("{who} draws {count} ingredients from the bag and looks at them.").format(who=who, count=d["count"])
 
 
 def _n_draw_kept(d, who, _names):
     back = d["back"] if isinstance(d["back"], int) else len(d["back"])
-    text = f"{who} keeps {_list(d['keep'])} and returns {back} to the bag"
+    fields = {"who": who, "keep": _list(d["keep"]), "back": back}
     if not isinstance(d["back"], int) and d["back"]:
-        text += f" ({_list(d['back'])})"
-    return text + "."
+        return _("{who} keeps {keep} and returns {back} to the bag ({returned}).").format(
+            returned=_list(d["back"]), **fields
+        )
+    return _("{who} keeps {keep} and returns {back} to the bag.").format(**fields)
 
 
 def _n_ingredients_replaced(d, who, _names):
-    return (
-        f"{who} replaces {_list(d['removed'])} on the {d['piece'].capitalize()} piece with "
-        f"{_list(d['drawn'])} from the bag."
+    return _("{who} replaces {removed} on the {piece} piece with {drawn} from the bag.").format(
+        who=who, removed=_list(d["removed"]), piece=W.effect(d["piece"]), drawn=_list(d["drawn"])
     )
 
 
 def _n_apprentices_danced(d, who, names):
     a, b = d["spaces"]
     sa, sb = d["seats"]
-    return (
-        f"{who} makes the apprentices dance on the {d['piece'].capitalize()} piece: "
-        f"{_name(names, sa)}'s (space {a + 1}) and {_name(names, sb)}'s (space {b + 1}) change places."
-    )
+    return _(
+        "{who} makes the apprentices dance on the {piece} piece: "
+        "{first}'s (space {a}) and {second}'s (space {b}) change places."
+    ).format(who=who, piece=W.effect(d["piece"]), first=_name(names, sa), a=a + 1, second=_name(names, sb), b=b + 1)
 
 
 def _n_basket_taken(d, who, names):
-    src = f" from {_name(names, d['from'])}" if d["from"] is not None else ""
-    return f"{who} takes the basket tile{src}."
+    if d["from"] is not None:
+        return _("{who} takes the basket tile from {other}.").format(who=who, other=_name(names, d["from"]))
+    return _("{who} takes the basket tile.").format(who=who)
 
 
 def _n_ingredient_placed(d, who, _names):
     if "ing" in d:
-        return f"You put {d['ing']} on your {d['to']}" + (" (from your bowl)." if d["src"] == "bowl" else ".")
-    return f"{who} is concocting."
+        fields = {"ing": W.ingredient(d["ing"]), "place": W.place(d["to"])}
+        if d["src"] == "bowl":
+            return _("You put {ing} on your {place} (from your bowl).").format(**fields)
+        return _("You put {ing} on your {place}.").format(**fields)
+    return _("{who} is concocting.").format(who=who)
 
 
 def _n_leftover_picked(d, who, _names):
     if "ing" in d:
-        return f"You use the basket tile to collect {d['ing']} from the {d['piece'].capitalize()} piece."
-    return f"{who} is concocting."
+        return _("You use the basket tile to collect {ing} from the {piece} piece.").format(
+            ing=W.ingredient(d["ing"]), piece=W.effect(d["piece"])
+        )
+    return _("{who} is concocting.").format(who=who)
 
 
 def _n_brew_done(_d, who, _names):
-    return f"{who} has finished concocting."
+    return _("{who} has finished concocting.").format(who=who)
 
 
 def _n_brew_reset(_d, who, _names):
-    return f"{who} is revising their concocting."
+    return _("{who} is revising their concocting.").format(who=who)
 
 
 def _n_potions_revealed(d, _who, names):
     parts = []
     for s, moves in enumerate(d["moves"]):
         if moves:
-            parts.append(f"{_name(names, s)}: " + "; ".join(f"{tok} -> {dest}" for tok, dest in moves))
-    corks = [f"{_name(names, s)} corks {f} ({p} points)" for s, f, p in d["corks"]]
-    text = "Concocting revealed. " + (" | ".join(parts) if parts else "Nothing was placed.")
+            parts.append(
+                f"{_name(names, s)}: " + "; ".join(f"{W.ingredient(tok)} -> {W.place(dest)}" for tok, dest in moves)
+            )
+    corks = [
+        _("{who} corks {flask} ({points} points)").format(who=_name(names, s), flask=W.place(f), points=p)
+        for s, f, p in d["corks"]
+    ]
+    text = _("Concocting revealed.") + " " + (" | ".join(parts) if parts else _("Nothing was placed."))
     if corks:
-        text += " Corks: " + ", ".join(corks) + "."
+        text += " " + _("Corks: {corks}.").format(corks=", ".join(corks))
     return text
 
 
 def _n_round_ended(d, _who, names):
-    text = f"End of the round: {len(d['to_box'])} leftovers go to the box, the signpost moves on"
+    text = _("End of the round: {count} leftovers go to the box, the signpost moves on").format(count=len(d["to_box"]))
     if d["piece"]:
-        text += f", the {PIECES[d['piece']]['effect'].capitalize()} piece is turned face up"
+        text += _(", the {piece} piece is turned face up").format(piece=W.effect(PIECES[d["piece"]]["effect"]))
     if d["poured"] is not None:
-        text += ", the bag is refilled from the box"
-    return text + f"; {_name(names, d['start'])} has the starting marker."
+        text += _(", the bag is refilled from the box")
+    return text + _("; {start} has the starting marker.").format(start=_name(names, d["start"]))
 
 
 def _n_game_ended(d, _who, names):
-    why = ENDINGS.get(d["reason"], d["reason"])
-    bowls = "".join(f" {_name(names, s)}'s bowl ingredient ({tok}) goes to the poison flask." for s, tok in d["bowl"])
+    why = W.ending(d["reason"])
+    bowls = "".join(
+        " "
+        + _("{who}'s bowl ingredient ({ing}) goes to the poison flask.").format(
+            who=_name(names, s), ing=W.ingredient(tok)
+        )
+        for s, tok in d["bowl"]
+    )
     scores = ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(d["scores"]))
-    return f"The game ends ({why}).{bowls} Scores: {scores}."
+    return _("The game ends ({why}).{bowls} Scores: {scores}.").format(why=why, bowls=bowls, scores=scores)
 
 
 # One small function per event type: narrate(event, names) -> one line (an unknown type is named).
@@ -275,13 +309,15 @@ def short(tok):
     if tok is None:
         return "-"
     if tok == CRYSTAL:
-        return "crystal"
+        return _("crystal")
     c, v, val = INGREDIENTS[tok]
-    return f"{c[:3]}-{v[:3]}{val}"
+    if current_language() == "en":
+        return f"{c[:3]}-{v[:3]}{val}"
+    return _("{colour}-{variety}{value}").format(colour=W.colour_word(c)[:3], variety=W.variety_word(v)[:3], value=val)
 
 
 def _who(v, s):
-    return f"{SEAT_COLOURS[s]}"
+    return W.seat(SEAT_COLOURS[s])
 
 
 def render_text(v):
@@ -292,67 +328,93 @@ def render_text(v):
 def text_lines(v) -> list[str]:
     """The board as logical lines, before wrapping to 80 columns."""
     lines = []
-    stage = STAGES.get(v["phase"], v["phase"])
-    lines.append(f"ELIXIRUS - round {v['round']}, stage {stage}")
-    basket = "centre" if v["basket"] is None else _who(v, v["basket"])
-    lines.append(f"Starting marker: {_who(v, v['start'])}   Bag: {v['bag']}   Box: {v['box']}   Basket tile: {basket}")
+    phase = v["phase"]
+    stage = _(STAGES[phase]) if phase in STAGES else phase
+    lines.append(_("ELIXIRUS - round {round}, stage {stage}").format(round=v["round"], stage=stage))
+    basket = _("centre") if v["basket"] is None else _who(v, v["basket"])
+    lines.append(
+        _("Starting marker: {start}   Bag: {bag}   Box: {box}   Basket tile: {basket}").format(
+            start=_who(v, v["start"]), bag=v["bag"], box=v["box"], basket=basket
+        )
+    )
     if v["waiting"]:
-        lines.append("Awaiting: " + ", ".join(_who(v, s) for s in v["waiting"]))
+        lines.append(_("Awaiting: {seats}").format(seats=", ".join(_who(v, s) for s in v["waiting"])))
     lines.append("")
-    lines.append("FOREST (resolved from the signpost >, clockwise; curve 1* brings a bag draw)")
+    lines.append(_("FOREST (resolved from the signpost >, clockwise; curve 1* brings a bag draw)"))
     for pos in v["order"]:
         f = v["forest"][pos]
         mark = ">" if f["signpost"] else " "
-        name = (f["piece"] or "?").capitalize()
+        name = W.effect(f["piece"]) if f["piece"] else "?"
         curves = "  ".join(f"{i + 1}{'*' if i == 0 else ''}:{short(t)}" for i, t in enumerate(f["curves"]))
         lines.append(f" {mark} {name:8} {curves}")
         baskets = PIECES[PIECE_BY_EFFECT[f["piece"]]]["baskets"] if f["piece"] else [1, 2, 1]
+        bsk, free = _("bsk"), _("free")
         spaces = "  ".join(
-            f"[{i + 1}: {b} bsk{'+' + name if i == 2 else ''}] {_who(v, s) if s is not None else 'free'}"
+            f"[{i + 1}: {b} {bsk}{'+' + name if i == 2 else ''}] {_who(v, s) if s is not None else free}"
             for i, (b, s) in enumerate(zip(baskets, f["spaces"]))
         )
         lines.append(f"            {spaces}")
     down = [f for f in v["forest"] if not f["up"]]
     if down:
-        lines.append("   face down: " + ", ".join((f["piece"] or "?").capitalize() for f in down))
+        names = ", ".join(W.effect(f["piece"]) if f["piece"] else "?" for f in down)
+        lines.append("   " + _("face down: {pieces}").format(pieces=names))
     cur = v["current"]
     if cur:
-        name = v["forest"][cur["pos"]]["piece"].capitalize()
-        lines.append(f"Now: {_who(v, cur['seat'])}'s apprentice on {name} space {cur['space'] + 1} ({cur['step']}).")
-    if v["looking"]:
-        lines.append("You drew (only you see them): " + ", ".join(v["looking"]))
-    for s, tab in enumerate(v["tables"]):
-        lines.append("")
-        total = sum(tab["score"])
-        corks = ", ".join(f"{f} {p}" for f, p in tab["corks"].items()) or "none"
-        extra = ""
-        if v["phase"] == "place":
-            extra = f", {tab['left']} apprentice(s) to place"
-        if v["phase"] == "brew":
-            extra = ", done" if tab["done"] else ", concocting"
+        name = W.effect(v["forest"][cur["pos"]]["piece"])
+        step_key = cur["step"]
+        step = _(STEPS[step_key]) if step_key in STEPS else step_key
         lines.append(
-            f"{_who(v, s).upper()}{' (you)' if s == v['seat'] else ''} - table {tab['table']}, "
-            f"score {total}, corks: {corks}{extra}"
+            _("Now: {seat}'s apprentice on {piece} space {space} ({step}).").format(
+                seat=_who(v, cur["seat"]), piece=name, space=cur["space"] + 1, step=step
+            )
         )
-        shown = tab
-        if s == v["seat"] and v["mine"] is not None:
-            shown = v["mine"]
-            lines.append("  (your concocting this round, hidden from the others until all are done)")
-        lines.extend(_table_lines(tab["table"], shown))
+    if v["looking"]:
+        lines.append(_("You drew (only you see them): {ings}").format(ings=", ".join(map(W.ingredient, v["looking"]))))
+    for s, tab in enumerate(v["tables"]):
+        lines += _seat_lines(v, s, tab)
     if v["ranking"]:
         lines.append("")
-        why = ENDINGS.get(v["end"], v["end"])
-        lines.append(f"GAME OVER ({why}). Final standings:")
+        why = W.ending(v["end"])
+        lines.append(_("GAME OVER ({why}). Final standings:").format(why=why))
         for place, seats in enumerate(v["ranking"], start=1):
             for s in seats:
                 tab = v["tables"][s]
                 parts = " ".join(f"{p:+d}" for p in tab["score"])
-                lines.append(
-                    f"  {place}. {_who(v, s)}: {sum(tab['score'])} points (A-F: {parts}), "
-                    f"{v['tiebreak'][s][0]} ingredients"
+                line = _("{place}. {seat}: {points} points (A-F: {parts}), {count} ingredients").format(
+                    place=place, seat=_who(v, s), points=sum(tab["score"]), parts=parts, count=v["tiebreak"][s][0]
                 )
+                lines.append("  " + line)
     lines.append("")
-    lines.append("Ingredients are written colour-variety-value: red-roo2 = red root 2. 'help' lists commands.")
+    lines.append(
+        _("Ingredients are written colour-variety-value: {short} = {ingredient}. 'help' lists commands.").format(
+            short=short("red root 2"), ingredient=W.ingredient("red root 2")
+        )
+    )
+    return lines
+
+
+def _seat_lines(v, s, tab) -> list[str]:
+    """A seat's heading and table, as text lines."""
+    lines = []
+    lines.append("")
+    total = sum(tab["score"])
+    corks = ", ".join(f"{W.place(f)} {p}" for f, p in tab["corks"].items()) or _("none")
+    extra = ""
+    if v["phase"] == "place":
+        extra = _(", {left} apprentice(s) to place").format(left=tab["left"])
+    if v["phase"] == "brew":
+        extra = _(", done") if tab["done"] else _(", concocting")
+    you = _(" (you)") if s == v["seat"] else ""
+    lines.append(
+        _("{seat}{you} - table {table}, score {total}, corks: {corks}{extra}").format(
+            seat=_who(v, s).upper(), you=you, table=tab["table"], total=total, corks=corks, extra=extra
+        )
+    )
+    shown = tab
+    if s == v["seat"] and v["mine"] is not None:
+        shown = v["mine"]
+        lines.append("  " + _("(your concocting this round, hidden from the others until all are done)"))
+    lines.extend(_table_lines(tab["table"], shown))
     return lines
 
 
@@ -375,19 +437,27 @@ def _wrap(line, width=80):
 def _table_lines(table_id, tab):
     spec = TABLES[table_id]
     lines = []
-    lines.append(f"  in front: {_list(tab['front'])}   bowl: {tab['bowl'] or '-'}")
+    lines.append(
+        "  " + _("in front: {front}   bowl: {bowl}").format(front=_list(tab["front"]), bowl=W.ingredient(tab["bowl"]))
+    )
     for f in FLASKS:
         req = spec["flasks"][f]
         filled = tab["flasks"][f]
-        cells = [short(filled[i]) if i < len(filled) else f"({r[1]})" for i, r in enumerate(req)]
-        lines.append(f"  {f:9} " + " ".join(cells))
-    specials = [f"{c} {v}" for c, v in spec["special"]]
-    book = [tab["book"][i] or f"({specials[i]})" for i in range(2)]
-    ench = spec["enchanted"][1]
-    curse = spec["cursed"][1]
-    lines.append(f"  book: {book[0]}; {book[1]}   enchanted +1: {ench}, cursed -1: {curse}")
+        cells = [short(filled[i]) if i < len(filled) else f"({W.trait(r)})" for i, r in enumerate(req)]
+        lines.append(f"  {W.place(f):9} " + " ".join(cells))
+    specials = [W.kind(c, v) for c, v in spec["special"]]
+    book = [W.ingredient(tab["book"][i]) if tab["book"][i] else f"({specials[i]})" for i in range(2)]
+    ench = W.trait(spec["enchanted"])
+    curse = W.trait(spec["cursed"])
+    lines.append(
+        "  "
+        + _("book: {first}; {second}   enchanted +1: {enchanted}, cursed -1: {cursed}").format(
+            first=book[0], second=book[1], enchanted=ench, cursed=curse
+        )
+    )
     toxic = sum(INGREDIENTS[t][2] for t in tab["poison"])
-    lines.append(f"  poison (-{toxic}): " + (" ".join(short(t) for t in tab["poison"]) or "nothing"))
+    ings = " ".join(short(t) for t in tab["poison"]) or _("nothing")
+    lines.append("  " + _("poison (-{toxic}): {ings}").format(toxic=toxic, ings=ings))
     return lines
 
 
@@ -433,9 +503,15 @@ def _ranked(scored, featured_count):
 def _fits(look, tok):
     """Where an ingredient would go on the seat's own table now ("love flask", "recipe book")."""
     me = look.seat(look.me)
-    _, moves = me.plan((tok,))
+    _plan, moves = me.plan((tok,))
     dest = moves[0][1] if moves else "poison"
-    return {"book": "recipe book", "bowl": "bowl", "poison": "poison flask"}.get(dest, f"{dest} flask")
+    if dest == "book":
+        return _("recipe book")
+    if dest == "bowl":
+        return _("bowl")
+    if dest == "poison":
+        return _("poison flask")
+    return _("{flask} flask").format(flask=W.place(dest))
 
 
 def _place_choices(look, commands):
@@ -447,17 +523,17 @@ def _place_choices(look, commands):
         baskets = PIECES[PIECE_BY_EFFECT[c["piece"]]]["baskets"][c["space"] - 1]
         best = max((t for t in v["forest"][pos]["curves"] if t is not None), key=me.quick, default=None)
         if best is not None and me.quick(best) > 0:
-            note = f"{best} for your {_fits(look, best)}"
+            note = _("{ing} for your {place}").format(ing=W.ingredient(best), place=_fits(look, best))
         else:
-            note = "nothing here fits your table"
-        what = f"take {baskets}" + (f" + {c['piece'].capitalize()}" if c["space"] == 3 else "")
+            note = _("nothing here fits your table")
+        what = _("take {baskets}").format(baskets=baskets) + (f" + {W.effect(c['piece'])}" if c["space"] == 3 else "")
         scored.append(
             (
                 look.glance_value(c),
                 Choice(
                     c,
-                    f"{c['piece'].capitalize()} piece",
-                    f"space {c['space']}: {what}",
+                    _("{piece} piece").format(piece=W.effect(c["piece"])),
+                    _("space {space}: {what}").format(space=c["space"], what=what),
                     target=target_space(c["piece"], c["space"]),
                     note=note,
                 ),
@@ -474,13 +550,22 @@ def _take_choices(look, commands):
     for c in commands:
         got = [curves[i - 1] for i in c["curves"]]
         value = sum(me.quick(tok) for tok in got) + (look.draw_value(look.me) if 1 in c["curves"] else 0.0)
-        label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], got))
-        note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in got)
+        label = _(" and ").join(_curve(i, tok) for i, tok in zip(c["curves"], got))
+        note = ", ".join(_for_your(look, tok) for tok in got)
         if 1 in c["curves"]:
-            note += "; curve 1 also draws one from the bag"
+            note += _("; curve 1 also draws one from the bag")
         target = target_curve(piece, c["curves"][0]) if len(c["curves"]) == 1 else None
         scored.append(
-            (value, Choice(c, f"Collect from the {piece.capitalize()} piece", label, target=target, note=note))
+            (
+                value,
+                Choice(
+                    c,
+                    _("Collect from the {piece} piece").format(piece=W.effect(piece)),
+                    label,
+                    target=target,
+                    note=note,
+                ),
+            )
         )
     return _ranked(scored, len(scored))
 
@@ -491,11 +576,12 @@ def _keep_choices(look, commands):
     scored = []
     for c in commands:
         target = target_drawn(drawn.index(c["ings"][0])) if len(c["ings"]) == 1 else None
-        note = ", ".join(f"{tok} for your {_fits(look, tok)}" for tok in c["ings"])
+        note = ", ".join(_for_your(look, tok) for tok in c["ings"])
+        label = _(" and ").join(W.ingredient(tok) for tok in c["ings"])
         scored.append(
             (
                 sum(me.quick(tok) for tok in c["ings"]),
-                Choice(c, "Keep", " and ".join(c["ings"]), target=target, note=note),
+                Choice(c, _("Keep"), label, target=target, note=note),
             )
         )
     return _ranked(scored, len(scored))
@@ -508,16 +594,20 @@ def _effect_choices(look, commands):
 
 
 def _skip_choice(_look, c):
-    return 0.0, Choice(c, "Skip", "do not use the effect", note="the effect is optional")
+    return 0.0, Choice(c, _("Skip"), _("do not use the effect"), note=_("the effect is optional"))
 
 
 def _steal_choice(look, c):
-    victim = SEAT_COLOURS[c["from"]]
+    victim = W.seat(SEAT_COLOURS[c["from"]])
     index = look.view["tables"][c["from"]]["front"].index(c["ing"])
     value = look.seat(look.me).quick(c["ing"])
     target = target_front(c["from"], index)
     return value, Choice(
-        c, "Steal", f"{c['ing']} from {victim}", target=target, note=f"for your {_fits(look, c['ing'])}"
+        c,
+        _("Steal"),
+        _("{ing} from {victim}").format(ing=W.ingredient(c["ing"]), victim=victim),
+        target=target,
+        note=_("for your {place}").format(place=_fits(look, c["ing"])),
     )
 
 
@@ -527,39 +617,44 @@ def _swap_choice(look, c):
     value = me.quick(got) - me.quick(c["ing"])
     return value, Choice(
         c,
-        f"Swap your {c['ing']}",
-        f"for {got} ({c['piece']} curve {c['curve']})",
+        _("Swap your {ing}").format(ing=W.ingredient(c["ing"])),
+        _("for {ing} ({piece} curve {curve})").format(
+            ing=W.ingredient(got), piece=W.effect(c["piece"]), curve=c["curve"]
+        ),
         target=target_curve(c["piece"], c["curve"]),
-        note=f"{got} for your {_fits(look, got)}",
+        note=_for_your(look, got),
     )
 
 
 def _replace_choice(look, c):
     toks = [look.curve_token(c["piece"], i) for i in c["curves"]]
-    label = " and ".join(f"curve {i} ({tok})" for i, tok in zip(c["curves"], toks))
+    label = _(" and ").join(_curve(i, tok) for i, tok in zip(c["curves"], toks))
     target = target_curve(c["piece"], c["curves"][0]) if len(c["curves"]) == 1 else None
-    title = f"Replace on the {c['piece'].capitalize()} piece"
-    return replace_value(look, c), Choice(c, title, label, target=target, note="back to the bag, new ones drawn")
+    title = _("Replace on the {piece} piece").format(piece=W.effect(c["piece"]))
+    note = _("back to the bag, new ones drawn")
+    return replace_value(look, c), Choice(c, title, label, target=target, note=note)
 
 
 def _dance_choice(look, c):
     spaces = look.view["forest"][look.pos_of[c["piece"]]]["spaces"]
     a, b = c["spaces"]
-    who = f"{SEAT_COLOURS[spaces[a - 1]]} and {SEAT_COLOURS[spaces[b - 1]]}"
+    first, second = W.seat(SEAT_COLOURS[spaces[a - 1]]), W.seat(SEAT_COLOURS[spaces[b - 1]])
     mine = look.me in (spaces[a - 1], spaces[b - 1])
-    title = f"Dance on the {c['piece'].capitalize()} piece"
-    choice = Choice(c, title, f"spaces {a} and {b} ({who} change places)", target=target_space(c["piece"], a))
+    title = _("Dance on the {piece} piece").format(piece=W.effect(c["piece"]))
+    label = _("spaces {a} and {b} ({first} and {second} change places)").format(a=a, b=b, first=first, second=second)
+    choice = Choice(c, title, label, target=target_space(c["piece"], a))
     return (1.0 if mine else -1.0), choice
 
 
 def _draw_choice(_look, c):
     target = target_space("draw", 3)
-    return 1.0, Choice(c, "Draw", "draw 3 from the bag, keep 1 or 2", target=target, note="only you see them")
+    label = _("draw 3 from the bag, keep 1 or 2")
+    return 1.0, Choice(c, _("Draw"), label, target=target, note=_("only you see them"))
 
 
 def _basket_choice(_look, c):
-    note = "pick 1 leftover in a later concocting stage"
-    return 1.0, Choice(c, "Basket tile", "take the basket tile", target=TARGET_BASKET, note=note)
+    note = _("pick 1 leftover in a later concocting stage")
+    return 1.0, Choice(c, _("Basket tile"), _("take the basket tile"), target=TARGET_BASKET, note=note)
 
 
 # One small function per effect command: (value, Choice); the basket tile is the default.
@@ -586,7 +681,11 @@ def _brew_choices(look, commands):
                 (
                     50.0,
                     Choice(
-                        c, "Done", "I have placed everything", featured=True, note="hand in this round's concocting"
+                        c,
+                        _("Done"),
+                        _("I have placed everything"),
+                        featured=True,
+                        note=_("hand in this round's concocting"),
                     ),
                 )
             )
@@ -599,18 +698,21 @@ def _brew_choices(look, commands):
                     value,
                     Choice(
                         c,
-                        "Basket tile",
-                        f"take {tok} ({c['piece']} curve {c['curve']})",
+                        _("Basket tile"),
+                        _("take {ing} ({piece} curve {curve})").format(
+                            ing=W.ingredient(tok), piece=W.effect(c["piece"]), curve=c["curve"]
+                        ),
                         featured=value > 0,
                         target=target_curve(c["piece"], c["curve"]),
-                        note=f"for your {_fits(look, tok)}",
+                        note=_("for your {place}").format(place=_fits(look, tok)),
                     ),
                 )
             )
             continue
         tok, dest = c["ing"], c["to"]
         from_bowl = tok == mine["bowl"] and tok not in mine["front"]
-        group = f"{tok} (from your bowl)" if from_bowl else tok
+        name = W.ingredient(tok)
+        group = _("{ing} (from your bowl)").format(ing=name) if from_bowl else name
         value, label, note = _put_words(spec, mine, tok, dest)
         # Featured: where it scores; for an ingredient that scores nowhere, the bowl and the poison.
         featured = dest in FLASKS or dest == "book" or tok not in scoring
@@ -639,11 +741,20 @@ def _put_words(spec, mine, tok, dest):
         req = spec["flasks"][dest]
         k = len(mine["flasks"][dest])
         seals = k + 1 == len(req)
-        note = f"space {k + 1} of {len(req)}" + (", seals it: a cork" if seals else "")
-        return 10.0 + value + (5 if seals else 0), f"on your {dest} flask", note
+        note = _("space {k} of {n}").format(k=k + 1, n=len(req)) + (_(", seals it: a cork") if seals else "")
+        return 10.0 + value + (5 if seals else 0), _("on your {flask} flask").format(flask=W.place(dest)), note
     if dest == "book":
         other = [t for t in mine["book"] if t is not None]
-        return 20.0 + 2 * value, "in your recipe book", f"scores {2 * value}" + (" and 3 for both" if other else "")
+        note = _("scores {points}").format(points=2 * value) + (_(" and 3 for both") if other else "")
+        return 20.0 + 2 * value, _("in your recipe book"), note
     if dest == "bowl":
-        return 5.0, "in your bowl", "saved for a later round"
-    return -value, "on the poison flask", f"costs {value}"
+        return 5.0, _("in your bowl"), _("saved for a later round")
+    return -value, _("on the poison flask"), _("costs {value}").format(value=value)
+
+
+def _curve(i, tok) -> str:
+    return _("curve {curve} ({ing})").format(curve=i, ing=W.ingredient(tok))
+
+
+def _for_your(look, tok) -> str:
+    return _("{ing} for your {place}").format(ing=W.ingredient(tok), place=_fits(look, tok))

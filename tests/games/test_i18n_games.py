@@ -29,6 +29,7 @@ TRANSLATED = {
     "elfenland": [(3, {"home_cities": True}), (4, {"lakes": True, "boatmen": True})],
     "elven_castle": [(3, {"staircase": True, "penalties": True}), (4, {"scenario": "altar", "penalties": True})],
     "elfenwizards": [(3, {}), (5, {})],
+    "elixirus": [(3, {}), (5, {})],
 }
 LANGUAGES = ("de", "fr")
 NAMES = ["Anna", "Bruno", "Chloé", "Dara", "Emil", "Fenna"]
