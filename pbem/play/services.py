@@ -390,14 +390,31 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int,
         raise NotAwaited(_("It is not your turn: the game is waiting for %(names)s.") % {"names": waiting} + hint)
     if played_by_standin:
         commands.take_seat_back(work, seat)  # a move of the player's own: they are back
+    said = line or spec_describe(spec, structured)
     try:
         command = structured if structured is not None else _in(writer, lambda: spec.parse(line, game_state, seat))
-        rng = work.rng()
+    except Rejected as exc:  # parsed in the writer's words: its reason is in them too
+        raise CommandRejected(str(exc), said, number, legal_now()) from None
+    rng = work.rng()
+    try:
         events = spec.decide(game_state, seat, command, rng)
     except Rejected as exc:
-        raise CommandRejected(str(exc), line or spec_describe(spec, structured), number, legal_now()) from None
+        reason = str(exc) if writer == i18n.DEFAULT else _refusal_in(writer, work, seat, command, exc)
+        raise CommandRejected(reason, said, number, legal_now()) from None
     emit_game_events(work, events, rng)
     work.told.applied.append(_in(writer, lambda: spec.describe(command)))
+
+
+def _refusal_in(language: str, work: Work, seat: int, command, refused: Rejected) -> str:
+    """Why the game refused a move, in the writer's language. `decide` runs in the log's language
+    (what it puts into events must not depend on who typed the move), so a refusal comes out in
+    English; deciding again in the writer's language is pure (the same state, the same dice from
+    the same seed and event number) and ends in the same refusal, now in their words."""
+    try:
+        _in(language, lambda: work.spec.decide(work.state["game"], seat, command, work.rng()))
+    except Rejected as again:
+        return str(again)
+    return str(refused)  # cannot happen for a pure decide; the English reason is still true
 
 
 def _in(language: str, call):
