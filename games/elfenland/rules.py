@@ -22,7 +22,7 @@ from functools import lru_cache
 from games.base import Event, Rejected, Result, ScoreLine
 
 from . import board as B
-from .lang import _, ngettext
+from .lang import N_, _, ngettext
 
 CARDS = B.CARD_TYPES  # fixed order for hand tuples
 CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
@@ -956,13 +956,15 @@ def result(state):
     return Result(list(data["scores"]), tiebreaks(state, data), detail=dict(data))
 
 
+# The phase as the game's summary names it (kept in the read model, in English, the log's
+# language); the platform says it in the reader's words through this game's catalogue.
 PHASE_NAMES = {
-    "draw": "drawing counters",
-    "place": "placing counters",
-    "move": "moving",
-    "discard": "moving (discarding)",
-    "keep": "keeping a counter",
-    "over": "over",
+    "draw": N_("drawing counters"),
+    "place": N_("placing counters"),
+    "move": N_("moving"),
+    "discard": N_("moving (discarding)"),
+    "keep": N_("keeping a counter"),
+    "over": N_("over"),
 }
 
 

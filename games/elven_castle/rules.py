@@ -779,8 +779,14 @@ def result(state):
     return Result(list(state["scores"]), [(t,) for t in tops], {"highest_piece": tops})
 
 
+# The phase as the summary names it (the read model keeps it in English, the log's language; the
+# platform says it in the reader's words through this game's catalogue).
+PHASE_NAMES = {"place": N_("placing a piece"), "staircase": N_("placing a staircase"), "over": N_("over")}
+
+
 def summary(state):
-    return {"round": current_round(state), "phase": state["phase"], "scores": list(state["scores"])}
+    phase = PHASE_NAMES.get(state["phase"], state["phase"])
+    return {"round": current_round(state), "phase": phase, "scores": list(state["scores"])}
 
 
 def score_sheet(state):

@@ -34,6 +34,7 @@ from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from games.i18n import game_text
 from pbem.log import eventlog
 from pbem.mail import pictures
 from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
@@ -691,10 +692,14 @@ def _game_context(ctx: dict, fields: dict, notice: Notice, game: Game) -> None:
         version=loaded.version,
         ended=bool(state["meta"]["ended"] or state["meta"].get("abandoned")),
         round=summary.get("round", ""),
-        phase=summary.get("phase", ""),
+        phase=game_text(spec.name, summary.get("phase", "")),
         audit_url=audit_url(game.pk),
         # Who is who when a board names seats by colour ("P2 blue"): the players by seat.
-        seating=[f"{n + 1} {name} ({colour})" for n, (name, colour) in enumerate(zip(names, colours)) if colour],
+        seating=[
+            f"{n + 1} {name} ({game_text(spec.name, colour)})"
+            for n, (name, colour) in enumerate(zip(names, colours))
+            if colour
+        ],
         # Read only by the templates that show them (final, correction, answer): looked up then.
         standings=_lazy(lambda: _standings(game, state, names, colours)),
         seed=state["meta"].get("seed"),

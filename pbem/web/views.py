@@ -36,6 +36,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games.base import may_act
+from games.i18n import game_text
 from pbem.audit import checks, export, publish
 from pbem.doors import inbox
 from pbem.log import anchors, clocks, eventlog
@@ -176,6 +177,8 @@ def _game_context(game: Game) -> dict:
     over = selectors.game_over(game)
     return {
         "game": game,
+        # The phase the read model keeps (English, the log's language) in the reader's words.
+        "phase_words": game_text(game.kind, game.phase) if game.phase else "",
         "spec": get_game(game.kind),
         "seats": seats,
         "names": names,
@@ -765,7 +768,7 @@ def _replay(request, game: Game, seat: Seat | None, base: str, token: str = "") 
         next=min(at + 1, game.version),
         last=game.version,
         at_round=int(summary.get("round") or 0),
-        at_phase=str(summary.get("phase") or ""),
+        at_phase=game_text(game.kind, str(summary.get("phase") or "")),
         rounds=list(range(1, max(game.round, 0) + 1)),
         **_board(spec, state, number),
     )
