@@ -199,7 +199,8 @@ def _narrate_fight(t, d, names):
     if t == "CreatureDefeated":
         return _defeated(d, names)
     if t == "CreatureWithstood":
-        why = _(WITHSTOOD[d["reason"]])
+        reason = d["reason"]
+        why = _(WITHSTOOD[reason])
         text = _("The {creature} stay in the display ({who}: {why}).")
         return text.format(creature=W.adventure(d["card"]), who=_who(names, d["seats"]), why=why)
     if t == "BonusChosen":
