@@ -165,6 +165,25 @@ def match_name(word, names, what="name"):
     return found if found is not None else _match_name(word, names, what)
 
 
+def pick(word, names: dict, what: str):
+    """The value of the name in `names` (a name in any language -> what it means) that `word`
+    means: an exact name, or a unique prefix, where names that mean the same count once
+    ('gob' is the goblins whether named in English or German)."""
+    keyed = _keyed_values(tuple(names.items()))
+    k = key(word)
+    if k in keyed:
+        return keyed[k]
+    meant = {v for kk, v in keyed.items() if k and kk.startswith(k)}
+    if len(meant) == 1:
+        return meant.pop()
+    return names[match_name(word, list(names), what)]
+
+
+@cache
+def _keyed_values(items: tuple) -> dict:
+    return {key(name): value for name, value in items}
+
+
 def card_name(cid):
     """An artifact card's name as a command writes it, in the reader's language."""
     return W.command_card(cid)
@@ -205,7 +224,7 @@ def _colour(word, state):
     if found in COLOURS[:n]:
         return COLOURS.index(found)
     names = {w: c for w, c in _all_names("colour").items() if c in COLOURS[:n]}
-    return COLOURS.index(names[match_name(word, list(names), _("player colour"))])
+    return COLOURS.index(pick(word, names, _("player colour")))
 
 
 def _card(words):
@@ -214,16 +233,14 @@ def _card(words):
     found = W.local_words()["card"].get(key(" ".join(words)))
     if found is not None:
         return found
-    names = _all_names("card")
-    return names[match_name(" ".join(words), list(names), _("artifact card"))]
+    return pick(" ".join(words), _all_names("card"), _("artifact card"))
 
 
 def _artifact(words):
     found = W.local_words()["artifact"].get(key(" ".join(words)))
     if found is not None:
         return found
-    names = _all_names("artifact")
-    return names[match_name(" ".join(words), list(names), _("artifact"))]
+    return pick(" ".join(words), _all_names("artifact"), _("artifact"))
 
 
 def _split(words, seps):
@@ -308,7 +325,7 @@ def _place(rest, state):
         if c is not None:
             for name in _adv_names(c):
                 shown.setdefault(name, i)
-    return {"type": "place", "slot": shown[match_name(arg, list(shown), _("card in the display"))]}
+    return {"type": "place", "slot": pick(arg, shown, _("card in the display"))}
 
 
 def _cast(rest, state):
