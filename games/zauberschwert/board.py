@@ -347,7 +347,7 @@ def _draw_player(d, v, p, names, room):
         facts += " · " + _("wizard on card {n}").format(n=p["wizard"] + 1)
     used = " " + _("(used)")
     spells = ", ".join(ADV[c]["name"] + (used if c in p["used"] else "") for c in p["spells"]) or _("none")
-    laid = "; ".join(artifact_text(k) for k in artifacts_of(p["laid"])) or _("none")
+    laid = W.semicolon().join(artifact_text(k) for k in artifacts_of(p["laid"])) or _("none")
     body = [
         *wrap(facts, inner, SMALL),
         *wrap(_("Spells: {spells}").format(spells=spells), inner, SMALL),

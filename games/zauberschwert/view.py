@@ -161,7 +161,7 @@ def _defeated(d, names):
             part += _(", bonus +{power} stones +{magic} magic").format(power=w["bonus_power"], magic=w["bonus_magic"])
         parts.append(part)
     text = _("The {creature} are defeated ({how}): {winners}.").format(
-        creature=W.adventure(d["card"]), how=W.mode(d["mode"]), winners="; ".join(parts)
+        creature=W.adventure(d["card"]), how=W.mode(d["mode"]), winners=W.semicolon().join(parts)
     )
     if d["dropped"]:
         text += " " + _("({who} could not pay and dropped out.)").format(who=_who(names, d["dropped"]))
@@ -379,7 +379,7 @@ def _head(v, names):
     else:
         head = _("Zauberschwert & Drachenei - round {round}, phase {phase}").format(round=v["round"], phase=phase)
         if phase in W.PHASES:
-            head += f" ({W.phase(phase)}; {W.step(v['step'])})"
+            head += f" ({W.phase(phase)}{W.semicolon()}{W.step(v['step'])})"
     lines = _wrapped(head, more="  ")
     decks = _("Start player: {start}.  Adventure deck: {n}").format(start=names[v["start"]], n=v["adventure_deck"])
     if v["next_letter"]:
@@ -397,10 +397,10 @@ def _player_lines(v, p, names):
     )
     lines = _wrapped(line.rstrip(), more="         ")
     if p["spells"]:
-        used = _("(used)")
+        used = " " + _("(used)")
         spells = ", ".join(ADV[c]["name"] + (used if c in p["used"] else "") for c in p["spells"])
         lines += _wrapped(_("spells: {spells}").format(spells=spells), "   ")
-    laid = "; ".join(artifact_line(k) for k in artifacts_of(p["laid"]))
+    laid = W.semicolon().join(artifact_line(k) for k in artifacts_of(p["laid"]))
     if laid:
         lines += _wrapped(_("laid out: {artifacts}").format(artifacts=laid), "   ")
     if p.get("hand") is not None and x != v["seat"]:  # every hand is shown once the game is over
@@ -471,7 +471,7 @@ def render_text(v):
 def _hand_text(hand, symbols=False):
     if not hand:
         return _("(empty)")
-    return "; ".join(W.card(c) + (f" [{W.symbols(ART[c]['symbols'])}]" if symbols else "") for c in hand)
+    return W.semicolon().join(W.card(c) + (f" [{W.symbols(ART[c]['symbols'])}]" if symbols else "") for c in hand)
 
 
 __all__ = ["view", "narrate", "render_text", "order_from_start"]

@@ -203,6 +203,11 @@ def mode(name: str) -> str:
     return _(MODES[name]) if name in MODES else name
 
 
+def semicolon() -> str:
+    """A list's "; " as the reader's language sets it (French: a no-break space before it)."""
+    return "\u00a0; " if current() == "fr" else "; "
+
+
 def who(names, seats) -> str:
     """Players joined for a sentence: "Anna and Bruno", "nobody"."""
     if not seats:
