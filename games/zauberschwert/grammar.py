@@ -734,12 +734,17 @@ def _choose_bonus(state, seat, legal):
         Choice(
             {"type": "bonus", "take": "stones"},
             group,
-            _("take {n} power stones").format(n=amount),
+            ngettext("take {n} power stone", "take {n} power stones", amount).format(n=amount),
             True,
             None,
             _("stones are the score"),
         ),
-        Choice({"type": "bonus", "take": "magic"}, group, _("take {n} magic points").format(n=amount), True),
+        Choice(
+            {"type": "bonus", "take": "magic"},
+            group,
+            ngettext("take {n} magic point", "take {n} magic points", amount).format(n=amount),
+            True,
+        ),
     ]
 
 
