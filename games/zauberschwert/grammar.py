@@ -128,7 +128,6 @@ SINGLE = ("pass", "skip", "fight", "withdraw", "together", "alone", "done")
 # Blau gegen B', 'propose A à bleu contre B'.
 TO_WORDS = ("to", "mit", "an", "a")
 FOR_WORDS = ("for", "gegen", "fur", "fuer", "contre", "pour")
-ON_WORDS = {"on", "auf", "sur"}
 FIRST = {"1", "left", "first", "links", "erste", "ersten", "gauche", "premiere", "premier"}
 SECOND = {"2", "right", "second", "rechts", "zweite", "zweiten", "droite", "deuxieme", "seconde"}
 STONE_WORDS = {"stones", "stone", "power", "ps", "steine", "machtsteine", "ms", "pierres", "pierre", "pouvoir", "pp"}
@@ -137,7 +136,39 @@ UP_WORDS = {"up", "plus", "raise", "+2", "hoch", "rauf", "erhohe", "erhoehe", "h
 DOWN_WORDS = {"down", "minus", "lower", "-2", "runter", "herab", "senke", "moins", "baisse"}
 DISCARD_WORDS = {"discard", "discarding", "ab", "wirf", "defausse", "jette"}
 FROM_WORDS = {"from", "on", "von", "bei", "auf", "sur", "a", "chez", "de"}
-OFFER_WORDS = {"offer", "from", "of", "angebot", "von", "das", "offre", "de", "l", "la"}
+OFFER_WORDS = {
+    "offer",
+    "offers",
+    "from",
+    "of",
+    "the",
+    "angebot",
+    "von",
+    "das",
+    "ab",
+    "an",
+    "offre",
+    "loffre",
+    "de",
+    "l",
+    "la",
+}
+PLACE_WORDS = {
+    "on",
+    "my",
+    "wizard",
+    "the",
+    "auf",
+    "meinen",
+    "zauberer",
+    "die",
+    "karte",
+    "sur",
+    "mon",
+    "magicien",
+    "la",
+    "carte",
+}
 OUT_WORDS = {"out", "aus"}
 SPELL_NAMES = list(SPELL_ID)
 
@@ -270,6 +301,8 @@ def parse(text, state, seat):
         if len(rest) != 1 or not rest[0].isdigit():
             raise ParseError(_("Say how many magic points you bid: 'bid 5'."))
         return {"type": "bid", "amount": int(rest[0])}
+    if verb == "take" and len(rest) > 1 and rest[-1] == "an":  # 'nimm das Angebot von Rot an'
+        verb = "accept"
     if verb == "take":
         if not rest:
             raise ParseError(_("Say 'take stones' or 'take magic'."))
@@ -311,8 +344,7 @@ def parse(text, state, seat):
 
 
 def _place(rest, state):
-    if rest and rest[0] in ON_WORDS:
-        rest = rest[1:]
+    rest = [w for w in rest if w not in PLACE_WORDS]
     if not rest:
         raise ParseError(_("Say where: 'place 1' or 'place 2'."))
     arg = " ".join(rest)

@@ -63,6 +63,17 @@ SAME_MOVES = [
     ("lay magic sword", "lege Zauberschwert aus", "pose épée magique"),
     ("lay out golden amulet", "auslegen Goldamulett", "pose amulette d’or"),
     ("lay archmage staff", "lege Magierstab aus", "pose bâton d'archimage"),
+    # as a player writes a sentence, or without accents and umlauts
+    ("accept red", "nimm das Angebot von Rot an", "accepte l'offre de rouge"),
+    ("decline red", "lehne das Angebot von Rot ab", "refuse l’offre de rouge"),
+    ("place 2", "setze meinen Zauberer auf die Karte 2", "place mon magicien sur la carte 2"),
+    ("fight", "kaempfe", "combattre"),
+    ("lay phoenix feather", "lege Phoenixfeder aus", "pose plume de phenix"),
+    (
+        "offer rune stone to green for goblet",
+        "tausche Runenstein an Gruen gegen Kelch",
+        "propose pierre runique a vert pour calice",
+    ),
 ]
 
 
