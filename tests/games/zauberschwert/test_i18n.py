@@ -237,3 +237,19 @@ LOCAL_VERBS = {
     "fr": {"passe", "fini", "lance", "propose"},
 }
 ENGLISH_ONLY_VERBS = {"pass", "done", "cast", "bid", "offer", "accept", "decline", "lay", "take", "fight"}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_text_board_fits_80_columns_in_german_and_french(language):
+    """Every board of a whole game of four, as each seat and a spectator read it."""
+    from games.testing import play_with_standins
+
+    views = []
+
+    def keep(table):
+        views.extend(GAME.view(table.state, seat) for seat in (None, 0, 3))
+
+    play_with_standins(GAME, 4, range(4), options={"offers_per_round": 2}, seed=11, check=keep)
+    with using(language):
+        widest = max(len(line) for v in views[::5] for line in GAME.render_text(v).splitlines())
+    assert widest <= 80
