@@ -111,6 +111,9 @@ STEPS = {
     "settle": N_("resolution"),
     "end": N_("end of round"),
 }
+# The phase a game's summary gives (rules.PHASE_OF_STEP: the rulebook's letters A-F, or "over"), as
+# the platform's pages say it (games.i18n.game_text): the letters are the same in every language.
+SUMMARY_PHASES = {"over": N_("over")}
 # How a creature was defeated (CreatureDefeated's "mode", the score sheet's detail).
 MODES = {"alone": N_("alone"), "together": N_("together"), "auction": N_("auction")}
 

@@ -253,3 +253,19 @@ def test_the_text_board_fits_80_columns_in_german_and_french(language):
     with using(language):
         widest = max(len(line) for v in views[::5] for line in GAME.render_text(v).splitlines())
     assert widest <= 80
+
+
+def test_the_platform_pages_words_for_the_game_seats_and_phase():
+    """What the platform asks a game by name (games.i18n.game_text): the seats' colours for the
+    seating line, the summary's phase, the rulebook line and the option's help."""
+    from games.i18n import game_text
+    from games.zauberschwert.rules import COLOURS
+
+    with using("de"):
+        assert [game_text("zauberschwert", c) for c in COLOURS] == ["Rot", "Blau", "Grün", "Gelb"]
+        assert game_text("zauberschwert", "over") == "Spielende"
+        assert game_text("zauberschwert", "C") == "C"  # the rulebook's phase letters
+    with using("fr"):
+        assert [game_text("zauberschwert", c) for c in COLOURS] == ["rouge", "bleu", "vert", "jaune"]
+        assert "pierres de pouvoir" in game_text("zauberschwert", GAME.rulebook)
+        assert "phase E" in game_text("zauberschwert", GAME.options[0].help)
