@@ -4,6 +4,7 @@ Rules: ../shared/seeds/001 (the rulebook); cards: data/cards.json; rulings: RULI
 """
 
 from games.base import GameSpec, Option
+from games.i18n import N_
 
 from . import board, grammar, orders, rules, standin, view
 
@@ -23,13 +24,17 @@ GAME = GameSpec.from_modules(
         Option(
             "offers_per_round",
             0,
-            "trade offers each player may make in one phase E; 0: no limit, as in the rulebook "
-            "(a limit keeps a player from holding up trading by mail with offer after offer)",
+            N_(
+                "trade offers each player may make in one phase E; 0: no limit, as in the rulebook "
+                "(a limit keeps a player from holding up trading by mail with offer after offer)"
+            ),
             minimum=0,
             maximum=20,
         ),
     ),
     colours=rules.COLOURS,
-    rulebook="Zauberschwert & Drachenei: place wizards on adventures, win spells, fight creatures, "
-    "collect artifacts; most power stones wins.",
+    rulebook=N_(
+        "Zauberschwert & Drachenei: place wizards on adventures, win spells, fight creatures, "
+        "collect artifacts; most power stones wins."
+    ),
 )

@@ -19,29 +19,14 @@ from __future__ import annotations
 import functools
 import html
 
+from . import words as W
 from .grammar import card_target, hand_target, player_target
+from .lang import _, ngettext
 from .rules import ADV, ART, ARTIFACTS, PHASE_OF_STEP, artifacts_of
 
 FONT = "DejaVu Sans, sans-serif"
 FILL = {"red": "#c0392b", "blue": "#2e6db4", "green": "#2e8b57", "yellow": "#d4ac0d"}
 TYPE_FILL = {"creature": "#f6e0d8", "spell": "#e6ddf5", "energy_orb": "#dcefff", "holy_site": "#fff3c4"}
-TYPE_WORD = {"creature": "Creature", "spell": "Spell", "energy_orb": "Energy orb", "holy_site": "Holy site"}
-STEP_WORDS = {
-    "place": "place wizards",
-    "fulmentus": "Fulmentus?",
-    "lone": "a lone fight",
-    "declare": "together or alone?",
-    "auction": "auction",
-    "bonus": "artifact bonus",
-    "spells": "spells",
-    "trade": "trading",
-    "layout": "laying out artifacts",
-    "over": "game over",
-    "refill": "new cards",
-    "resolve": "resolution",
-    "settle": "resolution",
-    "end": "end of round",
-}
 WEB_WIDTH, PHONE_WIDTH, PICTURE_WIDTH = 640, 358, 600
 # The mail picture is the phone drawing (laid out 358 px wide, no text under 12 px) drawn 600 px
 # wide: a phone shows it about 360 px wide, its smallest text at 12 px (issue 27).
@@ -141,83 +126,102 @@ class Drawing:
 
 
 def _names(v):
-    return [c.capitalize() for c in v["colours"]]
+    return [W.player(x) for x in range(len(v["colours"]))]
 
 
 def _reward(reward):
     parts = []
     if reward["power_stones"]:
-        parts.append(f"{reward['power_stones']} stone" + ("s" if reward["power_stones"] > 1 else ""))
+        n = reward["power_stones"]
+        parts.append(ngettext("{n} stone", "{n} stones", n).format(n=n))
     if reward["artifacts"]:
-        parts.append(f"{reward['artifacts']} artifact" + ("s" if reward["artifacts"] > 1 else ""))
-    return " + ".join(parts) or "nothing"
+        n = reward["artifacts"]
+        parts.append(ngettext("{n} artifact", "{n} artifacts", n).format(n=n))
+    return " + ".join(parts) or _("nothing")
 
 
 def card_lines(cid):
     """The card's title and text (what is printed on it)."""
     c = ADV[cid]
     if c["type"] == "creature":
+        title = _("{creature} — strength {strength}, {symbol}").format(
+            creature=W.adventure(cid), strength=c["strength"], symbol=W.symbol(c["symbol"])
+        )
         return (
-            f"{c['name']} — strength {c['strength']}, {c['symbol']}",
-            [f"Alone: {_reward(c['reward_one_wizard'])}", f"Shared: {_reward(c['reward_two_wizards_each'])} each"],
+            title,
+            [
+                _("Alone: {reward}").format(reward=_reward(c["reward_one_wizard"])),
+                _("Shared: {reward} each").format(reward=_reward(c["reward_two_wizards_each"])),
+            ],
         )
     if c["type"] == "energy_orb":
-        return "Energy orb", [f"+{c['reward_each_attached_wizard']['magic_points']} magic for each wizard"]
+        n = c["reward_each_attached_wizard"]["magic_points"]
+        return W.adventure(cid), [_("+{n} magic for each wizard").format(n=n)]
     if c["type"] == "holy_site":
-        return "Holy site", [f"{_reward(c['reward_each_attached_wizard'])} for each wizard"]
-    return f"Spell: {c['name']}", [c["effect_text"]]
+        return W.adventure(cid), [
+            _("{reward} for each wizard").format(reward=_reward(c["reward_each_attached_wizard"]))
+        ]
+    return _("Spell: {spell}").format(spell=c["name"]), [W.spell_effect(cid)]
 
 
 def artifact_text(key):
     a = ARTIFACTS[key]
     b = a["bonus"]
-    what = {"power_stones": "stones", "magic_points": "magic", "choice": "stones or magic"}[b["type"]]
-    return f"{a['name']} ({'/'.join(a['symbols'])}, +{b['amount']} {what})"
+    return f"{W.artifact(key)} ({W.symbols(a['symbols'])}, +{b['amount']} {W.bonus_words(b['type'])})"
 
 
 def _status(v, names):
+    from .view import offer_line
+
     lines = []
     if v["auction"]:
         a = v["auction"]
-        high = (
-            f"high bid {a['high']} by {names[a['bidder']]}"
-            if a["high"] is not None
-            else f"no bid yet (lowest {a['min']})"
-        )
-        passed = f"; passed: {', '.join(names[x] for x in a['passed'])}" if a["passed"] else ""
-        lines.append(f"Auction for {ADV[a['card']]['name']}: {high}{passed}.")
+        if a["high"] is not None:
+            high = _("high bid {n} by {who}").format(n=a["high"], who=names[a["bidder"]])
+        else:
+            high = _("no bid yet (lowest {n})").format(n=a["min"])
+        if a["passed"]:
+            text = _("Auction for {card}: {high}; passed: {passed}.")
+            passed = ", ".join(names[x] for x in a["passed"])
+            lines.append(text.format(card=W.adventure(a["card"]), high=high, passed=passed))
+        else:
+            lines.append(_("Auction for {card}: {high}.").format(card=W.adventure(a["card"]), high=high))
     elif v["fight"]:
         f = v["fight"]
-        lines.append(
-            f"Fight: {ADV[f['card']]['name']}, strength {f['strength']}, against "
-            f"{', '.join(names[x] for x in f['seats'])}."
-        )
+        text = _("Fight: {creature}, strength {strength}, against {who}.")
+        who = ", ".join(names[x] for x in f["seats"])
+        lines.append(text.format(creature=W.adventure(f["card"]), strength=f["strength"], who=who))
     if v["choices"]:
         seat, art = v["choices"][0]
-        lines.append(f"{names[seat]} takes the {ARTIFACTS[art]['name']}'s bonus as stones or magic.")
+        text = _("{who} takes the {artifact}'s bonus as stones or magic.")
+        lines.append(text.format(who=names[seat], artifact=W.artifact(art)))
     for o in v["offers"]:
-        if "give" in o:
-            lines.append(
-                f"Offer: {names[o['from']]} gives {ART[o['give']]['card_name']} to {names[o['to']]} "
-                f"for {ART[o['want']]['card_name']}."
-            )
-        else:
-            lines.append(f"Offer pending from {names[o['from']]} to {names[o['to']]}.")
+        lines.append(offer_line(o, names))
     if v["step"] == "over":
-        why = "a long stalemate" if v["ended"] == "stall" else "the display could not be refilled"
-        best = max(v["players_info"], key=lambda p: (p["power"], p["magic"], len(p["laid"])))
-        tied = [
-            p
-            for p in v["players_info"]
-            if (p["power"], p["magic"], len(p["laid"])) == (best["power"], best["magic"], len(best["laid"]))
-        ]
-        who = " and ".join(names[p["seat"]] for p in tied)
-        lines.append(
-            f"Game over ({why}): {who} {'win' if len(tied) > 1 else 'wins'} with {best['power']} power stones."
-        )
+        lines.append(_game_over(v, names))
     elif v["waiting_for"]:
-        lines.append(f"Waiting for {', '.join(names[x] for x in v['waiting_for'])}.")
+        lines.append(_("Waiting for {who}.").format(who=", ".join(names[x] for x in v["waiting_for"])))
     return lines
+
+
+def _game_over(v, names):
+    best = max(v["players_info"], key=lambda p: (p["power"], p["magic"], len(p["laid"])))
+    tied = [
+        p
+        for p in v["players_info"]
+        if (p["power"], p["magic"], len(p["laid"])) == (best["power"], best["magic"], len(best["laid"]))
+    ]
+    who = W.who(names, [p["seat"] for p in tied])
+    if v["ended"] == "stall":
+        if len(tied) > 1:
+            text = _("Game over (a long stalemate): {who} win with {n} power stones.")
+        else:
+            text = _("Game over (a long stalemate): {who} wins with {n} power stones.")
+    elif len(tied) > 1:
+        text = _("Game over (the display could not be refilled): {who} win with {n} power stones.")
+    else:
+        text = _("Game over (the display could not be refilled): {who} wins with {n} power stones.")
+    return text.format(who=who, n=best["power"])
 
 
 def draw(v, width, links=None, suffix="", standalone=False, shown=None):
@@ -227,13 +231,15 @@ def draw(v, width, links=None, suffix="", standalone=False, shown=None):
     room = width - 2 * MARGIN
     phase = PHASE_OF_STEP.get(v["step"], v["step"])
     d.y = d.lines(MARGIN, ["Zauberschwert & Drachenei"], TITLE, bold=True)
-    head = (
-        f"Game over after round {v['round']}"
-        if v["step"] == "over"
-        else f"Round {v['round']}, phase {phase}: {STEP_WORDS.get(v['step'], v['step'])}"
-    )
-    deck = f"Adventure deck {v['adventure_deck']}" + (f" (next: {v['next_letter']})" if v["next_letter"] else "")
-    info = [head, f"Start player {names[v['start']]} · {deck} · artifact deck {v['artifact_deck']}"]
+    if v["step"] == "over":
+        head = _("Game over after round {round}").format(round=v["round"])
+    else:
+        head = _("Round {round}, phase {phase}: {step}").format(round=v["round"], phase=phase, step=W.step(v["step"]))
+    deck = _("Adventure deck {n}").format(n=v["adventure_deck"])
+    if v["next_letter"]:
+        deck += " " + _("(next: {letter})").format(letter=v["next_letter"])
+    decks = _("Start player {start} · {deck} · artifact deck {n}")
+    info = [head, decks.format(start=names[v["start"]], deck=deck, n=v["artifact_deck"])]
     d.y = d.lines(MARGIN, [ln for part in info for ln in wrap(part, room, SMALL)], SMALL) + 6
     _draw_display(d, v, names, room)
     status = [ln for part in _status(v, names) for ln in wrap(part, room, SMALL, True)]
@@ -243,7 +249,7 @@ def draw(v, width, links=None, suffix="", standalone=False, shown=None):
     if v["hand"] is not None:
         _draw_hand(d, v, names, room)
     height = d.y + MARGIN
-    label = f"Zauberschwert board, round {v['round']}"
+    label = _("Zauberschwert board, round {round}").format(round=v["round"])
     role = 'role="group"' if links else 'role="img"'
     shown = shown or width
     shown_h = round(height * shown / width)
@@ -266,7 +272,7 @@ def _draw_display(d, v, names, room):
     for i, cid in enumerate(v["display"]):
         x = MARGIN + (i * (card_w + MARGIN) if two_columns else 0)
         if cid is None:
-            boxes.append((x, ["(no card)"], [], None))
+            boxes.append((x, [_("(no card)")], [], None))
             continue
         title, body = card_lines(cid)
         title_lines = wrap(f"{i + 1}) {title}", card_w - 2 * PAD, TEXT, True)
@@ -285,7 +291,7 @@ def _draw_display(d, v, names, room):
                 'fill="#fff" stroke="#999" stroke-dasharray="4"/>'
             )
             d.lines(x + PAD, title_lines, SMALL, fill="#555", y=y + PAD)
-            d.target(card_target(i), f"Card {i + 1}: none", done())
+            d.target(card_target(i), _("Card {n}: none").format(n=i + 1), done())
         else:
             kind = ADV[cid]["type"]
             frame = 'stroke="#000" stroke-width="3"' if i == current else 'stroke="#555"'
@@ -296,7 +302,7 @@ def _draw_display(d, v, names, room):
             below = d.lines(x + PAD, title_lines, TEXT, bold=True, y=y + PAD)
             below = d.lines(x + PAD, body_lines, SMALL, y=below + 2)
             _draw_wizards(d, v, names, i, x + PAD, y + h - PAD - 20)
-            d.target(card_target(i), f"Card {i + 1}: {card_lines(cid)[0]}", done())
+            d.target(card_target(i), _("Card {n}: {title}").format(n=i + 1, title=card_lines(cid)[0]), done())
         if not two_columns:
             d.y += h + MARGIN
     if two_columns:
@@ -327,19 +333,29 @@ def _draw_player(d, v, p, names, room):
     x0 = MARGIN
     seat = p["seat"]
     inner = room - 2 * PAD - 8
-    head = names[seat] + (" (start player)" if seat == v["start"] else "") + (" (you)" if seat == v["seat"] else "")
-    where = {None: "", -1: " · passed"}.get(p["wizard"], f" · wizard on card {(p['wizard'] or 0) + 1}")
-    facts = f"magic {p['magic']} · power stones {p['power']} · hand {p['hand_count']}{where}"
-    spells = ", ".join(ADV[c]["name"] + (" (used)" if c in p["used"] else "") for c in p["spells"]) or "none"
-    laid = "; ".join(artifact_text(k) for k in artifacts_of(p["laid"])) or "none"
+    head = names[seat]
+    if seat == v["start"]:
+        head += " " + _("(start player)")
+    if seat == v["seat"]:
+        head += " " + _("(you)")
+    facts = _("magic {magic} · power stones {power} · hand {hand}").format(
+        magic=p["magic"], power=p["power"], hand=p["hand_count"]
+    )
+    if p["wizard"] == -1:
+        facts += " · " + _("passed")
+    elif p["wizard"] is not None:
+        facts += " · " + _("wizard on card {n}").format(n=p["wizard"] + 1)
+    used = " " + _("(used)")
+    spells = ", ".join(ADV[c]["name"] + (used if c in p["used"] else "") for c in p["spells"]) or _("none")
+    laid = W.semicolon().join(artifact_text(k) for k in artifacts_of(p["laid"])) or _("none")
     body = [
         *wrap(facts, inner, SMALL),
-        *wrap(f"Spells: {spells}", inner, SMALL),
-        *wrap(f"Laid out: {laid}", inner, SMALL),
+        *wrap(_("Spells: {spells}").format(spells=spells), inner, SMALL),
+        *wrap(_("Laid out: {artifacts}").format(artifacts=laid), inner, SMALL),
     ]
     if p.get("hand") is not None and seat != v["seat"]:  # the hands shown at the end of the game
-        hand = ", ".join(ART[c]["card_name"] for c in p["hand"]) or "empty"
-        body += wrap(f"Hand: {hand}", inner, SMALL)
+        hand = W.cards(p["hand"]) or _("empty")
+        body += wrap(_("Hand: {cards}").format(cards=hand), inner, SMALL)
     h = max(MIN_HIT, PAD + 17 + len(body) * 16 + PAD - 2)
     y = d.y
     done = d.capture()
@@ -350,7 +366,8 @@ def _draw_player(d, v, p, names, room):
     d.parts.append(f'<rect x="{x0}" y="{y:.0f}" width="8" height="{h}" rx="3" fill="{FILL[p["colour"]]}"/>')
     below = d.lines(x0 + 8 + PAD, wrap(head, inner, TEXT, True), TEXT, bold=True, y=y + PAD - 1)
     d.lines(x0 + 8 + PAD, body, SMALL, y=below + 1, gap=16)
-    d.target(player_target(seat), f"{names[seat]}: {p['power']} power stones, {p['magic']} magic", done())
+    name = _("{who}: {power} power stones, {magic} magic").format(who=names[seat], power=p["power"], magic=p["magic"])
+    d.target(player_target(seat), name, done())
     d.y = y + h + 6
 
 
@@ -359,7 +376,11 @@ def _draw_hand(d, v, names, room):
     d.y = (
         d.lines(
             MARGIN,
-            [f"Your hand ({names[v['seat']]}): {len(hand)} card" + ("" if len(hand) == 1 else "s")],
+            [
+                ngettext("Your hand ({who}): {n} card", "Your hand ({who}): {n} cards", len(hand)).format(
+                    who=names[v["seat"]], n=len(hand)
+                )
+            ],
             TEXT,
             bold=True,
         )
@@ -371,12 +392,12 @@ def _draw_hand(d, v, names, room):
     for cid in hand:
         card = ART[cid]
         bonus = card["bonus"]
-        what = {"power_stones": "stones", "magic_points": "magic", "choice": "stones or magic"}[bonus["type"]]
+        what = W.bonus_words(bonus["type"])
         tiles.append(
             (
                 cid,
-                wrap(card["card_name"], tile_w - 2 * PAD, SMALL, True),
-                wrap(f"{'/'.join(card['symbols'])} · +{bonus['amount']} {what}", tile_w - 2 * PAD, SMALL),
+                wrap(W.card(cid), tile_w - 2 * PAD, SMALL, True),
+                wrap(f"{W.symbols(card['symbols'])} · +{bonus['amount']} {what}", tile_w - 2 * PAD, SMALL),
             )
         )
     tile_h = max([MIN_HIT + 4] + [PAD + 16 * (len(t) + len(b)) + PAD for _, t, b in tiles])
@@ -391,7 +412,7 @@ def _draw_hand(d, v, names, room):
         )
         below = d.lines(x + PAD, title, SMALL, bold=True, y=y + 5, gap=16)
         d.lines(x + PAD, body, SMALL, y=below + 3, gap=16)
-        d.target(hand_target(cid), f"Your card {ART[cid]['card_name']}", done())
+        d.target(hand_target(cid), _("Your card {card}").format(card=W.card(cid)), done())
     rows = -(-len(hand) // columns)
     d.y += rows * (tile_h + 6)
 

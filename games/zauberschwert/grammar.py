@@ -6,9 +6,14 @@ Players are named by their wizard's colour (red, blue, green, yellow); cards by 
 
 from __future__ import annotations
 
+from functools import cache
+
 from games.base import MAX_FEATURED, Choice, ParseError, key, normalize
 from games.base import match_name as _match_name
+from games.i18n import current
 
+from . import words as W
+from .lang import CATALOGUE, N_, _, ngettext, pgettext
 from .rules import ADV, ART, ARTIFACTS, COLOURS, RULES, SPELL_ID, offers_cap, rules_version, waiting_for
 from .rules import legal as _legal
 
@@ -48,14 +53,134 @@ SYNONYMS = {
     "defeat": "fight",
     "attack": "fight",
 }
-CARD_NAMES = {c["card_name"]: c["id"] for c in ART.values()}
-ARTIFACT_NAMES = {a["name"]: k for k, a in ARTIFACTS.items()}
-# the German names work too ("Zauberstab 1", "Phönixfeder")
-for _c in ART.values():
-    _de = _c["name_de_proposed"] + (f" {_c['part']}" if _c["parts"] == 2 else "")
-    CARD_NAMES.setdefault(_de, _c["id"])
-    ARTIFACT_NAMES.setdefault(_c["name_de_proposed"], _c["artifact"])
+# German and French command words (by key: accents folded), besides those describe() writes in
+# each language (from the catalogue, see _verbs): imperatives and infinitives.
+LOCAL_VERBS = {
+    # German
+    "setze": "place",
+    "setzen": "place",
+    "passe": "pass",
+    "passen": "pass",
+    "verzichte": "skip",
+    "verzichten": "skip",
+    "kampfe": "fight",
+    "kampfen": "fight",
+    "kaempfe": "fight",
+    "kaempfen": "fight",
+    "zuruckziehen": "withdraw",
+    "zurueckziehen": "withdraw",
+    "ruckzug": "withdraw",
+    "rueckzug": "withdraw",
+    "gemeinsam": "together",
+    "zusammen": "together",
+    "allein": "alone",
+    "alleine": "alone",
+    "biete": "bid",
+    "bieten": "bid",
+    "nimm": "take",
+    "nehmen": "take",
+    "wirke": "cast",
+    "wirken": "cast",
+    "zaubere": "cast",
+    "fertig": "done",
+    "tausche": "offer",
+    "tauschen": "offer",
+    "annehmen": "accept",
+    "akzeptiere": "accept",
+    "ablehnen": "decline",
+    "lehne": "decline",
+    "lege": "lay",
+    "legen": "lay",
+    "auslegen": "lay",
+    # French
+    "placer": "place",
+    "passer": "pass",
+    "renonce": "skip",
+    "renoncer": "skip",
+    "combats": "fight",
+    "combattre": "fight",
+    "retraite": "withdraw",
+    "retire": "withdraw",
+    "ensemble": "together",
+    "seul": "alone",
+    "seule": "alone",
+    "encheris": "bid",
+    "encherir": "bid",
+    "mise": "bid",
+    "miser": "bid",
+    "prends": "take",
+    "prendre": "take",
+    "lance": "cast",
+    "lancer": "cast",
+    "fini": "done",
+    "termine": "done",
+    "propose": "offer",
+    "proposer": "offer",
+    "echange": "offer",
+    "accepte": "accept",
+    "accepter": "accept",
+    "refuser": "decline",
+    "pose": "lay",
+    "poser": "lay",
+}
+SINGLE = ("pass", "skip", "fight", "withdraw", "together", "alone", "done")
+# The words between a command's parts, in every language: 'offer A to blue for B', 'tausche A mit
+# Blau gegen B', 'propose A à bleu contre B'.
+TO_WORDS = ("to", "mit", "an", "a")
+FOR_WORDS = ("for", "gegen", "fur", "fuer", "contre", "pour")
+FIRST = {"1", "left", "first", "links", "erste", "ersten", "gauche", "premiere", "premier"}
+SECOND = {"2", "right", "second", "rechts", "zweite", "zweiten", "droite", "deuxieme", "seconde"}
+STONE_WORDS = {"stones", "stone", "power", "ps", "steine", "machtsteine", "ms", "pierres", "pierre", "pouvoir", "pp"}
+MAGIC_WORDS = {"magic", "mp", "points", "magie", "magiepunkte", "punkte", "pm"}
+UP_WORDS = {"up", "plus", "raise", "+2", "hoch", "rauf", "erhohe", "erhoehe", "hausse", "monte"}
+DOWN_WORDS = {"down", "minus", "lower", "-2", "runter", "herab", "senke", "moins", "baisse"}
+DISCARD_WORDS = {"discard", "discarding", "ab", "wirf", "defausse", "jette"}
+FROM_WORDS = {"from", "on", "von", "bei", "auf", "sur", "a", "chez", "de"}
+OFFER_WORDS = {
+    "offer",
+    "offers",
+    "from",
+    "of",
+    "the",
+    "angebot",
+    "von",
+    "das",
+    "ab",
+    "an",
+    "offre",
+    "loffre",
+    "de",
+    "l",
+    "la",
+}
+PLACE_WORDS = {
+    "on",
+    "my",
+    "wizard",
+    "the",
+    "auf",
+    "meinen",
+    "zauberer",
+    "die",
+    "karte",
+    "sur",
+    "mon",
+    "magicien",
+    "la",
+    "carte",
+}
+OUT_WORDS = {"out", "aus"}
 SPELL_NAMES = list(SPELL_ID)
+
+
+@cache
+def _verbs() -> dict[str, str]:
+    """Every command word of every language (by key) -> the English verb."""
+    out = {v: v for v in VERBS} | SYNONYMS | LOCAL_VERBS
+    for verb in VERBS:
+        for word in CATALOGUE.every_language(verb, "command"):
+            out.setdefault(key(word), verb)
+    return out
 
 
 _KEYED: dict[tuple, dict] = {}
@@ -71,207 +196,323 @@ def match_name(word, names, what="name"):
     return found if found is not None else _match_name(word, names, what)
 
 
+def pick(word, names: dict, what: str):
+    """The value of the name in `names` (a name in any language -> what it means) that `word`
+    means: an exact name, or a unique prefix, where names that mean the same count once
+    ('gob' is the goblins whether named in English or German)."""
+    keyed = _keyed_values(tuple(names.items()))
+    k = key(word)
+    if k in keyed:
+        return keyed[k]
+    meant = {v for kk, v in keyed.items() if k and kk.startswith(k)}
+    if len(meant) == 1:
+        return meant.pop()
+    return names[match_name(word, list(names), what)]
+
+
+@cache
+def _keyed_values(items: tuple) -> dict:
+    return {key(name): value for name, value in items}
+
+
 def card_name(cid):
-    return ART[cid]["card_name"]
+    """An artifact card's name as a command writes it, in the reader's language."""
+    return W.command_card(cid)
 
 
 def colour(seat):
-    return COLOURS[seat]
+    """A player's colour as a command writes it ("blue", "Blau", "bleu")."""
+    return W.colour(seat)
+
+
+def spell_word(spell: str) -> str:
+    """A spell's name as a command writes it (lower case but in German)."""
+    return spell if current() == "de" else spell.lower()
+
+
+@cache
+def _all_names(table: str) -> dict[str, str]:
+    """The names of `table` ("colour", "card", "artifact") in every language -> the English key."""
+    sources = {
+        "colour": {name: W.COLOURS[name] for name in COLOURS},
+        "artifact": W.ARTIFACT_NAMES,
+    }
+    out: dict[str, str] = {}
+    if table == "card":
+        for cid, c in ART.items():
+            for word in CATALOGUE.every_language(W.ARTIFACT_NAMES[c["artifact"]]):
+                out.setdefault(f"{word} {c['part']}" if c["parts"] == 2 else word, cid)
+        return out
+    for name, msg in sources[table].items():
+        for word in CATALOGUE.every_language(msg):
+            out.setdefault(word, name)
+    return out
 
 
 def _colour(word, state):
-    names = list(COLOURS[: state["n"]])
-    return names.index(match_name(word, names, "player colour"))
+    n = state["n"]
+    found = W.local_words()["colour"].get(key(word))
+    if found in COLOURS[:n]:
+        return COLOURS.index(found)
+    names = {w: c for w, c in _all_names("colour").items() if c in COLOURS[:n]}
+    return COLOURS.index(pick(word, names, _("player colour")))
 
 
 def _card(words):
     if not words:
-        raise ParseError("Name an artifact card, e.g. 'magic wand 1' or 'potion'.")
-    return CARD_NAMES[match_name(" ".join(words), list(CARD_NAMES), "artifact card")]
+        raise ParseError(_("Name an artifact card, e.g. 'magic wand 1' or 'potion'."))
+    found = W.local_words()["card"].get(key(" ".join(words)))
+    if found is not None:
+        return found
+    return pick(" ".join(words), _all_names("card"), _("artifact card"))
 
 
-def _split(words, sep):
-    if sep in words:
-        i = words.index(sep)
-        return words[:i], words[i + 1 :]
+def _artifact(words):
+    found = W.local_words()["artifact"].get(key(" ".join(words)))
+    if found is not None:
+        return found
+    return pick(" ".join(words), _all_names("artifact"), _("artifact"))
+
+
+def _split(words, seps):
+    for i, w in enumerate(words):
+        if w in seps:
+            return words[:i], words[i + 1 :]
     return words, None
 
 
 def parse(text, state, seat):
     words = normalize(text).replace(",", " ").split()
     if not words:
-        raise ParseError("Empty command. Type 'help' for the commands.")
+        raise ParseError(_("Empty command. Type 'help' for the commands."))
     head = words[0]
-    verb = SYNONYMS.get(head) or match_name(head, VERBS, "command")
+    verbs = _verbs()
+    verb = verbs.get(key(head)) or match_name(head, VERBS, _("command"))
     rest = words[1:]
-    if verb in ("pass", "skip", "fight", "withdraw", "together", "alone", "done"):
+    if verb in SINGLE:
         if verb == "skip" and state.get("step") == "place":
             verb = "pass"
         return {"type": verb}
     if verb == "place":
-        if rest and rest[0] == "on":
-            rest = rest[1:]
-        if not rest:
-            raise ParseError("Say where: 'place 1' or 'place 2'.")
-        arg = " ".join(rest)
-        if arg in ("1", "left", "first"):
-            return {"type": "place", "slot": 0}
-        if arg in ("2", "right", "second"):
-            return {"type": "place", "slot": 1}
-        shown = {_adv_name(c): i for i, c in enumerate(state["display"]) if c is not None}
-        return {"type": "place", "slot": shown[match_name(arg, list(shown), "card in the display")]}
+        return _place(rest, state)
     if verb == "fulmentus":
         return _fulmentus(rest)
     if verb == "bid":
         if len(rest) != 1 or not rest[0].isdigit():
-            raise ParseError("Say how many magic points you bid: 'bid 5'.")
+            raise ParseError(_("Say how many magic points you bid: 'bid 5'."))
         return {"type": "bid", "amount": int(rest[0])}
+    if verb == "take" and len(rest) > 1 and rest[-1] == "an":  # 'nimm das Angebot von Rot an'
+        verb = "accept"
     if verb == "take":
         if not rest:
-            raise ParseError("Say 'take stones' or 'take magic'.")
-        what = match_name(rest[-1], ["stones", "power", "ps", "magic", "mp", "points"], "bonus")
-        return {"type": "bonus", "take": "stones" if what in ("stones", "power", "ps") else "magic"}
+            raise ParseError(_("Say 'take stones' or 'take magic'."))
+        last = key(rest[-1])
+        if last in STONE_WORDS:
+            return {"type": "bonus", "take": "stones"}
+        if last in MAGIC_WORDS:
+            return {"type": "bonus", "take": "magic"}
+        what = match_name(rest[-1], sorted(STONE_WORDS | MAGIC_WORDS), _("bonus"))
+        return {"type": "bonus", "take": "stones" if what in STONE_WORDS else "magic"}
     if verb == "cast":
-        if not rest:
-            raise ParseError("Say which spell: 'cast transformus'.", SPELL_NAMES)
-        spell = match_name(rest[0], SPELL_NAMES, "spell")
-        if spell == "Fulmentus":
-            return _fulmentus(rest[1:])
-        if spell == "Retransformus":
-            return {
-                "type": "cast",
-                "spell": spell,
-                "card": _card([w for w in rest[1:] if w not in ("discard", "discarding")]),
-            }
-        if spell == "Harpagarus":
-            target = [w for w in rest[1:] if w not in ("from", "on")]
-            if len(target) != 1:
-                raise ParseError("Say whom Harpagarus takes from: 'cast harpagarus blue'.")
-            return {"type": "cast", "spell": spell, "target": _colour(target[0], state)}
-        return {"type": "cast", "spell": spell}
+        return _cast(rest, state)
     if verb == "offer":
-        give, tail = _split(rest, "to")
-        if tail is None:
+        give, tail = _split(rest, TO_WORDS)
+        who, want = _split(tail or [], FOR_WORDS)
+        if tail is None or want is None or len(who) != 1:
             raise ParseError(
-                "Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'."
-            )
-        who, want = _split(tail, "for")
-        if want is None or len(who) != 1:
-            raise ParseError(
-                "Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'."
+                _("Say 'offer <your card> to <colour> for <card>', e.g. 'offer potion to blue for magic wand 2'.")
             )
         return {"type": "offer", "give": _card(give), "to": _colour(who[0], state), "want": _card(want)}
     if verb in ("accept", "decline"):
-        rest = [w for w in rest if w not in ("offer", "from", "of")]
+        rest = [w for w in rest if w not in OFFER_WORDS]
         if rest:
             return {"type": verb, "from": _colour(rest[0], state)}
         incoming = [o["from"] for o in state.get("offers", []) if o["to"] == seat]
         if len(incoming) == 1:
             return {"type": verb, "from": incoming[0]}
-        raise ParseError(f"Say whose offer: '{verb} red'.")
+        example = describe({"type": verb, "from": 0})
+        raise ParseError(_("Say whose offer: '{example}'.").format(example=example))
     if verb == "lay":
-        if rest and rest[0] == "out":
+        while rest and rest[0] in OUT_WORDS:
             rest = rest[1:]
+        while rest and rest[-1] in OUT_WORDS:
+            rest = rest[:-1]
         if not rest:
-            raise ParseError("Say which artifact: 'lay magic wand'.")
-        return {"type": "lay", "artifact": ARTIFACT_NAMES[match_name(" ".join(rest), list(ARTIFACT_NAMES), "artifact")]}
-    raise ParseError(f"Unknown command '{head}'.")
+            raise ParseError(_("Say which artifact: 'lay magic wand'."))
+        return {"type": "lay", "artifact": _artifact(rest)}
+    raise ParseError(_("Unknown command '{word}'.").format(word=head))
+
+
+def _place(rest, state):
+    rest = [w for w in rest if w not in PLACE_WORDS]
+    if not rest:
+        raise ParseError(_("Say where: 'place 1' or 'place 2'."))
+    arg = " ".join(rest)
+    if arg in FIRST:
+        return {"type": "place", "slot": 0}
+    if arg in SECOND:
+        return {"type": "place", "slot": 1}
+    shown = {}
+    for i, c in enumerate(state["display"]):
+        if c is not None:
+            for name in _adv_names(c):
+                shown.setdefault(name, i)
+    return {"type": "place", "slot": pick(arg, shown, _("card in the display"))}
+
+
+def _cast(rest, state):
+    if not rest:
+        raise ParseError(_("Say which spell: 'cast transformus'."), SPELL_NAMES)
+    spell = match_name(rest[0], SPELL_NAMES, _("spell"))
+    if spell == "Fulmentus":
+        return _fulmentus(rest[1:])
+    if spell == "Retransformus":
+        return {"type": "cast", "spell": spell, "card": _card([w for w in rest[1:] if w not in DISCARD_WORDS])}
+    if spell == "Harpagarus":
+        target = [w for w in rest[1:] if w not in FROM_WORDS]
+        if len(target) != 1:
+            raise ParseError(_("Say whom Harpagarus takes from: 'cast harpagarus blue'."))
+        return {"type": "cast", "spell": spell, "target": _colour(target[0], state)}
+    return {"type": "cast", "spell": spell}
 
 
 def _fulmentus(rest):
-    rest = [w for w in rest if w not in ("by", "2", "two", "strength")]
+    rest = [w for w in rest if w not in ("by", "um", "de", "2", "two", "zwei", "deux", "strength", "starke", "force")]
+    if len(rest) == 1 and rest[0] in UP_WORDS:
+        return {"type": "fulmentus", "delta": 2}
+    if len(rest) == 1 and rest[0] in DOWN_WORDS:
+        return {"type": "fulmentus", "delta": -2}
     if len(rest) != 1:
-        raise ParseError("Say 'fulmentus up' (strength +2) or 'fulmentus down' (strength -2).")
-    word = match_name(rest[0], ["up", "down", "plus", "minus", "raise", "lower", "+2", "-2"], "direction")
-    return {"type": "fulmentus", "delta": 2 if word in ("up", "plus", "raise", "+2") else -2}
+        raise ParseError(_("Say 'fulmentus up' (strength +2) or 'fulmentus down' (strength -2)."))
+    word = match_name(rest[0], sorted(UP_WORDS | DOWN_WORDS), _("direction"))
+    return {"type": "fulmentus", "delta": 2 if word in UP_WORDS else -2}
 
 
 def _adv_name(cid):
+    """A display card's name in the reader's language, with a creature's strength and symbol (two
+    spiders of strength 4, sun and moon, have different names)."""
     c = ADV[cid]
-    # with the symbol, so that two spiders of strength 4 (sun and moon) have different names
-    return f"{c['name']} {c['strength']} {c['symbol']}" if c["type"] == "creature" else c["name"]
+    if c["type"] != "creature":
+        return W.adventure(cid)
+    return f"{W.adventure(cid)} {c['strength']} {W.symbol(c['symbol'])}"
+
+
+@cache
+def _adv_names(cid) -> tuple[str, ...]:
+    """A display card's name in every language (the English first)."""
+    c = ADV[cid]
+    if c["type"] == "spell":
+        return (c["name"],)
+    names = CATALOGUE.every_language(W.ADVENTURES[c["name"]])
+    if c["type"] != "creature":
+        return tuple(names)
+    symbols = CATALOGUE.every_language(W.SYMBOLS[c["symbol"]])
+    return tuple(f"{n} {c['strength']} {s}" for n, s in zip(names, symbols, strict=True))
 
 
 def describe(cmd):
     t = cmd["type"]
     if t == "place":
-        return f"place {cmd['slot'] + 1}"
+        return _("place {n}").format(n=cmd["slot"] + 1)
     if t == "fulmentus":
-        return "fulmentus up" if cmd["delta"] > 0 else "fulmentus down"
+        return _("fulmentus up") if cmd["delta"] > 0 else _("fulmentus down")
     if t == "bid":
-        return f"bid {cmd['amount']}"
+        return _("bid {n}").format(n=cmd["amount"])
     if t == "bonus":
-        return f"take {cmd['take']}"
+        return _("take stones") if cmd["take"] == "stones" else _("take magic")
     if t == "cast":
+        spell = spell_word(cmd["spell"])
         if cmd["spell"] == "Retransformus":
-            return f"cast retransformus {card_name(cmd['card']).lower()}"
+            return _("cast {spell} {card}").format(spell=spell, card=card_name(cmd["card"]))
         if cmd["spell"] == "Harpagarus":
-            return f"cast harpagarus {colour(cmd['target'])}"
-        return f"cast {cmd['spell'].lower()}"
+            return _("cast {spell} {colour}").format(spell=spell, colour=colour(cmd["target"]))
+        return _("cast {spell}").format(spell=spell)
     if t == "offer":
-        return f"offer {card_name(cmd['give']).lower()} to {colour(cmd['to'])} for {card_name(cmd['want']).lower()}"
-    if t in ("accept", "decline"):
-        return f"{t} {colour(cmd['from'])}"
+        text = _("offer {card} to {colour} for {wanted}")
+        return text.format(card=card_name(cmd["give"]), colour=colour(cmd["to"]), wanted=card_name(cmd["want"]))
+    if t == "accept":
+        return _("accept {colour}").format(colour=colour(cmd["from"]))
+    if t == "decline":
+        return _("decline {colour}").format(colour=colour(cmd["from"]))
     if t == "lay":
-        return f"lay {ARTIFACTS[cmd['artifact']]['name'].lower()}"
+        name = W.artifact(cmd["artifact"])
+        return _("lay {artifact}").format(artifact=name if current() == "de" else name.lower())
+    if t in SINGLE:
+        return _command_word(t)
     return t
+
+
+def _command_word(verb: str) -> str:
+    words = {
+        "pass": pgettext("command", "pass"),
+        "skip": pgettext("command", "skip"),
+        "fight": pgettext("command", "fight"),
+        "withdraw": pgettext("command", "withdraw"),
+        "together": pgettext("command", "together"),
+        "alone": pgettext("command", "alone"),
+    }
+    return words.get(verb) or pgettext("command", "done")
 
 
 HELP = {
     "place": [
-        "place 1        put your wizard on the first card of the display (or 'place 2',",
-        "               or the card's name: 'place spiders')",
-        "pass           keep your wizard and take 1 magic point",
+        N_("place 1        put your wizard on the first card of the display (or 'place 2',"),
+        N_("               or the card's name: 'place spiders')"),
+        N_("pass           keep your wizard and take 1 magic point"),
     ],
     "fulmentus": [
-        "fulmentus up   cast Fulmentus: this creature's strength +2 for this fight",
-        "fulmentus down cast Fulmentus: strength -2",
-        "skip           do not cast Fulmentus on this fight",
+        N_("fulmentus up   cast Fulmentus: this creature's strength +2 for this fight"),
+        N_("fulmentus down cast Fulmentus: strength -2"),
+        N_("skip           do not cast Fulmentus on this fight"),
     ],
     "lone": [
-        "fight          pay the creature's strength in magic points and take the reward",
-        "withdraw       take your wizard back; nothing is paid, nothing won",
+        N_("fight          pay the creature's strength in magic points and take the reward"),
+        N_("withdraw       take your wizard back; nothing is paid, nothing won"),
     ],
     "declare": [
-        "together       share the fight: the strength is split equally (rounded up)",
-        "alone          claim it alone: the creature is auctioned (bids from its strength)",
+        N_("together       share the fight: the strength is split equally (rounded up)"),
+        N_("alone          claim it alone: the creature is auctioned (bids from its strength)"),
     ],
     "auction": [
-        "bid 7          bid magic points (more than the last bid, at most what you have)",
-        "pass           leave the auction for good (you pay nothing)",
+        N_("bid 7          bid magic points (more than the last bid, at most what you have)"),
+        N_("pass           leave the auction for good (you pay nothing)"),
     ],
-    "bonus": ["take stones    take the artifact's bonus as power stones", "take magic     take it as magic points"],
+    "bonus": [
+        N_("take stones    take the artifact's bonus as power stones"),
+        N_("take magic     take it as magic points"),
+    ],
     "spells": [
-        "cast transformus                 pay 4 magic points for 1 power stone",
-        "cast retransformus potion        discard a hand card, draw the top artifact",
-        "cast harpagarus blue             pay 2 magic points, take a random card blue",
-        "                                 received this round",
-        "done                             no (more) spells this round",
+        N_("cast transformus                 pay 4 magic points for 1 power stone"),
+        N_("cast retransformus potion        discard a hand card, draw the top artifact"),
+        N_("cast harpagarus blue             pay 2 magic points, take a random card blue"),
+        N_("                                 received this round"),
+        N_("done                             no (more) spells this round"),
     ],
     "trade": [
-        "offer potion to blue for magic wand 2   offer a hand card for a card you name",
-        "accept red     accept red's offer to you (card for card)",
-        "decline red    decline red's offer",
-        "done           you make no more offers this round (you still answer offers)",
+        N_("offer potion to blue for magic wand 2   offer a hand card for a card you name"),
+        N_("accept red     accept red's offer to you (card for card)"),
+        N_("decline red    decline red's offer"),
+        N_("done           you make no more offers this round (you still answer offers)"),
     ],
     "layout": [
-        "lay magic wand  lay out a complete artifact (face up, for bonuses)",
-        "done           lay out nothing more this round",
+        N_("lay magic wand  lay out a complete artifact (face up, for bonuses)"),
+        N_("done           lay out nothing more this round"),
     ],
 }
 
 
 def help(state, seat):
     step = state["step"]
-    lines = ["Zauberschwert & Drachenei. Players are named by colour: " + ", ".join(COLOURS[: state["n"]]) + "."]
+    colours = ", ".join(W.colour(x) for x in range(state["n"]))
+    lines = [_("Zauberschwert & Drachenei. Players are named by colour: {colours}.").format(colours=colours)]
     if step == "over":
-        return "\n".join(lines + ["The game is over."])
+        return "\n".join(lines + [_("The game is over.")])
     context = _context(state, seat)
     if context:
         lines.append(context)
     if seat is not None and seat not in waiting_for(state):
-        lines.append("You are not awaited now. Commands of this phase:")
-    lines += HELP.get(step, [])
+        lines.append(_("You are not awaited now. Commands of this phase:"))
+    lines += [_(line) for line in HELP.get(step, [])]
     return "\n".join(lines)
 
 
@@ -280,25 +521,27 @@ def _context(state, seat):
     f, a = state["fight"], state["auction"]
     if step == "place":
         shown = [f"{i + 1}) {_adv_name(c)}" for i, c in enumerate(state["display"]) if c is not None]
-        return "The display: " + ", ".join(shown) + "."
+        return _("The display: {cards}.").format(cards=", ".join(shown))
     if step in ("lone", "declare", "fulmentus") and f:
-        share = -(-f["strength"] // max(1, len(f["seats"])))
-        return (
-            f"{ADV[f['card']]['name']}, strength {f['strength']}: together each of the {len(f['seats'])} pays "
-            f"{share} (rounded up)."
-            if len(f["seats"]) > 1
-            else f"{ADV[f['card']]['name']}, strength {f['strength']}."
-        )
+        creature = W.adventure(f["card"])
+        if len(f["seats"]) > 1:
+            share = -(-f["strength"] // len(f["seats"]))
+            text = _("{creature}, strength {strength}: together each of the {n} pays {share} (rounded up).")
+            return text.format(creature=creature, strength=f["strength"], n=len(f["seats"]), share=share)
+        return _("{creature}, strength {strength}.").format(creature=creature, strength=f["strength"])
     if step == "auction" and a:
         low = a["min"] if a["high"] is None else a["high"] + 1
-        return f"Auction for {ADV[a['card']]['name']}: the next bid must be at least {low}."
+        text = _("Auction for {card}: the next bid must be at least {low}.")
+        return text.format(card=W.adventure(a["card"]), low=low)
     if step == "bonus" and state["choices"]:
-        return f"Bonus of the {ARTIFACTS[state['choices'][0][1]]['name']}: {ARTIFACTS[state['choices'][0][1]]['bonus']['amount']}."
+        art = state["choices"][0][1]
+        text = _("Bonus of the {artifact}: {n}.")
+        return text.format(artifact=W.artifact(art), n=ARTIFACTS[art]["bonus"]["amount"])
     if step == "trade" and seat is not None:
         cap = offers_cap(state) if rules_version(state) >= 2 else state["offers_limit"]
         if cap is None:
-            return "You may make offers to each player with cards (one open offer to each at a time)."
-        return f"You may make {max(0, cap - state['made'][seat])} more offer(s) this round."
+            return _("You may make offers to each player with cards (one open offer to each at a time).")
+        return _("You may make {n} more offer(s) this round.").format(n=max(0, cap - state["made"][seat]))
     return ""
 
 
@@ -325,38 +568,59 @@ def player_target(seat: int) -> str:
     return f"zs-player-{COLOURS[seat]}"
 
 
-OFFER_GROUP = {c: f"Offer {ART[c]['card_name']}" for c in ART}
-OFFER_LABEL = [{w: f"to {who.capitalize()} for {ART[w]['card_name']}" for w in ART} for who in COLOURS]
+@cache
+def _offer_texts(language: str) -> tuple[dict, list[dict]]:
+    """The chooser's offer groups and labels in `language` (hundreds of offers: made once a language)."""
+    group = {c: _("Offer {card}").format(card=W.card(c)) for c in ART}
+    label = [
+        {w: _("to {who} for {card}").format(who=W.player(seat), card=W.card(w)) for w in ART}
+        for seat in range(len(COLOURS))
+    ]
+    return group, label
+
+
 HAND_TARGET = {c: hand_target(c) for c in ART}
 
 
 def _reward(reward: dict) -> str:
-    parts = [f"{reward['power_stones']} stones"] if reward["power_stones"] else []
+    parts = []
+    if reward["power_stones"]:
+        n = reward["power_stones"]
+        parts.append(ngettext("{n} stone", "{n} stones", n).format(n=n))
     if reward["artifacts"]:
-        parts.append(f"{reward['artifacts']} artifact" + ("s" if reward["artifacts"] > 1 else ""))
-    return " + ".join(parts) or "nothing"
+        n = reward["artifacts"]
+        parts.append(ngettext("{n} artifact", "{n} artifacts", n).format(n=n))
+    return " + ".join(parts) or _("nothing")
 
 
 def _card_title(cid: str) -> str:
     c = ADV[cid]
-    return f"{c['name']} (strength {c['strength']}, {c['symbol']})" if c["type"] == "creature" else c["name"]
+    if c["type"] != "creature":
+        return W.adventure(cid)
+    text = _("{creature} (strength {strength}, {symbol})")
+    return text.format(creature=W.adventure(cid), strength=c["strength"], symbol=W.symbol(c["symbol"]))
 
 
 def _place_note(state, seat, slot) -> str:
     cid = state["display"][slot]
     c = ADV[cid]
-    there = [COLOURS[x].capitalize() for x in range(state["n"]) if state["wizard"][x] == slot and x != seat]
-    beside = f"{' and '.join(there)} there: " if there else ""
+    there = [W.player(x) for x in range(state["n"]) if state["wizard"][x] == slot and x != seat]
     if c["type"] == "energy_orb":
-        return f"+{c['reward_each_attached_wizard']['magic_points']} magic each"
+        return _("+{n} magic each").format(n=c["reward_each_attached_wizard"]["magic_points"])
     if c["type"] == "holy_site":
-        return _reward(c["reward_each_attached_wizard"]) + " each"
+        return _("{reward} each").format(reward=_reward(c["reward_each_attached_wizard"]))
+    beside = _("{who} there: ").format(who=_and(there)) if there else ""
     if c["type"] == "spell":
-        return beside + ("auction for the spell" if there else "the spell free")
+        return beside + (_("auction for the spell") if there else _("the spell free"))
     if not there:
-        return f"alone: {_reward(c['reward_one_wizard'])} for {c['strength']} magic"
+        return _("alone: {reward} for {n} magic").format(reward=_reward(c["reward_one_wizard"]), n=c["strength"])
     share = -(-c["strength"] // (len(there) + 1))
-    return f"{beside}shared {_reward(c['reward_two_wizards_each'])} each for {share} magic, or an auction"
+    text = _("shared {reward} each for {n} magic, or an auction")
+    return beside + text.format(reward=_reward(c["reward_two_wizards_each"]), n=share)
+
+
+def _and(names: list[str]) -> str:
+    return W.who(names, range(len(names)))
 
 
 def choices(state, seat):
@@ -367,7 +631,9 @@ def choices(state, seat):
         return []
     step = state["step"]
     build = _CHOOSERS.get(step)
-    out = build(state, seat, legal) if build else [Choice(c, c["type"].capitalize(), describe(c), True) for c in legal]
+    out = (
+        build(state, seat, legal) if build else [Choice(c, describe(c).capitalize(), describe(c), True) for c in legal]
+    )
     featured = 0
     capped = []
     for choice in out:  # never more than MAX_FEATURED codes in a notice
@@ -387,15 +653,22 @@ def _choose_place(state, seat, legal):
             out.append(
                 Choice(
                     c,
-                    "Place your wizard",
-                    f"on card {slot + 1}: {_card_title(state['display'][slot])}",
+                    _("Place your wizard"),
+                    _("on card {n}: {card}").format(n=slot + 1, card=_card_title(state["display"][slot])),
                     True,
                     card_target(slot),
                     _place_note(state, seat, slot),
                 )
             )
     out.append(
-        Choice({"type": "pass"}, "Pass", "keep your wizard back", True, None, f"+{RULES['pass_bonus']} magic point")
+        Choice(
+            {"type": "pass"},
+            _("Pass"),
+            _("keep your wizard back"),
+            True,
+            None,
+            ngettext("+{n} magic point", "+{n} magic points", RULES["pass_bonus"]).format(n=RULES["pass_bonus"]),
+        )
     )
     return out
 
@@ -409,20 +682,27 @@ def _choose_fulmentus(state, seat, legal):
         Choice(
             {"type": "fulmentus", "delta": -2},
             "Fulmentus",
-            f"down: strength {strength} to {max(0, strength - 2)}",
+            _("down: strength {strength} to {n}").format(strength=strength, n=max(0, strength - 2)),
             True,
             target,
-            "your fight costs less" if mine else "the fight costs them less",
+            _("your fight costs less") if mine else _("the fight costs them less"),
         ),
         Choice(
             {"type": "fulmentus", "delta": 2},
             "Fulmentus",
-            f"up: strength {strength} to {strength + 2}",
+            _("up: strength {strength} to {n}").format(strength=strength, n=strength + 2),
             True,
             target,
-            "" if mine else "they pay more, or cannot pay",
+            "" if mine else _("they pay more, or cannot pay"),
         ),
-        Choice({"type": "skip"}, "Skip", f"keep the strength at {strength}", True, target, "Fulmentus stays unused"),
+        Choice(
+            {"type": "skip"},
+            _("Skip"),
+            _("keep the strength at {n}").format(n=strength),
+            True,
+            target,
+            _("Fulmentus stays unused"),
+        ),
     ]
 
 
@@ -431,8 +711,8 @@ def _choose_lone(state, seat, legal):
     target = card_target(f["slot"])
     reward = _reward(ADV[f["card"]]["reward_one_wizard"])
     return [
-        Choice({"type": "fight"}, "Fight", f"pay {f['strength']} magic", True, target, reward),
-        Choice({"type": "withdraw"}, "Withdraw", "take your wizard back", True, target, "pay and win nothing"),
+        Choice({"type": "fight"}, _("Fight"), _("pay {n} magic").format(n=f["strength"]), True, target, reward),
+        Choice({"type": "withdraw"}, _("Withdraw"), _("take your wizard back"), True, target, _("pay and win nothing")),
     ]
 
 
@@ -444,19 +724,19 @@ def _choose_declare(state, seat, legal):
     return [
         Choice(
             {"type": "together"},
-            "Together",
-            f"share the fight: {share} magic each",
+            _("Together"),
+            _("share the fight: {n} magic each").format(n=share),
             True,
             target,
-            _reward(c["reward_two_wizards_each"]) + " each",
+            _("{reward} each").format(reward=_reward(c["reward_two_wizards_each"])),
         ),
         Choice(
             {"type": "alone"},
-            "Alone",
-            f"claim it: an auction from {f['strength']} magic",
+            _("Alone"),
+            _("claim it: an auction from {n} magic").format(n=f["strength"]),
             True,
             target,
-            _reward(c["reward_one_wizard"]) + " for the winner",
+            _("{reward} for the winner").format(reward=_reward(c["reward_one_wizard"])),
         ),
     ]
 
@@ -464,33 +744,39 @@ def _choose_declare(state, seat, legal):
 def _choose_auction(state, seat, legal):
     a = state["auction"]
     target = card_target(a["slot"])
-    what = ADV[a["card"]]["name"]
+    what = W.adventure(a["card"])
     bids = [c for c in legal if c["type"] == "bid"]
     top = bids[-1]["amount"] if bids else None
     lead = [c for c in bids[: FEATURED_BIDS - 1]] + ([bids[-1]] if len(bids) >= FEATURED_BIDS else [])
     rest = [c for c in bids if c not in lead]
 
     def bid(c, featured):
-        note = "all your magic" if c["amount"] == top else ("the lowest bid" if c is bids[0] else "")
-        return Choice(c, "Bid", f"bid {c['amount']} for {what}", featured, target, note)
+        note = _("all your magic") if c["amount"] == top else (_("the lowest bid") if c is bids[0] else "")
+        return Choice(c, _("Bid"), _("bid {n} for {card}").format(n=c["amount"], card=what), featured, target, note)
 
-    passing = [Choice({"type": "pass"}, "Pass", "leave the auction for good", True, target, "you pay nothing")]
+    passing = [Choice({"type": "pass"}, _("Pass"), _("leave the auction for good"), True, target, _("you pay nothing"))]
     return [bid(c, True) for c in lead] + (passing if {"type": "pass"} in legal else []) + [bid(c, False) for c in rest]
 
 
 def _choose_bonus(state, seat, legal):
-    art = ARTIFACTS[state["choices"][0][1]]
-    amount = art["bonus"]["amount"]
+    key_ = state["choices"][0][1]
+    amount = ARTIFACTS[key_]["bonus"]["amount"]
+    group = _("{artifact} bonus").format(artifact=W.artifact(key_))
     return [
         Choice(
             {"type": "bonus", "take": "stones"},
-            f"{art['name']} bonus",
-            f"take {amount} power stones",
+            group,
+            ngettext("take {n} power stone", "take {n} power stones", amount).format(n=amount),
             True,
             None,
-            "stones are the score",
+            _("stones are the score"),
         ),
-        Choice({"type": "bonus", "take": "magic"}, f"{art['name']} bonus", f"take {amount} magic points", True),
+        Choice(
+            {"type": "bonus", "take": "magic"},
+            group,
+            ngettext("take {n} magic point", "take {n} magic points", amount).format(n=amount),
+            True,
+        ),
     ]
 
 
@@ -503,14 +789,21 @@ def _choose_spells(state, seat, legal):
         effect = ADV[SPELL_ID[spell]]["effect"]
         if spell == "Transformus":
             out.append(
-                Choice(c, "Cast Transformus", f"pay {effect['pay_mp']} magic for {effect['gain_ps']} power stone", True)
+                Choice(
+                    c,
+                    _("Cast {spell}").format(spell=spell),
+                    _("pay {magic} magic for {power} power stone").format(
+                        magic=effect["pay_mp"], power=effect["gain_ps"]
+                    ),
+                    True,
+                )
             )
         elif spell == "Retransformus":
             out.append(
                 Choice(
                     c,
-                    "Cast Retransformus",
-                    f"discard {card_name(c['card'])}, draw the top artifact",
+                    _("Cast {spell}").format(spell=spell),
+                    _("discard {card}, draw the top artifact").format(card=W.card(c["card"])),
                     True,
                     hand_target(c["card"]),
                 )
@@ -520,14 +813,14 @@ def _choose_spells(state, seat, legal):
             out.append(
                 Choice(
                     c,
-                    "Cast Harpagarus",
-                    f"take a card from {colour(c['target']).capitalize()}",
+                    _("Cast {spell}").format(spell=spell),
+                    _("take a card from {who}").format(who=W.player(c["target"])),
                     True,
                     player_target(c["target"]),
-                    f"pay 2 magic; they received {len(got)} this round",
+                    _("pay {magic} magic; they received {n} this round").format(magic=effect["pay_mp"], n=len(got)),
                 )
             )
-    out.append(Choice({"type": "done"}, "Done", "no more spells this round", True))
+    out.append(Choice({"type": "done"}, _("Done"), _("no more spells this round"), True))
     return out
 
 
@@ -537,33 +830,34 @@ def _choose_trade(state, seat, legal):
     for c in legal:
         if c["type"] in ("accept", "decline"):
             o = offers[(c["from"], seat)]
-            who = colour(c["from"]).capitalize()
+            who = W.player(c["from"])
             label = (
-                f"accept: give {card_name(o['want'])}, get {card_name(o['give'])}"
+                _("accept: give {card}, get {other}").format(card=W.card(o["want"]), other=W.card(o["give"]))
                 if c["type"] == "accept"
-                else f"decline: keep {card_name(o['want'])}"
+                else _("decline: keep {card}").format(card=W.card(o["want"]))
             )
-            out.append(Choice(c, f"Answer {who}'s offer", label, True, player_target(c["from"])))
+            out.append(Choice(c, _("Answer {who}'s offer").format(who=who), label, True, player_target(c["from"])))
     if {"type": "done"} in legal:
         out.append(
             Choice(
                 {"type": "done"},
-                "Done",
-                "make no more offers this round",
+                _("Done"),
+                _("make no more offers this round"),
                 True,
                 None,
-                "you still answer offers made to you",
+                _("you still answer offers made to you"),
             )
         )
     hand = state["hand"][seat]
     missing = {p for c in hand for p in ARTIFACTS[ART[c]["artifact"]]["cards"] if p not in hand}
     wanted = []
     plain = []
+    offer_group, offer_label = _offer_texts(current())
     for c in legal:  # hundreds of offers: the strings come from tables made once
         if c["type"] != "offer":
             continue
         give, want = c["give"], c["want"]
-        choice = Choice(c, OFFER_GROUP[give], OFFER_LABEL[c["to"]][want], False, HAND_TARGET[give])
+        choice = Choice(c, offer_group[give], offer_label[c["to"]][want], False, HAND_TARGET[give])
         if want in missing and ART[give]["artifact"] != ART[want]["artifact"]:
             wanted.append(choice)
         else:
@@ -583,7 +877,7 @@ def _choose_trade(state, seat, legal):
             ch.label,
             True,
             ch.target,
-            f"the other half of your {ARTIFACTS[ART[ch.command['want']]['artifact']]['name']}",
+            _("the other half of your {artifact}").format(artifact=W.artifact(ART[ch.command["want"]]["artifact"])),
         )
         for ch in _own_first(state, seat, legal, wanted + plain, list(best.values()))[:FEATURED_OFFERS]
     ]
@@ -622,18 +916,19 @@ def _choose_layout(state, seat, legal):
         if c["type"] == "lay":
             art = ARTIFACTS[c["artifact"]]
             bonus = art["bonus"]
-            what = {"power_stones": "stones", "magic_points": "magic", "choice": "stones or magic"}[bonus["type"]]
+            what = W.bonus_words(bonus["type"])
+            signs = W.symbols(art["symbols"])
             out.append(
                 Choice(
                     c,
-                    "Lay out",
-                    f"{art['name']} ({'/'.join(art['symbols'])})",
+                    _("Lay out"),
+                    f"{W.artifact(c['artifact'])} ({signs})",
                     True,
                     hand_target(art["cards"][0]),
-                    f"+{bonus['amount']} {what} on {'/'.join(art['symbols'])} creatures",
+                    _("+{n} {what} on {symbols} creatures").format(n=bonus["amount"], what=what, symbols=signs),
                 )
             )
-    out.append(Choice({"type": "done"}, "Done", "lay out nothing more this round", True))
+    out.append(Choice({"type": "done"}, _("Done"), _("lay out nothing more this round"), True))
     return out
 
 

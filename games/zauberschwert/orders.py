@@ -9,21 +9,35 @@ and 'order decline offers' also declines every offer made to them.
 
 from __future__ import annotations
 
-from games.base import ParseError
+from games.base import ParseError, normalize
+
+from .lang import CATALOGUE, _
+
+NONE = {"no offers", "no trades", "no trading", "done"}
+NONE |= {"keine angebote", "kein tausch", "kein handel", "fertig", "aucune offre", "pas dechange", "fini"}
+DECLINE = {"decline offers", "decline", "decline all", "no offers decline"}
+DECLINE |= {"angebote ablehnen", "ablehnen", "alle ablehnen", "refuser les offres", "refuser", "tout refuser"}
 
 
 def parse_order(text, state, seat):
-    """'no offers' (done whenever you could only offer), or 'decline offers' (and decline any offer made to you)"""
-    words = " ".join(text.strip().lower().split())
-    if words in ("no offers", "no trades", "no trading", "done"):
+    """'no offers' (done whenever you could only offer), or 'decline offers' (and decline any offer
+    made to you); in German ('keine Angebote', 'Angebote ablehnen') and French ('aucune offre',
+    'refuser les offres') too"""
+    words = normalize(text)
+    if words in NONE or words in _said("no offers"):
         return {"trade": "none"}
-    if words in ("decline offers", "decline", "decline all", "no offers decline"):
+    if words in DECLINE or words in _said("decline offers"):
         return {"trade": "decline"}
-    raise ParseError("Zauberschwert knows the standing orders 'order no offers' and 'order decline offers'.")
+    text = _("Zauberschwert knows the standing orders 'order {none}' and 'order {decline}'.")
+    raise ParseError(text.format(none=_("no offers"), decline=_("decline offers")))
+
+
+def _said(order: str) -> set[str]:
+    return {normalize(w) for w in CATALOGUE.every_language(order)}
 
 
 def describe_order(order):
-    return "no offers" if order["trade"] == "none" else "decline offers"
+    return _("no offers") if order["trade"] == "none" else _("decline offers")
 
 
 def follow_order(order, view, legal):

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from games.base import Event, Rejected, Result, ScoreLine
 
+from .lang import _
+
 DATA = json.loads((Path(__file__).parent / "data" / "cards.json").read_text(encoding="utf-8"))
 RULES = DATA["rules"]
 CAP = RULES["magic_cap"]
@@ -748,7 +750,7 @@ class _Out:
 def advance(state, rng):
     """Events for every automatic step from `state` (a scratch copy, updated) until input is awaited."""
     out = _Out(state)
-    for _ in range(1000):
+    for _step in range(1000):
         if not _auto_step(out, rng):
             break
     return out.events
@@ -1063,7 +1065,7 @@ def legal(state, seat):
 
 def decide(state, seat, command, rng):
     if seat not in waiting_for(state):
-        raise Rejected("It is not your turn." if state["step"] != "over" else "The game is over.")
+        raise Rejected(_("It is not your turn.") if state["step"] != "over" else _("The game is over."))
     kind = command.get("type")
     handler = DECIDERS.get(state["step"])
     out = _Out(clone(state))
@@ -1083,25 +1085,27 @@ def _want(kind, allowed, hint):
 
 def _do_place(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("place", "pass"), "Place your wizard on a card ('place 1', 'place 2') or 'pass' for 1 magic point.")
+    _want(kind, ("place", "pass"), _("Place your wizard on a card ('place 1', 'place 2') or 'pass' for 1 magic point."))
     if kind == "pass":
         out.emit(Event("WizardPassed", {"seat": seat, "magic": RULES["pass_bonus"]}))
         return
     slot = cmd.get("slot")
     if not _is_int(slot) or slot not in (0, 1) or s["display"][slot] is None:
-        raise Rejected("There is no such card in the display; say 'place 1' or 'place 2'.")
+        raise Rejected(_("There is no such card in the display; say 'place 1' or 'place 2'."))
     out.emit(Event("WizardPlaced", {"seat": seat, "slot": slot, "card": s["display"][slot]}))
 
 
 def _do_fulmentus(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("fulmentus", "skip"), "Cast Fulmentus on this fight ('fulmentus up' or 'fulmentus down') or 'skip'.")
+    _want(
+        kind, ("fulmentus", "skip"), _("Cast Fulmentus on this fight ('fulmentus up' or 'fulmentus down') or 'skip'.")
+    )
     if kind == "skip":
         out.emit(Event("FulmentusSkipped", {"seat": seat}))
         return
     delta = cmd.get("delta")
     if not _is_int(delta) or delta not in DATA_SPELL["Fulmentus"]["effect"]["creature_strength_delta"]:
-        raise Rejected("Fulmentus raises or lowers the strength by 2: 'fulmentus up' or 'fulmentus down'.")
+        raise Rejected(_("Fulmentus raises or lowers the strength by 2: 'fulmentus up' or 'fulmentus down'."))
     f = s["fight"]
     out.emit(
         Event(
@@ -1113,7 +1117,7 @@ def _do_fulmentus(out, seat, kind, cmd, rng):
 
 def _do_lone(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("fight", "withdraw"), "You face this creature alone: 'fight' (pay its strength) or 'withdraw'.")
+    _want(kind, ("fight", "withdraw"), _("You face this creature alone: 'fight' (pay its strength) or 'withdraw'."))
     f = s["fight"]
     if kind == "withdraw":
         out.emit(
@@ -1125,7 +1129,7 @@ def _do_lone(out, seat, kind, cmd, rng):
 
 def _do_declare(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("together", "alone"), "Say 'together' to share the fight or 'alone' to claim it (an auction).")
+    _want(kind, ("together", "alone"), _("Say 'together' to share the fight or 'alone' to claim it (an auction)."))
     f = s["fight"]
     out.emit(Event("Declared", {"seat": seat, "choice": kind}))
     if kind == "alone":
@@ -1146,19 +1150,19 @@ def _do_declare(out, seat, kind, cmd, rng):
 def _do_auction(out, seat, kind, cmd, rng):
     s = out.state
     a = s["auction"]
-    _want(kind, ("bid", "pass"), "Bid magic points ('bid 5') or 'pass'.")
+    _want(kind, ("bid", "pass"), _("Bid magic points ('bid 5') or 'pass'."))
     if kind == "bid":
         amount = cmd.get("amount")
         low = a["min"] if a["high"] is None else a["high"] + 1
         if not _is_int(amount):
-            raise Rejected("Say how much you bid: 'bid 5'.")
+            raise Rejected(_("Say how much you bid: 'bid 5'."))
         if amount < low:
-            raise Rejected(f"Your bid must be at least {low}.")
+            raise Rejected(_("Your bid must be at least {low}.").format(low=low))
         if amount > s["mp"][seat]:
-            raise Rejected(f"You cannot bid more than your {s['mp'][seat]} magic points.")
+            raise Rejected(_("You cannot bid more than your {n} magic points.").format(n=s["mp"][seat]))
         out.emit(Event("BidMade", {"seat": seat, "amount": amount}))
     elif must_open(s, seat):
-        raise Rejected(f"You bid first: the first bid must be made (at least {a['min']}).")
+        raise Rejected(_("You bid first: the first bid must be made (at least {low}).").format(low=a["min"]))
     else:
         out.emit(Event("BidPassed", {"seat": seat}))
     a = out.state["auction"]
@@ -1183,10 +1187,10 @@ def _do_auction(out, seat, kind, cmd, rng):
 
 def _do_bonus(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("bonus",), "Take the artifact bonus as 'take stones' or 'take magic'.")
+    _want(kind, ("bonus",), _("Take the artifact bonus as 'take stones' or 'take magic'."))
     take = cmd.get("take")
     if take not in ("stones", "magic"):
-        raise Rejected("Say 'take stones' or 'take magic'.")
+        raise Rejected(_("Say 'take stones' or 'take magic'."))
     art = s["choices"][0][1]
     out.emit(
         Event("BonusChosen", {"seat": seat, "artifact": art, "take": take, "amount": ARTIFACTS[art]["bonus"]["amount"]})
@@ -1195,7 +1199,7 @@ def _do_bonus(out, seat, kind, cmd, rng):
 
 def _do_spells(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("cast", "done"), "Cast a spell ('cast transformus') or say 'done'.")
+    _want(kind, ("cast", "done"), _("Cast a spell ('cast transformus') or say 'done'."))
     if kind == "done":
         out.emit(Event("SpellsDone", {"seat": seat}))
         return
@@ -1203,17 +1207,18 @@ def _do_spells(out, seat, kind, cmd, rng):
     usable = usable_window_spells(s, seat)
     if spell not in usable:
         if spell in SPELL_ID and SPELL_ID[spell] in s["spells"][seat]:
-            raise Rejected(f"You cannot use {spell} now.")
-        raise Rejected(
-            f"You have no spell {spell} to use now." + (f" You can cast: {', '.join(usable)}." if usable else "")
-        )
+            raise Rejected(_("You cannot use {spell} now.").format(spell=spell))
+        text = _("You have no spell {spell} to use now.").format(spell=spell)
+        if usable:
+            text += " " + _("You can cast: {spells}.").format(spells=", ".join(usable))
+        raise Rejected(text)
     if spell == "Transformus":
         eff = DATA_SPELL[spell]["effect"]
         out.emit(Event("TransformusCast", {"seat": seat, "magic": eff["pay_mp"], "power": eff["gain_ps"]}))
     elif spell == "Retransformus":
         card = cmd.get("card")
         if card not in discardable(s["hand"][seat]):
-            raise Rejected("Discard a card from your hand that is not half of a complete two-part artifact.")
+            raise Rejected(_("Discard a card from your hand that is not half of a complete two-part artifact."))
         draw = s["art_deck"][0]
         out.emit(
             Event(
@@ -1227,7 +1232,7 @@ def _do_spells(out, seat, kind, cmd, rng):
     else:
         target = cmd.get("target")
         if not _is_int(target) or target not in steal_targets(s, seat):
-            raise Rejected("Harpagarus takes a card from a player who received artifact cards this round.")
+            raise Rejected(_("Harpagarus takes a card from a player who received artifact cards this round."))
         pool = [c for c in s["received"][target] if c in s["hand"][target]]
         card = rng.choice(pool)
         out.emit(
@@ -1246,42 +1251,44 @@ def _do_trade(out, seat, kind, cmd, rng):
     _want(
         kind,
         ("offer", "accept", "decline", "done"),
-        "Trade: 'offer <your card> to <colour> for <card>', 'accept <colour>', 'decline <colour>' or 'done'.",
+        _("Trade: 'offer <your card> to <colour> for <card>', 'accept <colour>', 'decline <colour>' or 'done'."),
     )
     if kind in ("accept", "decline"):
         src = cmd.get("from")
         offer = next((o for o in s["offers"] if _is_int(src) and o["from"] == src and o["to"] == seat), None)
         if offer is None:
-            raise Rejected("There is no offer to you from that player.")
+            raise Rejected(_("There is no offer to you from that player."))
         if kind == "decline":
             out.emit(Event("OfferDeclined", {"from": src, "to": seat}))
             return
         if offer["want"] not in s["hand"][seat]:
-            raise Rejected(f"You do not hold {ART[offer['want']]['card_name']}.")
+            from .words import card
+
+            raise Rejected(_("You do not hold {card}.").format(card=card(offer["want"])))
         pair = (src, seat)
         out.emit(Event("OfferAccepted", dict(offer), visible_to=pair, public={"from": src, "to": seat}, reveals=True))
         return
     if s["done"][seat]:
-        raise Rejected("You have finished trading this round; you can only answer offers made to you.")
+        raise Rejected(_("You have finished trading this round; you can only answer offers made to you."))
     if rules_version(s) < 2 and any(o["from"] == seat for o in s["offers"]):
-        raise Rejected("Wait for the answer to your offer first.")
+        raise Rejected(_("Wait for the answer to your offer first."))
     if kind == "done":
         out.emit(Event("TradingDone", {"seat": seat}))
         return
     cap = offers_cap(s) if rules_version(s) >= 2 else s["offers_limit"]
     if cap is not None and s["made"][seat] >= cap:
-        raise Rejected(f"You have made your {cap} offers this round; say 'done'.")
+        raise Rejected(_("You have made your {n} offers this round; say 'done'.").format(n=cap))
     give, to, want = cmd.get("give"), cmd.get("to"), cmd.get("want")
     if give not in s["hand"][seat]:
-        raise Rejected("You can only offer an artifact card from your hand.")
+        raise Rejected(_("You can only offer an artifact card from your hand."))
     if not _is_int(to) or not 0 <= to < s["n"] or to == seat:
-        raise Rejected("Offer to another player.")
+        raise Rejected(_("Offer to another player."))
     if not s["hand"][to]:
-        raise Rejected("That player has no artifact cards in hand.")
+        raise Rejected(_("That player has no artifact cards in hand."))
     if any(o["from"] == seat and o["to"] == to for o in s["offers"]):
-        raise Rejected("Your offer to that player is still open: wait for the answer.")
+        raise Rejected(_("Your offer to that player is still open: wait for the answer."))
     if want not in ART or want in s["hand"][seat] or want in known_out(s):
-        raise Rejected("Ask for an artifact card that may be in another player's hand (not laid out or discarded).")
+        raise Rejected(_("Ask for an artifact card that may be in another player's hand (not laid out or discarded)."))
     # the recipient now sees one of the offerer's hand cards: a reveal (an undo barrier)
     out.emit(
         Event(
@@ -1296,13 +1303,13 @@ def _do_trade(out, seat, kind, cmd, rng):
 
 def _do_layout(out, seat, kind, cmd, rng):
     s = out.state
-    _want(kind, ("lay", "done"), "Lay out a complete artifact ('lay magic wand') or say 'done'.")
+    _want(kind, ("lay", "done"), _("Lay out a complete artifact ('lay magic wand') or say 'done'."))
     if kind == "done":
         out.emit(Event("LayingDone", {"seat": seat}))
         return
     art = cmd.get("artifact")
     if art not in complete_in_hand(s["hand"][seat]):
-        raise Rejected("You can lay out only a complete artifact from your hand (both halves of a two-part one).")
+        raise Rejected(_("You can lay out only a complete artifact from your hand (both halves of a two-part one)."))
     out.emit(
         Event("ArtifactLaid", {"seat": seat, "artifact": art, "cards": list(ARTIFACTS[art]["cards"])}, reveals=True)
     )
@@ -1346,7 +1353,11 @@ def summary(state):
 
 
 def score_sheet(state):
-    return [ScoreLine(r, seat, pts, detail, f"Round {r}") for r, seat, pts, detail in state["sheet"]]
+    from . import words as W  # words names the cards of this module
+
+    return [
+        ScoreLine(r, seat, pts, W.sheet_detail(detail), W.sheet_label(r)) for r, seat, pts, detail in state["sheet"]
+    ]
 
 
 def timeout(state, seat):

@@ -30,6 +30,7 @@ TRANSLATED = {
     "elven_castle": [(3, {"staircase": True, "penalties": True}), (4, {"scenario": "altar", "penalties": True})],
     "elfenwizards": [(3, {}), (5, {})],
     "elixirus": [(3, {}), (5, {})],
+    "zauberschwert": [(3, {}), (4, {"offers_per_round": 2})],
 }
 LANGUAGES = ("de", "fr")
 NAMES = ["Anna", "Bruno", "Chloé", "Dara", "Emil", "Fenna"]

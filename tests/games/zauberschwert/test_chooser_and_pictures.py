@@ -92,7 +92,7 @@ def test_chooser_placement_offers_each_card_with_what_it_gives_and_pass():
     ]
     goblins, orb, skip = offered
     assert goblins.group == "Place your wizard" and goblins.label == "on card 1: Goblins (strength 5, star)"
-    assert goblins.target == "zs-card-1" and "Blue there: shared 1 stones + 1 artifact each for 3 magic" in goblins.note
+    assert goblins.target == "zs-card-1" and "Blue there: shared 1 stone + 1 artifact each for 3 magic" in goblins.note
     assert orb.note == "+4 magic each" and orb.target == "zs-card-2"
     assert skip.note == "+1 magic point" and all(c.featured for c in offered)
 
