@@ -252,22 +252,39 @@ _WIDTH, _HEIGHT = "\x00pbem-picture-width\x00", "\x00pbem-picture-height\x00"
 
 def _with_picture(context: dict, kind: str, text: str) -> str:
     """The HTML showing the board picture, made to fit what the notice's text and this HTML leave
-    of its budget (pictures.NOTICE_BUDGET). The HTML is written once, with the picture's place
-    held (its cid and alt text are known; its width and height are filled in after), so the budget
-    is what the notice will really spend, and the HTML is not written a second time; written
-    without the picture when there is none to show."""
+    of its budget (pictures.NOTICE_BUDGET). The notice's HTML is written once, with a slot where
+    the picture's block goes (pbem/email/_picture.html, written on its own: a few lines); the
+    block is written with the picture's place held (its cid and alt text are known; its width and
+    height are filled in after), so the budget is what the notice will really spend; without a
+    picture to show (a game that draws none, a drawing that failed) the block is written again
+    as it is then (the board in words), never the whole HTML."""
     spec, game_state, seat, cid, alt, game_id, version = context["picture_args"]
-    context["board_picture"] = SimpleNamespace(cid=cid, alt=alt, width=_WIDTH, height=_HEIGHT)
-    html: str = render_to_string(f"pbem/email/{kind}.html", context)
-    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE
-    budget = pictures.picture_budget(rest)
-    found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
-    if found is None:
-        del context["board_picture"]
+    context["picture_slot"] = _SLOT
+    try:
+        html: str = render_to_string(f"pbem/email/{kind}.html", context)
+    finally:
+        del context["picture_slot"]
+    if html.count(_SLOT) != 1:  # a notice's HTML without its one picture block: as it is written
         return render_to_string(f"pbem/email/{kind}.html", context)
-    context["pictures"] = [found]
-    context["board_picture"] = found
-    return html.replace(_WIDTH, str(found.width)).replace(_HEIGHT, str(found.height))
+    found = None
+    if spec.render_svg is not None:
+        context["board_picture"] = SimpleNamespace(cid=cid, alt=alt, width=_WIDTH, height=_HEIGHT)
+        block = render_to_string(_PICTURE_BLOCK, context)
+        rest = len(text.encode()) + len(html.encode()) - len(_SLOT) + len(block.encode()) + HEADERS_ESTIMATE
+        budget = pictures.picture_budget(rest)
+        found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
+    if found is None:
+        context.pop("board_picture", None)
+        block = render_to_string(_PICTURE_BLOCK, context)
+    else:
+        context["pictures"] = [found]
+        context["board_picture"] = found
+        block = block.replace(_WIDTH, str(found.width)).replace(_HEIGHT, str(found.height))
+    return html.replace(_SLOT, block)
+
+
+_SLOT = "\x00pbem-picture-block\x00"
+_PICTURE_BLOCK = "pbem/email/_picture.html"
 
 
 class _QuickFold(Compat32):
