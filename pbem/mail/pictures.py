@@ -97,7 +97,7 @@ def board_png(
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
 # pictures are made (palette, method) is a new key rather than old pictures under the new rules.
-RASTER_REVISION = f"pixels+resvg palette={PALETTE} octree min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
+RASTER_REVISION = f"pixels+resvg palette={PALETTE} octree zlib=6 min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
 
 
 def drawing_digest(svg: str) -> str:
@@ -144,14 +144,16 @@ def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> 
 # starts where that one fitted, scaled to its own budget, rather than at 1.0 to be shrunk in tries
 # (a try is a whole rasterisation: three or four of them were most of a notice's cost).
 _FITTED: dict[str, tuple[float, int]] = {}
-FIT_POWER = 1.5  # between the zoom (text-dense pictures) and its square (flat colours)
 
 
 def first_zoom(kind: str | None, budget: int) -> float:
     if kind is None or kind not in _FITTED:
         return 1.0
     zoom, size = _FITTED[kind]
-    return max(MIN_ZOOM, min(1.0, zoom * (budget / size) ** (1 / FIT_POWER) * 0.97))
+    # Cautious both ways: smaller as if the bytes went with the zoom alone, larger as if with its
+    # square (a first try that fits saves a whole drawing; a few pixels less cost nothing).
+    power = 1.0 if budget < size else 2.0
+    return max(MIN_ZOOM, min(1.0, zoom * (budget / size) ** (1 / power) * 0.97))
 
 
 def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> bytes | None:
@@ -159,13 +161,14 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
     for a game (`kind`) whose last picture fitted at a smaller zoom, where that one fitted
     (first_zoom). Each try after the first draws it smaller by how far the last was over: its
     size goes with the drawn area (the square of the zoom) for a picture of flat colours, but
-    closer to the zoom alone for one dense with text (a phone's portrait picture), so from the
-    second try on the power is measured from the last two tries. The last try is at MIN_ZOOM
+    closer to the zoom alone for one dense with text (a phone's portrait picture), so the second
+    try assumes the zoom alone (it then fits, a little smaller than it might have been, rather
+    than needing a third try), and from the third on the power is measured from the last two. The last try is at MIN_ZOOM
     itself rather than nothing (the power is only estimated)."""
     zoom = first_zoom(kind, budget)
     tried: list[tuple[float, int]] = []
     for _ in range(MAX_TRIES):
-        png = _palette_png(svg, zoom, budget)
+        png = _palette_png(svg, zoom)
         if png is None:
             return None
         if len(png) <= budget:
@@ -175,7 +178,7 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
         tried.append((zoom, len(png)))
         if zoom <= MIN_ZOOM:
             break
-        power = 2.0
+        power = 1.0  # the smallest step that surely fits a text-dense picture: a try costs more than a few pixels
         if len(tried) >= 2:
             (z0, n0), (z1, n1) = tried[-2:]
             power = min(2.0, max(1.0, math.log(n0 / n1) / math.log(z0 / z1)))
@@ -184,10 +187,10 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
     return None
 
 
-def _palette_png(svg: str, zoom: float, budget: int | None = None) -> bytes | None:
+def _palette_png(svg: str, zoom: float) -> bytes | None:
     """The SVG as a palette PNG at `zoom`: drawn straight to pixels (draw_svg) where it can be,
-    else by resvg. Written with zlib's default effort (a fifth of the time of Pillow's `optimize`,
-    about a tenth more bytes); written again with `optimize` when that is over `budget`."""
+    else by resvg; written with zlib's default effort (Pillow's `optimize` takes five times as long
+    for a tenth fewer bytes: a picture a little smaller says as much)."""
     try:
         from PIL import Image
     except ImportError:  # pragma: no cover - dependencies of the project; absent only in a broken install
@@ -203,9 +206,6 @@ def _palette_png(svg: str, zoom: float, budget: int | None = None) -> bytes | No
     paletted = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, "PNG")
-    if budget is not None and out.tell() > budget:
-        out = io.BytesIO()
-        paletted.save(out, "PNG", optimize=True)
     return out.getvalue()
 
 

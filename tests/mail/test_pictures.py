@@ -221,9 +221,7 @@ def test_the_next_picture_of_a_game_starts_where_the_last_one_fitted(monkeypatch
     assert full is not None
     tries = []
     real = pictures._palette_png
-    monkeypatch.setattr(
-        pictures, "_palette_png", lambda svg, zoom, budget=None: tries.append(zoom) or real(svg, zoom, budget)
-    )
+    monkeypatch.setattr(pictures, "_palette_png", lambda svg, zoom: tries.append(zoom) or real(svg, zoom))
     monkeypatch.setattr(pictures, "_FITTED", {})
     budget = len(full) * 6 // 10
     first = pictures.rasterise(svg, budget, "wordy")
