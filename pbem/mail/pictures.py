@@ -1,14 +1,22 @@
-"""The board as a picture in a notice: the game's own SVG (`GameSpec.render_svg`), rasterised by
-resvg (resvg-py), because mail clients do not show SVG, then made a palette PNG by Pillow. The
-PNG goes inline (multipart/related, referenced by cid: from the HTML part), with alt text; the
-plain-text part keeps the text board, complete on its own.
+"""The board as a picture in a notice: the game's own SVG (`GameSpec.render_svg`), drawn to pixels
+because mail clients do not show SVG, then made a palette PNG by Pillow. The PNG goes inline
+(multipart/related, referenced by cid: from the HTML part), with alt text; the plain-text part
+keeps the text board, complete on its own.
+
+Drawing (issue 34): the games draw rectangles, circles, polygons, paths of lines and curves, and
+short texts. Pillow draws those straight to pixels (draw_svg: text by FreeType without shaping,
+each label's coverage kept for the next picture), at a tenth of what resvg takes, which lays out
+every glyph and fills it as a path; a drawing with anything else in it (a filter, a gradient, a
+rotation, text placed glyph by glyph) goes to resvg as before. Each picture is made once per
+(game, version, view) and kept (BoardPicture: a version's view never changes).
 
 The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
 on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
-leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours first
-(a board is flat colours and text: a palette PNG is a third to a half of the size of resvg's
-RGBA one, and every mail client shows PNG, where WebP and AVIF are missing from Outlook's desktop
-clients and older Apple Mail), then drawn smaller until it fits, never below MIN_ZOOM.
+leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours (a board is
+flat colours and text: a palette PNG is a third to a half of the size of an RGBA one, and every
+mail client shows PNG, where WebP and AVIF are missing from Outlook's desktop clients and older
+Apple Mail), at the zoom the game's last picture says will fit (smaller only if it does not,
+never below MIN_ZOOM).
 
 A game without render_svg, a render that fails, or a picture that fits in no budget: the notice
 goes out with its text board alone (a picture is never a reason for a notice not to be sent).
