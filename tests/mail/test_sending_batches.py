@@ -224,8 +224,9 @@ def test_a_notice_of_a_long_game_in_a_batch_is_the_mail_it_would_be_alone(make_g
 
 
 def test_a_batch_is_composed_whole_before_its_first_message_goes_out(three_tables, settings, monkeypatch):
-    """The messages then go out back to back: a mail server kept waiting between messages while
-    the next is composed answers each one slower."""
+    """With a backend other than SMTP the messages then go out back to back: a mail server kept
+    waiting between messages while the next is composed answers each one slower. (Over SMTP
+    they go out from a thread of their own while the next is composed: the test below.)"""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     steps: list[str] = []
     compose, send = sending.outbound.make_message, sending._send
