@@ -10,9 +10,14 @@ Sizes (environment; the defaults are the issue's):
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
     BENCH_PICTURE_GAMES=20     Elven Castle games (3 players, mid-game) whose notices go out with pictures
+                               (the picture part also times each of the five games' pictures, start,
+                               middle and end, beside the old way: resvg shrunk in tries)
     BENCH_PROFILE=resend       cProfile of one of the picture part's sender runs ("first drawing",
                                "resend", "no pictures"), printed
     BENCH_PARTS=notice,picture,page,served,pipe,sweep,timeout   which parts to run (all by default)
+
+Each notices line also gives the CPU a message of the sending process and of the SMTP sink,
+beside bare smtplib's, and the load average: on a busy machine the wall-clock ratio follows them.
 
 Needs the database set up by bench.run (Django configured, migrated).
 """
