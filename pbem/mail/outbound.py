@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from email.mime.image import MIMEImage
 from email.policy import Compat32
 from email.utils import formatdate, parseaddr
+from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
@@ -30,9 +31,10 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_headers
 from django.db import connection as db
-from django.template.loader import render_to_string
+from django.template import Context, Engine, engines
+from django.template.loaders.filesystem import Loader as FilesystemLoader
 from django.utils import dateformat, timezone
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from games.i18n import game_text
 from pbem.log import eventlog
@@ -152,6 +154,112 @@ def audit_url(game_id: int) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+# The notice templates are Django templates, translated as every template is (makemessages finds
+# their strings; one copy of each text). Rendering them, a third of a notice's cost went on the
+# i18n tags: a gettext call and its lookups for every {% translate %} and {% blocktranslate %}
+# (about fifty a notice). So each template is compiled once per language with its translations
+# put in: a {% translate "literal" %} becomes its translated text, a {% blocktranslate %} its
+# translated text with {{ }} where its placeholders were (the `with` values' expressions in
+# them), then compiled by Django's engine as it is. A tag whose translation does not fit that
+# (a plural, a context, `trimmed`, `as`, a translation naming what the text does not, a brace in
+# it) is left as it is, to be translated at rendering as before. The output is the same, byte
+# for byte (tests/mail/test_notice_templates.py compares them in every language).
+_TRANSLATE_TAG = re.compile(r"{%\s*(?:translate|trans)\s+(.*?)\s*%}")
+_BLOCK_TAG = re.compile(
+    r"{%\s*(?:blocktranslate|blocktrans)\b(.*?)%}(.*?){%\s*(?:endblocktranslate|endblocktrans)\s*%}", re.S
+)
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s|%%|%")
+_BLOCK_VAR = re.compile(r"{{\s*(\w+)\s*}}")
+
+
+def pretranslated(source: str) -> str:
+    """A template's source with its translatable tags put in the active language (see above)."""
+    from django.utils.text import smart_split, unescape_string_literal
+
+    def literal(match: re.Match) -> str:
+        bits = list(smart_split(match.group(1)))
+        if len(bits) != 1 or bits[0][:1] not in ("'", '"') or bits[0][-1:] != bits[0][:1]:
+            return match.group(0)
+        text = unescape_string_literal(bits[0])
+        out = gettext(text.replace("%", "%%")).replace("%%", "%")
+        return match.group(0) if "{" in out or "}" in out else out
+
+    def block(match: re.Match) -> str:
+        bits = list(smart_split(match.group(1).strip()))
+        bound: dict[str, str] = {}
+        if bits:
+            if bits[0] != "with":
+                return match.group(0)
+            for bit in bits[1:]:
+                name, sep, expression = bit.partition("=")
+                if not sep or not name.isidentifier() or not expression:
+                    return match.group(0)
+                bound[name] = expression
+        body = match.group(2)
+        if "{%" in body or "{#" in body:
+            return match.group(0)
+        names = _BLOCK_VAR.findall(body)
+        parts = _BLOCK_VAR.split(body)  # text, name, text, name, ..., text
+        msgid = "".join(part.replace("%", "%%") if i % 2 == 0 else f"%({part})s" for i, part in enumerate(parts))
+        translated = gettext(msgid)
+        out, texts, position = [], [], 0
+        for found in _PLACEHOLDER.finditer(translated):
+            texts.append(translated[position : found.start()])
+            out.append(texts[-1])
+            position = found.end()
+            if found.group(0) == "%%":
+                out.append("%")
+            elif found.group(1) in names:
+                out.append("{{ " + bound.get(found.group(1), found.group(1)) + " }}")
+            else:
+                return match.group(0)  # a lone %, or a name the text does not have: translated at rendering
+        texts.append(translated[position:])
+        out.append(texts[-1])
+        if any("{" in text or "}" in text for text in texts):
+            return match.group(0)  # a brace in the text could open a tag: translated at rendering
+        return "".join(out)
+
+    return _BLOCK_TAG.sub(block, _TRANSLATE_TAG.sub(literal, source))
+
+
+class _TranslatedLoader(FilesystemLoader):
+    """pbem's templates, each put in the engine's language as it is read (pretranslated)."""
+
+    def __init__(self, engine, language: str) -> None:
+        super().__init__(engine, [str(Path(__file__).resolve().parent.parent / "templates")])
+        self.language = language
+
+    def get_contents(self, origin) -> str:
+        with languages.reading(self.language):
+            return pretranslated(super().get_contents(origin))
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def notice_template(name: str):
+    """The notice template `name` compiled for the active language (kept, one engine a language,
+    each like the project's own: its libraries and built-ins)."""
+    language = get_language() or languages.DEFAULT
+    engine = _ENGINES.get(language)
+    if engine is None:
+        project = engines["django"].engine  # type: ignore[attr-defined]
+        engine = Engine(
+            loaders=[("django.template.loaders.cached.Loader", [("pbem.mail.outbound._TranslatedLoader", language)])],
+            libraries=project.libraries,
+            builtins=project.builtins[len(Engine.default_builtins) :],
+            string_if_invalid=project.string_if_invalid,
+            autoescape=project.autoescape,
+        )
+        _ENGINES[language] = engine
+    return engine.get_template(name)
+
+
+def render_to_string(name: str, context: dict) -> str:
+    """What django.template.loader.render_to_string makes of a notice template, pretranslated."""
+    return notice_template(name).render(Context(context))
+
+
 @dataclass
 class Rendered:
     subject: str
@@ -253,22 +361,39 @@ _WIDTH, _HEIGHT = "\x00pbem-picture-width\x00", "\x00pbem-picture-height\x00"
 
 def _with_picture(context: dict, kind: str, text: str) -> str:
     """The HTML showing the board picture, made to fit what the notice's text and this HTML leave
-    of its budget (pictures.NOTICE_BUDGET). The HTML is written once, with the picture's place
-    held (its cid and alt text are known; its width and height are filled in after), so the budget
-    is what the notice will really spend, and the HTML is not written a second time; written
-    without the picture when there is none to show."""
+    of its budget (pictures.NOTICE_BUDGET). The notice's HTML is written once, with a slot where
+    the picture's block goes (pbem/email/_picture.html, written on its own: a few lines); the
+    block is written with the picture's place held (its cid and alt text are known; its width and
+    height are filled in after), so the budget is what the notice will really spend; without a
+    picture to show (a game that draws none, a drawing that failed) the block is written again
+    as it is then (the board in words), never the whole HTML."""
     spec, game_state, seat, cid, alt, game_id, version = context["picture_args"]
-    context["board_picture"] = SimpleNamespace(cid=cid, alt=alt, width=_WIDTH, height=_HEIGHT)
-    html: str = render_to_string(f"pbem/email/{kind}.html", context)
-    rest = len(text.encode()) + len(html.encode()) + HEADERS_ESTIMATE
-    budget = pictures.picture_budget(rest)
-    found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
-    if found is None:
-        del context["board_picture"]
+    context["picture_slot"] = _SLOT
+    try:
+        html: str = render_to_string(f"pbem/email/{kind}.html", context)
+    finally:
+        del context["picture_slot"]
+    if html.count(_SLOT) != 1:  # a notice's HTML without its one picture block: as it is written
         return render_to_string(f"pbem/email/{kind}.html", context)
-    context["pictures"] = [found]
-    context["board_picture"] = found
-    return html.replace(_WIDTH, str(found.width)).replace(_HEIGHT, str(found.height))
+    found = None
+    if spec.render_svg is not None:
+        context["board_picture"] = SimpleNamespace(cid=cid, alt=alt, width=_WIDTH, height=_HEIGHT)
+        block = render_to_string(_PICTURE_BLOCK, context)
+        rest = len(text.encode()) + len(html.encode()) - len(_SLOT) + len(block.encode()) + HEADERS_ESTIMATE
+        budget = pictures.picture_budget(rest)
+        found = pictures.picture(spec, game_state, seat, cid, alt, budget, game_id, version)
+    if found is None:
+        context.pop("board_picture", None)
+        block = render_to_string(_PICTURE_BLOCK, context)
+    else:
+        context["pictures"] = [found]
+        context["board_picture"] = found
+        block = block.replace(_WIDTH, str(found.width)).replace(_HEIGHT, str(found.height))
+    return html.replace(_SLOT, block)
+
+
+_SLOT = "\x00pbem-picture-block\x00"
+_PICTURE_BLOCK = "pbem/email/_picture.html"
 
 
 class _QuickFold(Compat32):

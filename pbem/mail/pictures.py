@@ -1,14 +1,22 @@
-"""The board as a picture in a notice: the game's own SVG (`GameSpec.render_svg`), rasterised by
-resvg (resvg-py), because mail clients do not show SVG, then made a palette PNG by Pillow. The
-PNG goes inline (multipart/related, referenced by cid: from the HTML part), with alt text; the
-plain-text part keeps the text board, complete on its own.
+"""The board as a picture in a notice: the game's own SVG (`GameSpec.render_svg`), drawn to pixels
+because mail clients do not show SVG, then made a palette PNG by Pillow. The PNG goes inline
+(multipart/related, referenced by cid: from the HTML part), with alt text; the plain-text part
+keeps the text board, complete on its own.
+
+Drawing (issue 34): the games draw rectangles, circles, polygons, paths of lines and curves, and
+short texts. Pillow draws those straight to pixels (draw_svg: text by FreeType without shaping,
+each label's coverage kept for the next picture), at a tenth of what resvg takes, which lays out
+every glyph and fills it as a path; a drawing with anything else in it (a filter, a gradient, a
+rotation, text placed glyph by glyph) goes to resvg as before. Each picture is made once per
+(game, version, view) and kept (BoardPicture: a version's view never changes).
 
 The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
 on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
-leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours first
-(a board is flat colours and text: a palette PNG is a third to a half of the size of resvg's
-RGBA one, and every mail client shows PNG, where WebP and AVIF are missing from Outlook's desktop
-clients and older Apple Mail), then drawn smaller until it fits, never below MIN_ZOOM.
+leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours (a board is
+flat colours and text: a palette PNG is a third to a half of the size of an RGBA one, and every
+mail client shows PNG, where WebP and AVIF are missing from Outlook's desktop clients and older
+Apple Mail), at the zoom the game's last picture says will fit (smaller only if it does not,
+never below MIN_ZOOM).
 
 A game without render_svg, a render that fails, or a picture that fits in no budget: the notice
 goes out with its text board alone (a picture is never a reason for a notice not to be sent).
@@ -16,10 +24,13 @@ goes out with its text board alone (a picture is never a reason for a notice not
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import logging
 import math
+import os
+import re
 import struct
 from dataclasses import dataclass
 
@@ -94,7 +105,7 @@ def board_png(
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
 # pictures are made (palette, method) is a new key rather than old pictures under the new rules.
-RASTER_REVISION = f"resvg palette={PALETTE} octree min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
+RASTER_REVISION = f"pixels+resvg palette={PALETTE} octree zlib=6 min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
 
 
 def drawing_digest(svg: str) -> str:
@@ -141,14 +152,16 @@ def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> 
 # starts where that one fitted, scaled to its own budget, rather than at 1.0 to be shrunk in tries
 # (a try is a whole rasterisation: three or four of them were most of a notice's cost).
 _FITTED: dict[str, tuple[float, int]] = {}
-FIT_POWER = 1.5  # between the zoom (text-dense pictures) and its square (flat colours)
 
 
 def first_zoom(kind: str | None, budget: int) -> float:
     if kind is None or kind not in _FITTED:
         return 1.0
     zoom, size = _FITTED[kind]
-    return max(MIN_ZOOM, min(1.0, zoom * (budget / size) ** (1 / FIT_POWER) * 0.97))
+    # Cautious both ways: smaller as if the bytes went with the zoom alone, larger as if with its
+    # square (a first try that fits saves a whole drawing; a few pixels less cost nothing).
+    power = 1.0 if budget < size else 2.0
+    return max(MIN_ZOOM, min(1.0, zoom * (budget / size) ** (1 / power) * 0.97))
 
 
 def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> bytes | None:
@@ -156,8 +169,9 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
     for a game (`kind`) whose last picture fitted at a smaller zoom, where that one fitted
     (first_zoom). Each try after the first draws it smaller by how far the last was over: its
     size goes with the drawn area (the square of the zoom) for a picture of flat colours, but
-    closer to the zoom alone for one dense with text (a phone's portrait picture), so from the
-    second try on the power is measured from the last two tries. The last try is at MIN_ZOOM
+    closer to the zoom alone for one dense with text (a phone's portrait picture), so the second
+    try assumes the zoom alone (it then fits, a little smaller than it might have been, rather
+    than needing a third try), and from the third on the power is measured from the last two. The last try is at MIN_ZOOM
     itself rather than nothing (the power is only estimated)."""
     zoom = first_zoom(kind, budget)
     tried: list[tuple[float, int]] = []
@@ -172,7 +186,7 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
         tried.append((zoom, len(png)))
         if zoom <= MIN_ZOOM:
             break
-        power = 2.0
+        power = 1.0  # the smallest step that surely fits a text-dense picture: a try costs more than a few pixels
         if len(tried) >= 2:
             (z0, n0), (z1, n1) = tried[-2:]
             power = min(2.0, max(1.0, math.log(n0 / n1) / math.log(z0 / z1)))
@@ -182,6 +196,28 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
 
 
 def _palette_png(svg: str, zoom: float) -> bytes | None:
+    """The SVG as a palette PNG at `zoom`: drawn straight to pixels (draw_svg) where it can be,
+    else by resvg; written with zlib's default effort (Pillow's `optimize` takes five times as long
+    for a tenth fewer bytes: a picture a little smaller says as much)."""
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover - dependencies of the project; absent only in a broken install
+        return None
+    try:
+        image = draw_svg(svg, zoom)
+    except Unsupported as exc:
+        log.debug("drawn by resvg: %s", exc)
+        image = _resvg_image(svg, zoom)
+        if image is None:
+            return None
+    # No dithering: dots between two flat colours cost bytes and blur the text.
+    paletted = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    paletted.save(out, "PNG")
+    return out.getvalue()
+
+
+def _resvg_image(svg: str, zoom: float):
     try:
         import resvg_py
         from PIL import Image
@@ -193,11 +229,7 @@ def _palette_png(svg: str, zoom: float) -> bytes | None:
         log.exception("an SVG board would not rasterise")
         return None
     with Image.open(io.BytesIO(rgba)) as image:
-        # No dithering: dots between two flat colours cost bytes and blur the text.
-        paletted = image.convert("RGB").quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    paletted.save(out, "PNG", optimize=True)
-    return out.getvalue()
+        return image.convert("RGB")
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -222,3 +254,463 @@ def picture(
         return None
     width, height = png_size(png)
     return Picture(cid, png, width, height, alt)
+
+
+# --- drawn straight to pixels -----------------------------------------------------------------
+# The games' drawings are rectangles, circles, polygons, straight paths, lines and short texts:
+# Pillow draws them straight to pixels (text with FreeType, no shaping) at a tenth of what resvg
+# takes to lay out and fill every glyph as a path. Anything else in a drawing (a curve, a
+# gradient, a filter, a text with spans, a rotation) and the drawing goes to resvg as it is.
+
+
+class Unsupported(Exception):
+    """Something in the SVG the direct drawing does not do: resvg draws it."""
+
+
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/local/share/fonts")
+FONT_FILES = {
+    (False, False): "DejaVuSans.ttf",
+    (True, False): "DejaVuSans-Bold.ttf",
+    (False, True): "DejaVuSans-Oblique.ttf",
+    (True, True): "DejaVuSans-BoldOblique.ttf",
+}
+# Attributes that change nothing in a raster picture (or nothing the direct drawing does otherwise).
+INERT = frozenset(
+    {
+        "id",
+        "class",
+        "role",
+        "aria-label",
+        "aria-hidden",
+        "shape-rendering",
+        "text-rendering",
+        "pointer-events",
+        "font-family",
+        "xmlns",
+        "version",
+        "stroke-linejoin",
+        "stroke-linecap",
+        "stroke-miterlimit",
+        "preserveAspectRatio",
+    }
+)
+INHERITED = (
+    "fill",
+    "stroke",
+    "stroke-width",
+    "fill-opacity",
+    "stroke-opacity",
+    "font-size",
+    "font-weight",
+    "font-style",
+    "text-anchor",
+    "stroke-dasharray",
+    "opacity",
+)
+SHAPE_ATTRS = {
+    "svg": {"width", "height", "viewBox", "x", "y"},
+    "g": {"transform"},
+    "use": {"href", "x", "y", "transform"},
+    "rect": {"x", "y", "width", "height", "rx", "ry", "transform"},
+    "circle": {"cx", "cy", "r", "transform"},
+    "ellipse": {"cx", "cy", "rx", "ry", "transform"},
+    "line": {"x1", "y1", "x2", "y2", "transform"},
+    "polygon": {"points", "transform"},
+    "polyline": {"points", "transform"},
+    "path": {"d", "transform"},
+    "text": {"x", "y", "transform"},
+}
+SKIPPED = {"title", "desc", "metadata", "defs"}
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_TRANSFORM = re.compile(r"\s*(translate|scale)\s*\(([^)]*)\)\s*,?")
+_PATH = re.compile(r"([MmLlHhVvZzQqCc])([^MmLlHhVvZzCcSsQqTtAa]*)")
+CURVE_STEPS = 12  # straight pieces of a quadratic or cubic curve
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in _NUMBER.findall(text or "")]
+
+
+def _length(text: str | None, default: float = 0.0) -> float:
+    if text is None:
+        return default
+    text = text.strip()
+    if text.endswith("px"):
+        text = text[:-2]
+    try:
+        return float(text)
+    except ValueError:
+        raise Unsupported(f"length {text!r}") from None
+
+
+@functools.lru_cache(maxsize=256)
+def _font(bold: bool, italic: bool, size: float):
+    from PIL import ImageFont
+
+    for folder in FONT_DIRS:
+        path = os.path.join(folder, FONT_FILES[bold, italic])
+        if os.path.exists(path):
+            return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
+    raise Unsupported("no DejaVu Sans font on this machine")
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(text: str, font, anchor: str):
+    """A text's coverage (an L image) and where it goes from its anchor point, kept: a board's
+    labels (numbers, names, the legend) come again from one picture to the next."""
+    from PIL import Image, ImageDraw
+
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
+    return mask, left, top
+
+
+@functools.lru_cache(maxsize=512)
+def _colour(value: str) -> tuple[int, int, int] | None:
+    from PIL import ImageColor
+
+    value = value.strip()
+    if value in ("none", "transparent"):
+        return None
+    try:
+        return ImageColor.getrgb(value)[:3]
+    except ValueError:
+        raise Unsupported(f"colour {value!r}") from None
+
+
+class _Canvas:
+    def __init__(self, root, zoom: float) -> None:
+        from PIL import Image, ImageDraw
+
+        width, height = _length(root.get("width"), 0), _length(root.get("height"), 0)
+        box = _numbers(root.get("viewBox", ""))
+        if len(box) == 4:
+            width, height = width or box[2], height or box[3]
+            sx, sy = width / box[2], height / box[3]
+            if abs(sx - sy) > 0.01 * sx:
+                raise Unsupported("a viewBox stretched out of its proportions")
+            origin = (-box[0] * sx, -box[1] * sy)
+        else:
+            sx, origin = 1.0, (0.0, 0.0)
+        if not (width > 0 and height > 0):
+            raise Unsupported("no size")
+        self.size = (max(1, round(width * zoom)), max(1, round(height * zoom)))
+        self.image = Image.new("RGB", self.size, "#ffffff")
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        self.ids = {element.get("id"): element for element in root.iter() if element.get("id")}
+        self.base = (sx * zoom, origin[0] * zoom, origin[1] * zoom)
+
+    # A transform is (scale, dx, dy): the drawings translate and scale, evenly; nothing else.
+    @staticmethod
+    def transformed(transform, text: str | None):
+        if not text:
+            return transform
+        s, dx, dy = transform
+        position = 0
+        for match in _TRANSFORM.finditer(text):
+            if match.start() != position:
+                raise Unsupported(f"transform {text!r}")
+            position = match.end()
+            args = _numbers(match.group(2))
+            if match.group(1) == "translate" and len(args) in (1, 2):
+                tx, ty = args[0], args[1] if len(args) == 2 else 0.0
+                dx, dy = dx + s * tx, dy + s * ty
+            elif match.group(1) == "scale" and (len(args) == 1 or (len(args) == 2 and args[0] == args[1])):
+                s *= args[0]
+            else:
+                raise Unsupported(f"transform {text!r}")
+        if position != len(text):
+            raise Unsupported(f"transform {text!r}")
+        return (s, dx, dy)
+
+    def element(self, node, transform, style: dict, depth: int = 0) -> None:
+        tag = node.tag.rpartition("}")[2]
+        if tag in SKIPPED:
+            return
+        if tag not in SHAPE_ATTRS or depth > 20:
+            raise Unsupported(f"<{tag}>")
+        style = dict(style)
+        allowed = SHAPE_ATTRS[tag]
+        for key, value in node.attrib.items():
+            name = key.rpartition("}")[2]
+            if name in INHERITED:
+                style[name] = value
+            elif name not in allowed and name not in INERT:
+                raise Unsupported(f"{name}= on <{tag}>")
+        if "style" in node.attrib:
+            raise Unsupported("style=")
+        transform = self.transformed(transform, node.get("transform"))
+        if tag in ("svg", "g"):
+            if tag == "svg" and depth:
+                raise Unsupported("a nested <svg>")
+            for child in node:
+                self.element(child, transform, style, depth + 1)
+        elif tag == "use":
+            href = node.get("href") or node.get("{http://www.w3.org/1999/xlink}href") or ""
+            target = self.ids.get(href[1:]) if href.startswith("#") else None
+            if target is None:
+                raise Unsupported(f"use of {href!r}")
+            s, dx, dy = transform
+            moved = (s, dx + s * _length(node.get("x")), dy + s * _length(node.get("y")))
+            self.element(target, moved, style, depth + 1)
+        elif tag == "text":
+            self.text(node, transform, style)
+        else:
+            self.shape(tag, node, transform, style)
+
+    def paint(self, style: dict, kind: str):
+        value = style.get(kind, "#000000" if kind == "fill" else "none")
+        colour = _colour(value)
+        if colour is None:
+            return None
+        alpha = float(style.get(f"{kind}-opacity", 1)) * float(style.get("opacity", 1))
+        return (*colour, max(0, min(255, round(alpha * 255))))
+
+    def shape(self, tag: str, node, transform, style: dict) -> None:
+        s, dx, dy = transform
+
+        def at(x: float, y: float) -> tuple[float, float]:
+            return (dx + s * x, dy + s * y)
+
+        fill, stroke = self.paint(style, "fill"), self.paint(style, "stroke")
+        width = max(1, round(_length(style.get("stroke-width"), 1.0) * s)) if stroke else 0
+        dashes = _numbers(style.get("stroke-dasharray", "")) if stroke else []
+        dashes = [d * s for d in dashes] if any(dashes) else []
+        outlines: list[tuple[list, bool]] = []  # (points, closed)
+        if tag == "rect":
+            x, y = _length(node.get("x")), _length(node.get("y"))
+            w, h = _length(node.get("width")), _length(node.get("height"))
+            if w <= 0 or h <= 0:
+                return
+            (x0, y0), (x1, y1) = at(x, y), at(x + w, y + h)
+            radius = _length(node.get("rx") or node.get("ry")) * s
+            box = [round(x0), round(y0), round(x1) - 1, round(y1) - 1]
+            if stroke and not dashes:
+                # SVG strokes the edge's middle, Pillow inside the box: the box grown by half the
+                # stroke, so that neighbouring cells share one line rather than two side by side.
+                half = width / 2
+                box = [round(x0 - half), round(y0 - half), round(x1 + half) - 1, round(y1 + half) - 1]
+            if dashes or not stroke:
+                if fill:
+                    if radius >= 1:
+                        self.draw.rounded_rectangle(box, radius, fill=fill)
+                    else:
+                        self.draw.rectangle(box, fill=fill)
+                if stroke:
+                    outlines.append(([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True))
+            elif radius >= 1:
+                self.draw.rounded_rectangle(box, radius, fill=fill, outline=stroke, width=width)
+            else:
+                self.draw.rectangle(box, fill=fill, outline=stroke, width=width)
+        elif tag in ("circle", "ellipse"):
+            cx, cy = at(_length(node.get("cx")), _length(node.get("cy")))
+            if tag == "circle":
+                rx = ry = _length(node.get("r")) * s
+            else:
+                rx, ry = _length(node.get("rx")) * s, _length(node.get("ry")) * s
+            if rx <= 0 or ry <= 0:
+                return
+            box = [cx - rx, cy - ry, cx + rx, cy + ry]
+            if dashes:
+                if fill:
+                    self.draw.ellipse(box, fill=fill)
+                steps = max(12, int(math.pi * (rx + ry) / 2))
+                ring = [
+                    (cx + rx * math.cos(2 * math.pi * i / steps), cy + ry * math.sin(2 * math.pi * i / steps))
+                    for i in range(steps)
+                ]
+                outlines.append((ring, True))
+            else:
+                self.draw.ellipse(box, fill=fill, outline=stroke, width=width)
+        elif tag == "line":
+            outlines.append(
+                (
+                    [
+                        at(_length(node.get("x1")), _length(node.get("y1"))),
+                        at(_length(node.get("x2")), _length(node.get("y2"))),
+                    ],
+                    False,
+                )
+            )
+        elif tag in ("polygon", "polyline"):
+            numbers = _numbers(node.get("points", ""))
+            points = [at(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)]
+            if len(points) < 2:
+                return
+            if fill and tag == "polygon" or fill and tag == "polyline":
+                self.draw.polygon(points, fill=fill)
+            outlines.append((points, tag == "polygon"))
+        elif tag == "path":
+            for points, closed in _subpaths(node.get("d", "")):
+                points = [at(x, y) for x, y in points]
+                if fill and len(points) > 2:
+                    self.draw.polygon(points, fill=fill)
+                outlines.append((points, closed))
+        if stroke:
+            for points, closed in outlines:
+                path = [*points, points[0]] if closed else points
+                if dashes:
+                    for a, b in _dashed(path, dashes):
+                        self.draw.line([a, b], fill=stroke, width=width)
+                elif len(path) >= 2:
+                    self.draw.line(path, fill=stroke, width=width, joint="curve" if width > 2 else None)
+
+    def text(self, node, transform, style: dict) -> None:
+        """A line of text, with spans in it that change its font or colour (not its place)."""
+        s, dx, dy = transform
+        xs, ys = _numbers(node.get("x", "0")), _numbers(node.get("y", "0"))
+        if len(xs) != 1 or len(ys) != 1:
+            raise Unsupported("a <text> placed glyph by glyph")
+        pieces = [(node.text or "", style)]
+        for span in node:
+            if span.tag.rpartition("}")[2] != "tspan" or len(span):
+                raise Unsupported("a <text> with something but spans in it")
+            inner = dict(style)
+            for key, value in span.attrib.items():
+                name = key.rpartition("}")[2]
+                if name in INHERITED:
+                    inner[name] = value
+                elif name not in INERT:
+                    raise Unsupported(f"{name}= on <tspan>")
+            pieces += [(span.text or "", inner), (span.tail or "", style)]
+        # White space as SVG has it: runs of it one space, none at the ends.
+        joined = re.sub(r"\s+", " ", "".join(text for text, _style in pieces))
+        if not joined.strip():
+            return
+        runs, left = [], joined.lstrip()
+        lead = len(joined) - len(left)
+        for text, piece_style in pieces:
+            text = re.sub(r"\s+", " ", text)
+            take = max(0, len(text) - lead) if lead else len(text)
+            lead = max(0, lead - len(text))
+            part, left = left[:take], left[take:]
+            if part:
+                runs.append((part, self.font(piece_style, s), self.paint(piece_style, "fill")))
+        if runs:
+            last = runs[-1]
+            runs[-1] = (last[0].rstrip(), *last[1:])
+        anchor = style.get("text-anchor", "start")
+        if anchor not in ("start", "middle", "end"):
+            raise Unsupported("text-anchor")
+        x, y = dx + s * xs[0], dy + s * ys[0]
+        if len(runs) == 1:
+            text, font, fill = runs[0]
+            self.put(x, y, text, font, fill, {"start": "ls", "middle": "ms", "end": "rs"}[anchor])
+            return
+        widths = [font.getlength(text) for text, font, _fill in runs]
+        x -= {"start": 0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
+        for (text, font, fill), width in zip(runs, widths):
+            self.put(x, y, text, font, fill, "ls")
+            x += width
+
+    def put(self, x: float, y: float, text: str, font, fill, anchor: str) -> None:
+        if fill is None:
+            return
+        mask, left, top = _text_mask(text, font, anchor)
+        if fill[3] < 255:
+            mask = mask.point(lambda v, a=fill[3]: v * a // 255)
+        self.image.paste(fill[:3], (round(x) + left, round(y) + top), mask)
+
+    @staticmethod
+    def font(style: dict, scale: float):
+        size = _length(style.get("font-size"), 16.0) * scale
+        weight = style.get("font-weight", "normal")
+        bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
+        italic = style.get("font-style", "normal") in ("italic", "oblique")
+        return _font(bold, italic, round(size * 4) / 4)
+
+
+def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
+    """A path of straight lines and quadratic or cubic curves (M, L, H, V, Q, C, Z, absolute or
+    relative) as its subpaths' points, the curves in CURVE_STEPS straight pieces."""
+    if _PATH.sub("", d).strip():
+        raise Unsupported("a path with curves")
+    found: list[tuple[list[tuple[float, float]], bool]] = []
+    points: list[tuple[float, float]] = []
+    x = y = 0.0
+    for command, args in _PATH.findall(d):
+        numbers = _numbers(args)
+        relative = command.islower()
+        op = command.upper()
+        if op == "Z":
+            if points:
+                found.append((points, True))
+                x, y = points[0]
+            points = []
+            continue
+        step = {"H": 1, "V": 1, "Q": 4, "C": 6}.get(op, 2)
+        if not numbers or len(numbers) % step:
+            raise Unsupported(f"path data {command}{args!r}")
+        for i in range(0, len(numbers), step):
+            if op in "QC":
+                if not points:
+                    points = [(x, y)]
+                ox, oy = (x, y) if relative else (0.0, 0.0)
+                controls = [(ox + numbers[j], oy + numbers[j + 1]) for j in range(i, i + step, 2)]
+                points += _curve((x, y), controls)
+                x, y = controls[-1]
+                continue
+            if op == "H":
+                x = x + numbers[i] if relative else numbers[i]
+            elif op == "V":
+                y = y + numbers[i] if relative else numbers[i]
+            else:
+                nx, ny = numbers[i], numbers[i + 1]
+                x, y = (x + nx, y + ny) if relative else (nx, ny)
+            if op == "M" and i == 0:
+                if len(points) > 1:
+                    found.append((points, False))
+                points = [(x, y)]
+            else:
+                points.append((x, y))
+    if len(points) > 1:
+        found.append((points, False))
+    return found
+
+
+def _curve(start: tuple[float, float], controls: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A Bézier curve from `start` through its control points, as CURVE_STEPS points."""
+    out = []
+    for k in range(1, CURVE_STEPS + 1):
+        t = k / CURVE_STEPS
+        row = [start, *controls]
+        while len(row) > 1:  # de Casteljau
+            row = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for a, b in zip(row, row[1:])]
+        out.append(row[0])
+    return out
+
+
+def _dashed(path: list[tuple[float, float]], dashes: list[float]):
+    """The dashes along a polyline as (start, end) pairs."""
+    if len(dashes) % 2:
+        dashes = dashes * 2
+    index, left, on = 0, dashes[0], True
+    for (x0, y0), (x1, y1) in zip(path, path[1:]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        done = 0.0
+        while done < length:
+            step = min(left, length - done)
+            if on:
+                a, b = done / length, (done + step) / length
+                yield (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a), (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)
+            done += step
+            left -= step
+            if left <= 1e-9:
+                index = (index + 1) % len(dashes)
+                left, on = dashes[index], not on
+
+
+def draw_svg(svg: str, zoom: float = 1.0):
+    """The SVG drawn straight to an RGB image (Pillow), or Unsupported."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError as exc:
+        raise Unsupported(f"not XML: {exc}") from None
+    if root.tag.rpartition("}")[2] != "svg":
+        raise Unsupported("not an <svg>")
+    canvas = _Canvas(root, zoom)
+    canvas.element(root, canvas.base, {})
+    return canvas.image

@@ -122,27 +122,93 @@ def send_claimed(ids: list[int]) -> list[str]:
     combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
     with mail_connection() as conn, eventlog.shared_loads():
         outbound.prefetch([notices[i] for i in ids if i in notices and i not in superseded])
-        # Every message of the batch is composed before the first is sent, then they go out back
-        # to back: a mail server kept waiting between messages while we compose answers each one
-        # slower (its process sleeps and wakes), measured 2.4-2.7 ms a message against 1.3-1.7.
+        # Over SMTP, each message goes out (a thread of its own: the socket's waits) while the next
+        # is composed, so the server's time and ours overlap; the database is touched by this
+        # thread alone (the outcomes are recorded here once the sending thread is through).
+        # Elsewhere (a backend of another kind) every message of the batch is composed before the
+        # first is sent, then they go out back to back: a mail server kept waiting between
+        # messages answers each one slower (its process sleeps and wakes).
+        pipe = _Pipeline(conn) if isinstance(conn.connection, SMTPBackend) else None
         ready: list[tuple[int, Notice, EmailMessage, bytes | None]] = []
-        for notice_id in ids:
-            notice = notices.get(notice_id)
-            if notice is None:
-                results.append("not_claimed")
-                continue
-            result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
-            results.append(result)
-            if message is not None:
-                ready.append((len(results) - 1, notice, message, _wire(message)))
         try:
-            for index, notice, message, data in ready:
-                results[index], went = _transmit(notice, message, conn, data)
-                if went is not None:
-                    sent.append((notice, went))
+            for notice_id in ids:
+                notice = notices.get(notice_id)
+                if notice is None:
+                    results.append("not_claimed")
+                    continue
+                result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
+                results.append(result)
+                if message is not None:
+                    item = (len(results) - 1, notice, message, _wire(message))
+                    if pipe is not None:
+                        pipe.put(item)
+                    else:
+                        ready.append(item)
         finally:
-            record_sent(sent)  # whatever broke the loop, what went out is recorded
+            outcomes = pipe.close() if pipe is not None else []
+            try:
+                for index, notice, message, data in ready:
+                    results[index], went = _transmit(notice, message, conn, data)
+                    if went is not None:
+                        sent.append((notice, went))
+                for index, notice, message, error in outcomes:
+                    if error is None:
+                        results[index] = "sent"
+                        sent.append((notice, message))
+                    else:
+                        results[index] = _failed(notice, _describe(error), permanent=_permanent(error))
+            finally:
+                record_sent(sent)  # whatever broke the loop, what went out is recorded
     return results
+
+
+class _Pipeline:
+    """Sends the batch's messages over its SMTP connection in a thread of its own, in the order
+    they are put, while the caller composes the next ones; touches no database (close() returns
+    each message's outcome for the caller to record). While it runs, the interpreter hands the
+    GIL over within SWITCH seconds rather than the default 5 ms: each SMTP command's answer
+    would otherwise wait for the composing thread's turn to end (four answers a message)."""
+
+    SWITCH = 0.0002
+
+    def __init__(self, conn: mail_connection) -> None:
+        import queue
+        import sys
+        import threading
+
+        self.conn = conn
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.outcomes: list[tuple[int, Notice, EmailMessage, Exception | None]] = []
+        self.switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(self.switch, self.SWITCH))
+        self.thread = threading.Thread(target=self._run, name="pbem-smtp-send", daemon=True)
+        self.thread.start()
+
+    def put(self, item: tuple[int, Notice, EmailMessage, bytes | None]) -> None:
+        self.queue.put(item)
+
+    def _run(self) -> None:
+        while (item := self.queue.get()) is not None:
+            index, notice, message, data = item
+            if self.conn.down is not None:  # the server is down: each records it, sent later
+                self.outcomes.append((index, notice, message, self.conn.down))
+                continue
+            try:
+                _send(message, data)
+            except Exception as exc:  # noqa: BLE001 - recorded by the caller, as _transmit does
+                if not isinstance(exc, smtplib.SMTPRecipientsRefused):
+                    self.conn.broken()  # the connection may be in any state: a fresh one for the next
+                self.outcomes.append((index, notice, message, exc))
+                continue
+            self.outcomes.append((index, notice, message, None))
+
+    def close(self) -> list[tuple[int, Notice, EmailMessage, Exception | None]]:
+        import sys
+
+        self.queue.put(None)
+        self.thread.join()
+        sys.setswitchinterval(self.switch)
+        return self.outcomes
 
 
 class mail_connection:

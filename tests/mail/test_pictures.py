@@ -233,3 +233,64 @@ def test_the_next_picture_of_a_game_starts_where_the_last_one_fitted(monkeypatch
     tries.clear()
     pictures.rasterise(svg, budget, "another game")
     assert tries[0] == 1.0  # what one game's boards weigh says nothing of another's
+
+
+# --- drawn straight to pixels (issue 34) ---------------------------------------------------------
+
+
+def game_boards(kind: str) -> list[str]:
+    """Seat 0's drawing at the start, middle and end of a game of three played by the stand-ins."""
+    import copy
+
+    from games.testing import Table
+
+    spec = get_game(kind)
+    table = Table(spec, min(max(spec.min_players, 3), spec.max_players), seed=b"pictures-pixels")
+    states = [copy.deepcopy(table.state)]
+    while waiting := spec.waiting_for(table.state):
+        table.act(waiting[0], spec.standin(spec.view(table.state, waiting[0]), spec.legal(table.state, waiting[0])))
+        states.append(copy.deepcopy(table.state))
+    return [spec.render_svg(spec.view(s, 0)) for s in (states[0], states[len(states) // 2], states[-1])]
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+def test_every_games_board_is_drawn_straight_to_pixels_as_resvg_draws_it(kind):
+    """Pillow draws each game's board itself (no fallback to resvg), the same size, and what it
+    draws is what resvg draws: compared a 4x4 block at a time (text is antialiased a little
+    differently), the mean difference stays small; a blank or misplaced drawing is far over it."""
+    from PIL import ImageChops, ImageStat
+
+    for svg in game_boards(kind):
+        mine, theirs = pictures.draw_svg(svg), pictures._resvg_image(svg, 1.0)
+        assert theirs is not None and mine.size == theirs.size
+        difference = ImageStat.Stat(ImageChops.difference(mine.reduce(4), theirs.reduce(4)).convert("L")).mean[0]
+        blank = ImageStat.Stat(ImageChops.invert(theirs.reduce(4)).convert("L")).mean[0]
+        assert difference < 12 and difference < blank / 2, (kind, difference, blank)
+
+
+def test_what_the_pixels_cannot_draw_goes_to_resvg():
+    rotated = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">'
+        '<rect x="10" y="10" width="20" height="20" fill="#c00" transform="rotate(45 20 20)"/></svg>'
+    )
+    with pytest.raises(pictures.Unsupported):
+        pictures.draw_svg(rotated)
+    png = pictures.rasterise(rotated)
+    assert png is not None and pictures.png_size(png) == (40, 40)
+
+
+def test_the_pixels_draw_dashes_spans_and_uses():
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 100 30">'
+        '<defs><g id="dot"><circle cx="0" cy="0" r="3" fill="#00c"/></g></defs>'
+        '<line x1="0" y1="5" x2="100" y2="5" stroke="#000" stroke-dasharray="5 5"/>'
+        '<use href="#dot" x="90" y="20"/>'
+        '<text x="2" y="25" font-size="10">A<tspan fill="#c00" font-weight="bold">B</tspan></text></svg>'
+    )
+    image = pictures.draw_svg(svg)
+    assert image.size == (200, 60)
+    dashes = [image.getpixel((x, 10)) for x in range(0, 200)]
+    assert (0, 0, 0) in dashes and (255, 255, 255) in dashes  # on and off along the line
+    assert image.getpixel((180, 40)) == (0, 0, 204)  # the used circle, where the use puts it
+    reds = [image.getpixel((x, y)) for x in range(0, 60) for y in range(30, 55)]
+    assert any(r > 150 and g < 80 and b < 80 for r, g, b in reds)  # the bold span in its own colour

@@ -224,8 +224,9 @@ def test_a_notice_of_a_long_game_in_a_batch_is_the_mail_it_would_be_alone(make_g
 
 
 def test_a_batch_is_composed_whole_before_its_first_message_goes_out(three_tables, settings, monkeypatch):
-    """The messages then go out back to back: a mail server kept waiting between messages while
-    the next is composed answers each one slower."""
+    """With a backend other than SMTP the messages then go out back to back: a mail server kept
+    waiting between messages while the next is composed answers each one slower. (Over SMTP
+    they go out from a thread of their own while the next is composed: the test below.)"""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     steps: list[str] = []
     compose, send = sending.outbound.make_message, sending._send
@@ -243,3 +244,34 @@ def test_a_batch_is_composed_whole_before_its_first_message_goes_out(three_table
     counts = send_all()
     assert counts["sent"] >= 3 and steps.count("send") == counts["sent"]
     assert steps == ["compose"] * steps.count("compose") + ["send"] * steps.count("send")
+
+
+def test_over_smtp_the_messages_go_out_from_a_thread_of_their_own_and_every_outcome_is_recorded(
+    three_tables, sink, monkeypatch
+):
+    """Each message is sent while the next is composed (issue 34): the sending runs in a thread of
+    its own, which touches no database (Django's connections are per thread: a row written there
+    would be outside the batch's transaction); the composing thread records what it sent."""
+    import smtplib
+    import threading
+
+    from django.db import connections
+
+    composer = threading.current_thread()
+    threads, real = [], sending._send
+
+    def sending_(message, *args):
+        threads.append(threading.current_thread())
+        assert connections["default"].connection is None  # this thread never opened one
+        if len(threads) == 2:
+            raise smtplib.SMTPServerDisconnected("the server went away")
+        return real(message, *args)
+
+    monkeypatch.setattr(sending, "_send", sending_)
+    assert send_all() == {"sent": 8, "retry": 1}
+    assert len(threads) == 9 and composer not in threads
+    assert len(sink.messages) == 8
+    assert sink.connections() == 2  # opened again for the messages after the broken one
+    retried = Notice.objects.get(status="pending")
+    assert "went away" in retried.last_error
+    assert Notice.objects.filter(status="sent").count() == 8
