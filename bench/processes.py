@@ -27,6 +27,7 @@ Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_REDIS_URL, default db 11, flushed
 
 from __future__ import annotations
 
+import cProfile
 import hashlib
 import json
 import os
@@ -147,20 +148,29 @@ class Services:
 def worker_main(argv: list[str]) -> None:
     """A Celery worker as `celery -A config worker …` runs it, which also writes its CPU by task
     name (process time around each task) to BENCH_WORKER_CPU_FILE after each task: how the
-    worker's time splits between processing the replies and sending the notices."""
+    worker's time splits between processing the replies and sending the notices. With
+    BENCH_WORKER_PROFILE set (a file), the tasks run under cProfile, its stats kept there."""
     from celery.bin.celery import main as celery_main
     from celery.signals import task_postrun, task_prerun
 
     path = Path(os.environ["BENCH_WORKER_CPU_FILE"])
     spent: dict[str, float] = {}
     started: dict[str, float] = {}
+    # BENCH_WORKER_PROFILE=<file>: the tasks run under cProfile (CPU time), its stats written there.
+    profile_to = os.environ.get("BENCH_WORKER_PROFILE")
+    profile = cProfile.Profile(time.process_time) if profile_to else None  # CPU, not the wait
 
     @task_prerun.connect(weak=False)
     def before(task_id=None, task=None, **_kwargs) -> None:
         started[task_id] = time.process_time()
+        if profile is not None:
+            profile.enable()
 
     @task_postrun.connect(weak=False)
     def after(task_id=None, task=None, **_kwargs) -> None:
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(profile_to)
         name = task.name.rsplit(".", 1)[-1]
         spent[name] = spent.get(name, 0.0) + time.process_time() - started.pop(task_id, time.process_time())
         spent[f"{name}:count"] = spent.get(f"{name}:count", 0) + 1
@@ -249,7 +259,8 @@ def run() -> str:
 def _twin_games(kind: str, count: int) -> list[tuple[int, int]]:
     """`count` pairs of games of `kind` with the same secret seed (hence the same deal and dice),
     their players' addresses each game's own; both of a pair played WARM_MOVES moves in by the
-    stand-ins, the same commands (notices made on the way left unsent: skipped)."""
+    stand-ins (and on to the start of a seat's turn), the same commands (notices made on the way
+    left unsent: skipped)."""
     from pbem.log import eventlog
     from pbem.models import Game, Notice
     from pbem.play import services, standins
@@ -272,10 +283,16 @@ def _twin_games(kind: str, count: int) -> list[tuple[int, int]]:
                 ).pk
                 for side in ("real", "bare")
             )
-            for _move in range(WARM_MOVES):
-                state = eventlog.load(Game.objects.get(pk=pair[0])).state["game"]
+            for move in range(WARM_MOVES + 100):
+                game = Game.objects.get(pk=pair[0])
+                state = eventlog.load(game).state["game"]
                 waiting = spec.waiting_for(state)
                 if not waiting:
+                    break
+                # On past WARM_MOVES until the awaited seat has a notice at the game's version
+                # (its turn just began): its first reply answers a notice that is current.
+                newest = Notice.objects.filter(game=game, seat__number=waiting[0]).order_by("-version").first()
+                if move >= WARM_MOVES and newest is not None and newest.version == game.version:
                     break
                 command = standins.choose(spec, state, waiting[0])
                 for game_id in pair:
