@@ -30,9 +30,7 @@ def queued(settings, monkeypatch):
 
 def stored_reply(game, mailoutbox, command: str = "say on my way") -> int:
     """Alice's reply to her newest mail of `game`, stored as the listener stores it (no task)."""
-    notice = next(
-        m for m in reversed(mailoutbox) if m.to == ["alice@example.org"] and f"#{game.pk}" in str(m.subject)
-    )
+    notice = next(m for m in reversed(mailoutbox) if m.to == ["alice@example.org"] and f"#{game.pk}" in str(m.subject))
     parsed = received([notice], "alice@example.org")
     raw = reply("gmail", parsed, command, message_id=f"<batch-{game.pk}-{len(mailoutbox)}@example.org>")
     message, created = inbox.store_raw(raw, "smtp", publish=False)
