@@ -20,7 +20,8 @@ Two lines:
   (PBEM_NOTICE_FOLD_SECONDS=0): players by mail answer later than a notice waits to be folded,
   so each reply causes the mail it causes in production. The CPU of each process a reply is
   printed: the listener, the worker split by task (processing the replies, sending the notices)
-  and the sink.
+  and the sink. BENCH_PROCESS_PICTURES=0 (a what-if, not production): the notices without
+  pictures, to show what the rest of their work costs.
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_REDIS_URL, default db 11, flushed).
 """
@@ -47,6 +48,9 @@ REAL_KIND = os.environ.get("BENCH_PROCESS_KIND", "elfenland")
 REAL_GAMES = int(os.environ.get("BENCH_PROCESS_REAL_GAMES", "20"))
 WARM_MOVES = int(os.environ.get("BENCH_PROCESS_WARM_MOVES", "40"))
 REAL_PLAYERS = 3
+# BENCH_PROCESS_PICTURES=0: the worker draws no picture (the notices go out without one), to show
+# what the rest of the work costs. Not production: the line then says so.
+PICTURES = os.environ.get("BENCH_PROCESS_PICTURES", "1") != "0"
 # The worker's CPU by task name, written by the worker itself (see worker_main) after each task.
 CPU_FILE = "bench-worker-cpu.json"
 
@@ -182,6 +186,11 @@ def worker_main(argv: list[str]) -> None:
 
     @task_prerun.connect(weak=False)
     def before(task_id=None, task=None, **_kwargs) -> None:
+        if not PICTURES and not started.get("patched"):  # a what-if: the notices without pictures
+            from pbem.mail import pictures
+
+            pictures.board_png = lambda *args, **kwargs: None
+            started["patched"] = 1
         started[task_id] = time.process_time()
         if profile is not None:
             profile.enable()
@@ -437,7 +446,8 @@ def real_game_run() -> str:
     tasks = sum(v for k, v in cpu_spent.items() if k.endswith(":count"))
     return (
         f"{REAL_KIND} replies through the SMTP listener and one Celery worker, the notices they cause composed and "
-        f"sent with their pictures to a local SMTP sink: {rate:,.1f}/s end to end beside bare services.submit of the "
+        f"sent {'with their pictures' if PICTURES else 'WITHOUT PICTURES (BENCH_PROCESS_PICTURES=0)'} to a local "
+        f"SMTP sink: {rate:,.1f}/s end to end beside bare services.submit of the "
         f"same moves {bare_rate:,.0f}/s, ratio {ratio:.3f} (target >= 0.5: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); "
         f"{timed['sent'] / n:.2f} notices sent a reply; CPU a reply: the worker {ms('worker')} ms (processing the "
         f"reply {processing / n * 1000:.1f} ms, sending its notices {sending_cpu / n * 1000:.1f} ms, Celery's own "
