@@ -363,7 +363,7 @@ def real_game_run() -> str:
         "PBEM_MAIL_COMMANDS_PER_10_MINUTES": "1000000",
         "PBEM_MAIL_ANSWERS_PER_HOUR": "1000000",
     }
-    timed = {"seconds": 0.0, "bare": 0.0, "replies": 0, "sent": 0}
+    timed = {"seconds": 0.0, "bare": 0.0, "bare_cpu": 0.0, "replies": 0, "sent": 0}
     cpu_spent: dict[str, float] = {}
     serial = 0
     load_before = os.getloadavg()
@@ -410,16 +410,18 @@ def real_game_run() -> str:
                 took = time.perf_counter() - started
                 procs.wait_idle()  # the last task's CPU is counted in its own round
                 cpu_now = {**procs.cpu(), "sink": cpu_seconds(sink.pid)}
-                bare_started = time.perf_counter()
+                bare_started, bare_cpu = time.perf_counter(), time.process_time()
                 for bare_id, seat, command in moves:
                     services.submit(bare_id, seat, command=command)
                 bare = time.perf_counter() - bare_started
+                bare_cpu = time.process_time() - bare_cpu
                 # The twins' notices stay unsent (this process dispatches none): not for the
                 # worker, whose sending task for several games takes every notice due.
                 Notice.objects.filter(game_id__in=[b for _m, b in pairs], status="pending").update(status="skipped")
                 if round_:
                     timed["seconds"] += took
                     timed["bare"] += bare
+                    timed["bare_cpu"] += bare_cpu
                     timed["replies"] += len(mails)
                     timed["sent"] += Notice.objects.filter(game_id__in=mail_games, status="sent").count() - sent_before
                     for key, value in cpu_now.items():
@@ -448,7 +450,8 @@ def real_game_run() -> str:
         f"{REAL_KIND} replies through the SMTP listener and one Celery worker, the notices they cause composed and "
         f"sent {'with their pictures' if PICTURES else 'WITHOUT PICTURES (BENCH_PROCESS_PICTURES=0)'} to a local "
         f"SMTP sink: {rate:,.1f}/s end to end beside bare services.submit of the "
-        f"same moves {bare_rate:,.0f}/s, ratio {ratio:.3f} (target >= 0.5: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); "
+        f"same moves {bare_rate:,.0f}/s ({timed['bare_cpu'] / n * 1000:.1f} ms of CPU a move), ratio {ratio:.3f} "
+        f"(target >= 0.5: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); "
         f"{timed['sent'] / n:.2f} notices sent a reply; CPU a reply: the worker {ms('worker')} ms (processing the "
         f"reply {processing / n * 1000:.1f} ms, sending its notices {sending_cpu / n * 1000:.1f} ms, Celery's own "
         f"{(cpu_spent.get('worker', 0.0) - processing - sending_cpu) / n * 1000:.1f} ms; {tasks / n:.2f} tasks a reply, "
