@@ -21,7 +21,9 @@ Prints, in one run and against the same database:
 `python -m bench.run replay` runs only the replay line, `python -m bench.run pages` only the seat
 and audit pages at 10 and 1,000 events; `python -m bench.run scale` only the last part; bench/scale.py says how to scale it down.
 `python -m bench.run processes` runs the mail part, then replies through the SMTP listener and one
-Celery worker in processes of their own (bench/processes.py).
+Celery worker in processes of their own (bench/processes.py): the tally game's with notices left in
+the outbox, then a real game's with the notices they cause sent with their pictures to a local SMTP
+sink, beside bare services.submit of the same moves (`python -m bench.run processes real`: only that).
 """
 
 from __future__ import annotations
@@ -268,11 +270,13 @@ def main() -> int:
 
         scale.run()
         return 0
-    if sys.argv[1:] == ["processes"]:
+    if sys.argv[1:2] == ["processes"]:
         from bench import processes
 
-        print(mail_rate(), flush=True)
-        print(processes.run(), flush=True)
+        if sys.argv[2:] != ["real"]:  # `processes real`: only the real game's line
+            print(mail_rate(), flush=True)
+            print(processes.run(), flush=True)
+        print(processes.real_game_run(), flush=True)
         return 0
 
     if sys.argv[1:] == ["pages"]:

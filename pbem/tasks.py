@@ -14,7 +14,7 @@ from pbem.doors import open_doors, processing
 from pbem.mail import channels, sending
 from pbem.models import InboundMessage, InboundStatus
 from pbem.ops import health, outages, pruning
-from pbem.play import deadlines, standins
+from pbem.play import deadlines, outbox, standins
 
 log = logging.getLogger(__name__)
 
@@ -67,25 +67,33 @@ def send_channel_messages() -> dict:
 
 @shared_task(ignore_result=True)
 def process_inbound(inbound_id: int) -> str:
-    message = processing.process(inbound_id)
+    """One stored message processed; the notices it causes go out by one sending task (the move's
+    and the answer's were two tasks for the same game, the second finding nothing to send)."""
+    with outbox.dispatch_together():
+        message = processing.process(inbound_id)
     return message.status if message else "missing"
 
 
 @shared_task(ignore_result=True)
 def process_inbound_batch(inbound_ids: list[int]) -> dict:
     """Messages the SMTP listener stored together, one task for all (a publication to the broker
-    was a third of the listener's work a message), each processed as process_inbound does; one
-    that fails is left "received" for the inbound sweep and the others go on."""
+    was a third of the listener's work a message), each processed as process_inbound does, in a
+    transaction of its own; one that fails is left "received" for the inbound sweep and the
+    others go on. The notices they cause go out by one sending task once the batch is through
+    (outbox.dispatch_together: a task a message cost the sender a claim, a read of the batch's
+    rows, an SMTP connection and a record of the sends each, 37 ms of CPU a real game's reply),
+    a message's notices only if its transaction committed."""
     counts: dict[str, int] = {}
-    for inbound_id in inbound_ids:
-        try:
-            message = processing.process(inbound_id)
-        except Exception:  # noqa: BLE001 - one message's failure must not hold up the batch's others
-            log.exception("processing inbound message %s failed; the sweep will retry it", inbound_id)
-            status = "failed"
-        else:
-            status = message.status if message else "missing"
-        counts[status] = counts.get(status, 0) + 1
+    with outbox.dispatch_together():
+        for inbound_id in inbound_ids:
+            try:
+                message = processing.process(inbound_id)
+            except Exception:  # noqa: BLE001 - one message's failure must not hold up the batch's others
+                log.exception("processing inbound message %s failed; the sweep will retry it", inbound_id)
+                status = "failed"
+            else:
+                status = message.status if message else "missing"
+            counts[status] = counts.get(status, 0) + 1
     return counts
 
 
