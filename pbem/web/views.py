@@ -81,14 +81,14 @@ def _token_seat(request, token: str) -> Seat | HttpResponse:
     try:
         return ratelimit.resolve_token(request, token)
     except ratelimit.Limited as exc:
-        response = render(request, "pbem/problem.html", {"title": "Slow down", "message": str(exc)}, status=429)
+        response = render(request, "pbem/problem.html", {"title": _("Slow down"), "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)
         return response
     except addressing.TokenProblem as exc:
         return render(
             request,
             "pbem/problem.html",
-            {"title": "This link does not work", "message": str(exc), "code": exc.code},
+            {"title": _("This link does not work"), "message": _(str(exc)), "code": exc.code},
             status=403,
         )
 
@@ -445,7 +445,7 @@ def _seat_page(request, seat: Seat, token: str):
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), ""), seat.time_zone),
         time_left=selectors.left_text(selectors.seconds_left(game).get(str(seat.number), 0)),
         bank_text=_bank_text(game, state, seat.number),
-        clock_text=clocks.describe(game.clock),
+        clock_text=selectors.clock_text(game.clock),
         awaited=_awaited(game, context["names"], seat.time_zone),
         reader_zone=seat.time_zone or "UTC",
         calendar_url=calendar.url_of(seat.email),
@@ -486,7 +486,7 @@ def _vacation_of(state: dict, number: int) -> dict | None:
     limits = meta["clock"]["vacation"]
     away = held["until"] and datetime.fromisoformat(held["until"]) > now
     return {
-        "left": clocks.left_words(held["left"]),
+        "left": selectors.left_words(held["left"]),
         "taken": held["taken"],
         "absences": limits["absences"],
         "longest": limits["longest"],
@@ -540,7 +540,8 @@ def seat_channels(request, token: str):
         elif action in ("remove", "resume"):
             picked = channels.pick(seat.email, seat.game_id, number)
             (channels.remove if action == "remove" else channels.resume)(picked)
-            messages.success(request, _("Channel %(number)s: %(action)s done.") % {"number": number, "action": action})
+            said = _("Channel %(number)s is removed.") if action == "remove" else _("Channel %(number)s is resumed.")
+            messages.success(request, said % {"number": number})
         elif action == "table" and channels.is_owner(seat):
             channels.set_table(seat.game_id, url or None)
             messages.success(request, _("The table's channel is set.") if url else _("The table's channel is off."))
