@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from games import i18n
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
 from pbem.play import calendar, channels, languages, selectors
@@ -36,17 +37,26 @@ PLATFORM_WORDS = (
 )
 
 
+def _in_writers_words():
+    """The game's words in the language of who wrote (the write path keeps the games' in English,
+    the log's language; Django's is already the writer's): for what is told back to them."""
+    return i18n.using(languages.supported(translation.get_language()))
+
+
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
-    work.told.answers.append(selectors.help_text(work.spec, work.state, seat))
+    with _in_writers_words():
+        work.told.answers.append(selectors.help_text(work.spec, work.state, seat))
 
 
 def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
-    work.told.answers.append(selectors.board_text(work.spec, work.state, seat))
+    with _in_writers_words():
+        work.told.answers.append(selectors.board_text(work.spec, work.state, seat))
 
 
 def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     count = int(rest) if rest.isdigit() else 10
-    lines = selectors.history_lines(work.loaded.game_id, seat)
+    with _in_writers_words():
+        lines = selectors.history_lines(work.loaded.game_id, seat)
     work.told.answers.append("\n".join(lines[-count:]) or _("Nothing has happened yet."))
 
 

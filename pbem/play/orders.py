@@ -77,13 +77,15 @@ def listing(spec, state: dict, seat: int) -> str:
 
 
 def help_text(spec) -> str:
-    from games.i18n import game_text
+    from games.i18n import current, game_text
 
-    kinds = (
-        f" ({game_text(spec.name, spec.parse_order.__doc__.strip().splitlines()[0])})"
-        if spec.parse_order and spec.parse_order.__doc__
-        else ""
-    )
+    kinds = ""
+    if spec.parse_order and spec.parse_order.__doc__:
+        # The kinds of standing order, as the game's parse_order says them: in the reader's
+        # language where the game's catalogue has that line, else only to an English reader.
+        english = spec.parse_order.__doc__.strip().splitlines()[0]
+        said = game_text(spec.name, english)
+        kinds = f" ({said})" if said != english or current() == "en" else ""
     return _(ORDERS_HELP) % {"kinds": kinds}
 
 
