@@ -25,6 +25,7 @@ import re
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from urllib.parse import urlsplit
 
 import apprise
@@ -95,9 +96,9 @@ def echo(notices: list[Notice]) -> int:
         assert seat is not None and notice.game is not None
         for channel in found:
             if channel.table and channel.game_id == notice.game_id and notice.kind in ("turn", "final"):
-                if notice.game_id not in tables:
-                    tables[notice.game_id] = languages.of_table(notice.game_id)
-                with languages.reading(tables[notice.game_id]):
+                if notice.game.pk not in tables:
+                    tables[notice.game.pk] = languages.of_table(notice.game.pk)
+                with languages.reading(tables[notice.game.pk]):
                     rows.append(_table_message(channel, notice, seat))
             elif (
                 not channel.table and channel.email == seat.email.lower() and channel.game_id in (None, notice.game_id)
@@ -229,14 +230,12 @@ def sweep() -> dict:
     for seat in Seat.objects.select_related("game").filter(
         mail_failing_since__isnull=False, mail_trouble_told=False, game__status__in=_PLAYING
     ):
-        _tell_table(seat, lambda seat=seat: trouble_text(seat), ok=False)
+        _tell_table(seat, partial(trouble_text, seat), ok=False)
         Seat.objects.filter(pk=seat.pk, mail_failing_since=seat.mail_failing_since).update(mail_trouble_told=True)
         counts["told"] += 1
     for seat in _through_again():
         if seat.mail_trouble_told:
-            _tell_table(
-                seat, lambda seat=seat: _("%(game)s: %(name)s's mail gets through again.") % _names(seat), ok=True
-            )
+            _tell_table(seat, partial(_through_text, seat), ok=True)
         Seat.objects.filter(pk=seat.pk, mail_last_failed_at=seat.mail_last_failed_at).update(
             mail_failing_since=None, mail_last_failed_at=None, mail_trouble_told=False
         )
@@ -245,6 +244,10 @@ def sweep() -> dict:
 
 
 _PLAYING = (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED)
+
+
+def _through_text(seat: Seat) -> str:
+    return _("%(game)s: %(name)s's mail gets through again.") % _names(seat)
 
 
 def _names(seat: Seat) -> dict:

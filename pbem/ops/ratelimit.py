@@ -114,7 +114,7 @@ def check(kind: str, who: str, setting: str, message: str) -> None:
     """Counts one request of `kind` by `who`; raises Limited when over the limit."""
     count, window = _limit(setting)
     if _hit(kind, who, window) > count:
-        _, retry = _key(kind, who, window)
+        _name, retry = _key(kind, who, window)
         raise Limited(message, retry)
 
 
@@ -166,5 +166,5 @@ def _count_failure(client: str, seat: str) -> None:
             seat,
             window,
         )
-    _, retry = _key("token-fail-client", client, window)
+    _name, retry = _key("token-fail-client", client, window)
     raise Limited(_("Too many wrong seat links; please wait and try again."), retry)

@@ -55,7 +55,7 @@ def url_for(player: PlayerSettings) -> str:
 def player_of(email: str) -> PlayerSettings:
     """The player an address stands for (their settings row, made with the defaults if they
     have none yet: the defaults are what a new seat gets anyway)."""
-    player, _ = PlayerSettings.objects.get_or_create(email=email.strip().lower())
+    player, _created = PlayerSettings.objects.get_or_create(email=email.strip().lower())
     return player
 
 
