@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils import dateformat
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.base import Event as GameEvent
 from pbem.log import eventlog
@@ -346,7 +346,7 @@ def hashes_public(game: Game) -> bool:
     return game.chain_scheme >= 2 or game_over(game)
 
 
-WITHHELD = (
+WITHHELD = gettext_lazy(
     "withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
     "would confirm a guess at them"
 )

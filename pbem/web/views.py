@@ -866,7 +866,7 @@ def game_audit(request, game_id: int):
         form = HeadForm(request.POST)
         if not heads_shown:
             # Whether a head is in the log would confirm a guess at a hidden payload (scheme 1).
-            form.add_error(None, f"This game's heads are {selectors.WITHHELD}.")
+            form.add_error(None, _("This game's heads are %(withheld)s.") % {"withheld": selectors.WITHHELD})
         elif form.is_valid():
             try:
                 head_checks = anchors.check_heads(game, anchors.heads_from_paste(game, form.cleaned_data["head"]))
