@@ -433,3 +433,13 @@ def check_no_english(kind: str, mailoutbox, typed: set[str]) -> None:
             "\n\n".join(f"Subject: {m.subject}\n\n{m.body}" for m in mine)
         )
         assert not found, f"{name} ({language}) reads English:\n" + "\n".join(dict.fromkeys(found))
+        # The refusal before the seat was known and the rate limit's answer came, in their language.
+        bodies = "\n".join(m.body for m in mine)
+        for said in TOLD[language]:
+            assert said in bodies, (name, said)
+
+
+TOLD = {
+    "de": ("Wir konnten nicht erkennen, für welche Partie", "Du hast mehr als 1 Mails in 10 Minuten"),
+    "fr": ("Nous n'avons pas pu savoir à quelle partie", "Vous avez envoyé plus de 1 messages"),
+}
