@@ -30,7 +30,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -96,7 +96,7 @@ def _token_seat(request, token: str) -> Seat | HttpResponse:
 def _game_or_404(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise Http404(f"There is no game #{game_id}.")
+        raise Http404(_("There is no game #%(game)s.") % {"game": game_id})
     return game
 
 
@@ -193,12 +193,26 @@ def _winner_line(game: Game, names: list[str]) -> str:
     ranking, scores = (ended or {}).get("ranking") or [], (ended or {}).get("scores") or []
     if not ranking or not ranking[0]:
         return ""
-    first = [names[s] if s < len(names) else f"seat {s + 1}" for s in ranking[0]]
+    first = [names[s] if s < len(names) else _("seat %(number)s") % {"number": s + 1} for s in ranking[0]]
     points = scores[ranking[0][0]] if ranking[0][0] < len(scores) else None
-    with_points = f" with {points} point{'s' if points != 1 else ''}" if points is not None else ""
     if len(first) == 1:
-        return f"{first[0]} wins{with_points}."
-    return f"{', '.join(first[:-1])} and {first[-1]} share the win{with_points}."
+        if points is None:
+            return _("%(name)s wins.") % {"name": first[0]}
+        return ngettext("%(name)s wins with %(points)s point.", "%(name)s wins with %(points)s points.", points) % {
+            "name": first[0],
+            "points": points,
+        }
+    values = {"names": ", ".join(first[:-1]), "last": first[-1], "points": points}
+    if points is None:
+        return _("%(names)s and %(last)s share the win.") % values
+    return (
+        ngettext(
+            "%(names)s and %(last)s share the win with %(points)s point.",
+            "%(names)s and %(last)s share the win with %(points)s points.",
+            points,
+        )
+        % values
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,8 +305,8 @@ def _creating(request) -> HttpResponse:
         request,
         "pbem/problem.html",
         {
-            "title": "Already sent",
-            "message": "This form was sent already and the game is being set up; look for it in the lobby.",
+            "title": _("Already sent"),
+            "message": _("This form was sent already and the game is being set up; look for it in the lobby."),
         },
         status=409,
     )
@@ -785,7 +799,7 @@ def _requested_event(request, game: Game, spec) -> int | HttpResponse:
         return render(
             request,
             "pbem/problem.html",
-            {"title": "No such event", "message": f"'{raw}' is not an event number."},
+            {"title": _("No such event"), "message": _("'%(raw)s' is not an event number.") % {"raw": raw[:40]}},
             status=400,
         )
     return min(int(raw), game.version)
