@@ -348,8 +348,12 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
         )
         if part
     )
+    typed = " ".join(
+        part for part in (choice or "", {True: "pictures", False: "no pictures", None: ""}[pictures]) if part
+    )
     work.told.applied.append(
-        _("notices: %(said)s") % {"said": said} + (_(" (your default for new games too)") if default else "")
+        _("notices %(words)s: %(said)s") % {"words": typed, "said": said}
+        + (_(" (your default for new games too)") if default else "")
     )
 
 
