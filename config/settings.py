@@ -243,6 +243,8 @@ ANYMAIL.update(env_prefixed("ANYMAIL_"))
 # Where reports for the site go when a game has no Master of Seals with an address (a stray
 # bounce, a notice to the desk): before any superuser's address, and logged when there is none.
 PBEM_MASTER_EMAIL = os.environ.get("PBEM_MASTER_EMAIL", "")
+# The language of the Master of Seals' mails (en, de or fr): one operator, one language (issue 33).
+PBEM_MASTER_LANGUAGE = os.environ.get("PBEM_MASTER_LANGUAGE", "en")
 
 # --- production over https ------------------------------------------------------------------
 # An https PBEM_BASE_URL means the site is served over TLS: cookies only over TLS, HSTS, plain

@@ -433,7 +433,7 @@ def describe(command):
             swap=verb, ingredient=W.ingredient(command["ing"]), piece=piece, curve=command["curve"]
         )
     if t == "keep":
-        return f"{verb} " + _(" and ").join(W.ingredient(i) for i in command["ings"])
+        return f"{verb} " + _(" and ").join(format(W.ingredient(i), "acc") for i in command["ings"])
     if t == "replace":
         return f"{verb} {piece} " + " ".join(str(c) for c in command["curves"])
     if t == "dance":

@@ -909,7 +909,7 @@ def _put_source(dr, tok):
         return "bowl"
     raise Rejected(
         _("You have no {ing} to place (in front of you: {front}; in your bowl: {bowl}).").format(
-            ing=W.ingredient(tok) if isinstance(tok, str) else tok,
+            ing=W.ingredient(tok),
             front=W.ingredients(dr["front"]),
             bowl=W.ingredient(dr["bowl"]) if dr["bowl"] else _("nothing"),
         )

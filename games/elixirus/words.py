@@ -54,19 +54,47 @@ ENDINGS = {
     "exhausted": N_("no ingredients are left to collect"),
     "unwanted": N_("nobody would collect the ingredients left"),
 }
-# German adjectives take the ending of their noun's gender (nominative, no article): rote Wurzel,
-# roter Stängel, rotes Blatt; 'orange' and 'lila' take none. French ones are given feminine (every
-# variety is: racine, tige, feuille, fleur, baie, graine).
-GERMAN_ENDINGS = {"root": "e", "stem": "er", "leaf": "es", "blossom": "e", "berry": "e", "seed": "er"}
+# German adjectives take the ending of their noun's gender and case (no article: the strong
+# declension): rote Wurzel, roter Stängel, rotes Blatt as a subject; "nimm roten Stängel 2" as an
+# object (accusative: only the masculine changes); "mit roter Wurzel" (dative). 'orange' and
+# 'lila' take none. French ones are given feminine (every variety is: racine, tige, feuille, fleur,
+# baie, graine).
+GERMAN_GENDERS = {"root": "f", "stem": "m", "leaf": "n", "blossom": "f", "berry": "f", "seed": "m"}
+GERMAN_CASE_ENDINGS = {
+    "nom": {"f": "e", "m": "er", "n": "es"},
+    "acc": {"f": "e", "m": "en", "n": "es"},
+    "dat": {"f": "er", "m": "em", "n": "em"},
+}
+GERMAN_ENDINGS = {variety: GERMAN_CASE_ENDINGS["nom"][gender] for variety, gender in GERMAN_GENDERS.items()}
+CASES = tuple(GERMAN_CASE_ENDINGS)
 UNINFLECTED = {"orange", "lila"}
 FRENCH_MASCULINE = {"vert": "green", "bleu": "blue", "violet": "purple"}
 
 
-def colour_word(colour: str, variety: str | None = None) -> str:
-    """An ingredient's colour as an adjective (agreeing with `variety` in German)."""
+class Said(str):
+    """An ingredient's name in the reader's language, carrying its other grammatical cases: a
+    translation picks the case its sentence needs by a format spec ("Du legst {ing:acc} auf
+    {place}", "nimm {ing:acc}"), and a plain field ("{ing}") is the nominative. Only German
+    inflects; in English and French every case is the same text."""
+
+    forms: dict[str, str]
+
+    def __new__(cls, text: str, forms: dict[str, str] | None = None) -> Said:
+        said = super().__new__(cls, text)
+        said.forms = forms or {}
+        return said
+
+    def __format__(self, spec: str) -> str:
+        if spec in CASES:
+            return self.forms.get(spec, str(self))
+        return format(str(self), spec)
+
+
+def colour_word(colour: str, variety: str | None = None, case: str = "nom") -> str:
+    """An ingredient's colour as an adjective (agreeing with `variety` and `case` in German)."""
     word = _(INGREDIENT_COLOURS[colour]) if colour in INGREDIENT_COLOURS else colour
-    if current() == "de" and variety in GERMAN_ENDINGS and word not in UNINFLECTED:
-        word += GERMAN_ENDINGS[variety]
+    if current() == "de" and variety in GERMAN_GENDERS and word not in UNINFLECTED:
+        word += GERMAN_CASE_ENDINGS[case][GERMAN_GENDERS[variety]]
     return word
 
 
@@ -86,21 +114,32 @@ def kind(colour: str, variety: str) -> str:
 
 
 def ingredient(tok: str | None) -> str:
-    """An ingredient token ("red root 2", "crystal") in the reader's language."""
+    """An ingredient token ("red root 2", "crystal") in the reader's language: a `Said` whose
+    cases a translation may pick ("{ing:acc}")."""
     if tok is None:
-        return "-"
-    if current() == "en" or not isinstance(tok, str) or tok not in INGREDIENTS:
-        return tok
+        return Said("-")
+    if not isinstance(tok, str):
+        return Said(str(tok))
+    if current() == "en" or tok not in INGREDIENTS:
+        return Said(tok)
     if tok == CRYSTAL:
-        return _("crystal")
+        return Said(_("crystal"))
     c, v, val = INGREDIENTS[tok]
     if c is None or v is None:
-        return tok
-    return _("{colour} {variety} {value}").format(colour=colour_word(c, v), variety=variety_word(v), value=val)
+        return Said(tok)
+    forms = {
+        case: _("{colour} {variety} {value}").format(colour=colour_word(c, v, case), variety=variety_word(v), value=val)
+        for case in CASES
+    }
+    return Said(forms["nom"], forms)
 
 
 def ingredients(toks) -> str:
-    return ", ".join(ingredient(t) for t in toks) if toks else _("nothing")
+    """A list of ingredients, its cases each name's ("{ings:acc}")."""
+    if not toks:
+        return Said(_("nothing"))
+    said = [ingredient(t) for t in toks]
+    return Said(", ".join(said), {case: ", ".join(format(s, case) for s in said) for case in CASES})
 
 
 def seat(colour: str) -> str:

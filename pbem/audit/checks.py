@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from games.base import rederive
 from pbem.audit import publish
@@ -22,15 +24,22 @@ ROW_FIELDS = eventlog.EVENT_ROW_FIELDS
 
 
 SCHEME_TEXT = {
-    1: "scheme 1 (SHA-256 over each event's whole content: checkable only with every hidden payload, "
-    "so only after the end; games made before scheme 2 keep it)",
-    2: "scheme 2 (public parts hashed, hidden payloads and random draws committed with keys derived "
-    "from the secret seed: anyone checks the links now, and every commitment once the seed is revealed)",
+    1: gettext_noop(
+        "scheme 1 (SHA-256 over each event's whole content: checkable only with every hidden payload, "
+        "so only after the end; games made before scheme 2 keep it)"
+    ),
+    2: gettext_noop(
+        "scheme 2 (public parts hashed, hidden payloads and random draws committed with keys derived "
+        "from the secret seed: anyone checks the links now, and every commitment once the seed is revealed)"
+    ),
 }
 
 
 def scheme_text(scheme: int) -> str:
-    return SCHEME_TEXT.get(scheme, f"scheme {scheme} (unknown to this code)")
+    """The chain's scheme in the reader's words (the audit page, the API)."""
+    if scheme in SCHEME_TEXT:
+        return _(SCHEME_TEXT[scheme])
+    return _("scheme %(scheme)s (unknown to this code)") % {"scheme": scheme}
 
 
 @dataclass
@@ -58,6 +67,42 @@ class Report:
                 f"{mailed}, {self.snapshots_checked} snapshots equal to replay{seed})"
             )
         return f"game #{self.game_id}: FAILED\n  " + "\n  ".join(self.problems)
+
+    def said(self) -> str:
+        """The summary in the reader's words (the audit page); `summary` is verify_games' line.
+        The problems themselves stay as the checks word them (English: they name what failed
+        for whoever investigates)."""
+        if not self.ok:
+            return _("game #%(game)s: FAILED") % {"game": self.game_id}
+        parts = [
+            ngettext("%(count)d event", "%(count)d events", self.events) % {"count": self.events},
+            _("chain intact under scheme %(scheme)s") % {"scheme": self.scheme},
+        ]
+        if self.heads_checked:
+            parts.append(
+                ngettext(
+                    "%(count)d mailed head still in the log",
+                    "%(count)d mailed heads still in the log",
+                    self.heads_checked,
+                )
+                % {"count": self.heads_checked}
+            )
+        parts.append(
+            ngettext(
+                "%(count)d snapshot equal to replay", "%(count)d snapshots equal to replay", self.snapshots_checked
+            )
+            % {"count": self.snapshots_checked}
+        )
+        if self.seed_revealed:
+            parts.append(
+                ngettext(
+                    "%(count)d random outcome re-derived from the seed",
+                    "%(count)d random outcomes re-derived from the seed",
+                    self.draws_checked,
+                )
+                % {"count": self.draws_checked}
+            )
+        return _("game #%(game)s: ok (%(facts)s)") % {"game": self.game_id, "facts": ", ".join(parts)}
 
 
 # How long the audit page keeps a verification of one version (a new event is a new version,

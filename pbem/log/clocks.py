@@ -56,11 +56,34 @@ MAX_SECONDS = 366 * 86400
 DAY = 86400
 
 
-class BadClock(ValueError):
+def gettext_noop(text: str) -> str:
+    """Marks an English template for the platform's catalogue (pbem/locale: `makemessages` finds
+    it by this name); it is translated where a player reads it (pbem.play.commands.clocks_text).
+    This module stays standard library only: the offline verifier runs it."""
+    return text
+
+
+class Said(ValueError):
+    """A refusal with its English template and values (`template % values`), so the platform can
+    say it in the reader's language. A value named `*_seconds` is a length of time: in the
+    template it is `%(name)s`, without the suffix, in words."""
+
+    def __init__(self, template: str, **values):
+        self.template, self.values = template, values
+        shown = {}
+        for name, value in values.items():
+            if name.endswith("_seconds"):
+                shown[name[: -len("_seconds")]] = left_words(value)
+            else:
+                shown[name] = value
+        super().__init__(template % shown if values else template)
+
+
+class BadClock(Said):
     """A clock a table cannot have; the message says why."""
 
 
-class BadAbsence(ValueError):
+class BadAbsence(Said):
     """An absence a seat cannot take; the message says why."""
 
 
@@ -73,22 +96,26 @@ AUTO_MIN = 3600
 
 def parse_vacation(value) -> dict:
     if not isinstance(value, dict):
-        raise BadClock("A clock's vacation is its per_month, max, absences and longest.")
+        raise BadClock(gettext_noop("A clock's vacation is its per_month, max, absences and longest."))
     unknown = set(value) - set(VACATION_KEYS)
     if unknown:
-        raise BadClock(f"A vacation has no {', '.join(sorted(unknown))}.")
+        raise BadClock(gettext_noop("A vacation has no %(names)s."), names=", ".join(sorted(unknown)))
     out = {}
     for name in VACATION_KEYS:
         raw = value.get(name)
         if raw is None:
-            raise BadClock(f"A vacation needs its {name}.")
+            raise BadClock(gettext_noop("A vacation needs its %(name)s."), name=name)
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise BadClock(f"The vacation's {name} must be a whole number.")
+            raise BadClock(gettext_noop("The vacation's %(name)s must be a whole number."), name=name)
         if not 0 <= raw <= VACATION_MAX_DAYS:
-            raise BadClock(f"The vacation's {name} must be between 0 and {VACATION_MAX_DAYS}.")
+            raise BadClock(
+                gettext_noop("The vacation's %(name)s must be between 0 and %(most)s."),
+                name=name,
+                most=VACATION_MAX_DAYS,
+            )
         out[name] = raw
     if out["max"] < out["per_month"]:
-        raise BadClock("The vacation's max must be at least its per_month.")
+        raise BadClock(gettext_noop("The vacation's max must be at least its per_month."))
     return out
 
 
@@ -98,10 +125,10 @@ def parse(value: dict | None, default_period: int) -> dict:
     if not value:
         return {"kind": "fixed", "period": int(default_period)}
     if not isinstance(value, dict):
-        raise BadClock("A clock is a kind and its durations.")
+        raise BadClock(gettext_noop("A clock is a kind and its durations."))
     kind = value.get("kind")
     if kind not in KINDS:
-        raise BadClock(f"The clock must be one of: {', '.join(KINDS)}.")
+        raise BadClock(gettext_noop("The clock must be one of: %(kinds)s."), kinds=", ".join(KINDS))
     allowed = {
         "fixed": ("period",),
         "bank": ("initial", "increment", "cap"),
@@ -109,24 +136,31 @@ def parse(value: dict | None, default_period: int) -> dict:
     }[kind]
     unknown = set(value) - set(allowed) - {"kind", "vacation"}
     if unknown:
-        raise BadClock(f"A {kind} clock has no {', '.join(sorted(unknown))}.")
+        raise BadClock(gettext_noop("A %(kind)s clock has no %(names)s."), kind=kind, names=", ".join(sorted(unknown)))
     clock: dict = {"kind": kind}
     for name in allowed:
         raw = value.get(name, default_period if name == "period" else None)
         if raw is None:
-            raise BadClock(f"A {kind} clock needs its {name}.")
+            raise BadClock(gettext_noop("A %(kind)s clock needs its %(name)s."), kind=kind, name=name)
         if isinstance(raw, bool) or not isinstance(raw, int | float):
-            raise BadClock(f"The clock's {name} must be a number of seconds.")
+            raise BadClock(gettext_noop("The clock's %(name)s must be a number of seconds."), name=name)
         seconds = int(raw)
         low = 0 if name == "increment" else MIN_SECONDS
         if not low <= seconds <= MAX_SECONDS:
-            raise BadClock(f"The clock's {name} must be between {low} seconds and {MAX_SECONDS // DAY} days.")
+            raise BadClock(
+                gettext_noop("The clock's %(name)s must be between %(low)s seconds and %(days)s days."),
+                name=name,
+                low=low,
+                days=MAX_SECONDS // DAY,
+            )
         clock[name] = seconds
     if kind != "fixed":
         if clock["cap"] < clock["initial"]:
-            raise BadClock("The bank's cap must be at least its initial reserve.")
+            raise BadClock(gettext_noop("The bank's cap must be at least its initial reserve."))
         if kind == "bank" and clock["increment"] < MIN_SECONDS:
-            raise BadClock("A bank without a grace needs an increment (else a timeout would leave no time at all).")
+            raise BadClock(
+                gettext_noop("A bank without a grace needs an increment (else a timeout would leave no time at all).")
+            )
     if value.get("vacation") is not None:
         clock["vacation"] = parse_vacation(value["vacation"])
     return clock
@@ -303,11 +337,14 @@ def rest_days(words: list[str]) -> list[str]:
     for word in words:
         day = word[:3].lower()
         if len(word) < 3 or day not in WEEKDAYS:
-            raise BadClock(f"{word} is not a day of the week; write e.g. 'rest sat sun' or 'rest none'.")
+            raise BadClock(
+                gettext_noop("%(word)s is not a day of the week; write e.g. 'rest sat sun' or 'rest none'."),
+                word=word[:40],
+            )
         days.append(day)
     days = sorted(set(days), key=WEEKDAYS.index)
     if len(days) > MAX_REST_DAYS:
-        raise BadClock(f"At most {MAX_REST_DAYS} rest days a week.")
+        raise BadClock(gettext_noop("At most %(count)s rest days a week."), count=MAX_REST_DAYS)
     return days
 
 
@@ -354,19 +391,26 @@ def absence(meta: dict, seat: int, at: datetime, until: datetime, auto: bool = F
     state = vacation_at(meta, seat, at)
     seconds = int((until - at).total_seconds())
     if seconds <= 0:
-        raise BadAbsence("That date is already past.")
+        raise BadAbsence(gettext_noop("That date is already past."))
     if state["until"] and datetime.fromisoformat(state["until"]) > at:
-        raise BadAbsence(f"You are already away, until {state['until']}: write 'back' first.")
+        raise BadAbsence(
+            gettext_noop("You are already away, until %(until)s: write 'back' first."), until=state["until"]
+        )
     if not auto:
         if state["taken"] >= config["absences"]:
             raise BadAbsence(
-                f"This table allows {config['absences']} absences a player in a game, and you have taken them all."
+                gettext_noop("This table allows %(count)s absences a player in a game, and you have taken them all."),
+                count=config["absences"],
             )
         if seconds > config["longest"] * DAY:
-            raise BadAbsence(f"This table allows absences of at most {config['longest']} days at once.")
+            raise BadAbsence(
+                gettext_noop("This table allows absences of at most %(days)s days at once."), days=config["longest"]
+            )
     if seconds > state["left"]:
         raise BadAbsence(
-            f"You have {left_words(state['left'])} of vacation left in this game; that would take {left_words(seconds)}."
+            gettext_noop("You have %(left)s of vacation left in this game; that would take %(take)s."),
+            left_seconds=state["left"],
+            take_seconds=seconds,
         )
     payload = {
         "seat": seat,

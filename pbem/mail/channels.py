@@ -23,11 +23,14 @@ import io
 import logging
 import re
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from urllib.parse import urlsplit
 
 import apprise
 import requests
+import urllib3.util.connection
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -87,12 +90,16 @@ def echo(notices: list[Notice]) -> int:
         )
     )
     rows = []
+    tables: dict[int, str] = {}  # each table's language, read once
     for notice in told:
         seat = notice.seat
         assert seat is not None and notice.game is not None
         for channel in found:
             if channel.table and channel.game_id == notice.game_id and notice.kind in ("turn", "final"):
-                rows.append(_table_message(channel, notice, seat))
+                if notice.game.pk not in tables:
+                    tables[notice.game.pk] = languages.of_table(notice.game.pk)
+                with languages.reading(tables[notice.game.pk]):
+                    rows.append(_table_message(channel, notice, seat))
             elif (
                 not channel.table and channel.email == seat.email.lower() and channel.game_id in (None, notice.game_id)
             ):
@@ -139,7 +146,8 @@ def _seat_text(notice: Notice, seat: Seat, game: Game) -> tuple[str, str]:
 
 
 def _table_message(channel: Channel, notice: Notice, seat: Seat) -> ChannelMessage:
-    """What the table's shared channel says: public facts only (whose move, the end), no link."""
+    """What the table's shared channel says: public facts only (whose move, the end), no link.
+    In the table's language (languages.of_table: the one most of its seats read)."""
     game = notice.game
     assert game is not None
     if notice.kind == "final":
@@ -222,12 +230,12 @@ def sweep() -> dict:
     for seat in Seat.objects.select_related("game").filter(
         mail_failing_since__isnull=False, mail_trouble_told=False, game__status__in=_PLAYING
     ):
-        _tell_table(seat, trouble_text(seat))
+        _tell_table(seat, partial(trouble_text, seat), ok=False)
         Seat.objects.filter(pk=seat.pk, mail_failing_since=seat.mail_failing_since).update(mail_trouble_told=True)
         counts["told"] += 1
     for seat in _through_again():
         if seat.mail_trouble_told:
-            _tell_table(seat, _("%(game)s: %(name)s's mail gets through again.") % _names(seat))
+            _tell_table(seat, partial(_through_text, seat), ok=True)
         Seat.objects.filter(pk=seat.pk, mail_last_failed_at=seat.mail_last_failed_at).update(
             mail_failing_since=None, mail_last_failed_at=None, mail_trouble_told=False
         )
@@ -236,6 +244,10 @@ def sweep() -> dict:
 
 
 _PLAYING = (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.PAUSED)
+
+
+def _through_text(seat: Seat) -> str:
+    return _("%(game)s: %(name)s's mail gets through again.") % _names(seat)
 
 
 def _names(seat: Seat) -> dict:
@@ -264,12 +276,15 @@ def day_named(moment: datetime) -> str:
     return moment.date().isoformat()
 
 
-def _tell_table(seat: Seat, text: str) -> None:
+def _tell_table(seat: Seat, say: Callable[[], str], ok: bool) -> None:
+    """The table's channel hears `say()`, in the table's language."""
     channel = channels.table_channel(seat.game_id)
     if channel is None or channel.status != ChannelStatus.ACTIVE:
         return
+    with languages.reading(languages.of_table(seat.game_id)):
+        text = say()
     stamp = int((seat.mail_failing_since or timezone.now()).timestamp())
-    key = f"t{channel.pk}:mail:s{seat.pk}:{stamp}:{'ok' if 'again' in text else 'bad'}"
+    key = f"t{channel.pk}:mail:s{seat.pk}:{stamp}:{'ok' if ok else 'bad'}"
     _write([ChannelMessage(channel=channel, kind="table", title=_title(seat.game), body=text, dedupe_key=key)])
 
 
@@ -385,7 +400,8 @@ def deliver(channel: Channel, title: str, body: str) -> tuple[str | None, bool]:
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
     plugin.request_rate_per_sec = 0  # no throttle: the retries space the attempts
     _guard_redirects()
-    _sending.on = True
+    _guard_connections()
+    _sending.on, _sending.refused = True, None
     scrubbing = _Scrub(channel)
     # What Apprise and urllib3 (at debug level) log of the requests names the URL's secrets.
     loggers = [logging.getLogger(name) for name in SCRUBBED_LOGGERS]
@@ -403,6 +419,8 @@ def deliver(channel: Channel, title: str, body: str) -> tuple[str | None, bool]:
             logger.removeFilter(scrubbing)
     if ok:
         return None, False
+    if _sending.refused:  # the connection found the host resolving inside now: refused for good
+        return _sending.refused, True
     lines = said.getvalue().strip().splitlines()
     return scrub(lines[-1] if lines else "", channel), False
 
@@ -426,6 +444,44 @@ def _guard_redirects() -> None:
 
     guarded.pbem_guarded = True  # type: ignore[attr-defined]
     requests.sessions.Session.get_redirect_target = guarded  # type: ignore[method-assign]
+
+
+def _guard_connections() -> None:
+    """While this thread sends a channel's message, every connection `requests` (urllib3) opens
+    resolves its host once, here, checks each address (channels.checked_addresses) and connects
+    to a checked address, never to the name: urllib3 would resolve the name again, and a name
+    that answered with a public address at the check may answer 127.0.0.1 now (DNS rebinding).
+    TLS still checks the certificate against the name (urllib3 takes it from the URL, not from
+    the socket). Installed once; other threads and other uses of urllib3 are not affected."""
+    current = urllib3.util.connection.create_connection
+    if getattr(current, "pbem_guarded", False):
+        return
+
+    def guarded(address, *args, **kwargs):
+        if not getattr(_sending, "on", False) or channels.private_allowed():
+            return _connect(address, *args, **kwargs)
+        host, port = address
+        try:
+            addresses = channels.checked_addresses(str(host), port)
+        except channels.BadChannel as exc:
+            if not isinstance(exc, channels.NotFound):
+                _sending.refused = str(exc)
+            raise OSError(str(exc)) from None  # urllib3 reports it as a failed connection
+        failed: OSError | None = None
+        for checked in addresses:
+            try:
+                return _connect((checked, port), *args, **kwargs)
+            except OSError as exc:
+                failed = exc
+        raise failed or OSError("no address to connect to")
+
+    guarded.pbem_guarded = True  # type: ignore[attr-defined]
+    urllib3.util.connection.create_connection = guarded
+
+
+# urllib3's own connector, as it was when this module was imported (the guard calls it with a
+# checked address).
+_connect = urllib3.util.connection.create_connection
 
 
 class _Scrub(logging.Filter):
@@ -496,10 +552,10 @@ def _mail_about(channel: Channel, message: ChannelMessage, error: str, paused: b
     """A notice (kind "channel") to the player, in their language, or to the Master of Seals
     for a table's channel."""
     seat = message.seat
-    if channel.table:
-        Notice.objects.create(
-            game_id=channel.game_id, kind="channel", context={"text": _failure_text(channel, error, paused)}
-        )
+    if channel.table:  # told to the Master of Seals, in the operator's language
+        with languages.reading(languages.for_master()):
+            text = _failure_text(channel, error, paused)
+        Notice.objects.create(game_id=channel.game_id, kind="channel", context={"text": text})
         return
     if seat is None:
         seat = Seat.objects.filter(email__iexact=channel.email).order_by("-game_id").first()

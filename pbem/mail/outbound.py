@@ -67,10 +67,10 @@ SUBJECTS = {
     "digest": gettext_noop("Today's news: {title} #{game}{at} {tag}"),
     "final": gettext_noop("Game over: {title} #{game} {tag}"),
     "answer": "Re: {subject}",
-    "overdue": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline",
-    "bounced": "[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered",
-    "holdended": "[Master of Seals] {title} #{game}: {seat_name}'s deadline runs again",
-    "timedout": "[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played",
+    "overdue": gettext_noop("[Master of Seals] {title} #{game}: {seat_name} missed a deadline"),
+    "bounced": gettext_noop("[Master of Seals] {title} #{game}: a notice to {seat_name} was not delivered"),
+    "holdended": gettext_noop("[Master of Seals] {title} #{game}: {seat_name}'s deadline runs again"),
+    "timedout": gettext_noop("[Master of Seals] {title} #{game}: {seat_name} missed a deadline; the timer played"),
     "replaced": gettext_noop("New player in your seat: {title} #{game}"),
     "welcome": gettext_noop("Your seat: {title} #{game}{at}: you take it over {tag}"),
     "correction": gettext_noop("Score corrected: {title} #{game} {tag}"),
@@ -304,12 +304,13 @@ def recipients(notice: Notice) -> list[str]:
 
 def language_of(notice: Notice) -> str:
     """The language the notice's reader reads: its seat's; an answer to an address without a seat
-    in the player's own default; the Master of Seals' notices in English."""
+    in the player's own default; the Master of Seals' notices in the operator's language
+    (PBEM_MASTER_LANGUAGE, languages.for_master)."""
     if notice.seat_id:
         return languages.of_seat(seat_of(notice))
     if notice.kind == "answer" and notice.to_email:
         return languages.supported(languages.default_for(notice.to_email))
-    return languages.DEFAULT
+    return languages.for_master()
 
 
 def render(notice: Notice) -> Rendered:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import timedelta
@@ -35,6 +36,13 @@ class Refusal(Exception):
     text: str
     seat: Seat | None = None
     answered: bool = True  # False: recorded with its reason, and no mail goes back
+    # The text made again in another language: a refusal before the seat is known is made in
+    # English, and answered in the language of the sender's address when it plays here.
+    make: Callable[[], str] | None = None
+
+
+def refusal(code: str, make: Callable[[], str], seat: Seat | None = None) -> Refusal:
+    return Refusal(code, make(), seat, make=make)
 
 
 # Refusals of mail that proves no link to us (a token whose MAC is not ours, or none at all from
@@ -106,6 +114,9 @@ def _process_mail(message: InboundMessage, speaking: ExitStack) -> Notice | None
             message.outcome += "\n(Not answered: the message proves no link to a seat here.)"
         else:
             note = ignored_note(ignored) if refusal.code == "no_such_code" else ""
+            if refusal.seat is None and refusal.make is not None:
+                with languages.reading(languages.default_for(parsed.sender)):
+                    refusal.text = refusal.make()
             return answer(message, parsed, refusal.seat, refusal.code, refusal.text + note, facts=facts)
         return None
     # The game as it is now, for both checks against the notice answered: the row identify read
@@ -115,11 +126,14 @@ def _process_mail(message: InboundMessage, speaking: ExitStack) -> Notice | None
     if earlier is not None:  # the same reply again: told so, never applied twice
         game = Game.objects.get(pk=seat.game_id)
         board = selectors.board_text(get_game(game.kind), eventlog.load(game).state, seat.number)
-        text = (
-            f"These orders were already applied at version {earlier.result_version}, from your message of "
-            f"{outbound.local_time(earlier.processed_at or earlier.received_at, seat.time_zone)}: nothing more was applied. The "
-            f"game is now at version {game.version}."
-        )
+        text = _(
+            "These orders were already applied at version %(version)s, from your message of %(when)s: nothing "
+            "more was applied. The game is now at version %(now)s."
+        ) % {
+            "version": earlier.result_version,
+            "when": outbound.local_time(earlier.processed_at or earlier.received_at, seat.time_zone),
+            "now": game.version,
+        }
         submissions.finish(message, InboundStatus.ANSWERED, "duplicate", text, game.version)
         message.game_id, message.seat = seat.game_id, seat
     else:
@@ -136,16 +150,18 @@ def _check_readable(parsed, seat) -> None:
     if parsed.unreadable:
         raise Refusal(
             "unreadable",
-            f"We could not read your message: {parsed.unreadable}. Please send "
-            "your commands as plain text, one a line.",
+            _("We could not read your message: %(why)s. Please send your commands as plain text, one a line.")
+            % {"why": parsed.unreadable},
             seat,
         )
     if parsed.too_large:
         raise Refusal(
             "too_large",
-            f"Your message is {parsed.size // 1024} KB; replies may be at most "
-            f"{settings.PBEM_INBOUND_MAX_BYTES // 1024} KB. Please send your commands as plain "
-            "text, without attachments.",
+            _(
+                "Your message is %(size)s KB; replies may be at most %(most)s KB. Please send your commands as "
+                "plain text, without attachments."
+            )
+            % {"size": parsed.size // 1024, "most": settings.PBEM_INBOUND_MAX_BYTES // 1024},
             seat,
         )
 
@@ -175,7 +191,10 @@ def answer_many(
     answer tells each game's outcome in turn."""
     if sum(len(lines) for lines in by_game.values()) > inbound.MAX_LINES:
         submissions.finish(
-            message, InboundStatus.REFUSED, "too_many", f"At most {inbound.MAX_LINES} commands go in one reply."
+            message,
+            InboundStatus.REFUSED,
+            "too_many",
+            _("At most %(count)s commands go in one reply.") % {"count": inbound.MAX_LINES},
         )
         return answer(message, parsed, seat, "too_many", message.outcome, facts=facts)
     seats = {
@@ -187,7 +206,10 @@ def answer_many(
         mine = seats.get(game_id)
         if mine is None:
             refused.append(game_id)
-            parts.append(f"#{game_id}: refused: you have no seat in game #{game_id}; nothing was applied there.")
+            parts.append(
+                _("#%(game)s: refused: you have no seat in game #%(game)s; nothing was applied there.")
+                % {"game": game_id}
+            )
             continue
         title = f"#{game_id} {mine.game.title}"
         try:
@@ -197,22 +219,31 @@ def answer_many(
             )
         except Refusal as refusal:
             refused.append(game_id)
-            parts.append(f"{title}: refused, nothing applied in this game.\n{refusal.text}")
+            parts.append(
+                _("%(title)s: refused, nothing applied in this game.") % {"title": title} + f"\n{refusal.text}"
+            )
             continue
         except services.ServiceError as exc:
             if exc.code == "busy":
                 raise submissions.TryLater(str(exc)) from exc
             refused.append(game_id)
-            parts.append(f"{title}: refused, nothing applied in this game.\n{submissions.describe_refusal(exc)}")
+            parts.append(
+                _("%(title)s: refused, nothing applied in this game.") % {"title": title}
+                + f"\n{submissions.describe_refusal(exc)}"
+            )
             continue
         applied.append(game_id)
-        said = "already applied before" if outcome.duplicate else submissions.describe_outcome(outcome)
+        said = _("already applied before") if outcome.duplicate else submissions.describe_outcome(outcome)
         parts.append(f"{title}: {said}")
     code = "applied" if applied and not refused else ("refused" if not applied else "partly")
     status = InboundStatus.REFUSED if not applied else InboundStatus.APPLIED
     text = "\n\n".join(parts)
     if refused:
-        text = "Refused in " + ", ".join(f"#{g}" for g in refused) + " (the other games' lines stand).\n\n" + text
+        text = (
+            _("Refused in %(games)s (the other games' lines stand).") % {"games": ", ".join(f"#{g}" for g in refused)}
+            + "\n\n"
+            + text
+        )
     submissions.finish(message, status, code, text)
     message.game_id, message.seat = seat.game_id, seat
     return answer(message, parsed, seat, code, text, facts=facts)
@@ -439,9 +470,11 @@ def check_mail_rate(seat: Seat, facts: Facts) -> None:
     told = recent.filter(error_code="rate_limited").exists()
     raise Refusal(
         "rate_limited",
-        f"You sent more than {count} mails to game #{seat.game_id} in "
-        f"{window // 60} minutes; this one was not read. Please wait a while, and put several "
-        "commands in one mail, one a line.",
+        _(
+            "You sent more than %(count)s mails to game #%(game)s in %(minutes)s minutes; this one was not read. "
+            "Please wait a while, and put several commands in one mail, one a line."
+        )
+        % {"count": count, "game": seat.game_id, "minutes": window // 60},
         seat,
         answered=not told,
     )
@@ -471,9 +504,14 @@ def identify_with_facts(parsed: inbound.Parsed) -> tuple[Seat, Facts]:
                 continue
             return _check_sender(seat, parsed), read[seat.pk]
         assert problem is not None, "every token was refused, so one problem was kept"
-        raise Refusal(
-            problem.code,
-            f"{problem} Nothing was applied. Reply to the latest notice of your game, or use the link in it.",
+        found = problem
+        raise refusal(
+            found.code,
+            lambda: (
+                _(str(found))
+                + " "
+                + _("Nothing was applied. Reply to the latest notice of your game, or use the link in it.")
+            ),
         )
     seat = _by_subject(parsed)
     return seat, read_facts(seat, parsed)
@@ -495,14 +533,20 @@ def _check_sender(seat: Seat, parsed: inbound.Parsed) -> Seat:
     if others:
         raise Refusal(
             "wrong_sender",
-            f"You wrote from {parsed.sender}, which plays another seat of game "
-            f"#{seat.game_id}; this reply address belongs to a different seat. Nothing was applied.",
+            _(
+                "You wrote from %(sender)s, which plays another seat of game #%(game)s; this reply address "
+                "belongs to a different seat. Nothing was applied."
+            )
+            % {"sender": parsed.sender, "game": seat.game_id},
             seat,
         )
     raise Refusal(
         "not_at_table",
-        f"{parsed.sender or 'Your address'} is not at the table of game #{seat.game_id}: "
-        "only its players may send it commands, from the address they play with. Nothing was applied.",
+        _(
+            "%(sender)s is not at the table of game #%(game)s: only its players may send it commands, from the "
+            "address they play with. Nothing was applied."
+        )
+        % {"sender": parsed.sender or _("Your address"), "game": seat.game_id},
         seat,
     )
 
@@ -510,29 +554,41 @@ def _check_sender(seat: Seat, parsed: inbound.Parsed) -> Seat:
 def _by_subject(parsed: inbound.Parsed) -> Seat:
     match = outbound.SUBJECT_TAG_RE.search(parsed.subject or "")
     if not match:
-        raise Refusal(
+        raise refusal(
             "no_token",
-            "We could not tell which game and seat your message is for: the reply address "
-            "of the notice is missing, and so is the code in square brackets from its subject. "
-            "Reply to the notice itself (keeping its subject), or use the link in it.",
+            lambda: _(
+                "We could not tell which game and seat your message is for: the reply address of the notice is "
+                "missing, and so is the code in square brackets from its subject. Reply to the notice itself "
+                "(keeping its subject), or use the link in it."
+            ),
         )
     game_id, code = int(match.group(1)), match.group(2).lower()
     seats = list(Seat.objects.select_related("game").filter(game_id=game_id))
     if not seats:
-        raise Refusal("unknown", f"There is no game #{game_id} here.")
+        raise refusal("unknown", lambda: _("There is no game #%(game)s here.") % {"game": game_id})
     for seat in seats:
         if outbound.seat_code_matches(seat, code):
             return _check_sender(seat, parsed)
     if any(s.email.lower() == parsed.sender for s in seats):
-        raise Refusal(
+        raise refusal(
             "revoked",
-            f"The code {code} in your subject is not (or no longer) the code of your seat in "
-            f"game #{game_id}. Reply to the latest notice of your game. Nothing was applied.",
+            lambda: (
+                _(
+                    "The code %(code)s in your subject is not (or no longer) the code of your seat in game #%(game)s. "
+                    "Reply to the latest notice of your game. Nothing was applied."
+                )
+                % {"code": code, "game": game_id}
+            ),
         )
-    raise Refusal(
+    raise refusal(
         "unknown_code",
-        f"The code {code} in the subject names no seat of game #{game_id}, and "
-        f"{parsed.sender or 'the sender'} is not at its table. Nothing was applied.",
+        lambda: (
+            _(
+                "The code %(code)s in the subject names no seat of game #%(game)s, and %(sender)s is not at its "
+                "table. Nothing was applied."
+            )
+            % {"code": code, "game": game_id, "sender": parsed.sender or _("the sender")}
+        ),
     )
 
 
@@ -786,13 +842,14 @@ def tell_owner(message: InboundMessage, parsed: inbound.Parsed, seat: Seat) -> N
         )
         return None
     message.outcome += "\n(Not answered: its sender is not the seat's address; the seat's owner is told.)"
-    sender = parsed.sender[:100] or "an address without a sender"
-    text = (
-        f"A mail from {sender} came to your reply address for game #{seat.game_id}. It was not read: "
-        f"only mail from the address you play with, {seat.email}, is. If it was you, send it again "
-        "from that address. If not, someone else has your reply address; nothing was applied, and "
-        "nothing was sent to them."
-    )
+    with languages.reading(languages.of_seat(seat)):  # the owner's language (the sender's is unknown)
+        sender = parsed.sender[:100] or _("an address without a sender")
+        text = _(
+            "A mail from %(sender)s came to your reply address for game #%(game)s. It was not read: only mail "
+            "from the address you play with, %(email)s, is. If it was you, send it again from that address. If "
+            "not, someone else has your reply address; nothing was applied, and nothing was sent to them."
+        ) % {"sender": sender, "game": seat.game_id, "email": seat.email}
+        subject = _("Mail to your reply address (game #%(game)s)") % {"game": seat.game_id}
     version = Game.objects.values_list("version", flat=True).get(pk=seat.game_id)
     notice = Notice(
         game_id=seat.game_id,
@@ -803,7 +860,7 @@ def tell_owner(message: InboundMessage, parsed: inbound.Parsed, seat: Seat) -> N
         context={
             "code": "stranger",
             "text": text,
-            "subject": f"Mail to your reply address (game #{seat.game_id})",
+            "subject": subject,
             "in_reply_to": "",
             "board": "",
             "about_inbound": message.pk,

@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 from pbem.play import addressing
 
@@ -113,7 +114,7 @@ def check(kind: str, who: str, setting: str, message: str) -> None:
     """Counts one request of `kind` by `who`; raises Limited when over the limit."""
     count, window = _limit(setting)
     if _hit(kind, who, window) > count:
-        _, retry = _key(kind, who, window)
+        _name, retry = _key(kind, who, window)
         raise Limited(message, retry)
 
 
@@ -122,7 +123,7 @@ def check_submission(seat_id: int) -> None:
         "submit",
         str(seat_id),
         "PBEM_RATE_SUBMIT",
-        "Too many submissions for this seat in a short time; please wait a minute.",
+        _("Too many submissions for this seat in a short time; please wait a minute."),
     )
 
 
@@ -131,7 +132,7 @@ def check_create(request) -> None:
         "create",
         client_address(request),
         "PBEM_RATE_CREATE",
-        "Too many games created from your address; please try again later.",
+        _("Too many games created from your address; please try again later."),
     )
 
 
@@ -165,5 +166,5 @@ def _count_failure(client: str, seat: str) -> None:
             seat,
             window,
         )
-    _, retry = _key("token-fail-client", client, window)
-    raise Limited("Too many wrong seat links; please wait and try again.", retry)
+    _name, retry = _key("token-fail-client", client, window)
+    raise Limited(_("Too many wrong seat links; please wait and try again."), retry)

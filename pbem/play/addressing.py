@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from pbem.log import rows
 from pbem.models import Seat
@@ -60,11 +61,13 @@ def resolve(token: str, game_id: int | None = None, load=rows.seat_with_game) ->
     seat_id, generation = signed_parts(token)
     seat = load(seat_id)
     if seat is None:
-        raise TokenProblem("unknown", "This seat token belongs to no seat here.")
+        raise TokenProblem("unknown", gettext_noop("This seat token belongs to no seat here."))
     if generation != seat.token_generation:
-        raise TokenProblem("revoked", "This seat token was revoked: the seat has a new player or a new address.")
+        raise TokenProblem(
+            "revoked", gettext_noop("This seat token was revoked: the seat has a new player or a new address.")
+        )
     if game_id is not None and seat.game_id != game_id:
-        raise TokenProblem("other_game", "This seat token belongs to another game.")
+        raise TokenProblem("other_game", gettext_noop("This seat token belongs to another game."))
     return seat
 
 
@@ -73,10 +76,10 @@ def signed_parts(token: str) -> tuple[int, int]:
     not. Needs no database: the SMTP listener asks it at RCPT time."""
     match = TOKEN_RE.match((token or "").strip().lower())
     if not match:
-        raise TokenProblem("malformed", "This address or link does not carry a valid seat token.")
+        raise TokenProblem("malformed", gettext_noop("This address or link does not carry a valid seat token."))
     seat_id, generation, mac = int(match.group(1)), int(match.group(2)), match.group(3)
     if not signing.verify(_signed(seat_id, generation), mac, MAC_LENGTH):
-        raise TokenProblem("forged", "This seat token is not one we issued.")
+        raise TokenProblem("forged", gettext_noop("This seat token is not one we issued."))
     return seat_id, generation
 
 

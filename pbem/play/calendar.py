@@ -22,11 +22,13 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from icalendar import Alarm, Calendar, Event
 
 from pbem.log import eventlog
 from pbem.models import Game, GameStatus, PlayerSettings, Seat
-from pbem.play import addressing, signing
+from pbem.play import addressing, languages, signing
 
 TOKEN_RE = re.compile(r"^(\d{1,18})-(\d{1,9})-([a-z2-7]{26})$")
 MAC_LENGTH = 26  # base32 characters: 130 bits
@@ -53,7 +55,7 @@ def url_for(player: PlayerSettings) -> str:
 def player_of(email: str) -> PlayerSettings:
     """The player an address stands for (their settings row, made with the defaults if they
     have none yet: the defaults are what a new seat gets anyway)."""
-    player, _ = PlayerSettings.objects.get_or_create(email=email.strip().lower())
+    player, _created = PlayerSettings.objects.get_or_create(email=email.strip().lower())
     return player
 
 
@@ -109,7 +111,12 @@ def feed(player: PlayerSettings, now: datetime | None = None) -> bytes:
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
-    cal.add("x-wr-calname", "Play-by-email deadlines")
+    with languages.reading(player.language):  # the player's own default language
+        return _feed(player, now, cal)
+
+
+def _feed(player: PlayerSettings, now: datetime, cal: Calendar) -> bytes:
+    cal.add("x-wr-calname", _("Play-by-email deadlines"))
     cal.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     cal.add("x-published-ttl", REFRESH)
     for seat, deadline in running_deadlines(player.email):
@@ -127,16 +134,26 @@ def _event(seat: Seat, game: Game, deadline: datetime, now: datetime) -> Event:
     event.add("sequence", game.version)
     event.add("dtstart", deadline)
     event.add("dtend", deadline)
-    event.add("summary", f"Your move is due: {title} (game #{game.pk})")
+    event.add("summary", _("Your move is due: %(title)s (game #%(game)s)") % {"title": title, "game": game.pk})
     event.add(
         "description",
-        f"{seat.name}, the table waits for your move in {title} (game #{game.pk}) until this time.\nYour seat: {link}",
+        _("%(name)s, the table waits for your move in %(title)s (game #%(game)s) until this time.")
+        % {"name": seat.name, "title": title, "game": game.pk}
+        + "\n"
+        + _("Your seat: %(link)s") % {"link": link},
     )
     event.add("url", link)
     event.add("transp", "TRANSPARENT")
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
-    alarm.add("description", f"Your move in {title} is due in {int(ALARM_BEFORE.total_seconds() // 3600)} hours")
+    hours = int(ALARM_BEFORE.total_seconds() // 3600)
+    alarm.add(
+        "description",
+        ngettext(
+            "Your move in %(title)s is due in %(hours)d hour", "Your move in %(title)s is due in %(hours)d hours", hours
+        )
+        % {"title": title, "hours": hours},
+    )
     alarm.add("trigger", -ALARM_BEFORE)
     event.add_component(alarm)
     return event

@@ -10,9 +10,13 @@ used and never shown back: everything that shows a channel shows `shown` (Appris
 form, every path part masked, no query). It never enters the game's log.
 
 SSRF: a URL is refused when any host it would reach resolves to an address that is not global
-(loopback, private, link-local, reserved: the service's own neighbours), unless
+(loopback, private, link-local, reserved: the service's own neighbours; an IPv6 address that
+carries one of those in it, such as ::ffff:127.0.0.1 or the NAT64 64:ff9b::7f00:1, too), unless
 PBEM_CHANNELS_ALLOW_PRIVATE (the tests' fakes listen on 127.0.0.1). Checked when the URL is
-given and again before each send (a name may resolve elsewhere later).
+given, again before each send, and at the connection itself: while a channel's message is sent,
+every connection resolves its host once, checks every address, and connects to a checked
+address only (pbem.mail.channels._guard_connections), so a name that resolves to a public
+address when checked and to 127.0.0.1 a moment later (DNS rebinding) reaches nothing inside.
 """
 
 from __future__ import annotations
@@ -112,20 +116,53 @@ def destinations(plugin) -> set[str]:
 def check_reachable(plugin) -> None:
     """BadChannel when a host the plugin would reach resolves to an address that is not global
     (the SSRF guard), unless PBEM_CHANNELS_ALLOW_PRIVATE."""
-    if getattr(settings, "PBEM_CHANNELS_ALLOW_PRIVATE", False):
+    if private_allowed():
         return
     for host in destinations(plugin):
-        try:
-            infos = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
-        except OSError:
-            raise NotFound(_("The host %(host)s cannot be found.") % {"host": host}) from None
-        for info in infos:
-            address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
-            if not address.is_global:
-                raise BadChannel(
-                    _("The host %(host)s is not on the public internet: channels may only reach public services.")
-                    % {"host": host}
-                )
+        checked_addresses(host)
+
+
+def private_allowed() -> bool:
+    return bool(getattr(settings, "PBEM_CHANNELS_ALLOW_PRIVATE", False))
+
+
+def checked_addresses(host: str, port: int | None = None) -> list[str]:
+    """The addresses `host` resolves to now, resolved once, each of them public: what a
+    connection to `host` may use (and nothing else: a second lookup could answer otherwise).
+    NotFound when it does not resolve, BadChannel when any address is not public."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, proto=socket.IPPROTO_TCP)
+    except OSError:
+        raise NotFound(_("The host %(host)s cannot be found.") % {"host": host}) from None
+    found = list(dict.fromkeys(str(info[4][0]).split("%", 1)[0] for info in infos))
+    if not found:
+        raise NotFound(_("The host %(host)s cannot be found.") % {"host": host})
+    for address in found:
+        if not public(address):
+            raise BadChannel(
+                _("The host %(host)s is not on the public internet: channels may only reach public services.")
+                % {"host": host}
+            )
+    return found
+
+
+# NAT64's well-known prefix: 64:ff9b::a.b.c.d reaches the IPv4 address a.b.c.d through a
+# translator, and Python calls every such address global whatever the IPv4 one is.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+def public(address: str) -> bool:
+    """Whether an address is on the public internet, and so is any IPv4 address it carries
+    (an IPv4-mapped, 6to4, Teredo or NAT64 IPv6 address reaches that one)."""
+    ip = ipaddress.ip_address(address)
+    if not ip.is_global:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = [ip.ipv4_mapped, ip.sixtofour, ip.teredo[1] if ip.teredo else None]
+        if ip in NAT64:
+            carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        return all(inner is None or inner.is_global for inner in carried)
+    return True
 
 
 def read(url: str):

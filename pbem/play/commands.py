@@ -9,8 +9,9 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
+from games import i18n
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Game, PlayerSettings, Seat, Snapshot
 from pbem.play import calendar, channels, languages, selectors
@@ -36,17 +37,26 @@ PLATFORM_WORDS = (
 )
 
 
+def _in_writers_words():
+    """The game's words in the language of who wrote (the write path keeps the games' in English,
+    the log's language; Django's is already the writer's): for what is told back to them."""
+    return i18n.using(languages.supported(translation.get_language()))
+
+
 def _cmd_help(work: Work, seat: int, rest: str, line: str) -> None:
-    work.told.answers.append(selectors.help_text(work.spec, work.state, seat))
+    with _in_writers_words():
+        work.told.answers.append(selectors.help_text(work.spec, work.state, seat))
 
 
 def _cmd_board(work: Work, seat: int, rest: str, line: str) -> None:
-    work.told.answers.append(selectors.board_text(work.spec, work.state, seat))
+    with _in_writers_words():
+        work.told.answers.append(selectors.board_text(work.spec, work.state, seat))
 
 
 def _cmd_history(work: Work, seat: int, rest: str, line: str) -> None:
     count = int(rest) if rest.isdigit() else 10
-    lines = selectors.history_lines(work.loaded.game_id, seat)
+    with _in_writers_words():
+        lines = selectors.history_lines(work.loaded.game_id, seat)
     work.told.answers.append("\n".join(lines[-count:]) or _("Nothing has happened yet."))
 
 
@@ -55,8 +65,12 @@ def _not_over(work: Work, what: str) -> None:
     (or was abandoned) nothing more is appended to its log."""
     meta = work.state["meta"]
     if meta.get("ended") or meta.get("abandoned"):
-        ended = "was abandoned" if meta.get("abandoned") else "is over"
-        raise ServiceError(f"Game #{work.loaded.game_id} {ended}: {what} can no longer be changed.", "not_running")
+        text = (
+            _("Game #%(game)s was abandoned: %(what)s can no longer be changed.")
+            if meta.get("abandoned")
+            else _("Game #%(game)s is over: %(what)s can no longer be changed.")
+        )
+        raise ServiceError(text % {"game": work.loaded.game_id, "what": what}, "not_running")
 
 
 def _not_text(text: str) -> bool:
@@ -67,10 +81,10 @@ def _not_text(text: str) -> bool:
 def _cmd_say(work: Work, seat: int, rest: str, line: str) -> None:
     if not rest:
         raise CommandRejected(_("Say what? Write 'say' and then your message."), line)
-    _not_over(work, "its table talk")
+    _not_over(work, _("its table talk"))
     if _not_text(rest):
         raise CommandRejected(
-            "Your message holds a code that is no character (a lone UTF-16 surrogate); write it as plain text.",
+            _("Your message holds a code that is no character (a lone UTF-16 surrogate); write it as plain text."),
             line.encode("utf-8", "replace").decode(),
         )
     work.platform("Said", {"seat": seat, "text": rest[:2000]})
@@ -88,9 +102,9 @@ def said_briefly(text: str) -> str:
 
 def _cmd_undo(work: Work, seat: int, rest: str, line: str) -> None:
     seqs = undoable(work.loaded.game_id, seat)
-    work.platform("Undone", {"seat": seat, "events": seqs, "reason": "taken back by the player"})
+    work.platform("Undone", {"seat": seat, "events": seqs, "reason": gettext_noop("taken back by the player")})
     rebuild_after_undo(work, seqs)
-    work.told.applied.append("undo")
+    work.told.applied.append(_("undo: your last move is taken back"))
 
 
 def rebuild_after_undo(work: Work, seqs: list[int]) -> None:
@@ -235,7 +249,7 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
         mark_away(work, seat, None)
         work.platform("Back", payload)
         work.told.applied.append(
-            _("back: %(days)s of vacation given back") % {"days": clocks.left_words(payload["refund"])}
+            _("back: %(days)s of vacation given back") % {"days": selectors.left_words(payload["refund"])}
         )
         return
     if not info["away_until"] or info["away_until"] <= now:
@@ -243,7 +257,7 @@ def _cmd_back(work: Work, seat: int, rest: str, line: str) -> None:
     refund = max(0, (info["away_until"] - now).days)
     _set_away(work, seat, None, max(0, info["away_days_used"] - refund), now)
     work.platform("Back", {"seat": seat})
-    work.told.applied.append("back")
+    work.told.applied.append(_("back: your deadlines run again"))
 
 
 def vacations(work: Work) -> bool:
@@ -257,7 +271,7 @@ def take_vacation(work: Work, seat: int, now: datetime, until: datetime, line: s
     try:
         payload = clocks.absence(work.state["meta"], seat, now, until)
     except clocks.BadAbsence as exc:
-        raise CommandRejected(str(exc), line) from None
+        raise CommandRejected(selectors.clocks_text(exc), line) from None
     mark_away(work, seat, until)
     work.platform("Absent", payload)
 
@@ -288,7 +302,7 @@ def _set_away(work: Work, seat: int, until: datetime | None, used: int, now: dat
 
 
 NOTICE_CHOICES = ("turn", "round", "every", "digest", "none")
-NOTICES_HELP = (
+NOTICES_HELP = gettext_lazy(
     "Choose how you hear of the other players' moves: 'notices turn' (once per turn of another "
     "player), 'notices round', 'notices every' (every move), 'notices digest' (once a day) or "
     "'notices none'; 'notices pictures' or 'notices no pictures' for the board's picture in news; "
@@ -302,15 +316,18 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     info = work.seats[seat]
     words = rest.lower().replace(",", " ").split()
     if not words:
-        work.told.answers.append(f"You hear of the other players' moves: {info['notice_preference']}. " + NOTICES_HELP)
+        heard = selectors.notice_choice_text(info["notice_preference"])
+        work.told.answers.append(
+            _("You hear of the other players' moves: %(choice)s.") % {"choice": heard} + " " + str(NOTICES_HELP)
+        )
         return
     if words in (["combined"], ["separate"]):
         return _combined_notices(work, seat, words[0] == "combined")
-    _not_over(work, "its notices")
+    _not_over(work, _("its notices"))
     default = "default" in words
     choice, pictures = _notice_words([w for w in words if w != "default"], line)
     if choice is None and pictures is None:
-        raise CommandRejected(NOTICES_HELP, line)
+        raise CommandRejected(str(NOTICES_HELP), line)
     updates: dict = {}
     if choice is not None:
         updates["notice_preference"] = info["notice_preference"] = choice
@@ -323,10 +340,21 @@ def _cmd_notices(work: Work, seat: int, rest: str, line: str) -> None:
     work.platform(
         "NoticesChanged", payload | ({"default": True} if default else {}), visible_to=[seat], public={"seat": seat}
     )
-    said = " ".join(
+    said = "; ".join(
+        part
+        for part in (
+            selectors.notice_choice_text(choice) if choice else "",
+            {True: _("with the board's picture"), False: _("without the board's picture"), None: ""}[pictures],
+        )
+        if part
+    )
+    typed = " ".join(
         part for part in (choice or "", {True: "pictures", False: "no pictures", None: ""}[pictures]) if part
     )
-    work.told.applied.append(f"notices {said}" + (" (your default for new games too)" if default else ""))
+    work.told.applied.append(
+        _("notices %(words)s: %(said)s") % {"words": typed, "said": said}
+        + (_(" (your default for new games too)") if default else "")
+    )
 
 
 def _combined_notices(work: Work, seat: int, combined: bool) -> None:
@@ -335,15 +363,15 @@ def _combined_notices(work: Work, seat: int, combined: bool) -> None:
     choice, for all their games (PlayerSettings.combined_notices)."""
     email = work.seats[seat]["email"]
     if not email:
-        raise CommandRejected("This seat has no address to send mail to.", "notices")
+        raise CommandRejected(_("This seat has no address to send mail to."), "notices")
     work.later(
         lambda: PlayerSettings.objects.update_or_create(email=email.lower(), defaults={"combined_notices": combined})
     )
     work.platform("NoticesChanged", {"seat": seat, "combined": combined}, visible_to=[seat], public={"seat": seat})
     work.told.applied.append(
-        "notices combined: one mail for all your games that await you; answer it with lines such as '#12: 3'"
+        _("notices combined: one mail for all your games that await you; answer it with lines such as '#12: 3'")
         if combined
-        else "notices separate: one mail per game"
+        else _("notices separate: one mail per game")
     )
 
 
@@ -358,7 +386,7 @@ def _notice_words(words: list[str], line: str) -> tuple[str | None, bool | None]
     elif words[-1:] in (["pictures"], ["picture"]):
         pictures, words = True, words[:-1]
     if len(words) > 1 or (words and words[0] not in NOTICE_CHOICES):
-        raise CommandRejected(NOTICES_HELP, line)
+        raise CommandRejected(str(NOTICES_HELP), line)
     return (words[0] if words else None), pictures
 
 
@@ -386,15 +414,19 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     info = work.seats[seat]
     if not rest:
         work.told.answers.append(
-            f"Your time zone is {info.get('time_zone') or 'UTC'}. Change it with "
-            "'zone Europe/Berlin' (any IANA zone name, or 'zone UTC')."
+            _("Your time zone is %(zone)s. Change it with 'zone Europe/Berlin' (any IANA zone name, or 'zone UTC').")
+            % {"zone": info.get("time_zone") or "UTC"}
         )
         return
-    _not_over(work, "its time zone")
+    _not_over(work, _("its time zone"))
     name = ZONE_NAMES.get(rest.strip().lower().replace(" ", "_"))
     if name is None:
         raise CommandRejected(
-            f"{rest} is not a time zone name; write it as 'zone Europe/Berlin', 'zone America/New_York' or 'zone UTC'.",
+            _(
+                "%(word)s is not a time zone name; write it as 'zone Europe/Berlin', 'zone America/New_York' or "
+                "'zone UTC'."
+            )
+            % {"word": rest[:60]},
             line,
         )
     work.later(lambda: Seat.objects.filter(pk=info["id"]).update(time_zone=name))
@@ -406,7 +438,7 @@ def _cmd_zone(work: Work, seat: int, rest: str, line: str) -> None:
     work.told.applied.append(_("zone %(zone)s: dates and times are shown in it from now on") % {"zone": name})
 
 
-CALENDAR_HELP = (
+CALENDAR_HELP = gettext_lazy(
     "'calendar' tells where your calendar feed is (every deadline of yours, in all your games); "
     "'calendar new' gives it a new link, and the old one stops working at once."
 )
@@ -417,19 +449,22 @@ def _cmd_calendar(work: Work, seat: int, rest: str, line: str) -> None:
     (answers are kept with the message): it is at the foot of the mail and on the seat page."""
     words = rest.lower().split()
     if words not in ([], ["new"]):
-        raise CommandRejected(CALENDAR_HELP, line)
-    where = "at the foot of this mail and on your seat page"
+        raise CommandRejected(str(CALENDAR_HELP), line)
     if not words:
-        work.told.answers.append(f"Your calendar feed's link is {where}. " + CALENDAR_HELP)
+        work.told.answers.append(
+            _("Your calendar feed's link is at the foot of this mail and on your seat page.") + " " + str(CALENDAR_HELP)
+        )
         return
     email = work.seats[seat]["email"]
     work.later(lambda: calendar.renew(email))
     # In the log as the other settings are (the link is not in it: nothing secret is).
     work.platform("CalendarRenewed", {"seat": seat}, visible_to=[seat], public={"seat": seat})
-    work.told.applied.append(f"calendar new: the old link no longer works; the new one is {where}")
+    work.told.applied.append(
+        _("calendar new: the old link no longer works; the new one is at the foot of this mail and on your seat page")
+    )
 
 
-REST_HELP = (
+REST_HELP = gettext_lazy(
     "Rest days are days of the week, in your own time zone, on which no deadline of yours falls "
     "(one that would is moved to the end of the rest): 'rest sat sun', or 'rest none'."
 )
@@ -439,18 +474,18 @@ def _cmd_rest(work: Work, seat: int, rest: str, line: str) -> None:
     meta = work.state["meta"]
     current = (meta.get("rest") or {}).get(str(seat))
     if not rest:
-        named = " ".join(current["days"]) if current and current["days"] else "none"
-        work.told.answers.append(f"Your rest days: {named}. " + REST_HELP)
+        named = selectors.weekdays_text(current["days"]) if current and current["days"] else _("none")
+        work.told.answers.append(_("Your rest days: %(days)s.") % {"days": named} + " " + str(REST_HELP))
         return
     if "clock" not in meta:
         raise CommandRejected(_("This game was made before clocks: it has no rest days."), line)
     try:
         days = clocks.rest_days(rest.replace(",", " ").split())
     except clocks.BadClock as exc:
-        raise CommandRejected(f"{exc} {REST_HELP}", line) from None
+        raise CommandRejected(f"{selectors.clocks_text(exc)} {REST_HELP}", line) from None
     zone = zone_of(work.seats[seat]).key
     set_rest(work, seat, days, zone)
-    said = " ".join(days) or "none"
+    said = selectors.weekdays_text(days) or _("none")
     work.told.applied.append(_("rest %(days)s (%(zone)s): from your next turn on") % {"days": said, "zone": zone})
 
 
@@ -549,7 +584,10 @@ def _channel_add(work: Work, email: str, url: str, everywhere: bool, line: str) 
 def _channel_change(work: Work, email: str, verb: str, number: str) -> None:
     channel = channels.pick(email, work.loaded.game_id, number)
     work.later(lambda: (channels.remove if verb == "remove" else channels.resume)(channel))
-    work.told.applied.append(f"channel {verb} {number} ({channel.shown})")
+    said = (
+        _("channel %(number)s (%(shown)s) removed") if verb == "remove" else _("channel %(number)s (%(shown)s) resumed")
+    )
+    work.told.applied.append(said % {"number": number, "shown": channel.shown})
 
 
 def _channel_table(work: Work, seat: int, url: str, line: str) -> None:

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from pbem.log import clocks
 from pbem.log.readmodels import awaited_seats
@@ -232,7 +233,11 @@ def _held(row: _Claimed, lease: str, now: datetime) -> str:
         _move(row, lease, due_at=min(ends, now + HOLD_RECHECK))
         return "waiting"
     desk.rearm_deadline(
-        row.game_id, row.seat, "the absence allowance is used up while notices still bounce", tell_master=True, now=now
+        row.game_id,
+        row.seat,
+        gettext_noop("the absence allowance is used up while notices still bounce"),
+        tell_master=True,
+        now=now,
     )
     _move(row, lease, due_at=now + HOLD_RECHECK)  # still held (the rearm found nothing to do): later
     return "released"
@@ -422,7 +427,12 @@ def _timeout(work: Work, seat: int, now: datetime, verdict: dict, checks: _Check
 def _seat_standin(work: Work, seat: int, deadline: str, misses: int) -> None:
     """The player seems gone: the stand-in plays the seat from now on (its move follows at once,
     as its own actor); the player and the Master of Seals are told."""
-    reason = f"missed {misses} deadlines in a row" if misses > 1 else "missed a deadline where the rules allow no pass"
+    # In the log in English (the news tells it in each reader's language: selectors.reason_text).
+    reason = (
+        f"missed {misses} deadlines in a row"
+        if misses > 1
+        else gettext_noop("missed a deadline where the rules allow no pass")
+    )
     work.platform("TimedOut", {"seat": seat, "deadline": deadline, "command": "", "standin": True})
     work.platform("StandInSeated", {"seat": seat, "reason": reason})
     info = work.seats[seat]
@@ -434,7 +444,8 @@ def _seat_standin(work: Work, seat: int, deadline: str, misses: int) -> None:
                 "kind": "standin",
                 "version": version,
                 "to_email": info["email"],
-                "context": {"reason": reason},
+                # The count too: the notice says the reason in its reader's language.
+                "context": {"reason": reason, **({"misses": misses} if misses > 1 else {})},
             }
         )
     work.notices.append(
@@ -443,7 +454,7 @@ def _seat_standin(work: Work, seat: int, deadline: str, misses: int) -> None:
             "kind": "timedout",
             "version": version,
             "to_email": "",
-            "context": {"seat": seat, "command": "the stand-in takes the seat over", "misses": misses},
+            "context": {"seat": seat, "command": gettext_noop("the stand-in takes the seat over"), "misses": misses},
         }
     )
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from pbem.log import clocks, eventlog
 from pbem.models import Event, Seat, duration_text
@@ -256,7 +257,7 @@ def seat_standin(game_id: int, seat: int, actor: Actor, reason: str) -> Outcome:
                     "kind": "standin",
                     "version": work.loaded.version + 1,
                     "to_email": info["email"],
-                    "context": {"reason": "been handed to the stand-in by the Master of Seals"},
+                    "context": {"reason": gettext_noop("been handed to the stand-in by the Master of Seals")},
                 }
             )
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import translation
 
@@ -47,6 +48,27 @@ def of_seat(seat: Seat | dict | None) -> str:
         return DEFAULT
     code = seat.get("language") if isinstance(seat, dict) else seat.language
     return supported(code) if code else DEFAULT
+
+
+def of_table(game_id: int) -> str:
+    """The language a table's shared texts are written in (its shared channel): the language
+    most of its seats read, a tie going to the language of the earliest of the tied seats (the
+    owner's, who made the game, when it is among them). No setting of its own: a table's
+    language follows its players, and a German table whose French player leaves reads German."""
+    codes = [
+        of_seat({"language": code})
+        for code in Seat.objects.filter(game_id=game_id).order_by("number").values_list("language", flat=True)
+    ]
+    if not codes:
+        return DEFAULT
+    return max(dict.fromkeys(codes), key=codes.count)  # max keeps the first of equals: the earliest seat's
+
+
+def for_master() -> str:
+    """The language of the Master of Seals' mails (missed deadlines, bounces, a failing table
+    channel): the operator's setting PBEM_MASTER_LANGUAGE, English by default. One operator, one
+    language: a site whose Masters of Seals read German sets it to "de"."""
+    return supported(getattr(settings, "PBEM_MASTER_LANGUAGE", DEFAULT))
 
 
 def default_for(email: str) -> str:

@@ -28,6 +28,9 @@ from __future__ import annotations
 import logging
 import re
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
+
 from games.base import Rejected, Rng, forced_move, key
 from pbem.log import eventlog
 from pbem.models import Event, PlayerSettings
@@ -39,11 +42,11 @@ log = logging.getLogger(__name__)
 ORDER_WORDS = ("orders", "order", "if")
 # The most orders one seat may hold in one game (each is looked at on every turn of the seat).
 MAX_ORDERS = 20
-ORDERS_HELP = (
+ORDERS_HELP = gettext_noop(
     "Orders given ahead: 'orders' shows yours; 'orders forced on' (or off) has your only legal "
     "move played for you whenever the rules leave you no choice ('orders forced on default': in "
     "the games you join from now on too); 'order …' gives a standing order in this game's own "
-    "words{kinds}; 'if NAME MOVE then MOVE else MOVE' plays a move at your next turn after "
+    "words%(kinds)s; 'if NAME MOVE then MOVE else MOVE' plays a move at your next turn after "
     "NAME's next move, by what that move was; 'orders cancel N' or 'orders cancel all'."
 )
 
@@ -68,18 +71,22 @@ def listing(spec, state: dict, seat: int) -> str:
     held = orders_of(state, seat)
     names = state["meta"]["names"]
     if not held:
-        return "You have no orders in this game. " + help_text(spec)
+        return _("You have no orders in this game.") + " " + help_text(spec)
     lines = [f"  {order['id']}: {describe(spec, order, names)}" for order in held]
-    return "Your orders in this game (seen by nobody else until played):\n" + "\n".join(lines)
+    return _("Your orders in this game (seen by nobody else until played):") + "\n" + "\n".join(lines)
 
 
 def help_text(spec) -> str:
-    kinds = (
-        f" ({spec.parse_order.__doc__.strip().splitlines()[0]})"
-        if spec.parse_order and spec.parse_order.__doc__
-        else ""
-    )
-    return ORDERS_HELP.format(kinds=kinds)
+    from games.i18n import current, game_text
+
+    kinds = ""
+    if spec.parse_order and spec.parse_order.__doc__:
+        # The kinds of standing order, as the game's parse_order says them: in the reader's
+        # language where the game's catalogue has that line, else only to an English reader.
+        english = spec.parse_order.__doc__.strip().splitlines()[0]
+        said = game_text(spec.name, english)
+        kinds = f" ({said})" if said != english or current() == "en" else ""
+    return _(ORDERS_HELP) % {"kinds": kinds}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -90,7 +97,10 @@ def help_text(spec) -> str:
 def give(work: Work, seat: int, order: dict) -> int:
     """Records the order (seen only by its seat); returns its number (the event's seq)."""
     if len(orders_of(work.state, seat)) >= MAX_ORDERS:
-        raise ServiceError(f"You hold {MAX_ORDERS} orders in this game already; cancel one first.", "too_many")
+        raise ServiceError(
+            _("You hold %(count)d orders in this game already; cancel one first.") % {"count": MAX_ORDERS},
+            "too_many",
+        )
     number = work.next_seq
     work.platform("OrderGiven", {"seat": seat, "order": order}, visible_to=[seat], public={"seat": seat})
     return number
@@ -109,13 +119,19 @@ def command(work: Work, seat: int, word: str, rest: str, line: str) -> None:
         require_running(work)
         order = read_conditional(spec, state, seat, rest, line)
         number = give(work, seat, order)
-        work.told.applied.append(f"order {number}: {describe(spec, order, state['meta']['names'])}")
+        work.told.applied.append(
+            _("order %(number)s: %(order)s")
+            % {"number": number, "order": describe(spec, order, state["meta"]["names"])}
+        )
         return
     if word == "order":
         require_running(work)
         order = read_standing(spec, state, seat, rest, line)
         number = give(work, seat, order)
-        work.told.applied.append(f"order {number}: {describe(spec, order, state['meta']['names'])}")
+        work.told.applied.append(
+            _("order %(number)s: %(order)s")
+            % {"number": number, "order": describe(spec, order, state["meta"]["names"])}
+        )
         return
     words = rest.lower().split()
     if not words:
@@ -128,16 +144,21 @@ def command(work: Work, seat: int, word: str, rest: str, line: str) -> None:
         held = orders_of(state, seat)
         if words[1] == "all":
             if not held:
-                raise CommandRejected("You have no orders to cancel.", line)
+                raise CommandRejected(_("You have no orders to cancel."), line)
             for order in held:
-                cancel(work, seat, order["id"], "cancelled by the player")
-            work.told.applied.append(f"cancelled all your orders ({len(held)})")
+                cancel(work, seat, order["id"], gettext_noop("cancelled by the player"))
+            work.told.applied.append(
+                ngettext("cancelled your order (%(count)d)", "cancelled all your orders (%(count)d)", len(held))
+                % {"count": len(held)}
+            )
             return
         if not words[1].isdigit() or int(words[1]) not in {o["id"] for o in held}:
-            known = ", ".join(str(o["id"]) for o in held) or "none"
-            raise CommandRejected(f"You have no order {words[1]} (yours: {known}).", line)
-        cancel(work, seat, int(words[1]), "cancelled by the player")
-        work.told.applied.append(f"cancelled order {words[1]}")
+            known = ", ".join(str(o["id"]) for o in held) or _("none")
+            raise CommandRejected(
+                _("You have no order %(number)s (yours: %(known)s).") % {"number": words[1][:20], "known": known}, line
+            )
+        cancel(work, seat, int(words[1]), gettext_noop("cancelled by the player"))
+        work.told.applied.append(_("cancelled order %(number)s") % {"number": words[1]})
         return
     raise CommandRejected(help_text(spec), line)
 
@@ -148,24 +169,24 @@ def set_forced(work: Work, seat: int, on: bool, default: bool = False, line: str
         give(work, seat, {"kind": FORCED})
     elif not on:
         for order in held:
-            cancel(work, seat, order["id"], "forced moves off")
+            cancel(work, seat, order["id"], gettext_noop("forced moves off"))
     if default:
         email = work.seats[seat]["email"]
         if email:
             work.later(
                 lambda: PlayerSettings.objects.update_or_create(email=email.lower(), defaults={"forced_moves": on})
             )
-    state = "on" if on else "off"
-    work.told.applied.append(
-        f"forced moves {state}"
-        + (" (your default for new games too)" if default else "")
-        + (": your only legal move is played for you when the rules leave you no choice" if on else "")
+    said = (
+        _("forced moves on: your only legal move is played for you when the rules leave you no choice")
+        if on
+        else _("forced moves off")
     )
+    work.told.applied.append(said + (_(" (your default for new games too)") if default else ""))
 
 
 def read_standing(spec, state: dict, seat: int, text: str, line: str) -> dict:
     if spec.parse_order is None:
-        raise CommandRejected(f"{spec.title} has no standing orders.", line)
+        raise CommandRejected(_("%(title)s has no standing orders.") % {"title": spec.title}, line)
     try:
         order = spec.parse_order(text, state["game"], seat)
     except Rejected as exc:
@@ -183,17 +204,19 @@ def read_conditional(spec, state: dict, seat: int, text: str, line: str) -> dict
     match = IF_RE.match(text.strip())
     if not match:
         raise CommandRejected(
-            "Write a conditional order as 'if NAME MOVE then MOVE', optionally followed by 'else MOVE'.", line
+            _("Write a conditional order as 'if NAME MOVE then MOVE', optionally followed by 'else MOVE'."), line
         )
     names = state["meta"]["names"]
     on, cond_text = _named_seat(names, match.group("cond"), line)
     if on == seat:
-        raise CommandRejected("A condition names another player's move, not your own.", line)
+        raise CommandRejected(_("A condition names another player's move, not your own."), line)
     game = state["game"]
     try:
         condition = spec.parse(cond_text, game, on)
     except Rejected as exc:
-        raise CommandRejected(f"The condition cannot be read as a move of {names[on]}'s: {exc}", line) from None
+        raise CommandRejected(
+            _("The condition cannot be read as a move of %(name)s's: %(why)s") % {"name": names[on], "why": exc}, line
+        ) from None
     order: dict = {"kind": CONDITIONAL, "on": on, "if": condition}
     for part in ("then", "else"):
         words = match.group(part)
@@ -202,10 +225,13 @@ def read_conditional(spec, state: dict, seat: int, text: str, line: str) -> dict
         try:
             order[part] = spec.parse(words, game, seat)
         except Rejected as exc:
-            raise CommandRejected(f"'{words}' cannot be read as a move of yours: {exc}", line) from None
+            raise CommandRejected(
+                _("'%(words)s' cannot be read as a move of yours: %(why)s") % {"words": words, "why": exc}, line
+            ) from None
     if _kind_is_hidden(spec, game, on, condition):
         raise CommandRejected(
-            f"A move of {names[on]}'s of that kind is partly hidden from you, so the condition could never be read.",
+            _("A move of %(name)s's of that kind is partly hidden from you, so the condition could never be read.")
+            % {"name": names[on]},
             line,
         )
     return order
@@ -236,7 +262,10 @@ def _named_seat(names: list[str], text: str, line: str) -> tuple[int, str]:
         number = by_key.get(key(" ".join(words[:cut])))
         if number is not None:
             return number, " ".join(words[cut:])
-    raise CommandRejected(f"A condition starts with a player's name ({', '.join(names)}) and then their move.", line)
+    raise CommandRejected(
+        _("A condition starts with a player's name (%(names)s) and then their move.") % {"names": ", ".join(names)},
+        line,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,11 +322,16 @@ def choose(work: Work, seat: int) -> tuple[dict, dict, str] | None:
         if outcome is None:
             continue
         if outcome == "unreadable":
-            cancel(work, seat, order["id"], "the move it waited for was partly hidden, so it could not be read")
+            cancel(
+                work,
+                seat,
+                order["id"],
+                gettext_noop("the move it waited for was partly hidden, so it could not be read"),
+            )
             continue
         move = order.get(outcome)
         if move is None:
-            cancel(work, seat, order["id"], "its condition was not met, and it had no 'else'")
+            cancel(work, seat, order["id"], gettext_noop("its condition was not met, and it had no 'else'"))
             continue
         if move not in legal:
             cancel(work, seat, order["id"], f"its move ({spec.describe(move)}) was not legal when it came to be played")

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.base import Rejected, Rng
 from pbem.log import clocks, eventlog, fold, rows
@@ -262,7 +263,7 @@ def _load_work(game_id: int, actor: Actor) -> Work:
     try:
         game = Game.objects.values(*GAME_FIELDS).get(pk=game_id)
     except Game.DoesNotExist:
-        raise ServiceError(f"There is no game #{game_id}.", "not_found") from None
+        raise ServiceError(_("There is no game #%(game)s.") % {"game": game_id}, "not_found") from None
     seats = list(Seat.objects.filter(game_id=game_id).order_by("number").values(*SEAT_FIELDS))
     row = Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
     loaded = eventlog.load(row)
@@ -437,7 +438,7 @@ def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
         outcome.version = work.loaded.version
         outcome.events = len(work.events)
         return outcome
-    raise ServiceError("The game is busy; please try again.", "busy")
+    raise ServiceError(_("The game is busy; please try again."), "busy")
 
 
 class _GroupFailed(Exception):
@@ -711,23 +712,25 @@ def emit_game_events(work: Work, events, rng: Rng) -> None:
 
 def check_seat(work: Work, seat: int) -> None:
     if not 0 <= seat < len(work.seats):
-        raise ServiceError(f"Game #{work.loaded.game_id} has no seat {seat}.", "no_seat")
+        raise ServiceError(
+            _("Game #%(game)s has no seat %(seat)s.") % {"game": work.loaded.game_id, "seat": seat}, "no_seat"
+        )
 
 
 def require_running(work: Work) -> None:
     meta = work.state["meta"]
     if meta["abandoned"]:
-        raise ServiceError("This game was abandoned.", "not_running")
+        raise ServiceError(_("This game was abandoned."), "not_running")
     if meta["ended"]:
-        raise ServiceError("This game is over.", "not_running")
+        raise ServiceError(_("This game is over."), "not_running")
     if not meta["started"]:
-        raise ServiceError("This game has not started yet.", "not_running")
+        raise ServiceError(_("This game has not started yet."), "not_running")
     if meta["paused"]:
-        raise ServiceError("This game is paused by the Master of Seals.", "paused")
+        raise ServiceError(_("This game is paused by the Master of Seals."), "paused")
 
 
 def need_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("Give a reason: every action on the desk is recorded with one.", "reason_required")
+        raise ServiceError(_("Give a reason: every action on the desk is recorded with one."), "reason_required")
     return reason

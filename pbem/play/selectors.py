@@ -7,6 +7,7 @@ its random draws are withheld, and the seed stays secret until the game is over.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -14,14 +15,96 @@ from typing import Any
 
 from django.utils import dateformat
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.base import Event as GameEvent
 from pbem.log import eventlog
 from pbem.models import Event, Game, Seat
 from pbem.registry import get_game
 
-_PLAYED_BY = {"forced": "the only legal move", "standing": "a standing order", "conditional": "a conditional order"}
+
+def _played_by(kind: str) -> str:
+    return {
+        "forced": _("the only legal move"),
+        "standing": _("a standing order"),
+        "conditional": _("a conditional order"),
+    }.get(kind, kind)
+
+
+def _away(d, n) -> str:
+    if "zone" in d:
+        return _("%(name)s is away until the end of %(day)s (%(zone)s); their deadlines wait.") % {
+            "name": n[d["seat"]],
+            "day": d["last_day"],
+            "zone": d["zone"],
+        }
+    if "last_day" in d:
+        return _("%(name)s is away until %(day)s (back on %(until)s); their deadlines wait.") % {
+            "name": n[d["seat"]],
+            "day": d["last_day"],
+            "until": d["until"],
+        }
+    return _("%(name)s is away; back on %(until)s; their deadlines wait.") % {"name": n[d["seat"]], "until": d["until"]}
+
+
+def _rest_days(d, n) -> str:
+    if not d["days"]:
+        return _("%(name)s rests on no day of the week.") % {"name": n[d["seat"]]}
+    return _("%(name)s rests on %(days)s (%(zone)s): no deadline of theirs falls then.") % {
+        "name": n[d["seat"]],
+        "days": weekdays_text(d["days"]),
+        "zone": d["zone"],
+    }
+
+
+def _absent(d, n) -> str:
+    values = {"name": n[d["seat"]], "until": _utc(d["until"]), "left": _days(d["left"])}
+    if d.get("auto"):
+        return (
+            _(
+                "%(name)s is away until %(until)s, their vacation switched on by itself at their deadline; "
+                "their deadlines wait (%(left)s of vacation left)."
+            )
+            % values
+        )
+    return _("%(name)s is away until %(until)s; their deadlines wait (%(left)s of vacation left).") % values
+
+
+def _notices_changed(d, n) -> str:
+    if "preference" in d:
+        return _("%(name)s changed how they hear of moves (to %(preference)s).") % {
+            "name": n[d["seat"]],
+            "preference": notice_choice_text(d["preference"]),
+        }
+    return _("%(name)s changed how they hear of moves.") % {"name": n[d["seat"]]}
+
+
+def _player_replaced(d, n) -> str:
+    values = {"name": d["name"], "number": d["seat"] + 1, "replaced": d.get("replaced"), "reason": d["reason"]}
+    if d.get("replaced"):
+        return _("%(name)s takes over seat %(number)s from %(replaced)s: %(reason)s") % values
+    return _("%(name)s takes over seat %(number)s: %(reason)s") % values
+
+
+def _order_cancelled(d, n) -> str:
+    if "id" in d:
+        return _("%(name)s's order %(id)s was cancelled: %(reason)s.") % {
+            "name": n[d["seat"]],
+            "id": d["id"],
+            "reason": reason_text(d["reason"]),
+        }
+    return _("%(name)s cancelled an order given ahead.") % {"name": n[d["seat"]]}
+
+
+def _order_played(d, n) -> str:
+    if "id" in d:
+        return _("Played by %(name)s's order %(id)s (%(how)s), automatically: %(move)s.") % {
+            "name": n[d["seat"]],
+            "id": d["id"],
+            "how": _played_by(d["kind"]),
+            "move": d["move"],
+        }
+    return _("%(name)s's next move was made by an order given ahead.") % {"name": n[d["seat"]]}
 
 
 PLATFORM_TEXT = {
@@ -39,38 +122,31 @@ PLATFORM_TEXT = {
     "Undone": lambda d, n: (
         _("%(name)s took back their last move.") % {"name": n[d["seat"]]}
         if d.get("seat") is not None
-        else f"The Master of Seals took back events {', '.join(map(str, d['events']))}: {d.get('reason', '')}"
+        else _("The Master of Seals took back events %(events)s: %(reason)s")
+        % {"events": ", ".join(map(str, d["events"])), "reason": reason_text(d.get("reason", ""))}
     ),
-    "Away": lambda d, n: (
-        _("%(name)s is away until the end of %(day)s (%(zone)s); their deadlines wait.")
-        % {"name": n[d["seat"]], "day": d["last_day"], "zone": d["zone"]}
-        if "zone" in d
-        else f"{n[d['seat']]} is away until {d['last_day']} (back on {d['until']}); their deadlines wait."
-        if "last_day" in d
-        else f"{n[d['seat']]} is away; back on {d['until']}; their deadlines wait."
-    ),
-    "RestDays": lambda d, n: (
-        f"{n[d['seat']]} rests on "
-        + (", ".join(d["days"]) + f" ({d['zone']})" if d["days"] else "no day")
-        + ": no deadline of theirs falls then."
-    ),
-    "Absent": lambda d, n: (
-        f"{n[d['seat']]} is away until {_utc(d['until'])}"
-        + (", their vacation switched on by itself at their deadline" if d.get("auto") else "")
-        + f"; their deadlines wait ({_days(d['left'])} of vacation left)."
-    ),
+    "Away": _away,
+    "RestDays": _rest_days,
+    "Absent": _absent,
     "TimeZoneChanged": lambda d, n: (
-        f"{n[d['seat']]} changed their time zone" + (f" (to {d['zone']})." if "zone" in d else ".")
+        _("%(name)s changed their time zone (to %(zone)s).") % {"name": n[d["seat"]], "zone": d["zone"]}
+        if "zone" in d
+        else _("%(name)s changed their time zone.") % {"name": n[d["seat"]]}
     ),
     "Back": lambda d, n: _("%(name)s is back.") % {"name": n[d["seat"]]},
-    "NoticesChanged": lambda d, n: (
-        f"{n[d['seat']]} changed how they hear of moves" + (f" (to {d['preference']})." if "preference" in d else ".")
+    "NoticesChanged": _notices_changed,
+    "CalendarRenewed": lambda d, n: _("%(name)s gave their calendar feed a new link.") % {"name": n[d["seat"]]},
+    "Paused": lambda d, n: _("The Master of Seals paused the game: %(reason)s") % {"reason": reason_text(d["reason"])},
+    "Resumed": lambda d, n: (
+        _("The Master of Seals resumed the game: %(reason)s") % {"reason": reason_text(d["reason"])}
     ),
-    "CalendarRenewed": lambda d, n: f"{n[d['seat']]} gave their calendar feed a new link.",
-    "Paused": lambda d, n: f"The Master of Seals paused the game: {d['reason']}",
-    "Resumed": lambda d, n: f"The Master of Seals resumed the game: {d['reason']}",
-    "Abandoned": lambda d, n: f"The Master of Seals ended the game unfinished: {d['reason']}",
-    "DeadlineExtended": lambda d, n: f"{n[d['seat']]}'s deadline is now {_utc(d['until'])} ({d['reason']}).",
+    "Abandoned": lambda d, n: (
+        _("The Master of Seals ended the game unfinished: %(reason)s") % {"reason": reason_text(d["reason"])}
+    ),
+    "DeadlineExtended": lambda d, n: (
+        _("%(name)s's deadline is now %(until)s (%(reason)s).")
+        % {"name": n[d["seat"]], "until": _utc(d["until"]), "reason": reason_text(d["reason"])}
+    ),
     "DeadlineMissed": lambda d, n: (
         _("%(name)s missed the deadline; the Master of Seals was told.") % {"name": n[d["seat"]]}
     ),
@@ -81,19 +157,19 @@ PLATFORM_TEXT = {
         % {"name": n[d["seat"]], "command": d["command"]}
     ),
     "StandInSeated": lambda d, n: (
-        _("The stand-in plays for %(name)s from now on (%(reason)s).") % {"name": n[d["seat"]], "reason": d["reason"]}
+        _("The stand-in plays for %(name)s from now on (%(reason)s).")
+        % {"name": n[d["seat"]], "reason": reason_text(d["reason"])}
     ),
     "StandInLeft": lambda d, n: _("%(name)s is back and plays their own seat again.") % {"name": n[d["seat"]]},
-    "PlayerReplaced": lambda d, n: (
-        f"{d['name']} takes over seat {d['seat'] + 1}"
-        + (f" from {d['replaced']}" if d.get("replaced") else "")
-        + f": {d['reason']}"
+    "PlayerReplaced": _player_replaced,
+    "ScoreCorrected": lambda d, n: (
+        _("Score correction for %(name)s: %(points)s (%(reason)s).")
+        % {"name": n[d["seat"]], "points": f"{d['points']:+d}", "reason": reason_text(d["reason"])}
     ),
-    "ScoreCorrected": lambda d, n: f"Score correction for {n[d['seat']]}: {d['points']:+d} ({d['reason']}).",
     "NoticeBounced": lambda d, n: (
         _("A notice to %(name)s could not be delivered; the Master of Seals was told.") % {"name": n[d["seat"]]}
     ),
-    "ReminderSent": lambda d, n: "The Master of Seals sent a reminder.",
+    "ReminderSent": lambda d, n: _("The Master of Seals sent a reminder."),
     "InvitationsSent": lambda d, n: (
         _("The creator accepted; the other players are invited: %(names)s.")
         % {"names": ", ".join(n[s] for s in d["seats"])}
@@ -102,35 +178,84 @@ PLATFORM_TEXT = {
     ),
     # Orders given ahead (pbem.play.orders): their words only to their seat, and after the end.
     "OrderGiven": lambda d, n: (
-        f"{n[d['seat']]} gave an order ahead" + (f" ({_order_words(d['order'])})." if "order" in d else ".")
+        _("%(name)s gave an order ahead (%(what)s).") % {"name": n[d["seat"]], "what": _order_words(d["order"])}
+        if "order" in d
+        else _("%(name)s gave an order ahead.") % {"name": n[d["seat"]]}
     ),
-    "OrderCancelled": lambda d, n: (
-        f"{n[d['seat']]}'s order {d['id']} was cancelled: {d['reason']}."
-        if "id" in d
-        else f"{n[d['seat']]} cancelled an order given ahead."
+    "OrderCancelled": _order_cancelled,
+    "OrderPlayed": _order_played,
+    "InvitationResent": lambda d, n: (
+        _("The Master of Seals sent %(name)s the invitation again (%(reason)s).")
+        % {"name": n[d["seat"]], "reason": reason_text(d["reason"])}
     ),
-    "OrderPlayed": lambda d, n: (
-        f"Played by {n[d['seat']]}'s order {d['id']} ({_PLAYED_BY.get(d['kind'], d['kind'])}), automatically: {d['move']}."
-        if "id" in d
-        else f"{n[d['seat']]}'s next move was made by an order given ahead."
-    ),
-    "InvitationResent": lambda d, n: f"The Master of Seals sent {n[d['seat']]} the invitation again ({d['reason']}).",
 }
 
 
 def _order_words(order: dict) -> str:
     if order.get("kind") == "forced":
-        return "forced moves on"
+        return _("forced moves on")
     if order.get("kind") == "conditional":
-        return "a conditional order"
-    return "a standing order"
+        return _("a conditional order")
+    return _("a standing order")
+
+
+# The reasons the platform itself writes in the log (English, the log's language: marked with
+# gettext_noop where they are written), told in the reader's language; a reason the Master of
+# Seals typed is shown as typed (gettext finds no entry for it).
+_REASONS = (
+    (
+        re.compile(r"^missed (\d+) deadlines in a row$"),
+        lambda m: (
+            ngettext("missed %(count)d deadline in a row", "missed %(count)d deadlines in a row", int(m[1]))
+            % {"count": int(m[1])}
+        ),
+    ),
+    (
+        re.compile(r"^its move \((.*)\) was not legal when it came to be played$"),
+        lambda m: _("its move (%(move)s) was not legal when it came to be played") % {"move": m[1]},
+    ),
+    (
+        re.compile(r"^the game refused its move: (.*)$"),
+        lambda m: _("the game refused its move: %(why)s") % {"why": m[1]},
+    ),
+)
+
+
+def reason_text(reason: str) -> str:
+    """A reason from the log in the reader's language, when the platform wrote it."""
+    if not reason:
+        return ""
+    for pattern, say in _REASONS:
+        match = pattern.match(reason)
+        if match:
+            return say(match)
+    return _(reason)
+
+
+def weekdays_text(days) -> str:
+    """Rest days ('sat', 'sun') as the reader's language names them."""
+    from django.utils.dates import WEEKDAYS
+
+    order = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    return ", ".join(str(WEEKDAYS[order.index(day)]) if day in order else day for day in days)
+
+
+def notice_choice_text(choice: str) -> str:
+    """A notice preference ('turn', 'digest', …) as a reader of their language says it."""
+    return {
+        "turn": _("once per turn of another player"),
+        "round": _("once per round"),
+        "every": _("every move"),
+        "digest": _("once a day"),
+        "none": _("no news"),
+    }.get(choice, choice)
 
 
 def _days(seconds) -> str:
     days, rest = divmod(int(seconds), 86400)
     hours = rest // 3600
-    text = f"{days} day" + ("s" if days != 1 else "")
-    return text + (f" {hours} hour" + ("s" if hours != 1 else "") if hours else "")
+    text = ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
+    return text + (" " + ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours} if hours else "")
 
 
 def _utc(iso) -> str:
@@ -221,7 +346,7 @@ def hashes_public(game: Game) -> bool:
     return game.chain_scheme >= 2 or game_over(game)
 
 
-WITHHELD = (
+WITHHELD = gettext_lazy(
     "withheld until the end: this game's chain (scheme 1) hashes its hidden payloads, so a hash "
     "would confirm a guess at them"
 )
@@ -487,3 +612,63 @@ def left_text(seconds: int) -> str:
     parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
     words = [units[unit](n) % {"n": n} for n, unit in parts if n]
     return " ".join(words) or _("less than a minute")
+
+
+def left_words(seconds: int) -> str:
+    """A vacation's length as clocks.left_words says it, in the reader's words: '2 days 5 hours'."""
+    days, rest = divmod(int(seconds), 86400)
+    hours = rest // 3600
+    parts = [ngettext("%(n)d day", "%(n)d days", days) % {"n": days}] if days else []
+    if hours or not parts:
+        parts.append(ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours})
+    return " ".join(parts)
+
+
+def _length(seconds: int) -> str:
+    if seconds % 86400 == 0:
+        return ngettext("%(n)d day", "%(n)d days", seconds // 86400) % {"n": seconds // 86400}
+    if seconds % 3600 == 0:
+        return ngettext("%(n)d hour", "%(n)d hours", seconds // 3600) % {"n": seconds // 3600}
+    return _("%(n)d min") % {"n": seconds // 60}
+
+
+def clock_text(clock: dict | None) -> str:
+    """The clock in the reader's words, for pages and notices (pbem.log.clocks.describe's English
+    is the offline verifier's)."""
+    if not clock:
+        return ""
+    if clock["kind"] == "fixed":
+        text = _("%(period)s a move") % {"period": _length(clock["period"])}
+    else:
+        text = _("%(initial)s + %(increment)s a move, at most %(cap)s") % {
+            "initial": _length(clock["initial"]),
+            "increment": _length(clock["increment"]),
+            "cap": _length(clock["cap"]),
+        }
+        if clock["kind"] == "grace":
+            text = _("%(grace)s free each move, then a bank of %(bank)s") % {
+                "grace": _length(clock["grace"]),
+                "bank": text,
+            }
+    vacation = clock.get("vacation")
+    if vacation:
+        text += "; " + _(
+            "vacation %(per_month)s days a month of play, at most %(max)s held, "
+            "%(absences)s absences of at most %(longest)s days a game"
+        ) % {key: vacation[key] for key in ("per_month", "max", "absences", "longest")}
+    return text
+
+
+def clocks_text(exc: Exception) -> str:
+    """A refusal from pbem.log.clocks (standard library only: its messages are English templates
+    marked for the catalogue, with their values) in the reader's language."""
+    template, values = getattr(exc, "template", None), getattr(exc, "values", None)
+    if template is None:
+        return str(exc)
+    shown = {}
+    for name, value in (values or {}).items():
+        if name.endswith("_seconds"):  # a length of time, in the reader's words
+            shown[name[: -len("_seconds")]] = left_words(value)
+        else:
+            shown[name] = value
+    return _(template) % shown if shown else _(template)

@@ -14,13 +14,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import i18n
 from games.base import Rejected, may_act
 from pbem.log import clocks, eventlog
 from pbem.log.eventlog import NewEvent
 from pbem.models import AbsencePolicy, Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat
-from pbem.play import commands, languages, orders, outbox
+from pbem.play import commands, languages, orders, outbox, selectors
 from pbem.play.runner import (
     NEUTRAL_EVENTS,
     SYSTEM,
@@ -85,7 +86,7 @@ def create_game(
         try:
             chosen = clocks.parse(clock, period)
         except clocks.BadClock as exc:
-            raise ServiceError(str(exc), "bad_clock") from None
+            raise ServiceError(selectors.clocks_text(exc), "bad_clock") from None
         # The reminders' marks count from a turn's usual length.
         period = chosen.get("period") or chosen.get("grace", 0) + chosen["initial"]
     spec = get_game(kind)
@@ -111,7 +112,7 @@ def create_game(
         game.save()
         invitations = _seat_players(game, players, colours, invited, notices, standin_seats)
         first = [_created_event(game, spec, players, colours)] + [
-            NewEvent("pbem.StandInSeated", {"seat": seat, "reason": "a practice game's opponent"})
+            NewEvent("pbem.StandInSeated", {"seat": seat, "reason": gettext_noop("a practice game's opponent")})
             for seat in sorted(set(standin_seats))
         ]
         rows, head = eventlog.build_rows(game.pk, 0, eventlog.GENESIS, first, actor.as_tuple(), "", spec, game=game)
@@ -127,10 +128,12 @@ def create_game(
 def _check_absence(absence: str, standin_after: int) -> None:
     if absence not in AbsencePolicy.values:
         raise ServiceError(
-            f"What happens to an absent player must be one of: {', '.join(AbsencePolicy.values)}.", "bad_options"
+            _("What happens to an absent player must be one of: %(choices)s.")
+            % {"choices": ", ".join(AbsencePolicy.values)},
+            "bad_options",
         )
     if standin_after < 1:
-        raise ServiceError("A seat is handed over after at least one missed deadline.", "bad_options")
+        raise ServiceError(_("A seat is handed over after at least one missed deadline."), "bad_options")
 
 
 def _seat_players(game: Game, players, colours, invited: bool, notices: str | None, standin_seats) -> list[dict]:
@@ -203,15 +206,18 @@ def check_creation_limits(players: list[PlayerSpec]) -> None:
         >= settings.PBEM_GAMES_PER_CREATOR_PER_DAY
     ):
         raise ServiceError(
-            f"{creator} has set up {settings.PBEM_GAMES_PER_CREATOR_PER_DAY} games in the last "
-            "24 hours, as many as one player may; please try again tomorrow.",
+            _(
+                "%(creator)s has set up %(count)s games in the last 24 hours, as many as one player may; "
+                "please try again tomorrow."
+            )
+            % {"creator": creator, "count": settings.PBEM_GAMES_PER_CREATOR_PER_DAY},
             "rate_limited",
         )
     # Every player of a game set up today counts, invited yet or not (the others follow the creator).
     reserved = Seat.objects.filter(game__in=invitations.filter(context__creator=True).values("game_id")).count()
     if reserved + len(players) > settings.PBEM_INVITATIONS_PER_DAY:
         raise ServiceError(
-            "This site has sent as many invitations today as it sends in a day; please try again tomorrow.",
+            _("This site has sent as many invitations today as it sends in a day; please try again tomorrow."),
             "rate_limited",
         )
 
@@ -306,14 +312,14 @@ def submit(
     elif lines:
         lines = [line.replace("\x00", "") for line in lines]
     if command is not None and "\\u0000" in eventlog.canonical(command):  # JSON writes a NUL as \u0000
-        raise ServiceError("The command contains a NUL character.", "bad_input")
+        raise ServiceError(_("The command contains a NUL character."), "bad_input")
     if isinstance(lines, str):
         lines = [line for line in (raw.strip() for raw in lines.splitlines()) if line]
     items: list[tuple[str, dict | None]] = [(line, None) for line in (lines or [])]
     if command is not None:
         items.append(("", command))
     if not items:
-        raise ServiceError("There was no command in your message.", "empty")
+        raise ServiceError(_("There was no command in your message."), "empty")
 
     def body(work: Work):
         check_seat(work, seat)
@@ -334,7 +340,10 @@ def submit(
 
 def _check_fresh(work: Work, seat: int, expected: int) -> None:
     if expected > work.loaded.version:
-        raise StaleVersion(f"Version {expected} is ahead of the game (at {work.loaded.version}).")
+        raise StaleVersion(
+            _("Version %(expected)s is ahead of the game (at %(version)s).")
+            % {"expected": expected, "version": work.loaded.version}
+        )
     if expected == work.loaded.version:
         return
     if moved_on_for(work.loaded.game_id, seat, expected):
@@ -381,9 +390,11 @@ def _one(work: Work, seat: int, line: str, structured: dict | None, number: int,
     legal_now = lambda: _in(writer, lambda: [spec.describe(c) for c in spec.legal(game_state, seat)])  # noqa: E731
     played_by_standin = seat in work.state["meta"].get("standins", ()) and work.actor.kind == "seat"
     if not may_act(spec, game_state, seat):
-        waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or "nobody"
+        waiting = ", ".join(work.state["meta"]["names"][s] for s in spec.waiting_for(game_state)) or _("nobody")
         hint = (
-            " The stand-in is playing your seat: reply 'back' to play it yourself again." if played_by_standin else ""
+            " " + _("The stand-in is playing your seat: reply 'back' to play it yourself again.")
+            if played_by_standin
+            else ""
         )
         if number > 1 and structured is None:
             raise _in(writer, lambda: _not_awaited_after_earlier_lines(spec, game_state, seat, line, number, waiting))
@@ -433,10 +444,19 @@ def _not_awaited_after_earlier_lines(
         spec.parse(line, game_state, seat)
     except Rejected as exc:
         return CommandRejected(str(exc), line, number, [])
-    earlier = "line 1" if number == 2 else f"lines 1-{number - 1}"
+    text = (
+        _(
+            "After your line 1 it is no longer your turn: the game is now waiting for %(names)s, so this line "
+            "cannot be played as well."
+        )
+        if number == 2
+        else _(
+            "After your lines 1-%(last)s it is no longer your turn: the game is now waiting for %(names)s, so "
+            "this line cannot be played as well."
+        )
+    )
     return NotAwaitedAfterEarlierLines(
-        f"After your {earlier} it is no longer your turn: the game is now "
-        f"waiting for {waiting}, so this line cannot be played as well.",
+        text % {"names": waiting, "last": number - 1},
         line,
         number,
         [],

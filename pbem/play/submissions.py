@@ -29,7 +29,7 @@ def read_web(message: InboundMessage) -> Notice | None:
             message,
             InboundStatus.REFUSED,
             "revoked",
-            "This seat has a new player since the page was opened: nothing was applied.",
+            _("This seat has a new player since the page was opened: nothing was applied."),
         )
         return None
     with languages.reading(languages.of_seat(seat)):  # the outcome the page shows, in the seat's language

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from pbem.models import Seat
 from pbem.play import signing
@@ -77,16 +78,19 @@ def read(token: str) -> Tap:
     match = TAP_RE.match((token or "").strip().lower())
     if not match:
         raise TapProblem(
-            "malformed", "This link is not a move link of ours (it may have been cut by your mail program)."
+            "malformed", _("This link is not a move link of ours (it may have been cut by your mail program).")
         )
     seat_id, generation, version, code = (int(match.group(i)) for i in range(1, 5))
     hour = int(match.group(5), 16)
     if not signing.verify(_signed(seat_id, generation, version, code, hour), match.group(6), MAC_LENGTH):
-        raise TapProblem("forged", "This move link is not one we issued.")
+        raise TapProblem("forged", _("This move link is not one we issued."))
     if _now_hour() - hour > tap_hours():
         raise TapProblem(
             "expired",
-            f"This move link has expired: links in a notice work for {tap_hours() // 24} days. "
-            "Your seat page, linked from every notice, always shows your moves now.",
+            _(
+                "This move link has expired: links in a notice work for %(days)s days. Your seat page, linked from "
+                "every notice, always shows your moves now."
+            )
+            % {"days": tap_hours() // 24},
         )
     return Tap(seat_id, generation, version, code, hour)

@@ -479,7 +479,9 @@ def _seat(request, game: Game, token: str | None, required: bool = True) -> Seat
     try:
         return ratelimit.resolve_token(request, token, game.pk)
     except addressing.TokenProblem as exc:
-        raise ApiError(403, f"bad_token_{exc.code}" if exc.code != "other_game" else "other_game", str(exc)) from None
+        raise ApiError(
+            403, f"bad_token_{exc.code}" if exc.code != "other_game" else "other_game", _(str(exc))
+        ) from None
 
 
 def game_out(game: Game) -> dict:

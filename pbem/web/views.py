@@ -30,7 +30,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -82,14 +82,14 @@ def _token_seat(request, token: str) -> Seat | HttpResponse:
     try:
         return ratelimit.resolve_token(request, token)
     except ratelimit.Limited as exc:
-        response = render(request, "pbem/problem.html", {"title": "Slow down", "message": str(exc)}, status=429)
+        response = render(request, "pbem/problem.html", {"title": _("Slow down"), "message": str(exc)}, status=429)
         response["Retry-After"] = str(exc.retry_after)
         return response
     except addressing.TokenProblem as exc:
         return render(
             request,
             "pbem/problem.html",
-            {"title": "This link does not work", "message": str(exc), "code": exc.code},
+            {"title": _("This link does not work"), "message": _(str(exc)), "code": exc.code},
             status=403,
         )
 
@@ -97,7 +97,7 @@ def _token_seat(request, token: str) -> Seat | HttpResponse:
 def _game_or_404(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise Http404(f"There is no game #{game_id}.")
+        raise Http404(_("There is no game #%(game)s.") % {"game": game_id})
     return game
 
 
@@ -196,12 +196,26 @@ def _winner_line(game: Game, names: list[str]) -> str:
     ranking, scores = (ended or {}).get("ranking") or [], (ended or {}).get("scores") or []
     if not ranking or not ranking[0]:
         return ""
-    first = [names[s] if s < len(names) else f"seat {s + 1}" for s in ranking[0]]
+    first = [names[s] if s < len(names) else _("seat %(number)s") % {"number": s + 1} for s in ranking[0]]
     points = scores[ranking[0][0]] if ranking[0][0] < len(scores) else None
-    with_points = f" with {points} point{'s' if points != 1 else ''}" if points is not None else ""
     if len(first) == 1:
-        return f"{first[0]} wins{with_points}."
-    return f"{', '.join(first[:-1])} and {first[-1]} share the win{with_points}."
+        if points is None:
+            return _("%(name)s wins.") % {"name": first[0]}
+        return ngettext("%(name)s wins with %(points)s point.", "%(name)s wins with %(points)s points.", points) % {
+            "name": first[0],
+            "points": points,
+        }
+    values = {"names": ", ".join(first[:-1]), "last": first[-1], "points": points}
+    if points is None:
+        return _("%(names)s and %(last)s share the win.") % values
+    return (
+        ngettext(
+            "%(names)s and %(last)s share the win with %(points)s point.",
+            "%(names)s and %(last)s share the win with %(points)s points.",
+            points,
+        )
+        % values
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,8 +308,8 @@ def _creating(request) -> HttpResponse:
         request,
         "pbem/problem.html",
         {
-            "title": "Already sent",
-            "message": "This form was sent already and the game is being set up; look for it in the lobby.",
+            "title": _("Already sent"),
+            "message": _("This form was sent already and the game is being set up; look for it in the lobby."),
         },
         status=409,
     )
@@ -448,7 +462,7 @@ def _seat_page(request, seat: Seat, token: str):
         deadline_text=_when((game.deadlines or {}).get(str(seat.number), ""), seat.time_zone),
         time_left=selectors.left_text(selectors.seconds_left(game).get(str(seat.number), 0)),
         bank_text=_bank_text(game, state, seat.number),
-        clock_text=clocks.describe(game.clock),
+        clock_text=selectors.clock_text(game.clock),
         awaited=_awaited(game, context["names"], seat.time_zone),
         reader_zone=seat.time_zone or "UTC",
         calendar_url=calendar.url_of(seat.email),
@@ -489,7 +503,7 @@ def _vacation_of(state: dict, number: int) -> dict | None:
     limits = meta["clock"]["vacation"]
     away = held["until"] and datetime.fromisoformat(held["until"]) > now
     return {
-        "left": clocks.left_words(held["left"]),
+        "left": selectors.left_words(held["left"]),
         "taken": held["taken"],
         "absences": limits["absences"],
         "longest": limits["longest"],
@@ -543,7 +557,8 @@ def seat_channels(request, token: str):
         elif action in ("remove", "resume"):
             picked = channels.pick(seat.email, seat.game_id, number)
             (channels.remove if action == "remove" else channels.resume)(picked)
-            messages.success(request, _("Channel %(number)s: %(action)s done.") % {"number": number, "action": action})
+            said = _("Channel %(number)s is removed.") if action == "remove" else _("Channel %(number)s is resumed.")
+            messages.success(request, said % {"number": number})
         elif action == "table" and channels.is_owner(seat):
             channels.set_table(seat.game_id, url or None)
             messages.success(request, _("The table's channel is set.") if url else _("The table's channel is off."))
@@ -787,7 +802,7 @@ def _requested_event(request, game: Game, spec) -> int | HttpResponse:
         return render(
             request,
             "pbem/problem.html",
-            {"title": "No such event", "message": f"'{raw}' is not an event number."},
+            {"title": _("No such event"), "message": _("'%(raw)s' is not an event number.") % {"raw": raw[:40]}},
             status=400,
         )
     return min(int(raw), game.version)
@@ -868,7 +883,7 @@ def game_audit(request, game_id: int):
         form = HeadForm(request.POST)
         if not heads_shown:
             # Whether a head is in the log would confirm a guess at a hidden payload (scheme 1).
-            form.add_error(None, f"This game's heads are {selectors.WITHHELD}.")
+            form.add_error(None, _("This game's heads are %(withheld)s.") % {"withheld": selectors.WITHHELD})
         elif form.is_valid():
             try:
                 head_checks = anchors.check_heads(game, anchors.heads_from_paste(game, form.cleaned_data["head"]))

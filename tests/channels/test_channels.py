@@ -339,3 +339,38 @@ def test_by_mail_the_answer_names_the_channel_masked_and_the_mail_goes_on(make_g
     assert channel.game_id is None and channel.url == url and channel.email == "alice@example.org"
     listing = receive(reply("gmail", received(mailoutbox, "alice@example.org"), "channels"))
     assert "1. tgram://" in listing.outcome and "ABCdefGHIjklMNOpqr" not in listing.outcome
+
+
+@pytest.mark.parametrize(
+    "languages,table_says",
+    [
+        (("fr", "de", "de"), " ist am Zug."),  # most seats read German
+        (("fr", "de", "en"), "\xa0: à Alice de jouer."),  # one each: the earliest seat's (the owner's) French
+        (("", "", "fr"), "'s move."),  # never chosen is English: two of three
+    ],
+)
+def test_the_table_channel_speaks_the_language_most_of_its_seats_read(make_game, fake, languages, table_says):
+    game = make_game(3)
+    for number, code in enumerate(languages):
+        Seat.objects.filter(game=game, number=number).update(language=code)
+    services.submit(game.pk, 0, f"channel table {urls(fake.port)['discord']}")
+    deliver(game)
+    news.send_pending()
+    said = fake.wait_for(1)[0].json()["content"]
+    assert said.endswith(table_says), said
+
+
+def test_the_master_of_seals_reads_the_operators_language(make_game, settings):
+    """The desk's mails are in PBEM_MASTER_LANGUAGE, whatever the players read."""
+    from pbem.mail import outbound
+
+    game = make_game(2)
+    settings.PBEM_MASTER_EMAIL = "master@example.org"
+    notice = Notice.objects.create(game=game, kind="overdue", version=game.version, context={"seat": 1})
+    assert outbound.render(notice).text.startswith("Master of Seals,")
+    settings.PBEM_MASTER_LANGUAGE = "de"
+    rendered = outbound.render(notice)
+    assert rendered.text.startswith("Siegelbewahrer,") and "hat die Frist in" in rendered.text
+    assert rendered.subject.startswith("[Siegelbewahrer]")
+    settings.PBEM_MASTER_LANGUAGE = "fr"
+    assert outbound.render(notice).text.startswith("Garde des Sceaux,")

@@ -114,7 +114,8 @@ def test_notices_alone_says_the_choice_and_how_to_change_it(table, mailoutbox):
     deliver(reply("gmail", received(mailoutbox, "alice@example.org"), "notices"))
     send_all()
     body = " ".join(text_of(received(mailoutbox, "alice@example.org", "answer")).split())
-    assert "You hear of the other players' moves: turn." in body and "'notices round'" in body
+    assert "You hear of the other players' moves: once per turn of another player." in body
+    assert "'notices round'" in body
 
 
 def test_news_carries_the_board_picture_only_when_the_seat_asked(db, settings, mailoutbox):

@@ -14,7 +14,7 @@ from pbem.audit import export, verify
 from pbem.log import clocks, eventlog
 from pbem.models import AbsencePolicy, Event, Game, Seat
 from pbem.ops import testclock
-from pbem.play import addressing, services
+from pbem.play import addressing, selectors, services
 from pbem.registry import get_game
 from tests.conftest import CAST, deliver
 
@@ -80,7 +80,7 @@ def test_rest_days_set_by_mail_move_the_next_deadline_and_the_verifier_rederives
     due = testclock.now() + timedelta(seconds=CLOCK["period"])
     tokyo = clocks.WEEKDAYS[due.astimezone(ZoneInfo("Asia/Tokyo")).weekday()]
     outcome = services.submit(game.pk, 0, f"rest {tokyo}")
-    assert f"rest {tokyo} (Asia/Tokyo)" in outcome.applied[0]
+    assert f"rest {selectors.weekdays_text([tokyo])} (Asia/Tokyo)" in outcome.applied[0]
     event = Event.objects.get(game=game, type="pbem.RestDays")
     assert event.payload == {"seat": 0, "days": [tokyo], "zone": "Asia/Tokyo"} and event.visible_to is None
     hands = eventlog.load(game).state["game"]["hands"]

@@ -9,6 +9,7 @@ import pytest
 
 from games.base import Event, ParseError, Rejected
 from games.elixirus import GAME
+from games.elixirus import words as W
 from games.i18n import using
 
 from .helpers import table
@@ -83,9 +84,34 @@ def test_the_narration_says_the_logged_english_names_in_the_readers_language():
     names = ["Anna", "Bruno"]
     assert GAME.narrate(event, names) == "Anna steals red stem 2 from Bruno."
     with using("de"):
-        assert GAME.narrate(event, names) == "Anna stiehlt Bruno roter Stängel 2."
+        assert GAME.narrate(event, names) == "Anna stiehlt Bruno roten Stängel 2."  # the object: accusative
     with using("fr"):
         assert GAME.narrate(event, names) == "Anna vole tige rouge 2 à Bruno."
+
+
+@pytest.mark.parametrize(
+    "token,nominative,accusative",
+    [
+        ("red stem 2", "roter Stängel 2", "roten Stängel 2"),  # masculine: the accusative differs
+        ("blue seed 1", "blauer Samen 1", "blauen Samen 1"),
+        ("red root 2", "rote Wurzel 2", "rote Wurzel 2"),  # feminine and neuter: the same
+        ("green leaf 1", "grünes Blatt 1", "grünes Blatt 1"),
+        ("orange berry 3", "orange Beere 3", "orange Beere 3"),  # 'orange' takes no ending
+    ],
+)
+def test_a_german_ingredient_takes_the_case_its_sentence_needs(token, nominative, accusative):
+    """A subject or a label is nominative, an object after a verb accusative: the translation
+    says which ("{ing:acc}"), and the value carries every case."""
+    with using("de"):
+        said = W.ingredient(token)
+        assert str(said) == f"{said}" == nominative
+        assert f"{said:acc}" == accusative
+        taken = GAME.narrate(Event("LeftoverPicked", {"seat": 0, "piece": "steal", "curve": 0, "ing": token}), ["A"])
+        assert accusative in taken, taken  # "Mit dem Korbplättchen sammelst du roten Stängel 2 …"
+        assert GAME.describe({"type": "put", "ing": token, "to": "love"}) == f"lege {accusative} auf Liebe"
+        assert GAME.parse(f"lege {accusative} auf Liebe", brewing({0: [token]}).state, 0)["ing"] == token
+    with using("en"), using("fr"):
+        assert f"{W.ingredient(token):acc}" == f"{W.ingredient(token)}"  # no cases: the same text
 
 
 def test_a_rejection_and_a_parse_error_speak_the_readers_language():
