@@ -95,7 +95,8 @@ def test_the_players_default_turns_forced_moves_on_in_the_games_they_join(table)
 
 
 def test_every_round_won_is_claimed_by_a_standing_order_as_the_seats_own_move(table):
-    game = table(2)
+    with seeded(DEAL_ALICE_WINS):  # a random deal may not let Alice's highest card win round 1
+        game = table(2)
     services.submit(game.pk, 0, "order take")
     play_round(game, lowest=(False, True))  # Alice bids her highest: she wins the round
     game.refresh_from_db()
