@@ -1109,8 +1109,21 @@ def breakdowns(state) -> list[list[int]]:
     return [[0] * 6 for _ in range(state["n"])]
 
 
+# The stage as the summary names it (the read model keeps it in English, the log's language; the
+# platform says it in the reader's words through this game's catalogue: the board's own names).
+STAGE_NAMES = {
+    "place": N_("A - placing apprentices"),
+    "collect": N_("B - collecting ingredients"),
+    "brew": N_("C - concocting potions"),
+    "reveal": N_("C - concocting potions"),
+    "over": N_("game over"),
+    "setup": N_("setting up"),
+}
+
+
 def summary(state):
-    return {"round": state["round"], "phase": state["phase"], "scores": [sum(b) for b in breakdowns(state)]}
+    stage = STAGE_NAMES.get(state["phase"], state["phase"])
+    return {"round": state["round"], "phase": stage, "scores": [sum(b) for b in breakdowns(state)]}
 
 
 def score_sheet(state):

@@ -13,18 +13,11 @@ from . import words as W
 from .data_model import CRYSTAL, FLASKS, INGREDIENTS, PIECE_BY_EFFECT, PIECES, TABLES
 from .lang import N_, _
 from .picture import TARGET_BASKET, target_curve, target_drawn, target_flask, target_front, target_space
-from .rules import SEAT_COLOURS, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
+from .rules import SEAT_COLOURS, STAGE_NAMES, breakdowns, current, draft_table, ingredients_on_table, legal, waiting_for
 from .standin import Look, replace_value
 
 STEPS = {"take": N_("take"), "keep": N_("keep"), "effect": N_("effect")}
-STAGES = {
-    "place": N_("A - placing apprentices"),
-    "collect": N_("B - collecting ingredients"),
-    "brew": N_("C - concocting potions"),
-    "reveal": N_("C - concocting potions"),
-    "over": N_("game over"),
-    "setup": N_("setting up"),
-}
+STAGES = STAGE_NAMES  # the board's heading names the stage as the summary does
 
 
 def view(state, seat):
