@@ -69,13 +69,34 @@ def dispatch_together():
         yield
         return
     games: set = set()
-    _together.games = games
+    standins: set = set()
+    _together.games, _together.standins = games, standins
     try:
         yield
     finally:
-        _together.games = None
-    # Registered last, so it runs after every part's note that survived.
+        _together.games = _together.standins = None
+    # Registered last, so they run after every part's note that survived.
     transaction.on_commit(lambda: _dispatch_games(games))
+    transaction.on_commit(lambda: _play_standins(standins))
+
+
+def standins_on_commit(game_id: int) -> None:
+    """Queues the moves of the game's stand-ins (and of orders given ahead) once the transaction
+    commits (pbem.tasks.play_standins); in a dispatch_together block, one task for the block's
+    games (pbem.tasks.play_standins_many): a group of timeouts that seated five thousand
+    stand-ins queued five thousand tasks, each playing its game's moves one commit at a time."""
+    standins = getattr(_together, "standins", None)
+    if standins is not None:
+        transaction.on_commit(lambda: standins.add(game_id))
+        return
+    transaction.on_commit(lambda: queue_task("pbem.tasks.play_standins", game_id))
+
+
+def _play_standins(games: set) -> None:
+    if len(games) == 1:
+        queue_task("pbem.tasks.play_standins", next(iter(games)))
+    elif games:
+        queue_task("pbem.tasks.play_standins_many", sorted(games))
 
 
 def _dispatch_games(games: set) -> None:
