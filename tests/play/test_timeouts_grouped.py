@@ -215,3 +215,66 @@ def test_a_group_queues_one_sending_task_not_one_a_game(
         assert deadlines.run_deadlines(when, helpers=0)["timed_out"] == 5
     assert queued == [("pbem.tasks.send_pending_notices", (None,))]
     assert Notice.objects.filter(game__in=games, kind="timedout", status="pending").count() == 5
+
+
+@pytest.mark.django_db(transaction=True)  # the group's own transaction, not a savepoint of the test's
+def test_queries_a_body_runs_while_the_groups_appends_are_in_flight_read_their_answers_first(make_game):
+    """The group's appends are sent without waiting (prepared.Pipeline); a body that then runs a
+    query of its own, through Django or a ready statement, gets its answer, and every append
+    before it is in."""
+    from pbem.log import rows
+
+    games = [make_game() for _ in range(3)]
+    eventlog.cache_clear()
+    seen = []
+
+    def say_and_ask(work):
+        work.platform("Said", {"seat": None, "text": "hello"})
+        seen.append(Event.objects.filter(game_id__in=[g.pk for g in games], type="pbem.Said").count())
+        seen.append(rows.fetch_one("SELECT %s::int", [7])[0])
+
+    done = runner.run_group({game.pk: say_and_ask for game in games}, runner.SYSTEM)
+    assert all(done[game.pk] is not None for game in games)
+    assert seen == [0, 7, 1, 7, 2, 7]  # the appends sent before each query were in when it ran
+    for game in games:
+        assert Event.objects.filter(game=game, type="pbem.Said").count() == 1
+        assert Game.objects.get(pk=game.pk).version == Event.objects.filter(game=game).count()
+
+
+@pytest.mark.django_db(transaction=True)  # the stand-ins' moves follow the group's commit, as in production
+def test_stand_ins_seated_by_a_group_play_the_moves_they_play_when_seated_alone(settings, monkeypatch):
+    """Three Elfenland games with one seed, seat 1 a stand-in's from the start: seat 0 of the
+    first timed out alone (then the stand-ins play the whole game by play(), one commit a move),
+    of the two others by the timer in one group (their stand-ins' moves by one task for the group,
+    standins.play_many, a round in one transaction, on by play() past MAX_MOVES): the same moves
+    by the same actors, in the same order."""
+    from pbem.play import services, standins
+    from tests.conftest import CAST
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    monkeypatch.setattr(standins, "MAX_MOVES", 30)  # a task plays 30 moves, then queues the next
+    monkeypatch.setattr(Game._meta.get_field("seed"), "default", lambda: "5e" * 32)
+    many = []
+    monkeypatch.setattr(standins, "play_many", lambda ids, real=standins.play_many: many.append(ids) or real(ids))
+    games = [services.create_game("elfenland", CAST[:2], {}, standin_after=1, standin_seats=(1,)) for _ in range(3)]
+    deliver()
+    seat = 0
+    assert [Game.objects.get(pk=game.pk).awaited for game in games] == [[0]] * 3
+    DeadlineTimer.objects.filter(game=games[0]).update(due_at=None)
+    DeadlineTimer.objects.exclude(seat=seat).update(due_at=None)
+    eventlog.cache_clear()
+    when = max(deadline_of(game, seat) for game in games) + timedelta(seconds=1)
+    assert deadlines.run_deadlines(when)["timed_out"] == 2
+    assert many == [sorted([games[1].pk, games[2].pk])]
+    assert deadlines.timeout_seat(games[0].pk, seat, when) == "standin"
+
+    def log(game):
+        return [
+            (e.type, e.actor_kind, e.actor_seat, e.visible_to, e.public, e.payload if "." not in e.type else None)
+            for e in Event.objects.filter(game=game).order_by("seq")
+        ]
+
+    alone = log(games[0])
+    assert sum(kind == "standin" for _t, kind, *_ in alone) > standins.MAX_MOVES
+    assert alone[-1][0] == "pbem.SeedRevealed"  # played to its end
+    assert log(games[1]) == alone and log(games[2]) == alone
