@@ -253,7 +253,8 @@ def test_stand_ins_seated_by_a_group_play_the_moves_they_play_when_seated_alone(
 
     settings.PBEM_NOTICE_DISPATCH = "none"
     monkeypatch.setattr(standins, "MAX_MOVES", 30)  # a task plays 30 moves, then queues the next
-    monkeypatch.setattr(Game._meta.get_field("seed"), "default", lambda: "5e" * 32)
+    # One seed for the three (the field's default is read through a cached property).
+    monkeypatch.setitem(Game._meta.get_field("seed").__dict__, "_get_default", lambda: "5e" * 32)
     many = []
     monkeypatch.setattr(standins, "play_many", lambda ids, real=standins.play_many: many.append(ids) or real(ids))
     games = [services.create_game("elfenland", CAST[:2], {}, standin_after=1, standin_seats=(1,)) for _ in range(3)]
