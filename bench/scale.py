@@ -20,6 +20,7 @@ Needs the database set up by bench.run (Django configured, migrated).
 from __future__ import annotations
 
 import cProfile
+import hashlib
 import os
 import pstats
 import smtplib
@@ -180,6 +181,7 @@ def _timeout_templates(kind: str) -> list[tuple[object, tuple[int, ...]]]:
     from pbem.registry import get_game
 
     spec = get_game(kind)
+    seed = Game._meta.get_field("seed")
 
     def state_of(game_id: int):
         return eventlog.load(Game.objects.get(pk=game_id)).state["game"]
@@ -196,7 +198,14 @@ def _timeout_templates(kind: str) -> list[tuple[object, tuple[int, ...]]]:
             length += 1
         for j, share in enumerate((0.35, 0.7)):
             people = [services.PlayerSpec(f"T{i}x{j}x{k}", f"to{i}x{j}x{k}@bench.invalid") for k in range(players)]
-            game = services.create_game(kind, people, {})
+            # A seed of its own for each position, the same in every run: the same positions.
+            seed.__dict__["_get_default"] = lambda i=i, j=j: hashlib.sha256(
+                b"bench-timeouts-%d-%d" % (i, j)
+            ).hexdigest()
+            try:
+                game = services.create_game(kind, people, {})
+            finally:
+                del seed.__dict__["_get_default"]
             for move in range(int(length * share)):
                 state = state_of(game.pk)
                 waiting = spec.waiting_for(state)
@@ -319,11 +328,20 @@ def _timeouts_dispatch_line(templates) -> str:
     saved = (conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH)
     per_seat: dict[str, list[float]] = {"none": [], "on_commit": []}
     tasks: dict[str, list[int]] = {"none": [], "on_commit": []}
+
+    def pools_anew() -> None:
+        # The app keeps the connection pools it made (for the memory broker, by the eager tasks
+        # before): a broker set now is used only by pools made after.
+        if current_app._pool is not None:
+            current_app._pool.force_close_all()
+        current_app._pool = current_app.amqp._producer_pool = None
+
     try:
         queue.flushdb()
         for mode in ("none", "on_commit") * 2:
             _clone_due(templates, TIMEOUT_SAMPLE)
             conf.broker_url, conf.task_always_eager = url, False
+            pools_anew()
             settings.PBEM_NOTICE_DISPATCH = mode
             before = queue.llen(name)
             t0 = time.perf_counter()
@@ -331,8 +349,10 @@ def _timeouts_dispatch_line(templates) -> str:
             per_seat[mode].append((time.perf_counter() - t0) / max(1, done) * 1000)
             tasks[mode].append(queue.llen(name) - before)
             conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH = saved
+            pools_anew()
     finally:
         conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH = saved
+        pools_anew()
         queue.flushdb()
     return (
         f"timeouts, one sweep, tasks queued to a Redis broker and not run ({TIMEOUT_SAMPLE:,} seats, 2 alternating "

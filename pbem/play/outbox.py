@@ -93,10 +93,13 @@ def standins_on_commit(game_id: int) -> None:
 
 
 def _play_standins(games: set) -> None:
-    if len(games) == 1:
-        queue_task("pbem.tasks.play_standins", next(iter(games)))
-    elif games:
-        queue_task("pbem.tasks.play_standins_many", sorted(games))
+    try:
+        if len(games) == 1:
+            queue_task("pbem.tasks.play_standins", next(iter(games)))
+        elif games:
+            queue_task("pbem.tasks.play_standins_many", sorted(games))
+    except Exception:  # noqa: BLE001 - the group is in: its commit must not be taken for a failure
+        log.warning("could not queue the stand-ins' moves of %d games", len(games), exc_info=True)
 
 
 def _dispatch_games(games: set) -> None:
