@@ -27,6 +27,7 @@ import smtplib
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 
@@ -284,14 +285,19 @@ def timeout_lines() -> list[str]:
     current_app.loader.import_default_modules()
     _clone_due(templates, len(templates))
     deadlines.run_deadlines(helpers=0)
+    # The path before groups first, on a sample of the same games: its time a seat is the baseline.
+    alone_line, alone_ms = _timeouts_alone_line(templates)
     _clone_due(templates, TIMEOUT_SEATS)
     profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == "timeout" else None
     since = timezone.now()
+    server = _server_cpu()
+    load = os.getloadavg()[0]
     t0, cpu = time.perf_counter(), time.process_time()
     if profile:
         profile.enable()
     counts = deadlines.run_deadlines(helpers=0)
     took, cpu = time.perf_counter() - t0, time.process_time() - cpu
+    server = _server_cpu() - server if server is not None else None
     if profile:
         profile.disable()
         pstats.Stats(profile).sort_stats("tottime").print_stats(45)
@@ -299,15 +305,33 @@ def timeout_lines() -> list[str]:
     done = counts["timed_out"]
     beat = float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))
     sizes = sorted({len(t.seats.all()) for t, _ in templates})
+    served = f", its database connection's server process {server:.1f} s" if server is not None else ""
     return [
         f"timeouts, real games ({TIMEOUT_GAME}, {len(templates)} mid-game positions at {sizes[0]}-{sizes[-1]} "
         f"players, cloned; made in {made:.0f} s): {done:,} due seats timed out by one worker (one process, no "
         f"helper sweeps, the stand-ins' moves in it too) in {took:.1f} s, {took / max(1, done) * 1000:.2f} ms a "
-        f"seat, the process's CPU {cpu:.1f} s ({_what_happened(since)}); half a beat is {beat / 2:.0f} s: {took / beat:.2f} of a beat "
-        f"(target < half: {'ok' if took < beat / 2 else 'BELOW TARGET'})",
-        _timeouts_alone_line(templates),
+        f"seat; one row at a time (the path before groups, same games) {alone_ms:.2f} ms a seat, "
+        f"{alone_ms * done / 1000:.0f} s for as many; half a beat is {beat / 2:.0f} s "
+        f"(target < half a beat: {'ok' if took < beat / 2 else 'BELOW TARGET'}); CPU: the worker "
+        f"{cpu:.1f} s{served}; load average {load:.1f} at the start ({_what_happened(since)})",
+        alone_line,
         _timeouts_dispatch_line(templates),
     ]
+
+
+def _server_cpu() -> float | None:
+    """CPU seconds of this connection's PostgreSQL server process so far (a local server only)."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (pid,) = cursor.fetchone()
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
 
 
 def _timeouts_dispatch_line(templates) -> str:
@@ -347,6 +371,9 @@ def _timeouts_dispatch_line(templates) -> str:
             t0 = time.perf_counter()
             done = deadlines.run_deadlines(helpers=0)["timed_out"]
             per_seat[mode].append((time.perf_counter() - t0) / max(1, done) * 1000)
+            for thread in threading.enumerate():  # a publish that outlived its wait (a loaded machine)
+                if thread.name == "pbem-publish":
+                    thread.join(10)
             tasks[mode].append(queue.llen(name) - before)
             conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH = saved
             pools_anew()
@@ -363,7 +390,7 @@ def _timeouts_dispatch_line(templates) -> str:
     )
 
 
-def _timeouts_alone_line(templates) -> str:
+def _timeouts_alone_line(templates) -> tuple[str, float]:
     """One sweep in this process: the timer's run (a group of games at a time) beside the same
     timeouts handled one row at a time as the sweep did before groups (deadlines._handle_alone:
     timeout_seat, a cold load and an append of its own per seat), each on its own fresh clones,
@@ -391,7 +418,7 @@ def _timeouts_alone_line(templates) -> str:
         f"timeouts, the same games, one sweep ({TIMEOUT_SAMPLE:,} seats, 2 alternating rounds): {g:.2f} ms a seat "
         f"by groups of {deadlines.GROUP} games; {a:.2f} ms a seat one row at a time (the path before groups), "
         f"{a / g:.1f}x"
-    )
+    ), a
 
 
 # --- notices ---------------------------------------------------------------------------------
