@@ -11,6 +11,7 @@ reload and try again. What the commands are lives above: `services` (games, seat
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -323,7 +324,7 @@ def _moved(game_id: int, version: int) -> bool:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() != version
 
 
-def _commit(work: Work, causation_id: str = "", db=None, pipe=None):
+def _commit(work: Work, causation_id: str = "", db=None, pipe=None) -> Callable[[], None] | None:
     """Appends what `work` emitted, with the read model and the outbox, or raises Conflict.
     Nothing emitted: only the command's own writes (a player's language, not in the log).
 
@@ -554,7 +555,7 @@ def _run_pipelined(order: list[int], works: dict[int, Work], bodies: dict, db, d
     _GroupFailed (nothing of the group is in)."""
     if db.connection is None:
         db.ensure_connection()
-    sent: list[tuple[int, Work, object]] = []
+    sent: list[tuple[int, Work, Callable[[], None]]] = []
 
     def answers() -> None:
         results = pipe.sync()
