@@ -279,3 +279,31 @@ def test_stand_ins_seated_by_a_group_play_the_moves_they_play_when_seated_alone(
     assert sum(kind == "standin" for _t, kind, *_ in alone) > standins.MAX_MOVES
     assert alone[-1][0] == "pbem.SeedRevealed"  # played to its end
     assert log(games[1]) == alone and log(games[2]) == alone
+
+
+@pytest.mark.django_db(transaction=True)  # the group's own transaction, not a savepoint of the test's
+def test_an_append_that_fails_in_flight_undoes_the_group_which_is_done_again_game_by_game(make_game):
+    """An error of a statement sent in the pipeline (here a second event at the number the
+    append takes) is read at the sync: nothing of the group is in, and the group is done again
+    with a savepoint per game, the failing game alone rolled back and left to run()."""
+    games = [make_game() for _ in range(3)]
+    eventlog.cache_clear()
+    bad = games[1].pk
+
+    def say(work):
+        if work.loaded.game_id == bad:
+            last = Event.objects.filter(game_id=bad).order_by("-seq").first()
+            last.pk, last.seq = None, work.loaded.version + 1
+            last.save()  # the number its append will want: its insert fails on the unique (game, seq)
+        work.platform("Said", {"seat": None, "text": "hello"})
+
+    with CaptureQueriesContext(connection) as queries:
+        done = runner.run_group({game.pk: say for game in games}, runner.SYSTEM)
+    assert done[bad] is None and all(done[g.pk] is not None for g in games if g.pk != bad)
+    sql = [q["sql"] for q in queries]
+    assert sum(s.startswith("ROLLBACK TO SAVEPOINT") for s in sql) == 1  # the second attempt's, for it
+    for game in games:
+        said = Event.objects.filter(game=game, type="pbem.Said").count()
+        assert said == (0 if game.pk == bad else 1)
+        if game.pk != bad:
+            assert Game.objects.get(pk=game.pk).version == Event.objects.filter(game=game).count()
