@@ -5,8 +5,10 @@
 Sizes (environment; the defaults are the issue's):
     BENCH_SWEEP_GAMES=100000   games on the table for the deadline sweep (cloned with bulk inserts)
     BENCH_SWEEP_DUE=1000       of them due at once, for the second sweep
-    BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer
+    BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer, by one worker
     BENCH_TIMEOUT_SAMPLE=1000  seats timed out by one sweep alone, by groups and one row at a time
+    BENCH_TIMEOUT_GAME=elfenland  the game whose mid-game positions are cloned for the timeouts
+    BENCH_PROFILE=timeout      cProfile of the one-worker timeout run, printed
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
     BENCH_PICTURE_GAMES=20     Elven Castle games (3 players, mid-game) whose notices go out with pictures
@@ -355,9 +357,10 @@ def _timeouts_dispatch_line(templates) -> str:
 
     def pools_anew() -> None:
         # The app keeps the connection pools it made (for the memory broker, by the eager tasks
-        # before): a broker set now is used only by pools made after.
-        if current_app._pool is not None:
-            current_app._pool.force_close_all()
+        # before), and kombu its producer pools: a broker set now is used only by pools made after.
+        from kombu import pools
+
+        pools.reset()
         current_app._pool = current_app.amqp._producer_pool = None
 
     try:

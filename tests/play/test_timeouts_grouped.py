@@ -307,3 +307,28 @@ def test_an_append_that_fails_in_flight_undoes_the_group_which_is_done_again_gam
         assert said == (0 if game.pk == bad else 1)
         if game.pk != bad:
             assert Game.objects.get(pk=game.pk).version == Event.objects.filter(game=game).count()
+
+
+def test_a_groups_notices_that_wait_are_sent_by_one_delayed_task(
+    make_game, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """News waits a few seconds before it goes out (a notice following soon tells it too); a
+    group's news queued one delayed task a game, now one for the group."""
+    from pbem.play import outbox
+
+    games = [make_game() for _ in range(3)]
+    settings.PBEM_NOTICE_DISPATCH = "on_commit"
+    settings.PBEM_NOTICE_FOLD_SECONDS = 10
+    queued, delayed = [], []
+    monkeypatch.setattr(outbox, "queue_task", lambda name, *args: queued.append((name, args)))
+    monkeypatch.setattr(outbox, "_dispatch_later", lambda game_id, seconds: delayed.append((game_id, seconds)))
+
+    def say(work):
+        work.platform("Said", {"seat": 0, "text": "hello"})
+
+    with django_capture_on_commit_callbacks(execute=True):
+        runner.run_group({game.pk: say for game in games}, runner.SYSTEM)
+    news = Notice.objects.filter(game__in=games, kind="news", status="pending")
+    assert news.count() == 6  # both seats of each game hear of it
+    assert delayed == [(None, 10)]
+    assert queued == [("pbem.tasks.send_pending_notices", (None,))]
