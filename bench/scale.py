@@ -8,6 +8,8 @@ Sizes (environment; the defaults are the issue's):
     BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer, by one worker
     BENCH_TIMEOUT_SAMPLE=1000  seats timed out by one sweep alone, by groups and one row at a time
     BENCH_TIMEOUT_GAME=elfenland  the game whose mid-game positions are cloned for the timeouts
+    BENCH_TIMEOUT_STANDINS=1   half the positions at a seat's second miss (the stand-in seated and
+                               playing); 0: every seat's first miss (a pass)
     BENCH_PROFILE=timeout      cProfile of the one-worker timeout run, printed
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
@@ -165,6 +167,8 @@ def sweep_lines() -> list[str]:
 
 
 TIMEOUT_GAME = os.environ.get("BENCH_TIMEOUT_GAME", "elfenland")
+# 1: half the positions at a seat's second miss (its stand-in seated, and playing); 0: none.
+TIMEOUT_STANDINS = os.environ.get("BENCH_TIMEOUT_STANDINS", "1") != "0"
 
 
 def _timeout_templates(kind: str) -> list[tuple[object, tuple[int, ...]]]:
@@ -216,7 +220,7 @@ def _timeout_templates(kind: str) -> list[tuple[object, tuple[int, ...]]]:
                     break
                 standin_move(game.pk, waiting[0], state, str(move))
             state = state_of(game.pk)
-            if (i + j) % 2:
+            if TIMEOUT_STANDINS and (i + j) % 2:
                 seat = spec.waiting_for(state)[0]
                 Notice.objects.filter(game=game).update(status="sent")
                 row = Game.objects.get(pk=game.pk)
