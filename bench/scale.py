@@ -5,8 +5,12 @@
 Sizes (environment; the defaults are the issue's):
     BENCH_SWEEP_GAMES=100000   games on the table for the deadline sweep (cloned with bulk inserts)
     BENCH_SWEEP_DUE=1000       of them due at once, for the second sweep
-    BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer
+    BENCH_TIMEOUT_SEATS=10000  seats timed out in one run of the deadline timer, by one worker
     BENCH_TIMEOUT_SAMPLE=1000  seats timed out by one sweep alone, by groups and one row at a time
+    BENCH_TIMEOUT_GAME=elfenland  the game whose mid-game positions are cloned for the timeouts
+    BENCH_TIMEOUT_STANDINS=1   half the positions at a seat's second miss (the stand-in seated and
+                               playing); 0: every seat's first miss (a pass)
+    BENCH_PROFILE=timeout      cProfile of the one-worker timeout run, printed
     BENCH_NOTICES=1000         notices sent through the sender, and by bare smtplib
     BENCH_PIPE_RUNS=10         messages through each way of the pipe door
     BENCH_PICTURE_GAMES=20     Elven Castle games (3 players, mid-game) whose notices go out with pictures
@@ -25,16 +29,18 @@ Needs the database set up by bench.run (Django configured, migrated).
 from __future__ import annotations
 
 import cProfile
+import hashlib
 import os
 import pstats
 import smtplib
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 
-from bench.common import REDIS_URL, ROOT, free_port, setup_django
+from bench.common import REDIS_URL, ROOT, free_port
 
 SWEEP_GAMES = int(os.environ.get("BENCH_SWEEP_GAMES", "100000"))
 SWEEP_DUE = int(os.environ.get("BENCH_SWEEP_DUE", "1000"))
@@ -67,33 +73,34 @@ def _columns(table: str, without: tuple[str, ...]) -> list[str]:
         return [c for (c,) in cursor.fetchall() if c not in without]
 
 
-def clone_games(template, count: int, deadline_iso: str) -> list[int]:
-    """`count` copies of the template game (row, seats, log) with one bulk insert per table; each
-    copy's seat 0 has `deadline_iso` as its deadline (the trigger writes the timer rows)."""
+def clone_games(template, count: int, deadline_iso: str, seats: tuple[int, ...] = (0,)) -> list[int]:
+    """`count` copies of the template game (row, seats, log, snapshots) with one bulk insert per
+    table; each copy's `seats` have `deadline_iso` as their deadline (the trigger writes the timer
+    rows). The copies' logs keep the template's chain (hashed for its id: a copy is not verified)."""
+    import json
+
     from django.db import connection, transaction
 
     games = _columns("pbem_game", ("id", "deadlines"))
-    seats = _columns("pbem_seat", ("id", "game_id"))
+    seat_columns = _columns("pbem_seat", ("id", "game_id"))
     events = _columns("pbem_event", ("id", "game_id"))
+    snapshots = _columns("pbem_snapshot", ("id", "game_id"))
+    deadlines = json.dumps({str(seat): deadline_iso for seat in seats})
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO pbem_game ({', '.join(games)}, deadlines) SELECT {', '.join(games)}, "
-            f"jsonb_build_object('0', %s::text) FROM pbem_game, generate_series(1, %s) WHERE id = %s RETURNING id",
-            [deadline_iso, count, template.pk],
+            f"%s::jsonb FROM pbem_game, generate_series(1, %s) WHERE id = %s RETURNING id",
+            [deadlines, count, template.pk],
         )
         ids = [i for (i,) in cursor.fetchall()]
         cursor.execute("CREATE TEMP TABLE IF NOT EXISTS bench_clones (id bigint) ON COMMIT DROP")
         cursor.execute("INSERT INTO bench_clones SELECT unnest(%s::bigint[])", [ids])
-        cursor.execute(
-            f"INSERT INTO pbem_seat (game_id, {', '.join(seats)}) SELECT c.id, {', '.join('s.' + c for c in seats)} "
-            "FROM bench_clones c, pbem_seat s WHERE s.game_id = %s",
-            [template.pk],
-        )
-        cursor.execute(
-            f"INSERT INTO pbem_event (game_id, {', '.join(events)}) SELECT c.id, "
-            f"{', '.join('e.' + c for c in events)} FROM bench_clones c, pbem_event e WHERE e.game_id = %s",
-            [template.pk],
-        )
+        for table, columns in (("pbem_seat", seat_columns), ("pbem_event", events), ("pbem_snapshot", snapshots)):
+            cursor.execute(
+                f"INSERT INTO {table} (game_id, {', '.join(columns)}) SELECT c.id, "
+                f"{', '.join('s.' + c for c in columns)} FROM bench_clones c, {table} s WHERE s.game_id = %s",
+                [template.pk],
+            )
     return ids
 
 
@@ -164,116 +171,255 @@ def sweep_lines() -> list[str]:
     return lines
 
 
-def _sweep_in_process(_arg) -> dict:
-    from django.db import connection
-
-    from pbem.play import deadlines
-
-    try:
-        return deadlines.run_deadlines()
-    finally:
-        connection.close()
+TIMEOUT_GAME = os.environ.get("BENCH_TIMEOUT_GAME", "elfenland")
+# 1: half the positions at a seat's second miss (its stand-in seated, and playing); 0: none.
+TIMEOUT_STANDINS = os.environ.get("BENCH_TIMEOUT_STANDINS", "1") != "0"
 
 
-def timeout_lines() -> list[str]:
-    """10,000 due seats: the deadline timer with its helper sweeps (pbem.play.deadlines.HELPERS),
-    each in its own process as the workers would run them."""
-    import multiprocessing as mp
-
-    from django.db import connection
+def _timeout_templates(kind: str) -> list[tuple[object, tuple[int, ...]]]:
+    """Mid-game positions of a real game, each (its game, the seats it awaits): one per table size
+    and two points of a game (about a third and two thirds of the length of one played in memory
+    by the stand-in), played there by the game's stand-in through services.submit. In half of them
+    the awaited seat has just missed a deadline (timed out for real, then the others played until
+    it is awaited again), so its next miss, the one measured, seats the stand-in (standin_after 2),
+    which moves at once; in the others the seat passes as the rules say (its first miss). Every
+    notice is marked sent (a seat whose turn notice has not gone out is not timed out)."""
     from django.utils import timezone
 
-    from pbem.models import DeadlineTimer
-    from pbem.play import deadlines
+    from games.testing import Table
+    from pbem.log import eventlog
+    from pbem.models import Game, Notice
+    from pbem.play import deadlines, services
+    from pbem.registry import get_game
 
-    DeadlineTimer.objects.update(due_at=None)  # only the seats made here are due
-    template = _template_game()
-    clone_games(template, TIMEOUT_SEATS, (timezone.now() - timedelta(minutes=1)).isoformat())
-    sweeps = 1 + deadlines.HELPERS
-    connection.close()
-    with mp.get_context("spawn").Pool(sweeps, initializer=setup_django) as pool:
-        pool.map(time.sleep, [0.2] * sweeps)
-        t0 = time.perf_counter()
-        results = pool.map(_sweep_in_process, range(sweeps))
-        took = time.perf_counter() - t0
-    done = sum(r["timed_out"] for r in results)
-    beat = float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))
-    return [
-        f"timeouts: {done:,} due seats timed out in {took:.1f} s by {sweeps} sweeps at once (the timer and its "
-        f"helpers: {', '.join(str(r['timed_out']) for r in results)}), {took / max(1, done) * 1000:.2f} ms a "
-        f"seat, against a beat interval of {beat:.0f} s: {took / beat:.2f} of it "
-        f"(target: well within: {'ok' if took < beat / 2 else 'BELOW TARGET'})",
-        _timeouts_alone_line(template),
-        _timeouts_dispatch_line(template),
-    ]
+    spec = get_game(kind)
+    seed = Game._meta.get_field("seed")
+
+    def state_of(game_id: int):
+        return eventlog.load(Game.objects.get(pk=game_id)).state["game"]
+
+    def standin_move(game_id: int, seat: int, state, serial: str) -> None:
+        command = spec.standin(spec.view(state, seat), spec.legal(state, seat))
+        services.submit(game_id, seat, command=command, causation_id=f"tpl-{game_id}-{serial}")
+
+    templates = []
+    for i, players in enumerate(range(spec.min_players, spec.max_players + 1)):
+        table, length = Table(spec, players, seed=b"bench-timeouts-%d" % players), 0
+        while waiting := spec.waiting_for(table.state):
+            table.act(waiting[0], spec.standin(spec.view(table.state, waiting[0]), spec.legal(table.state, waiting[0])))
+            length += 1
+        for j, share in enumerate((0.35, 0.7)):
+            people = [services.PlayerSpec(f"T{i}x{j}x{k}", f"to{i}x{j}x{k}@bench.invalid") for k in range(players)]
+            # A seed of its own for each position, the same in every run: the same positions.
+            seed.__dict__["_get_default"] = lambda i=i, j=j: hashlib.sha256(
+                b"bench-timeouts-%d-%d" % (i, j)
+            ).hexdigest()
+            try:
+                game = services.create_game(kind, people, {})
+            finally:
+                del seed.__dict__["_get_default"]
+            for move in range(int(length * share)):
+                state = state_of(game.pk)
+                waiting = spec.waiting_for(state)
+                if not waiting:
+                    break
+                standin_move(game.pk, waiting[0], state, str(move))
+            state = state_of(game.pk)
+            if TIMEOUT_STANDINS and (i + j) % 2:
+                seat = spec.waiting_for(state)[0]
+                Notice.objects.filter(game=game).update(status="sent")
+                row = Game.objects.get(pk=game.pk)
+                row.deadlines = {**row.deadlines, str(seat): (timezone.now() - timedelta(minutes=1)).isoformat()}
+                row.save(update_fields=["deadlines"])
+                eventlog.cache_clear()  # the runner's cached row still has the deadline ahead
+                assert deadlines.timeout_seat(game.pk, seat) == "passed"
+                move = 0
+                while (waiting := spec.waiting_for(state := state_of(game.pk))) and seat not in waiting:
+                    standin_move(game.pk, waiting[0], state, f"after-{move}")
+                    move += 1
+            Notice.objects.filter(game=game).update(status="sent")
+            game.refresh_from_db()
+            templates.append((game, tuple(spec.waiting_for(state_of(game.pk)))))
+    return templates
 
 
-def _timeouts_dispatch_line(template) -> str:
-    """One sweep in this process with the notices dispatched as in production (a task queued on
-    a Redis broker once each group commits; nothing consumes them here) beside the same sweep
-    dispatching nothing (as the lines above), alternating rounds on fresh clones."""
-    import redis
-    from celery import current_app
-    from django.conf import settings
+def _clone_due(templates, seats: int) -> list[int]:
+    """Copies of the templates, about `seats` due seats in all (each template's share), every
+    awaited seat of each copy a minute past its deadline; only they are due."""
     from django.utils import timezone
 
     from pbem.log import eventlog
     from pbem.models import DeadlineTimer
+
+    DeadlineTimer.objects.update(due_at=None)
+    past = (timezone.now() - timedelta(minutes=1)).isoformat()
+    ids = []
+    for n, (template, awaited) in enumerate(templates):
+        share = seats // len(templates) + (n < seats % len(templates))
+        ids += clone_games(template, max(1, share // len(awaited)), past, awaited)
+    eventlog.cache_clear()  # cold, as a worker finds them
+    return ids
+
+
+def _what_happened(since) -> str:
+    """The timeouts' events since `since`: seats passed, stand-ins seated, the stand-ins' moves."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FILTER (WHERE type = 'pbem.TimedOut' AND NOT payload ? 'standin'), "
+            "count(*) FILTER (WHERE type = 'pbem.StandInSeated'), "
+            "count(DISTINCT (game_id, seq)) FILTER (WHERE actor_kind = 'standin' AND type NOT LIKE 'pbem.%%') "
+            "FROM pbem_event WHERE created_at >= %s",
+            [since],
+        )
+        passed, seated, moves = cursor.fetchone()
+    return f"{passed:,} passed, {seated:,} stand-ins seated, their moves {moves:,} events"
+
+
+def timeout_lines() -> list[str]:
+    """10,000 due seats of real games (TIMEOUT_GAME, mid-game positions cloned) timed out by ONE
+    worker: the deadline timer's run in this one process, with no helper sweep (helpers=0: a lone
+    worker would run the helpers it queues after its own run, one after another, so they add no
+    hands), and the stand-ins' moves the timeouts cause played in the same process (eager tasks),
+    as that worker would play them. Beside it: the same timeouts one row at a time (the path
+    before groups) on a sample of the same clones."""
+    from celery import current_app
+    from django.utils import timezone
+
+    from pbem.play import deadlines
+
+    t0 = time.perf_counter()
+    templates = _timeout_templates(TIMEOUT_GAME)
+    made = time.perf_counter() - t0
+    # A worker that has run before: its modules imported, its statements prepared.
+    current_app.loader.import_default_modules()
+    _clone_due(templates, len(templates))
+    deadlines.run_deadlines(helpers=0)
+    # The path before groups first, on a sample of the same games: its time a seat is the baseline.
+    alone_line, alone_ms = _timeouts_alone_line(templates)
+    _clone_due(templates, TIMEOUT_SEATS)
+    profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == "timeout" else None
+    since = timezone.now()
+    server = _server_cpu()
+    load = os.getloadavg()[0]
+    t0, cpu = time.perf_counter(), time.process_time()
+    if profile:
+        profile.enable()
+    counts = deadlines.run_deadlines(helpers=0)
+    took, cpu = time.perf_counter() - t0, time.process_time() - cpu
+    server = _server_cpu() - server if server is not None else None
+    if profile:
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(45)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
+    done = counts["timed_out"]
+    beat = float(os.environ.get("PBEM_DEADLINES_EVERY", "60"))
+    sizes = sorted({len(t.seats.all()) for t, _ in templates})
+    served = f", its database connection's server process {server:.1f} s" if server is not None else ""
+    return [
+        f"timeouts, real games ({TIMEOUT_GAME}, {len(templates)} mid-game positions at {sizes[0]}-{sizes[-1]} "
+        f"players, cloned; made in {made:.0f} s): {done:,} due seats timed out by one worker (one process, no "
+        f"helper sweeps, the stand-ins' moves in it too) in {took:.1f} s, {took / max(1, done) * 1000:.2f} ms a "
+        f"seat; one row at a time (the path before groups, same games) {alone_ms:.2f} ms a seat, "
+        f"{alone_ms * done / 1000:.0f} s for as many; half a beat is {beat / 2:.0f} s "
+        f"(target < half a beat: {'ok' if took < beat / 2 else 'BELOW TARGET'}); CPU: the worker "
+        f"{cpu:.1f} s{served}; load average {load:.1f} at the start ({_what_happened(since)})",
+        alone_line,
+        _timeouts_dispatch_line(templates),
+    ]
+
+
+def _server_cpu() -> float | None:
+    """CPU seconds of this connection's PostgreSQL server process so far (a local server only)."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (pid,) = cursor.fetchone()
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
+
+
+def _timeouts_dispatch_line(templates) -> str:
+    """One sweep in this process with the notices dispatched as in production (a task queued on
+    a Redis broker once each group commits) beside the same sweep dispatching nothing, in
+    alternating rounds on fresh clones; in both the stand-ins' moves are queued to the broker as
+    tasks (nothing consumes them here)."""
+    import redis
+    from celery import current_app
+    from django.conf import settings
+
     from pbem.play import deadlines
 
     url = REDIS_URL
     queue = redis.Redis.from_url(url)
     conf = current_app.conf
+    name = conf.task_default_queue or "celery"
     saved = (conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH)
-    conf.broker_url, conf.task_always_eager = url, False
     per_seat: dict[str, list[float]] = {"none": [], "on_commit": []}
-    tasks = 0
+    tasks: dict[str, list[int]] = {"none": [], "on_commit": []}
+
+    def pools_anew() -> None:
+        # The app keeps the connection pools it made (for the memory broker, by the eager tasks
+        # before), and kombu its producer pools: a broker set now is used only by pools made after.
+        from kombu import pools
+
+        pools.reset()
+        current_app._pool = current_app.amqp._producer_pool = None
+
     try:
         queue.flushdb()
         for mode in ("none", "on_commit") * 2:
-            DeadlineTimer.objects.update(due_at=None)
-            clone_games(template, TIMEOUT_SAMPLE, (timezone.now() - timedelta(minutes=1)).isoformat())
-            eventlog.cache_clear()
+            _clone_due(templates, TIMEOUT_SAMPLE)
+            conf.broker_url, conf.task_always_eager = url, False
+            pools_anew()
             settings.PBEM_NOTICE_DISPATCH = mode
+            before = queue.llen(name)
             t0 = time.perf_counter()
             done = deadlines.run_deadlines(helpers=0)["timed_out"]
             per_seat[mode].append((time.perf_counter() - t0) / max(1, done) * 1000)
-        tasks = queue.llen(conf.task_default_queue or "celery")
+            for thread in threading.enumerate():  # a publish that outlived its wait (a loaded machine)
+                if thread.name == "pbem-publish":
+                    thread.join(10)
+            tasks[mode].append(queue.llen(name) - before)
+            conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH = saved
+            pools_anew()
     finally:
         conf.broker_url, conf.task_always_eager, settings.PBEM_NOTICE_DISPATCH = saved
+        pools_anew()
         queue.flushdb()
     return (
-        f"timeouts, one sweep alone, notices dispatched to a Redis broker ({TIMEOUT_SAMPLE:,} seats, 2 alternating "
-        f"rounds): {statistics.median(per_seat['on_commit']):.2f} ms a seat, {tasks / 2:,.0f} tasks queued a round "
-        f"(one a group of {deadlines.GROUP}); dispatching nothing {statistics.median(per_seat['none']):.2f} ms a seat"
+        f"timeouts, one sweep, tasks queued to a Redis broker and not run ({TIMEOUT_SAMPLE:,} seats, 2 alternating "
+        f"rounds): notices dispatched {statistics.median(per_seat['on_commit']):.2f} ms a seat "
+        f"({statistics.median(tasks['on_commit']):,.0f} tasks a round: the notices' one a group of {deadlines.GROUP}, "
+        f"a stand-in's moves one a game); dispatching nothing {statistics.median(per_seat['none']):.2f} ms a seat "
+        f"({statistics.median(tasks['none']):,.0f} tasks, the stand-ins')"
     )
 
 
-def _timeouts_alone_line(template) -> str:
+def _timeouts_alone_line(templates) -> tuple[str, float]:
     """One sweep in this process: the timer's run (a group of games at a time) beside the same
     timeouts handled one row at a time as the sweep did before groups (deadlines._handle_alone:
     timeout_seat, a cold load and an append of its own per seat), each on its own fresh clones,
-    in alternating rounds."""
+    in alternating rounds; the stand-ins' moves included in both."""
     import secrets
 
     from django.utils import timezone
 
-    from pbem.log import eventlog
-    from pbem.models import DeadlineTimer
     from pbem.play import deadlines
-
-    def fresh() -> None:
-        DeadlineTimer.objects.update(due_at=None)
-        clone_games(template, TIMEOUT_SAMPLE, (timezone.now() - timedelta(minutes=1)).isoformat())
-        eventlog.cache_clear()  # cold, as a sweep's own process finds them
 
     grouped, alone = [], []
     for _round in range(2):
-        fresh()
+        _clone_due(templates, TIMEOUT_SAMPLE)
         t0 = time.perf_counter()
         counts = deadlines.run_deadlines(helpers=0)
         grouped.append((time.perf_counter() - t0) / max(1, counts["timed_out"]))
-        fresh()
+        _clone_due(templates, TIMEOUT_SAMPLE)
         t0 = time.perf_counter()
         now, lease, one = timezone.now(), secrets.token_hex(8), 0
         while rows := deadlines.claim_due(now, lease, deadlines.CHUNK):
@@ -281,9 +427,10 @@ def _timeouts_alone_line(template) -> str:
         alone.append((time.perf_counter() - t0) / max(1, one))
     g, a = statistics.median(grouped) * 1000, statistics.median(alone) * 1000
     return (
-        f"timeouts, one sweep alone ({TIMEOUT_SAMPLE:,} seats, 2 alternating rounds): {g:.2f} ms a seat by groups of "
-        f"{deadlines.GROUP} games; {a:.2f} ms a seat one row at a time (the path before groups), {a / g:.1f}x"
-    )
+        f"timeouts, the same games, one sweep ({TIMEOUT_SAMPLE:,} seats, 2 alternating rounds): {g:.2f} ms a seat "
+        f"by groups of {deadlines.GROUP} games; {a:.2f} ms a seat one row at a time (the path before groups), "
+        f"{a / g:.1f}x"
+    ), a
 
 
 # --- notices ---------------------------------------------------------------------------------

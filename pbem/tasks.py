@@ -135,6 +135,13 @@ def play_standins(game_id: int) -> int:
 
 
 @shared_task(ignore_result=True)
+def play_standins_many(game_ids: list[int]) -> int:
+    """After a group's commit (a mass timeout) that awaits seats played by their stand-ins, in
+    many games: their moves, a round of them in one transaction (standins.play_many)."""
+    return standins.play_many(game_ids)
+
+
+@shared_task(ignore_result=True)
 @timer
 def run_deadlines() -> dict:
     # First the service's own outage, if the timers were late: its time is given back before

@@ -23,6 +23,7 @@ round, the Home City penalty and the card tie-break.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import ge
 
 from . import board as B
 from . import rules as R
@@ -181,7 +182,7 @@ def _dominated(seen: dict, key, free, left) -> bool:
         seen[key] = [(free, left)]
         return False
     for f2, l2 in kept:
-        if l2 >= left and all(a >= b for a, b in zip(f2, free)):
+        if l2 >= left and all(map(ge, f2, free)):
             return True
     kept.append((free, left))
     return False
@@ -198,11 +199,12 @@ def _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatm
             out.append((route, other, RAFT, need, None))
         if boatmen and nebulae and left >= B.BOATMEN_CARDS:
             out.append((route, other, None, B.BOATMEN_CARDS, None))
+    laid = dict(placed) if placed else None
     for route, other, costs in LAND_EXITS[town]:
         out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
         counter = board.get(route)
-        if counter is None and placed:
-            counter = dict(placed).get(route)
+        if counter is None and laid:
+            counter = laid.get(route)
         if counter is not None:
             extra = 1 if route in trouble else 0
             kind, need = KIND[counter], costs[counter] + extra

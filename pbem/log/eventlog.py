@@ -395,6 +395,7 @@ def append(
     causation_id: str = "",
     snapshot: tuple[int, dict] | None = None,
     db=None,
+    pipe=None,
 ) -> None:
     """Appends `rows` if the game is still at version `expected`; else raises Conflict.
 
@@ -406,12 +407,17 @@ def append(
 
     `snapshot` (reducer version, state) is written as the snapshot at the new version, in the
     same statement: a cache that costs no transaction of its own.
+
+    `pipe` (a prepared.Pipeline, PostgreSQL): the statement is only sent; its result, read by the
+    pipeline's sync, is the count of games bumped (0: the Conflict is the caller's to raise).
     """
     new_version = expected + len(rows)
     new_head = rows[-1]["hash"] if rows else head
     db = db or connections[DEFAULT_DB_ALIAS]
     if db.vendor == "postgresql":
-        _append_pg(db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id, snapshot)
+        _append_pg(
+            db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id, snapshot, pipe
+        )
         return
     updated = Game.objects.filter(pk=game_id, version=expected).update(
         version=new_version, head_hash=new_head, updated_at=timezone.now(), **game_updates
@@ -515,7 +521,7 @@ def _append_sql(
 
 
 def _append_pg(
-    db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id, snapshot
+    db, game_id, expected, new_version, new_head, rows, game_updates, notices, causation_id, snapshot, pipe=None
 ) -> None:
     game_columns = tuple(col for col in _GAME_COLUMNS if col in game_updates)
     params: list = [new_version, new_head]
@@ -544,12 +550,12 @@ def _append_pg(
     if db.connection is None:
         db.ensure_connection()
     with db.wrap_database_errors:
-        count = _exec_prepared(db.connection, statement, params)
+        count = _exec_prepared(db.connection, statement, params, pipe)
     if not count:
         raise Conflict(f"game {game_id} moved past version {expected}")
 
 
-def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
+def _exec_prepared(conn, statement: AppendStatement, params: list, pipe=None) -> int:
     """Runs the append as one prepared statement through libpq (pbem.log.prepared), text parameters.
 
     This is the hot path of every command, and psycopg's general machinery (adapting each
@@ -562,6 +568,9 @@ def _exec_prepared(conn, statement: AppendStatement, params: list) -> int:
         encode(value) if value.__class__ is str else b"%d" % value if value.__class__ is int else _as_text(value)
         for value in params
     ]
+    if pipe is not None:
+        pipe.send(statement.numbered, statement.name, values)
+        return 1  # known at the pipeline's sync
     return int(prepared.execute(conn, statement.numbered, statement.name, values).get_value(0, 0))
 
 

@@ -69,6 +69,9 @@ RAN = (ExecStatus.TUPLES_OK, ExecStatus.COMMAND_OK)
 def execute(conn: psycopg.Connection, text: bytes, name: bytes, values: list):
     """Runs the statement `name` (prepared from `text` on first use on this connection) with
     `values` (bytes or None, text format); returns libpq's result, or raises psycopg's error."""
+    pipeline = _OPEN.get(conn)
+    if pipeline is not None:
+        pipeline.interrupt()  # its answers first: the connection takes no other statement meanwhile
     with _PREPARED_LOCK:
         prepared = _PREPARED.get(conn)
         if prepared is None:
@@ -98,3 +101,101 @@ def execute(conn: psycopg.Connection, text: bytes, name: bytes, values: list):
 def check(conn: psycopg.Connection, result) -> None:
     if result.status not in RAN:
         raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+
+
+# The pipeline open on a connection (by the psycopg connection object), if any: a statement run
+# the ordinary way on it first reads the pipeline's answers (Pipeline.interrupt).
+_OPEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class Pipeline:
+    """Statements sent one after another without waiting for each answer (libpq's pipeline mode),
+    their answers read together by `sync()`: a group of appends costs one round trip instead of
+    one each, and the server runs each while the next is being built. Within a transaction only
+    (its BEGIN is sent first); a pipeline's Sync does not end it.
+
+    `on_interrupt()` is called when a statement is run the ordinary way on the connection while
+    statements are in flight (through execute here, or through Django: see `before_query`): it
+    must sync (the connection takes no ordinary statement in pipeline mode). Any error is raised
+    by `sync()` once every answer is read and pipeline mode is left; the transaction is then
+    failed, as after any error."""
+
+    def __init__(self, conn: psycopg.Connection, on_interrupt):
+        self.conn = conn
+        self.on_interrupt = on_interrupt
+        self.expected: list[bytes | None] = []  # per statement sent: the name it prepares, or None
+        self.preparing: set[bytes] = set()
+
+    def send(self, text: bytes, name: bytes, values: list) -> None:
+        conn = self.conn
+        pgconn = conn.pgconn
+        with conn.lock:
+            if not self.expected:
+                begin_if_needed(conn)
+                pgconn.enter_pipeline_mode()
+                _OPEN[conn] = self
+            with _PREPARED_LOCK:
+                prepared = _PREPARED.setdefault(conn, set())
+            if name not in prepared and name not in self.preparing:
+                pgconn.send_prepare(name, text, None)
+                self.expected.append(name)
+                self.preparing.add(name)
+            pgconn.send_query_prepared(name, values, None)
+            self.expected.append(None)
+            pgconn.flush()
+
+    @property
+    def open(self) -> bool:
+        return bool(self.expected)
+
+    def sync(self) -> list:
+        """The results of the statements sent since the last sync, in their order (preparations
+        left out); raises the first error, if any, after reading them all."""
+        if not self.expected:
+            return []
+        conn = self.conn
+        pgconn = conn.pgconn
+        expected, self.expected, self.preparing = self.expected, [], set()
+        results, error = [], None
+        with conn.lock:
+            try:
+                pgconn.pipeline_sync()
+                for name in expected:
+                    result = pgconn.get_result()
+                    while pgconn.get_result() is not None:  # the end of this statement's results
+                        pass
+                    if result is None or result.status == ExecStatus.PIPELINE_ABORTED:
+                        continue
+                    if result.status not in RAN:
+                        if error is None:
+                            error = psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+                        continue
+                    if name is None:
+                        results.append(result)
+                    else:
+                        with _PREPARED_LOCK:
+                            _PREPARED.setdefault(conn, set()).add(name)
+                while (last := pgconn.get_result()) is not None and last.status != ExecStatus.PIPELINE_SYNC:
+                    pass
+            finally:
+                _OPEN.pop(conn, None)
+                pgconn.exit_pipeline_mode()
+        if error is not None:
+            raise error
+        return results
+
+    def abandon(self) -> None:
+        """Leaves pipeline mode with whatever was sent read and dropped (the caller is failing)."""
+        try:
+            self.sync()
+        except psycopg.Error:
+            pass
+
+    def interrupt(self) -> None:
+        if self.expected:
+            self.on_interrupt()
+
+    def before_query(self, execute, sql, params, many, context):
+        """A Django execute wrapper (connection.execute_wrapper): syncs first."""
+        self.interrupt()
+        return execute(sql, params, many, context)

@@ -43,7 +43,7 @@ from pbem.models import (
     Seat,
 )
 from pbem.play import desk, outbox
-from pbem.play.runner import SYSTEM, ServiceError, Work, emit_game_events, run, run_group
+from pbem.play.runner import SYSTEM, ServiceError, Work, collector_held, emit_game_events, run, run_group
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,9 @@ def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> di
         if not taken and len(rows) == CHUNK and helpers:
             _call_helpers(helpers)
         taken += len(rows)
-        for row, verdict in _through(rows, lease, now):
+        with collector_held():  # a chunk's groups, and the stand-ins' moves they cause in-process
+            done = _through(rows, lease, now)
+        for row, verdict in done:
             if verdict is None or verdict == "not_due":
                 later.append(row)
             elif verdict in counts:

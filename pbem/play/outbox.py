@@ -49,13 +49,16 @@ def dispatch_on_commit(game_id: int | None, later: float = 0) -> None:
     pbem.mail.sending.fold_seconds). The outbox sweep sends whatever a lost task left."""
     if getattr(settings, "PBEM_NOTICE_DISPATCH", "on_commit") != "on_commit":
         return
-    if later > 0:
-        transaction.on_commit(lambda: _dispatch_later(game_id, later))
     games = getattr(_together, "games", None)
     if games is not None:
         # Noted once this part commits (a savepoint that rolls back drops it, and its notices).
         transaction.on_commit(lambda: games.add(game_id))
+        if later > 0:
+            waits = _together.later
+            transaction.on_commit(lambda: waits.append((game_id, later)))
         return
+    if later > 0:
+        transaction.on_commit(lambda: _dispatch_later(game_id, later))
     transaction.on_commit(lambda: _dispatch(game_id))
 
 
@@ -69,17 +72,47 @@ def dispatch_together():
         yield
         return
     games: set = set()
-    _together.games = games
+    standins: set = set()
+    later: list = []  # (game, seconds) of the notices that wait before they go out
+    _together.games, _together.standins, _together.later = games, standins, later
     try:
         yield
     finally:
-        _together.games = None
-    # Registered last, so it runs after every part's note that survived.
-    transaction.on_commit(lambda: _dispatch_games(games))
+        _together.games = _together.standins = _together.later = None
+    # Registered last, so they run after every part's note that survived.
+    transaction.on_commit(lambda: _dispatch_games(games, later))
+    transaction.on_commit(lambda: _play_standins(standins))
 
 
-def _dispatch_games(games: set) -> None:
-    """One task: the game's own for one game, all pending notices for more (nothing for none)."""
+def standins_on_commit(game_id: int) -> None:
+    """Queues the moves of the game's stand-ins (and of orders given ahead) once the transaction
+    commits (pbem.tasks.play_standins); in a dispatch_together block, one task for the block's
+    games (pbem.tasks.play_standins_many): a group of timeouts that seated five thousand
+    stand-ins queued five thousand tasks, each playing its game's moves one commit at a time."""
+    standins = getattr(_together, "standins", None)
+    if standins is not None:
+        transaction.on_commit(lambda: standins.add(game_id))
+        return
+    transaction.on_commit(lambda: queue_task("pbem.tasks.play_standins", game_id))
+
+
+def _play_standins(games: set) -> None:
+    try:
+        if len(games) == 1:
+            queue_task("pbem.tasks.play_standins", next(iter(games)))
+        elif games:
+            queue_task("pbem.tasks.play_standins_many", sorted(games))
+    except Exception:  # noqa: BLE001 - the group is in: its commit must not be taken for a failure
+        log.warning("could not queue the stand-ins' moves of %d games", len(games), exc_info=True)
+
+
+def _dispatch_games(games: set, later: list) -> None:
+    """One task: the game's own for one game, all pending notices for more (nothing for none);
+    and one for the notices that wait, after the longest wait (it sends every one then due): a
+    group's ten thousand news had queued one delayed task each."""
+    if later:
+        waited = {game for game, _seconds in later}
+        _dispatch_later(next(iter(waited)) if len(waited) == 1 else None, max(seconds for _g, seconds in later))
     if len(games) == 1:
         _dispatch(next(iter(games)))
     elif games:

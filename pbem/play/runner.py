@@ -10,6 +10,9 @@ reload and try again. What the commands are lives above: `services` (games, seat
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -18,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.base import Rejected, Rng
-from pbem.log import clocks, eventlog, fold, rows
+from pbem.log import clocks, eventlog, fold, prepared, rows
 from pbem.log.eventlog import Conflict, Loaded, NewEvent
 from pbem.log.readmodels import awaited_seats, game_status, scores_with_corrections
 from pbem.models import Event, Game, GameStatus, Seat
@@ -322,15 +325,19 @@ def _moved(game_id: int, version: int) -> bool:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() != version
 
 
-def _commit(work: Work, causation_id: str = "", db=None) -> None:
+def _commit(work: Work, causation_id: str = "", db=None, pipe=None) -> Callable[[], None] | None:
     """Appends what `work` emitted, with the read model and the outbox, or raises Conflict.
-    Nothing emitted: only the command's own writes (a player's language, not in the log)."""
+    Nothing emitted: only the command's own writes (a player's language, not in the log).
+
+    `pipe` (a prepared.Pipeline): the append is only sent; returns what to call once the
+    pipeline's sync says it went in (the Work moved on, the notices and stand-ins queued), or
+    None when nothing was sent."""
     if not work.events:
         # A command that writes outside the log only (a player's language or channels):
         # its writes, in the transaction run() holds when there are any.
         for write in work.side_effects:
             write()
-        return
+        return None
     loaded = work.loaded
     previous = loaded.version
     _finish_if_over(work)
@@ -363,9 +370,28 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
         write()
     snapshot = (loaded.spec.version, loaded.state) if eventlog.snapshot_due(previous, previous + len(rows)) else None
     eventlog.append(
-        loaded.game_id, previous, loaded.head_hash, rows, changed, work.notices, causation_id, snapshot, db=db
+        loaded.game_id,
+        previous,
+        loaded.head_hash,
+        rows,
+        changed,
+        work.notices,
+        causation_id,
+        snapshot,
+        db=db,
+        pipe=pipe,
     )
-    loaded.version = previous + len(rows)
+    if pipe is not None:
+        return lambda: _appended(work, previous + len(rows), head, updates)
+    _appended(work, previous + len(rows), head, updates)
+    return None
+
+
+def _appended(work: Work, version: int, head: str, updates: dict) -> None:
+    """What follows an append that went in: the Work at its new version, the notices and the
+    stand-ins' moves queued for after the commit."""
+    loaded = work.loaded
+    loaded.version = version
     loaded.head_hash = head
     work.stored = {k: updates[k] for k in READ_MODEL_COLUMNS}  # fresh values: _read_model builds new ones
     work.game.update(work.stored, version=loaded.version, head_hash=head)
@@ -382,7 +408,7 @@ def _commit(work: Work, causation_id: str = "", db=None) -> None:
     ):
         # A seat the stand-in plays, or one holding orders given ahead, is awaited: it moves
         # after this commits (their own moves carry on by themselves, so they do not queue it again).
-        transaction.on_commit(lambda: outbox.queue_task("pbem.tasks.play_standins", loaded.game_id))
+        outbox.standins_on_commit(loaded.game_id)
 
 
 def run(game_id: int, actor: Actor, body, causation_id: str = "") -> Outcome:
@@ -465,10 +491,29 @@ def run_group(bodies: dict, actor: Actor, prepare=None) -> dict[int, Work | None
     """
     db = connections[DEFAULT_DB_ALIAS]
     order = sorted(bodies)
+    with collector_held():
+        try:
+            return _run_group(order, bodies, actor, prepare, db, savepoints=False)
+        except _GroupFailed:
+            return _run_group(order, bodies, actor, prepare, db, savepoints=True)
+
+
+@contextmanager
+def collector_held():
+    """Python's cycle collector held off while a group (or a sweep's chunk of groups) is worked,
+    and left to run on its own schedule after: the group's many short-lived objects (decoded rows, folded states, the rows
+    built) set it off again and again, each time over the whole heap (the cached games among it),
+    about a third of the worker's CPU in a mass timeout. What the group frees, it frees by
+    reference counting (a state is a tree of dicts and lists); a cycle it leaves waits for the
+    next collection. Nested, or with the collector off already: left as it is."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
     try:
-        return _run_group(order, bodies, actor, prepare, db, savepoints=False)
-    except _GroupFailed:
-        return _run_group(order, bodies, actor, prepare, db, savepoints=True)
+        yield
+    finally:
+        gc.enable()
 
 
 def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
@@ -477,33 +522,79 @@ def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepo
     if prepare is not None:
         prepare(works)
     done: dict[int, Work | None] = dict.fromkeys(order)
+    nested = db.in_atomic_block  # within a caller's transaction: its commit is not ours to wait for
     with transaction.atomic(), outbox.dispatch_together():
-        for game_id in order:
-            work = works.get(game_id)
-            if work is None:
-                continue
-            try:
-                if savepoints:
+        if savepoints:
+            for game_id in order:
+                work = works.get(game_id)
+                if work is None:
+                    continue
+                try:
                     with transaction.atomic():
                         bodies[game_id](work)
                         _commit(work, "", db)
-                else:
-                    bodies[game_id](work)
-                    _commit(work, "", db)
-            except Conflict:
-                if work.side_effects and not savepoints:
-                    raise _GroupFailed from None  # its own writes before the append are in the transaction
-                continue  # the append's statement wrote nothing (the version had moved)
-            except Exception as exc:  # noqa: BLE001 - run() takes it again on its own, and says what failed
-                if not savepoints:
-                    raise _GroupFailed from exc
-                continue
-            if work.events or not work.cached:
-                done[game_id] = work
+                except Exception:  # noqa: BLE001 - run() takes it again on its own, and says what failed
+                    continue  # a Conflict: the append's statement wrote nothing (the version had moved)
+                if work.events or not work.cached:
+                    done[game_id] = work
+        else:
+            _run_pipelined(order, works, bodies, db, done)
+        if not nested:
+            # Back into the cache once the group commits, before the tasks its commit queues (run
+            # at once in-process: the stand-ins' moves then find their games loaded).
+            transaction.on_commit(lambda: _cache_done(done))
+    if nested:
+        _cache_done(done)
+    return done
+
+
+def _run_pipelined(order: list[int], works: dict[int, Work], bodies: dict, db, done: dict) -> None:
+    """A group's first attempt (no savepoints): the games' appends sent one after another without
+    waiting for each answer (prepared.Pipeline: one round trip for the group, the server running
+    each append while the next game's is built), their answers read at the end, or sooner if a
+    body runs a query. Any failure, or a lost race of a game whose own writes are in, raises
+    _GroupFailed (nothing of the group is in)."""
+    if db.connection is None:
+        db.ensure_connection()
+    sent: list[tuple[int, Work, Callable[[], None]]] = []
+
+    def answers() -> None:
+        results = pipe.sync()
+        for (game_id, work, appended), result in zip(sent, results, strict=True):
+            if not int(result.get_value(0, 0)):
+                if work.side_effects:
+                    raise _GroupFailed  # its own writes before the append are in the transaction
+                continue  # Conflict: the append's statement wrote nothing (the version had moved)
+            appended()
+            done[game_id] = work
+        sent.clear()
+
+    pipe = prepared.Pipeline(db.connection, answers)
+    try:
+        with db.execute_wrapper(pipe.before_query):
+            for game_id in order:
+                work = works.get(game_id)
+                if work is None:
+                    continue
+                bodies[game_id](work)
+                appended = _commit(work, "", db, pipe)
+                if appended is not None:
+                    sent.append((game_id, work, appended))
+                elif work.events or not work.cached:
+                    done[game_id] = work
+            answers()
+    except _GroupFailed:
+        pipe.abandon()
+        raise
+    except Exception as exc:
+        pipe.abandon()
+        raise _GroupFailed from exc
+
+
+def _cache_done(done: dict[int, Work | None]) -> None:
     for game_id, work in done.items():
         if work is not None:
             eventlog.cache_put(game_id, work)
-    return done
 
 
 # ---------------------------------------------------------------------------------------------

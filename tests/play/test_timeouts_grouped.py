@@ -215,3 +215,120 @@ def test_a_group_queues_one_sending_task_not_one_a_game(
         assert deadlines.run_deadlines(when, helpers=0)["timed_out"] == 5
     assert queued == [("pbem.tasks.send_pending_notices", (None,))]
     assert Notice.objects.filter(game__in=games, kind="timedout", status="pending").count() == 5
+
+
+@pytest.mark.django_db(transaction=True)  # the group's own transaction, not a savepoint of the test's
+def test_queries_a_body_runs_while_the_groups_appends_are_in_flight_read_their_answers_first(make_game):
+    """The group's appends are sent without waiting (prepared.Pipeline); a body that then runs a
+    query of its own, through Django or a ready statement, gets its answer, and every append
+    before it is in."""
+    from pbem.log import rows
+
+    games = [make_game() for _ in range(3)]
+    eventlog.cache_clear()
+    seen = []
+
+    def say_and_ask(work):
+        work.platform("Said", {"seat": None, "text": "hello"})
+        seen.append(Event.objects.filter(game_id__in=[g.pk for g in games], type="pbem.Said").count())
+        seen.append(rows.fetch_one("SELECT %s::int", [7])[0])
+
+    done = runner.run_group({game.pk: say_and_ask for game in games}, runner.SYSTEM)
+    assert all(done[game.pk] is not None for game in games)
+    assert seen == [0, 7, 1, 7, 2, 7]  # the appends sent before each query were in when it ran
+    for game in games:
+        assert Event.objects.filter(game=game, type="pbem.Said").count() == 1
+        assert Game.objects.get(pk=game.pk).version == Event.objects.filter(game=game).count()
+
+
+@pytest.mark.django_db(transaction=True)  # the stand-ins' moves follow the group's commit, as in production
+def test_stand_ins_seated_by_a_group_play_the_moves_they_play_when_seated_alone(settings, monkeypatch):
+    """Three Elfenland games with one seed, seat 1 a stand-in's from the start: seat 0 of the
+    first timed out alone (then the stand-ins play the whole game by play(), one commit a move),
+    of the two others by the timer in one group (their stand-ins' moves by one task for the group,
+    standins.play_many, a round in one transaction, on by play() past MAX_MOVES): the same moves
+    by the same actors, in the same order."""
+    from pbem.play import services, standins
+    from tests.conftest import CAST
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    monkeypatch.setattr(standins, "MAX_MOVES", 30)  # a task plays 30 moves, then queues the next
+    # One seed for the three (the field's default is read through a cached property).
+    monkeypatch.setitem(Game._meta.get_field("seed").__dict__, "_get_default", lambda: "5e" * 32)
+    many = []
+    monkeypatch.setattr(standins, "play_many", lambda ids, real=standins.play_many: many.append(ids) or real(ids))
+    games = [services.create_game("elfenland", CAST[:2], {}, standin_after=1, standin_seats=(1,)) for _ in range(3)]
+    deliver()
+    seat = 0
+    assert [Game.objects.get(pk=game.pk).awaited for game in games] == [[0]] * 3
+    DeadlineTimer.objects.filter(game=games[0]).update(due_at=None)
+    DeadlineTimer.objects.exclude(seat=seat).update(due_at=None)
+    eventlog.cache_clear()
+    when = max(deadline_of(game, seat) for game in games) + timedelta(seconds=1)
+    assert deadlines.run_deadlines(when)["timed_out"] == 2
+    assert many == [sorted([games[1].pk, games[2].pk])]
+    assert deadlines.timeout_seat(games[0].pk, seat, when) == "standin"
+
+    def log(game):
+        return [
+            (e.type, e.actor_kind, e.actor_seat, e.visible_to, e.public, e.payload if "." not in e.type else None)
+            for e in Event.objects.filter(game=game).order_by("seq")
+        ]
+
+    alone = log(games[0])
+    assert sum(kind == "standin" for _t, kind, *_ in alone) > standins.MAX_MOVES
+    assert alone[-1][0] == "pbem.SeedRevealed"  # played to its end
+    assert log(games[1]) == alone and log(games[2]) == alone
+
+
+@pytest.mark.django_db(transaction=True)  # the group's own transaction, not a savepoint of the test's
+def test_an_append_that_fails_in_flight_undoes_the_group_which_is_done_again_game_by_game(make_game):
+    """An error of a statement sent in the pipeline (here a second event at the number the
+    append takes) is read at the sync: nothing of the group is in, and the group is done again
+    with a savepoint per game, the failing game alone rolled back and left to run()."""
+    games = [make_game() for _ in range(3)]
+    eventlog.cache_clear()
+    bad = games[1].pk
+
+    def say(work):
+        if work.loaded.game_id == bad:
+            last = Event.objects.filter(game_id=bad).order_by("-seq").first()
+            last.pk, last.seq = None, work.loaded.version + 1
+            last.save()  # the number its append will want: its insert fails on the unique (game, seq)
+        work.platform("Said", {"seat": None, "text": "hello"})
+
+    with CaptureQueriesContext(connection) as queries:
+        done = runner.run_group({game.pk: say for game in games}, runner.SYSTEM)
+    assert done[bad] is None and all(done[g.pk] is not None for g in games if g.pk != bad)
+    sql = [q["sql"] for q in queries]
+    assert sum(s.startswith("ROLLBACK TO SAVEPOINT") for s in sql) == 1  # the second attempt's, for it
+    for game in games:
+        said = Event.objects.filter(game=game, type="pbem.Said").count()
+        assert said == (0 if game.pk == bad else 1)
+        if game.pk != bad:
+            assert Game.objects.get(pk=game.pk).version == Event.objects.filter(game=game).count()
+
+
+def test_a_groups_notices_that_wait_are_sent_by_one_delayed_task(
+    make_game, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """News waits a few seconds before it goes out (a notice following soon tells it too); a
+    group's news queued one delayed task a game, now one for the group."""
+    from pbem.play import outbox
+
+    games = [make_game() for _ in range(3)]
+    settings.PBEM_NOTICE_DISPATCH = "on_commit"
+    settings.PBEM_NOTICE_FOLD_SECONDS = 10
+    queued, delayed = [], []
+    monkeypatch.setattr(outbox, "queue_task", lambda name, *args: queued.append((name, args)))
+    monkeypatch.setattr(outbox, "_dispatch_later", lambda game_id, seconds: delayed.append((game_id, seconds)))
+
+    def say(work):
+        work.platform("Said", {"seat": 0, "text": "hello"})
+
+    with django_capture_on_commit_callbacks(execute=True):
+        runner.run_group({game.pk: say for game in games}, runner.SYSTEM)
+    news = Notice.objects.filter(game__in=games, kind="news", status="pending")
+    assert news.count() == 6  # both seats of each game hear of it
+    assert delayed == [(None, 10)]
+    assert queued == [("pbem.tasks.send_pending_notices", (None,))]
