@@ -4,9 +4,11 @@ out — the admin (whose autodiscovery imports the desk), anymail (its app impor
 the ESP SDKs' helpers), ninja and pydantic, sessions, messages, static files, the beat's tables.
 Everything else (the database, the broker, the limits, the domain) is config.settings' own.
 
-manage.py picks this module for receive_email when DJANGO_SETTINGS_MODULE is config.settings or
-unset (scripts/pbem-pipe passes config.settings); a deployment with settings of its own keeps
-them. Issue 34: the pipe door without the handoff took 2.3-5 s a message, 66x `python -c pass`.
+manage.py picks this module for receive_email with the message on stdin when
+DJANGO_SETTINGS_MODULE is config.settings or unset (scripts/pbem-pipe passes config.settings), and
+hands it to pbem.doors.pipe; a deployment with settings of its own keeps them. The config package
+does not import the Celery app on these settings (config/__init__.py): the pipe imports it where
+it queues, after storing. Issue 34: the pipe door without the handoff took 2.3-5 s a message, 66x `python -c pass`.
 """
 
 from config.settings import *  # noqa: F403
