@@ -19,7 +19,7 @@ Prints, in one run and against the same database:
   due seats timed out against the beat interval.
 
 `python -m bench.run replay` runs only the replay line, `python -m bench.run pages` only the seat
-and audit pages at 10 and 1,000 events; `python -m bench.run scale` only the last part; bench/scale.py says how to scale it down.
+and audit pages at 10 and 1,000 events, `python -m bench.run pipe` only the pipe door's lines; `python -m bench.run scale` only the last part; bench/scale.py says how to scale it down.
 `python -m bench.run processes` runs the mail part, then replies through the SMTP listener and one
 Celery worker in processes of their own (bench/processes.py).
 """
@@ -289,10 +289,10 @@ def main() -> int:
         print(processes.run(), flush=True)
         return 0
 
-    if sys.argv[1:] == ["pages"]:
+    if sys.argv[1:] in (["pages"], ["pipe"]):
         from bench import scale
 
-        for line in scale.page_lines():
+        for line in scale.page_lines() if sys.argv[1:] == ["pages"] else scale.pipe_lines():
             print(line, flush=True)
         return 0
     if sys.argv[1:] == ["replay"]:

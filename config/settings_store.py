@@ -1,7 +1,8 @@
 """The settings of a process that only stores a message (`manage.py receive_email`, the pipe
 door an MTA starts once a message): config.settings with the apps storing does not use left
-out — the admin (whose autodiscovery imports the desk), anymail (its app imports its checks and
-the ESP SDKs' helpers), ninja and pydantic, sessions, messages, static files, the beat's tables.
+out — the admin (whose autodiscovery imports the desk), auth and content types, anymail (its app
+imports its checks and the ESP SDKs' helpers), ninja and pydantic, sessions, messages, static
+files, the beat's tables.
 Everything else (the database, the broker, the limits, the domain) is config.settings' own.
 
 manage.py picks this module for receive_email with the message on stdin when
@@ -16,6 +17,8 @@ from config.settings import INSTALLED_APPS
 
 NOT_FOR_STORING = {
     "django.contrib.admin",
+    "django.contrib.auth",  # no user is read or written in storing a message (the groups: pbem.apps)
+    "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",

@@ -67,10 +67,7 @@ def main(argv: list[str], celery_app: str, command: list[str]) -> int:
     if recipients is None:
         print(f"pbem-pipe: not the pipe's arguments: {' '.join(argv)}", file=sys.stderr)
         return EX_TEMPFAIL
-    import django
-
-    django.setup()
-    from django.conf import settings
+    settings = _setup()
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
         os.environ[IN_PROCESS] = "1"
@@ -97,6 +94,20 @@ def main(argv: list[str], celery_app: str, command: list[str]) -> int:
     if created:
         queue_detached(message.pk, celery_app)
     return 0
+
+
+def _setup():
+    """django.setup() without what a process that stores a row does not use: the URL resolver
+    (set_script_prefix imports the URL machinery) and Django's default logging with its mail
+    handler and debug views (the settings' LOGGING is applied as it is). Returns the settings."""
+    import logging.config
+
+    from django.apps import apps
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+    apps.populate(settings.INSTALLED_APPS)
+    return settings
 
 
 def _import(module: str) -> None:
