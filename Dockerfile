@@ -13,7 +13,10 @@ COPY requirements.txt .
 RUN pip install -r requirements.txt
 
 COPY . .
-RUN python manage.py collectstatic --noinput -v0 \
+# Bytecode compiled once here (PYTHONDONTWRITEBYTECODE keeps every process from writing it): else
+# each process compiles the platform's modules again as it starts, the pipe door's per message.
+RUN python -m compileall -q pbem config games \
+    && python manage.py collectstatic --noinput -v0 \
     && useradd --create-home --uid 1000 pbem \
     && mkdir -p /app/data && chown -R pbem /app/data
 

@@ -128,13 +128,14 @@ class Event:
         __init__ (one object.__setattr__ call per field): a replay makes one per event, and the
         __init__ alone was a third of the fold's time. `visible_to` as a list is made a tuple."""
         event = object.__new__(cls)
-        event.__dict__.update(
-            type=type,
-            data=data,
-            visible_to=None if visible_to is None else tuple(visible_to),
-            public=public,
-            reveals=bool(reveals),
-        )
+        # Key by key into the instance's own dict, in the fields' order: it stays a key-sharing
+        # dict (half the time of one update() with keywords, which builds a dict of them first).
+        fields = event.__dict__
+        fields["type"] = type
+        fields["data"] = data
+        fields["visible_to"] = None if visible_to is None else tuple(visible_to)
+        fields["public"] = public
+        fields["reveals"] = bool(reveals)
         return event
 
     def seen_by(self, seat: int | None) -> bool:

@@ -26,3 +26,6 @@ if [ ! -f "$stamp" ]; then
   "${pip[@]}" --no-deps -e .
   touch "$stamp"
 fi
+# The project's bytecode, compiled now (up-to-date files are skipped): scripts/pbem-pipe runs
+# Python with PYTHONDONTWRITEBYTECODE, and would otherwise compile pbem/ again for every message.
+.venv/bin/python -m compileall -q pbem config games >/dev/null

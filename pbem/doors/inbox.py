@@ -17,7 +17,6 @@ from django.db import IntegrityError, transaction
 
 from pbem.log import rows
 from pbem.models import InboundMessage, Seat
-from pbem.play import outbox
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +129,8 @@ def queue_many(inbound_ids: list[int]) -> None:
     if len(inbound_ids) == 1:
         queue(inbound_ids[0])
         return
+    from pbem.play import outbox
+
     try:
         outbox.queue_task("pbem.tasks.process_inbound_batch", list(inbound_ids))
     except Exception:  # broker down: the rows stay "received" and the inbound sweep takes them
@@ -137,6 +138,9 @@ def queue_many(inbound_ids: list[int]) -> None:
 
 
 def queue(inbound_id: int) -> None:
+    # Imported here: a process that only stores (the pipe door, pbem.doors.pipe) loads no Celery.
+    from pbem.play import outbox
+
     try:
         outbox.queue_task("pbem.tasks.process_inbound", inbound_id)
     except Exception:  # broker down: the row stays "received" and the inbound sweep takes it

@@ -153,12 +153,42 @@ def fold_rows(spec: GameSpec, state: dict, rows, undone: set) -> dict:
     return state
 
 
-def undone_in(rows) -> set[int]:
-    """The seqs that the `pbem.Undone` events among `rows` take back."""
+def fold_text_rows(spec: GameSpec, state: dict, rows, undone: set, decode) -> dict:
+    """fold_rows over rows as the event store reads them for a replay: (seq, type, payload,
+    extra), payload JSON text, extra None where public, visible_to, reveals and schema_version
+    are null, null, false and 1 (most events), else the JSON text of the array of the four. Each
+    is decoded by `decode` only where the fold reads it: nothing of an undone event, no extra
+    that is all defaults. One pass, no list of decoded rows in between: a replay from scratch
+    folds every row it reads (the hot path of every cold load)."""
+    evolve, event_of, upcasting = spec.evolve, GameEvent.of_row, bool(spec.schema_versions)
+    meta, game = state["meta"], state["game"]
+    for seq, etype, payload, extra in rows:
+        if undone and seq in undone:
+            continue
+        payload = decode(payload)
+        if extra is None:
+            public, visible_to, reveals = None, None, False
+            if upcasting:
+                payload = upcast(spec, etype, payload, 1)
+        else:
+            public, visible_to, reveals, schema = decode(extra)
+            if schema != 1 or upcasting:
+                payload = upcast(spec, etype, payload, schema)
+        if etype.startswith(PLATFORM_PREFIX):
+            apply_platform(meta, etype[len(PLATFORM_PREFIX) :], payload, seq)
+        else:
+            game = evolve(game, event_of(etype, payload, visible_to, public, reveals))
+    state["game"] = game
+    return state
+
+
+def undone_in(rows, decode=None) -> set[int]:
+    """The seqs that the `pbem.Undone` events among `rows` take back (`decode`: rows whose
+    payload is JSON text, as fold_text_rows takes them)."""
     undone: set[int] = set()
     for row in rows:
         if row[1] == "pbem.Undone":
-            undone.update(row[2]["events"])
+            undone.update((row[2] if decode is None else decode(row[2]))["events"])
     return undone
 
 

@@ -160,3 +160,36 @@ def test_an_insider_who_rewrites_the_log_and_recomputes_the_chain_is_caught_by_a
     with pytest.raises(SystemExit):
         call_command("verify_games", str(game.pk), stdout=io.StringIO(), stderr=io.StringIO())
     assert not anchors.check_head(game, *chain.parse_head(mailed.chain_head)).contained
+
+
+def test_the_audit_page_keeps_its_heads_check_for_the_version_until_a_head_is_mailed_or_published(
+    client, make_game, mailoutbox
+):
+    """The page keeps the check of the mailed and published heads, and the tables it lists, per
+    version: kept, they must still show a head mailed or published since, at the same version."""
+    from django.utils import timezone
+
+    from pbem.models import HeadEntry
+
+    game = sent_game(make_game, mailoutbox)
+    url = f"/games/{game.pk}/audit/"
+    mailed = Notice.objects.filter(game=game, status="sent").exclude(chain_head="").count()
+    first = client.get(url).content.decode()
+    assert f"{mailed} head(s) quoted" in first and "✗ NO" not in first and 'id="problems"' not in first
+    # A notice sent at this same version quoting a head this log does not hold.
+    wrong = f"2:{'ab' * 32}"
+    Notice.objects.create(
+        game=game, kind="news", version=game.version, status="sent", sent_at=timezone.now(), chain_head=wrong
+    )
+    second = client.get(url).content.decode()
+    assert f"{mailed + 1} head(s) quoted" in second and f"<code>{wrong}</code>" in second and "✗ NO" in second
+    assert "is not in the log: event 2 now has hash" in second
+    # A head the feed published that the log does not hold.
+    n = (HeadEntry.objects.order_by("-n").values_list("n", flat=True).first() or 0) + 1
+    HeadEntry.objects.create(
+        n=n, game=game, version=3, head_hash="cd" * 32, published_at=timezone.now(), prev="0" * 64, entry="ef" * 32
+    )
+    third = client.get(url).content.decode()
+    assert f"{mailed + 2} head(s) quoted" in third and "the public heads feed&#x27;s head: head 3:cdcd" in third
+    fresh, kept = checks.verify(Game.objects.get(pk=game.pk)), checks.verify(Game.objects.get(pk=game.pk), cached=True)
+    assert (kept.heads_checked, kept.problems) == (fresh.heads_checked, fresh.problems)

@@ -2,7 +2,10 @@
 message of a Maildir (`--maildir PATH`). A Celery task then processes each one.
 
 An MTA runs it through scripts/pbem-pipe, which loads the settings (an MTA's pipe passes no
-environment) and bounds its time; docs/mail-operations.md has the Postfix lines.
+environment) and bounds its time; docs/mail-operations.md has the Postfix lines. Run as a
+process with the message on stdin (`manage.py receive_email [--recipient ADDRESS]`), manage.py
+hands it to pbem.doors.pipe, which stores it the same way loading only what storing needs; this
+command is what `call_command` and the Maildir form run.
 Exit status 75 (EX_TEMPFAIL) when the message could not be stored: the MTA keeps it and retries;
 65 (EX_DATAERR) when there is no message or it is over the hard limit: the MTA bounces it.
 That includes a database that does not answer: the connection gives up after
@@ -14,14 +17,13 @@ from __future__ import annotations
 
 import mailbox
 import os
-import signal
 import sys
-from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from pbem.doors import inbox
+from pbem.doors.pipe import GiveUp, stored_line, time_limit
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
@@ -48,13 +50,16 @@ class Command(BaseCommand):
         if maildir:
             self._maildir(maildir, keep)
             return
-        with time_limit(settings.PBEM_PIPE_TIMEOUT):
-            raw = sys.stdin.buffer.read(settings.PBEM_INBOUND_HARD_LIMIT + 1)
-            if not raw.strip():
-                raise CommandError("no message on stdin", returncode=EX_DATAERR)
-            if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
-                raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=EX_DATAERR)
-            self._store(raw, "pipe", recipients, say=True)
+        try:
+            with time_limit(settings.PBEM_PIPE_TIMEOUT):
+                raw = sys.stdin.buffer.read(settings.PBEM_INBOUND_HARD_LIMIT + 1)
+                if not raw.strip():
+                    raise CommandError("no message on stdin", returncode=EX_DATAERR)
+                if len(raw) > settings.PBEM_INBOUND_HARD_LIMIT:
+                    raise CommandError("message over PBEM_INBOUND_HARD_LIMIT", returncode=EX_DATAERR)
+                self._store(raw, "pipe", recipients, say=True)
+        except GiveUp as exc:  # the time limit
+            raise CommandError(str(exc), returncode=exc.status) from exc
 
     def _maildir(self, path: str, keep: bool) -> None:
         box = mailbox.Maildir(path, factory=None, create=False)
@@ -75,36 +80,3 @@ class Command(BaseCommand):
         if say:
             self.stdout.write(stored_line(message, created, len(raw)))
         return created
-
-
-def stored_line(message, created: bool, size: int) -> str:
-    """What was stored, in one line: its row, sender, size and Message-ID, and where it stands
-    (processed already on a run without a broker, else queued). Not the recipient: a reply
-    address holds a seat token, a full credential."""
-    if not created:
-        return f"Already stored as inbound message #{message.pk} ({message.message_id}): a repeat, nothing done."
-    message.refresh_from_db(fields=["status"])
-    where = "queued for processing" if message.status == "received" else f"processed: {message.status}"
-    return (
-        f"Stored inbound message #{message.pk} from {message.sender or 'an unknown sender'} "
-        f"({size:,} bytes, {message.message_id}); {where}."
-    )
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Exits 75 once `seconds` have passed (a hung database, a lock held elsewhere)."""
-
-    def give_up(_signum, _frame):
-        raise CommandError(f"gave up after {seconds} s (PBEM_PIPE_TIMEOUT); the MTA will retry", returncode=EX_TEMPFAIL)
-
-    if seconds <= 0 or not hasattr(signal, "SIGALRM"):
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, give_up)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
