@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from games.elfenwizards import GAME
 from games.base import Rng
+from games.elfenwizards import GAME
 from games.elfenwizards.board import DATA_VERSION, placement
 from games.elfenwizards.rules import setup_with_data
 from games.testing import Table, check_golden, event_from_json, fold
@@ -34,9 +34,9 @@ V2_FIVE = {
 }
 # 5 players, data version 3: every player holds one Druid or Sorcerer title, red both
 V3_FIVE = {
-    "red": ["D1", "S4", "N1", "W1", "W2", "W3"],
+    "red": ["D1", "S4", "W1", "W2", "W3", "W4"],
     "green": ["D2", "N6", "W1", "W2", "W3", "W4"],
-    "blue": ["S2", "N4", "N7", "W1", "W3", "W4"],
+    "blue": ["S2", "N1", "N4", "N7", "W1", "W3"],
     "yellow": ["S3", "N2", "N5", "W2", "W3", "W4"],
     "black": ["S1", "N3", "N8", "W1", "W2", "W4"],
 }
