@@ -6,12 +6,16 @@ the others random-legal), the time per decision; and games of stand-ins only: ho
 their length in turns, their score spread and the wins per colour with 95 % intervals (the
 placement table's fairness: 1.00 = a fair share; bench/balance.py); and how often the stand-in's
 move is a numbered code of the chooser. Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per
-table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only)
-and ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50).
+table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only),
+ELFENWIZARDS_BENCH_OLD_DATA_GAMES (default 0: the 5-player seats on the placement of data version
+2, the one data version 3 replaced, with the same seeds, to set beside today's) and
+ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import os
 import time
@@ -20,6 +24,8 @@ from collections import Counter
 from bench.balance import Setting, chooser_coverage, seat_balance
 from bench.standins import against_random
 from games.elfenwizards import GAME
+from games.elfenwizards.board import DATA_VERSION
+from games.elfenwizards.rules import setup_with_data
 from games.testing import event_from_json, fold, play_random
 
 COUNTS = (3, 4, 5)
@@ -76,6 +82,7 @@ def run() -> list[str]:
         int(os.environ.get("ELFENWIZARDS_BENCH_GAMES", "200")),
         int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "1000")),
     )
+    lines += old_data_lines(int(os.environ.get("ELFENWIZARDS_BENCH_OLD_DATA_GAMES", "0")))
     lines += coverage_lines(int(os.environ.get("ELFENWIZARDS_BENCH_COVERAGE_GAMES", "50")))
     return lines
 
@@ -90,6 +97,17 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
         setting = Setting(GAME, players, extra=_extras, ending=lambda table: table.state["end_reason"])
         lines += seat_balance(setting, standin_games, names=list(GAME.colours[:players]))
     return lines
+
+
+def old_data_lines(games: int, version: int = 2, players: int = 5) -> list[str]:
+    """The seats on an older placement (data version 3 changed the 5-player row: RULINGS.md), the
+    same seeds as today's table above."""
+    if not games:
+        return []
+    spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version))
+    setting = Setting(spec, players, extra=_extras, ending=lambda table: table.state["end_reason"])
+    label = f"Elfenwizards, {players} players, placement of data version {version} (today's: {DATA_VERSION})"
+    return seat_balance(setting, games, label=label, names=list(GAME.colours[:players]))
 
 
 def _extras(table) -> dict:

@@ -41,17 +41,22 @@ for _i, _c in enumerate(CONTESTS):
         CONTEST_OF_SPACE[_s] = _i
 
 COLOURS = ("red", "green", "blue", "yellow", "black")
-# The placement table has versions (RULINGS.md, "Data version 2"): a new game is set up with the
-# current one and records its number in GameStarted; the positions themselves are in that event,
-# so an old game replays from its log whatever the table says now.
+# The placement table has versions (RULINGS.md, "Data version 2" and "Data version 3"): a new
+# game is set up with the current one and records its number in GameStarted; the positions
+# themselves are in that event, so an old game replays from its log whatever the table says now.
 DATA_VERSION = DATA["data_version"]
 PLACEMENT = DATA["placement_table"]
 
 
 def placement(players: int, version: int = DATA_VERSION) -> dict:
-    """The placement table's row for `players` in data version `version`."""
-    older = DATA["data_versions"].get(str(version), {}).get("placement_table", {})
-    return older.get(str(players), PLACEMENT[str(players)])
+    """The placement table's row for `players` in data version `version`. `data_versions` keeps,
+    under each older version, the rows the next version changed: the first of versions `version`,
+    `version` + 1, ... that has the row gives it, else the current table does."""
+    for older in range(version, DATA_VERSION):
+        rows = DATA["data_versions"].get(str(older), {}).get("placement_table", {})
+        if str(players) in rows:
+            return rows[str(players)]
+    return PLACEMENT[str(players)]
 
 
 COMPONENTS = DATA["sourced_facts"]["components"]

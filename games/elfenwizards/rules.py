@@ -283,7 +283,13 @@ def grand_druid(s) -> int | None:
 
 
 def setup(players, options, rng):
-    table = placement(players)
+    return setup_with_data(DATA_VERSION, players, options, rng)
+
+
+def setup_with_data(version, players, options, rng):
+    """setup with the placement table of data version `version` (an older one to compare with:
+    bench/game_elfenwizards)."""
+    table = placement(players, version)
     colours = list(table["colours"])
     wizards, names = [], []
     for seat, colour in enumerate(colours):
@@ -300,7 +306,7 @@ def setup(players, options, rng):
             "names": names,
             "dragon": rng.randbelow(players),
             "gray_cost": gray_cost,
-            "data": DATA_VERSION,
+            "data": version,
             "rules": RULES_VERSION,
         },
     )

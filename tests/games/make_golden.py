@@ -32,6 +32,9 @@ GAMES = {
         # placement data version 2 (RULINGS: "Data version 2"); the three above were recorded with
         # version 1: recording them again would lose the proof that version-1 games still replay
         ("three_players_data2_standins.json", 3, {}, 505),
+        # recorded with placement data version 2, before version 3 changed the 5-player placement
+        # (RULINGS: "Data version 3"): recording it again would lose that proof too
+        ("five_players_data2_standins.json", 5, {}, 606),
     ],
     "elixirus": [  # 2 players, seed 4, ends with a fourth cork
         ("elixirus_2p_seed4.json", 2, {}, 4),

@@ -90,13 +90,13 @@ def stage(
 
 
 def classic(t):
-    """The table's wizards moved to the placement of data version 1 (3 players; with 4 or 5 the
-    table never changed). Wizards are named colour + number in placement order."""
-    if t.players == 3:
-        s = t.state
-        for colour, spaces in placement(3, version=1)["positions"].items():
-            for i, space in enumerate(spaces):
-                s["wiz"][s["names"].index(f"{colour}{i + 1}")][1] = space
+    """The table's wizards moved to the placement of data version 1 (version 2 changed the
+    3-player row, version 3 the 5-player row; the 4-player row never changed). Wizards are named
+    colour + number in placement order."""
+    s = t.state
+    for colour, spaces in placement(t.players, version=1)["positions"].items():
+        for i, space in enumerate(spaces):
+            s["wiz"][s["names"].index(f"{colour}{i + 1}")][1] = space
     return t
 
 

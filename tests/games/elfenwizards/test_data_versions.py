@@ -1,14 +1,17 @@
-"""Placement data versions (RULINGS.md, "Data version 2"): new games are set up with the current
-placement table and say so; games set up before replay unchanged from their own logs."""
+"""Placement data versions (RULINGS.md, "Data version 2" and "Data version 3"): new games are set
+up with the current placement table and say so; games set up before replay unchanged from their
+own logs."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from games.base import Rng
 from games.elfenwizards import GAME
 from games.elfenwizards.board import DATA_VERSION, placement
-from games.testing import Table, check_golden
+from games.elfenwizards.rules import setup_with_data
+from games.testing import Table, check_golden, event_from_json, fold
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "elfenwizards"
 V1_THREE = {
@@ -16,6 +19,28 @@ V1_THREE = {
     "green": ["D2", "S2", "N3", "N6", "W1", "W2", "W3"],
     "blue": ["S1", "S4", "N1", "N4", "N5", "N8", "W2"],
 }
+V2_THREE = {
+    "red": ["D1", "S3", "N2", "N4", "N5", "W1", "W2"],
+    "green": ["D2", "S2", "N3", "N6", "N7", "W1", "W3"],
+    "blue": ["S1", "S4", "N1", "N8", "W1", "W2", "W3"],
+}
+# 5 players, data versions 1 and 2: black starts with two Sorcerers
+V2_FIVE = {
+    "red": ["D1", "N3", "W1", "W2", "W3", "W4"],
+    "green": ["D2", "N6", "W1", "W2", "W3", "W4"],
+    "blue": ["S2", "N1", "N4", "N7", "W1", "W3"],
+    "yellow": ["S3", "N2", "N5", "N8", "W2", "W4"],
+    "black": ["S1", "S4", "W1", "W2", "W3", "W4"],
+}
+# 5 players, data version 3: every player holds one Druid or Sorcerer title, red both
+V3_FIVE = {
+    "red": ["D1", "S4", "W1", "W2", "W3", "W4"],
+    "green": ["D2", "N6", "W1", "W2", "W3", "W4"],
+    "blue": ["S2", "N1", "N4", "N7", "W1", "W3"],
+    "yellow": ["S3", "N2", "N5", "W2", "W3", "W4"],
+    "black": ["S1", "N3", "N8", "W1", "W2", "W4"],
+}
+PAIRS = [("D1", "D2"), ("S1", "S2"), ("S3", "S4"), ("N1", "N2"), ("N3", "N4"), ("N5", "N6"), ("N7", "N8")]
 
 
 def positions(started) -> dict:
@@ -25,39 +50,48 @@ def positions(started) -> dict:
     return out
 
 
-def test_data_version_2_changes_only_the_three_player_placement():
-    assert DATA_VERSION == 2
+def test_data_version_2_changed_only_the_three_player_placement_and_3_only_the_five_player():
+    assert DATA_VERSION == 3
     assert placement(3, version=1)["positions"] == V1_THREE
-    assert placement(3)["positions"] == {
-        "red": ["D1", "S3", "N2", "N4", "N5", "W1", "W2"],
-        "green": ["D2", "S2", "N3", "N6", "N7", "W1", "W3"],
-        "blue": ["S1", "S4", "N1", "N8", "W1", "W2", "W3"],
-    }
-    for players in (4, 5):
-        assert placement(players, version=1) == placement(players)
+    assert placement(3, version=2)["positions"] == V2_THREE == placement(3)["positions"]
+    assert placement(4, version=1) == placement(4, version=2) == placement(4)
+    assert placement(5, version=1)["positions"] == placement(5, version=2)["positions"] == V2_FIVE
+    assert placement(5)["positions"] == V3_FIVE
 
 
-def test_the_new_three_player_placement_keeps_the_proposals_rules():
+def keeps_the_proposals_rules(table: dict, wizards: int) -> None:
     """14 titles filled, the Grand Druid empty, no player on both spaces of a contested pair,
-    7 wizards each, every occupied Wizard space shared by two colours or more."""
-    table = placement(3)["positions"]
+    `wizards` each, every occupied Wizard space shared by two colours or more."""
     spaces = [sp for held in table.values() for sp in held]
     titles = [sp for sp in spaces if not sp.startswith("W")]
     assert sorted(titles) == sorted(["D1", "D2", "S1", "S2", "S3", "S4"] + [f"N{i}" for i in range(1, 9)])
-    assert all(len(held) == 7 for held in table.values())
-    pairs = [("D1", "D2"), ("S1", "S2"), ("S3", "S4"), ("N1", "N2"), ("N3", "N4"), ("N5", "N6"), ("N7", "N8")]
+    assert all(len(held) == wizards for held in table.values())
     for held in table.values():
-        assert not any(a in held and b in held for a, b in pairs)
+        assert not any(a in held and b in held for a, b in PAIRS)
     for w in ("W1", "W2", "W3", "W4"):
         colours = {c for c, held in table.items() if w in held}
         assert len(colours) != 1
 
 
+def test_the_new_placements_keep_the_proposals_rules():
+    keeps_the_proposals_rules(placement(3)["positions"], 7)
+    keeps_the_proposals_rules(placement(5)["positions"], 6)
+
+
+def test_data_version_3_gives_no_player_two_sorcerers_at_five_players():
+    """The cause of the change (RULINGS.md, "Data version 3"): black's two Sorcerers in version 2."""
+    old, new = placement(5, version=2)["positions"], placement(5)["positions"]
+    assert sum(sp.startswith("S") for sp in old["black"]) == 2
+    assert all(sum(sp[0] in "DS" for sp in held) >= 1 for held in new.values())
+    assert all(sum(sp.startswith("S") for sp in held) <= 1 for held in new.values())
+
+
 def test_a_new_game_records_its_data_version_and_is_set_up_with_it():
     for players in (3, 4, 5):
         started = Table(GAME, players, seed=b"new").events[0].data
-        assert started["data"] == 2
+        assert started["data"] == 3
         assert positions(started) == placement(players)["positions"]
+    assert positions(Table(GAME, 5, seed=b"new").events[0].data) == V3_FIVE
 
 
 def test_old_games_were_set_up_with_data_version_1_and_replay_unchanged():
@@ -72,5 +106,23 @@ def test_old_games_were_set_up_with_data_version_1_and_replay_unchanged():
 def test_the_golden_game_of_stand_ins_on_data_version_2_replays():
     record = json.loads((GOLDEN / "three_players_data2_standins.json").read_text())
     assert record["events"][0]["data"]["data"] == 2
-    assert positions(record["events"][0]["data"]) == placement(3)["positions"]
+    assert positions(record["events"][0]["data"]) == placement(3, version=2)["positions"]
     check_golden(GAME, record)
+
+
+def test_an_old_five_player_game_on_data_version_2_replays_unchanged():
+    """Recorded (stand-ins at every seat) before data version 3: its GameStarted says version 2
+    and holds the old positions, and it replays to the very same final state and scores."""
+    record = json.loads((GOLDEN / "five_players_data2_standins.json").read_text())
+    started = record["events"][0]["data"]
+    assert started["data"] == 2
+    assert positions(started) == V2_FIVE != placement(5)["positions"]
+    check_golden(GAME, record)
+    state = fold(GAME, [event_from_json(e) for e in record["events"]])
+    assert state["end_reason"]  # a whole game, played to one of the rulebook's endings
+
+
+def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it():
+    """setup_with_data (the bench compares placements with it) sets a game up as an old version did."""
+    events = setup_with_data(2, 5, {}, Rng(b"old", 0))
+    assert events[0].data["data"] == 2 and positions(events[0].data) == V2_FIVE
