@@ -326,7 +326,41 @@ def place_command(seat: Seat, plan: Plan, legal) -> dict:
     target = trouble_target(seat, plan, legal)
     if target:
         return {"type": "trouble", "route": target}
+    block = block_command(seat, plan, legal)
+    if block:
+        return block
     return {"type": "pass"}
+
+
+def block_command(seat: Seat, plan: Plan, legal) -> dict | None:
+    """A counter the plan does not need laid where it slows a rival: on a free route out of the
+    rival's Elf towards a town it still needs, of a kind that is slow there (two cards), so that
+    no quicker counter can be laid there. The counter worth keeping for next round is not used
+    (one is kept at the round's end); rivals in order of town pieces, the most first."""
+    held = seat.up + seat.down
+    if len(held) < 2:
+        return None
+    keep = max(held, key=lambda c: (seat.hand[KIND[c]], len(ALLOWED[c]), c))
+    spare = list(held)
+    spare.remove(keep)
+    places = {(cmd["route"], cmd["counter"]) for cmd in legal if cmd["type"] == "place"}
+    mine = {step[0] for step in plan.steps}
+    view = seat.view
+    n = view["players"]
+    rivals = sorted(
+        (s for s in range(n) if s != seat.me), key=lambda s: (-len(view["seats"][s]["towns"]), (s - seat.me) % n)
+    )
+    for s in rivals:
+        st = view["seats"][s]
+        if len(st["towns"]) + (0 if seat.last else 2) < seat.count:
+            continue  # far behind: not worth a counter
+        for route, other in sorted(B.EXITS[st["elf"]]):
+            if route in mine or other in st["towns"] or not B.TOWNS[other]["has_town_pieces"]:
+                continue
+            for c in sorted(set(spare)):
+                if (route, c) in places and COST[c].get(route, 0) >= 2:
+                    return {"type": "place", "counter": c, "route": route, "hidden": c not in seat.up}
+    return None
 
 
 def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:

@@ -36,6 +36,9 @@ BOWL_NEXT = 0.7
 BOWL_LATER = 0.35
 # Taking from a rival is worth this share of their loss on top of our gain.
 DENIAL = 0.35
+# Placing: what the apprentices already in the forest collect for the others counts against a
+# space at this share (divided among the others): first pick of a piece takes from a rival too.
+PLACE_DENIAL = 0.5
 # What an effect is worth when the apprentice is placed, before anything has been collected.
 EFFECT_GUESS = {"steal": 1.5, "swap": 1.0, "draw": 2.0, "replace": 0.3, "dance": 0.3, "collect": 1.5}
 # How likely the game goes on after this round (see `_future`).
@@ -407,6 +410,7 @@ class Look:
         mine: list[str] = []
         draws = 0
         effects = 0.0
+        rivals = 0.0  # what the apprentices of the others collect, to them
         for pos in view["order"]:
             piece = view["forest"][pos]["piece"]
             baskets = PIECES[PIECE_BY_EFFECT[piece]]["baskets"]
@@ -417,10 +421,13 @@ class Look:
                 full = [c for c, t in enumerate(curves[pos]) if t is not None]
                 k = min(baskets[sp], len(full))
                 if s == self.me:
+                    denied = self.denied(spaces[pos][sp + 1 :])
 
-                    def worth(cs, pos=pos, mine=mine):
-                        return me.plan(me.pool + tuple(mine) + tuple(curves[pos][c] for c in cs))[0] + (
-                            0.5 if 0 in cs else 0.0
+                    def worth(cs, pos=pos, mine=mine, denied=denied):
+                        return (
+                            me.plan(me.pool + tuple(mine) + tuple(curves[pos][c] for c in cs))[0]
+                            + (0.5 if 0 in cs else 0.0)
+                            + sum(denied(curves[pos][c]) for c in cs)
                         )
 
                     pick = max(combinations(full, k), key=worth)
@@ -431,10 +438,12 @@ class Look:
                 else:
                     other = self.seat(s)
                     pick = sorted(full, key=lambda c, pos=pos, other=other: -other.quick(curves[pos][c]))[:k]
+                    rivals += sum(max(0.0, other.quick(curves[pos][c])) for c in pick)
                 for c in pick:
                     curves[pos][c] = None
         pool = me.pool + tuple(mine)
-        return me.plan(pool)[0] + draws * self.draw_value(self.me, pool) + effects
+        denial = PLACE_DENIAL * rivals / max(1, view["players"] - 1)
+        return me.plan(pool)[0] + draws * self.draw_value(self.me, pool) + effects - denial
 
     # -- stage B ---------------------------------------------------------------------------
 
@@ -446,7 +455,17 @@ class Look:
         value = me.plan(pool)[0]
         if 1 in command["curves"]:
             value += self.draw_value(self.me, pool)  # the first curve brings a blind draw
-        return value
+        denied = self.denied(self.view["forest"][cur["pos"]]["spaces"][cur["space"] + 1 :])
+        return value + sum(denied(curves[c - 1]) for c in command["curves"])
+
+    def denied(self, after):
+        """What taking an ingredient keeps from the rivals still to collect on this piece (the
+        apprentices `after` ours): the most it is worth to one of them, at PLACE_DENIAL a rival."""
+        rivals = [self.seat(s) for s in dict.fromkeys(after) if s is not None and s != self.me]
+        share = PLACE_DENIAL / max(1, self.view["players"] - 1)
+        if not rivals:
+            return lambda tok: 0.0
+        return lambda tok: share * max(0.0, max(r.quick(tok) for r in rivals))
 
 
 def _visible(view):

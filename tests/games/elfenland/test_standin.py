@@ -189,6 +189,41 @@ def test_pass_when_no_counter_held_helps():
     assert decide(t) == {"type": "pass"}
 
 
+def test_a_spare_counter_slows_the_leading_rival_where_it_is_slow():
+    # two troll wagons and only raft cards: neither helps the plan; one is kept for next round,
+    # the other goes on a forest path out of the leader's town (two troll wagon cards to use it)
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["troll_wagon", "troll_wagon"]},
+        down={0: []},
+        hands={0: ["raft"] * 2},
+        elf={0: "usselen", 1: "lapphalya"},
+    )
+    t.state["trouble_left"][0] = False
+    collected(t, 1, ["feodor", "usselen", "wylhien"])
+    command = decide(t)
+    assert command["type"] == "place" and command["counter"] == "troll_wagon"
+    assert command["route"] in {r for r, _ in B.EXITS["lapphalya"]} and B.ROUTES[command["route"]]["type"] == "forest"
+    assert B.placed_cost("troll_wagon", command["route"]) == 2
+
+
+def test_no_spare_counter_is_laid_when_only_one_is_held():
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["troll_wagon"]},
+        down={0: []},
+        hands={0: ["raft"] * 2},
+        elf={0: "usselen", 1: "lapphalya"},
+    )
+    t.state["trouble_left"][0] = False
+    collected(t, 1, ["feodor", "usselen", "wylhien"])
+    assert decide(t) == {"type": "pass"}
+
+
 # --- step 4: moving -------------------------------------------------------------------------
 
 
