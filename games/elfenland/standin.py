@@ -35,6 +35,9 @@ TOWN = {t: i for i, t in enumerate(TOWNS)}
 PIECE_MASK = sum(1 << TOWN[t] for t in B.PIECE_TOWNS)
 NODE_LIMIT = 6000  # a cap on the search, so a stand-in decision stays fast on any board
 TOWN_POINTS = 10
+# A counter laid where it opens a way for a rival (a route out of its Elf's town to a town it
+# still needs) costs the plan this much: among equal plans, the one that helps nobody.
+HELP_COST = 1.5
 NEAR_WEIGHT, NEXT_WEIGHT = 0.8, 0.3  # value of an unvisited town 1 or 2 routes from where we end
 
 RING1 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 1) & PIECE_MASK for t in TOWNS]
@@ -92,6 +95,23 @@ class Seat:
         self.last = view["round"] >= view["rounds"]
         self.home = TOWN[view["home"]] if view.get("home") else None
         self.round = view["round"]
+        self._rival_routes = None
+
+    @property
+    def rival_routes(self) -> frozenset:
+        """The land routes out of a rival's Elf to a town that rival still needs: a counter laid
+        there may carry the rival on."""
+        if self._rival_routes is None:
+            routes = set()
+            for s, st in enumerate(self.view["seats"]):
+                if s != self.me:
+                    routes |= {
+                        route
+                        for route, other in B.EXITS[st["elf"]]
+                        if other not in st["towns"] and B.TOWNS[other]["has_town_pieces"]
+                    }
+            self._rival_routes = frozenset(routes)
+        return self._rival_routes
 
     def end_value(self, town: int, new: int, left: int) -> float:
         """What ending the move in `town` is worth, beyond the town pieces collected."""
@@ -131,6 +151,7 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
     the hand's size), bounded (a town needs at least one card) and with dominated states skipped.
     `counters` may be laid on free land routes on the way (placement), one route each; the
     search stops after `limit` states (the best plan found by then)."""
+    helps = seat.rival_routes if counters and board is None else frozenset()  # this round's board only
     board = seat.board if board is None else board
     trouble, lakes, boatmen = seat.trouble, seat.lakes, seat.boatmen
     collected, end_value = seat.collected, seat.end_value
@@ -139,13 +160,14 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
     path: list = []
     nodes = 0
 
-    def visit(town, free, left, ctrs, placed, new, newcount):
+    def visit(town, free, left, ctrs, placed, new, newcount, helping=0):
         """`free`: typed cards still free; `left`: cards still free once the "any" cards owed
-        are paid (a caravan lowers only `left`)."""
+        are paid (a caravan lowers only `left`); `helping`: counters laid where they open a way
+        for a rival."""
         nonlocal best, nodes
         nodes += 1
         if path and TOWN_POINTS * newcount + 8.0 > best.score:  # else it cannot be the best
-            score = TOWN_POINTS * newcount + end_value(town, new, left)
+            score = TOWN_POINTS * newcount + end_value(town, new, left) - HELP_COST * helping
             if score > best.score:
                 best = Plan(score, list(path), free)
         if TOWN_POINTS * (newcount + left) + 8.0 <= best.score or nodes > limit:
@@ -153,20 +175,21 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
         # How a state was reached does not matter (but for the counters it laid): it is skipped
         # when one at the same town, with the same towns collected and counters left, had at
         # least as many cards of every kind and in all.
-        if _dominated(seen, (town, new, ctrs), free, left):
+        if _dominated(seen, (town, new, ctrs, helping), free, left):
             return
         visited = collected | new
         fresh, stale = _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen)
         for route, other, kind, amount, lay in fresh + stale:
             nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1 :]
-            nctrs, nplaced = ctrs, placed
+            nctrs, nplaced, nhelping = ctrs, placed, helping
             if lay is not None:
                 i = ctrs.index(lay)
                 nctrs, nplaced = ctrs[:i] + ctrs[i + 1 :], placed + ((route, lay),)
+                nhelping += route in helps
             bit = 1 << other
             gain = 0 if visited & bit or not PIECE_MASK & bit else 1
             path.append((route, other, kind, amount, lay))
-            visit(other, nfree, left - amount, nctrs, nplaced, new | bit if gain else new, newcount + gain)
+            visit(other, nfree, left - amount, nctrs, nplaced, new | bit if gain else new, newcount + gain, nhelping)
             path.pop()
 
     visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)

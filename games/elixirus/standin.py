@@ -36,6 +36,9 @@ BOWL_NEXT = 0.7
 BOWL_LATER = 0.35
 # Taking from a rival is worth this share of their loss on top of our gain.
 DENIAL = 0.35
+# ... and this share when the victim is the rival with the most points (at 2 players, the rival):
+# what the leader loses is what a player needs to win.
+DENIAL_LEADER = 0.7
 # Placing: what the apprentices already in the forest collect for the others counts against a
 # space at this share (divided among the others): first pick of a piece takes from a rival too.
 PLACE_DENIAL = 0.5
@@ -365,6 +368,11 @@ class Look:
             return values[-1] if values else 0.0
         return sum(v * comb(i, 2) for i, v in enumerate(values)) / comb(n, 3)
 
+    def leading_rival(self) -> int:
+        """The rival with the most points so far (the first in seat order on a tie)."""
+        tables = self.view["tables"]
+        return max((s for s in range(len(tables)) if s != self.me), key=lambda s: (sum(tables[s]["score"]), -s))
+
     def curve_token(self, piece, curve):
         return self.view["forest"][self.pos_of[piece]]["curves"][curve - 1]
 
@@ -533,11 +541,12 @@ def _effect(look: Look, legal):
     if kind == "draw":
         return {"type": "draw"} if look.best_of_three() > WORTH_AN_EFFECT else {"type": "skip"}
     if kind == "steal":
+        leader = look.leading_rival()
 
         def steal_value(c):
             victim = look.seat(c["from"])
             loss = victim.plan(victim.pool)[0] - victim.plan(_without(victim.pool, c["ing"]))[0]
-            return me.plan(me.pool + (c["ing"],))[0] - base + DENIAL * loss
+            return me.plan(me.pool + (c["ing"],))[0] - base + (DENIAL_LEADER if c["from"] == leader else DENIAL) * loss
 
         return _best_or_skip(legal, steal_value, WORTH_AN_EFFECT)
     if kind == "swap":
