@@ -39,6 +39,10 @@ TOWN_POINTS = 10
 # still needs) costs the plan this much: among equal plans, the one that helps nobody.
 HELP_COST = 1.5
 NEAR_WEIGHT, NEXT_WEIGHT = 0.8, 0.3  # value of an unvisited town 1 or 2 routes from where we end
+# An unvisited town left alone (no other unvisited town one route away, nor next to where the Elf
+# ends) costs this much before the last round: among plans collecting as many towns, the one that
+# leaves the rest in groups (a town left alone takes a journey of its own later).
+STRANDED_COST = 1.0
 
 RING1 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 1) & PIECE_MASK for t in TOWNS]
 RING2 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 2) & PIECE_MASK for t in TOWNS]
@@ -71,6 +75,19 @@ WATER_EXITS = [
 
 def _bits(mask: int) -> int:
     return mask.bit_count()
+
+
+def _stranded(candidates: int, unseen: int | None = None) -> int:
+    """How many towns of `candidates` (unvisited, not next to where the Elf ends) have no other
+    unvisited town one route away: each will cost a journey of its own in a later round."""
+    unseen = candidates if unseen is None else unseen
+    count = 0
+    while candidates:
+        low = candidates & -candidates
+        if not RING1[low.bit_length() - 1] & unseen:
+            count += 1
+        candidates ^= low
+    return count
 
 
 class Seat:
@@ -125,7 +142,7 @@ class Seat:
         value = NEAR_WEIGHT * _bits(RING1[town] & unseen) + NEXT_WEIGHT * _bits(RING2[town] & unseen)
         if self.home is not None and self.round == B.ROUNDS - 1:
             value -= 0.5 * B.DIST[TOWNS[town]][TOWNS[self.home]]
-        return min(value, 8.0)
+        return min(value, 8.0) - STRANDED_COST * _stranded(unseen & ~RING1[town] & ~(1 << town), unseen)
 
 
 class Plan:
