@@ -8,16 +8,22 @@ counters are drawn and placed it may also lay the counters it holds on free rout
 decision then follows from the plan:
 
 - step 2 (draw): the face-up counter that lengthens the plan most, else a blind draw;
-- step 3 (place): the first counter the plan lays; when it lays none, Trouble on a route the
-  leading rival is about to use, else pass;
+- step 3 (place): the first counter the plan lays (among equal plans, one that lays no counter
+  on a route out of a rival's town to a town it needs); when it lays none, Trouble on a route the
+  leading rival is about to use; else a spare counter (not the one to keep) laid where it is slow
+  on a route out of a rival's town, so that no quicker counter can go there; else pass;
 - step 4 (move): the plan's first route, paying a caravan with the cards the plan needs least;
   'end' when no route is worth the cards;
 - discarding: the card whose loss harms next round's plan least;
 - step 5 (keep): the counter that makes next round's opening plan best.
 
 A plan is scored in tenths of a town piece: 10 per new town piece, up to about 8 for where it
-ends (unvisited towns one and two routes away: next round starts there), and, in the last
-round, the Home City penalty and the card tie-break.
+ends (unvisited towns one and two routes away: next round starts there) less 1 for each
+unvisited town it leaves alone (no unvisited town next to it), and, in the last round, the Home
+City penalty and the card tie-break.
+
+This is version 2 (issue 29); `standin_v1.py` keeps the first one, which had no spare-counter
+block, did not mind helping a rival with the counters it laid and did not count towns left alone.
 """
 
 from __future__ import annotations

@@ -7,9 +7,14 @@ corks, progress towards corks, one ingredient saved in the bowl, the rest on the
 - Stage A places an apprentice where the simulated collecting leaves the seat most (every
   apprentice already placed takes, in resolution order, what suits its own table best).
 - Stage B takes the curves, uses the effect and keeps the drawn ingredients that raise the plan
-  most (Steal also counts what the victim loses; Replace and Dance what they change for the
-  apprentices still to collect).
+  most (Steal also counts what the victim loses, twice as much when the victim leads; Replace
+  and Dance what they change for the apprentices still to collect).
+- In both, what its apprentice takes from under the nose of a rival collecting after it on the
+  same piece counts too (PLACE_DENIAL of what it is worth to that rival, shared among the rivals).
 - Stage C uses the basket tile on the best leftover, then plays the plan one move at a time.
+
+This is version 2 (issue 29); `standin_v1.py` keeps the first one, which counted only its own
+gain when placing and taking, and stole from every rival alike.
 
 Deterministic: no randomness, no clock; ties go to the first legal command. The memo of searched
 positions is shared between calls, which is safe because every entry is a pure function of its key.
