@@ -224,6 +224,18 @@ def test_no_spare_counter_is_laid_when_only_one_is_held():
     assert decide(t) == {"type": "pass"}
 
 
+def test_a_town_left_with_no_unvisited_neighbour_counts_as_stranded():
+    def mask(*towns):
+        return sum(1 << S.TOWN[t] for t in towns)
+
+    assert B.distance("usselen", "wylhien") == 1 and B.distance("jaccaranda", "wylhien") == 1
+    assert S._stranded(mask("usselen", "wylhien", "jaccaranda")) == 0
+    assert B.distance("usselen", "lapphalya") > 1
+    assert S._stranded(mask("usselen", "lapphalya")) == 2
+    # only the candidates are counted, their neighbours looked up among all unvisited towns
+    assert S._stranded(mask("usselen"), mask("usselen", "wylhien")) == 0
+
+
 # --- step 4: moving -------------------------------------------------------------------------
 
 
