@@ -11,7 +11,7 @@ size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-i
 Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares (by place
 from the drawn first start player) with 95 % intervals, how games end and the score spread over
 ELIXIRUS_BALANCE_GAMES (default 1,000) games of stand-ins per table size (ELIXIRUS_BALANCE_COUNTS,
-default 2-5), the stand-in of today (version 2) against the first one (`standin_v1`) over as many
+default 2-5), the stand-in of today against the first one (`standin_v1`) over as many
 games at 2, 3 and 4 players (ELIXIRUS_H2H_COUNTS), and the time a decision of each takes.
 """
 
@@ -98,7 +98,7 @@ def balance_lines(games: int, counts, h2h_counts) -> list[str]:
     for players in counts:
         setting = Setting(GAME, players, ending=lambda table: table.state["end"], order=first_player_order)
         lines += seat_balance(setting, games, names=PLACES[:players])
-    lines.append("elixirus: stand-in version 2 against version 1 (standin_v1); 'clearly' = the interval above 1.00×")
+    lines.append("elixirus: the stand-in of today against version 1 (standin_v1); 'clearly' = the interval above 1.00×")
     for players in h2h_counts:
         lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games)
     lines += decision_time_lines()
@@ -109,7 +109,7 @@ def decision_time_lines(games_per_size: int = 4) -> list[str]:
     """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
     stand-in also plays for a timed-out seat in production: a few ms is the target)."""
     lines = [f"elixirus: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"]
-    for name, standin in (("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)):
+    for name, standin in (("today", GAME.standin), ("version 1", standin_v1.standin)):
         spent: list[float] = []
 
         def timed(view, legal, standin=standin, spent=spent):

@@ -7,14 +7,9 @@ corks, progress towards corks, one ingredient saved in the bowl, the rest on the
 - Stage A places an apprentice where the simulated collecting leaves the seat most (every
   apprentice already placed takes, in resolution order, what suits its own table best).
 - Stage B takes the curves, uses the effect and keeps the drawn ingredients that raise the plan
-  most (Steal also counts what the victim loses, twice as much when the victim leads; Replace
-  and Dance what they change for the apprentices still to collect).
-- In both, what its apprentice takes from under the nose of a rival collecting after it on the
-  same piece counts too (PLACE_DENIAL of what it is worth to that rival, shared among the rivals).
+  most (Steal also counts what the victim loses; Replace and Dance what they change for the
+  apprentices still to collect).
 - Stage C uses the basket tile on the best leftover, then plays the plan one move at a time.
-
-This is version 2 (issue 29); `standin_v1.py` keeps the first one, which counted only its own
-gain when placing and taking, and stole from every rival alike.
 
 Deterministic: no randomness, no clock; ties go to the first legal command. The memo of searched
 positions is shared between calls, which is safe because every entry is a pure function of its key.
@@ -41,12 +36,6 @@ BOWL_NEXT = 0.7
 BOWL_LATER = 0.35
 # Taking from a rival is worth this share of their loss on top of our gain.
 DENIAL = 0.35
-# ... and this share when the victim is the rival with the most points (at 2 players, the rival):
-# what the leader loses is what a player needs to win.
-DENIAL_LEADER = 0.7
-# Placing: what the apprentices already in the forest collect for the others counts against a
-# space at this share (divided among the others): first pick of a piece takes from a rival too.
-PLACE_DENIAL = 0.5
 # What an effect is worth when the apprentice is placed, before anything has been collected.
 EFFECT_GUESS = {"steal": 1.5, "swap": 1.0, "draw": 2.0, "replace": 0.3, "dance": 0.3, "collect": 1.5}
 # How likely the game goes on after this round (see `_future`).
@@ -373,11 +362,6 @@ class Look:
             return values[-1] if values else 0.0
         return sum(v * comb(i, 2) for i, v in enumerate(values)) / comb(n, 3)
 
-    def leading_rival(self) -> int:
-        """The rival with the most points so far (the first in seat order on a tie)."""
-        tables = self.view["tables"]
-        return max((s for s in range(len(tables)) if s != self.me), key=lambda s: (sum(tables[s]["score"]), -s))
-
     def curve_token(self, piece, curve):
         return self.view["forest"][self.pos_of[piece]]["curves"][curve - 1]
 
@@ -423,7 +407,6 @@ class Look:
         mine: list[str] = []
         draws = 0
         effects = 0.0
-        rivals = 0.0  # what the apprentices of the others collect, to them
         for pos in view["order"]:
             piece = view["forest"][pos]["piece"]
             baskets = PIECES[PIECE_BY_EFFECT[piece]]["baskets"]
@@ -434,13 +417,10 @@ class Look:
                 full = [c for c, t in enumerate(curves[pos]) if t is not None]
                 k = min(baskets[sp], len(full))
                 if s == self.me:
-                    denied = self.denied(spaces[pos][sp + 1 :])
 
-                    def worth(cs, pos=pos, mine=mine, denied=denied):
-                        return (
-                            me.plan(me.pool + tuple(mine) + tuple(curves[pos][c] for c in cs))[0]
-                            + (0.5 if 0 in cs else 0.0)
-                            + sum(denied(curves[pos][c]) for c in cs)
+                    def worth(cs, pos=pos, mine=mine):
+                        return me.plan(me.pool + tuple(mine) + tuple(curves[pos][c] for c in cs))[0] + (
+                            0.5 if 0 in cs else 0.0
                         )
 
                     pick = max(combinations(full, k), key=worth)
@@ -451,12 +431,10 @@ class Look:
                 else:
                     other = self.seat(s)
                     pick = sorted(full, key=lambda c, pos=pos, other=other: -other.quick(curves[pos][c]))[:k]
-                    rivals += sum(max(0.0, other.quick(curves[pos][c])) for c in pick)
                 for c in pick:
                     curves[pos][c] = None
         pool = me.pool + tuple(mine)
-        denial = PLACE_DENIAL * rivals / max(1, view["players"] - 1)
-        return me.plan(pool)[0] + draws * self.draw_value(self.me, pool) + effects - denial
+        return me.plan(pool)[0] + draws * self.draw_value(self.me, pool) + effects
 
     # -- stage B ---------------------------------------------------------------------------
 
@@ -468,17 +446,7 @@ class Look:
         value = me.plan(pool)[0]
         if 1 in command["curves"]:
             value += self.draw_value(self.me, pool)  # the first curve brings a blind draw
-        denied = self.denied(self.view["forest"][cur["pos"]]["spaces"][cur["space"] + 1 :])
-        return value + sum(denied(curves[c - 1]) for c in command["curves"])
-
-    def denied(self, after):
-        """What taking an ingredient keeps from the rivals still to collect on this piece (the
-        apprentices `after` ours): the most it is worth to one of them, at PLACE_DENIAL a rival."""
-        rivals = [self.seat(s) for s in dict.fromkeys(after) if s is not None and s != self.me]
-        share = PLACE_DENIAL / max(1, self.view["players"] - 1)
-        if not rivals:
-            return lambda tok: 0.0
-        return lambda tok: share * max(0.0, max(r.quick(tok) for r in rivals))
+        return value
 
 
 def _visible(view):
@@ -546,12 +514,11 @@ def _effect(look: Look, legal):
     if kind == "draw":
         return {"type": "draw"} if look.best_of_three() > WORTH_AN_EFFECT else {"type": "skip"}
     if kind == "steal":
-        leader = look.leading_rival()
 
         def steal_value(c):
             victim = look.seat(c["from"])
             loss = victim.plan(victim.pool)[0] - victim.plan(_without(victim.pool, c["ing"]))[0]
-            return me.plan(me.pool + (c["ing"],))[0] - base + (DENIAL_LEADER if c["from"] == leader else DENIAL) * loss
+            return me.plan(me.pool + (c["ing"],))[0] - base + DENIAL * loss
 
         return _best_or_skip(legal, steal_value, WORTH_AN_EFFECT)
     if kind == "swap":

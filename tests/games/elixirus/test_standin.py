@@ -16,7 +16,7 @@ from math import comb
 
 import pytest
 
-from games.elixirus import GAME, standin_v1
+from games.elixirus import GAME
 from games.elixirus import standin as standin_module
 from games.elixirus.standin import Look
 from games.testing import play_with_standins, winners
@@ -99,21 +99,6 @@ def test_it_takes_the_curves_that_fit_its_flasks():
     s["left"] = [0, 0]
     s["phase"], s["queue"], s["qi"], s["step"] = "collect", [[pos(t, "steal"), 1]], 0, "take"
     assert choose(t, 0) == {"type": "take", "curves": [2, 4]}  # vitality's orange, recovery's yellow
-
-
-def test_it_takes_what_the_rival_collecting_after_it_wants_most():
-    # purple berry 1 is worth about as much to seat 0 as green berry 1 (and the first curve brings a
-    # blind draw), but it is a special ingredient of T2's recipe book (2 points) and seat 1 collects
-    # next on this piece: taking it keeps it from seat 1 (the first stand-in took the first curve)
-    t = table(2, tables=["T1", "T2"])
-    set_curves(t, "steal", ["purple leaf 1", "purple berry 1", "blue stem 1", "green berry 1"])
-    s = t.state
-    here = pos(t, "steal")
-    s["spaces"][here][0], s["spaces"][here][1] = 0, 1
-    s["left"] = [0, 0]
-    s["phase"], s["queue"], s["qi"], s["step"] = "collect", [[here, 0], [here, 1]], 0, "take"
-    assert choose(t, 0) == {"type": "take", "curves": [2]}
-    assert standin_v1.standin(GAME.view(s, 0), GAME.legal(s, 0)) == {"type": "take", "curves": [1]}
 
 
 def test_it_steals_what_fits_its_table():
