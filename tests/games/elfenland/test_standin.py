@@ -13,7 +13,7 @@ from math import comb
 
 import pytest
 
-from games.elfenland import GAME
+from games.elfenland import GAME, standin_v1
 from games.elfenland import board as B
 from games.elfenland import rules as R
 from games.elfenland import standin as S
@@ -207,6 +207,8 @@ def test_a_spare_counter_slows_the_leading_rival_where_it_is_slow():
     assert command["type"] == "place" and command["counter"] == "troll_wagon"
     assert command["route"] in {r for r, _ in B.EXITS["lapphalya"]} and B.ROUTES[command["route"]]["type"] == "forest"
     assert B.placed_cost("troll_wagon", command["route"]) == 2
+    # version 1, kept for the bench's head-to-head table, passed here
+    assert standin_v1.standin(GAME.view(t.state, 0), GAME.legal(t.state, 0)) == {"type": "pass"}
 
 
 def test_no_spare_counter_is_laid_when_only_one_is_held():
