@@ -83,6 +83,7 @@ def _bits(mask: int) -> int:
     return mask.bit_count()
 
 
+@lru_cache(maxsize=1 << 16)
 def _stranded(candidates: int, unseen: int | None = None) -> int:
     """How many towns of `candidates` (unvisited, not next to where the Elf ends) have no other
     unvisited town one route away: each will cost a journey of its own in a later round."""
