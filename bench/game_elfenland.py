@@ -11,6 +11,12 @@ p50/p99 of render_html, render_svg, render_text and choices() on the views of bo
 fastest of five runs per view, and the single-run p99 too: the machine is shared), and the
 mail picture's PNG size. Game counts: ELFENLAND_BENCH_GAMES (default 200 per table size with one
 stand-in) and ELFENLAND_BENCH_STANDIN_GAMES (default 100 per table size of stand-ins only).
+
+Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares with 95 %
+intervals, how games end and the score spread over ELFENLAND_BALANCE_GAMES (default 1,000) games
+of stand-ins per table size (2 to 6 players; ELFENLAND_BALANCE_COUNTS to choose), the stand-in of
+today (version 2) against the first one (`standin_v1`) over as many games at 2, 3 and 4 players
+(ELFENLAND_H2H_COUNTS), and the time a decision of each takes (mean and p99).
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ import statistics
 import time
 from collections import Counter
 
-from games.elfenland import GAME
+from bench.balance import Setting, head_to_head, play, seat_balance
+from bench.standins import percentile_ms
+from games.elfenland import GAME, standin_v1
 from games.elfenland import board as B
 from games.elfenland import rules as R
 from games.testing import Table, canonical, event_from_json, fold, play_random, play_with_standins, winners
@@ -99,6 +107,60 @@ def run() -> list[str]:
         int(os.environ.get("ELFENLAND_BENCH_GAMES", "200")), int(os.environ.get("ELFENLAND_BENCH_STANDIN_GAMES", "100"))
     )
     lines += render_lines()
+    lines += balance_lines(
+        int(os.environ.get("ELFENLAND_BALANCE_GAMES", "1000")),
+        _counts("ELFENLAND_BALANCE_COUNTS", "2,3,4,5,6"),
+        _counts("ELFENLAND_H2H_COUNTS", "2,3,4"),
+    )
+    return lines
+
+
+def _counts(name: str, default: str) -> list[int]:
+    return [int(n) for n in os.environ.get(name, default).split(",") if n.strip()]
+
+
+def ending(table) -> str:
+    """How a game ended: after round 4, or early because someone collected all 20 town pieces."""
+    st = table.state
+    if st["all20"] and st["round"] < B.ROUNDS:
+        return "all 20 town pieces before round 4"
+    return "after round 4, someone with all 20" if st["all20"] else "after round 4"
+
+
+def balance_lines(games: int, counts, h2h_counts) -> list[str]:
+    """Seat shares, endings and spread per table size; the stand-in against the first one; the
+    time a decision takes."""
+    lines = [f"elfenland: seats (seat 1 is the first player of round 1), {games} games of stand-ins per table size"]
+    for players in counts:
+        lines += seat_balance(Setting(GAME, players, ending=ending), games)
+    lines.append("elfenland: stand-in version 2 against version 1 (standin_v1); 'clearly' = the interval above 1.00×")
+    for players in h2h_counts:
+        lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games)
+    lines += decision_time_lines()
+    return lines
+
+
+def decision_time_lines(games_per_size: int = 4) -> list[str]:
+    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
+    stand-in also plays for a timed-out seat in production: a few ms is the target)."""
+    lines = [f"elfenland: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"]
+    for name, standin in (("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)):
+        spent: list[float] = []
+
+        def timed(view, legal, standin=standin, spent=spent):
+            start = time.perf_counter()
+            command = standin(view, legal)
+            spent.append(time.perf_counter() - start)
+            return command
+
+        for players in (2, 3, 4):
+            setting = Setting(GAME, players, players_of=(timed,) * players)
+            for seed in range(games_per_size):
+                play(setting, 900 + seed)
+        lines.append(
+            f"  {name:18} mean {statistics.mean(spent) * 1e3:.2f} ms, p50 {percentile_ms(spent, 0.5):.2f} ms, "
+            f"p99 {percentile_ms(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
+        )
     return lines
 
 

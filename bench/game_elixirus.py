@@ -7,6 +7,12 @@ Then the stand-in: its win rate beside the random players' and the fair share, p
 length in rounds and their score spread; and p50/p99 of each render and of choices() on the views
 of bot games, beside view() itself. Game counts: ELIXIRUS_BENCH_GAMES (default 200 per table
 size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-ins only).
+
+Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares (by place
+from the drawn first start player) with 95 % intervals, how games end and the score spread over
+ELIXIRUS_BALANCE_GAMES (default 1,000) games of stand-ins per table size (ELIXIRUS_BALANCE_COUNTS,
+default 2-5), the stand-in of today against the first one (`standin_v1`) over as many
+games at 2, 3 and 4 players (ELIXIRUS_H2H_COUNTS), and the time a decision of each takes.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ import statistics
 import time
 from collections import Counter
 
+from bench.balance import Setting, head_to_head, play, seat_balance
 from bench.standins import against_random, percentile_ms
-from games.elixirus import GAME
+from games.elixirus import GAME, standin_v1
 from games.testing import canonical, event_from_json, fold, play_random, play_with_standins, winners
 
 COUNTS = (2, 3, 4, 5)
@@ -62,6 +69,63 @@ def run() -> list[str]:
         int(os.environ.get("ELIXIRUS_BENCH_GAMES", "200")), int(os.environ.get("ELIXIRUS_BENCH_STANDIN_GAMES", "100"))
     )
     lines += render_lines(tables)
+    lines += balance_lines(
+        int(os.environ.get("ELIXIRUS_BALANCE_GAMES", "1000")),
+        _counts("ELIXIRUS_BALANCE_COUNTS", "2,3,4,5"),
+        _counts("ELIXIRUS_H2H_COUNTS", "2,3,4"),
+    )
+    return lines
+
+
+def _counts(name: str, default: str) -> list[int]:
+    return [int(n) for n in os.environ.get(name, default).split(",") if n.strip()]
+
+
+def first_player_order(table) -> list[int]:
+    """The seats from the first start player (drawn at setup) on."""
+    n = table.state["n"]
+    start = table.events[0].data["start"]
+    return [(start + i) % n for i in range(n)]
+
+
+PLACES = ["1st to play", "2nd", "3rd", "4th", "5th"]
+
+
+def balance_lines(games: int, counts, h2h_counts) -> list[str]:
+    """Seat shares, endings and spread per table size; the stand-in against the first one; the
+    time a decision takes."""
+    lines = [f"elixirus: seats by place from the first start player (drawn), {games} games of stand-ins per table size"]
+    for players in counts:
+        setting = Setting(GAME, players, ending=lambda table: table.state["end"], order=first_player_order)
+        lines += seat_balance(setting, games, names=PLACES[:players])
+    lines.append("elixirus: the stand-in of today against version 1 (standin_v1); 'clearly' = the interval above 1.00×")
+    for players in h2h_counts:
+        lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games)
+    lines += decision_time_lines()
+    return lines
+
+
+def decision_time_lines(games_per_size: int = 4) -> list[str]:
+    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
+    stand-in also plays for a timed-out seat in production: a few ms is the target)."""
+    lines = [f"elixirus: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"]
+    for name, standin in (("today", GAME.standin), ("version 1", standin_v1.standin)):
+        spent: list[float] = []
+
+        def timed(view, legal, standin=standin, spent=spent):
+            start = time.perf_counter()
+            command = standin(view, legal)
+            spent.append(time.perf_counter() - start)
+            return command
+
+        for players in (2, 3, 4):
+            setting = Setting(GAME, players, players_of=(timed,) * players)
+            for seed in range(games_per_size):
+                play(setting, 900 + seed)
+        lines.append(
+            f"  {name:18} mean {statistics.mean(spent) * 1e3:.2f} ms, p50 {percentile_ms(spent, 0.5):.2f} ms, "
+            f"p99 {percentile_ms(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
+        )
     return lines
 
 

@@ -8,16 +8,22 @@ counters are drawn and placed it may also lay the counters it holds on free rout
 decision then follows from the plan:
 
 - step 2 (draw): the face-up counter that lengthens the plan most, else a blind draw;
-- step 3 (place): the first counter the plan lays; when it lays none, Trouble on a route the
-  leading rival is about to use, else pass;
+- step 3 (place): the first counter the plan lays (among equal plans, one that lays no counter
+  on a route out of a rival's town to a town it needs); when it lays none, Trouble on a route the
+  leading rival is about to use; else a spare counter (not the one to keep) laid where it is slow
+  on a route out of a rival's town, so that no quicker counter can go there; else pass;
 - step 4 (move): the plan's first route, paying a caravan with the cards the plan needs least;
   'end' when no route is worth the cards;
 - discarding: the card whose loss harms next round's plan least;
 - step 5 (keep): the counter that makes next round's opening plan best.
 
 A plan is scored in tenths of a town piece: 10 per new town piece, up to about 8 for where it
-ends (unvisited towns one and two routes away: next round starts there), and, in the last
-round, the Home City penalty and the card tie-break.
+ends (unvisited towns one and two routes away: next round starts there) less 1 for each
+unvisited town it leaves alone (no unvisited town next to it), and, in the last round, the Home
+City penalty and the card tie-break.
+
+This is version 2 (issue 29); `standin_v1.py` keeps the first one, which had no spare-counter
+block, did not mind helping a rival with the counters it laid and did not count towns left alone.
 """
 
 from __future__ import annotations
@@ -36,7 +42,14 @@ TOWN = {t: i for i, t in enumerate(TOWNS)}
 PIECE_MASK = sum(1 << TOWN[t] for t in B.PIECE_TOWNS)
 NODE_LIMIT = 6000  # a cap on the search, so a stand-in decision stays fast on any board
 TOWN_POINTS = 10
+# A counter laid where it opens a way for a rival (a route out of its Elf's town to a town it
+# still needs) costs the plan this much: among equal plans, the one that helps nobody.
+HELP_COST = 1.5
 NEAR_WEIGHT, NEXT_WEIGHT = 0.8, 0.3  # value of an unvisited town 1 or 2 routes from where we end
+# An unvisited town left alone (no other unvisited town one route away, nor next to where the Elf
+# ends) costs this much before the last round: among plans collecting as many towns, the one that
+# leaves the rest in groups (a town left alone takes a journey of its own later).
+STRANDED_COST = 1.0
 
 RING1 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 1) & PIECE_MASK for t in TOWNS]
 RING2 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 2) & PIECE_MASK for t in TOWNS]
@@ -71,6 +84,20 @@ def _bits(mask: int) -> int:
     return mask.bit_count()
 
 
+@lru_cache(maxsize=1 << 16)
+def _stranded(candidates: int, unseen: int | None = None) -> int:
+    """How many towns of `candidates` (unvisited, not next to where the Elf ends) have no other
+    unvisited town one route away: each will cost a journey of its own in a later round."""
+    unseen = candidates if unseen is None else unseen
+    count = 0
+    while candidates:
+        low = candidates & -candidates
+        if not RING1[low.bit_length() - 1] & unseen:
+            count += 1
+        candidates ^= low
+    return count
+
+
 class Seat:
     """What the plan needs to know, read from one seat's view."""
 
@@ -93,6 +120,23 @@ class Seat:
         self.last = view["round"] >= view["rounds"]
         self.home = TOWN[view["home"]] if view.get("home") else None
         self.round = view["round"]
+        self._rival_routes = None
+
+    @property
+    def rival_routes(self) -> frozenset:
+        """The land routes out of a rival's Elf to a town that rival still needs: a counter laid
+        there may carry the rival on."""
+        if self._rival_routes is None:
+            routes = set()
+            for s, st in enumerate(self.view["seats"]):
+                if s != self.me:
+                    routes |= {
+                        route
+                        for route, other in B.EXITS[st["elf"]]
+                        if other not in st["towns"] and B.TOWNS[other]["has_town_pieces"]
+                    }
+            self._rival_routes = frozenset(routes)
+        return self._rival_routes
 
     def end_value(self, town: int, new: int, left: int) -> float:
         """What ending the move in `town` is worth, beyond the town pieces collected."""
@@ -106,7 +150,7 @@ class Seat:
         value = NEAR_WEIGHT * _bits(RING1[town] & unseen) + NEXT_WEIGHT * _bits(RING2[town] & unseen)
         if self.home is not None and self.round == B.ROUNDS - 1:
             value -= 0.5 * B.DIST[TOWNS[town]][TOWNS[self.home]]
-        return min(value, 8.0)
+        return min(value, 8.0) - STRANDED_COST * _stranded(unseen & ~RING1[town] & ~(1 << town), unseen)
 
 
 class Plan:
@@ -132,6 +176,7 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
     the hand's size), bounded (a town needs at least one card) and with dominated states skipped.
     `counters` may be laid on free land routes on the way (placement), one route each; the
     search stops after `limit` states (the best plan found by then)."""
+    helps = seat.rival_routes if counters and board is None else frozenset()  # this round's board only
     board = seat.board if board is None else board
     trouble, lakes, boatmen = seat.trouble, seat.lakes, seat.boatmen
     collected, end_value = seat.collected, seat.end_value
@@ -140,13 +185,14 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
     path: list = []
     nodes = 0
 
-    def visit(town, free, left, ctrs, placed, new, newcount):
+    def visit(town, free, left, ctrs, placed, new, newcount, helping=0):
         """`free`: typed cards still free; `left`: cards still free once the "any" cards owed
-        are paid (a caravan lowers only `left`)."""
+        are paid (a caravan lowers only `left`); `helping`: counters laid where they open a way
+        for a rival."""
         nonlocal best, nodes
         nodes += 1
         if path and TOWN_POINTS * newcount + 8.0 > best.score:  # else it cannot be the best
-            score = TOWN_POINTS * newcount + end_value(town, new, left)
+            score = TOWN_POINTS * newcount + end_value(town, new, left) - HELP_COST * helping
             if score > best.score:
                 best = Plan(score, list(path), free)
         if TOWN_POINTS * (newcount + left) + 8.0 <= best.score or nodes > limit:
@@ -154,20 +200,21 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
         # How a state was reached does not matter (but for the counters it laid): it is skipped
         # when one at the same town, with the same towns collected and counters left, had at
         # least as many cards of every kind and in all.
-        if _dominated(seen, (town, new, ctrs), free, left):
+        if _dominated(seen, (town, new, ctrs, helping), free, left):
             return
         visited = collected | new
         fresh, stale = _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen)
         for route, other, kind, amount, lay in fresh + stale:
             nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1 :]
-            nctrs, nplaced = ctrs, placed
+            nctrs, nplaced, nhelping = ctrs, placed, helping
             if lay is not None:
                 i = ctrs.index(lay)
                 nctrs, nplaced = ctrs[:i] + ctrs[i + 1 :], placed + ((route, lay),)
+                nhelping += route in helps
             bit = 1 << other
             gain = 0 if visited & bit or not PIECE_MASK & bit else 1
             path.append((route, other, kind, amount, lay))
-            visit(other, nfree, left - amount, nctrs, nplaced, new | bit if gain else new, newcount + gain)
+            visit(other, nfree, left - amount, nctrs, nplaced, new | bit if gain else new, newcount + gain, nhelping)
             path.pop()
 
     visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)
@@ -328,7 +375,41 @@ def place_command(seat: Seat, plan: Plan, legal) -> dict:
     target = trouble_target(seat, plan, legal)
     if target:
         return {"type": "trouble", "route": target}
+    block = block_command(seat, plan, legal)
+    if block:
+        return block
     return {"type": "pass"}
+
+
+def block_command(seat: Seat, plan: Plan, legal) -> dict | None:
+    """A counter the plan does not need laid where it slows a rival: on a free route out of the
+    rival's Elf towards a town it still needs, of a kind that is slow there (two cards), so that
+    no quicker counter can be laid there. The counter worth keeping for next round is not used
+    (one is kept at the round's end); rivals in order of town pieces, the most first."""
+    held = seat.up + seat.down
+    if len(held) < 2:
+        return None
+    keep = max(held, key=lambda c: (seat.hand[KIND[c]], len(ALLOWED[c]), c))
+    spare = list(held)
+    spare.remove(keep)
+    places = {(cmd["route"], cmd["counter"]) for cmd in legal if cmd["type"] == "place"}
+    mine = {step[0] for step in plan.steps}
+    view = seat.view
+    n = view["players"]
+    rivals = sorted(
+        (s for s in range(n) if s != seat.me), key=lambda s: (-len(view["seats"][s]["towns"]), (s - seat.me) % n)
+    )
+    for s in rivals:
+        st = view["seats"][s]
+        if len(st["towns"]) + (0 if seat.last else 2) < seat.count:
+            continue  # far behind: not worth a counter
+        for route, other in sorted(B.EXITS[st["elf"]]):
+            if route in mine or other in st["towns"] or not B.TOWNS[other]["has_town_pieces"]:
+                continue
+            for c in sorted(set(spare)):
+                if (route, c) in places and COST[c].get(route, 0) >= 2:
+                    return {"type": "place", "counter": c, "route": route, "hidden": c not in seat.up}
+    return None
 
 
 def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:

@@ -13,7 +13,7 @@ from math import comb
 
 import pytest
 
-from games.elfenland import GAME
+from games.elfenland import GAME, standin_v1
 from games.elfenland import board as B
 from games.elfenland import rules as R
 from games.elfenland import standin as S
@@ -187,6 +187,55 @@ def test_pass_when_no_counter_held_helps():
     t = given(3, phase="place", turn=0, up={0: ["dragon"]}, down={0: []}, hands={0: ["raft"] * 2})
     t.state["trouble_left"][0] = False
     assert decide(t) == {"type": "pass"}
+
+
+def test_a_spare_counter_slows_the_leading_rival_where_it_is_slow():
+    # two troll wagons and only raft cards: neither helps the plan; one is kept for next round,
+    # the other goes on a forest path out of the leader's town (two troll wagon cards to use it)
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["troll_wagon", "troll_wagon"]},
+        down={0: []},
+        hands={0: ["raft"] * 2},
+        elf={0: "usselen", 1: "lapphalya"},
+    )
+    t.state["trouble_left"][0] = False
+    collected(t, 1, ["feodor", "usselen", "wylhien"])
+    command = decide(t)
+    assert command["type"] == "place" and command["counter"] == "troll_wagon"
+    assert command["route"] in {r for r, _ in B.EXITS["lapphalya"]} and B.ROUTES[command["route"]]["type"] == "forest"
+    assert B.placed_cost("troll_wagon", command["route"]) == 2
+    # version 1, kept for the bench's head-to-head table, passed here
+    assert standin_v1.standin(GAME.view(t.state, 0), GAME.legal(t.state, 0)) == {"type": "pass"}
+
+
+def test_no_spare_counter_is_laid_when_only_one_is_held():
+    t = given(
+        3,
+        phase="place",
+        turn=0,
+        up={0: ["troll_wagon"]},
+        down={0: []},
+        hands={0: ["raft"] * 2},
+        elf={0: "usselen", 1: "lapphalya"},
+    )
+    t.state["trouble_left"][0] = False
+    collected(t, 1, ["feodor", "usselen", "wylhien"])
+    assert decide(t) == {"type": "pass"}
+
+
+def test_a_town_left_with_no_unvisited_neighbour_counts_as_stranded():
+    def mask(*towns):
+        return sum(1 << S.TOWN[t] for t in towns)
+
+    assert B.distance("usselen", "wylhien") == 1 and B.distance("jaccaranda", "wylhien") == 1
+    assert S._stranded(mask("usselen", "wylhien", "jaccaranda")) == 0
+    assert B.distance("usselen", "lapphalya") > 1
+    assert S._stranded(mask("usselen", "lapphalya")) == 2
+    # only the candidates are counted, their neighbours looked up among all unvisited towns
+    assert S._stranded(mask("usselen"), mask("usselen", "wylhien")) == 0
 
 
 # --- step 4: moving -------------------------------------------------------------------------

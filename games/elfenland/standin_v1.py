@@ -1,0 +1,423 @@
+"""The first stand-in (version 1), kept unchanged as the baseline the bench measures the
+stand-in of today against (bench/game_elfenland.py, issue 29).
+
+A stand-in for a seat whose player is gone: it plays every decision of Elfenland from that
+seat's own view (it never sees another seat's cards or counters, so it cannot cheat), and it is
+deterministic (no randomness, no clock).
+
+The heart is `best_plan`: the route through this round's board that collects the most town
+pieces with the cards in hand. During movement it walks the counters on the board; while
+counters are drawn and placed it may also lay the counters it holds on free routes. Every
+decision then follows from the plan:
+
+- step 2 (draw): the face-up counter that lengthens the plan most, else a blind draw;
+- step 3 (place): the first counter the plan lays; when it lays none, Trouble on a route the
+  leading rival is about to use, else pass;
+- step 4 (move): the plan's first route, paying a caravan with the cards the plan needs least;
+  'end' when no route is worth the cards;
+- discarding: the card whose loss harms next round's plan least;
+- step 5 (keep): the counter that makes next round's opening plan best.
+
+A plan is scored in tenths of a town piece: 10 per new town piece, up to about 8 for where it
+ends (unvisited towns one and two routes away: next round starts there), and, in the last
+round, the Home City penalty and the card tie-break.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import board as B
+from . import rules as R
+
+KINDS = R.CARDS
+KIND = R.CARD_INDEX
+RAFT = KIND["raft"]
+TOWNS = B.TOWN_IDS
+TOWN = {t: i for i, t in enumerate(TOWNS)}
+PIECE_MASK = sum(1 << TOWN[t] for t in B.PIECE_TOWNS)
+NODE_LIMIT = 6000  # a cap on the search, so a stand-in decision stays fast on any board
+TOWN_POINTS = 10
+NEAR_WEIGHT, NEXT_WEIGHT = 0.8, 0.3  # value of an unvisited town 1 or 2 routes from where we end
+
+RING1 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 1) & PIECE_MASK for t in TOWNS]
+RING2 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 2) & PIECE_MASK for t in TOWNS]
+ALLOWED = {c: {r for r in B.LAND_ROUTES if B.allowed(c, r)} for c in B.COUNTER_TYPES}
+COST = {c: {r: B.placed_cost(c, r) for r in ALLOWED[c]} for c in B.COUNTER_TYPES}
+# Per town: the land routes out, each with its cost per kind of counter allowed on it; the water
+# routes out, with their raft cost (without, with the Lakes variant) and whether on Mare Nebulae.
+LAND_EXITS = [
+    [
+        (route, TOWN[other], {c: COST[c][route] for c in B.COUNTER_TYPES if route in ALLOWED[c]})
+        for route, other in B.EXITS[t]
+        if B.ROUTES[route]["type"] in B.LAND
+    ]
+    for t in TOWNS
+]
+WATER_EXITS = [
+    [
+        (
+            route,
+            TOWN[other],
+            B.ROUTES[route].get("lake") == B.NEBULAE,
+            (B.raft_cost(route, other, False), B.raft_cost(route, other, True)),
+        )
+        for route, other in B.EXITS[t]
+        if B.ROUTES[route]["type"] in B.WATER
+    ]
+    for t in TOWNS
+]
+
+
+def _bits(mask: int) -> int:
+    return mask.bit_count()
+
+
+class Seat:
+    """What the plan needs to know, read from one seat's view."""
+
+    def __init__(self, view, hand=None, elf=None):
+        me = view["seat"]
+        mine = view["seats"][me]
+        self.view = view
+        self.me = me
+        self.start = TOWN[elf or mine["elf"]]
+        source = view["hand"] if hand is None else hand
+        self.hand = tuple(source.get(c, 0) for c in KINDS)
+        self.up = list(mine["up"])
+        self.down = list(view["down"] or [])
+        self.board = view["board"]
+        self.trouble = view["trouble"]
+        self.lakes = view["options"]["lakes"]
+        self.boatmen = view["options"]["boatmen"]
+        self.collected = sum(1 << TOWN[t] for t in mine["towns"])
+        self.count = len(mine["towns"])
+        self.last = view["round"] >= view["rounds"]
+        self.home = TOWN[view["home"]] if view.get("home") else None
+        self.round = view["round"]
+
+    def end_value(self, town: int, new: int, left: int) -> float:
+        """What ending the move in `town` is worth, beyond the town pieces collected."""
+        if self.last:
+            value = 0.5 * min(left, B.HAND_LIMIT_AFTER_MOVE)  # the tie-break: most cards
+            if self.home is not None:
+                penalty = min(B.DIST[TOWNS[town]][TOWNS[self.home]], self.count + _bits(new))
+                value -= TOWN_POINTS * penalty
+            return value
+        unseen = PIECE_MASK & ~(self.collected | new)
+        value = NEAR_WEIGHT * _bits(RING1[town] & unseen) + NEXT_WEIGHT * _bits(RING2[town] & unseen)
+        if self.home is not None and self.round == B.ROUNDS - 1:
+            value -= 0.5 * B.DIST[TOWNS[town]][TOWNS[self.home]]
+        return min(value, 8.0)
+
+
+class Plan:
+    """The best plan found: its score, its steps and the cards its typed payments leave free.
+
+    A step is (route, to-town index, kind, amount, placed counter or None): kind is a card index
+    (that many cards of that kind) or None (any `amount` cards: a caravan or the Boatmen)."""
+
+    def __init__(self, score, steps, free):
+        self.score = score
+        self.steps = steps
+        self.free = free
+
+    @property
+    def places(self):
+        return [(s[0], s[4]) for s in self.steps if s[4] is not None]
+
+
+def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
+    """The plan with the highest score from the seat's Elf: a search over routes with the hand
+    split in typed cards still free and a count of "any" cards owed (a caravan takes any cards,
+    so a path is payable exactly when its typed demands fit kind by kind and all its cards fit
+    the hand's size), bounded (a town needs at least one card) and with dominated states skipped.
+    `counters` may be laid on free land routes on the way (placement), one route each; the
+    search stops after `limit` states (the best plan found by then)."""
+    board = seat.board if board is None else board
+    trouble, lakes, boatmen = seat.trouble, seat.lakes, seat.boatmen
+    collected, end_value = seat.collected, seat.end_value
+    best = Plan(end_value(seat.start, 0, sum(seat.hand)), [], seat.hand)
+    seen: dict = {}
+    path: list = []
+    nodes = 0
+
+    def visit(town, free, left, ctrs, placed, new, newcount):
+        """`free`: typed cards still free; `left`: cards still free once the "any" cards owed
+        are paid (a caravan lowers only `left`)."""
+        nonlocal best, nodes
+        nodes += 1
+        if path and TOWN_POINTS * newcount + 8.0 > best.score:  # else it cannot be the best
+            score = TOWN_POINTS * newcount + end_value(town, new, left)
+            if score > best.score:
+                best = Plan(score, list(path), free)
+        if TOWN_POINTS * (newcount + left) + 8.0 <= best.score or nodes > limit:
+            return
+        # How a state was reached does not matter (but for the counters it laid): it is skipped
+        # when one at the same town, with the same towns collected and counters left, had at
+        # least as many cards of every kind and in all.
+        if _dominated(seen, (town, new, ctrs), free, left):
+            return
+        visited = collected | new
+        fresh, stale = _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen)
+        for route, other, kind, amount, lay in fresh + stale:
+            nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1 :]
+            nctrs, nplaced = ctrs, placed
+            if lay is not None:
+                i = ctrs.index(lay)
+                nctrs, nplaced = ctrs[:i] + ctrs[i + 1 :], placed + ((route, lay),)
+            bit = 1 << other
+            gain = 0 if visited & bit or not PIECE_MASK & bit else 1
+            path.append((route, other, kind, amount, lay))
+            visit(other, nfree, left - amount, nctrs, nplaced, new | bit if gain else new, newcount + gain)
+            path.pop()
+
+    visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)
+    return best
+
+
+def _dominated(seen: dict, key, free, left) -> bool:
+    """Whether a state at `key` (town, towns collected, counters left) is no better than one seen
+    before: that one had at least as many cards of every kind and in all; else it is recorded."""
+    kept = seen.get(key)
+    if kept is None:
+        seen[key] = [(free, left)]
+        return False
+    for f2, l2 in kept:
+        if l2 >= left and all(a >= b for a, b in zip(f2, free)):
+            return True
+    kept.append((free, left))
+    return False
+
+
+def _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen):
+    """The payable ways on from `town`, as (route, other, kind, amount, counter laid): those to
+    towns with a piece still to collect, then the others."""
+    fresh, stale = [], []  # new towns first: a good plan found early lets the bound prune more
+    for route, other, nebulae, rafts in WATER_EXITS[town]:
+        out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
+        need = rafts[1] if lakes else rafts[0]
+        if free[RAFT] >= need and left >= need:
+            out.append((route, other, RAFT, need, None))
+        if boatmen and nebulae and left >= B.BOATMEN_CARDS:
+            out.append((route, other, None, B.BOATMEN_CARDS, None))
+    for route, other, costs in LAND_EXITS[town]:
+        out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
+        counter = board.get(route)
+        if counter is None and placed:
+            counter = dict(placed).get(route)
+        if counter is not None:
+            extra = 1 if route in trouble else 0
+            kind, need = KIND[counter], costs[counter] + extra
+            if free[kind] >= need and left >= need:
+                out.append((route, other, kind, need, None))
+            if left >= B.CARAVAN_CARDS + extra:
+                out.append((route, other, None, B.CARAVAN_CARDS + extra, None))
+            continue
+        previous = None
+        for c in ctrs:  # sorted, so each kind of counter is tried once
+            if c != previous and c in costs:
+                previous = c
+                kind, need = KIND[c], costs[c]
+                if free[kind] >= need and left >= need:
+                    out.append((route, other, kind, need, c))
+    return fresh, stale
+
+
+# ---------------------------------------------------------------------------------------------
+# which cards to give up
+# ---------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _card_worth(town: int, unseen: int) -> tuple:
+    """How useful each kind of card is around `town` next round: summed over the land routes and
+    rivers within two routes that lead to a town still to visit, 1 / cards needed there."""
+    worth = [0.0] * len(KINDS)
+    near = {TOWN[o] for o in TOWNS if B.DIST[TOWNS[town]][o] <= 1}
+    for t in near:
+        for _route, other, _nebulae, rafts in WATER_EXITS[t]:
+            if unseen >> other & 1:
+                worth[RAFT] += 1 / rafts[0]
+        for _route, other, costs in LAND_EXITS[t]:
+            if unseen >> other & 1:
+                for c, cost in costs.items():
+                    worth[KIND[c]] += 1 / cost
+    return tuple(worth)
+
+
+def spare_cards(seat: Seat, pool: tuple, n: int) -> list[str]:
+    """`n` cards out of `pool` (count tuple) to spend on a caravan: those worth least here."""
+    unseen = PIECE_MASK & ~seat.collected
+    worth = _card_worth(seat.start, unseen)
+    held = set(seat.up) | set(seat.down)
+    left = list(pool)
+    out = []
+    for _ in range(n):
+        kind = min(
+            (k for k in range(len(KINDS)) if left[k]),
+            key=lambda k: (worth[k] + (3 if KINDS[k] in held else 0) - 0.5 * left[k], k),
+        )
+        left[kind] -= 1
+        out.append(KINDS[kind])
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# the decisions
+# ---------------------------------------------------------------------------------------------
+
+
+def standin(view, legal):
+    """The command a sensible player would give now, chosen from `legal` using `view` only."""
+    if not legal:
+        raise ValueError("the seat is not awaited: nothing to choose")
+    if len(legal) == 1:
+        return legal[0]
+    decide = _DECISIONS.get(view["phase"])
+    command = decide(view, legal) if decide else None
+    return command if command in legal else _fallback(legal)
+
+
+def _fallback(legal):
+    for kind in ("pass", "end", "draw"):
+        if {"type": kind} in legal:
+            return {"type": kind}
+    return legal[0]
+
+
+DRAW_LIMIT = 800  # a lighter search per counter weighed in step 2 (six of them a decision)
+
+
+def counter_gains(seat: Seat, kinds) -> dict:
+    """The plan's score with each kind of counter in `kinds` added to those held, and (None)
+    with none added."""
+    held = tuple(seat.up + seat.down)
+    gains = {c: best_plan(seat, held + (c,), limit=DRAW_LIMIT).score for c in sorted(set(kinds))}
+    gains[None] = best_plan(seat, held, limit=DRAW_LIMIT).score
+    return gains
+
+
+def choose_draw(view, legal):
+    """The face-up counter that improves the plan most (ties: the one matching most cards);
+    a blind draw when none improves it (a hidden counter might)."""
+    seat = Seat(view)
+    takes = [cmd for cmd in legal if cmd["type"] == "take"]
+    gains = counter_gains(seat, [cmd["counter"] for cmd in takes])
+    best = max(takes, key=lambda cmd: (gains[cmd["counter"]], seat.hand[KIND[cmd["counter"]]]), default=None)
+    if best is not None and ({"type": "draw"} not in legal or gains[best["counter"]] > gains[None]):
+        return best
+    return {"type": "draw"}
+
+
+def placing_plan(seat: Seat, limit=NODE_LIMIT) -> Plan:
+    return best_plan(seat, tuple(seat.up + seat.down), limit=limit)
+
+
+def choose_place(view, legal, limit=NODE_LIMIT):
+    seat = Seat(view)
+    plan = placing_plan(seat, limit)
+    return place_command(seat, plan, legal)
+
+
+def place_command(seat: Seat, plan: Plan, legal) -> dict:
+    """The placement the plan asks for first; else Trouble for a rival; else pass."""
+    if plan.places:
+        route, counter = plan.places[0]
+        hidden = counter not in seat.up
+        return {"type": "place", "counter": counter, "route": route, "hidden": hidden}
+    target = trouble_target(seat, plan, legal)
+    if target:
+        return {"type": "trouble", "route": target}
+    return {"type": "pass"}
+
+
+def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:
+    """A route for Trouble: one my plan does not use, leaving the leading rival's Elf towards a
+    town that rival still needs (the leader: most town pieces, ties to the next to move), when
+    that rival is ahead of me (or level, in the last round)."""
+    allowed = {cmd["route"] for cmd in legal if cmd["type"] == "trouble"}
+    if not allowed:
+        return None
+    mine = {step[0] for step in plan.steps}
+    view = seat.view
+    n = view["players"]
+    rivals = sorted(
+        (s for s in range(n) if s != seat.me), key=lambda s: (-len(view["seats"][s]["towns"]), (s - seat.me) % n)
+    )
+    lead = len(view["seats"][rivals[0]]["towns"])
+    if lead < seat.count or lead == seat.count and not seat.last:
+        return None  # nobody is ahead: keep it for a rival who is (in the last round, one level)
+    for s in rivals[:1]:
+        st = view["seats"][s]
+        for route, other in sorted(B.EXITS[st["elf"]]):
+            if (
+                route in allowed
+                and route not in mine
+                and other not in st["towns"]
+                and B.TOWNS[other]["has_town_pieces"]
+            ):
+                return route
+    return None
+
+
+def move_plan(seat: Seat) -> Plan:
+    return best_plan(seat)
+
+
+def choose_move(view, legal):
+    seat = Seat(view)
+    plan = move_plan(seat)
+    if not plan.steps:
+        return {"type": "end"}
+    return step_command(seat, plan, 0)
+
+
+def step_command(seat: Seat, plan: Plan, index: int) -> dict:
+    """The move command of the plan's step `index` (its cards chosen when it is a caravan)."""
+    route, other, kind, amount, _lay = plan.steps[index]
+    if kind is None:
+        cards = spare_cards(seat, plan.free, amount)
+    else:
+        cards = [KINDS[kind]] * amount
+    return {"type": "move", "route": route, "to": TOWNS[other], "cards": sorted(cards)}
+
+
+def next_round_value(seat: Seat, hand: tuple, counters) -> float:
+    """How good next round's opening is with this hand and these counters (an empty board)."""
+    trial = Seat(seat.view, dict(zip(KINDS, hand)))
+    trial.last = False
+    return best_plan(trial, tuple(counters), board={}).score
+
+
+def choose_discard(view, legal):
+    seat = Seat(view)
+    held = sorted(set(seat.up + seat.down)) or [None]
+    options = []
+    for cmd in legal:
+        k = KIND[cmd["card"]]
+        hand = seat.hand[:k] + (seat.hand[k] - 1,) + seat.hand[k + 1 :]
+        value = 0.0 if seat.last else max(next_round_value(seat, hand, [c] if c else []) for c in held)
+        options.append((value, seat.hand[k], -k, cmd))
+    return max(options, key=lambda o: o[:3])[3]
+
+
+def choose_keep(view, legal):
+    seat = Seat(view)
+    options = []
+    for cmd in legal:
+        if cmd["counter"] is None:
+            continue
+        value = next_round_value(seat, seat.hand, [cmd["counter"]])
+        reach = len(ALLOWED[cmd["counter"]])
+        options.append((value, reach, cmd["hidden"], cmd["counter"], cmd))
+    return max(options, key=lambda o: o[:4])[4] if options else {"type": "keep", "counter": None, "hidden": False}
+
+
+_DECISIONS = {
+    "draw": choose_draw,
+    "place": choose_place,
+    "move": choose_move,
+    "discard": choose_discard,
+    "keep": choose_keep,
+}
