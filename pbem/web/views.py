@@ -677,7 +677,7 @@ async def seat_wait(request, token: str):
     holds_thread = not isinstance(request, ASGIRequest)
     seat = await live.blocking(_token_seat)(request, token)
     if isinstance(seat, HttpResponse):
-        return JsonResponse({"code": "bad_token", "message": "This link does not work."}, status=seat.status_code)
+        return JsonResponse({"code": "bad_token", "message": _("This link does not work.")}, status=seat.status_code)
     raw, raw_timeout = request.GET.get("version", ""), request.GET.get("timeout", "")
     if not raw.isdigit() or len(raw) > 10:
         return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)
@@ -687,11 +687,15 @@ async def seat_wait(request, token: str):
             seat.game_id, int(raw), timeout, seat_id=seat.pk, holds_thread=holds_thread and timeout > 0
         )
     except live.Replaced:
-        replaced = JsonResponse({"code": "replaced", "message": "A newer wait of this page took over."}, status=409)
+        replaced = JsonResponse(
+            {"code": "replaced", "message": _("A newer wait of this seat took over from this one.")}, status=409
+        )
         replaced._has_been_logged = True  # type: ignore[attr-defined]  # Django's own mark: no log line
         return replaced
     except live.Busy:
-        busy = JsonResponse({"code": "busy", "message": "Too many are waiting: ask again in a while."}, status=429)
+        busy = JsonResponse(
+            {"code": "busy", "message": _("Too many clients are waiting right now: ask again in a while.")}, status=429
+        )
         busy["Retry-After"] = live.retry_after()
         busy._has_been_logged = True  # type: ignore[attr-defined]
         return busy
