@@ -43,6 +43,30 @@ def scheme_text(scheme: int) -> str:
     return _("scheme %(scheme)s (unknown to this code)") % {"scheme": scheme}
 
 
+class Problem(str):
+    """A problem as `verify_games`, the API and `chain_problems_of` read it (English, the text
+    itself), carrying its template marked for the catalogue and its values, so that the audit page
+    says it in the reader's words (`said`). Kept in the cache beside the walk, pickled as both."""
+
+    template: str
+    values: dict
+
+    def __new__(cls, template: str, **values) -> Problem:
+        problem = super().__new__(cls, template % values)
+        problem.template, problem.values = template, values
+        return problem
+
+    def __reduce__(self):
+        return (_problem, (self.template, self.values))
+
+    def said(self) -> str:
+        return _(self.template) % self.values
+
+
+def _problem(template: str, values: dict) -> Problem:
+    return Problem(template, **values)
+
+
 @dataclass
 class Report:
     game_id: int
@@ -73,8 +97,7 @@ class Report:
 
     def said(self) -> str:
         """The summary in the reader's words (the audit page); `summary` is verify_games' line.
-        The problems themselves stay as the checks word them (English: they name what failed
-        for whoever investigates)."""
+        The problems are `problems_said`; `problems` stay English (verify_games, the API)."""
         if not self.ok:
             return _("game #%(game)s: FAILED") % {"game": self.game_id}
         parts = [
@@ -106,6 +129,11 @@ class Report:
                 % {"count": self.draws_checked}
             )
         return _("game #%(game)s: ok (%(facts)s)") % {"game": self.game_id, "facts": ", ".join(parts)}
+
+    def problems_said(self) -> list[str]:
+        """The problems in the reader's words (the audit page): each the checks below word
+        (`Problem`); a head's own verdict (pbem/log/anchors.py) stays as it is written."""
+        return [p.said() if isinstance(p, Problem) else str(p) for p in self.problems]
 
 
 # How long the audit page keeps a verification of one version (a new event is a new version,
@@ -167,13 +195,23 @@ def _walk(game: Game) -> Report:
     for row in rows.iterator(chunk_size=2000):
         seq = row["seq"]
         if seq != expected_seq:
-            report.problems.append(f"event numbers jump from {expected_seq - 1} to {seq}")
+            report.problems.append(
+                Problem(gettext_noop("event numbers jump from %(last)s to %(seq)s"), last=expected_seq - 1, seq=seq)
+            )
         expected_seq = seq + 1
         if row["prev_hash"] != prev:
-            report.problems.append(f"event {seq}: previous hash does not match event {seq - 1}")
+            report.problems.append(
+                Problem(
+                    gettext_noop("event %(seq)s: previous hash does not match event %(before)s"),
+                    seq=seq,
+                    before=seq - 1,
+                )
+            )
         digest = seal(seq, row, row["prev_hash"])
         if digest != row["hash"]:
-            report.problems.append(f"event {seq}: content does not match its hash (altered?)")
+            report.problems.append(
+                Problem(gettext_noop("event %(seq)s: content does not match its hash (altered?)"), seq=seq)
+            )
         prev = row["hash"]
         if row["type"] == "pbem.SeedRevealed":
             seed = row["payload"]["seed"]
@@ -186,27 +224,43 @@ def _walk(game: Game) -> Report:
                     spec, state, row["type"], payload, row["visible_to"], row["public"], row["reveals"], seq
                 )
             except Exception as exc:  # noqa: BLE001 - any failure to replay is a finding
-                report.problems.append(f"event {seq}: replay failed: {exc!r}")
+                report.problems.append(
+                    Problem(gettext_noop("event %(seq)s: replay failed: %(error)s"), seq=seq, error=repr(exc))
+                )
                 break
         if seq in snapshots:
             report.snapshots_checked += 1
             if eventlog.canonical(snapshots[seq]) != eventlog.canonical(state):
-                report.problems.append(f"snapshot at event {seq} differs from replay from scratch")
+                report.problems.append(
+                    Problem(gettext_noop("snapshot at event %(seq)s differs from replay from scratch"), seq=seq)
+                )
         report.events += 1
     if report.events != game.version:
-        report.problems.append(f"the game says {game.version} events, the log holds {report.events}")
+        report.problems.append(
+            Problem(
+                gettext_noop("the game says %(version)s events, the log holds %(events)s"),
+                version=game.version,
+                events=report.events,
+            )
+        )
     if report.events and prev != game.head_hash:
-        report.problems.append("the game's recorded chain head differs from the last event's hash")
+        report.problems.append(
+            Problem(gettext_noop("the game's recorded chain head differs from the last event's hash"))
+        )
     if not report.problems:
         _compare_read_model(game, spec, state, report)
     if seed is not None:
         report.seed_revealed = True
         if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != game.seed_commitment:
-            report.problems.append("the revealed seed does not match the commitment published at the start")
+            report.problems.append(
+                Problem(gettext_noop("the revealed seed does not match the commitment published at the start"))
+            )
         for seq, draws in random_rows:
             report.draws_checked += len(draws)
             if not rederive(bytes.fromhex(seed), seq, draws):
-                report.problems.append(f"event {seq}: its random outcomes do not follow from the seed")
+                report.problems.append(
+                    Problem(gettext_noop("event %(seq)s: its random outcomes do not follow from the seed"), seq=seq)
+                )
     return report
 
 
@@ -277,8 +331,14 @@ def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:
     for key in replayed:
         if replayed[key] != stored[key]:
             report.problems.append(
-                f"replay with today's code gives {key} {replayed[key]}, "
-                f"the game recorded {stored[key]} (reducer changed?)"
+                Problem(
+                    gettext_noop(
+                        "replay with today's code gives %(key)s %(replayed)s, the game recorded %(stored)s (reducer changed?)"
+                    ),
+                    key=key,
+                    replayed=replayed[key],
+                    stored=stored[key],
+                )
             )
     if game.reducer_version != spec.version:
         report.notes.append(f"started with reducer version {game.reducer_version}, code is at {spec.version}")

@@ -8,14 +8,19 @@ from __future__ import annotations
 import copy
 import json
 import os
+import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.db import connection, transaction
 
 from games.i18n import using
-from pbem.audit import verify
+from pbem.audit import checks, verify
+from pbem.play import services
+from tests.conftest import hands, requires_postgres
 
 from . import forgery
 
@@ -110,3 +115,46 @@ def test_a_withheld_log_and_a_missing_head_are_said_in_the_readers_language():
     count = len(doc["events"])
     wanted = f"la tête {count + 5}:{'ab' * 8}… n'est pas dans le journal{NBSP}: il a {count} événements"
     assert any(p.startswith(wanted) for p in problems), problems
+
+
+def text_of(response) -> str:
+    """The page's words, spaces run together (a no-break space kept: French puts one before ?)."""
+    return re.sub(r"[ \t\r\n]+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@requires_postgres
+def test_the_audit_page_says_a_failed_check_in_the_readers_language(client, make_game):
+    """An event altered behind the database's back: the audit page's problem in German for a
+    German reader, in French for a French one; the API and verify_games keep the English."""
+    game = make_game(2)
+    services.submit(game.pk, 0, f"play {hands(game)[0][0]}")
+    with transaction.atomic(), connection.cursor() as cursor:
+        # A tamperer with a superuser session and the append-only trigger switched off.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
+        cursor.execute(
+            "UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 4",
+            ['{"players": 2, "rounds": 9}', game.pk],
+        )
+        cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
+    url = f"/games/{game.pk}/audit/"
+    german = text_of(client.get(url, headers={"Accept-Language": "de"}))
+    assert "Ereignis 4: der Inhalt passt nicht zu seinem Hash (verändert?)" in german
+    assert "does not match" not in german
+    french = text_of(client.get(url, headers={"Accept-Language": "fr"}))  # the walk kept: said anew
+    assert f"événement 4{NBSP}: le contenu ne correspond pas à son hachage (modifié{NBSP}?)" in french
+    english = text_of(client.get(url, headers={"Accept-Language": "en"}))
+    assert "event 4: content does not match its hash (altered?)" in english
+    assert (
+        "event 4: content does not match its hash (altered?)"
+        in client.get(f"/api/games/{game.pk}/audit").json()["problems"]
+    )
+
+
+def test_a_problem_is_its_english_text_and_keeps_its_template_through_the_cache():
+    problem = checks.Problem("event %(seq)s: content does not match its hash (altered?)", seq=7)
+    assert problem == "event 7: content does not match its hash (altered?)"
+    kept = pickle.loads(pickle.dumps(problem))
+    assert kept == problem and kept.template == problem.template and kept.values == {"seq": 7}
+    report = checks.Report(1, problems=[kept, "a head's own verdict"])
+    assert checks.Report.problems_said(copy.deepcopy(report))[1] == "a head's own verdict"
