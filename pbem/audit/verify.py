@@ -1,6 +1,7 @@
 """Checks an exported game log on your own machine, with no server:
 
     python -m pbem.verify GAME.json [--head VERSION:HASH ...] [--heads-feed HEADS.json] [--acts [SEAT]]
+                          [--language en|de|fr]
 
 It needs nothing but Python's standard library and the `games/` folder of this repository (a
 test holds it to that). First the file is held to its written format (pbem/audit/
@@ -11,7 +12,8 @@ a mirror of the public heads feed, and, once the game is over and the seed revea
 every random outcome and the deal re-derived from the seed and the whole game replayed through
 its rules to the same final state and result. It lists the acts credited to each seat, so a
 player can see that every move under their name was theirs. Exit status 0 when everything
-holds, 1 with one PROBLEM line per problem.
+holds, 1 with one PROBLEM line per problem, said in English, German or French (--language; by
+default the LANG environment variable's language if it is de or fr, else English).
 
 Export the file with `manage.py export_game GAME [--seat N]`, from the audit page, or from
 GET /api/games/N/export.
