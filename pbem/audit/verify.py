@@ -27,7 +27,7 @@ import json
 import os
 import pkgutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -899,11 +899,10 @@ def parser() -> argparse.ArgumentParser:
     return parse
 
 
-def default_language(environ: dict[str, str] | None = None) -> str:
+def default_language(environ: Mapping[str, str] | None = None) -> str:
     """The command's language when --language is not given: LANG's (de_DE.UTF-8 is de) where it
     is one the verifier speaks, else English."""
-    environ = os.environ if environ is None else environ
-    return supported(environ.get("LANG"))
+    return supported((os.environ if environ is None else environ).get("LANG"))
 
 
 def _read(path: str, max_bytes: int):
