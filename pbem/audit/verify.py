@@ -161,7 +161,9 @@ def check_format(log: Log, found: Findings) -> None:
         )
     if errors:
         raise Stop
-    found.facts.append(f"the file has the written format of a {FORMAT} {FORMAT_VERSION} file")
+    found.facts.append(
+        _("the file has the written format of a {format} {version} file").format(format=FORMAT, version=FORMAT_VERSION)
+    )
 
 
 def check_numbering(log: Log, found: Findings) -> None:
@@ -203,7 +205,11 @@ def check_scheme(log: Log, found: Findings) -> None:
             )
         )
         raise Stop
-    found.facts.append(f"game #{game_id} ({log.game['kind']}), hash chain scheme {log.scheme} (its first event's)")
+    found.facts.append(
+        _("game #{game} ({kind}), hash chain scheme {scheme} (its first event's)").format(
+            game=game_id, kind=log.game["kind"], scheme=log.scheme
+        )
+    )
 
 
 def scheme_of_first(game_id: int, first: dict) -> int | None:
@@ -264,8 +270,10 @@ def check_seed(log: Log, found: Findings) -> None:
     """A complete log's seed against the commitment the first event published (and the header)."""
     if not log.complete:
         found.notes.append(
-            "the seed is still secret (the game is not over): random outcomes and hidden "
-            "payloads can be checked once it is revealed at the end"
+            _(
+                "the seed is still secret (the game is not over): random outcomes and hidden "
+                "payloads can be checked once it is revealed at the end"
+            )
         )
         return
     seed = log.doc["seed"]
@@ -277,7 +285,7 @@ def check_seed(log: Log, found: Findings) -> None:
         found.problems.append(_("the revealed seed does not match the commitment published by the first event"))
         return
     log.seed = bytes.fromhex(seed)
-    found.facts.append("the revealed seed matches the commitment published by the first event")
+    found.facts.append(_("the revealed seed matches the commitment published by the first event"))
 
 
 def check_hashes(log: Log, found: Findings) -> None:
@@ -288,7 +296,7 @@ def check_hashes(log: Log, found: Findings) -> None:
     else:
         _check_hashes_v2(log, found)
     if len(found.problems) == before:  # no "ok" line beside a problem line about the same events
-        found.facts.append(f"{len(log.events)} events checked link by link from the first")
+        found.facts.append(_("{count} events checked link by link from the first").format(count=len(log.events)))
 
 
 def _check_hashes_v1(log: Log, found: Findings) -> None:
@@ -300,7 +308,11 @@ def _check_hashes_v1(log: Log, found: Findings) -> None:
                 _("event {seq}: its content does not match its hash (altered?)").format(seq=ev["seq"])
             )
     if len(found.problems) == before:
-        found.facts.append(f"{len(log.events)} payloads and their random outcomes checked in their hashes (scheme 1)")
+        found.facts.append(
+            _("{count} payloads and their random outcomes checked in their hashes (scheme 1)").format(
+                count=len(log.events)
+            )
+        )
 
 
 def _check_hashes_v2(log: Log, found: Findings) -> None:
@@ -336,16 +348,19 @@ def _check_hashes_v2(log: Log, found: Findings) -> None:
                 _("event {seq}: its hash does not follow from its parts and the hash before it").format(seq=seq)
             )
     if not altered:  # else the problem lines say which payloads did not hold, and no "ok" line beside them
-        found.facts.append(f"{opened} payloads checked against their commitments")
+        found.facts.append(_("{count} payloads checked against their commitments").format(count=opened))
     if opened < len(log.events):
         found.notes.append(
-            f"{len(log.events) - opened} payloads hidden from this reader stay sealed in their commitments "
-            "until the seed is revealed"
+            _(
+                "{count} payloads hidden from this reader stay sealed in their commitments until the seed is revealed"
+            ).format(count=len(log.events) - opened)
         )
     if key is not None:
         found.notes.append(
-            "each event's origin (mail Message-ID, API key) is committed but not exported: "
-            "only the server's verify_games opens it"
+            _(
+                "each event's origin (mail Message-ID, API key) is committed but not exported: "
+                "only the server's verify_games opens it"
+            )
         )
 
 
@@ -414,7 +429,7 @@ def check_header(log: Log, found: Findings) -> None:
         )
         found.problems.append(said.format(status=status))
     if not found.problems:
-        found.facts.append("the title, kind, options, players and status are what the chain records")
+        found.facts.append(_("the title, kind, options, players and status are what the chain records"))
 
 
 def _platform_meta(log: Log, found: Findings) -> dict | None:
@@ -453,7 +468,9 @@ def check_end(log: Log, found: Findings) -> None:
     if late:
         found.problems.append(_("events {events}: moves of the game after its end").format(events=late[:5]))
         return
-    found.facts.append(f"the end (event {ends[0]}) and the seed (event {reveals[0]}) are in the log")
+    found.facts.append(
+        _("the end (event {end}) and the seed (event {seed}) are in the log").format(end=ends[0], seed=reveals[0])
+    )
 
 
 def check_draws(log: Log, found: Findings) -> None:
@@ -471,7 +488,7 @@ def check_draws(log: Log, found: Findings) -> None:
                 _("event {seq}: its random outcomes do not follow from the seed").format(seq=ev["seq"])
             )
     if not wrong:
-        found.facts.append(f"{checked} random outcomes re-derived from the seed")
+        found.facts.append(_("{count} random outcomes re-derived from the seed").format(count=checked))
 
 
 def check_deal(log: Log, found: Findings) -> None:
@@ -505,7 +522,9 @@ def check_deal(log: Log, found: Findings) -> None:
                 )
             )
             return
-    found.facts.append(f"the setup ({len(dealt)} events) dealt again from the seed: the same deal")
+    found.facts.append(
+        _("the setup ({count} events) dealt again from the seed: the same deal").format(count=len(dealt))
+    )
 
 
 def under_logged_rules(dealt: list, logged: list) -> list:
@@ -548,22 +567,29 @@ def same_json(a, b) -> bool:
 
 def check_replay(log: Log, found: Findings) -> None:
     if not log.complete:
-        reader = f"seat {log.reader}'s" if log.reader is not None else "a spectator's"
-        found.notes.append(
-            f"this is {reader} log before the end: replaying the rules needs every payload, "
-            "so export it again once the game is over"
-        )
+        if log.reader is not None:
+            said = _(
+                "this is seat {seat}'s log before the end: replaying the rules needs every payload, "
+                "so export it again once the game is over"
+            )
+        else:
+            said = _(
+                "this is a spectator's log before the end: replaying the rules needs every payload, "
+                "so export it again once the game is over"
+            )
+        found.notes.append(said.format(seat=log.reader))
         return
     if found.problems:
-        found.notes.append("the rules were not replayed: the log is already found altered above")
+        found.notes.append(_("the rules were not replayed: the log is already found altered above"))
         return
     spec = log.rules(found)
     if spec is None:
         return
     if spec.version != log.game["reducer_version"]:
         found.notes.append(
-            f"the game was played with reducer version {log.game['reducer_version']}; these rules "
-            f"are version {spec.version}"
+            _("the game was played with reducer version {played}; these rules are version {version}").format(
+                played=log.game["reducer_version"], version=spec.version
+            )
         )
     state = _replay(log, spec, found)
     if state is not None:
@@ -676,7 +702,11 @@ def _check_final(log: Log, spec: GameSpec, state: dict, found: Findings) -> None
             )
         )
     if not found.problems:
-        found.facts.append(f"replayed through the rules of {spec.title}: same final state, scores {scores}")
+        found.facts.append(
+            _("replayed through the rules of {game}: same final state, scores {scores}").format(
+                game=spec.title, scores=scores
+            )
+        )
 
 
 def check_clocks(log: Log, found: Findings) -> None:
@@ -705,7 +735,11 @@ def check_clocks(log: Log, found: Findings) -> None:
         return
     found.problems.extend(_("clocks: {problem}").format(problem=problem) for problem in problems)
     if not problems:
-        found.facts.append(f"the clock ({clocks.describe(created['clock'])}): {checked} deadlines and banks re-derived")
+        found.facts.append(
+            _("the clock ({clock}): {count} deadlines and banks re-derived").format(
+                clock=clocks.describe(created["clock"]), count=checked
+            )
+        )
 
 
 def check_heads(log: Log, found: Findings) -> None:
@@ -714,7 +748,7 @@ def check_heads(log: Log, found: Findings) -> None:
     for version, digest in log.heads:
         have = by_seq.get(version)
         if have == digest:
-            found.facts.append(f"head {version}:{digest[:16]}… is in the log")
+            found.facts.append(_("head {head} is in the log").format(head=f"{version}:{digest[:16]}…"))
         elif have is None:
             found.problems.append(
                 _("head {head} is not in the log: it has {count} events, none numbered {version}").format(
@@ -744,8 +778,9 @@ def check_heads_feed(log: Log, found: Findings) -> None:
     check_heads(log, found)
     if len(found.problems) == before:
         found.facts.append(
-            f"the heads feed ({len(log.feed['entries'])} entries, chained) published {len(published)} heads "
-            "of this game, all in the log"
+            _(
+                "the heads feed ({entries} entries, chained) published {count} heads of this game, all in the log"
+            ).format(entries=len(log.feed["entries"]), count=len(published))
         )
 
 
@@ -894,7 +929,7 @@ def parser() -> argparse.ArgumentParser:
         "--language",
         choices=LANGUAGE_CHOICES,
         help="the language of the problems found: en, de or fr (default: the language of the LANG "
-        "environment variable if it is de or fr, else en); the other lines stay in English",
+        "environment variable if it is de or fr, else en); the line prefixes, the acts and the verdict stay in English",
     )
     return parse
 

@@ -68,6 +68,7 @@ def test_the_command_says_a_problem_in_french_with_language_fr(forged_file):
     said = f"PROBLEM: événement {seq}{NBSP}: son contenu diffère de ce sur quoi la chaîne s'est engagée"
     assert said in lines, lines
     assert not [line for line in lines if line.startswith("PROBLEM: event ")]
+    assert "ok: le fichier a le format écrit d'un fichier pbem-log 1" in lines  # what held, in French too
     assert lines[-1].startswith("FAILED: ")
 
 
@@ -80,6 +81,16 @@ def test_the_command_takes_its_language_from_LANG_and_the_option_wins(forged_fil
     assert english in run_verify(path, lang="es_ES.UTF-8").stdout.splitlines()
     assert english in run_verify(path, "--language", "en", lang="de_DE.UTF-8").stdout.splitlines()
     assert german in run_verify(path, "--language", "de", lang="fr_FR.UTF-8").stdout.splitlines()
+
+
+def test_a_seats_log_before_the_end_is_noted_in_german(tmp_path):
+    path = tmp_path / "seat.json"
+    path.write_text(json.dumps(forgery.load("scheme2_elfenland_seat1")))
+    run = run_verify(path, "--language", "de")
+    assert run.returncode == 0, run.stdout
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("note: dies ist das Protokoll von Platz 1 vor dem Ende: ") for line in lines), lines
+    assert lines[-1] == "VERIFIED: everything checked holds"  # the verdict stays the keyword it is
 
 
 def test_the_default_language_follows_LANG_only_where_the_verifier_speaks_it():
