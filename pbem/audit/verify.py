@@ -928,8 +928,9 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument(
         "--language",
         choices=LANGUAGE_CHOICES,
-        help="the language of the problems found: en, de or fr (default: the language of the LANG "
-        "environment variable if it is de or fr, else en); the line prefixes, the acts and the verdict stay in English",
+        help="the language of what was checked and of the problems found: en, de or fr (default: the "
+        "language of the LANG environment variable if it is de or fr, else en); the line prefixes, "
+        "the acts and the verdict stay in English",
     )
     return parse
 
