@@ -152,6 +152,7 @@ def test_the_audit_page_says_a_failed_check_in_the_readers_language(client, make
     german = text_of(client.get(url, headers={"Accept-Language": "de"}))
     assert "Ereignis 4: der Inhalt passt nicht zu seinem Hash (verändert?)" in german
     assert "does not match" not in german
+    assert "Ein Kopf aus einer Mail (VERSION:HASH) oder die ganze Mail" in german  # the head form's label
     french = text_of(client.get(url, headers={"Accept-Language": "fr"}))  # the walk kept: said anew
     assert f"événement 4{NBSP}: le contenu ne correspond pas à son hachage (modifié{NBSP}?)" in french
     english = text_of(client.get(url, headers={"Accept-Language": "en"}))
