@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop, ngettext
 from games.base import rederive
 from pbem.audit import publish
 from pbem.log import anchors, chain, eventlog
+from pbem.log.said import Said, said
 from pbem.models import Event, Game, HeadEntry, Notice, NoticeStatus, Snapshot
 from pbem.registry import get_game
 
@@ -43,28 +44,8 @@ def scheme_text(scheme: int) -> str:
     return _("scheme %(scheme)s (unknown to this code)") % {"scheme": scheme}
 
 
-class Problem(str):
-    """A problem as `verify_games`, the API and `chain_problems_of` read it (English, the text
-    itself), carrying its template marked for the catalogue and its values, so that the audit page
-    says it in the reader's words (`said`). Kept in the cache beside the walk, pickled as both."""
-
-    template: str
-    values: dict
-
-    def __new__(cls, template: str, **values) -> Problem:
-        problem = super().__new__(cls, template % values)
-        problem.template, problem.values = template, values
-        return problem
-
-    def __reduce__(self):
-        return (_problem, (self.template, self.values))
-
-    def said(self) -> str:
-        return _(self.template) % self.values
-
-
-def _problem(template: str, values: dict) -> Problem:
-    return Problem(template, **values)
+# A problem the checks find: its English text, and its template and values for the audit page.
+Problem = Said
 
 
 @dataclass
@@ -131,9 +112,9 @@ class Report:
         return _("game #%(game)s: ok (%(facts)s)") % {"game": self.game_id, "facts": ", ".join(parts)}
 
     def problems_said(self) -> list[str]:
-        """The problems in the reader's words (the audit page): each the checks below word
-        (`Problem`); a head's own verdict (pbem/log/anchors.py) stays as it is written."""
-        return [p.said() if isinstance(p, Problem) else str(p) for p in self.problems]
+        """The problems in the reader's words (the audit page): each is `Said` (a plain text,
+        from a report kept before, as it is)."""
+        return [str(said(p)) for p in self.problems]
 
 
 # How long the audit page keeps a verification of one version (a new event is a new version,
@@ -277,12 +258,16 @@ def _check_anchors(game: Game, report: Report) -> None:
     for mailed in anchors.mailed_heads(game):
         report.heads_checked += 1
         if not mailed.check.contained:
-            report.problems.append(f"{mailed.describe()}: {mailed.check.message}")
+            report.problems.append(
+                Problem(gettext_noop("%(notice)s: %(verdict)s"), notice=mailed.describe(), verdict=mailed.check.message)
+            )
     published = publish.published_heads(game.pk)
     for check in anchors.check_heads(game, published) if published else ():
         report.heads_checked += 1
         if not check.contained:
-            report.problems.append(f"the public heads feed's head: {check.message}")
+            report.problems.append(
+                Problem(gettext_noop("the public heads feed's head: %(verdict)s"), verdict=check.message)
+            )
 
 
 def _anchors_kept(game: Game, key: str, report: Report) -> None:

@@ -163,6 +163,17 @@ def test_the_audit_page_says_a_failed_check_in_the_readers_language(client, make
     )
 
 
+def test_a_pasted_head_is_answered_in_the_readers_language(client, make_game):
+    game = make_game(2)
+    url, de = f"/games/{game.pk}/audit/", {"Accept-Language": "de"}
+    missing = text_of(client.post(url, {"head": f"{game.version + 7}:{'ab' * 32}"}, headers=de))
+    assert f"ist nicht im Protokoll: Partie #{game.pk} hat {game.version} Ereignisse" in missing
+    nothing = text_of(client.post(url, {"head": "no head here"}, headers={"Accept-Language": "fr"}))
+    assert f"Aucune tête trouvée{NBSP}: un message la cite" in nothing
+    english = client.get(f"/api/games/{game.pk}/head", {"head": f"{game.version + 7}:{'ab' * 32}"}).json()
+    assert "is not in the log" in json.dumps(english)  # the API keeps the English
+
+
 def test_a_problem_is_its_english_text_and_keeps_its_template_through_the_cache():
     problem = checks.Problem("event %(seq)s: content does not match its hash (altered?)", seq=7)
     assert problem == "event 7: content does not match its hash (altered?)"
