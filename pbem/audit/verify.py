@@ -30,12 +30,12 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 
 import games
 from games.base import GameSpec, Rejected, Rng, forced_move, rederive
-from games.i18n import Catalogue, supported, using
+from games.i18n import supported, using
 from pbem.audit import heads_feed, logfile, schema
+from pbem.audit.language import LANGUAGE_CHOICES, _, gettext_noop
 from pbem.log import chain, clocks, fold
 
 FORMAT = "pbem-log"
@@ -46,23 +46,10 @@ END_TYPES = ("pbem.GameEnded", "pbem.Abandoned")
 HEADER_TYPES = ("pbem.GameCreated", "pbem.GameStarted", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed")
 HEADER_FIELDS = ("kind", "title", "options", "reducer_version", "seed_commitment")
 
-# The problems are said in the reader's language (issue 33): `using(language)` around the checks
-# (the command's --language, the caller's own choice), English by default. The texts are the
-# platform's (pbem/locale/<lang>/LC_MESSAGES/django.po, where makemessages finds each `_("…")`),
-# read from the compiled .mo beside it by the standard library's gettext, through games/i18n.py's
-# Catalogue: no Django, so the verifier still runs with nothing but Python installed. Hashes,
-# numbers, event types and the words of other modules (the schema's, the clocks') stay as they are.
-CATALOGUE = Catalogue("django", Path(__file__).resolve().parent.parent / "locale")
-_ = CATALOGUE.gettext
-LANGUAGE_CHOICES = ("en", "de", "fr")
-
-
-def gettext_noop(message: str) -> str:
-    """Marks a text for the catalogue (makemessages knows the name) and leaves it English here:
-    it is said where it is used, `_(TEXT)`."""
-    return message
-
-
+# Said in the reader's language (issue 33): `using(language)` around the checks (the command's
+# --language, the caller's own choice), English by default; the texts are the platform's
+# catalogue, read without Django (pbem/audit/language.py). Hashes, numbers, event types and the
+# words of other modules (the schema's, the clocks', the heads feed's) stay as they are.
 WITHHELD = gettext_noop(
     "nothing in this file can be checked: its hashes are withheld (a scheme-1 game before its end "
     "hides them, since each would confirm a guess at a hidden payload); export the log again once "
@@ -957,7 +944,7 @@ def _read(path: str, max_bytes: int):
             with open(path, "rb") as handle:
                 raw = handle.read(max_bytes + 1)
     except OSError as exc:
-        raise logfile.Unreadable(f"cannot read it: {exc.strerror}") from None
+        raise logfile.Unreadable(_("cannot read it: {error}").format(error=exc.strerror)) from None
     return logfile.read_bytes(raw, max_bytes)
 
 

@@ -18,7 +18,7 @@ import pytest
 from django.db import connection, transaction
 
 from games.i18n import using
-from pbem.audit import checks, verify
+from pbem.audit import checks, language, verify
 from pbem.play import services
 from tests.conftest import hands, requires_postgres
 
@@ -118,7 +118,7 @@ def test_a_withheld_log_and_a_missing_head_are_said_in_the_readers_language():
     withheld = forgery.load("scheme1_elfenland_seat1")
     with using("de"):
         assert verify.verify_document(withheld).problems == [
-            verify.CATALOGUE.translations("de").gettext(verify.WITHHELD)
+            language.CATALOGUE.translations("de").gettext(verify.WITHHELD)
         ]
     doc = forgery.load("scheme2_elfenland_complete")
     with using("fr"):
@@ -181,3 +181,14 @@ def test_a_problem_is_its_english_text_and_keeps_its_template_through_the_cache(
     assert kept == problem and kept.template == problem.template and kept.values == {"seq": 7}
     report = checks.Report(1, problems=[kept, "a head's own verdict"])
     assert checks.Report.problems_said(copy.deepcopy(report))[1] == "a head's own verdict"
+
+
+def test_a_file_that_is_no_log_is_refused_in_the_readers_language(tmp_path):
+    path = tmp_path / "not.json"
+    path.write_bytes(b"\xff{}")
+    run = run_verify(path, "--language", "de")
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [f"PROBLEM: {path}: sie ist kein UTF-8-Text (Byte 0)"]
+    with using("fr"):
+        found = verify.verify_bytes(b"[1, 2")
+    assert found.problems[0].startswith(f"le fichier n'est pas un journal pbem{NBSP}: ce n'est pas du JSON{NBSP}: ")
