@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop, ngettext
 from games.base import rederive
 from pbem.audit import publish
 from pbem.log import anchors, chain, eventlog
+from pbem.log.said import Said, said
 from pbem.models import Event, Game, HeadEntry, Notice, NoticeStatus, Snapshot
 from pbem.registry import get_game
 
@@ -41,6 +42,10 @@ def scheme_text(scheme: int) -> str:
     if scheme in SCHEME_TEXT:
         return _(SCHEME_TEXT[scheme])
     return _("scheme %(scheme)s (unknown to this code)") % {"scheme": scheme}
+
+
+# A problem the checks find: its English text, and its template and values for the audit page.
+Problem = Said
 
 
 @dataclass
@@ -73,8 +78,7 @@ class Report:
 
     def said(self) -> str:
         """The summary in the reader's words (the audit page); `summary` is verify_games' line.
-        The problems themselves stay as the checks word them (English: they name what failed
-        for whoever investigates)."""
+        The problems are `problems_said`; `problems` stay English (verify_games, the API)."""
         if not self.ok:
             return _("game #%(game)s: FAILED") % {"game": self.game_id}
         parts = [
@@ -106,6 +110,11 @@ class Report:
                 % {"count": self.draws_checked}
             )
         return _("game #%(game)s: ok (%(facts)s)") % {"game": self.game_id, "facts": ", ".join(parts)}
+
+    def problems_said(self) -> list[str]:
+        """The problems in the reader's words (the audit page): each is `Said` (a plain text,
+        from a report kept before, as it is)."""
+        return [str(said(p)) for p in self.problems]
 
 
 # How long the audit page keeps a verification of one version (a new event is a new version,
@@ -167,13 +176,23 @@ def _walk(game: Game) -> Report:
     for row in rows.iterator(chunk_size=2000):
         seq = row["seq"]
         if seq != expected_seq:
-            report.problems.append(f"event numbers jump from {expected_seq - 1} to {seq}")
+            report.problems.append(
+                Problem(gettext_noop("event numbers jump from %(last)s to %(seq)s"), last=expected_seq - 1, seq=seq)
+            )
         expected_seq = seq + 1
         if row["prev_hash"] != prev:
-            report.problems.append(f"event {seq}: previous hash does not match event {seq - 1}")
+            report.problems.append(
+                Problem(
+                    gettext_noop("event %(seq)s: previous hash does not match event %(before)s"),
+                    seq=seq,
+                    before=seq - 1,
+                )
+            )
         digest = seal(seq, row, row["prev_hash"])
         if digest != row["hash"]:
-            report.problems.append(f"event {seq}: content does not match its hash (altered?)")
+            report.problems.append(
+                Problem(gettext_noop("event %(seq)s: content does not match its hash (altered?)"), seq=seq)
+            )
         prev = row["hash"]
         if row["type"] == "pbem.SeedRevealed":
             seed = row["payload"]["seed"]
@@ -186,27 +205,43 @@ def _walk(game: Game) -> Report:
                     spec, state, row["type"], payload, row["visible_to"], row["public"], row["reveals"], seq
                 )
             except Exception as exc:  # noqa: BLE001 - any failure to replay is a finding
-                report.problems.append(f"event {seq}: replay failed: {exc!r}")
+                report.problems.append(
+                    Problem(gettext_noop("event %(seq)s: replay failed: %(error)s"), seq=seq, error=repr(exc))
+                )
                 break
         if seq in snapshots:
             report.snapshots_checked += 1
             if eventlog.canonical(snapshots[seq]) != eventlog.canonical(state):
-                report.problems.append(f"snapshot at event {seq} differs from replay from scratch")
+                report.problems.append(
+                    Problem(gettext_noop("snapshot at event %(seq)s differs from replay from scratch"), seq=seq)
+                )
         report.events += 1
     if report.events != game.version:
-        report.problems.append(f"the game says {game.version} events, the log holds {report.events}")
+        report.problems.append(
+            Problem(
+                gettext_noop("the game says %(version)s events, the log holds %(events)s"),
+                version=game.version,
+                events=report.events,
+            )
+        )
     if report.events and prev != game.head_hash:
-        report.problems.append("the game's recorded chain head differs from the last event's hash")
+        report.problems.append(
+            Problem(gettext_noop("the game's recorded chain head differs from the last event's hash"))
+        )
     if not report.problems:
         _compare_read_model(game, spec, state, report)
     if seed is not None:
         report.seed_revealed = True
         if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != game.seed_commitment:
-            report.problems.append("the revealed seed does not match the commitment published at the start")
+            report.problems.append(
+                Problem(gettext_noop("the revealed seed does not match the commitment published at the start"))
+            )
         for seq, draws in random_rows:
             report.draws_checked += len(draws)
             if not rederive(bytes.fromhex(seed), seq, draws):
-                report.problems.append(f"event {seq}: its random outcomes do not follow from the seed")
+                report.problems.append(
+                    Problem(gettext_noop("event %(seq)s: its random outcomes do not follow from the seed"), seq=seq)
+                )
     return report
 
 
@@ -223,12 +258,16 @@ def _check_anchors(game: Game, report: Report) -> None:
     for mailed in anchors.mailed_heads(game):
         report.heads_checked += 1
         if not mailed.check.contained:
-            report.problems.append(f"{mailed.describe()}: {mailed.check.message}")
+            report.problems.append(
+                Problem(gettext_noop("%(notice)s: %(verdict)s"), notice=mailed.describe(), verdict=mailed.check.message)
+            )
     published = publish.published_heads(game.pk)
     for check in anchors.check_heads(game, published) if published else ():
         report.heads_checked += 1
         if not check.contained:
-            report.problems.append(f"the public heads feed's head: {check.message}")
+            report.problems.append(
+                Problem(gettext_noop("the public heads feed's head: %(verdict)s"), verdict=check.message)
+            )
 
 
 def _anchors_kept(game: Game, key: str, report: Report) -> None:
@@ -277,8 +316,14 @@ def _compare_read_model(game: Game, spec, state: dict, report: Report) -> None:
     for key in replayed:
         if replayed[key] != stored[key]:
             report.problems.append(
-                f"replay with today's code gives {key} {replayed[key]}, "
-                f"the game recorded {stored[key]} (reducer changed?)"
+                Problem(
+                    gettext_noop(
+                        "replay with today's code gives %(key)s %(replayed)s, the game recorded %(stored)s (reducer changed?)"
+                    ),
+                    key=key,
+                    replayed=replayed[key],
+                    stored=stored[key],
+                )
             )
     if game.reducer_version != spec.version:
         report.notes.append(f"started with reducer version {game.reducer_version}, code is at {spec.version}")

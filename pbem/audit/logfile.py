@@ -14,6 +14,8 @@ import json
 import math
 import re
 
+from pbem.audit.language import _
+
 MAX_BYTES = 64 * 1024 * 1024  # the largest real log is well under a megabyte; 64 MB reads in seconds
 MAX_DIGITS = 40  # the largest integer of the format is 2**64 (20 digits)
 MAX_DEPTH = 64  # real logs nest 9 deep (the file, its events, a payload and what it holds)
@@ -27,11 +29,13 @@ class Unreadable(ValueError):
 def read_bytes(raw: bytes, max_bytes: int = MAX_BYTES):
     """The JSON document in `raw`, or Unreadable with the reason."""
     if len(raw) > max_bytes:
-        raise Unreadable(f"it is larger than the {max_bytes:,} bytes a log may have (--max-bytes)")
+        raise Unreadable(
+            _("it is larger than the {count} bytes a log may have (--max-bytes)").format(count=f"{max_bytes:,}")
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise Unreadable(f"it is not UTF-8 text (byte {exc.start})") from None
+        raise Unreadable(_("it is not UTF-8 text (byte {byte})").format(byte=exc.start)) from None
     return read_text(text)
 
 
@@ -45,17 +49,21 @@ def read_text(text: str):
             parse_int=_bounded_int,
         )
     except RecursionError:
-        raise Unreadable(f"it is not JSON this verifier reads: nested deeper than {MAX_DEPTH} levels") from None
+        raise Unreadable(
+            _("it is not JSON this verifier reads: nested deeper than {count} levels").format(count=MAX_DEPTH)
+        ) from None
     except ValueError as exc:  # JSONDecodeError, the refusals below, an integer of too many digits
-        raise Unreadable(f"it is not JSON: {exc}") from None
+        raise Unreadable(_("it is not JSON: {error}").format(error=exc)) from None
     depth = nesting(doc)
     if depth > MAX_DEPTH:
-        raise Unreadable(f"it nests {depth} levels deep, more than the {MAX_DEPTH} a log may")
+        raise Unreadable(
+            _("it nests {depth} levels deep, more than the {count} a log may").format(depth=depth, count=MAX_DEPTH)
+        )
     if _SURROGATE_ESCAPE.search(text):  # only an escape can make a lone surrogate; check exactly then
         try:
             json.dumps(doc, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise Unreadable("it holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is no character") from None
+            raise Unreadable(_("it holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is no character")) from None
     return doc
 
 

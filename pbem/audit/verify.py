@@ -1,6 +1,7 @@
 """Checks an exported game log on your own machine, with no server:
 
     python -m pbem.verify GAME.json [--head VERSION:HASH ...] [--heads-feed HEADS.json] [--acts [SEAT]]
+                          [--language en|de|fr]
 
 It needs nothing but Python's standard library and the `games/` folder of this repository (a
 test holds it to that). First the file is held to its written format (pbem/audit/
@@ -11,7 +12,8 @@ a mirror of the public heads feed, and, once the game is over and the seed revea
 every random outcome and the deal re-derived from the seed and the whole game replayed through
 its rules to the same final state and result. It lists the acts credited to each seat, so a
 player can see that every move under their name was theirs. Exit status 0 when everything
-holds, 1 with one PROBLEM line per problem.
+holds, 1 with one PROBLEM line per problem, said in English, German or French (--language; by
+default the LANG environment variable's language if it is de or fr, else English).
 
 Export the file with `manage.py export_game GAME [--seat N]`, from the audit page, or from
 GET /api/games/N/export.
@@ -22,15 +24,18 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import games
 from games.base import GameSpec, Rejected, Rng, forced_move, rederive
+from games.i18n import supported, using
 from pbem.audit import heads_feed, logfile, schema
+from pbem.audit.language import LANGUAGE_CHOICES, _, gettext_noop
 from pbem.log import chain, clocks, fold
 
 FORMAT = "pbem-log"
@@ -40,7 +45,12 @@ END_TYPES = ("pbem.GameEnded", "pbem.Abandoned")
 # Platform events the header is derived from: every reader must see them.
 HEADER_TYPES = ("pbem.GameCreated", "pbem.GameStarted", "pbem.PlayerReplaced", "pbem.Paused", "pbem.Resumed")
 HEADER_FIELDS = ("kind", "title", "options", "reducer_version", "seed_commitment")
-WITHHELD = (
+
+# Said in the reader's language (issue 33): `using(language)` around the checks (the command's
+# --language, the caller's own choice), English by default; the texts are the platform's
+# catalogue, read without Django (pbem/audit/language.py). Hashes, numbers, event types and the
+# words of other modules (the schema's, the clocks', the heads feed's) stay as they are.
+WITHHELD = gettext_noop(
     "nothing in this file can be checked: its hashes are withheld (a scheme-1 game before its end "
     "hides them, since each would confirm a guess at a hidden payload); export the log again once "
     "the game is over"
@@ -74,7 +84,9 @@ def find_spec(kind: str) -> GameSpec:
             spec = getattr(importlib.import_module(f"games.{module.name}"), "GAME", None)
             if isinstance(spec, GameSpec) and spec.name == kind:
                 return spec
-    raise UnknownKind(f"no game {kind!r} in games/ (is this the repository the game was played with?)")
+    raise UnknownKind(
+        _("no game {kind} in games/ (is this the repository the game was played with?)").format(kind=repr(kind))
+    )
 
 
 @dataclass
@@ -110,7 +122,7 @@ class Log:
             try:
                 self.spec = find_spec(self.game["kind"])
             except UnknownKind as exc:
-                found.problems.append(f"replay: {exc}")
+                found.problems.append(_("replay: {error}").format(error=exc))
                 self.spec = False  # type: ignore[assignment]  # looked for once
         return self.spec or None
 
@@ -129,51 +141,69 @@ def check_format(log: Log, found: Findings) -> None:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("format_version") != FORMAT_VERSION:
         said = (doc.get("format"), doc.get("format_version")) if isinstance(doc, dict) else (None, None)
         found.problems.append(
-            f"this is not a pbem log of format {FORMAT} {FORMAT_VERSION} (it says {said[0]!r} {said[1]!r})"[:300]
+            _("this is not a pbem log of format {format} {version} (it says {said_format} {said_version})").format(
+                format=FORMAT, version=FORMAT_VERSION, said_format=repr(said[0]), said_version=repr(said[1])
+            )[:300]
         )
         raise Stop
     errors = schema.load(SCHEMA_FILE).errors(doc)
     for error in errors:
         found.problems.append(
-            f"the file breaks the format of a {FORMAT} {FORMAT_VERSION} file ({SCHEMA_FILE}): {error}"
+            _("the file breaks the format of a {format} {version} file ({schema}): {error}").format(
+                format=FORMAT, version=FORMAT_VERSION, schema=SCHEMA_FILE, error=error
+            )
         )
     if errors:
         raise Stop
-    found.facts.append(f"the file has the written format of a {FORMAT} {FORMAT_VERSION} file")
+    found.facts.append(
+        _("the file has the written format of a {format} {version} file").format(format=FORMAT, version=FORMAT_VERSION)
+    )
 
 
 def check_numbering(log: Log, found: Findings) -> None:
     for position, ev in enumerate(log.events, start=1):
         if ev["seq"] != position:
             found.problems.append(
-                f"the event at position {position} is numbered {ev['seq']}: the events are out of order, or one is missing"
+                _(
+                    "the event at position {position} is numbered {seq}: the events are out of order, or one is missing"
+                ).format(position=position, seq=ev["seq"])
             )
             raise Stop
     head, last = log.doc["head"], log.events[-1]
     if head["version"] != last["seq"] or head["hash"] != last["hash"]:
         shown = f"{head['version']}:{(head['hash'] or 'null')[:16]}…"
-        found.problems.append(f"the file's head {shown} is not its last event ({last['seq']})")
+        found.problems.append(
+            _("the file's head {head} is not its last event ({seq})").format(head=shown, seq=last["seq"])
+        )
 
 
 def check_scheme(log: Log, found: Findings) -> None:
     """The scheme is the one whose form the first event's hash takes, never the file's word."""
     first, said, game_id = log.events[0], log.game["chain_scheme"], log.game["id"]
     if first["hash"] is None:
-        found.problems.append(WITHHELD)
+        found.problems.append(_(WITHHELD))
         raise Stop
     log.scheme = scheme_of_first(game_id, first)
     if log.scheme is None:
         found.problems.append(
-            "event 1: its hash follows from no chain scheme this verifier knows "
-            f"({', '.join(map(str, chain.SCHEMES))}): the first event, or the game's number, was altered"
+            _(
+                "event 1: its hash follows from no chain scheme this verifier knows ({schemes}): the first "
+                "event, or the game's number, was altered"
+            ).format(schemes=", ".join(map(str, chain.SCHEMES)))
         )
         raise Stop
     if log.scheme != said:
         found.problems.append(
-            f"the file says chain scheme {said}, but its first event is hashed under scheme {log.scheme}"
+            _("the file says chain scheme {said}, but its first event is hashed under scheme {scheme}").format(
+                said=said, scheme=log.scheme
+            )
         )
         raise Stop
-    found.facts.append(f"game #{game_id} ({log.game['kind']}), hash chain scheme {log.scheme} (its first event's)")
+    found.facts.append(
+        _("game #{game} ({kind}), hash chain scheme {scheme} (its first event's)").format(
+            game=game_id, kind=log.game["kind"], scheme=log.scheme
+        )
+    )
 
 
 def scheme_of_first(game_id: int, first: dict) -> int | None:
@@ -191,19 +221,29 @@ def check_platform_events(log: Log, found: Findings) -> None:
     header comes from shown to every reader, one end at most and the seed right after it."""
     events = log.events
     if events[0]["type"] != "pbem.GameCreated":
-        found.problems.append(f"event 1 is {events[0]['type']}, not the game's creation (pbem.GameCreated)")
+        found.problems.append(
+            _("event 1 is {type}, not the game's creation (pbem.GameCreated)").format(type=events[0]["type"])
+        )
     for ev in events:
         if ev["type"] == "pbem.GameCreated" and ev["seq"] != 1:
-            found.problems.append(f"event {ev['seq']}: a second creation of the game")
+            found.problems.append(_("event {seq}: a second creation of the game").format(seq=ev["seq"]))
         if ev["type"] in HEADER_TYPES + END_TYPES + ("pbem.SeedRevealed",) and ev["visible_to"] is not None:
-            found.problems.append(f"event {ev['seq']}: {ev['type']} is hidden from some seats, yet every seat sees it")
+            found.problems.append(
+                _("event {seq}: {type} is hidden from some seats, yet every seat sees it").format(
+                    seq=ev["seq"], type=ev["type"]
+                )
+            )
         if ev["type"] in HEADER_TYPES + END_TYPES and ev["payload"] is None:
             found.problems.append(
-                f"event {ev['seq']}: {ev['type']} is withheld from this reader, yet every seat sees it"
+                _("event {seq}: {type} is withheld from this reader, yet every seat sees it").format(
+                    seq=ev["seq"], type=ev["type"]
+                )
             )
     started = [ev["seq"] for ev in events if ev["type"] == "pbem.GameStarted"]
     if len(started) > 1:
-        found.problems.append(f"the game starts more than once (events {', '.join(map(str, started))})")
+        found.problems.append(
+            _("the game starts more than once (events {events})").format(events=", ".join(map(str, started)))
+        )
     if found.problems:
         raise Stop
 
@@ -213,7 +253,9 @@ def check_links(log: Log, found: Findings) -> None:
     for ev in log.events:
         if ev["prev_hash"] != prev:
             found.problems.append(
-                f"event {ev['seq']}: it does not link to the event before it (its previous hash is not that event's hash)"
+                _(
+                    "event {seq}: it does not link to the event before it (its previous hash is not that event's hash)"
+                ).format(seq=ev["seq"])
             )
         prev = ev["hash"]
 
@@ -222,20 +264,22 @@ def check_seed(log: Log, found: Findings) -> None:
     """A complete log's seed against the commitment the first event published (and the header)."""
     if not log.complete:
         found.notes.append(
-            "the seed is still secret (the game is not over): random outcomes and hidden "
-            "payloads can be checked once it is revealed at the end"
+            _(
+                "the seed is still secret (the game is not over): random outcomes and hidden "
+                "payloads can be checked once it is revealed at the end"
+            )
         )
         return
     seed = log.doc["seed"]
     revealed = [ev["payload"].get("seed") for ev in log.events if ev["type"] == "pbem.SeedRevealed"]
     if any(other != seed for other in revealed):
-        found.problems.append("the seed the log reveals differs from the seed beside it in the file")
+        found.problems.append(_("the seed the log reveals differs from the seed beside it in the file"))
     commitment = chain.seed_commitment(seed)
     if commitment != log.events[0]["payload"].get("seed_commitment"):
-        found.problems.append("the revealed seed does not match the commitment published by the first event")
+        found.problems.append(_("the revealed seed does not match the commitment published by the first event"))
         return
     log.seed = bytes.fromhex(seed)
-    found.facts.append("the revealed seed matches the commitment published by the first event")
+    found.facts.append(_("the revealed seed matches the commitment published by the first event"))
 
 
 def check_hashes(log: Log, found: Findings) -> None:
@@ -246,7 +290,7 @@ def check_hashes(log: Log, found: Findings) -> None:
     else:
         _check_hashes_v2(log, found)
     if len(found.problems) == before:  # no "ok" line beside a problem line about the same events
-        found.facts.append(f"{len(log.events)} events checked link by link from the first")
+        found.facts.append(_("{count} events checked link by link from the first").format(count=len(log.events)))
 
 
 def _check_hashes_v1(log: Log, found: Findings) -> None:
@@ -254,9 +298,15 @@ def _check_hashes_v1(log: Log, found: Findings) -> None:
     before = len(found.problems)
     for ev in log.events:
         if chain.hash_v1(game_id, ev["seq"], ev, ev["prev_hash"]) != ev["hash"]:
-            found.problems.append(f"event {ev['seq']}: its content does not match its hash (altered?)")
+            found.problems.append(
+                _("event {seq}: its content does not match its hash (altered?)").format(seq=ev["seq"])
+            )
     if len(found.problems) == before:
-        found.facts.append(f"{len(log.events)} payloads and their random outcomes checked in their hashes (scheme 1)")
+        found.facts.append(
+            _("{count} payloads and their random outcomes checked in their hashes (scheme 1)").format(
+                count=len(log.events)
+            )
+        )
 
 
 def _check_hashes_v2(log: Log, found: Findings) -> None:
@@ -266,32 +316,45 @@ def _check_hashes_v2(log: Log, found: Findings) -> None:
     for ev in log.events:
         seq, parts = ev["seq"], ev["parts"]
         if chain.what_digest(ev) != parts["what"]:
-            found.problems.append(f"event {seq}: its type, actor or visibility differ from what the chain recorded")
+            found.problems.append(
+                _("event {seq}: its type, actor or visibility differ from what the chain recorded").format(seq=seq)
+            )
         if chain.when_digest(ev["created_at"]) != parts["when"]:
             found.problems.append(
-                f"event {seq}: its time ({ev['created_at']}) differs from the time the chain recorded"
+                _("event {seq}: its time ({time}) differs from the time the chain recorded").format(
+                    seq=seq, time=ev["created_at"]
+                )
             )
         pay_key = chain.payload_key(key, game_id, seq) if key else _given_key(ev)
         if ev["payload"] is not None and pay_key is not None:
             opened += 1
             if chain.payload_commitment(pay_key, ev["payload"]) != parts["payload"]:
                 altered += 1
-                found.problems.append(f"event {seq}: its payload differs from what the chain committed to")
+                found.problems.append(
+                    _("event {seq}: its payload differs from what the chain committed to").format(seq=seq)
+                )
         if key is not None and chain.draws_commitment(key, game_id, seq, ev["rng"]) != parts["draws"]:
-            found.problems.append(f"event {seq}: its random outcomes differ from what the chain committed to")
+            found.problems.append(
+                _("event {seq}: its random outcomes differ from what the chain committed to").format(seq=seq)
+            )
         if chain.link(game_id, seq, ev["prev_hash"], parts) != ev["hash"]:
-            found.problems.append(f"event {seq}: its hash does not follow from its parts and the hash before it")
+            found.problems.append(
+                _("event {seq}: its hash does not follow from its parts and the hash before it").format(seq=seq)
+            )
     if not altered:  # else the problem lines say which payloads did not hold, and no "ok" line beside them
-        found.facts.append(f"{opened} payloads checked against their commitments")
+        found.facts.append(_("{count} payloads checked against their commitments").format(count=opened))
     if opened < len(log.events):
         found.notes.append(
-            f"{len(log.events) - opened} payloads hidden from this reader stay sealed in their commitments "
-            "until the seed is revealed"
+            _(
+                "{count} payloads hidden from this reader stay sealed in their commitments until the seed is revealed"
+            ).format(count=len(log.events) - opened)
         )
     if key is not None:
         found.notes.append(
-            "each event's origin (mail Message-ID, API key) is committed but not exported: "
-            "only the server's verify_games opens it"
+            _(
+                "each event's origin (mail Message-ID, API key) is committed but not exported: "
+                "only the server's verify_games opens it"
+            )
         )
 
 
@@ -307,14 +370,22 @@ def check_visibility(log: Log, found: Findings) -> None:
         return
     seat, players = log.reader, len(log.events[0]["payload"].get("players") or ())
     if seat is not None and seat >= players:
-        found.problems.append(f"the file is said to be seat {seat}'s, but the game has {players} seats")
+        found.problems.append(
+            _("the file is said to be seat {seat}'s, but the game has {players} seats").format(
+                seat=seat, players=players
+            )
+        )
         return
     for ev in log.events:
         may = ev["visible_to"] is None or (seat is not None and seat in ev["visible_to"])
         if may and ev["payload"] is None:
-            found.problems.append(f"event {ev['seq']}: its payload is left out, yet this reader may see it")
+            found.problems.append(
+                _("event {seq}: its payload is left out, yet this reader may see it").format(seq=ev["seq"])
+            )
         elif not may and ev["payload"] is not None:
-            found.problems.append(f"event {ev['seq']}: its payload is shown, yet this reader may not see it")
+            found.problems.append(
+                _("event {seq}: its payload is shown, yet this reader may not see it").format(seq=ev["seq"])
+            )
 
 
 def check_header(log: Log, found: Findings) -> None:
@@ -324,23 +395,35 @@ def check_header(log: Log, found: Findings) -> None:
     for name in HEADER_FIELDS:
         if name not in created or not same_json(game[name], created[name]):
             found.problems.append(
-                f"the file's {name} {_short(game[name])} is not what the game's first event recorded "
-                f"({_short(created.get(name))})"
+                _("the file's {field} {value} is not what the game's first event recorded ({recorded})").format(
+                    field=name, value=_short(game[name]), recorded=_short(created.get(name))
+                )
             )
     log.meta = _platform_meta(log, found)
     if log.meta is None:
         return
     if game["players"] != log.meta["names"]:
-        found.problems.append(f"the file names the players {game['players']}, the chain {log.meta['names']}")
+        found.problems.append(
+            _("the file names the players {file}, the chain {chain}").format(
+                file=game["players"], chain=log.meta["names"]
+            )
+        )
     status = fold.status_of(log.meta)
     if game["status"] != status:
-        found.problems.append(f"the file says the game is {game['status']}, the chain that it is {status}")
-    if log.complete != (status in ("finished", "abandoned")):
         found.problems.append(
-            f"the file says it is {'complete' if log.complete else 'a log before the end'}, but the game is {status}"
+            _("the file says the game is {file}, the chain that it is {chain}").format(
+                file=game["status"], chain=status
+            )
         )
+    if log.complete != (status in ("finished", "abandoned")):
+        said = (
+            _("the file says it is complete, but the game is {status}")
+            if log.complete
+            else _("the file says it is a log before the end, but the game is {status}")
+        )
+        found.problems.append(said.format(status=status))
     if not found.problems:
-        found.facts.append("the title, kind, options, players and status are what the chain records")
+        found.facts.append(_("the title, kind, options, players and status are what the chain records"))
 
 
 def _platform_meta(log: Log, found: Findings) -> dict | None:
@@ -352,7 +435,7 @@ def _platform_meta(log: Log, found: Findings) -> dict | None:
             if etype.startswith(fold.PLATFORM_PREFIX) and payload is not None and seq not in undone:
                 fold.apply_platform(meta, etype[len(fold.PLATFORM_PREFIX) :], payload, seq)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-        found.problems.append(f"the platform's events cannot be read: {exc!r}"[:300])
+        found.problems.append(_("the platform's events cannot be read: {error}").format(error=repr(exc))[:300])
         return None
     return meta
 
@@ -365,19 +448,23 @@ def check_end(log: Log, found: Findings) -> None:
     reveals = [ev["seq"] for ev in events if ev["type"] == "pbem.SeedRevealed"]
     if not log.complete:
         if ends or reveals:
-            found.problems.append("the file is a log before the end, yet it holds the game's end or its seed")
+            found.problems.append(_("the file is a log before the end, yet it holds the game's end or its seed"))
         return
     if len(ends) != 1 or reveals != [ends[0] + 1]:
         found.problems.append(
-            "a complete log holds exactly one end (pbem.GameEnded or pbem.Abandoned) with the seed revealed "
-            f"right after it; this one has ends at {ends or 'none'} and the seed at {reveals or 'none'}"
+            _(
+                "a complete log holds exactly one end (pbem.GameEnded or pbem.Abandoned) with the seed revealed "
+                "right after it; this one has ends at {ends} and the seed at {seed}"
+            ).format(ends=ends or _("none"), seed=reveals or _("none"))
         )
         return
     late = [ev["seq"] for ev in events[reveals[0] :] if not ev["type"].startswith(fold.PLATFORM_PREFIX)]
     if late:
-        found.problems.append(f"events {late[:5]}: moves of the game after its end")
+        found.problems.append(_("events {events}: moves of the game after its end").format(events=late[:5]))
         return
-    found.facts.append(f"the end (event {ends[0]}) and the seed (event {reveals[0]}) are in the log")
+    found.facts.append(
+        _("the end (event {end}) and the seed (event {seed}) are in the log").format(end=ends[0], seed=reveals[0])
+    )
 
 
 def check_draws(log: Log, found: Findings) -> None:
@@ -391,9 +478,11 @@ def check_draws(log: Log, found: Findings) -> None:
         checked += len(draws)
         if not rederive(log.seed, ev["seq"], draws):
             wrong += 1
-            found.problems.append(f"event {ev['seq']}: its random outcomes do not follow from the seed")
+            found.problems.append(
+                _("event {seq}: its random outcomes do not follow from the seed").format(seq=ev["seq"])
+            )
     if not wrong:
-        found.facts.append(f"{checked} random outcomes re-derived from the seed")
+        found.facts.append(_("{count} random outcomes re-derived from the seed").format(count=checked))
 
 
 def check_deal(log: Log, found: Findings) -> None:
@@ -411,7 +500,9 @@ def check_deal(log: Log, found: Findings) -> None:
         options = spec.resolve_options(players, created["options"])
         dealt = spec.setup(players, dict(options), rng)
     except (Rejected, KeyError, TypeError, ValueError) as exc:
-        found.problems.append(f"the game's setup cannot be dealt again from its first event: {exc}"[:300])
+        found.problems.append(
+            _("the game's setup cannot be dealt again from its first event: {error}").format(error=exc)[:300]
+        )
         return
     logged = log.events[started[0] : started[0] + len(dealt)]
     dealt = under_logged_rules(dealt, logged)
@@ -420,10 +511,14 @@ def check_deal(log: Log, found: Findings) -> None:
         have = logged[index] if index < len(logged) else None
         if have is None or any(not same_json(have[k], want[k]) for k in want):
             found.problems.append(
-                f"event {started[0] + 1 + index}: the setup dealt from the seed differs from the log's"
+                _("event {seq}: the setup dealt from the seed differs from the log's").format(
+                    seq=started[0] + 1 + index
+                )
             )
             return
-    found.facts.append(f"the setup ({len(dealt)} events) dealt again from the seed: the same deal")
+    found.facts.append(
+        _("the setup ({count} events) dealt again from the seed: the same deal").format(count=len(dealt))
+    )
 
 
 def under_logged_rules(dealt: list, logged: list) -> list:
@@ -466,22 +561,29 @@ def same_json(a, b) -> bool:
 
 def check_replay(log: Log, found: Findings) -> None:
     if not log.complete:
-        reader = f"seat {log.reader}'s" if log.reader is not None else "a spectator's"
-        found.notes.append(
-            f"this is {reader} log before the end: replaying the rules needs every payload, "
-            "so export it again once the game is over"
-        )
+        if log.reader is not None:
+            said = _(
+                "this is seat {seat}'s log before the end: replaying the rules needs every payload, "
+                "so export it again once the game is over"
+            )
+        else:
+            said = _(
+                "this is a spectator's log before the end: replaying the rules needs every payload, "
+                "so export it again once the game is over"
+            )
+        found.notes.append(said.format(seat=log.reader))
         return
     if found.problems:
-        found.notes.append("the rules were not replayed: the log is already found altered above")
+        found.notes.append(_("the rules were not replayed: the log is already found altered above"))
         return
     spec = log.rules(found)
     if spec is None:
         return
     if spec.version != log.game["reducer_version"]:
         found.notes.append(
-            f"the game was played with reducer version {log.game['reducer_version']}; these rules "
-            f"are version {spec.version}"
+            _("the game was played with reducer version {played}; these rules are version {version}").format(
+                played=log.game["reducer_version"], version=spec.version
+            )
         )
     state = _replay(log, spec, found)
     if state is not None:
@@ -497,7 +599,7 @@ def _replay(log: Log, spec: GameSpec, found: Findings) -> dict | None:
     try:
         undone = fold.undone_in(rows)
     except (KeyError, TypeError) as exc:
-        found.problems.append(f"replay: a take-back cannot be read: {exc!r}")
+        found.problems.append(_("replay: a take-back cannot be read: {error}").format(error=repr(exc)))
         return None
     by_seq = {ev["seq"]: ev for ev in log.events}
     for row in rows:
@@ -511,7 +613,9 @@ def _replay(log: Log, spec: GameSpec, found: Findings) -> dict | None:
                 _check_order_played(log, spec, state, by_seq, seq, payload, found)
             state = fold.fold_rows(spec, state, [row], set())
         except Exception as exc:  # noqa: BLE001 - any failure of the rules on this file is a finding
-            found.problems.append(f"event {seq}: replaying it through the rules failed: {exc!r}"[:300])
+            found.problems.append(
+                _("event {seq}: replaying it through the rules failed: {error}").format(seq=seq, error=repr(exc))[:300]
+            )
             return None
     return state
 
@@ -526,12 +630,18 @@ def _check_order_played(
         return  # a reader's log before the end: the order's words are not in it
     seat, number = payload.get("seat"), payload.get("id")
     if not isinstance(seat, int) or by_seq[seq].get("actor_seat") != seat:
-        found.problems.append(f"event {seq}: an order is played only by its own seat, as its own move")
+        found.problems.append(
+            _("event {seq}: an order is played only by its own seat, as its own move").format(seq=seq)
+        )
         return
     held = {o["id"]: o for o in state["meta"].get("orders", {}).get(str(seat), ())}
     order = held.get(number)
     if order is None:
-        found.problems.append(f"event {seq}: seat {seat}'s order {number} was played, but no such order was in force")
+        found.problems.append(
+            _("event {seq}: seat {seat}'s order {number} was played, but no such order was in force").format(
+                seq=seq, seat=seat, number=number
+            )
+        )
         return
     game = state["game"]
     legal = spec.legal(game, seat)
@@ -542,7 +652,11 @@ def _check_order_played(
     else:
         move = order.get(payload.get("branch", ""))
     if move is None or move not in legal:
-        found.problems.append(f"event {seq}: seat {seat}'s order {number} ({order['kind']}) gives no legal move here")
+        found.problems.append(
+            _("event {seq}: seat {seat}'s order {number} ({kind}) gives no legal move here").format(
+                seq=seq, seat=seat, number=number, kind=order["kind"]
+            )
+        )
         return
     seed = log.doc.get("seed")
     if not isinstance(seed, str):
@@ -552,25 +666,41 @@ def _check_order_played(
     if any(
         ev is None or ev["type"] != e.type or not same_json(ev["payload"], e.data) for ev, e in zip(logged, expected)
     ):
-        found.problems.append(f"event {seq}: seat {seat}'s order {number} played another move than its words give")
+        found.problems.append(
+            _("event {seq}: seat {seat}'s order {number} played another move than its words give").format(
+                seq=seq, seat=seat, number=number
+            )
+        )
 
 
 def _check_standing(spec: GameSpec, state: dict, seq: int, payload: dict, found: Findings) -> None:
     expected = fold.final_standing(spec, state)
     recorded = {k: payload.get(k) for k in ("scores", "ranking", "tiebreak")}
     if expected != recorded:
-        found.problems.append(f"event {seq}: the end records {recorded}, but the rules replayed give {expected}"[:300])
+        found.problems.append(
+            _("event {seq}: the end records {recorded}, but the rules replayed give {expected}").format(
+                seq=seq, recorded=recorded, expected=expected
+            )[:300]
+        )
 
 
 def _check_final(log: Log, spec: GameSpec, state: dict, found: Findings) -> None:
     final = log.doc["final"]
     if chain.state_digest(state) != final["state_digest"]:
-        found.problems.append("replay: the rules reach another final state than the server did")
+        found.problems.append(_("replay: the rules reach another final state than the server did"))
     scores = fold.scores_with_corrections(spec, state)
     if scores != final["scores"]:
-        found.problems.append(f"replay: the rules give final scores {scores}, the server shows {final['scores']}")
+        found.problems.append(
+            _("replay: the rules give final scores {scores}, the server shows {shown}").format(
+                scores=scores, shown=final["scores"]
+            )
+        )
     if not found.problems:
-        found.facts.append(f"replayed through the rules of {spec.title}: same final state, scores {scores}")
+        found.facts.append(
+            _("replayed through the rules of {game}: same final state, scores {scores}").format(
+                game=spec.title, scores=scores
+            )
+        )
 
 
 def check_clocks(log: Log, found: Findings) -> None:
@@ -585,17 +715,25 @@ def check_clocks(log: Log, found: Findings) -> None:
         try:
             at = datetime.fromisoformat(ev["created_at"])
         except ValueError:
-            found.problems.append(f"event {ev['seq']}: its time {ev['created_at']!r} is not a time")
+            found.problems.append(
+                _("event {seq}: its time {time} is not a time").format(seq=ev["seq"], time=repr(ev["created_at"]))
+            )
             return
         events.append((ev["seq"], ev["type"], ev["payload"], at))
     try:
         problems, checked = clocks.check(events)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        found.problems.append(f"clocks: a clock event is malformed ({type(exc).__name__}: {_short(str(exc))})")
+        found.problems.append(
+            _("clocks: a clock event is malformed ({error})").format(error=f"{type(exc).__name__}: {_short(str(exc))}")
+        )
         return
-    found.problems.extend(f"clocks: {problem}" for problem in problems)
+    found.problems.extend(_("clocks: {problem}").format(problem=problem) for problem in problems)
     if not problems:
-        found.facts.append(f"the clock ({clocks.describe(created['clock'])}): {checked} deadlines and banks re-derived")
+        found.facts.append(
+            _("the clock ({clock}): {count} deadlines and banks re-derived").format(
+                clock=clocks.describe(created["clock"]), count=checked
+            )
+        )
 
 
 def check_heads(log: Log, found: Findings) -> None:
@@ -604,15 +742,19 @@ def check_heads(log: Log, found: Findings) -> None:
     for version, digest in log.heads:
         have = by_seq.get(version)
         if have == digest:
-            found.facts.append(f"head {version}:{digest[:16]}… is in the log")
+            found.facts.append(_("head {head} is in the log").format(head=f"{version}:{digest[:16]}…"))
         elif have is None:
             found.problems.append(
-                f"head {version}:{digest[:16]}… is not in the log: it has {len(log.events)} events, none numbered {version}"
+                _("head {head} is not in the log: it has {count} events, none numbered {version}").format(
+                    head=f"{version}:{digest[:16]}…", count=len(log.events), version=version
+                )
             )
         else:
             found.problems.append(
-                f"head {version}:{digest[:16]}… is not in the log: event {version} has hash "
-                f"{have[:16]}…, so the log changed after that head was given out"
+                _(
+                    "head {head} is not in the log: event {version} has hash {hash}, so the log changed after "
+                    "that head was given out"
+                ).format(head=f"{version}:{digest[:16]}…", version=version, hash=f"{have[:16]}…")
             )
 
 
@@ -621,7 +763,7 @@ def check_heads_feed(log: Log, found: Findings) -> None:
     if log.feed is None:
         return
     problems = heads_feed.check(log.feed)
-    found.problems.extend(f"the heads feed: {p}" for p in problems)
+    found.problems.extend(_("the heads feed: {problem}").format(problem=p) for p in problems)
     if problems:
         return
     published = heads_feed.heads_of(log.feed, log.game["id"])
@@ -630,8 +772,9 @@ def check_heads_feed(log: Log, found: Findings) -> None:
     check_heads(log, found)
     if len(found.problems) == before:
         found.facts.append(
-            f"the heads feed ({len(log.feed['entries'])} entries, chained) published {len(published)} heads "
-            "of this game, all in the log"
+            _(
+                "the heads feed ({entries} entries, chained) published {count} heads of this game, all in the log"
+            ).format(entries=len(log.feed["entries"]), count=len(published))
         )
 
 
@@ -682,7 +825,7 @@ def verify_bytes(
     try:
         doc = logfile.read_bytes(raw, max_bytes)
     except logfile.Unreadable as exc:
-        return Findings(problems=[f"the file is no pbem log: {exc}"])
+        return Findings(problems=[_("the file is no pbem log: {error}").format(error=exc)])
     return verify_document(doc, heads, spec, feed)
 
 
@@ -776,7 +919,20 @@ def parser() -> argparse.ArgumentParser:
         help="list every act credited to each seat (or to SEAT only): check that each move under your name was yours",
     )
     parse.add_argument("--max-bytes", type=int, default=logfile.MAX_BYTES, help="refuse a larger file (default 64 MB)")
+    parse.add_argument(
+        "--language",
+        choices=LANGUAGE_CHOICES,
+        help="the language of what was checked and of the problems found: en, de or fr (default: the "
+        "language of the LANG environment variable if it is de or fr, else en); the line prefixes, "
+        "the acts and the verdict stay in English",
+    )
     return parse
+
+
+def default_language(environ: Mapping[str, str] | None = None) -> str:
+    """The command's language when --language is not given: LANG's (de_DE.UTF-8 is de) where it
+    is one the verifier speaks, else English."""
+    return supported((os.environ if environ is None else environ).get("LANG"))
 
 
 def _read(path: str, max_bytes: int):
@@ -788,12 +944,17 @@ def _read(path: str, max_bytes: int):
             with open(path, "rb") as handle:
                 raw = handle.read(max_bytes + 1)
     except OSError as exc:
-        raise logfile.Unreadable(f"cannot read it: {exc.strerror}") from None
+        raise logfile.Unreadable(_("cannot read it: {error}").format(error=exc.strerror)) from None
     return logfile.read_bytes(raw, max_bytes)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    with using(args.language or default_language()):
+        return _main(args)
+
+
+def _main(args: argparse.Namespace) -> int:
     try:
         heads = [chain.parse_head(text) for text in args.head]
     except chain.BadHead as exc:
@@ -812,7 +973,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         found = verify_document(doc, heads, feed=feed)
     except Exception as exc:  # noqa: BLE001 - fail closed: a file that trips the verifier is not verified
-        print(f"PROBLEM: the verifier could not finish on this file ({type(exc).__name__}: {exc}); please report it")
+        error = f"{type(exc).__name__}: {exc}"
+        print(
+            "PROBLEM: "
+            + _("the verifier could not finish on this file ({error}); please report it").format(error=error)
+        )
         return 1
     print(report(found, args.acts))
     return 0 if found.ok else 1

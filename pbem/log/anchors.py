@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from pbem.log import chain
+from pbem.log.said import Said
 from pbem.models import Event, Game, Notice, NoticeStatus
 
 
@@ -37,17 +40,34 @@ def check_head(game: Game, version: int, digest: str, found: str | None = None, 
             digest,
             True,
             found,
-            f"head {head[:24]}… is in the log: event {version} still has that hash, and the log "
-            f"holds every event before it unchanged since (each hash covers the one before)",
+            Said(
+                gettext_noop(
+                    "head %(head)s is in the log: event %(version)s still has that hash, and the log holds every "
+                    "event before it unchanged since (each hash covers the one before)"
+                ),
+                head=f"{head[:24]}…",
+                version=version,
+            ),
         )
     if found is None:
-        message = (
-            f"head {head[:24]}… is not in the log: game #{game.pk} has {game.version} events, none numbered {version}"
+        message = Said(
+            gettext_noop(
+                "head %(head)s is not in the log: game #%(game)s has %(events)s events, none numbered %(version)s"
+            ),
+            head=f"{head[:24]}…",
+            game=game.pk,
+            events=game.version,
+            version=version,
         )
     else:
-        message = (
-            f"head {head[:24]}… is not in the log: event {version} now has hash {found[:16]}…, "
-            "so the log was changed after that head was given out"
+        message = Said(
+            gettext_noop(
+                "head %(head)s is not in the log: event %(version)s now has hash %(hash)s, so the log was changed "
+                "after that head was given out"
+            ),
+            head=f"{head[:24]}…",
+            version=version,
+            hash=f"{found[:16]}…",
         )
     return HeadCheck(version, digest, False, found, message)
 
@@ -67,7 +87,13 @@ class MailedHead:
     check: HeadCheck
 
     def describe(self) -> str:
-        return f"the {self.kind} notice #{self.notice_id} to {self.to} sent {self.sent_at[:16].replace('T', ' ')}"
+        return Said(
+            gettext_noop("the %(kind)s notice #%(notice)s to %(to)s sent %(sent)s"),
+            kind=self.kind,
+            notice=self.notice_id,
+            to=self.to,
+            sent=self.sent_at[:16].replace("T", " "),
+        )
 
 
 def mailed_heads(game: Game, newest: int | None = None) -> list[MailedHead]:
@@ -112,9 +138,9 @@ def heads_from_paste(game: Game, text: str) -> list[tuple[int, str]]:
     Raises NoHead with the reason when there is none, or when the notice is about another game."""
     text = (text or "").strip()
     if not text:
-        raise NoHead("Paste a head (VERSION:HASH, as a notice quotes it) or a whole notice.")
+        raise NoHead(Said(gettext_noop("Paste a head (VERSION:HASH, as a notice quotes it) or a whole notice.")))
     if len(text) > 200_000:
-        raise NoHead("That is too long to be one notice (at most 200,000 characters).")
+        raise NoHead(Said(gettext_noop("That is too long to be one notice (at most 200,000 characters).")))
     try:
         return [chain.parse_head(text)]
     except chain.BadHead:
@@ -122,13 +148,23 @@ def heads_from_paste(game: Game, text: str) -> list[tuple[int, str]]:
     heads = chain.heads_in_text(text)
     if not heads:
         raise NoHead(
-            'No head found: a notice quotes it as "at version N; the head of its hash chain: <64 '
-            'hexadecimal digits>" (and in its X-Pbem-Head header as N:HASH).'
+            Said(
+                gettext_noop(
+                    'No head found: a notice quotes it as "at version N; the head of its hash chain: <64 '
+                    'hexadecimal digits>" (and in its X-Pbem-Head header as N:HASH).'
+                )
+            )
         )
     others = chain.games_in_text(text) - {game.pk}
     if others and game.pk not in chain.games_in_text(text):
         raise NoHead(
-            f"That notice is about game #{min(others)}, not game #{game.pk}: check it on that game's audit page."
+            Said(
+                gettext_noop(
+                    "That notice is about game #%(other)s, not game #%(game)s: check it on that game's audit page."
+                ),
+                other=min(others),
+                game=game.pk,
+            )
         )
     return heads
 

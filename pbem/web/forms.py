@@ -356,7 +356,7 @@ class HeadForm(forms.Form):
     """A head kept from a notice (VERSION:HASH), or the whole notice pasted, to check against the log."""
 
     head = forms.CharField(
-        label="A head from a notice (VERSION:HASH), or the whole notice",
+        label=_("A head from a notice (VERSION:HASH), or the whole notice"),
         max_length=200_000,
         widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
         strip=True,

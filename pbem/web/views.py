@@ -41,6 +41,7 @@ from games.i18n import game_text
 from pbem.audit import checks, export, publish
 from pbem.doors import inbox
 from pbem.log import anchors, clocks, eventlog
+from pbem.log.said import said
 from pbem.mail import channels as channel_news
 from pbem.mail.outbound import invite_url as outbound_invite_url
 from pbem.models import Game, GameStatus, InboundMessage, InboundStatus, Seat
@@ -925,7 +926,7 @@ def game_audit(request, game_id: int):
             try:
                 head_checks = anchors.check_heads(game, anchors.heads_from_paste(game, form.cleaned_data["head"]))
             except anchors.NoHead as exc:
-                form.add_error("head", str(exc))
+                form.add_error("head", str(said(exc.args[0])))
         if form.errors:
             status = 400
     context.update(
