@@ -287,7 +287,15 @@ CONTRACT_FUNCTIONS = (
     "timeout",
 )
 # Functions a game may provide, picked up by the same names when a module has them.
-OPTIONAL_FUNCTIONS = ("choices", "standin", "render_svg", "parse_order", "describe_order", "follow_order")
+OPTIONAL_FUNCTIONS = (
+    "choices",
+    "standin",
+    "render_svg",
+    "parse_order",
+    "describe_order",
+    "follow_order",
+    "setup_as_logged",
+)
 
 
 @dataclass(frozen=True)
@@ -331,6 +339,10 @@ class GameSpec:
     parse_order: Callable[[str, Any, int], dict] | None = None
     describe_order: Callable[[dict], str] | None = None
     follow_order: Callable[[dict, dict, list[dict]], dict | None] | None = None
+    # setup_as_logged(players, options, rng, first_payload): the deal of a game whose first dealt
+    # event's payload is `first_payload`, under the component data it recorded (a game whose data
+    # has versions: the offline verifier deals an old game again as it was dealt). None: `setup`.
+    setup_as_logged: Callable[[int, dict, Any, dict], list[Event]] | None = None
 
     def choices_for(self, state, seat: int) -> list[Choice]:
         """The chooser's moves for `seat` (the game's own `choices`, else `default_choices`)."""

@@ -286,6 +286,13 @@ def setup(players, options, rng):
     return setup_with_data(DATA_VERSION, players, options, rng)
 
 
+def setup_as_logged(players, options, rng, first):
+    """The deal of a game whose first dealt event is `first`, under the placement data version it
+    recorded (the offline verifier deals an old game again: a 5-player game of version 2 keeps its
+    version-2 placement)."""
+    return setup_with_data(int(first.get("data", 1)), players, options, rng)  # none written: version 1
+
+
 def setup_with_data(version, players, options, rng):
     """setup with the placement table of data version `version` (an older one to compare with:
     bench/game_elfenwizards)."""

@@ -208,6 +208,12 @@ def setup(players, options, rng):
     return setup_with_data(DATA_VERSION, players, options, rng)
 
 
+def setup_as_logged(players, options, rng, first):
+    """The deal of a game whose first dealt event is `first`, under the card data version it
+    recorded (the offline verifier deals an old game again with its own cards)."""
+    return setup_with_data(int(first.get("data", 1)), players, options, rng)  # none written: version 1
+
+
 def setup_with_data(version, players, options, rng):
     """setup with the card data of `version` (an older one to compare with: bench/game_zauberschwert)."""
     piles = {}

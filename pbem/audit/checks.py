@@ -216,6 +216,16 @@ def _walk(game: Game) -> Report:
                     Problem(gettext_noop("snapshot at event %(seq)s differs from replay from scratch"), seq=seq)
                 )
         report.events += 1
+    _check_the_end(game, prev, report)
+    if not report.problems:
+        _compare_read_model(game, spec, state, report)
+    if seed is not None:
+        _check_the_draws(game, seed, random_rows, report)
+    return report
+
+
+def _check_the_end(game: Game, last_hash: str, report: Report) -> None:
+    """The game row's count of events and chain head against the log walked."""
     if report.events != game.version:
         report.problems.append(
             Problem(
@@ -224,25 +234,25 @@ def _walk(game: Game) -> Report:
                 events=report.events,
             )
         )
-    if report.events and prev != game.head_hash:
+    if report.events and last_hash != game.head_hash:
         report.problems.append(
             Problem(gettext_noop("the game's recorded chain head differs from the last event's hash"))
         )
-    if not report.problems:
-        _compare_read_model(game, spec, state, report)
-    if seed is not None:
-        report.seed_revealed = True
-        if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != game.seed_commitment:
+
+
+def _check_the_draws(game: Game, seed: str, random_rows: list, report: Report) -> None:
+    """Once the seed is revealed: it matches the commitment, and every random outcome follows from it."""
+    report.seed_revealed = True
+    if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != game.seed_commitment:
+        report.problems.append(
+            Problem(gettext_noop("the revealed seed does not match the commitment published at the start"))
+        )
+    for seq, draws in random_rows:
+        report.draws_checked += len(draws)
+        if not rederive(bytes.fromhex(seed), seq, draws):
             report.problems.append(
-                Problem(gettext_noop("the revealed seed does not match the commitment published at the start"))
+                Problem(gettext_noop("event %(seq)s: its random outcomes do not follow from the seed"), seq=seq)
             )
-        for seq, draws in random_rows:
-            report.draws_checked += len(draws)
-            if not rederive(bytes.fromhex(seed), seq, draws):
-                report.problems.append(
-                    Problem(gettext_noop("event %(seq)s: its random outcomes do not follow from the seed"), seq=seq)
-                )
-    return report
 
 
 def _check_given(game: Game, heads, report: Report) -> None:

@@ -495,10 +495,16 @@ def check_deal(log: Log, found: Findings) -> None:
     if spec is None:
         return
     created, rng = log.events[0]["payload"], Rng(log.seed, started[0] + 1)
+    first = log.events[started[0]].get("payload") if len(log.events) > started[0] else None
     try:
         players = len(created["players"])
         options = spec.resolve_options(players, created["options"])
-        dealt = spec.setup(players, dict(options), rng)
+        if spec.setup_as_logged is not None and isinstance(first, dict):
+            # Dealt with the component data the log recorded (an old game keeps its own); the
+            # version is the log's word, but the deal must still match it event for event.
+            dealt = spec.setup_as_logged(players, dict(options), rng, first)
+        else:
+            dealt = spec.setup(players, dict(options), rng)
     except (Rejected, KeyError, TypeError, ValueError) as exc:
         found.problems.append(
             _("the game's setup cannot be dealt again from its first event: {error}").format(error=exc)[:300]
@@ -527,14 +533,19 @@ def under_logged_rules(dealt: list, logged: list) -> list:
     dealt event, absent before version 2; the deal itself is the same. The version is the log's
     word, but covered by the chain and the heads, and the replay holds the log to that version's
     rules, so a version changed by a forger fails there."""
-    if not dealt or not logged or not isinstance(dealt[0].data, dict) or "rules" not in dealt[0].data:
+    if not dealt or not logged or not isinstance(dealt[0].data, dict):
         return dealt
     payload = logged[0].get("payload")
     data = dict(dealt[0].data)
-    if isinstance(payload, dict) and "rules" in payload:
-        data["rules"] = payload["rules"]
-    else:
-        del data["rules"]
+    if "rules" in data:
+        if isinstance(payload, dict) and "rules" in payload:
+            data["rules"] = payload["rules"]
+        else:
+            del data["rules"]
+    # The component data's version, likewise written only once data had versions (the deal
+    # itself was made with the version the log says: setup_as_logged).
+    if "data" in data and not (isinstance(payload, dict) and "data" in payload):
+        del data["data"]
     return [replace(dealt[0], data=data), *dealt[1:]]
 
 

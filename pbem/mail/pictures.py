@@ -477,76 +477,13 @@ class _Canvas:
         width = max(1, round(_length(style.get("stroke-width"), 1.0) * s)) if stroke else 0
         dashes = _numbers(style.get("stroke-dasharray", "")) if stroke else []
         dashes = [d * s for d in dashes] if any(dashes) else []
-        outlines: list[tuple[list, bool]] = []  # (points, closed)
+        pen = (fill, stroke, width, dashes)
         if tag == "rect":
-            x, y = _length(node.get("x")), _length(node.get("y"))
-            w, h = _length(node.get("width")), _length(node.get("height"))
-            if w <= 0 or h <= 0:
-                return
-            (x0, y0), (x1, y1) = at(x, y), at(x + w, y + h)
-            radius = _length(node.get("rx") or node.get("ry")) * s
-            box = [round(x0), round(y0), round(x1) - 1, round(y1) - 1]
-            if stroke and not dashes:
-                # SVG strokes the edge's middle, Pillow inside the box: the box grown by half the
-                # stroke, so that neighbouring cells share one line rather than two side by side.
-                half = width / 2
-                box = [round(x0 - half), round(y0 - half), round(x1 + half) - 1, round(y1 + half) - 1]
-            if dashes or not stroke:
-                if fill:
-                    if radius >= 1:
-                        self.draw.rounded_rectangle(box, radius, fill=fill)
-                    else:
-                        self.draw.rectangle(box, fill=fill)
-                if stroke:
-                    outlines.append(([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True))
-            elif radius >= 1:
-                self.draw.rounded_rectangle(box, radius, fill=fill, outline=stroke, width=width)
-            else:
-                self.draw.rectangle(box, fill=fill, outline=stroke, width=width)
+            outlines = self._rect(node, at, s, pen)
         elif tag in ("circle", "ellipse"):
-            cx, cy = at(_length(node.get("cx")), _length(node.get("cy")))
-            if tag == "circle":
-                rx = ry = _length(node.get("r")) * s
-            else:
-                rx, ry = _length(node.get("rx")) * s, _length(node.get("ry")) * s
-            if rx <= 0 or ry <= 0:
-                return
-            box = [cx - rx, cy - ry, cx + rx, cy + ry]
-            if dashes:
-                if fill:
-                    self.draw.ellipse(box, fill=fill)
-                steps = max(12, int(math.pi * (rx + ry) / 2))
-                ring = [
-                    (cx + rx * math.cos(2 * math.pi * i / steps), cy + ry * math.sin(2 * math.pi * i / steps))
-                    for i in range(steps)
-                ]
-                outlines.append((ring, True))
-            else:
-                self.draw.ellipse(box, fill=fill, outline=stroke, width=width)
-        elif tag == "line":
-            outlines.append(
-                (
-                    [
-                        at(_length(node.get("x1")), _length(node.get("y1"))),
-                        at(_length(node.get("x2")), _length(node.get("y2"))),
-                    ],
-                    False,
-                )
-            )
-        elif tag in ("polygon", "polyline"):
-            numbers = _numbers(node.get("points", ""))
-            points = [at(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)]
-            if len(points) < 2:
-                return
-            if fill and tag == "polygon" or fill and tag == "polyline":
-                self.draw.polygon(points, fill=fill)
-            outlines.append((points, tag == "polygon"))
-        elif tag == "path":
-            for points, closed in _subpaths(node.get("d", "")):
-                points = [at(x, y) for x, y in points]
-                if fill and len(points) > 2:
-                    self.draw.polygon(points, fill=fill)
-                outlines.append((points, closed))
+            outlines = self._ellipse(tag, node, at, s, pen)
+        else:
+            outlines = self._lines(tag, node, at, fill)
         if stroke:
             for points, closed in outlines:
                 path = [*points, points[0]] if closed else points
@@ -555,6 +492,82 @@ class _Canvas:
                         self.draw.line([a, b], fill=stroke, width=width)
                 elif len(path) >= 2:
                     self.draw.line(path, fill=stroke, width=width, joint="curve" if width > 2 else None)
+
+    def _rect(self, node, at, s: float, pen) -> list[tuple[list, bool]]:
+        """A rectangle filled (and stroked, unless dashed); the outline left to stroke, if any."""
+        fill, stroke, width, dashes = pen
+        x, y = _length(node.get("x")), _length(node.get("y"))
+        w, h = _length(node.get("width")), _length(node.get("height"))
+        if w <= 0 or h <= 0:
+            return []
+        (x0, y0), (x1, y1) = at(x, y), at(x + w, y + h)
+        radius = _length(node.get("rx") or node.get("ry")) * s
+        box = [round(x0), round(y0), round(x1) - 1, round(y1) - 1]
+        if stroke and not dashes:
+            # SVG strokes the edge's middle, Pillow inside the box: the box grown by half the
+            # stroke, so that neighbouring cells share one line rather than two side by side.
+            half = width / 2
+            box = [round(x0 - half), round(y0 - half), round(x1 + half) - 1, round(y1 + half) - 1]
+        if dashes or not stroke:
+            if fill:
+                if radius >= 1:
+                    self.draw.rounded_rectangle(box, radius, fill=fill)
+                else:
+                    self.draw.rectangle(box, fill=fill)
+            return [([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True)] if stroke else []
+        if radius >= 1:
+            self.draw.rounded_rectangle(box, radius, fill=fill, outline=stroke, width=width)
+        else:
+            self.draw.rectangle(box, fill=fill, outline=stroke, width=width)
+        return []
+
+    def _ellipse(self, tag: str, node, at, s: float, pen) -> list[tuple[list, bool]]:
+        """A circle or ellipse filled (and stroked, unless dashed: then its ring is returned)."""
+        fill, stroke, width, dashes = pen
+        cx, cy = at(_length(node.get("cx")), _length(node.get("cy")))
+        if tag == "circle":
+            rx = ry = _length(node.get("r")) * s
+        else:
+            rx, ry = _length(node.get("rx")) * s, _length(node.get("ry")) * s
+        if rx <= 0 or ry <= 0:
+            return []
+        box = [cx - rx, cy - ry, cx + rx, cy + ry]
+        if not dashes:
+            self.draw.ellipse(box, fill=fill, outline=stroke, width=width)
+            return []
+        if fill:
+            self.draw.ellipse(box, fill=fill)
+        steps = max(12, int(math.pi * (rx + ry) / 2))
+        ring = [
+            (cx + rx * math.cos(2 * math.pi * i / steps), cy + ry * math.sin(2 * math.pi * i / steps))
+            for i in range(steps)
+        ]
+        return [(ring, True)]
+
+    def _lines(self, tag: str, node, at, fill) -> list[tuple[list, bool]]:
+        """A line, polygon, polyline or path: its fill drawn, its outlines returned to stroke."""
+        if tag == "line":
+            ends = [
+                at(_length(node.get("x1")), _length(node.get("y1"))),
+                at(_length(node.get("x2")), _length(node.get("y2"))),
+            ]
+            return [(ends, False)]
+        if tag in ("polygon", "polyline"):
+            numbers = _numbers(node.get("points", ""))
+            points = [at(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)]
+            if len(points) < 2:
+                return []
+            if fill:
+                self.draw.polygon(points, fill=fill)
+            return [(points, tag == "polygon")]
+        outlines = []
+        if tag == "path":
+            for points, closed in _subpaths(node.get("d", "")):
+                points = [at(x, y) for x, y in points]
+                if fill and len(points) > 2:
+                    self.draw.polygon(points, fill=fill)
+                outlines.append((points, closed))
+        return outlines
 
     def text(self, node, transform, style: dict) -> None:
         """A line of text, with spans in it that change its font or colour (not its place)."""

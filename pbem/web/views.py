@@ -678,7 +678,7 @@ async def seat_wait(request, token: str):
     holds_thread = not isinstance(request, ASGIRequest)
     seat = await live.blocking(_token_seat)(request, token)
     if isinstance(seat, HttpResponse):
-        return JsonResponse({"code": "bad_token", "message": _("This link does not work.")}, status=seat.status_code)
+        return JsonResponse({"code": "bad_token", "message": _("This link does not work")}, status=seat.status_code)
     raw, raw_timeout = request.GET.get("version", ""), request.GET.get("timeout", "")
     if not raw.isdigit() or len(raw) > 10:
         return JsonResponse({"code": "invalid", "message": "Give the version the page shows: ?version=N."}, status=400)

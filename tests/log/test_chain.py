@@ -23,6 +23,7 @@ PURE = (
     "pbem.audit.schema",
     "pbem.audit.logfile",
     "pbem.audit.heads_feed",
+    "pbem.audit.language",  # the verifier's words: the standard library's gettext over pbem/locale
 )
 
 
@@ -83,7 +84,8 @@ def test_the_pure_modules_import_nothing_from_django_or_the_platform(module):
     tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem"):
-            assert all(f"{node.module}.{a.name}" in PURE for a in node.names), f"{module} imports {node.module}"
+            pure = node.module in PURE or all(f"{node.module}.{a.name}" in PURE for a in node.names)
+            assert pure, f"{module} imports {node.module}"
         elif isinstance(node, ast.ImportFrom | ast.Import):
             names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
             for name in names:
