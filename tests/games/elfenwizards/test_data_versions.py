@@ -126,3 +126,15 @@ def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it()
     """setup_with_data (the bench compares placements with it) sets a game up as an old version did."""
     events = setup_with_data(2, 5, {}, Rng(b"old", 0))
     assert events[0].data["data"] == 2 and positions(events[0].data) == V2_FIVE
+
+
+def test_an_old_game_is_dealt_again_under_the_data_version_it_recorded():
+    """The offline verifier deals a finished game again from its seed (GAME.setup_as_logged): a
+    5-player game of version 2 keeps its version-2 placement, one from before data versions were
+    recorded its version 1, and a new one today's."""
+    old = GAME.setup_as_logged(5, {}, Rng(b"old", 0), {"data": 2})
+    assert old == setup_with_data(2, 5, {}, Rng(b"old", 0))
+    assert positions(old[0].data) == V2_FIVE
+    assert GAME.setup_as_logged(5, {}, Rng(b"old", 0), {}) == setup_with_data(1, 5, {}, Rng(b"old", 0))
+    today = GAME.setup_as_logged(5, {}, Rng(b"new", 0), {"data": DATA_VERSION})
+    assert today == GAME.setup(5, {}, Rng(b"new", 0))

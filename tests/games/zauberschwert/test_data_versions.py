@@ -92,3 +92,15 @@ def test_hidden_hands_stay_hidden_until_the_game_is_over():
         assert v["players_info"][BLUE]["hand"] is None
         assert not deep_contains(v, "ART16") and not deep_contains(v, "ART17")
     assert GAME.view(table.state, BLUE)["players_info"][BLUE]["hand"] == ["ART16", "ART17"]
+
+
+def test_an_old_game_is_dealt_again_under_the_card_data_it_recorded():
+    """The offline verifier deals a finished game again from its seed (GAME.setup_as_logged): a game
+    of data version 1 gets its version-1 piles, not today's."""
+    from games.base import Rng
+    from games.zauberschwert.rules import setup_with_data
+
+    old = GAME.setup_as_logged(3, {}, Rng(b"old", 0), {"data": 1})
+    assert old == setup_with_data(1, 3, {}, Rng(b"old", 0))
+    assert old != setup_with_data(DATA_VERSION, 3, {}, Rng(b"old", 0))
+    assert GAME.setup_as_logged(3, {}, Rng(b"new", 0), {"data": DATA_VERSION}) == GAME.setup(3, {}, Rng(b"new", 0))
