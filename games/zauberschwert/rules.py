@@ -211,7 +211,11 @@ def setup(players, options, rng):
 def setup_as_logged(players, options, rng, first):
     """The deal of a game whose first dealt event is `first`, under the card data version it
     recorded (the offline verifier deals an old game again with its own cards)."""
-    return setup_with_data(int(first.get("data", 1)), players, options, rng)  # none written: version 1
+    version = first.get("data", 1)  # none written: version 1
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= DATA_VERSION:
+        # A file may claim anything; only the versions this game has had can be dealt again.
+        raise Rejected(_("This game has no data version {version}.").format(version=repr(version)[:20]))
+    return setup_with_data(version, players, options, rng)
 
 
 def setup_with_data(version, players, options, rng):

@@ -894,6 +894,35 @@ def _(doc):
     return reseal(doc)
 
 
+def _data_version_claimed(doc, version):
+    """The first dealt event claims component data `version` (a game whose data has versions:
+    Elfenwizards, Zauberschwert); the deal left as it was."""
+    dealt = setup_events(doc)
+    first = dealt[0]["payload"] if dealt else None
+    if not isinstance(first, dict) or "data" not in first or first["data"] == version:
+        return None
+    first["data"] = version
+    return reseal(doc)
+
+
+@kind(
+    "a component data version the game never had, chain recomputed",
+    "This game has no data version 99",
+    fits="complete",
+)
+def _(doc):
+    return _data_version_claimed(doc, 99)
+
+
+@kind(
+    "an older component data version claimed for today's deal, chain recomputed",
+    "the setup dealt from the seed differs",
+    fits="complete",
+)
+def _(doc):
+    return _data_version_claimed(doc, 1)
+
+
 @kind("a move cut out, events renumbered, chain recomputed", "is not in the log", fits="complete", head=True)
 def _(doc):
     del doc["events"][move(doc) + 3]
