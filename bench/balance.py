@@ -17,9 +17,11 @@ import multiprocessing as mp
 import os
 import random
 import statistics
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bench.standins import percentile_ms
 from games.base import GameSpec
 from games.testing import Table
 
@@ -270,3 +272,29 @@ def _coverage_one(seed: int) -> tuple[dict, int]:
             missing += len(listed) != len(legal) or any(listed.count(c) != 1 for c in legal)
         table.act(seat, command)
     return per_kind, missing
+
+
+def decision_time_lines(spec: GameSpec, standins: list[tuple[str, Callable]], games_per_size: int = 4) -> list[str]:
+    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
+    stand-in also plays for a timed-out seat in production: a few ms is the target)."""
+    lines = [
+        f"{spec.name}: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"
+    ]
+    for name, standin in standins:
+        spent: list[float] = []
+
+        def timed(view, legal, standin=standin, spent=spent):
+            start = time.perf_counter()
+            command = standin(view, legal)
+            spent.append(time.perf_counter() - start)
+            return command
+
+        for players in (2, 3, 4):
+            setting = Setting(spec, players, players_of=(timed,) * players)
+            for seed in range(games_per_size):
+                play(setting, 900 + seed)
+        lines.append(
+            f"  {name:18} mean {statistics.mean(spent) * 1e3:.2f} ms, p50 {percentile_ms(spent, 0.5):.2f} ms, "
+            f"p99 {percentile_ms(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
+        )
+    return lines

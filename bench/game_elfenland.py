@@ -27,8 +27,7 @@ import statistics
 import time
 from collections import Counter
 
-from bench.balance import Setting, head_to_head, play, seat_balance
-from bench.standins import percentile_ms
+from bench.balance import Setting, decision_time_lines, head_to_head, seat_balance
 from games.elfenland import GAME, standin_v1
 from games.elfenland import board as B
 from games.elfenland import rules as R
@@ -136,31 +135,7 @@ def balance_lines(games: int, counts, h2h_counts) -> list[str]:
     lines.append("elfenland: stand-in version 2 against version 1 (standin_v1); 'clearly' = the interval above 1.00×")
     for players in h2h_counts:
         lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games)
-    lines += decision_time_lines()
-    return lines
-
-
-def decision_time_lines(games_per_size: int = 4) -> list[str]:
-    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
-    stand-in also plays for a timed-out seat in production: a few ms is the target)."""
-    lines = [f"elfenland: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"]
-    for name, standin in (("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)):
-        spent: list[float] = []
-
-        def timed(view, legal, standin=standin, spent=spent):
-            start = time.perf_counter()
-            command = standin(view, legal)
-            spent.append(time.perf_counter() - start)
-            return command
-
-        for players in (2, 3, 4):
-            setting = Setting(GAME, players, players_of=(timed,) * players)
-            for seed in range(games_per_size):
-                play(setting, 900 + seed)
-        lines.append(
-            f"  {name:18} mean {statistics.mean(spent) * 1e3:.2f} ms, p50 {percentile_ms(spent, 0.5):.2f} ms, "
-            f"p99 {percentile_ms(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
-        )
+    lines += decision_time_lines(GAME, [("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)])
     return lines
 
 

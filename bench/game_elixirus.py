@@ -24,7 +24,7 @@ import statistics
 import time
 from collections import Counter
 
-from bench.balance import Setting, play, seat_balance
+from bench.balance import Setting, decision_time_lines, seat_balance
 from bench.standins import against_random, percentile_ms
 from games.elixirus import GAME
 from games.testing import canonical, event_from_json, fold, play_random, play_with_standins, winners
@@ -99,31 +99,7 @@ def balance_lines(games: int, counts) -> list[str]:
         setting = Setting(GAME, players, ending=lambda table: table.state["end"], order=first_player_order)
         lines += seat_balance(setting, games, names=PLACES[:players])
     lines.append("elixirus: no earlier stand-in kept (today's is the first; RULINGS 37), so no head-to-head table")
-    lines += decision_time_lines()
-    return lines
-
-
-def decision_time_lines(games_per_size: int = 4) -> list[str]:
-    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
-    stand-in also plays for a timed-out seat in production: a few ms is the target)."""
-    lines = [f"elixirus: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"]
-    for name, standin in (("today", GAME.standin),):
-        spent: list[float] = []
-
-        def timed(view, legal, standin=standin, spent=spent):
-            start = time.perf_counter()
-            command = standin(view, legal)
-            spent.append(time.perf_counter() - start)
-            return command
-
-        for players in (2, 3, 4):
-            setting = Setting(GAME, players, players_of=(timed,) * players)
-            for seed in range(games_per_size):
-                play(setting, 900 + seed)
-        lines.append(
-            f"  {name:18} mean {statistics.mean(spent) * 1e3:.2f} ms, p50 {percentile_ms(spent, 0.5):.2f} ms, "
-            f"p99 {percentile_ms(spent, 0.99):.1f} ms, max {max(spent) * 1e3:.0f} ms ({len(spent)} decisions)"
-        )
+    lines += decision_time_lines(GAME, [("today", GAME.standin)])
     return lines
 
 
