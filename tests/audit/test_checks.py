@@ -7,14 +7,13 @@ import io
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, transaction
 
 from games.base import Rng, rederive
 from pbem.audit import checks
 from pbem.log import eventlog
 from pbem.models import Event, Game
 from pbem.play import selectors, services
-from tests.conftest import hands, requires_postgres
+from tests.conftest import alter_behind_the_databases_back, hands, requires_postgres
 
 
 def finish(game):
@@ -201,15 +200,7 @@ def test_verify_games_passes_on_honest_games(make_game):
 def test_verify_games_catches_an_event_altered_behind_the_databases_back(make_game):
     game = make_game(2)
     services.submit(game.pk, 0, f"play {hands(game)[0][0]}")
-    with transaction.atomic(), connection.cursor() as cursor:
-        # Behind the database's back: a superuser session with triggers off, as a tamperer would.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
-        cursor.execute(
-            "UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 4",
-            ['{"players": 2, "rounds": 9}', game.pk],
-        )
-        cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
+    alter_behind_the_databases_back(game, 4, '{"players": 2, "rounds": 9}')
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_games", str(game.pk), stderr=io.StringIO())
     assert exit_.value.code == 1

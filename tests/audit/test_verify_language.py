@@ -15,12 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.db import connection, transaction
 
 from games.i18n import using
 from pbem.audit import checks, language, verify
 from pbem.play import services
-from tests.conftest import hands, requires_postgres
+from tests.conftest import alter_behind_the_databases_back, hands, requires_postgres
 
 from . import forgery
 
@@ -139,15 +138,7 @@ def test_the_audit_page_says_a_failed_check_in_the_readers_language(client, make
     German reader, in French for a French one; the API and verify_games keep the English."""
     game = make_game(2)
     services.submit(game.pk, 0, f"play {hands(game)[0][0]}")
-    with transaction.atomic(), connection.cursor() as cursor:
-        # A tamperer with a superuser session and the append-only trigger switched off.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
-        cursor.execute(
-            "UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 4",
-            ['{"players": 2, "rounds": 9}', game.pk],
-        )
-        cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
+    alter_behind_the_databases_back(game, 4, '{"players": 2, "rounds": 9}')
     url = f"/games/{game.pk}/audit/"
     german = text_of(client.get(url, headers={"Accept-Language": "de"}))
     assert "Ereignis 4: der Inhalt passt nicht zu seinem Hash (verändert?)" in german

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +13,7 @@ from pbem import tasks
 from pbem.log import anchors, eventlog
 from pbem.models import Event, Game, InboundMessage, InboundStatus, Notice, Seat
 from pbem.play import addressing, desk, services
+from tests.conftest import alter_behind_the_databases_back
 
 from ..conftest import hands, requires_postgres
 from .conftest import process_last
@@ -451,15 +451,7 @@ def test_the_whole_log_in_words(client, duel):
 @requires_postgres
 def test_the_audit_page_and_api_show_an_altered_event(client, duel):
     game, seats, tokens = duel
-    with transaction.atomic(), connection.cursor() as cursor:
-        # A tamperer with a superuser session and the append-only trigger switched off.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE pbem_event DISABLE TRIGGER pbem_event_no_update")
-        cursor.execute(
-            "UPDATE pbem_event SET payload = %s WHERE game_id = %s AND seq = 3",
-            ['{"players": 2, "rounds": 9}', game.pk],
-        )
-        cursor.execute("ALTER TABLE pbem_event ENABLE TRIGGER pbem_event_no_update")
+    alter_behind_the_databases_back(game, 3, '{"players": 2, "rounds": 9}')
     page = text_of(client.get(f"/games/{game.pk}/audit/"))
     assert "broken" in page and "event 3: content does not match its hash" in page
     report = client.get(f"/api/games/{game.pk}/audit").json()
