@@ -103,6 +103,7 @@ MIDDLEWARE = [
     # The reader's language (issue 33): the lobby's and the API's from Accept-Language (or the
     # language cookie); a seat page's and a notice's from the seat's own choice (pbem.play.languages).
     "django.middleware.locale.LocaleMiddleware",
+    "pbem.web.middleware.games_speak_the_request_language",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

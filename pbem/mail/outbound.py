@@ -1080,7 +1080,7 @@ def _standings(game: Game, state: dict, names: list[str], colours: list[str] | N
         {
             "place": place.get(s, ""),
             "name": names[s],
-            "colour": colours[s] if s < len(colours) else "",
+            "colour": game_text(game.kind, colours[s]) if s < len(colours) and colours[s] else "",
             "score": score,
         }
         for s, score in enumerate(ended["scores"])

@@ -45,3 +45,27 @@ def api_body_limit(get_response):
         return refused(request) or get_response(request)
 
     return middleware
+
+
+@sync_and_async_middleware
+def games_speak_the_request_language(get_response):
+    """The games' words (boards, phases, colours on the lobby, spectator, history and audit pages)
+    in the request's language: LocaleMiddleware sets Django's from Accept-Language or the cookie,
+    this sets the games' (games.i18n) to the same. A seat's page sets its player's own inside."""
+    from django.utils import translation
+
+    from games import i18n
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request):
+            with i18n.using(translation.get_language()):
+                return await get_response(request)
+
+        return middleware_async
+
+    def middleware(request):
+        with i18n.using(translation.get_language()):
+            return get_response(request)
+
+    return middleware

@@ -175,6 +175,8 @@ def _talk_of(game: Game, seat: int | None, count: int = 10) -> list:
 
 def _game_context(game: Game) -> dict:
     seats = list(Seat.objects.filter(game=game).order_by("number"))
+    for s in seats:
+        s.colour_words = _colour_words(game, s)  # type: ignore[attr-defined]
     names = [s.name for s in seats]
     over = selectors.game_over(game)
     return {
@@ -189,6 +191,11 @@ def _game_context(game: Game) -> dict:
         "scores": list(zip(names, game.scores or [], strict=False)),
         "winner_line": _winner_line(game, names) if game.status == GameStatus.FINISHED else "",
     }
+
+
+def _colour_words(game: Game, seat: Seat) -> str:
+    """A seat's colour in the reader's words (the row keeps the game's English word)."""
+    return game_text(game.kind, seat.colour) if seat.colour else ""
 
 
 def _winner_line(game: Game, names: list[str]) -> str:
@@ -379,7 +386,7 @@ def _invite(request, seat: Seat, token: str):
             messages.success(request, _("You accepted. The game starts when every player has accepted."))
         return redirect("pbem-seat", token=token)
     context = _game_context(seat.game)
-    context.update(seat=seat, token=token)
+    context.update(seat=seat, token=token, seat_colour=_colour_words(seat.game, seat))
     return _private(render(request, "pbem/invite.html", context))
 
 
@@ -451,6 +458,7 @@ def _seat_page(request, seat: Seat, token: str):
     context = _game_context(game)
     context.update(
         seat=seat,
+        seat_colour=_colour_words(game, seat),
         token=token,
         acting=acting,
         form=form,

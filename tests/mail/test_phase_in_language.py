@@ -53,3 +53,16 @@ def test_the_seat_page_says_the_phase_in_the_readers_words(game, client):
     seat = Seat.objects.get(game=game, number=0)
     page = client.get(f"/play/{addressing.token_for(seat)}/").content.decode()  # Alice reads German
     assert "Plättchen ziehen" in page and "drawing counters" not in page
+
+
+def test_the_seat_page_names_the_readers_colour_in_their_words(game, client):
+    seat = Seat.objects.get(game=game, number=0)
+    page = client.get(f"/play/{addressing.token_for(seat)}/").content.decode()  # Alice reads German
+    assert "(Platz 1, rot)" in page and "(Platz 1, red)" not in page
+
+
+def test_the_spectator_page_speaks_the_visitors_language(game, client):
+    page = client.get(f"/games/{game.pk}/", headers={"Accept-Language": "fr"}).content.decode()
+    assert "Vue spectateur" in page and "Spectator view" not in page
+    assert "Alice (rouge)" in page and "Alice (red)" not in page
+    assert "Événements récents" in page or "Recent events" not in page
