@@ -1355,9 +1355,14 @@ def result(state):
 
 
 def summary(state):
+    from .words import PHASES  # words names what this module plays; it imports this module
+
+    # The phase by its name (the read model keeps it in English, the log's language; the platform
+    # says it in the reader's words through this game's catalogue), not its letter alone.
+    letter = PHASE_OF_STEP.get(state["step"], state["step"])
     return {
         "round": state["round"],
-        "phase": PHASE_OF_STEP.get(state["step"], state["step"]),
+        "phase": PHASES.get(letter, letter),
         "scores": list(state["ps"]),
     }
 
