@@ -41,13 +41,15 @@ redis-cli -h 127.0.0.1 -n "$redis_db" flushdb >/dev/null
 for run in $(seq "$runs"); do
   start=$(date +%s)
   load_before="$(cut -d' ' -f1 /proc/loadavg)"
-  if scripts/test.sh -p no:cacheprovider -q >"$logs/run-$run.log" 2>&1; then outcome=passed; else outcome=FAILED; fi
-  summary="$(grep -E '^[0-9]+ (passed|failed)|[0-9]+ (passed|failed).* in ' "$logs/run-$run.log" | tail -1)"
+  rc=0
+  scripts/test.sh -p no:cacheprovider -q >"$logs/run-$run.log" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ]; then outcome=passed; else outcome="FAILED (exit $rc)"; fi
+  summary="$(grep -E '[0-9]+ (passed|failed).* in [0-9.]+s' "$logs/run-$run.log" | tail -1 || true)"
   left="$(leftovers)"
   echo "run $run/$runs: $outcome in $(( $(date +%s) - start )) s, load average $load_before then" \
     "$(cut -d' ' -f1 /proc/loadavg); ${summary:-no summary line}${left:+; $left}"
   if [ "$outcome" != passed ] || [ -n "$left" ]; then
-    grep -E '^(FAILED|ERROR) ' "$logs/run-$run.log" | head -20 || true
+    grep -E '^(FAILED|ERROR) |KeyboardInterrupt|Interrupted' "$logs/run-$run.log" | head -20 || true
     echo "the run's whole output: $logs/run-$run.log"
     exit 1
   fi
