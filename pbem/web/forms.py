@@ -218,6 +218,9 @@ class NewGameForm(ShowsHiddenErrors):
     def more_sections(self) -> list[dict]:
         return [{"legend": legend, "fields": [self[name] for name in names]} for legend, names in self.MORE]
 
+    def refused_fields(self) -> list:
+        return [field for field in self.visible_fields() if field.errors]
+
     def more_has_errors(self) -> bool:
         """A refused value in a folded field: the fold opens, so the player sees why."""
         return any(self.errors.get(name) for _legend, names in self.MORE for name in names)

@@ -66,7 +66,7 @@ def test_the_tables_further_rules_are_folded_away_and_the_button_is_near(browser
     context.close()
 
 
-def test_a_refused_value_in_a_folded_field_opens_the_fold_with_its_error(browser, site):  # noqa: F811
+def test_a_refused_value_in_a_folded_field_is_named_at_the_top_and_its_fold_opens(browser, site):  # noqa: F811
     from pbem.models import Game
 
     context, page = form_page(browser, site, "phone", "/games/new/?kind=diceduel")
@@ -76,8 +76,16 @@ def test_a_refused_value_in_a_folded_field_opens_the_fold_with_its_error(browser
     page.evaluate("document.querySelector('input[name=bank_days]').value = '0'")
     page.click("text=Create, and send me my invitation")
     assert page.evaluate("document.querySelector('details#more-rules').open") is True
+    # The page comes back at its top, the field two screens down: the top says which, and leads there.
+    refused = page.locator("#refused")
+    assert refused.is_visible() and refused.bounding_box()["y"] < SCREENS["phone"]["height"]
+    assert refused.locator("a").all_inner_texts() == ["Bank at the start (days)"]
+    refused.locator("a").click()
+    assert page.locator("input[name=bank_days]").evaluate("i => i.getBoundingClientRect().top") >= 0
     error = page.locator("input[name=bank_days] ~ .error")
     assert error.is_visible() and "greater than or equal to 1" in error.inner_text()
+    assert error.evaluate("e => getComputedStyle(e).display") == "block"  # one box, not a ragged inline
+    assert error.evaluate("e => e.getBoundingClientRect().bottom") <= SCREENS["phone"]["height"]
     assert not Game.objects.exists()
     context.close()
 
