@@ -102,6 +102,16 @@ def deadline_seconds(hours: int | None, minutes: int | None) -> int:
     return minutes * 60 if minutes else (hours or 48) * 3600
 
 
+# The choices in the reader's language (the models' labels are the stored English ones; the
+# notices' are translated where the mails name them).
+NOTICE_CHOICES = [(value, _(label)) for value, label in NoticePreference.choices]
+ABSENCE_CHOICES = [
+    (AbsencePolicy.STANDIN, _("the stand-in plays it until its player comes back")),
+    (AbsencePolicy.MINIMAL, _("the rules' minimal action (a pass) at each deadline")),
+    (AbsencePolicy.MASTER, _("the Master of Seals decides")),
+]
+
+
 class NewGameForm(ShowsHiddenErrors):
     title = forms.CharField(
         max_length=200, required=False, label=_("Title"), help_text=_("optional; the game's name by default")
@@ -130,44 +140,47 @@ class NewGameForm(ShowsHiddenErrors):
         help_text=_("instead of hours, e.g. 5 to watch a deadline pass"),
     )
     notices = forms.ChoiceField(
-        choices=NoticePreference.choices,
+        choices=NOTICE_CHOICES,
         initial=NoticePreference.TURN,
         label=_("Players hear of others' moves"),
         help_text=_("for players who have not chosen for themselves; each can change it with 'notices'"),
     )
     submission_key = SubmissionKeyField()
     absence = forms.ChoiceField(
-        choices=AbsencePolicy.choices,
+        choices=ABSENCE_CHOICES,
         initial=AbsencePolicy.STANDIN,
         required=False,
+        widget=forms.RadioSelect,
         label=_("A player who misses deadlines in a row"),
         help_text=_("the player takes the seat back with one reply: 'back'"),
     )
     standin_after = forms.IntegerField(
-        min_value=1, max_value=20, initial=2, required=False, label="…after this many missed deadlines"
+        min_value=1, max_value=20, initial=2, required=False, label=_("…after this many missed deadlines")
     )
 
     clock = forms.ChoiceField(
         choices=[
-            ("fixed", "a fixed time for each move (the deadline above)"),
-            ("bank", "a time bank: a reserve, more after each move, up to a cap"),
-            ("grace", "a grace for each move, then the time bank runs"),
+            ("fixed", _("a fixed time for each move (the deadline above)")),
+            ("bank", _("a time bank: a reserve, more after each move, up to a cap")),
+            ("grace", _("a grace for each move, then the time bank runs")),
         ],
         initial="fixed",
         required=False,
-        label="Clock",
+        widget=forms.RadioSelect,
+        label=_("Clock"),
+        help_text=_("the four numbers below count for a time bank or a grace only"),
     )
     bank_days = forms.IntegerField(
-        min_value=1, max_value=60, initial=3, required=False, label="Bank at the start (days)"
+        min_value=1, max_value=60, initial=3, required=False, label=_("Bank at the start (days)")
     )
     increment_days = forms.IntegerField(
-        min_value=0, max_value=30, initial=1, required=False, label="Added after each move (days)"
+        min_value=0, max_value=30, initial=1, required=False, label=_("Added after each move (days)")
     )
     cap_days = forms.IntegerField(
-        min_value=1, max_value=120, initial=7, required=False, label="The bank holds at most (days)"
+        min_value=1, max_value=120, initial=7, required=False, label=_("The bank holds at most (days)")
     )
     grace_hours = forms.IntegerField(
-        min_value=1, max_value=24 * 14, initial=24, required=False, label="Grace for each move (hours)"
+        min_value=1, max_value=24 * 14, initial=24, required=False, label=_("Grace for each move (hours)")
     )
 
     vacation_per_month = forms.IntegerField(
@@ -175,18 +188,42 @@ class NewGameForm(ShowsHiddenErrors):
         max_value=31,
         initial=0,
         required=False,
-        label="Vacation earned per month of play (days; 0: none)",
-        help_text="taken with 'away until DATE'; switches on by itself before a timeout while days remain",
+        label=_("Vacation earned per month of play (days; 0: none)"),
+        help_text=_("taken with 'away until DATE'; switches on by itself before a timeout while days remain"),
     )
     vacation_max = forms.IntegerField(
-        min_value=0, max_value=90, initial=14, required=False, label="Vacation held at most (days)"
+        min_value=0, max_value=90, initial=14, required=False, label=_("Vacation held at most (days)")
     )
     vacation_absences = forms.IntegerField(
-        min_value=0, max_value=50, initial=4, required=False, label="Absences a player may take in a game"
+        min_value=0, max_value=50, initial=4, required=False, label=_("Absences a player may take in a game")
     )
     vacation_longest = forms.IntegerField(
-        min_value=1, max_value=90, initial=7, required=False, label="Longest absence (days)"
+        min_value=1, max_value=90, initial=7, required=False, label=_("Longest absence (days)")
     )
+
+    # The table's rules beyond the game's own, folded away on the page under these legends (each
+    # field has a default that serves): the form is then a phone's screen or two long, not five.
+    MORE = (
+        (_("Notices"), ("notices",)),
+        (_("Absent players"), ("absence", "standin_after")),
+        (_("Time for moves"), ("clock", "bank_days", "increment_days", "cap_days", "grace_hours")),
+        (_("Vacations"), ("vacation_per_month", "vacation_max", "vacation_absences", "vacation_longest")),
+    )
+
+    def main_fields(self) -> list:
+        """The fields always in sight: title, invitees, deadline and the game's own options."""
+        folded = {name for _legend, names in self.MORE for name in names}
+        return [field for field in self.visible_fields() if field.name not in folded]
+
+    def more_sections(self) -> list[dict]:
+        return [{"legend": legend, "fields": [self[name] for name in names]} for legend, names in self.MORE]
+
+    def refused_fields(self) -> list:
+        return [field for field in self.visible_fields() if field.errors]
+
+    def more_has_errors(self) -> bool:
+        """A refused value in a folded field: the fold opens, so the player sees why."""
+        return any(self.errors.get(name) for _legend, names in self.MORE for name in names)
 
     def clean_absence(self):
         return self.cleaned_data.get("absence") or AbsencePolicy.STANDIN
