@@ -381,7 +381,7 @@ def _colour(value: str) -> tuple[int, int, int] | None:
 
 class _Canvas:
     def __init__(self, root, zoom: float) -> None:
-        from PIL import Image, ImageDraw
+        from PIL import Image
 
         width, height = _length(root.get("width"), 0), _length(root.get("height"), 0)
         box = _numbers(root.get("viewBox", ""))
@@ -396,10 +396,24 @@ class _Canvas:
         if not (width > 0 and height > 0):
             raise Unsupported("no size")
         self.size = (max(1, round(width * zoom)), max(1, round(height * zoom)))
-        self.image = Image.new("RGB", self.size, "#ffffff")
-        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        self.start_on(Image.new("RGB", self.size, "#ffffff"))
         self.ids = {element.get("id"): element for element in root.iter() if element.get("id")}
         self.base = (sx * zoom, origin[0] * zoom, origin[1] * zoom)
+        # What the drawing draws, in order: (tag, node, transform, style), found by element().
+        self.ops: list[tuple] = []
+
+    def start_on(self, image) -> None:
+        from PIL import ImageDraw
+
+        self.image = image
+        self.draw = ImageDraw.Draw(image, "RGBA")
+
+    def run(self, ops) -> None:
+        for tag, node, transform, style in ops:
+            if tag == "text":
+                self.text(node, transform, style)
+            else:
+                self.shape(tag, node, transform, style)
 
     # A transform is (scale, dx, dy): the drawings translate and scale, evenly; nothing else.
     @staticmethod
@@ -454,10 +468,8 @@ class _Canvas:
             s, dx, dy = transform
             moved = (s, dx + s * _length(node.get("x")), dy + s * _length(node.get("y")))
             self.element(target, moved, style, depth + 1)
-        elif tag == "text":
-            self.text(node, transform, style)
-        else:
-            self.shape(tag, node, transform, style)
+        else:  # drawn later (run), in this order: a drawing's first ops may be a kept layer
+            self.ops.append((tag, node, transform, style))
 
     def paint(self, style: dict, kind: str):
         value = style.get(kind, "#000000" if kind == "fill" else "none")
@@ -715,7 +727,10 @@ def _dashed(path: list[tuple[float, float]], dashes: list[float]):
 
 
 def draw_svg(svg: str, zoom: float = 1.0):
-    """The SVG drawn straight to an RGB image (Pillow), or Unsupported."""
+    """The SVG drawn straight to an RGB image (Pillow), or Unsupported. Where its first ops are
+    those of a kept layer (the same ops in the same places: a game's map, grid and legend, drawn
+    before what moves), it starts from that layer's pixels and draws only the rest: the same
+    pixels as drawn whole, since each op paints over what the ones before left."""
     import xml.etree.ElementTree as ET
 
     try:
@@ -726,4 +741,93 @@ def draw_svg(svg: str, zoom: float = 1.0):
         raise Unsupported("not an <svg>")
     canvas = _Canvas(root, zoom)
     canvas.element(root, canvas.base, {})
+    keys = [_op_key(op) for op in canvas.ops]
+    width, height = canvas.size
+    image, drawn, keep_at = _layers.start(canvas.size, keys)
+    if keep_at:
+        # Drawn anew, taller than this drawing (HEIGHT times): the same game's next picture may
+        # be a little taller (a longer hand, a longer list), and an op drawn past this one's
+        # bottom shows there; a shorter one takes the layer's top.
+        from PIL import Image
+
+        tall = (width, round(height * _Layers.HEIGHT))
+        canvas.start_on(Image.new("RGB", tall, "#ffffff"))
+        canvas.run(canvas.ops[:keep_at])
+        _layers.keep(tall, keys, keep_at, canvas.image)
+        image, drawn = canvas.image, keep_at
+    if image is not None:
+        canvas.start_on(image.crop((0, 0, width, height)))  # a copy, as tall as this drawing
+    canvas.run(canvas.ops[drawn:])
     return canvas.image
+
+
+def _op_key(op) -> tuple:
+    """What an op draws, as a value: its element's attributes (and a text's words and spans), with
+    the transform and the style it inherits. Two ops of equal keys paint the same pixels."""
+    tag, node, transform, style = op
+    key = (tag, tuple(node.attrib.items()), transform, tuple(style.items()))
+    if tag == "text":
+        key += (node.text, tuple((tuple(span.attrib.items()), span.text, span.tail) for span in node))
+    return key
+
+
+def _common(keys: list, other: list) -> int:
+    n = 0
+    for a, b in zip(keys, other):
+        if a != b:
+            break
+        n += 1
+    return n
+
+
+class _Layers:
+    """The first ops of drawings, drawn and kept (this process's, at most LAYERS of them): a
+    game's static layer (map, grid, legend; each game draws it first) is learnt from two drawings
+    that start alike, and every later drawing of the same width and at most the layer's height
+    that starts with the same ops (the same places, so the same scale) starts from its pixels.
+    The drawings seen last are remembered (their ops' keys, no pixels) to learn from."""
+
+    LAYERS = 8  # kept pixels: a 600 x 1,200 picture's layer is 2 MB
+    SEEN = 16
+    MIN_OPS = 8  # fewer ops in common than this: not worth a layer
+    HEIGHT = 1.5  # a layer is drawn this much taller than the drawing it is learnt from
+
+    def __init__(self) -> None:
+        import threading
+
+        self.lock = threading.Lock()
+        self.layers: list[tuple] = []  # (size, keys, ops drawn, image), most recently used last
+        self.seen: list[tuple] = []  # (size, keys)
+
+    def start(self, size, keys: list):
+        """(the kept image to start from or None, ops drawn in it, ops after which to keep a new
+        layer: more than those drawn where this drawing shares more with one seen before)."""
+        with self.lock:
+            best = None
+            for layer in self.layers:
+                (width, height), at = layer[0], layer[2]
+                fits = width == size[0] and height >= size[1]
+                if fits and at > (best[2] if best else 0) and keys[:at] == layer[1][:at]:
+                    best = layer
+            drawn = best[2] if best else 0
+            longest = max((_common(keys, k) for s, k in self.seen if s[0] == size[0]), default=0)
+            if best is not None:
+                self.layers.remove(best)
+                self.layers.append(best)
+            self.seen = [seen for seen in self.seen if seen[1] != keys][-(self.SEEN - 1) :] + [(size, keys)]
+        # A new layer only where none fits: two drawings alike by chance further than the
+        # static layer (two seats' views of one version) must not replace it with one that
+        # fits them alone.
+        keep_at = longest if not drawn and longest >= self.MIN_OPS else 0
+        return (best[3] if best else None), drawn, keep_at
+
+    def keep(self, size, keys: list, at: int, image) -> None:
+        with self.lock:
+            self.layers = self.layers[-(self.LAYERS - 1) :] + [(size, keys, at, image)]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.layers, self.seen = [], []
+
+
+_layers = _Layers()
