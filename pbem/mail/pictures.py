@@ -44,6 +44,7 @@ PALETTE = 64  # colours of the palette PNG (boards are flat colours and antialia
 MIN_ZOOM = 0.45  # smaller than this the picture says nothing a phone can read: left out
 MAX_TRIES = 4
 SAMPLE = 3  # the palette is chosen from every SAMPLE-th pixel of every SAMPLE-th row
+ZOOM_STEPS = 20  # pictures are drawn at zooms of whole twentieths (_rung)
 BUDGET_STEP = 1024
 
 
@@ -106,7 +107,7 @@ def board_png(
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
 # pictures are made (palette, method) is a new key rather than old pictures under the new rules.
-RASTER_REVISION = f"pixels+resvg palette={PALETTE} octree/{SAMPLE}+nearest libdeflate=6 min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
+RASTER_REVISION = f"pixels+resvg palette={PALETTE} octree/{SAMPLE}+nearest libdeflate=6 zoom/{ZOOM_STEPS} min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
 
 
 def drawing_digest(svg: str) -> str:
@@ -162,7 +163,15 @@ def first_zoom(kind: str | None, budget: int) -> float:
     # Cautious both ways: smaller as if the bytes went with the zoom alone, larger as if with its
     # square (a first try that fits saves a whole drawing; a few pixels less cost nothing).
     power = 1.0 if budget < size else 2.0
-    return max(MIN_ZOOM, min(1.0, zoom * (budget / size) ** (1 / power) * 0.97))
+    return _rung(min(1.0, zoom * (budget / size) ** (1 / power) * 0.97))
+
+
+def _rung(zoom: float) -> float:
+    """The zoom rounded down to a whole number of ZOOM_STEPS (at least MIN_ZOOM): pictures of a
+    game are drawn at a few zooms, not at one a little different each time, so that the next
+    picture finds the layer its game's last ones left at its zoom (_Layers: the same ops in the
+    same places)."""
+    return max(MIN_ZOOM, math.floor(zoom * ZOOM_STEPS + 1e-9) / ZOOM_STEPS)
 
 
 def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> bytes | None:
@@ -191,7 +200,7 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
         if len(tried) >= 2:
             (z0, n0), (z1, n1) = tried[-2:]
             power = min(2.0, max(1.0, math.log(n0 / n1) / math.log(z0 / z1)))
-        zoom = max(MIN_ZOOM, zoom * (budget / len(png)) ** (1 / power) * 0.97)
+        zoom = _rung(zoom * (budget / len(png)) ** (1 / power) * 0.97)
     log.warning("the board picture stays over %s bytes even drawn small: left out", budget)
     return None
 
@@ -860,11 +869,15 @@ class _Layers:
             # A new layer only where none fits: two drawings alike by chance further than the
             # static layer (two seats' views of one version) must not replace it with one that
             # fits them alone.
-            longest = max((_common(keys, k) for s, k in self.seen if s[0] == size[0]), default=0)
+            least = max(self.MIN_OPS, len(keys) * self.MIN_SHARE)
+            shared = [n for s, k in self.seen if s[0] == size[0] and least <= (n := _common(keys, k)) < len(keys)]
             self.seen = [seen for seen in self.seen if seen[1] != keys][-(self.SEEN - 1) :] + [(size, keys)]
-        # Not from a drawing seen whole before: its picture is kept as it is (board_png).
-        worth = max(self.MIN_OPS, len(keys) * self.MIN_SHARE) <= longest < len(keys)
-        return None, 0, (longest if worth else 0)
+        # What this drawing shares with every drawing seen that shares enough with it (not the
+        # most it shares with one: two seats' views of one version share more than the next
+        # version will), and not with a drawing seen whole before (its picture is kept as it is).
+        # Learnt from three drawings at least: from two, a layer is often longer than the next
+        # drawings share, and drawing it (taller) costs more than a drawing.
+        return None, 0, (min(shared) if len(shared) >= 2 else 0)
 
     def keep(self, size, keys: list, at: int, image) -> None:
         with self.lock:
