@@ -32,6 +32,7 @@ import math
 import os
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.log import eventlog
@@ -242,10 +243,11 @@ def _png(paletted) -> bytes:
     zlib where that package is missing."""
     import zlib
 
+    compress: Callable[[bytes, int], bytes | bytearray]
     try:
-        from deflate import zlib_compress
+        from deflate import zlib_compress as compress
     except ImportError:  # pragma: no cover - a dependency of the project; zlib does the same, slower
-        zlib_compress = zlib.compress
+        compress = zlib.compress
     width, height = paletted.size
     raw = memoryview(paletted.tobytes())
     rows = bytearray(height * (width + 1))  # each row after its filter byte (0: none)
@@ -264,7 +266,7 @@ def _png(paletted) -> bytes:
             b"\x89PNG\r\n\x1a\n",
             chunk(b"IHDR", header),
             chunk(b"PLTE", palette),
-            chunk(b"IDAT", zlib_compress(bytes(rows), 6)),
+            chunk(b"IDAT", bytes(compress(bytes(rows), 6))),
             chunk(b"IEND", b""),
         ]
     )
@@ -817,7 +819,7 @@ def _op_key(op) -> tuple:
     """What an op draws, as a value: its element's attributes (and a text's words and spans), with
     the transform and the style it inherits. Two ops of equal keys paint the same pixels."""
     tag, node, transform, style = op
-    key = (tag, tuple(node.attrib.items()), transform, tuple(style.items()))
+    key: tuple = (tag, tuple(node.attrib.items()), transform, tuple(style.items()))
     if tag == "text":
         key += (node.text, tuple((tuple(span.attrib.items()), span.text, span.tail) for span in node))
     return key
