@@ -399,3 +399,42 @@ def test_the_palette_from_a_sample_is_as_close_to_the_drawing_as_the_octree_of_e
             sum(error["now"].getpixel((x, y))) for x in range(0, image.width, 3) for y in range(0, image.height, 3)
         )
         assert worst <= 100, (kind, worst)
+
+
+def test_elfenlands_title_drawn_after_the_map_changes_no_pixel(monkeypatch):
+    """Elfenland's mail picture draws its title after the map (so that the map is the same first
+    ops in every picture): the title overlaps nothing of the map, so the picture is the one with
+    the title first, as it was drawn before, pixel for pixel but its bottom row (the backdrop, now
+    taller than the picture, reaches it)."""
+    from PIL import ImageChops
+
+    from games.elfenland import drawing
+    from games.testing import Table
+
+    titles: list[str] = []
+    real = drawing._title
+
+    def noted(cv, v):
+        start = len(cv.parts)
+        real(cv, v)
+        titles[:] = cv.parts[start:]
+
+    monkeypatch.setattr(drawing, "_title", noted)
+    spec = get_game("elfenland")
+    table = Table(spec, 3, seed=b"pictures-title")
+    for _ in range(12):
+        waiting = spec.waiting_for(table.state)
+        table.act(waiting[0], spec.standin(spec.view(table.state, waiting[0]), spec.legal(table.state, waiting[0])))
+    for seat in (None, 0, 1):
+        svg = spec.render_svg(spec.view(table.state, seat))
+        head, rest = svg.split('fill="#f4efe1"/>', 1)
+        assert titles and all(part in rest for part in titles)
+        for part in titles:
+            rest = rest.replace(part, "", 1)
+        first = head + 'fill="#f4efe1"/>' + "".join(titles) + rest  # the title first, as before
+        pictures._layers.clear()
+        now = pictures.draw_svg(svg)
+        pictures._layers.clear()
+        before = pictures.draw_svg(first)
+        above_bottom = (0, 0, now.width, now.height - 1)
+        assert ImageChops.difference(now.crop(above_bottom), before.crop(above_bottom)).getbbox() is None, seat
