@@ -20,8 +20,9 @@ Two lines:
   (PBEM_NOTICE_FOLD_SECONDS=0): players by mail answer later than a notice waits to be folded,
   so each reply causes the mail it causes in production. The CPU of each process a reply is
   printed: the listener, the worker split by task (processing the replies, sending the notices)
-  and the sink. BENCH_PROCESS_PICTURES=0 (a what-if, not production): the notices without
-  pictures, to show what the rest of their work costs.
+  and the sink, and the pictures' own CPU (drawn, paletted, written). BENCH_PROCESS_PICTURES=0
+  (a what-if, not production): the notices without pictures, to show what the rest of their work
+  costs; =before: the pictures made as before the kept layers, to compare in the same conditions.
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_REDIS_URL, default db 11, flushed).
 """
@@ -49,8 +50,11 @@ REAL_GAMES = int(os.environ.get("BENCH_PROCESS_REAL_GAMES", "20"))
 WARM_MOVES = int(os.environ.get("BENCH_PROCESS_WARM_MOVES", "40"))
 REAL_PLAYERS = 3
 # BENCH_PROCESS_PICTURES=0: the worker draws no picture (the notices go out without one), to show
-# what the rest of the work costs. Not production: the line then says so.
-PICTURES = os.environ.get("BENCH_PROCESS_PICTURES", "1") != "0"
+# what the rest of the work costs; =before: the pictures made as before the kept layers (each
+# drawn whole, its palette by octree of every pixel, its PNG by Pillow's zlib), to compare in the
+# same conditions. Neither is production: the line then says so.
+PICTURES_MODE = os.environ.get("BENCH_PROCESS_PICTURES", "1")
+PICTURES = PICTURES_MODE != "0"
 # The worker's CPU by task name, written by the worker itself (see worker_main) after each task.
 CPU_FILE = "bench-worker-cpu.json"
 
@@ -186,10 +190,10 @@ def worker_main(argv: list[str]) -> None:
 
     @task_prerun.connect(weak=False)
     def before(task_id=None, task=None, **_kwargs) -> None:
-        if not PICTURES and not started.get("patched"):  # a what-if: the notices without pictures
-            from pbem.mail import pictures
-
-            pictures.board_png = lambda *args, **kwargs: None
+        if not started.get("patched"):
+            if PICTURES_MODE in ("0", "before"):  # a what-if
+                _what_if_pictures(PICTURES_MODE)
+            _time_pictures(spent)
             started["patched"] = 1
         started[task_id] = time.process_time()
         if profile is not None:
@@ -208,6 +212,49 @@ def worker_main(argv: list[str]) -> None:
 
     sys.argv = ["celery", *argv]
     celery_main()
+
+
+def _time_pictures(spent: dict) -> None:
+    """In the worker: the CPU of each picture made (drawn, paletted and written as PNG) counted
+    under "picture" (what the sending's CPU spends on them)."""
+    from pbem.mail import pictures
+
+    real = pictures._palette_png
+
+    def timed(svg: str, zoom: float):
+        started = time.process_time()
+        try:
+            return real(svg, zoom)
+        finally:
+            spent["picture"] = spent.get("picture", 0.0) + time.process_time() - started
+            spent["picture:count"] = spent.get("picture:count", 0) + 1
+
+    pictures._palette_png = timed
+
+
+def _what_if_pictures(mode: str) -> None:
+    """In the worker: "0", the notices without pictures; "before", the pictures made as before
+    the kept layers (each drawn whole, the palette by octree of every pixel, Pillow's PNG)."""
+    import io
+
+    from PIL import Image
+
+    from pbem.mail import pictures
+
+    if mode == "0":
+        pictures.board_png = lambda *args, **kwargs: None
+        return
+
+    def paletted(image):
+        return image.quantize(pictures.PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+    def png(image) -> bytes:
+        out = io.BytesIO()
+        image.save(out, "PNG")
+        return out.getvalue()
+
+    pictures._layers.start = lambda size, keys: (None, 0, 0)
+    pictures._paletted, pictures._png = paletted, png
 
 
 def sink_process(port: int) -> subprocess.Popen:
@@ -334,6 +381,12 @@ def _twin_games(kind: str, count: int) -> list[tuple[int, int]]:
     return pairs
 
 
+PICTURES_LINE = {
+    "0": "WITHOUT PICTURES (BENCH_PROCESS_PICTURES=0)",
+    "before": "with their pictures MADE AS BEFORE the kept layers (BENCH_PROCESS_PICTURES=before)",
+}
+
+
 def real_game_run() -> str:
     import redis
     from django.db.models import Count
@@ -445,17 +498,19 @@ def real_game_run() -> str:
 
     processing = cpu_spent.get("process_inbound", 0.0) + cpu_spent.get("process_inbound_batch", 0.0)
     sending_cpu = cpu_spent.get("send_pending_notices", 0.0)
-    tasks = sum(v for k, v in cpu_spent.items() if k.endswith(":count"))
+    pictures_made = cpu_spent.get("picture:count", 0)
+    tasks = sum(v for k, v in cpu_spent.items() if k.endswith(":count") and not k.startswith("picture"))
     return (
         f"{REAL_KIND} replies through the SMTP listener and one Celery worker, the notices they cause composed and "
-        f"sent {'with their pictures' if PICTURES else 'WITHOUT PICTURES (BENCH_PROCESS_PICTURES=0)'} to a local "
+        f"sent {PICTURES_LINE.get(PICTURES_MODE, 'with their pictures')} to a local "
         f"SMTP sink: {rate:,.1f}/s end to end beside bare services.submit of the "
         f"same moves {bare_rate:,.0f}/s ({timed['bare_cpu'] / n * 1000:.1f} ms of CPU a move), ratio {ratio:.3f} "
         f"(target >= 0.5: {'ok' if ratio >= 0.5 else 'BELOW TARGET'}); "
         f"{timed['sent'] / n:.2f} notices sent a reply; CPU a reply: the worker {ms('worker')} ms (processing the "
         f"reply {processing / n * 1000:.1f} ms, sending its notices {sending_cpu / n * 1000:.1f} ms, Celery's own "
         f"{(cpu_spent.get('worker', 0.0) - processing - sending_cpu) / n * 1000:.1f} ms; {tasks / n:.2f} tasks a reply, "
-        f"{cpu_spent.get('send_pending_notices:count', 0) / n:.2f} of them sending), the listener "
+        f"{cpu_spent.get('send_pending_notices:count', 0) / n:.2f} of them sending; {pictures_made / n:.2f} pictures "
+        f"made a reply, {cpu_spent.get('picture', 0.0) / max(1, pictures_made) * 1000:.1f} ms each), the listener "
         f"{ms('listener')} ms, the sink {ms('sink')} ms ({n} replies in {len(pairs)} games of {REAL_PLAYERS} players "
         f"{WARM_MOVES} moves in, {ROUNDS} rounds after one untimed; load average "
         f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, {os.cpu_count()} cores)"

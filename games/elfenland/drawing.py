@@ -340,11 +340,17 @@ def draw(v, layout: Layout, links=None, prefix="", standalone=False, css_width=N
     """The whole board of view `v` as one <svg> element (`players`: with the list of players,
     which the mail's picture leaves to the mail's text)."""
     cv = Canvas(layout, links, prefix)
-    _title(cv, v)
+    if not standalone:
+        _title(cv, v)
     cv.add(_background(layout))
     for route in B.LAND_ROUTES:
         _route_spot(cv, v, route)
     _towns(cv, v)
+    if standalone:
+        # The mail's picture draws the title (which changes with every move) after the map,
+        # where it does not overlap it: what does not change comes first, the same in every
+        # picture, and the rasteriser keeps it drawn (pbem.mail.pictures._Layers).
+        _title(cv, v)
     height = _panels(cv, v, players)
     width = layout.width
     ns = ' xmlns="http://www.w3.org/2000/svg"'
@@ -359,7 +365,9 @@ def draw(v, layout: Layout, links=None, prefix="", standalone=False, css_width=N
         attrs = f'class="elf-{layout.name}" width="100%" style="height:auto"'
     label = escape(_("Elfenland board"))
     head = f'<svg{ns} {attrs} viewBox="0 0 {width} {height:.0f}" {role} aria-label="{label}" font-family="{FONT}">'
-    back = f'<rect width="{width}" height="{height:.0f}" fill="#f4efe1"/>'
+    # The mail's picture: the backdrop taller than any picture (the picture's own height cuts
+    # it), the same in every picture whatever its height.
+    back = f'<rect width="{width}" height="{max(height, 3 * width) if standalone else height:.0f}" fill="#f4efe1"/>'
     return head + back + "".join(cv.parts) + "</svg>"
 
 
