@@ -16,6 +16,7 @@ import json
 import re
 import secrets
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.mime.image import MIMEImage
@@ -38,9 +39,9 @@ from django.utils.translation import get_language, gettext, gettext_noop, ngette
 
 from games.i18n import game_text
 from pbem.log import eventlog
-from pbem.mail import pictures
+from pbem.mail import fastrender, pictures
 from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
-from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps
+from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps, versioned
 from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
@@ -255,9 +256,22 @@ def notice_template(name: str):
     return engine.get_template(name)
 
 
+_COMPILED: dict[tuple[str, str], Callable[[dict], str]] = {}
+
+
 def render_to_string(name: str, context: dict) -> str:
-    """What django.template.loader.render_to_string makes of a notice template, pretranslated."""
-    return notice_template(name).render(Context(context))
+    """What django.template.loader.render_to_string makes of a notice template, pretranslated,
+    written by the template's nodes compiled to Python once (pbem/mail/fastrender.py)."""
+    key = (get_language() or languages.DEFAULT, name)
+    render = _COMPILED.get(key)
+    if render is None:
+        template = notice_template(name)
+        try:
+            render = fastrender.compile_template(template)
+        except fastrender.Unsupported:
+            render = lambda context, template=template: template.render(Context(context))  # noqa: E731
+        _COMPILED[key] = render
+    return render(context)
 
 
 @dataclass
@@ -966,7 +980,11 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "preference_text": gettext(NoticePreference(seat.notice_preference).label)
         if seat.notice_preference in NoticePreference.values
         else seat.notice_preference,
-        "board": fit(selectors.board_text(spec, state, number)) if notice.kind != "answer" and not talk_only else "",
+        "board": versioned.kept(
+            "board", game.pk, version, number, lambda: fit(selectors.board_text(spec, state, number))
+        )
+        if notice.kind != "answer" and not talk_only
+        else "",
         "options": options,
         "other_options": others,
         "deadline": _when(deadline, seat.time_zone) if deadline else "",
@@ -988,7 +1006,10 @@ def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tup
     meta = state["meta"]
     if state["game"] is None or meta["ended"] or meta["paused"] or notice.kind not in OPTION_KINDS:
         return [], []
-    offered = choosing.menu(spec, state["game"], seat.number)
+    # The log is append-only: the menu at this version never changes (kept per version).
+    offered = versioned.kept(
+        "menu", seat.game_id, version, seat.number, lambda: choosing.menu(spec, state["game"], seat.number)
+    )
     options = [
         Option(code, offered.line(choice), taps.tap_url(seat, version, code)) for code, choice in offered.codes()
     ]

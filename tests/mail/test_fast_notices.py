@@ -1,0 +1,60 @@
+"""Issue 34: a notice composed the quick way (its templates run as compiled Python,
+pbem/mail/fastrender.py; its move menu and text board kept per game, version and seat,
+pbem/play/versioned.py) is the notice Django's template engine writes, in every game and
+language: the same subject, text, HTML and headers."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string as django_render
+
+from pbem.mail import outbound
+from pbem.models import Notice, Seat
+from pbem.play import services, versioned
+from pbem.registry import all_games
+
+from .whole_games import people, seeded, standin_choice
+
+LANGUAGES = ("en", "de", "fr")
+MOVES = 6
+
+
+def _played(kind: str):
+    """A game of `kind` a few moves in, its seats reading English, German and French, every
+    seat's news with its picture; the notices of the moves left in the outbox."""
+    with seeded("ab" * 32):
+        game = services.create_game(kind, people(kind), {})
+    for number, seat in enumerate(Seat.objects.filter(game=game).order_by("number")):
+        Seat.objects.filter(pk=seat.pk).update(language=LANGUAGES[number % 3], news_pictures=True)
+    for _move in range(MOVES):
+        game.refresh_from_db()
+        waiting = game.awaited or []
+        command = standin_choice(game, waiting[0]) if waiting else None
+        if command is None:
+            break
+        services.submit(game.pk, waiting[0], command=command)
+    return game
+
+
+def _rendered(notice: Notice) -> tuple:
+    found = outbound.render(notice)
+    headers = {k: v for k, v in found.headers.items() if k != "Message-ID"}
+    return found.subject, found.text, found.html, found.to, headers, [(p.cid, p.alt) for p in found.pictures]
+
+
+@pytest.mark.parametrize("kind", sorted(all_games()))
+def test_a_notice_composed_the_quick_way_is_the_one_djangos_templates_write(kind, db, settings, monkeypatch):
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = _played(kind)
+    notices = list(Notice.objects.filter(game=game).select_related("game", "seat").order_by("id"))
+    assert {n.seat.language for n in notices if n.seat_id} >= {"en", "de"}, "notices in several languages"
+    assert any(n.kind == "turn" for n in notices) and any(n.kind == "news" for n in notices)
+    quick = [_rendered(n) for n in notices]
+    again = [_rendered(n) for n in notices]  # the menus and boards kept now
+    versioned.clear()
+    with monkeypatch.context() as patched:
+        patched.setattr(outbound, "render_to_string", lambda name, context: django_render(name, context))
+        slow = [_rendered(n) for n in notices]
+    for notice, mine, kept, theirs in zip(notices, quick, again, slow, strict=True):
+        assert mine == theirs, (notice.kind, notice.seat.language if notice.seat_id else "")
+        assert kept == theirs, (notice.kind, "with its menu and board kept")
