@@ -483,6 +483,9 @@ SIMPLE_ADDRESS = re.compile(r"[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+\Z")
 
 
 _CID = re.compile(r"[A-Za-z0-9.@_-]+\Z")
+# No line has more characters than this (splitlines breaks at \r and \n and more): 249 of them
+# are at most 996 bytes in UTF-8, under SMTP's 998.
+_LONG_LINE = re.compile(r"[^\r\n]{250}")
 
 
 def wire_bytes(message: RelatedMessage) -> bytes | None:
@@ -506,7 +509,10 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
     texts = [body, html]
     parts = []
     for text, subtype in ((body, message.content_subtype), (html, "html")):
-        if any(len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines()):
+        # A line of 250 characters or more could be over 998 bytes: only then each line is weighed.
+        if _LONG_LINE.search(text) and any(
+            len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines()
+        ):
             return None  # Django sends it quoted-printable
         try:
             data = _NEWLINES.sub("\r\n", text).encode("utf-8")
@@ -902,9 +908,18 @@ def _mailto_links(ctx: dict) -> None:
     address = ctx.get("reply_address")
     if not address:
         return
-    subject = quote(ctx["subject"] if ctx["subject"].lower().startswith("re:") else f"Re: {ctx['subject']}")
+    subject = _quote(ctx["subject"] if ctx["subject"].lower().startswith("re:") else f"Re: {ctx['subject']}")
     for option in ctx.get("options", ()):
-        option.mailto = f"mailto:{address}?subject={subject}&body={quote(option.line)}"
+        option.mailto = f"mailto:{address}?subject={subject}&body={_quote(option.line)}"
+
+
+# What urllib.parse.quote (safe "/") makes of each ASCII character: an ASCII text quoted by one
+# str.translate (a notice quotes each offered move); anything else goes to quote itself.
+_QUOTED = str.maketrans({chr(c): quote(chr(c)) for c in range(128) if quote(chr(c)) != chr(c)})
+
+
+def _quote(text: str) -> str:
+    return text.translate(_QUOTED) if text.isascii() else quote(text)
 
 
 TEXT_WIDTH = 80

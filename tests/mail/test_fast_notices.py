@@ -58,3 +58,44 @@ def test_a_notice_composed_the_quick_way_is_the_one_djangos_templates_write(kind
     for notice, mine, kept, theirs in zip(notices, quick, again, slow, strict=True):
         assert mine == theirs, (notice.kind, notice.seat.language if notice.seat_id else "")
         assert kept == theirs, (notice.kind, "with its menu and board kept")
+
+
+def test_a_move_in_a_mailto_link_is_quoted_as_urllib_quotes_it():
+    """outbound._quote: one str.translate for an ASCII text, urllib's quote for the rest."""
+    import random
+    from urllib.parse import quote
+
+    rng = random.Random(34)
+    texts = ["place 3 at b4", "say «hi» & go", "100% / 50%", "ü", "", *map(chr, range(128))]
+    texts += ["".join(chr(rng.randrange(128)) for _ in range(rng.randrange(40))) for _ in range(2000)]
+    for text in texts:
+        assert outbound._quote(text) == quote(text), text
+
+
+@pytest.mark.parametrize(
+    ("line", "quick"),
+    [
+        ("x" * 249, True),
+        ("y" * 600, True),
+        ("z" * 998, True),
+        ("w" * 999, False),
+        ("ü" * 499, True),
+        ("ü" * 500, False),
+    ],
+)
+def test_a_line_over_998_bytes_goes_djangos_way_and_a_long_one_under_it_does_not(line, quick, db, settings):
+    """wire_bytes weighs the lines only when one has 250 characters or more: a line of 999 bytes
+    is still refused (Django sends it quoted-printable), one of 998 written."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    message = outbound.RelatedMessage(
+        subject="s",
+        body=f"a\n{line}\nb",
+        from_email="x@pbem.localhost",
+        to=["y@example.org"],
+        headers={"Message-ID": "<m@x>"},
+    )
+    message.attach_alternative("<p>a</p>", "text/html")
+    data = outbound.wire_bytes(message)
+    assert (data is not None) == quick
+    if data is not None:
+        assert f"{line}\r\n".encode() in data
