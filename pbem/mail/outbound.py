@@ -483,9 +483,9 @@ SIMPLE_ADDRESS = re.compile(r"[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+\Z")
 
 
 _CID = re.compile(r"[A-Za-z0-9.@_-]+\Z")
-# No line has more characters than this (splitlines breaks at \r and \n and more): 249 of them
-# are at most 996 bytes in UTF-8, under SMTP's 998.
-_LONG_LINE = re.compile(r"[^\r\n]{250}")
+# A line of 250 characters or more, between newlines (splitlines breaks at more than \n: its lines
+# are no longer): fewer are at most 996 bytes in UTF-8, under SMTP's 998.
+_LONG_LINE = re.compile(r"^.{250}", re.M)  # anchored at each line's start: one pass over the text
 
 
 def wire_bytes(message: RelatedMessage) -> bytes | None:
@@ -730,18 +730,20 @@ def _seating_and_undos(cursor, game_ids: list[int]) -> dict[int, list[tuple]]:
 
 def _share_feed(game_id: int, at: int, after: int, raw: list[tuple]) -> None:
     """The news rows after `after` and the head at `at`, where the feed and the head look first."""
-    loads = json.loads
+    loads = eventlog.json_loads
     feed_rows = []
     head = None
+    seq_at, hash_at = _ROW_COLUMNS.index("seq"), _ROW_COLUMNS.index("hash")
     for row in raw:
+        if row[seq_at] == at:
+            head = row[hash_at]
+        if row[seq_at] <= after:
+            continue  # read for the state only (prime_load): its JSON is not decoded here
         item = dict(zip(_ROW_COLUMNS, row, strict=True))
         for name in _JSON_FIELDS:
             if item[name] is not None:
                 item[name] = loads(item[name])
-        if item["seq"] > after:
-            feed_rows.append(item)
-        if item["seq"] == at:
-            head = item["hash"]
+        feed_rows.append(item)
     eventlog.shared(selectors.feed_rows_key(game_id, at), lambda lo=after, rows=feed_rows: (lo, rows))
     eventlog.shared(("head", game_id, at), lambda head=head: head)
 
@@ -763,7 +765,8 @@ def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple])
     """eventlog.load(game, at=at) from rows read here, kept where that load looks first; an undo
     after the snapshot reaching back behind it is left to eventlog.load (a replay from the start)."""
     index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
-    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw]
+    start = snap[0] if snap else 0  # loaded_from folds only the rows after the snapshot: only they are decoded
+    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw if row[index[0]] > start]
     loaded = eventlog.loaded_from(game, spec, at, snap, rows)
     if loaded is not None:
         eventlog.prime_load(game, at, loaded)
