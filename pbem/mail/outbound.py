@@ -11,7 +11,7 @@ bounce).
 
 from __future__ import annotations
 
-import base64
+import binascii
 import json
 import re
 import secrets
@@ -535,7 +535,7 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
             + _header("Content-ID", f"<{picture.cid}>", raw=True)
             + _header("Content-Disposition", f'inline; filename="{picture.cid.split("@")[0]}.png"', raw=True)
             + b"\r\n"
-            + base64.encodebytes(picture.png).replace(b"\n", b"\r\n")
+            + _base64_lines(picture.png)
             for picture in message.pictures
         ]
         related = [
@@ -564,6 +564,15 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
         if name.lower() not in {"from", "to", "cc", "reply-to"}:
             head.append(_header(name, value))
     return _multipart(head, boundary, parts)
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """base64.encodebytes(data) with CRLF line ends (lines of 76), encoded in one call rather
+    than one a line (a picture is 700 lines)."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    if not encoded:
+        return b""
+    return b"\r\n".join([encoded[i : i + 76] for i in range(0, len(encoded), 76)]) + b"\r\n"
 
 
 def _multipart(head: list[bytes], boundary: str, parts: list[bytes]) -> bytes:

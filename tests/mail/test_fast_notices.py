@@ -99,3 +99,12 @@ def test_a_line_over_998_bytes_goes_djangos_way_and_a_long_one_under_it_does_not
     assert (data is not None) == quick
     if data is not None:
         assert f"{line}\r\n".encode() in data
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 113, 114, 40_001])
+def test_a_pictures_base64_is_what_encodebytes_writes_with_crlf(size):
+    import base64
+    import os
+
+    data = os.urandom(size)
+    assert outbound._base64_lines(data) == base64.encodebytes(data).replace(b"\n", b"\r\n")
