@@ -28,7 +28,9 @@ _lock = threading.Lock()
 
 def kept(what: str, game_id: int, version: int, seat: int | None, compute: Callable[[], T]) -> T:
     """`compute()` of (game_id, version, seat), once per `what` and languages (the platform's and
-    the games'); `version` must be the version of the state `compute` reads."""
+    the games'). `version` must be the version of the state `compute` reads, and no later than
+    the game's head (eventlog.load(at=v) beyond the head gives the head's state as version v:
+    keyed so, it would be served when the game reaches v)."""
     key = (what, game_id, version, seat, get_language(), i18n.current())
     with _lock:
         if key in _kept:

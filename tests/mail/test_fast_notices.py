@@ -108,3 +108,27 @@ def test_a_pictures_base64_is_what_encodebytes_writes_with_crlf(size):
 
     data = os.urandom(size)
     assert outbound._base64_lines(data) == base64.encodebytes(data).replace(b"\n", b"\r\n")
+
+
+def test_what_is_kept_of_a_version_is_never_served_for_another_version_seat_or_language():
+    """versioned.kept: the key holds the game, the version, the seat and both languages."""
+    from games import i18n
+    from pbem.play import languages
+
+    made: list[tuple] = []
+
+    def menu(*key):
+        return lambda: made.append(key) or key
+
+    assert versioned.kept("menu", 1, 5, 0, menu(1, 5, 0)) == (1, 5, 0)
+    assert versioned.kept("menu", 1, 5, 0, menu("again")) == (1, 5, 0)  # kept
+    assert versioned.kept("menu", 1, 6, 0, menu(1, 6, 0)) == (1, 6, 0)  # a newer version: its own
+    assert versioned.kept("menu", 1, 5, 1, menu(1, 5, 1)) == (1, 5, 1)  # another seat
+    assert versioned.kept("board", 1, 5, 0, menu("board")) == ("board",)
+    with languages.reading("de"):
+        assert versioned.kept("menu", 1, 5, 0, menu("de")) == ("de",)
+    with i18n.using("fr"):
+        assert versioned.kept("menu", 1, 5, 0, menu("fr")) == ("fr",)
+    assert made == [(1, 5, 0), (1, 6, 0), (1, 5, 1), ("board",), ("de",), ("fr",)]
+    versioned.clear()
+    assert versioned.kept("menu", 1, 5, 0, menu("anew")) == ("anew",)
