@@ -26,14 +26,14 @@ from typing import Any
 
 from django.conf import settings
 from django.template import Context
-from django.template.base import Node, NodeList, TextNode, Variable, VariableDoesNotExist, VariableNode
+from django.template.base import Node, TextNode, Variable, VariableDoesNotExist, VariableNode
 from django.template.defaulttags import AutoEscapeControlNode, CommentNode, ForNode, IfNode, LoadNode, TemplateLiteral
 from django.template.loader_tags import BlockNode, ExtendsNode, IncludeNode
 from django.templatetags.i18n import GetCurrentLanguageNode
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeData, mark_safe
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]
 from django.utils.translation import get_language
 
 Render = Callable[[dict], str]
@@ -72,7 +72,7 @@ class _Scope:
         return scope
 
 
-def _nodelist(nodes: NodeList | list[Node], scope: _Scope) -> Render:
+def _nodelist(nodes: Any, scope: _Scope) -> Render:
     parts: list[Render | str] = []
     for node in nodes:
         part = _node(node, scope)
@@ -89,7 +89,7 @@ def _nodelist(nodes: NodeList | list[Node], scope: _Scope) -> Render:
     return lambda c: "".join([call(c) for call in calls])
 
 
-def _node(node: Node, scope: _Scope) -> Render | str:
+def _node(node: Any, scope: _Scope) -> Render | str:
     """A node as a constant text or a function of the variables."""
     try:
         kind = type(node)
@@ -237,8 +237,7 @@ def _filter(func, args, autoescape: bool) -> Callable[[Any, dict], Any]:
     arguments: list[Value] = []
     for lookup, arg in args:
         if not lookup:
-            constant = mark_safe(arg)
-            arguments.append(lambda c, constant=constant: constant)
+            arguments.append(_constant(mark_safe(arg)))
         else:
             arguments.append(_variable(arg))
     localtime = getattr(func, "expects_localtime", False)
@@ -253,6 +252,10 @@ def _filter(func, args, autoescape: bool) -> Callable[[Any, dict], Any]:
         return mark_safe(made) if safe and isinstance(value, SafeData) else made
 
     return apply
+
+
+def _constant(value) -> Value:
+    return lambda c: value
 
 
 def _variable(variable: Variable) -> Value:
