@@ -17,7 +17,7 @@ Sizes (environment; the defaults are the issue's):
                                (the picture part also times each of the five games' pictures, start,
                                middle and end, beside the old way: resvg shrunk in tries)
     BENCH_PROFILE=resend       cProfile of one of the picture part's sender runs ("first drawing",
-                               "resend", "no pictures"), printed
+                               "resend", "no pictures", "no pictures, nothing kept"), printed
     BENCH_PARTS=notice,picture,page,served,pipe,sweep,timeout   which parts to run (all by default)
 
 Each notices line also gives the CPU a message of the sending process and of the SMTP sink,
@@ -678,7 +678,7 @@ def picture_lines() -> list[str]:
     from pbem.log import eventlog
     from pbem.mail import pictures, sending
     from pbem.models import BoardPicture, Game, Notice
-    from pbem.play import services
+    from pbem.play import services, versioned
     from pbem.registry import get_game
 
     kind = "elven_castle"
@@ -708,10 +708,12 @@ def picture_lines() -> list[str]:
         sent_bytes.append((message, data))
         return real_send(message, data)
 
-    def sender(label: str) -> tuple[float, float, int, int]:
+    def sender(label: str, fresh: bool = False) -> tuple[float, float, int, int]:
         copies()
         sent_bytes.clear()
         eventlog.cache_clear()
+        if fresh:  # nothing kept of these versions: each menu and text board computed anew
+            versioned.clear()
         profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == label else None
         t0 = time.perf_counter()
         if profile:
@@ -743,12 +745,15 @@ def picture_lines() -> list[str]:
         cold = sender("first drawing")
         warm = sender("resend")
         drawn = BoardPicture.objects.count()
-        board_png = pictures.board_png
+        # Without pictures: none made, none of the kept ones read (their bytes are 50 kB a notice).
+        board_png, prefetch_kept = pictures.board_png, pictures.prefetch_kept
         pictures.board_png = lambda *args, **kwargs: None
+        pictures.prefetch_kept = lambda *args, **kwargs: None
         try:
             bare_text = sender("no pictures")
+            fresh_text = sender("no pictures, nothing kept", fresh=True)
         finally:
-            pictures.board_png = board_png
+            pictures.board_png, pictures.prefetch_kept = board_png, prefetch_kept
     finally:
         sending._send = real_send
         sink.communicate("")
@@ -771,6 +776,10 @@ def picture_lines() -> list[str]:
         line("each drawn for the first time", cold, 0.5),
         line("sent again (pictures kept)", warm, 0.5),
         line("without pictures", bare_text, 0.7).replace("notices with pictures, without", "notices without"),
+        line("without pictures, nothing kept", fresh_text, 0.7).replace(
+            "notices with pictures, without pictures, nothing kept",
+            "notices without pictures, their menus and text boards not kept (computed anew)",
+        ),
     ]
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from pbem.log import eventlog
 from pbem.ops import testclock
-from pbem.play import addressing, services
+from pbem.play import addressing, services, versioned
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -73,9 +73,11 @@ def _fresh_caches():
     from django.core.cache import cache
 
     eventlog.cache_clear()
+    versioned.clear()
     cache.clear()
     yield
     eventlog.cache_clear()
+    versioned.clear()
     cache.clear()
 
 

@@ -11,11 +11,12 @@ bounce).
 
 from __future__ import annotations
 
-import base64
+import binascii
 import json
 import re
 import secrets
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.mime.image import MIMEImage
@@ -38,9 +39,9 @@ from django.utils.translation import get_language, gettext, gettext_noop, ngette
 
 from games.i18n import game_text
 from pbem.log import eventlog
-from pbem.mail import pictures
+from pbem.mail import fastrender, pictures
 from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
-from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps
+from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps, versioned
 from pbem.registry import get_game
 
 # The MAC part is optional when reading: notices sent before it existed are still replied to.
@@ -255,9 +256,22 @@ def notice_template(name: str):
     return engine.get_template(name)
 
 
+_COMPILED: dict[tuple[str, str], Callable[[dict], str]] = {}
+
+
 def render_to_string(name: str, context: dict) -> str:
-    """What django.template.loader.render_to_string makes of a notice template, pretranslated."""
-    return notice_template(name).render(Context(context))
+    """What django.template.loader.render_to_string makes of a notice template, pretranslated,
+    written by the template's nodes compiled to Python once (pbem/mail/fastrender.py)."""
+    key = (get_language() or languages.DEFAULT, name)
+    render = _COMPILED.get(key)
+    if render is None:
+        template = notice_template(name)
+        try:
+            render = fastrender.compile_template(template)
+        except fastrender.Unsupported:
+            render = lambda context, template=template: template.render(Context(context))  # noqa: E731
+        _COMPILED[key] = render
+    return render(context)
 
 
 @dataclass
@@ -469,6 +483,9 @@ SIMPLE_ADDRESS = re.compile(r"[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+\Z")
 
 
 _CID = re.compile(r"[A-Za-z0-9.@_-]+\Z")
+# A line of 250 characters or more, between newlines (splitlines breaks at more than \n: its lines
+# are no longer): fewer are at most 996 bytes in UTF-8, under SMTP's 998.
+_LONG_LINE = re.compile(r"^.{250}", re.M)  # anchored at each line's start: one pass over the text
 
 
 def wire_bytes(message: RelatedMessage) -> bytes | None:
@@ -492,7 +509,10 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
     texts = [body, html]
     parts = []
     for text, subtype in ((body, message.content_subtype), (html, "html")):
-        if any(len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines()):
+        # A line of 250 characters or more could be over 998 bytes: only then each line is weighed.
+        if _LONG_LINE.search(text) and any(
+            len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines()
+        ):
             return None  # Django sends it quoted-printable
         try:
             data = _NEWLINES.sub("\r\n", text).encode("utf-8")
@@ -515,7 +535,7 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
             + _header("Content-ID", f"<{picture.cid}>", raw=True)
             + _header("Content-Disposition", f'inline; filename="{picture.cid.split("@")[0]}.png"', raw=True)
             + b"\r\n"
-            + base64.encodebytes(picture.png).replace(b"\n", b"\r\n")
+            + _base64_lines(picture.png)
             for picture in message.pictures
         ]
         related = [
@@ -544,6 +564,15 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
         if name.lower() not in {"from", "to", "cc", "reply-to"}:
             head.append(_header(name, value))
     return _multipart(head, boundary, parts)
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """base64.encodebytes(data) with CRLF line ends (lines of 76), encoded in one call rather
+    than one a line (a picture is 700 lines)."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    if not encoded:
+        return b""
+    return b"\r\n".join([encoded[i : i + 76] for i in range(0, len(encoded), 76)]) + b"\r\n"
 
 
 def _multipart(head: list[bytes], boundary: str, parts: list[bytes]) -> bytes:
@@ -710,18 +739,20 @@ def _seating_and_undos(cursor, game_ids: list[int]) -> dict[int, list[tuple]]:
 
 def _share_feed(game_id: int, at: int, after: int, raw: list[tuple]) -> None:
     """The news rows after `after` and the head at `at`, where the feed and the head look first."""
-    loads = json.loads
+    loads = eventlog.json_loads
     feed_rows = []
     head = None
+    seq_at, hash_at = _ROW_COLUMNS.index("seq"), _ROW_COLUMNS.index("hash")
     for row in raw:
+        if row[seq_at] == at:
+            head = row[hash_at]
+        if row[seq_at] <= after:
+            continue  # read for the state only (prime_load): its JSON is not decoded here
         item = dict(zip(_ROW_COLUMNS, row, strict=True))
         for name in _JSON_FIELDS:
             if item[name] is not None:
                 item[name] = loads(item[name])
-        if item["seq"] > after:
-            feed_rows.append(item)
-        if item["seq"] == at:
-            head = item["hash"]
+        feed_rows.append(item)
     eventlog.shared(selectors.feed_rows_key(game_id, at), lambda lo=after, rows=feed_rows: (lo, rows))
     eventlog.shared(("head", game_id, at), lambda head=head: head)
 
@@ -743,7 +774,8 @@ def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple])
     """eventlog.load(game, at=at) from rows read here, kept where that load looks first; an undo
     after the snapshot reaching back behind it is left to eventlog.load (a replay from the start)."""
     index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
-    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw]
+    start = snap[0] if snap else 0  # loaded_from folds only the rows after the snapshot: only they are decoded
+    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw if row[index[0]] > start]
     loaded = eventlog.loaded_from(game, spec, at, snap, rows)
     if loaded is not None:
         eventlog.prime_load(game, at, loaded)
@@ -888,9 +920,18 @@ def _mailto_links(ctx: dict) -> None:
     address = ctx.get("reply_address")
     if not address:
         return
-    subject = quote(ctx["subject"] if ctx["subject"].lower().startswith("re:") else f"Re: {ctx['subject']}")
+    subject = _quote(ctx["subject"] if ctx["subject"].lower().startswith("re:") else f"Re: {ctx['subject']}")
     for option in ctx.get("options", ()):
-        option.mailto = f"mailto:{address}?subject={subject}&body={quote(option.line)}"
+        option.mailto = f"mailto:{address}?subject={subject}&body={_quote(option.line)}"
+
+
+# What urllib.parse.quote (safe "/") makes of each ASCII character: an ASCII text quoted by one
+# str.translate (a notice quotes each offered move); anything else goes to quote itself.
+_QUOTED = str.maketrans({chr(c): quote(chr(c)) for c in range(128) if quote(chr(c)) != chr(c)})
+
+
+def _quote(text: str) -> str:
+    return text.translate(_QUOTED) if text.isascii() else quote(text)
 
 
 TEXT_WIDTH = 80
@@ -966,7 +1007,11 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "preference_text": gettext(NoticePreference(seat.notice_preference).label)
         if seat.notice_preference in NoticePreference.values
         else seat.notice_preference,
-        "board": fit(selectors.board_text(spec, state, number)) if notice.kind != "answer" and not talk_only else "",
+        "board": versioned.kept(
+            "board", game.pk, version, number, lambda: fit(selectors.board_text(spec, state, number))
+        )
+        if notice.kind != "answer" and not talk_only
+        else "",
         "options": options,
         "other_options": others,
         "deadline": _when(deadline, seat.time_zone) if deadline else "",
@@ -988,7 +1033,10 @@ def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tup
     meta = state["meta"]
     if state["game"] is None or meta["ended"] or meta["paused"] or notice.kind not in OPTION_KINDS:
         return [], []
-    offered = choosing.menu(spec, state["game"], seat.number)
+    # The log is append-only: the menu at this version never changes (kept per version).
+    offered = versioned.kept(
+        "menu", seat.game_id, version, seat.number, lambda: choosing.menu(spec, state["game"], seat.number)
+    )
     options = [
         Option(code, offered.line(choice), taps.tap_url(seat, version, code)) for code, choice in offered.codes()
     ]

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from pbem.log import eventlog, rows
 from pbem.mail import inbound, outbound, sending
 from pbem.models import WEB_CHANNELS, Game, InboundMessage, InboundStatus, Notice, NoticeStatus, Seat
-from pbem.play import addressing, choosing, languages, outbox, runner, selectors, services, submissions
+from pbem.play import addressing, choosing, languages, outbox, runner, selectors, services, submissions, versioned
 from pbem.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -655,10 +655,18 @@ def translate_codes(lines: list[str], seat: Seat, version: int | None, positions
         return lines
     game = Game.objects.get(pk=seat.game_id)
     spec = get_game(game.kind)
-    state = eventlog.load(game, at=version if version is not None else None).state
+    loaded = eventlog.load(game, at=version if version is not None else None)
+    state = loaded.state
     if state["game"] is None:
         return lines
-    offered = choosing.menu(spec, state["game"], seat.number)
+    # The menu the notice listed, kept per version (the sender of that notice may have made it).
+    offered = versioned.kept(
+        "menu",
+        game.pk,
+        min(loaded.version, game.version),
+        seat.number,
+        lambda: choosing.menu(spec, state["game"], seat.number),
+    )
     out = []
     for index, line in enumerate(lines):
         match = CODE_RE.match(line)

@@ -20,7 +20,7 @@ from pbem.log import eventlog
 from pbem.mail import replies
 from pbem.models import Game, GameStatus, Seat
 from pbem.ops import ratelimit
-from pbem.play import addressing, choosing, services, taps
+from pbem.play import addressing, choosing, services, taps, versioned
 from pbem.registry import get_game
 
 
@@ -67,8 +67,19 @@ def _move_of(link: str) -> tuple[Seat, taps.Tap, str, int | None]:
 
 def _line_at(game: Game, seat: Seat, tapped: taps.Tap) -> str:
     """The command the link's code stood for in the notice's menu (at the notice's version)."""
-    state = eventlog.load(game, at=tapped.version).state
-    offered = choosing.menu(get_game(game.kind), state["game"], seat.number) if state["game"] is not None else None
+    loaded = eventlog.load(game, at=tapped.version)
+    state = loaded.state
+    offered = (
+        versioned.kept(
+            "menu",
+            game.pk,
+            min(loaded.version, game.version),
+            seat.number,
+            lambda: choosing.menu(get_game(game.kind), state["game"], seat.number),
+        )
+        if state["game"] is not None
+        else None
+    )
     choice = offered.by_code(tapped.code) if offered is not None else None
     if offered is None or choice is None:
         raise Refused("This link names no move", "The notice it came from offered no such move.", 404, seat)

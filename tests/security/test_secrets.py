@@ -178,3 +178,19 @@ def test_compose_refuses_to_start_without_each_secret_and_compose_env_writes_the
         text=True,
     )
     assert short.returncode != 0 and missing in short.stderr
+
+
+def test_a_mac_is_the_base32_of_its_hmac_cut_to_its_length_whatever_the_length(settings):
+    """signing.mac writes only the characters it keeps (issue 34): the same as the whole digest's
+    base32, lower case, cut, for every length a MAC is cut to and beyond."""
+    import base64
+    import hashlib
+    import hmac
+
+    from pbem.play import signing
+
+    for text in ("pbem-tap:12:1:41:3:493000", "", "ü-x" * 40):
+        for key in ("k" * 50, "another key"):
+            whole = base64.b32encode(hmac.new(key.encode(), text.encode(), hashlib.sha256).digest()).decode().lower()
+            for length in range(0, 60):
+                assert signing.mac(text, length, key) == whole[:length], (text, length)
