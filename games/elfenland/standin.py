@@ -218,6 +218,10 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
             path.pop()
 
     visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)
+    # `visit` calls itself through its closure: a cycle holding the search's states, which only
+    # the cycle collector could free (a full collection over the heap in a worker). Broken here,
+    # the search is freed at once.
+    visit = None  # type: ignore[assignment]
     return best
 
 

@@ -72,20 +72,19 @@ def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> di
     # waits for the next run, whatever `now` says.
     newest = DeadlineTimer.objects.order_by("-id").values_list("id", flat=True).first() or 0
     taken = 0
-    while taken < PER_RUN:
-        rows = claim_due(now, lease, min(CHUNK, PER_RUN - taken), newest)
-        if not rows:
-            break
-        if not taken and len(rows) == CHUNK and helpers:
-            _call_helpers(helpers)
-        taken += len(rows)
-        with collector_held():  # a chunk's groups, and the stand-ins' moves they cause in-process
-            done = _through(rows, lease, now)
-        for row, verdict in done:
-            if verdict is None or verdict == "not_due":
-                later.append(row)
-            elif verdict in counts:
-                counts[verdict] += 1
+    with collector_held():  # the chunks' groups, and the stand-ins' moves they cause in-process
+        while taken < PER_RUN:
+            rows = claim_due(now, lease, min(CHUNK, PER_RUN - taken), newest)
+            if not rows:
+                break
+            if not taken and len(rows) == CHUNK and helpers:
+                _call_helpers(helpers)
+            taken += len(rows)
+            for row, verdict in _through(rows, lease, now):
+                if verdict is None or verdict == "not_due":
+                    later.append(row)
+                elif verdict in counts:
+                    counts[verdict] += 1
     for row in later:
         # An error, or a seat whose turn notice has not gone out (its time waits): next run.
         _move(row, lease, due_at=row.due_at_before)

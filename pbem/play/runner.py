@@ -589,6 +589,10 @@ def _run_pipelined(order: list[int], works: dict[int, Work], bodies: dict, db, d
     except Exception as exc:
         pipe.abandon()
         raise _GroupFailed from exc
+    finally:
+        # answers() and the pipeline refer to each other (a cycle holding the group's Works and
+        # their states, which only the cycle collector would free): broken, they go at once.
+        pipe.on_interrupt = None
 
 
 def _cache_done(done: dict[int, Work | None]) -> None:
