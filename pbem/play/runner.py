@@ -195,8 +195,8 @@ class Work:
     # Deadlines set by the command itself for seats that become awaited (a resume gives back
     # the time that remained at the pause): {"seat": iso datetime}.
     deadline_overrides: dict = field(default_factory=dict)
-    # The seat ids told news lately (_told_lately), when read for a group of games at once.
-    told_lately: set | None = None
+    # The seats told news lately (_told_lately), read for a group of games at once when first asked.
+    told_lately: _ToldLately | None = None
     # A clocked game's resume: seat -> the seconds it had left at the pause (pbem/log/clocks.py).
     clock_resumed: dict = field(default_factory=dict)
     # Played by a seat's orders given ahead (pbem.play.orders): the loop that plays them goes
@@ -518,7 +518,9 @@ def collector_held():
 
 def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
     works = _load_works(order, actor)
-    _read_told_lately(works)
+    told = _ToldLately(list(works))
+    for work in works.values():
+        work.told_lately = told
     if prepare is not None:
         prepare(works)
     done: dict[int, Work | None] = dict.fromkeys(order)
@@ -750,7 +752,7 @@ def _changes_what_it_sees(work: Work, seat: int) -> bool:
 
 def _told_lately(work: Work, seat_id: int) -> bool:
     if work.told_lately is not None:
-        return seat_id in work.told_lately
+        return work.told_lately.asks(work.loaded.game_id, seat_id)
     since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
     # A ready statement (pbem.log.rows): asked on every move of a simultaneous phase, where the
     # ORM's compiling of this one query cost more than the rest of the check.
@@ -764,19 +766,26 @@ def _told_lately(work: Work, seat_id: int) -> bool:
     )
 
 
-def _read_told_lately(works: dict[int, Work]) -> None:
-    """_told_lately's answers for a group of games, in one query."""
-    from pbem.models import Notice
+class _ToldLately:
+    """_told_lately's answers for a group of games, read in one query the first time one of them
+    asks (a seat still choosing in a simultaneous phase: most groups never ask, and a query a
+    group or a stand-ins' round was a tenth of a mass timeout's time)."""
 
-    if not works:
-        return
-    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
-    for work in works.values():
-        work.told_lately = set()
-    for game_id, seat_id in Notice.objects.filter(
-        game_id__in=list(works), kind="news", created_at__gte=since
-    ).values_list("game_id", "seat_id"):
-        works[game_id].told_lately.add(seat_id)  # type: ignore[union-attr]
+    def __init__(self, game_ids: list[int]):
+        self.game_ids = game_ids
+        self.told: set[tuple[int, int]] | None = None
+
+    def asks(self, game_id: int, seat_id: int) -> bool:
+        if self.told is None:
+            from pbem.models import Notice
+
+            since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+            self.told = set(
+                Notice.objects.filter(game_id__in=self.game_ids, kind="news", created_at__gte=since).values_list(
+                    "game_id", "seat_id"
+                )
+            )
+        return (game_id, seat_id) in self.told
 
 
 def _finish_if_over(work: Work) -> None:
