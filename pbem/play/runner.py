@@ -286,15 +286,16 @@ def _load_works(game_ids: list[int], actor: Actor) -> dict[int, Work]:
             cold.append(game_id)
     if not cold:
         return works
-    games = {game["id"]: game for game in Game.objects.filter(pk__in=cold).values(*GAME_FIELDS)}
+    # Two plain statements (PostgreSQL: run_group's), read as the ORM's values() would give them.
+    games = {game["id"]: game for game in rows.values_where(Game, GAME_FIELDS, "id = ANY(%s)", [cold])}
     seats: dict[int, list[dict]] = {game_id: [] for game_id in games}
-    for seat in Seat.objects.filter(game_id__in=list(games)).order_by("game_id", "number").values("game", *SEAT_FIELDS):
+    for seat in rows.values_where(Seat, ("game", *SEAT_FIELDS), "game_id = ANY(%s) ORDER BY game_id, number", [cold]):
         seats[seat.pop("game")].append(seat)
-    rows = [
+    instances = [
         Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
         for game in games.values()
     ]
-    for game_id, loaded in eventlog.load_many(rows).items():
+    for game_id, loaded in eventlog.load_many(instances).items():
         game = games[game_id]
         works[game_id] = Work(loaded, game, seats[game_id], actor, stored=_stored(game))
     return works
