@@ -182,6 +182,7 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
     collected, end_value, last = seat.collected, seat.end_value, seat.last
     ends: dict = {}  # end_value's answers: before the last round it does not depend on the cards left
     best = Plan(end_value(seat.start, 0, sum(seat.hand)), [], seat.hand)
+    top = best.score  # the best plan's score, at hand
     seen: dict = {}
     path: list = []
     nodes = 0
@@ -190,17 +191,18 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
         """`free`: typed cards still free; `left`: cards still free once the "any" cards owed
         are paid (a caravan lowers only `left`); `helping`: counters laid where they open a way
         for a rival."""
-        nonlocal best, nodes
+        nonlocal best, top, nodes
         nodes += 1
-        if path and TOWN_POINTS * newcount + 8.0 > best.score:  # else it cannot be the best
+        points = TOWN_POINTS * newcount
+        if path and points + 8.0 > top:  # else it cannot be the best
             at = (town, new, left if last else 0)
             value = ends.get(at)
             if value is None:
                 value = ends[at] = end_value(town, new, left)
-            score = TOWN_POINTS * newcount + value - HELP_COST * helping
-            if score > best.score:
-                best = Plan(score, list(path), free)
-        if TOWN_POINTS * (newcount + left) + 8.0 <= best.score or nodes > limit:
+            score = points + value - HELP_COST * helping
+            if score > top:
+                best, top = Plan(score, list(path), free), score
+        if points + TOWN_POINTS * left + 8.0 <= top or nodes > limit:
             return
         # How a state was reached does not matter (but for the counters it laid): it is skipped
         # when one at the same town, with the same towns collected and counters left, had at
