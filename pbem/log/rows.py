@@ -45,9 +45,10 @@ def _values_columns(model: type[Model], names: tuple[str, ...]) -> tuple[str, li
     """(the SELECT list of `names`, per name its Col and the converters the compiler would apply)."""
     table = model._meta.db_table
     quote = connection.ops.quote_name
+    fields = {f.name: f for f in model._meta.concrete_fields}
     select, cols = [], []
     for name in names:
-        f = model._meta.get_field(name)
+        f = fields[name]
         select.append(f"{quote(table)}.{quote(str(f.column))}")
         col = f.get_col(table)
         cols.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))

@@ -520,8 +520,8 @@ def collector_held():
 def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
     works = _load_works(order, actor)
     told = _ToldLately(list(works))
-    for work in works.values():
-        work.told_lately = told
+    for loaded in works.values():
+        loaded.told_lately = told
     if prepare is not None:
         prepare(works)
     done: dict[int, Work | None] = dict.fromkeys(order)
