@@ -178,9 +178,11 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
     search stops after `limit` states (the best plan found by then)."""
     helps = seat.rival_routes if counters and board is None else frozenset()  # this round's board only
     board = seat.board if board is None else board
-    trouble, lakes, boatmen = seat.trouble, seat.lakes, seat.boatmen
-    collected, end_value = seat.collected, seat.end_value
+    ways = _ways(tuple(sorted(board.items())), frozenset(seat.trouble), seat.lakes, seat.boatmen)
+    collected, end_value, last = seat.collected, seat.end_value, seat.last
+    ends: dict = {}  # end_value's answers: before the last round it does not depend on the cards left
     best = Plan(end_value(seat.start, 0, sum(seat.hand)), [], seat.hand)
+    top = best.score  # the best plan's score, at hand
     seen: dict = {}
     path: list = []
     nodes = 0
@@ -189,85 +191,121 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
         """`free`: typed cards still free; `left`: cards still free once the "any" cards owed
         are paid (a caravan lowers only `left`); `helping`: counters laid where they open a way
         for a rival."""
-        nonlocal best, nodes
+        nonlocal best, top, nodes
         nodes += 1
-        if path and TOWN_POINTS * newcount + 8.0 > best.score:  # else it cannot be the best
-            score = TOWN_POINTS * newcount + end_value(town, new, left) - HELP_COST * helping
-            if score > best.score:
-                best = Plan(score, list(path), free)
-        if TOWN_POINTS * (newcount + left) + 8.0 <= best.score or nodes > limit:
+        points = TOWN_POINTS * newcount
+        if path and points + 8.0 > top:  # else it cannot be the best
+            at = (town, new, left if last else 0)
+            value = ends.get(at)
+            if value is None:
+                value = ends[at] = end_value(town, new, left)
+            score = points + value - HELP_COST * helping
+            if score > top:
+                best, top = Plan(score, list(path), free), score
+        if points + TOWN_POINTS * left + 8.0 <= top or nodes > limit:
             return
         # How a state was reached does not matter (but for the counters it laid): it is skipped
         # when one at the same town, with the same towns collected and counters left, had at
-        # least as many cards of every kind and in all.
-        if _dominated(seen, (town, new, ctrs, helping), free, left):
-            return
-        visited = collected | new
-        fresh, stale = _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen)
-        for route, other, kind, amount, lay in fresh + stale:
+        # least as many cards of every kind and in all (else it is recorded).
+        key = (town, new, ctrs, helping)
+        kept = seen.get(key)
+        if kept is None:
+            seen[key] = [(free, left)]
+        else:
+            for f2, l2 in kept:
+                if l2 >= left and all(map(ge, f2, free)):
+                    return
+            kept.append((free, left))
+        for piece, route, other, kind, amount, lay in _exits(ways[town], free, left, ctrs, placed, collected | new):
             nfree = free if kind is None else free[:kind] + (free[kind] - amount,) + free[kind + 1 :]
-            nctrs, nplaced, nhelping = ctrs, placed, helping
-            if lay is not None:
+            if lay is None:
+                nctrs, nplaced, nhelping = ctrs, placed, helping
+            else:
                 i = ctrs.index(lay)
                 nctrs, nplaced = ctrs[:i] + ctrs[i + 1 :], placed + ((route, lay),)
-                nhelping += route in helps
-            bit = 1 << other
-            gain = 0 if visited & bit or not PIECE_MASK & bit else 1
+                nhelping = helping + (route in helps)
             path.append((route, other, kind, amount, lay))
-            visit(other, nfree, left - amount, nctrs, nplaced, new | bit if gain else new, newcount + gain, nhelping)
+            if piece:
+                visit(other, nfree, left - amount, nctrs, nplaced, new | piece, newcount + 1, nhelping)
+            else:
+                visit(other, nfree, left - amount, nctrs, nplaced, new, newcount, nhelping)
             path.pop()
 
     visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)
+    # `visit` calls itself through its closure: a cycle holding the search's states, which only
+    # the cycle collector could free (a full collection over the heap in a worker). Broken here,
+    # the search is freed at once.
+    visit = None  # type: ignore[assignment]
     return best
 
 
-def _dominated(seen: dict, key, free, left) -> bool:
-    """Whether a state at `key` (town, towns collected, counters left) is no better than one seen
-    before: that one had at least as many cards of every kind and in all; else it is recorded."""
-    kept = seen.get(key)
-    if kept is None:
-        seen[key] = [(free, left)]
-        return False
-    for f2, l2 in kept:
-        if l2 >= left and all(map(ge, f2, free)):
-            return True
-    kept.append((free, left))
-    return False
+# A town's piece as a bit, or 0 for a town without pieces (nothing to collect there).
+PIECE_BIT = [(1 << i) & PIECE_MASK for i in range(len(TOWNS))]
 
 
-def _exits(town, free, left, ctrs, placed, visited, board, trouble, lakes, boatmen):
-    """The payable ways on from `town`, as (route, other, kind, amount, counter laid): those to
-    towns with a piece still to collect, then the others."""
-    fresh, stale = [], []  # new towns first: a good plan found early lets the bound prune more
-    for route, other, nebulae, rafts in WATER_EXITS[town]:
-        out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
-        need = rafts[1] if lakes else rafts[0]
-        if free[RAFT] >= need and left >= need:
-            out.append((route, other, RAFT, need, None))
-        if boatmen and nebulae and left >= B.BOATMEN_CARDS:
-            out.append((route, other, None, B.BOATMEN_CARDS, None))
-    laid = dict(placed) if placed else None
-    for route, other, costs in LAND_EXITS[town]:
-        out = stale if visited >> other & 1 or not PIECE_MASK >> other & 1 else fresh
-        counter = board.get(route)
-        if counter is None and laid:
-            counter = laid.get(route)
-        if counter is not None:
+@lru_cache(maxsize=64)
+def _ways(board: tuple, trouble: frozenset, lakes: bool, boatmen: bool) -> list[list[tuple]]:
+    """Per town, its ways out on this board, in the order the search tries them (rivers and
+    lakes, then land routes): (piece bit of the town it leads to, route, that town, kind of card,
+    cards needed, None) for a payment of that many cards of that kind (kind None: any cards), and
+    (piece bit, route, town, None, trouble's extra card, costs per counter kind) for a land route
+    without a counter on the board (where the plan may lay one, or use one it laid). What
+    _exits then needs per state is only the hand's checks. `board`: its (route, counter) pairs,
+    sorted (a decision weighs several plans on one board: made once)."""
+    counters = dict(board)
+    ways = []
+    for town in range(len(TOWNS)):
+        out: list[tuple] = []
+        for route, other, nebulae, rafts in WATER_EXITS[town]:
+            out.append((PIECE_BIT[other], route, other, RAFT, rafts[1] if lakes else rafts[0], None))
+            if boatmen and nebulae:
+                out.append((PIECE_BIT[other], route, other, None, B.BOATMEN_CARDS, None))
+        for route, other, costs in LAND_EXITS[town]:
+            counter = counters.get(route)
             extra = 1 if route in trouble else 0
-            kind, need = KIND[counter], costs[counter] + extra
-            if free[kind] >= need and left >= need:
-                out.append((route, other, kind, need, None))
-            if left >= B.CARAVAN_CARDS + extra:
-                out.append((route, other, None, B.CARAVAN_CARDS + extra, None))
+            if counter is None:
+                out.append((PIECE_BIT[other], route, other, None, extra, costs))
+            else:
+                out.append((PIECE_BIT[other], route, other, KIND[counter], costs[counter] + extra, None))
+                out.append((PIECE_BIT[other], route, other, None, B.CARAVAN_CARDS + extra, None))
+        ways.append(out)
+    return ways
+
+
+def _exits(ways, free, left, ctrs, placed, visited):
+    """The payable ways on from a town (its `ways`), as (piece bit gained or 0, route, other,
+    kind, amount, counter laid): those to towns with a piece still to collect, then the others,
+    each in the order of `ways`."""
+    fresh, stale = [], []  # new towns first: a good plan found early lets the bound prune more
+    laid = dict(placed) if placed else None
+    for piece, route, other, kind, need, costs in ways:
+        if costs is None:
+            if need <= left and (kind is None or free[kind] >= need):
+                if piece and not visited & piece:
+                    fresh.append((piece, route, other, kind, need, None))
+                else:
+                    stale.append((0, route, other, kind, need, None))
+            continue
+        gain = piece if piece and not visited & piece else 0
+        out = fresh if gain else stale
+        counter = laid.get(route) if laid else None
+        if counter is not None:  # a counter this plan laid: paid as one on the board
+            typed, caravan = costs[counter] + need, B.CARAVAN_CARDS + need
+            kind = KIND[counter]
+            if free[kind] >= typed and left >= typed:
+                out.append((gain, route, other, kind, typed, None))
+            if left >= caravan:
+                out.append((gain, route, other, None, caravan, None))
             continue
         previous = None
         for c in ctrs:  # sorted, so each kind of counter is tried once
             if c != previous and c in costs:
                 previous = c
-                kind, need = KIND[c], costs[c]
-                if free[kind] >= need and left >= need:
-                    out.append((route, other, kind, need, c))
-    return fresh, stale
+                kind, cost = KIND[c], costs[c]
+                if free[kind] >= cost and left >= cost:
+                    out.append((gain, route, other, kind, cost, c))
+    fresh += stale
+    return fresh
 
 
 # ---------------------------------------------------------------------------------------------

@@ -205,23 +205,39 @@ def load_many(games: list[Game]) -> dict[int, Loaded]:
             [ids, [specs[pk].version for pk in ids]],
         )
         snaps = {game_id: (seq, state) for game_id, seq, state in cursor.fetchall()}
+        # Each event's JSON as text, decoded where the fold reads it (fold_text_rows): the
+        # columns that are at their defaults in most events come as one NULL (_EXTRA).
         cursor.execute(
-            "SELECT e.game_id, e.seq, e.type, e.payload::text, e.public::text, e.visible_to::text, e.reveals, "
-            "e.schema_version FROM pbem_event e JOIN unnest(%s::bigint[], %s::integer[], %s::integer[]) "
-            "AS w(game_id, after, upto) ON e.game_id = w.game_id AND e.seq > w.after AND e.seq <= w.upto "
-            "ORDER BY e.game_id, e.seq",
+            f"SELECT e.game_id, e.seq, e.type, e.payload::text, {_EXTRA} FROM pbem_event e "
+            "JOIN unnest(%s::bigint[], %s::integer[], %s::integer[]) AS w(game_id, after, upto) "
+            "ON e.game_id = w.game_id AND e.seq > w.after AND e.seq <= w.upto ORDER BY e.game_id, e.seq",
             [ids, [snaps[pk][0] if pk in snaps else 0 for pk in ids], [game.version for game in games]],
         )
         raw = cursor.fetchall()
     rows: dict[int, list] = {pk: [] for pk in ids}
     for game_id, *row in raw:
-        rows[game_id].append(row_from_text(*row))
+        rows[game_id].append(row)
     out = {}
     for game in games:
-        loaded = loaded_from(game, specs[game.pk], game.version, snaps.get(game.pk), rows[game.pk])
+        try:
+            loaded = _loaded_from_text(game, specs[game.pk], snaps.get(game.pk), rows[game.pk])
+        except msgspec.DecodeError:
+            loaded = None  # a value msgspec refuses: load reads it the standard library's way
         # None: an undo reaching behind the snapshot: from scratch.
-        out[game.pk] = loaded if loaded is not None else _load(game, None, True)
+        out[game.pk] = loaded if loaded is not None else _load(game, None, True, lazy=False)
     return out
+
+
+def _loaded_from_text(game: Game, spec: GameSpec, snap: tuple | None, rows: list) -> Loaded | None:
+    """loaded_from for load_many's rows: (seq, type, payload, extra) with JSON as text, as
+    fold.fold_text_rows takes them, after the snapshot `snap` (seq, state as JSON text), up to
+    the row's version. None when an undo among them reaches behind the snapshot."""
+    start = snap[0] if snap else 0
+    undone = _undone_in(rows, _decode)
+    if snap and any(seq <= start for seq in undone):
+        return None
+    state = fold.fold_text_rows(spec, _decode(snap[1]) if snap else new_state(), rows, undone, _decode)
+    return Loaded(game.pk, spec, state, game.version, game.head_hash, undone)
 
 
 # The columns row_from_text takes, in its order.

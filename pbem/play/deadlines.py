@@ -72,20 +72,19 @@ def run_deadlines(now: datetime | None = None, helpers: int | None = None) -> di
     # waits for the next run, whatever `now` says.
     newest = DeadlineTimer.objects.order_by("-id").values_list("id", flat=True).first() or 0
     taken = 0
-    while taken < PER_RUN:
-        rows = claim_due(now, lease, min(CHUNK, PER_RUN - taken), newest)
-        if not rows:
-            break
-        if not taken and len(rows) == CHUNK and helpers:
-            _call_helpers(helpers)
-        taken += len(rows)
-        with collector_held():  # a chunk's groups, and the stand-ins' moves they cause in-process
-            done = _through(rows, lease, now)
-        for row, verdict in done:
-            if verdict is None or verdict == "not_due":
-                later.append(row)
-            elif verdict in counts:
-                counts[verdict] += 1
+    with collector_held():  # the chunks' groups, and the stand-ins' moves they cause in-process
+        while taken < PER_RUN:
+            rows = claim_due(now, lease, min(CHUNK, PER_RUN - taken), newest)
+            if not rows:
+                break
+            if not taken and len(rows) == CHUNK and helpers:
+                _call_helpers(helpers)
+            taken += len(rows)
+            for row, verdict in _through(rows, lease, now):
+                if verdict is None or verdict == "not_due":
+                    later.append(row)
+                elif verdict in counts:
+                    counts[verdict] += 1
     for row in later:
         # An error, or a seat whose turn notice has not gone out (its time waits): next run.
         _move(row, lease, due_at=row.due_at_before)
@@ -104,21 +103,29 @@ GROUP = 50
 
 
 def _through(rows: list[_Claimed], lease: str, now: datetime) -> list[tuple[_Claimed, str | None]]:
-    """Each claimed row with what was done for it (None: it failed). The timeouts of distinct
-    games are done a group at a time on PostgreSQL (_timeout_group); the rest one by one."""
-    grouped: list[_Claimed] = []
+    """Each claimed row with what was done for it (None: it failed). The timeouts are done a
+    group of distinct games at a time on PostgreSQL (_timeout_group): a game with several seats
+    due (a phase all seats play at once) has its second seat in a second pass of groups, after
+    the first pass's groups (and the stand-ins' moves they cause), as one timed out alone would
+    be; reminders and holds one by one."""
+    passes: list[list[_Claimed]] = []
+    taken: list[set[int]] = []
     alone: list[_Claimed] = []
-    games: set[int] = set()
     batch = connection.vendor == "postgresql"
     for row in rows:
-        if batch and row.deadline and row.game_id not in games and datetime.fromisoformat(row.deadline) <= now:
-            games.add(row.game_id)
-            grouped.append(row)
+        if batch and row.deadline and datetime.fromisoformat(row.deadline) <= now:
+            depth = next((n for n, games in enumerate(taken) if row.game_id not in games), len(taken))
+            if depth == len(taken):
+                passes.append([])
+                taken.append(set())
+            passes[depth].append(row)
+            taken[depth].add(row.game_id)
         else:
-            alone.append(row)  # a reminder, a hold, or a second seat of a game in the group: after it
+            alone.append(row)  # a reminder or a hold
     done: list[tuple[_Claimed, str | None]] = []
-    for start in range(0, len(grouped), GROUP):
-        done += _timeout_group(grouped[start : start + GROUP], lease, now)
+    for grouped in passes:
+        for start in range(0, len(grouped), GROUP):
+            done += _timeout_group(grouped[start : start + GROUP], lease, now)
     done += [(row, _handle_alone(row, lease, now)) for row in alone]
     return done
 

@@ -195,8 +195,8 @@ class Work:
     # Deadlines set by the command itself for seats that become awaited (a resume gives back
     # the time that remained at the pause): {"seat": iso datetime}.
     deadline_overrides: dict = field(default_factory=dict)
-    # The seat ids told news lately (_told_lately), when read for a group of games at once.
-    told_lately: set | None = None
+    # The seats told news lately (_told_lately), read for a group of games at once when first asked.
+    told_lately: _ToldLately | None = None
     # A clocked game's resume: seat -> the seconds it had left at the pause (pbem/log/clocks.py).
     clock_resumed: dict = field(default_factory=dict)
     # Played by a seat's orders given ahead (pbem.play.orders): the loop that plays them goes
@@ -286,15 +286,16 @@ def _load_works(game_ids: list[int], actor: Actor) -> dict[int, Work]:
             cold.append(game_id)
     if not cold:
         return works
-    games = {game["id"]: game for game in Game.objects.filter(pk__in=cold).values(*GAME_FIELDS)}
+    # Two plain statements (PostgreSQL: run_group's), read as the ORM's values() would give them.
+    games = {game["id"]: game for game in rows.values_where(Game, GAME_FIELDS, "id = ANY(%s)", [cold])}
     seats: dict[int, list[dict]] = {game_id: [] for game_id in games}
-    for seat in Seat.objects.filter(game_id__in=list(games)).order_by("game_id", "number").values("game", *SEAT_FIELDS):
+    for seat in rows.values_where(Seat, ("game", *SEAT_FIELDS), "game_id = ANY(%s) ORDER BY game_id, number", [cold]):
         seats[seat.pop("game")].append(seat)
-    rows = [
+    instances = [
         Game(**{k: v for k, v in game.items() if k not in ("deadlines", "awaited", "scores", "round", "phase")})
         for game in games.values()
     ]
-    for game_id, loaded in eventlog.load_many(rows).items():
+    for game_id, loaded in eventlog.load_many(instances).items():
         game = games[game_id]
         works[game_id] = Work(loaded, game, seats[game_id], actor, stored=_stored(game))
     return works
@@ -518,7 +519,9 @@ def collector_held():
 
 def _run_group(order: list[int], bodies: dict, actor: Actor, prepare, db, savepoints: bool) -> dict[int, Work | None]:
     works = _load_works(order, actor)
-    _read_told_lately(works)
+    told = _ToldLately(list(works))
+    for loaded in works.values():
+        loaded.told_lately = told
     if prepare is not None:
         prepare(works)
     done: dict[int, Work | None] = dict.fromkeys(order)
@@ -589,6 +592,10 @@ def _run_pipelined(order: list[int], works: dict[int, Work], bodies: dict, db, d
     except Exception as exc:
         pipe.abandon()
         raise _GroupFailed from exc
+    finally:
+        # answers() and the pipeline refer to each other (a cycle holding the group's Works and
+        # their states, which only the cycle collector would free): broken, they go at once.
+        pipe.on_interrupt = None
 
 
 def _cache_done(done: dict[int, Work | None]) -> None:
@@ -746,7 +753,7 @@ def _changes_what_it_sees(work: Work, seat: int) -> bool:
 
 def _told_lately(work: Work, seat_id: int) -> bool:
     if work.told_lately is not None:
-        return seat_id in work.told_lately
+        return work.told_lately.asks(work.loaded.game_id, seat_id)
     since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
     # A ready statement (pbem.log.rows): asked on every move of a simultaneous phase, where the
     # ORM's compiling of this one query cost more than the rest of the check.
@@ -760,19 +767,26 @@ def _told_lately(work: Work, seat_id: int) -> bool:
     )
 
 
-def _read_told_lately(works: dict[int, Work]) -> None:
-    """_told_lately's answers for a group of games, in one query."""
-    from pbem.models import Notice
+class _ToldLately:
+    """_told_lately's answers for a group of games, read in one query the first time one of them
+    asks (a seat still choosing in a simultaneous phase: most groups never ask, and a query a
+    group or a stand-ins' round was a tenth of a mass timeout's time)."""
 
-    if not works:
-        return
-    since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
-    for work in works.values():
-        work.told_lately = set()
-    for game_id, seat_id in Notice.objects.filter(
-        game_id__in=list(works), kind="news", created_at__gte=since
-    ).values_list("game_id", "seat_id"):
-        works[game_id].told_lately.add(seat_id)  # type: ignore[union-attr]
+    def __init__(self, game_ids: list[int]):
+        self.game_ids = game_ids
+        self.told: set[tuple[int, int]] | None = None
+
+    def asks(self, game_id: int, seat_id: int) -> bool:
+        if self.told is None:
+            from pbem.models import Notice
+
+            since = timezone.now() - timedelta(seconds=CHOOSING_NEWS_SECONDS)
+            self.told = set(
+                Notice.objects.filter(game_id__in=self.game_ids, kind="news", created_at__gte=since).values_list(
+                    "game_id", "seat_id"
+                )
+            )
+        return (game_id, seat_id) in self.told
 
 
 def _finish_if_over(work: Work) -> None:

@@ -9,6 +9,9 @@ invariants of the random-bot soak.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from math import comb
 
 import pytest
@@ -17,7 +20,7 @@ from games.elfenland import GAME, standin_v1
 from games.elfenland import board as B
 from games.elfenland import rules as R
 from games.elfenland import standin as S
-from games.testing import play_with_standins, winners
+from games.testing import Table, play_with_standins, winners
 
 from .common import check, events_hide_secrets, given, table
 
@@ -359,6 +362,58 @@ def test_the_stand_in_is_deterministic():
     one = play_with_standins(GAME, 3, [0, 1, 2], seed=5)
     two = play_with_standins(GAME, 3, [0, 1, 2], seed=5)
     assert one.log == two.log
+
+
+# The stand-in's commands, and its plans at the chooser's node limits, in seven games from fixed
+# seeds (2 to 6 players, base and variants), as recorded before its search was made faster
+# (issue 34: the ways out of each town worked out once a board, end values remembered): a faster
+# search must choose exactly as before, node limit included.
+CHOICES_DIGEST = "b8decf4ac3104aa2942f3cc5d10b40d6b6a2c9f1e225536236f79200b865455d"
+PLANS_DIGEST = "be4fc27007f89cab3f4621f6860664441c434ae57ee1a1f8c94eea315b8e5a6e"
+ALL_OPTIONS = {"home_cities": True, "lakes": True, "boatmen": True}
+RECORDED_GAMES = [
+    (2, {}, 1),
+    (3, {}, 2),
+    (4, {}, 3),
+    (5, {}, 4),
+    (6, {}, 5),
+    (4, ALL_OPTIONS, 6),
+    (3, {"lakes": True, "boatmen": True}, 7),
+]
+
+
+def _recorded_game(players: int, options: dict, seed: int) -> tuple[list, list]:
+    """The even seats (and at 2 players, in odd seeds, both) played by the stand-in, the others
+    at random: its commands, and at each of its decisions the plan best_plan finds at 150 and
+    1,000 nodes."""
+    pick = random.Random(seed)
+    t = Table(GAME, players, options, seed=f"standin-digest-{seed}".encode())
+    commands, plans = [], []
+    while awaited := GAME.waiting_for(t.state):
+        seat = pick.choice(awaited)
+        legal = GAME.legal(t.state, seat)
+        view = GAME.view(t.state, seat)
+        if seat % 2 == 0 or players == 2 and seat == 1 and seed % 2:
+            command = GAME.standin(view, legal)
+            commands.append(command)
+            s = S.Seat(view)
+            held = tuple(s.up + s.down)
+            for limit in (150, 1000):
+                p = S.best_plan(s, held if view["phase"] in ("draw", "place") else (), limit=limit)
+                plans.append((round(p.score, 6), p.steps, p.free))
+        else:
+            command = pick.choice(legal)
+        t.act(seat, command)
+    return commands, plans
+
+
+def test_the_stand_ins_choices_are_unchanged_on_fixed_seeds():
+    choices, plans = hashlib.sha256(), hashlib.sha256()
+    for players, options, seed in RECORDED_GAMES:
+        commands, found = _recorded_game(players, options, seed)
+        choices.update(json.dumps(commands, sort_keys=True).encode())
+        plans.update(json.dumps(found, sort_keys=True).encode())
+    assert (choices.hexdigest(), plans.hexdigest()) == (CHOICES_DIGEST, PLANS_DIGEST)
 
 
 def test_a_seat_with_one_legal_command_gets_it():
