@@ -8,7 +8,7 @@ placement table's fairness: 1.00 = a fair share; bench/balance.py); and how ofte
 move is a numbered code of the chooser. Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per
 table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only),
 ELFENWIZARDS_BENCH_OLD_DATA_GAMES (default 0: the 5-player seats on the placement of data version
-3, the one data version 4 replaced, with the same seeds, to set beside today's) and
+2, the one data version 3 replaced, with the same seeds, to set beside today's) and
 ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50).
 """
 
@@ -99,9 +99,9 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
     return lines
 
 
-def old_data_lines(games: int, version: int = DATA_VERSION - 1, players: int = 5) -> list[str]:
-    """The seats on an older placement (data versions 3 and 4 changed the 5-player row: RULINGS.md),
-    the same seeds as today's table above."""
+def old_data_lines(games: int, version: int = 2, players: int = 5) -> list[str]:
+    """The seats on an older placement (data version 3 changed the 5-player row: RULINGS.md), the
+    same seeds as today's table above."""
     if not games:
         return []
     spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version))

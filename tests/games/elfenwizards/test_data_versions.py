@@ -1,4 +1,4 @@
-"""Placement data versions (RULINGS.md, "Data version 2", "Data version 3" and "Data version 4"): new games are set
+"""Placement data versions (RULINGS.md, "Data version 2" and "Data version 3"): new games are set
 up with the current placement table and say so; games set up before replay unchanged from their
 own logs."""
 
@@ -40,15 +40,6 @@ V3_FIVE = {
     "yellow": ["S3", "N2", "N5", "W2", "W3", "W4"],
     "black": ["S1", "N3", "N8", "W1", "W2", "W4"],
 }
-# 5 players, data version 4: as 3, but green (the Druid without a Sorcerer) takes yellow's N2
-# and yellow stands on W1 instead (RULINGS.md, "Data version 4")
-V4_FIVE = {
-    "red": ["D1", "S4", "W1", "W2", "W3", "W4"],
-    "green": ["D2", "N2", "N6", "W1", "W2", "W3"],
-    "blue": ["S2", "N1", "N4", "N7", "W1", "W3"],
-    "yellow": ["S3", "N5", "W1", "W2", "W3", "W4"],
-    "black": ["S1", "N3", "N8", "W1", "W2", "W4"],
-}
 PAIRS = [("D1", "D2"), ("S1", "S2"), ("S3", "S4"), ("N1", "N2"), ("N3", "N4"), ("N5", "N6"), ("N7", "N8")]
 
 
@@ -59,15 +50,13 @@ def positions(started) -> dict:
     return out
 
 
-def test_data_version_2_changed_only_the_three_player_placement_and_3_and_4_only_the_five_player():
-    assert DATA_VERSION == 4
+def test_data_version_2_changed_only_the_three_player_placement_and_3_only_the_five_player():
+    assert DATA_VERSION == 3
     assert placement(3, version=1)["positions"] == V1_THREE
     assert placement(3, version=2)["positions"] == V2_THREE == placement(3)["positions"]
     assert placement(4, version=1) == placement(4, version=2) == placement(4)
     assert placement(5, version=1)["positions"] == placement(5, version=2)["positions"] == V2_FIVE
-    assert placement(5, version=3)["positions"] == V3_FIVE
-    assert placement(3, version=3) == placement(3) and placement(4, version=3) == placement(4)
-    assert placement(5)["positions"] == placement(5, version=4)["positions"] == V4_FIVE
+    assert placement(5)["positions"] == V3_FIVE
 
 
 def keeps_the_proposals_rules(table: dict, wizards: int) -> None:
@@ -87,35 +76,22 @@ def keeps_the_proposals_rules(table: dict, wizards: int) -> None:
 def test_the_new_placements_keep_the_proposals_rules():
     keeps_the_proposals_rules(placement(3)["positions"], 7)
     keeps_the_proposals_rules(placement(5)["positions"], 6)
-    keeps_the_proposals_rules(placement(5, version=3)["positions"], 6)
 
 
 def test_data_version_3_gives_no_player_two_sorcerers_at_five_players():
     """The cause of the change (RULINGS.md, "Data version 3"): black's two Sorcerers in version 2."""
-    old = placement(5, version=2)["positions"]
+    old, new = placement(5, version=2)["positions"], placement(5)["positions"]
     assert sum(sp.startswith("S") for sp in old["black"]) == 2
-    for new in (placement(5, version=3)["positions"], placement(5)["positions"]):
-        assert all(sum(sp[0] in "DS" for sp in held) >= 1 for held in new.values())
-        assert all(sum(sp.startswith("S") for sp in held) <= 1 for held in new.values())
-
-
-def test_data_version_4_gives_the_druid_without_a_sorcerer_a_necromancer_more():
-    """The cause of the change (RULINGS.md, "Data version 4"): in version 3 red's Druid and
-    Sorcerer were a burden and green, the other Druid with only a Necromancer, won 1.28 times its
-    share; version 4 gives green yellow's N2 (a contest against blue's N1) and yellow a Wizard."""
-    old, new = placement(5, version=3)["positions"], placement(5)["positions"]
-    assert new["red"] == old["red"] and new["blue"] == old["blue"] and new["black"] == old["black"]
-    titles = {colour: [sp for sp in held if not sp.startswith("W")] for colour, held in new.items()}
-    assert titles["green"] == ["D2", "N2", "N6"] and titles["yellow"] == ["S3", "N5"]
-    assert sorted(titles["red"]) == ["D1", "S4"]
+    assert all(sum(sp[0] in "DS" for sp in held) >= 1 for held in new.values())
+    assert all(sum(sp.startswith("S") for sp in held) <= 1 for held in new.values())
 
 
 def test_a_new_game_records_its_data_version_and_is_set_up_with_it():
     for players in (3, 4, 5):
         started = Table(GAME, players, seed=b"new").events[0].data
-        assert started["data"] == DATA_VERSION == 4
+        assert started["data"] == 3
         assert positions(started) == placement(players)["positions"]
-    assert positions(Table(GAME, 5, seed=b"new").events[0].data) == V4_FIVE
+    assert positions(Table(GAME, 5, seed=b"new").events[0].data) == V3_FIVE
 
 
 def test_old_games_were_set_up_with_data_version_1_and_replay_unchanged():
@@ -146,18 +122,6 @@ def test_an_old_five_player_game_on_data_version_2_replays_unchanged():
     assert state["end_reason"]  # a whole game, played to one of the rulebook's endings
 
 
-def test_an_old_five_player_game_on_data_version_3_replays_unchanged():
-    """Recorded (stand-ins at every seat, rules version 2) before data version 4: its GameStarted
-    says version 3 and holds version 3's positions, and it replays to the same final state."""
-    record = json.loads((GOLDEN / "five_players_data3_standins.json").read_text())
-    started = record["events"][0]["data"]
-    assert started["data"] == 3 and started["rules"] == 2
-    assert positions(started) == V3_FIVE != placement(5)["positions"]
-    check_golden(GAME, record)
-    state = fold(GAME, [event_from_json(e) for e in record["events"]])
-    assert state["end_reason"]
-
-
 def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it():
     """setup_with_data (the bench compares placements with it) sets a game up as an old version did."""
     events = setup_with_data(2, 5, {}, Rng(b"old", 0))
@@ -172,7 +136,5 @@ def test_an_old_game_is_dealt_again_under_the_data_version_it_recorded():
     assert old == setup_with_data(2, 5, {}, Rng(b"old", 0))
     assert positions(old[0].data) == V2_FIVE
     assert GAME.setup_as_logged(5, {}, Rng(b"old", 0), {}) == setup_with_data(1, 5, {}, Rng(b"old", 0))
-    three = GAME.setup_as_logged(5, {}, Rng(b"old", 0), {"data": 3})
-    assert three[0].data["data"] == 3 and positions(three[0].data) == V3_FIVE
     today = GAME.setup_as_logged(5, {}, Rng(b"new", 0), {"data": DATA_VERSION})
     assert today == GAME.setup(5, {}, Rng(b"new", 0))
