@@ -91,7 +91,7 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
     lines = against_random(GAME, COUNTS, games)
     lines.append(
         f"elfenwizards: seats (by colour; the first player, the dragon's holder, is drawn), {standin_games} "
-        "games of stand-ins only per table size; turns and the first player's share of wins as extras"
+        "games of stand-ins only per table size; turns and each place in turn order's share of wins as extras"
     )
     for players in COUNTS if standin_games else ():
         setting = Setting(GAME, players, extra=_extras, ending=lambda table: table.state["end_reason"])
@@ -111,11 +111,16 @@ def old_data_lines(games: int, version: int = 2, players: int = 5) -> list[str]:
 
 
 def _extras(table) -> dict:
-    """Per game: its length in turns and the first player's share of the win (× a fair share)."""
+    """Per game: its length in turns and each place in turn order's share of the win (× a fair
+    share; the first player holds the dragon)."""
     state = table.state
     won = GAME.result(state).ranking()[0]
-    first = table.events[0].data["dragon"]
-    return {"turns": state["turn"], "first player's wins, × fair share": (first in won) / len(won) * state["n"]}
+    first, n = table.events[0].data["dragon"], state["n"]
+    places = {
+        f"wins of the {place + 1}. in turn order, × fair share": ((first + place) % n in won) / len(won) * n
+        for place in range(n)
+    }
+    return {"turns": state["turn"], **places}
 
 
 def coverage_lines(games: int) -> list[str]:

@@ -297,10 +297,10 @@ def setup_as_logged(players, options, rng, first):
     return setup_with_data(version, players, options, rng)
 
 
-def setup_with_data(version, players, options, rng):
+def setup_with_data(version, players, options, rng, table=None):
     """setup with the placement table of data version `version` (an older one to compare with:
-    bench/game_elfenwizards)."""
-    table = placement(players, version)
+    bench/game_elfenwizards), or with the placement row `table` (a candidate the bench screens)."""
+    table = table or placement(players, version)
     colours = list(table["colours"])
     wizards, names = [], []
     for seat, colour in enumerate(colours):

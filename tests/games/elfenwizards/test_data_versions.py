@@ -128,6 +128,16 @@ def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it()
     assert events[0].data["data"] == 2 and positions(events[0].data) == V2_FIVE
 
 
+def test_a_setup_with_a_candidate_row_places_the_wizards_as_the_row_says():
+    """The bench screens candidate placements (RULINGS.md, "5 players: the cause studied again")
+    through setup_with_data's `table`; the version recorded is the one named."""
+    row = {**placement(5), "positions": {**V3_FIVE, "green": V3_FIVE["blue"], "blue": V3_FIVE["green"]}}
+    events = setup_with_data(DATA_VERSION, 5, {}, Rng(b"candidate", 0), table=row)
+    assert positions(events[0].data) == row["positions"] != placement(5)["positions"]
+    assert events[0].data["data"] == DATA_VERSION
+    assert setup_with_data(DATA_VERSION, 5, {}, Rng(b"candidate", 0)) == GAME.setup(5, {}, Rng(b"candidate", 0))
+
+
 def test_an_old_game_is_dealt_again_under_the_data_version_it_recorded():
     """The offline verifier deals a finished game again from its seed (GAME.setup_as_logged): a
     5-player game of version 2 keeps its version-2 placement, one from before data versions were
