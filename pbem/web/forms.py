@@ -60,7 +60,12 @@ class KindForm(forms.Form):
     def __init__(self, specs: dict[str, GameSpec], *args, **kwargs):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["kind"]).choices = [
-            (name, f"{spec.title} ({spec.min_players}-{spec.max_players} players)") for name, spec in specs.items()
+            (
+                name,
+                _("%(title)s (%(low)s-%(high)s players)")
+                % {"title": spec.title, "low": spec.min_players, "high": spec.max_players},
+            )
+            for name, spec in specs.items()
         ]
 
 
@@ -145,30 +150,30 @@ class NewGameForm(ShowsHiddenErrors):
         help_text=_("the player takes the seat back with one reply: 'back'"),
     )
     standin_after = forms.IntegerField(
-        min_value=1, max_value=20, initial=2, required=False, label="…after this many missed deadlines"
+        min_value=1, max_value=20, initial=2, required=False, label=_("…after this many missed deadlines")
     )
 
     clock = forms.ChoiceField(
         choices=[
-            ("fixed", "a fixed time for each move (the deadline above)"),
-            ("bank", "a time bank: a reserve, more after each move, up to a cap"),
-            ("grace", "a grace for each move, then the time bank runs"),
+            ("fixed", _("a fixed time for each move (the deadline above)")),
+            ("bank", _("a time bank: a reserve, more after each move, up to a cap")),
+            ("grace", _("a grace for each move, then the time bank runs")),
         ],
         initial="fixed",
         required=False,
-        label="Clock",
+        label=_("Clock"),
     )
     bank_days = forms.IntegerField(
-        min_value=1, max_value=60, initial=3, required=False, label="Bank at the start (days)"
+        min_value=1, max_value=60, initial=3, required=False, label=_("Bank at the start (days)")
     )
     increment_days = forms.IntegerField(
-        min_value=0, max_value=30, initial=1, required=False, label="Added after each move (days)"
+        min_value=0, max_value=30, initial=1, required=False, label=_("Added after each move (days)")
     )
     cap_days = forms.IntegerField(
-        min_value=1, max_value=120, initial=7, required=False, label="The bank holds at most (days)"
+        min_value=1, max_value=120, initial=7, required=False, label=_("The bank holds at most (days)")
     )
     grace_hours = forms.IntegerField(
-        min_value=1, max_value=24 * 14, initial=24, required=False, label="Grace for each move (hours)"
+        min_value=1, max_value=24 * 14, initial=24, required=False, label=_("Grace for each move (hours)")
     )
 
     vacation_per_month = forms.IntegerField(
@@ -176,17 +181,17 @@ class NewGameForm(ShowsHiddenErrors):
         max_value=31,
         initial=0,
         required=False,
-        label="Vacation earned per month of play (days; 0: none)",
-        help_text="taken with 'away until DATE'; switches on by itself before a timeout while days remain",
+        label=_("Vacation earned per month of play (days; 0: none)"),
+        help_text=_("taken with 'away until DATE'; switches on by itself before a timeout while days remain"),
     )
     vacation_max = forms.IntegerField(
-        min_value=0, max_value=90, initial=14, required=False, label="Vacation held at most (days)"
+        min_value=0, max_value=90, initial=14, required=False, label=_("Vacation held at most (days)")
     )
     vacation_absences = forms.IntegerField(
-        min_value=0, max_value=50, initial=4, required=False, label="Absences a player may take in a game"
+        min_value=0, max_value=50, initial=4, required=False, label=_("Absences a player may take in a game")
     )
     vacation_longest = forms.IntegerField(
-        min_value=1, max_value=90, initial=7, required=False, label="Longest absence (days)"
+        min_value=1, max_value=90, initial=7, required=False, label=_("Longest absence (days)")
     )
 
     def clean_absence(self):

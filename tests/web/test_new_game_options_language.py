@@ -70,3 +70,14 @@ def test_dice_duel_numbers_its_seats_from_1_on_its_board():
     assert "seat 0" not in text
     board = render_html(view)
     assert "<li>seat 1: 4</li>" in board and "<li>seat 2: 7</li>" in board and "seat 0" not in board
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_forms_own_fields_and_the_games_list_are_in_the_readers_language(client, language):
+    page = html.unescape(
+        client.get("/games/new/", {"kind": "elfenland"}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    )
+    for english in ("Clock", "Bank at the start", "Vacation earned per month", "Longest absence", "a time bank"):
+        assert english not in page, english
+    kinds = html.unescape(client.get("/games/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    assert "players)" not in kinds and ("Spieler)" if language == "de" else "joueurs)") in kinds
