@@ -249,6 +249,6 @@ GAME = GameSpec.from_modules(
     min_players=2,
     max_players=4,
     version=1,
-    options=(Option("rounds", 3, "rounds to play", minimum=1, maximum=3),),
+    options=(Option("rounds", 3, label="Rounds to play", minimum=1, maximum=3),),
     colours=COLOURS,
 )
