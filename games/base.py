@@ -158,6 +158,15 @@ class Option:
     choices: tuple | None = None  # allowed values; None: any value of the default's type
     minimum: int | None = None
     maximum: int | None = None
+    # What a page calls the option and each of its choices (English, marked N_ in the game's
+    # catalogue and said in the reader's language where shown); by default the name and values.
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()  # one per choice, in the order of `choices`
+
+    @property
+    def title(self) -> str:
+        """The option's label in English (its name, spaced, where the game gives none)."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
     def coerce(self, raw: Any) -> Any:
         """Turns a value typed by a person (e.g. "yes", "3") into the option's type."""

@@ -26,13 +26,11 @@ GAME = GameSpec.from_modules(
         Option(
             "home_cities",
             False,
-            N_(
-                "Home Cities: a secret City Card each; one town piece lost per route "
-                "between your Elf and your City at the end"
-            ),
+            N_("a secret City Card each; one town piece lost per route between your Elf and your City at the end"),
+            label=N_("Home Cities"),
         ),
-        Option("lakes", False, N_("Lakes: cross Mare Nebulae with one raft card")),
-        Option("boatmen", False, N_("Boatmen: cross Mare Nebulae with any three cards")),
+        Option("lakes", False, N_("cross Mare Nebulae with one raft card"), label=N_("Lakes")),
+        Option("boatmen", False, N_("cross Mare Nebulae with any three cards"), label=N_("Boatmen")),
     ),
     colours=view.COLOURS,
     rulebook=N_("Collect town pieces over four rounds by placing transport counters and playing matching cards."),

@@ -29,7 +29,8 @@ GAME = GameSpec.from_modules(
         Option(
             "translator_variant",
             False,
-            N_("Translator's variant: removing a gray magic token costs 3 pips instead of 4"),
+            N_("removing a gray magic token costs 3 pips instead of 4"),
+            label=N_("Translator's variant"),
         ),
     ),
     colours=COLOURS,

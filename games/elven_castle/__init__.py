@@ -8,6 +8,8 @@ from games.i18n import N_
 from . import grammar, orders, rules, standin, view
 
 SCENARIO_CHOICES = ("none",) + tuple(rules.SCENARIOS)
+# each choice's name on the new-game page (the titles are marked in rules.SCENARIO_TITLES)
+SCENARIO_LABELS = (N_("no scenario"),) + tuple(rules.SCENARIOS[k]["title"] for k in rules.SCENARIOS)
 
 GAME = GameSpec.from_modules(
     rules,
@@ -26,11 +28,13 @@ GAME = GameSpec.from_modules(
             "A",
             N_("A: an arch's spans count down to the piece beneath it; B: down to the ground"),
             choices=("A", "B"),
+            label=N_("Scoring"),
         ),
         Option(
             "staircase",
             False,
             N_("experienced: reaching exactly 8/16/24/32/40 lets you join two bridges into a staircase"),
+            label=N_("Staircase"),
         ),
         Option(
             "penalties",
@@ -39,6 +43,7 @@ GAME = GameSpec.from_modules(
                 "experienced: -2 per window/portal/balcony/staircase left in hand and per "
                 "piece standing alone on the ground"
             ),
+            label=N_("Penalties"),
         ),
         Option(
             "scenario",
@@ -46,6 +51,8 @@ GAME = GameSpec.from_modules(
             # the scenarios by their names (as the option takes them): tests check the list is complete
             N_("a 3-4 player scenario with grey pieces: altar, catacombs, legacy, library, royal-gates"),
             choices=SCENARIO_CHOICES,
+            label=N_("Scenario"),
+            choice_labels=SCENARIO_LABELS,
         ),
     ),
     colours=rules.COLOURS,

@@ -25,9 +25,10 @@ GAME = GameSpec.from_modules(
             "offers_per_round",
             0,
             N_(
-                "trade offers each player may make in one phase E; 0: no limit, as in the rulebook "
-                "(a limit keeps a player from holding up trading by mail with offer after offer)"
+                "0: no limit, as in the rulebook (a limit keeps a player from holding up trading "
+                "by mail with offer after offer)"
             ),
+            label=N_("Trade offers per player in one phase E"),
             minimum=0,
             maximum=20,
         ),

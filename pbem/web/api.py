@@ -299,6 +299,7 @@ class GameCreateIn(Schema):
 
 class OptionOut(Schema):
     name: str
+    label: str  # what the new-game form calls it (English; the name, spaced, by default)
     default: str | int | bool
     help: str
     choices: list[str | int | bool] | None = None
@@ -552,6 +553,7 @@ def list_kinds(request: HttpRequest):
             "options": [
                 {
                     "name": o.name,
+                    "label": o.title,
                     "default": o.default,
                     "help": o.help,
                     "choices": list(o.choices) if o.choices is not None else None,

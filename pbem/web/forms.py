@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.base import GameSpec
+from games.i18n import game_text
 from pbem.models import AbsencePolicy, NoticePreference
 from pbem.play.services import PlayerSpec
 
@@ -59,7 +60,12 @@ class KindForm(forms.Form):
     def __init__(self, specs: dict[str, GameSpec], *args, **kwargs):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["kind"]).choices = [
-            (name, f"{spec.title} ({spec.min_players}-{spec.max_players} players)") for name, spec in specs.items()
+            (
+                name,
+                _("%(title)s (%(low)s-%(high)s players)")
+                % {"title": spec.title, "low": spec.min_players, "high": spec.max_players},
+            )
+            for name, spec in specs.items()
         ]
 
 
@@ -268,7 +274,7 @@ class NewGameForm(ShowsHiddenErrors):
         super().__init__(*args, **kwargs)
         self.spec = spec
         for option in spec.options:
-            self.fields[f"opt_{option.name}"] = _option_field(option)
+            self.fields[f"opt_{option.name}"] = _option_field(spec.name, option)
 
     def clean_invitees(self):
         players = parse_invitees(self.cleaned_data["invitees"])
@@ -283,14 +289,21 @@ class NewGameForm(ShowsHiddenErrors):
         return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.spec.options}
 
 
-def _option_field(option) -> forms.Field:
-    label = option.name.replace("_", " ").capitalize()
-    common = {"label": label, "help_text": option.help, "initial": option.default}
+def _option_field(game: str, option) -> forms.Field:
+    """The field of one of the game's options, its label, help and choices in the reader's
+    language (the game's catalogue, games.i18n.game_text)."""
+    common = {
+        "label": game_text(game, option.title),
+        "help_text": game_text(game, option.help) if option.help else "",
+        "initial": option.default,
+    }
     if isinstance(option.default, bool):
         return forms.BooleanField(required=False, **common)
     if option.choices is not None:
         coerce: Callable[[Any], Any] = type(option.default)
-        return forms.TypedChoiceField(choices=[(c, str(c)) for c in option.choices], coerce=coerce, **common)
+        names = option.choice_labels or tuple(str(c) for c in option.choices)
+        choices = [(c, game_text(game, name)) for c, name in zip(option.choices, names, strict=True)]
+        return forms.TypedChoiceField(choices=choices, coerce=coerce, **common)
     if isinstance(option.default, int):
         return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
     return forms.CharField(max_length=200, **common)

@@ -281,7 +281,8 @@ def new_game(request):
             cache.set(key, game.pk, 3600)
             _created(request, game)
             return redirect("pbem-game", game_id=game.pk)
-    return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind})
+    rulebook = game_text(kind, spec.rulebook) if spec.rulebook else ""
+    return render(request, "pbem/new_game.html", {"form": form, "spec": spec, "kind": kind, "rulebook": rulebook})
 
 
 def _with_creators_language(players: list) -> list:

@@ -218,7 +218,7 @@ def test_the_check_finds_english_left_in_a_german_or_french_text(game):
 @pytest.mark.parametrize("game", TRANSLATED)
 def test_the_options_and_rulebook_line_are_in_the_readers_language(game):
     spec = _spec(game)
-    texts = [spec.rulebook] + [option.help for option in spec.options]
+    texts = [spec.rulebook] + [text for option in spec.options for text in (option.title, option.help)]
     for language in LANGUAGES:
         with i18n.using(language):
             said = [i18n.game_text(game, text) for text in texts]

@@ -186,14 +186,15 @@ def narrate(event, names):
 
 def render_text(v):
     lines = [f"Dice Duel - round {v['round']} of {v['rounds']}, phase {v['phase']}"]
-    lines += [f"  seat {s}: {score} points, {v['hand_sizes'][s]} cards" for s, score in enumerate(v["scores"])]
+    # Seats are numbered from 1 on the board, as on every page and in every mail.
+    lines += [f"  seat {s + 1}: {score} points, {v['hand_sizes'][s]} cards" for s, score in enumerate(v["scores"])]
     if v["hand"] is not None:
         lines.append(f"Your hand: {' '.join(map(str, v['hand'])) or '(empty)'}")
     return "\n".join(lines)
 
 
 def render_html(v, links=None):
-    cells = "".join(f"<li>seat {s}: {score}</li>" for s, score in enumerate(v["scores"]))
+    cells = "".join(f"<li>seat {s}: {score}</li>" for s, score in enumerate(v["scores"], start=1))
     return f'<div class="toy"><ul>{cells}</ul></div>'
 
 
@@ -248,6 +249,6 @@ GAME = GameSpec.from_modules(
     min_players=2,
     max_players=4,
     version=1,
-    options=(Option("rounds", 3, "rounds to play", minimum=1, maximum=3),),
+    options=(Option("rounds", 3, label="Rounds to play", minimum=1, maximum=3),),
     colours=COLOURS,
 )

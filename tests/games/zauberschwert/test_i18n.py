@@ -257,7 +257,7 @@ def test_the_text_board_fits_80_columns_in_german_and_french(language):
 
 def test_the_platform_pages_words_for_the_game_seats_and_phase():
     """What the platform asks a game by name (games.i18n.game_text): the seats' colours for the
-    seating line, the summary's phase, the rulebook line and the option's help."""
+    seating line, the summary's phase, the rulebook line and the option's label."""
     from games.i18n import game_text
     from games.zauberschwert.rules import COLOURS
 
@@ -268,4 +268,4 @@ def test_the_platform_pages_words_for_the_game_seats_and_phase():
     with using("fr"):
         assert [game_text("zauberschwert", c) for c in COLOURS] == ["rouge", "bleu", "vert", "jaune"]
         assert "pierres de pouvoir" in game_text("zauberschwert", GAME.rulebook)
-        assert "phase E" in game_text("zauberschwert", GAME.options[0].help)
+        assert "phase E" in game_text("zauberschwert", GAME.options[0].title)

@@ -58,7 +58,15 @@ def test_openapi_and_docs_are_served(client):
 def test_kinds_lists_every_registered_game_with_its_options(api):
     kinds = {k["name"]: k for k in api.get("/kinds").json()}
     assert kinds["diceduel"]["options"] == [
-        {"name": "rounds", "default": 3, "help": "rounds to play", "choices": None, "minimum": 1, "maximum": 3}
+        {
+            "name": "rounds",
+            "label": "Rounds to play",
+            "default": 3,
+            "help": "",
+            "choices": None,
+            "minimum": 1,
+            "maximum": 3,
+        }
     ]
     from pbem.registry import all_games
 
