@@ -3,7 +3,8 @@
 # that a newcomer's two cores finish in a predictable time with no flake"). Each run is the
 # README's test command (scripts/test.sh); after each one the test Redis database must be empty
 # (no queued task, no kombu binding, no cache key left behind) and no test database may remain.
-# Stops at the first failed run or leftover, and prints one line a run.
+# Stops at the first failed run or leftover, and prints one line a run. (No -q here: the
+# project's addopts has one, and -qq drops pytest's summary line.)
 #
 #   scripts/suite-under-load.sh [runs (5)] [busy processes (one per core; 0 when the machine is
 #                               busy already)]
@@ -42,7 +43,7 @@ for run in $(seq "$runs"); do
   start=$(date +%s)
   load_before="$(cut -d' ' -f1 /proc/loadavg)"
   rc=0
-  scripts/test.sh -p no:cacheprovider -q >"$logs/run-$run.log" 2>&1 || rc=$?
+  scripts/test.sh >"$logs/run-$run.log" 2>&1 || rc=$?
   if [ "$rc" -eq 0 ]; then outcome=passed; else outcome="FAILED (exit $rc)"; fi
   summary="$(grep -E '[0-9]+ (passed|failed).* in [0-9.]+s' "$logs/run-$run.log" | tail -1 || true)"
   left="$(leftovers)"
