@@ -132,3 +132,26 @@ def test_what_is_kept_of_a_version_is_never_served_for_another_version_seat_or_l
     assert made == [(1, 5, 0), (1, 6, 0), (1, 5, 1), ("board",), ("de",), ("fr",)]
     versioned.clear()
     assert versioned.kept("menu", 1, 5, 0, menu("anew")) == ("anew",)
+
+
+def test_markup_in_a_players_name_is_escaped_the_quick_way_as_django_escapes_it(db, settings, monkeypatch):
+    """An attacker names themselves in HTML: the compiled templates must
+    escape it exactly where Django's do, or every notice's HTML part carries their markup."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    hostile = "<script>alert(1)</script>&\"'"
+    with seeded("cd" * 32):
+        game = services.create_game("elfenland", people("elfenland"), {})
+    Seat.objects.filter(game=game, number=0).update(name=hostile)
+    game.refresh_from_db()
+    waiting = game.awaited or []
+    services.submit(game.pk, waiting[0], command=standin_choice(game, waiting[0]))
+    notices = list(Notice.objects.filter(game=game).select_related("game", "seat").order_by("id"))
+    quick = [_rendered(n) for n in notices]
+    versioned.clear()
+    with monkeypatch.context() as patched:
+        patched.setattr(outbound, "render_to_string", lambda name, context: django_render(name, context))
+        slow = [_rendered(n) for n in notices]
+    assert quick == slow
+    html = "".join(found[2] or "" for found in quick)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, "the hostile name reached the notices"
+    assert "<script>" not in html
