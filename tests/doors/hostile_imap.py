@@ -30,9 +30,22 @@ class HostileImap:
         self.loop.run_forever()
 
     def stop(self):
-        self.loop.call_soon_threadsafe(self.server.close)
+        """Cancel every client first (a trickle never ends by itself) and close the loop: a loop
+        dropped with tasks still pending logs "Task was destroyed but it is pending!" whenever the
+        garbage collector meets it, in whichever later test runs then (tests/security's bad-input
+        test fails on any ERROR record)."""
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        self.loop.close()
+
+    async def _shutdown(self):
+        self.server.close()
+        clients = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in clients:
+            task.cancel()
+        await asyncio.gather(*clients, return_exceptions=True)
+        await self.server.wait_closed()
 
     async def _client(self, reader, writer):
         try:
