@@ -48,6 +48,9 @@ KEEP_BELOW = 4
 # Phase 3: reroll when the mean of at least three dice is below this and minor spells are plenty.
 REROLL_MEAN = 2.6
 REROLL_SUPPLY = 3
+# A lead that a rival could overturn with every spell he has left, and that its leader could not
+# answer with every spell of his: it holds only this often (version 2).
+WAR_LOST = 0.1
 
 
 def standin(view, legal):
@@ -142,20 +145,38 @@ class Look:
             row = []
             for q in range(self.n):
                 if not self.active[q]:
-                    row.append(0)
+                    row.append((0, 0))
                     continue
-                row.append(sum(sorted(per_seat[q] + [1] * min(2, minor[q]), reverse=True)[:2]))
+                row.append(self.potential(per_seat[q], minor[q]))
             out[level] = row
         return out
 
-    def threat(self, ci, against: int, pot) -> float:
+    @staticmethod
+    def potential(dice, minor):
+        """(the most pips with the next two spells, the most with every spell left)."""
+        return (sum(sorted(dice + [1] * min(2, minor), reverse=True)[:2]), sum(dice) + minor)
+
+    def threat(self, ci, against: int, pot):
         """The most pips a player still in the competition, other than `against`, could add in
         contest `ci` with his next two spells (only the owner, where he owns every candidate)."""
         owners = self.contest_owners[ci]
         row = pot[CONTEST_LEVEL[ci]]
-        if len(owners) == 1:
-            return max((row[q] for q in owners if q != against), default=0)
-        return max((row[q] for q in range(self.n) if q != against), default=0)
+        seats = owners if len(owners) == 1 else range(self.n)
+        two = max((row[q][0] for q in seats if q != against), default=0)
+        full = max((row[q][1] for q in seats if q != against), default=0)
+        return two, full
+
+    def hold(self, margin, threat, own) -> float:
+        """The chance a lead of `margin` holds against `threat` (the rivals' next two spells, all
+        their spells) with the leader's own `own` spells to answer."""
+        two, full = threat
+        if margin > full:
+            return 1.0
+        answer = margin + own[1] > full
+        if margin > two:
+            return 1.0 if answer else WAR_LOST
+        p = 0.5 + 0.5 * margin / (two + 1)
+        return p if answer else p * WAR_LOST
 
     def contest_worth(self, ci, points, pot) -> float:
         """What contest `ci` gives as it stands (its winners discounted by the threat to their
@@ -185,8 +206,7 @@ class Look:
             value: float = LOSE[level]
             if i in won:
                 margin = pts[i] - beaten
-                threat = self.threat(ci, owner, pot)
-                p = 1.0 if margin > threat else 0.5 + 0.5 * margin / (threat + 1)
+                p = self.hold(margin, self.threat(ci, owner, pot), pot[level][owner])
                 win = WIN[level] + (self.ending[owner] if level == "druid" else 0.0)
                 value = p * win + (1 - p) * LOSE[level]
             total += value if owner == self.me else -value / (self.n - 1)
@@ -226,7 +246,7 @@ class Look:
         pot = dict(pot)
         for lv in levels:
             row = list(pot[lv])
-            row[me] = sum(sorted(dice[lv][me] + [1] * min(2, minor[me]), reverse=True)[:2]) if self.active[me] else 0
+            row[me] = self.potential(dice[lv][me], minor[me]) if self.active[me] else (0, 0)
             pot[lv] = row
         return self.standing(points, dice, minor, parts, levels, pot)
 
