@@ -157,13 +157,14 @@ class Look:
         return (sum(sorted(dice + [1] * min(2, minor), reverse=True)[:2]), sum(dice) + minor)
 
     def threat(self, ci, against: int, pot):
-        """The most pips a player still in the competition, other than `against`, could add in
-        contest `ci` with his next two spells (only the owner, where he owns every candidate)."""
+        """(the most pips a player still in the competition, other than `against`, could add in
+        contest `ci` with his next two spells (only the owner, where he owns every candidate),
+        the most a rival candidate's owner could add with every spell he has left)."""
         owners = self.contest_owners[ci]
         row = pot[CONTEST_LEVEL[ci]]
         seats = owners if len(owners) == 1 else range(self.n)
         two = max((row[q][0] for q in seats if q != against), default=0)
-        full = max((row[q][1] for q in seats if q != against), default=0)
+        full = max((row[q][1] for q in owners if q != against), default=0)
         return two, full
 
     def hold(self, margin, threat, own) -> float:
