@@ -1,17 +1,25 @@
 """A stand-in for a seat whose player is gone: `standin(view, legal) -> command`.
 
 It sees only that seat's view (in Elfenwizards everything is public anyway) and measures every
-decision with one yardstick, `Look.worth`: what the titles would give each player this turn if
+decision with one yardstick, `Look.standing`: what the titles would give each player this turn if
 the competition ended now, each leading candidate discounted by how easily the players still in
 the competition could overturn its lead with the spells they hold; its own share counts, the
 others' mean counts against it.
+
+This is version 2 (issue 29); `standin_v1.py` keeps the first one. Version 1 looked only at a
+rival's next two spells, so it fought every war of minor spells to the end, two at a time, and
+mostly lost or tied it with all its minor spells spent. Version 2 also weighs the war (`Look.hold`):
+a lead that a rival candidate's owner could overturn with every spell he has left (his dice at that
+level and his minor spells), and that the leader could not answer with every spell of his, holds
+only a tenth as often; so it stays out of wars it cannot win and keeps its spells for those it can.
 
 - Phases 2 and 3 (placing dice): each die goes where it adds most: a Major Spells space in
   proportion to the stakes of the contests at that level (its own candidates first), the Minor
   Spells space while it has spent minor spells to recover, the Gray Magic space while it has
   tokens. In phase 2 it keeps the low dice for the phase-3 roll; it rerolls a poor phase-3 roll.
 - Phase 5 (competition): it casts the pair of spells that raises the yardstick most (a minor
-  spell costs what it would score at the end), and passes when no spell raises it.
+  spell costs what it would score at the end), and passes when no spell raises it; a war for a
+  lead it cannot hold against a rival's every spell is worth little (version 2).
 - Phases 4, 6 and 9: it recovers (removes) as much as it can with the fewest pips and takes back
   every unused die (dice in front are next turn's spells).
 - Phases 1, 7 and 8: a wizard goes to the Wizard space where it is likeliest to win a

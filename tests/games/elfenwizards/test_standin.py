@@ -97,9 +97,10 @@ def test_it_casts_the_second_spell_of_its_turn_where_it_helps():
 def test_it_stays_out_of_a_war_for_a_title_that_a_rival_can_outspend_version_1_did_not():
     # Nobody has cast yet; blue has passed. Green holds 6 6 on the Druid space and 7 minor spells
     # (19 pips for green1), red only minor spells: whatever red casts for red1, green can overturn
-    # it and red cannot answer. Version 2 keeps its minor spells; version 1 starts the war.
+    # it and red cannot answer. Version 2 spends nothing on red1 (it takes the Druid title D2 with
+    # red2, which blue, having passed, cannot oppose); version 1 starts the war for the Grand Druid.
     t = stage("compete", dragon=RED, major={"druid": [[GREEN, 6], [GREEN, 6]]}, passed=[False, False, True])
-    assert choose(t, RED) == {"type": "pass"}
+    assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "red2"}
     view, legal = GAME.view(t.state, RED), GAME.legal(t.state, RED)
     assert standin_v1.standin(view, legal) == {"type": "cast", "spell": "minor", "wizard": "red1"}
 
