@@ -274,11 +274,14 @@ def _coverage_one(seed: int) -> tuple[dict, int]:
     return per_kind, missing
 
 
-def decision_time_lines(spec: GameSpec, standins: list[tuple[str, Callable]], games_per_size: int = 4) -> list[str]:
-    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (a
-    stand-in also plays for a timed-out seat in production: a few ms is the target)."""
+def decision_time_lines(
+    spec: GameSpec, standins: list[tuple[str, Callable]], games_per_size: int = 4, sizes: tuple = (2, 3, 4)
+) -> list[str]:
+    """Each stand-in's time per decision over games of stand-ins only at 2, 3 and 4 players (or
+    `sizes`; a stand-in also plays for a timed-out seat in production: a few ms is the target)."""
     lines = [
-        f"{spec.name}: time per stand-in decision, {games_per_size} games of stand-ins per table size (2-4 players)"
+        f"{spec.name}: time per stand-in decision, {games_per_size} games of stand-ins per table size "
+        f"({sizes[0]}-{sizes[-1]} players)"
     ]
     for name, standin in standins:
         spent: list[float] = []
@@ -289,7 +292,7 @@ def decision_time_lines(spec: GameSpec, standins: list[tuple[str, Callable]], ga
             spent.append(time.perf_counter() - start)
             return command
 
-        for players in (2, 3, 4):
+        for players in sizes:
             setting = Setting(spec, players, players_of=(timed,) * players)
             for seed in range(games_per_size):
                 play(setting, 900 + seed)

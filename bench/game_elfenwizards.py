@@ -9,7 +9,9 @@ move is a numbered code of the chooser. Game counts: ELFENWIZARDS_BENCH_GAMES (d
 table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only),
 ELFENWIZARDS_BENCH_OLD_DATA_GAMES (default 0: the 5-player seats on the placement of data version
 2, the one data version 3 replaced, with the same seeds, to set beside today's) and
-ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50).
+ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50). Then the stand-in of today (version 2) against the
+first one (`standin_v1`), `bench.balance.head_to_head`, over as many games as the seats' table
+per table size in ELFENWIZARDS_H2H_COUNTS (default "3,4,5"), and both versions' time per decision.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import os
 import time
 from collections import Counter
 
-from bench.balance import Setting, chooser_coverage, seat_balance
+from bench.balance import Setting, chooser_coverage, decision_time_lines, head_to_head, seat_balance
 from bench.standins import against_random
-from games.elfenwizards import GAME
+from games.elfenwizards import GAME, standin_v1
 from games.elfenwizards.board import DATA_VERSION
 from games.elfenwizards.rules import setup_with_data
 from games.testing import event_from_json, fold, play_random
@@ -83,6 +85,10 @@ def run() -> list[str]:
         int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "1000")),
     )
     lines += old_data_lines(int(os.environ.get("ELFENWIZARDS_BENCH_OLD_DATA_GAMES", "0")))
+    lines += head_to_head_lines(
+        int(os.environ.get("ELFENWIZARDS_BENCH_STANDIN_GAMES", "1000")),
+        [int(n) for n in os.environ.get("ELFENWIZARDS_H2H_COUNTS", "3,4,5").split(",") if n.strip()],
+    )
     lines += coverage_lines(int(os.environ.get("ELFENWIZARDS_BENCH_COVERAGE_GAMES", "50")))
     return lines
 
@@ -97,6 +103,17 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
         setting = Setting(GAME, players, extra=_extras, ending=lambda table: table.state["end_reason"])
         lines += seat_balance(setting, standin_games, names=list(GAME.colours[:players]))
     return lines
+
+
+def head_to_head_lines(games: int, counts) -> list[str]:
+    """Version 2 of the stand-in (today's) in half the seats against version 1 (`standin_v1`) in the
+    others, rotated (issue 29: 'clearly' better = the 95 % interval above 1.00×); then the time a
+    decision takes with each."""
+    lines = ["elfenwizards: stand-in version 2 against version 1 (standin_v1); 'clearly' = the interval above 1.00×"]
+    for players in counts if games else ():
+        lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games)
+    versions = [("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)]
+    return lines + decision_time_lines(GAME, versions, sizes=(3, 4, 5))
 
 
 def old_data_lines(games: int, version: int = 2, players: int = 5) -> list[str]:

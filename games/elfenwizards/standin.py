@@ -1,17 +1,25 @@
 """A stand-in for a seat whose player is gone: `standin(view, legal) -> command`.
 
 It sees only that seat's view (in Elfenwizards everything is public anyway) and measures every
-decision with one yardstick, `Look.worth`: what the titles would give each player this turn if
+decision with one yardstick, `Look.standing`: what the titles would give each player this turn if
 the competition ended now, each leading candidate discounted by how easily the players still in
 the competition could overturn its lead with the spells they hold; its own share counts, the
 others' mean counts against it.
+
+This is version 2 (issue 29); `standin_v1.py` keeps the first one. Version 1 looked only at a
+rival's next two spells, so it fought every war of minor spells to the end, two at a time, and
+mostly lost or tied it with all its minor spells spent. Version 2 also weighs the war (`Look.hold`):
+a lead that a rival candidate's owner could overturn with every spell he has left (his dice at that
+level and his minor spells), and that the leader could not answer with every spell of his, holds
+only a tenth as often; so it stays out of wars it cannot win and keeps its spells for those it can.
 
 - Phases 2 and 3 (placing dice): each die goes where it adds most: a Major Spells space in
   proportion to the stakes of the contests at that level (its own candidates first), the Minor
   Spells space while it has spent minor spells to recover, the Gray Magic space while it has
   tokens. In phase 2 it keeps the low dice for the phase-3 roll; it rerolls a poor phase-3 roll.
 - Phase 5 (competition): it casts the pair of spells that raises the yardstick most (a minor
-  spell costs what it would score at the end), and passes when no spell raises it.
+  spell costs what it would score at the end), and passes when no spell raises it; a war for a
+  lead it cannot hold against a rival's every spell is worth little (version 2).
 - Phases 4, 6 and 9: it recovers (removes) as much as it can with the fewest pips and takes back
   every unused die (dice in front are next turn's spells).
 - Phases 1, 7 and 8: a wizard goes to the Wizard space where it is likeliest to win a
@@ -48,6 +56,9 @@ KEEP_BELOW = 4
 # Phase 3: reroll when the mean of at least three dice is below this and minor spells are plenty.
 REROLL_MEAN = 2.6
 REROLL_SUPPLY = 3
+# A lead that a rival could overturn with every spell he has left, and that its leader could not
+# answer with every spell of his: it holds only this often (version 2).
+WAR_LOST = 0.1
 
 
 def standin(view, legal):
@@ -142,20 +153,39 @@ class Look:
             row = []
             for q in range(self.n):
                 if not self.active[q]:
-                    row.append(0)
+                    row.append((0, 0))
                     continue
-                row.append(sum(sorted(per_seat[q] + [1] * min(2, minor[q]), reverse=True)[:2]))
+                row.append(self.potential(per_seat[q], minor[q]))
             out[level] = row
         return out
 
-    def threat(self, ci, against: int, pot) -> float:
-        """The most pips a player still in the competition, other than `against`, could add in
-        contest `ci` with his next two spells (only the owner, where he owns every candidate)."""
+    @staticmethod
+    def potential(dice, minor):
+        """(the most pips with the next two spells, the most with every spell left)."""
+        return (sum(sorted(dice + [1] * min(2, minor), reverse=True)[:2]), sum(dice) + minor)
+
+    def threat(self, ci, against: int, pot):
+        """(the most pips a player still in the competition, other than `against`, could add in
+        contest `ci` with his next two spells (only the owner, where he owns every candidate),
+        the most a rival candidate's owner could add with every spell he has left)."""
         owners = self.contest_owners[ci]
         row = pot[CONTEST_LEVEL[ci]]
-        if len(owners) == 1:
-            return max((row[q] for q in owners if q != against), default=0)
-        return max((row[q] for q in range(self.n) if q != against), default=0)
+        seats = owners if len(owners) == 1 else range(self.n)
+        two = max((row[q][0] for q in seats if q != against), default=0)
+        full = max((row[q][1] for q in owners if q != against), default=0)
+        return two, full
+
+    def hold(self, margin, threat, own) -> float:
+        """The chance a lead of `margin` holds against `threat` (the rivals' next two spells, all
+        their spells) with the leader's own `own` spells to answer."""
+        two, full = threat
+        if margin > full:
+            return 1.0
+        answer = margin + own[1] > full
+        if margin > two:
+            return 1.0 if answer else WAR_LOST
+        p = 0.5 + 0.5 * margin / (two + 1)
+        return p if answer else p * WAR_LOST
 
     def contest_worth(self, ci, points, pot) -> float:
         """What contest `ci` gives as it stands (its winners discounted by the threat to their
@@ -185,8 +215,7 @@ class Look:
             value: float = LOSE[level]
             if i in won:
                 margin = pts[i] - beaten
-                threat = self.threat(ci, owner, pot)
-                p = 1.0 if margin > threat else 0.5 + 0.5 * margin / (threat + 1)
+                p = self.hold(margin, self.threat(ci, owner, pot), pot[level][owner])
                 win = WIN[level] + (self.ending[owner] if level == "druid" else 0.0)
                 value = p * win + (1 - p) * LOSE[level]
             total += value if owner == self.me else -value / (self.n - 1)
@@ -226,7 +255,7 @@ class Look:
         pot = dict(pot)
         for lv in levels:
             row = list(pot[lv])
-            row[me] = sum(sorted(dice[lv][me] + [1] * min(2, minor[me]), reverse=True)[:2]) if self.active[me] else 0
+            row[me] = self.potential(dice[lv][me], minor[me]) if self.active[me] else (0, 0)
             pot[lv] = row
         return self.standing(points, dice, minor, parts, levels, pot)
 

@@ -13,10 +13,10 @@ from math import comb
 
 import pytest
 
-from games.elfenwizards import GAME
+from games.elfenwizards import GAME, standin_v1
 from games.testing import play_with_standins, winners
 
-from .helpers import GREEN, RED, stage
+from .helpers import BLUE, GREEN, RED, stage
 from .test_bot import invariants
 
 
@@ -92,6 +92,31 @@ def test_it_casts_the_second_spell_of_its_turn_where_it_helps():
     second = choose(t, RED)
     assert second in GAME.legal(t.state, RED) and second["type"] == "cast"
     assert {first["wizard"], second["wizard"]} == {"red1", "red2"}  # its Druid and its Sorcerer
+
+
+def test_it_stays_out_of_a_war_for_a_title_that_a_rival_can_outspend_version_1_did_not():
+    # Nobody has cast yet; blue has passed. Green holds 6 6 on the Druid space and 7 minor spells
+    # (19 pips for green1), red only minor spells: whatever red casts for red1, green can overturn
+    # it and red cannot answer. Version 2 spends nothing on red1 (it takes the Druid title D2 with
+    # red2, which blue, having passed, cannot oppose); version 1 starts the war for the Grand Druid.
+    t = stage("compete", dragon=RED, major={"druid": [[GREEN, 6], [GREEN, 6]]}, passed=[False, False, True])
+    assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "red2"}
+    view, legal = GAME.view(t.state, RED), GAME.legal(t.state, RED)
+    assert standin_v1.standin(view, legal) == {"type": "cast", "spell": "minor", "wizard": "red1"}
+
+
+def test_it_fights_for_a_title_when_it_can_answer_every_spell_the_rival_has_left():
+    # The same, but green has no dice and 3 minor spells: red's 7 can outlast them.
+    t = stage("compete", dragon=RED, supply=[7, 3, 7], passed=[False, False, True])
+    assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "red1"}
+
+
+def test_a_war_is_weighed_against_the_rival_candidates_owner_not_against_a_bystander():
+    # As above (green 3 minor spells, no dice), but blue, who has no candidate in the contest,
+    # holds 6 6 on the Druid space and 7 minor spells: he may spoil with two spells, he is not
+    # counted as a side in the war, so red still fights.
+    t = stage("compete", dragon=RED, major={"druid": [[BLUE, 6], [BLUE, 6]]}, supply=[7, 3, 7])
+    assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "red1"}
 
 
 # --- phases 4, 6 and 9: recovery, taking back, gray magic --------------------------------------
