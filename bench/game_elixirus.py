@@ -11,9 +11,9 @@ size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-i
 Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares (by place
 from the drawn first start player) with 95 % intervals, how games end and the score spread over
 ELIXIRUS_BALANCE_GAMES (default 1,000) games of stand-ins per table size (ELIXIRUS_BALANCE_COUNTS,
-default 2-5), and the time a stand-in's decision takes. No earlier stand-in is kept: today's is
-the first (RULINGS 37: the one tried as a second did not beat it over 1,000 games, 0.96x), so
-there is no head-to-head table until a second version is kept as `standin_v1`.
+default 2-5); the candidate version 2 (`standin_v2`, not kept yet: RULINGS 37, 39) against the
+stand-in of today (version 1) over as many games per table size (ELIXIRUS_H2H_COUNTS, default
+2-5), 'clearly' better when the 95 % interval lies above 1.00x; and the time a decision of each takes.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ import statistics
 import time
 from collections import Counter
 
-from bench.balance import Setting, decision_time_lines, seat_balance
+from bench.balance import Setting, decision_time_lines, head_to_head, seat_balance
 from bench.standins import against_random, percentile_ms
-from games.elixirus import GAME
+from games.elixirus import GAME, standin_v2
 from games.testing import canonical, event_from_json, fold, play_random, play_with_standins, winners
 
 COUNTS = (2, 3, 4, 5)
@@ -73,6 +73,7 @@ def run() -> list[str]:
     lines += balance_lines(
         int(os.environ.get("ELIXIRUS_BALANCE_GAMES", "1000")),
         _counts("ELIXIRUS_BALANCE_COUNTS", "2,3,4,5"),
+        _counts("ELIXIRUS_H2H_COUNTS", "2,3,4,5"),
     )
     return lines
 
@@ -91,15 +92,22 @@ def first_player_order(table) -> list[int]:
 PLACES = ["1st to play", "2nd", "3rd", "4th", "5th"]
 
 
-def balance_lines(games: int, counts) -> list[str]:
+def balance_lines(games: int, counts, h2h_counts) -> list[str]:
     """Seat shares, endings and spread per table size; the stand-in against the first one; the
     time a decision takes."""
     lines = [f"elixirus: seats by place from the first start player (drawn), {games} games of stand-ins per table size"]
     for players in counts:
         setting = Setting(GAME, players, ending=lambda table: table.state["end"], order=first_player_order)
         lines += seat_balance(setting, games, names=PLACES[:players])
-    lines.append("elixirus: no earlier stand-in kept (today's is the first; RULINGS 37), so no head-to-head table")
-    lines += decision_time_lines(GAME, [("today", GAME.standin)])
+    lines.append(
+        "elixirus: candidate version 2 (standin_v2) against today's stand-in (version 1); "
+        "'clearly' = the interval above 1.00×"
+    )
+    for players in h2h_counts:
+        lines += head_to_head(GAME, standin_v2.standin, GAME.standin, players, games, names=("version 2", "version 1"))
+    lines += decision_time_lines(
+        GAME, [("version 2 (candidate)", standin_v2.standin), ("version 1 (today)", GAME.standin)]
+    )
     return lines
 
 
