@@ -112,9 +112,56 @@ def points(state, kind, x, y, z, d):
 # ---------------------------------------------------------------------------------------------
 
 
+LOOKAHEAD = 8
+
+
 def best_index(state, seat, legal):
     """The index in `legal` of the placement of best value (see the module's docstring)."""
-    return Evaluation(state, seat, [place_of(c) for c in legal]).best()
+    places = [place_of(c) for c in legal]
+    judged = Evaluation(state, seat, places)
+    cands = judged.top(LOOKAHEAD)
+    if len(cands) == 1:
+        return cands[0]
+    best, best_i = None, None
+    for i in cands:
+        after = state_after(state, seat, places[i], judged.gains[i])
+        value = judged.gains[i] + judged.prefs[i] - careful_value(after)
+        if best is None or value > best:
+            best, best_i = value, i
+    return best_i
+
+
+def state_after(state, seat, place, gain):
+    kind, x, y, z, d = place
+    s = dict(state)
+    s["occ"] = list(state["occ"])
+    s["pieces"] = list(state["pieces"])
+    s["hands"] = [dict(h) for h in state["hands"]]
+    s["scores"] = list(state["scores"])
+    _err, info = rules.check_place(state, seat, kind, x, y, z, d, full=False)
+    rules._put(s, seat, kind, x, y, z, d, info["on"] if info else [])
+    s["hands"][seat][kind] -= 1
+    s["scores"][seat] += gain
+    s["turn"] = (seat + 1) % state["players"]
+    return s
+
+
+DEPTH = 1
+
+
+def careful_value(state, depth=None):
+    depth = DEPTH if depth is None else depth
+    seat = state["turn"]
+    if not sum(state["hands"][seat].values()):
+        return 0
+    places = rules.placements(state, seat)
+    if not places:
+        return 0
+    ev = Evaluation(state, seat, places)
+    i = ev.best()
+    if depth <= 1 or ev.replies is None:
+        return ev.gains[i] - ev.reply(i)
+    return ev.gains[i] - careful_value(state_after(state, seat, places[i], ev.gains[i]), depth - 1)
 
 
 def place_of(command):
@@ -156,6 +203,19 @@ class Evaluation:
             if best is None or value > best:
                 best, best_i = value, i
         return best_i
+
+    def top(self, k):
+        """The indices of the k placements of best value (fewer if there are fewer), best first."""
+        if self._bounds is None:
+            self._bounds = [self._bound(i) for i in range(len(self.places))]
+        bounds = sorted((self._bounds[i], i) for i in range(len(self.places)))
+        found = []
+        for neg_bound, i in bounds:
+            if len(found) >= k and -neg_bound <= found[k - 1][0] * -1:
+                break
+            found.append((-self.value(i), i))
+            found.sort()
+        return [i for _v, i in found[:k]]
 
     def reply(self, i):
         """The most the next player can score right after placement i."""
@@ -228,6 +288,29 @@ def _feet_supported(occ, top, place, feet):
     return True
 
 
+def _rests(occ, top, place, feet, v2):
+    """Whether `place`, whose feet are supported, runs into nothing and rests on two pieces (or,
+    under rules version 1 only, on the ground and one piece), as check_place asks."""
+    kind, x, y, z, d = place
+    base = z * PLANE
+    for c in FOOTPRINT[(kind, d)][(x, y)][0]:
+        i = base + c
+        if i < top and occ[i] >= 0:
+            return False
+    on, ground = set(), 0
+    for fx, fy, fz in feet:
+        level = z + fz
+        if level:
+            on.add(occ[(level - 1) * PLANE + (y + fy) * W + x + fx])
+        else:
+            ground = 1
+    if not on:
+        return True
+    if ground and v2:
+        return False
+    return len(on) + ground >= 2
+
+
 class Replies:
     """The next player's best immediate score after a candidate placement of ours."""
 
@@ -284,6 +367,10 @@ class Replies:
         hand = self.state["hands"][self.seat]
         seen = set()
         best = 0
+        v2 = rules.rules_version(after) >= 2
+        scen = rules.SCENARIOS.get(after["options"]["scenario"])
+        # With no red point, altar or grey-only rule, _rests is the whole of check_place's test.
+        plain = not after["red"] and after["altar"] is None and not (scen and scen.get("no_special_on_grey"))
         for c in _cells(kind, x, y, z, d):
             above = c + PLANE
             if above < top and occ[above] >= 0:
@@ -301,10 +388,9 @@ class Replies:
                         if p[3] < 0 or (p[1], p[2]) not in on_board or p in seen:
                             continue
                         seen.add(p)
-                        if not _feet_supported(occ, top, p, feet):
-                            continue  # (the cheap test first: most candidates fail it)
-                        err, _info = rules.check_place(after, self.seat, *p, full=False)
-                        if err is None:
+                        if not _feet_supported(occ, top, p, feet) or not _rests(occ, top, p, feet, v2):
+                            continue  # (the cheap tests first: most candidates fail them)
+                        if plain or rules.check_place(after, self.seat, *p, full=False)[0] is None:
                             best = max(best, points(after, *p))
         return best
 
