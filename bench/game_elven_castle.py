@@ -13,6 +13,13 @@ of bot games.
 Games of stand-ins only are deterministic: with the same options every game is the same game
 (the seed only draws the first player). So each such game here opens with one random placement
 per seat (seeded), and the stand-ins play the rest.
+
+Head to head (issue 29): the stand-in of today (version 2) against the first one
+(`standin_v1`), with the seat-balance settings (one random opening placement a seat, no
+scenario, no staircase, no penalties), per table size (ELVEN_CASTLE_H2H_COUNTS, default 2,3,4)
+and variant (ELVEN_CASTLE_H2H_VARIANTS, default AB); "clearly better" = the 95 % interval of its
+wins a seat lies above 1.00× the fair share. Then the time a decision of each takes.
+`python -m bench.game_elven_castle 1000 h2h` prints only these.
 """
 
 from __future__ import annotations
@@ -25,8 +32,8 @@ import statistics
 import sys
 import time
 
-from bench.balance import Setting, head_to_head, seat_balance
-from games.elven_castle import GAME, standin
+from bench.balance import Setting, decision_time_lines, head_to_head, seat_balance
+from games.elven_castle import GAME, standin, standin_v1
 from games.elven_castle import rules as R
 from games.testing import Table, event_from_json, fold, play_random, play_with_standins, winners
 
@@ -294,13 +301,44 @@ def balance_lines(games: int, show: bool = False) -> list[str]:
     return lines
 
 
+def h2h_lines(games: int, show: bool = False) -> list[str]:
+    """Stand-in version 2 against version 1 per table size and variant, and their decision times."""
+    counts = [int(n) for n in os.environ.get("ELVEN_CASTLE_H2H_COUNTS", "2,3,4").split(",") if n.strip()]
+    variants = os.environ.get("ELVEN_CASTLE_H2H_VARIANTS", "AB")
+    lines = [
+        f"elven_castle: stand-in version 2 against version 1 (standin_v1), {games} games per table size and "
+        "variant, one random opening placement a seat; 'clearly' = the interval above 1.00×"
+    ]
+    for players in counts:
+        for variant in variants:
+            lines += head_to_head(
+                GAME,
+                standin.standin,
+                standin_v1.standin,
+                players,
+                games,
+                {"scoring": variant},
+                random_opening=1,
+                names=(f"variant {variant}: version 2", "version 1"),
+            )
+            if show:
+                print(lines[-1], flush=True)
+    times = decision_time_lines(GAME, [("version 2 (today)", standin.standin), ("version 1", standin_v1.standin)])
+    if show:
+        print("\n".join(times), flush=True)
+    return lines + times
+
+
 def run(games: int = 200) -> list[str]:
     balance = int(os.environ.get("ELVEN_CASTLE_BALANCE_GAMES", "1000"))
-    return basics() + standin_strength(games) + endings(games // 2) + render_speed() + balance_lines(balance)
+    lines = basics() + standin_strength(games) + endings(games // 2) + render_speed() + balance_lines(balance)
+    return lines + h2h_lines(balance)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[2] == "balance":
         balance_lines(int(sys.argv[1]), show=True)
+    elif len(sys.argv) > 2 and sys.argv[2] == "h2h":
+        h2h_lines(int(sys.argv[1]), show=True)
     else:
         print("\n".join(run(int(sys.argv[1]) if len(sys.argv) > 1 else 200)))

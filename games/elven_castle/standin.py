@@ -1,7 +1,11 @@
 """A stand-in architect for a seat whose player is gone: `standin(view, legal)`.
 
+This is version 2 (issue 29); `standin_v1.py` keeps the first one, which stopped at the one-ply
+value below, as the baseline the bench measures this one against.
+
 It sees only the seat's view (in Elven Castle everything is public: the castle, every hand,
-every score), rebuilds the castle from it and looks one reply ahead:
+every score) and rebuilds the castle from it. Each placement first gets its one-ply value, the
+careful rule "leave the next player nothing":
 
     value = the points this placement scores now (with the Library's connection bonus)
             - what the next player could score right after it (the best reply it leaves open)
@@ -10,11 +14,20 @@ every score), rebuilds the castle from it and looks one reply ahead:
               no lone piece on the ground near the end (penalties); the topmost piece late
               in the Altar scenario.
 
+Version 2 then looks further at the LOOKAHEAD placements of best one-ply value: after each, it
+plays the next PLIES placements as every player would by that careful rule (the next player's
+answer, then, with two players, its own next placement) and adds what they score (+ its own,
+- the others'), with the reply the last one leaves open. So it sees what the next player's
+careful answer leaves it, which the one-ply value cannot: a point taken now that lets the
+answer score more, or a placement that leaves the next player nothing good to do. On its last
+placement, of equal values it takes the highest piece (the rulebook's tie-breaker).
+
 The reply is found without listing every placement again for every candidate: the next
 player's placements of now are scored once; a candidate only takes away the ones it runs
 into, lowers the arches it stands in, and opens new ones on its own top (which are searched
 around it alone). Candidates are looked at best bound first and the search stops when no
-bound beats the best value found, so a turn costs a few milliseconds.
+bound beats the best value found, so a one-ply value costs about a millisecond and a
+decision of version 2 about ten.
 
 Staircase offers: made when the seat leads (a staircase is one piece for two bridges, so the
 seat runs out a turn sooner and the game ends on that turn, while it leads; and the staircase
@@ -112,9 +125,74 @@ def points(state, kind, x, y, z, d):
 # ---------------------------------------------------------------------------------------------
 
 
+# How many of the placements of best one-ply value are looked at further, and how many placements
+# of careful play after each are played out (the next player's, then, with two players, ours).
+LOOKAHEAD = 8
+PLIES = 2
+
+
 def best_index(state, seat, legal):
     """The index in `legal` of the placement of best value (see the module's docstring)."""
-    return Evaluation(state, seat, [place_of(c) for c in legal]).best()
+    places = [place_of(c) for c in legal]
+    judged = Evaluation(state, seat, places)
+    candidates = judged.top(LOOKAHEAD)
+    if len(candidates) == 1:
+        return candidates[0]
+    last = my_turns_left(state, seat) == 1
+    best, best_i = None, None
+    for i in candidates:
+        after = state_after(state, seat, places[i], judged.gains[i])
+        value = judged.gains[i] + judged.prefs[i] + rollout(after, seat)
+        # On its last placement, of equal values the highest piece (the rulebook's tie-breaker).
+        key = (value, places[i][3] + rules.HEIGHT[places[i][0]] if last else 0)
+        if best is None or key > best:
+            best, best_i = key, i
+    return best_i
+
+
+def state_after(state, seat, place, gain):
+    """The state after `seat` places `place` (worth `gain`), on a copy; the next player's turn
+    (a staircase offer is not made)."""
+    kind, x, y, z, d = place
+    s = dict(state)
+    s["occ"] = list(state["occ"])
+    s["pieces"] = list(state["pieces"])
+    s["hands"] = [dict(h) for h in state["hands"]]
+    s["scores"] = list(state["scores"])
+    _err, info = rules.check_place(state, seat, kind, x, y, z, d, full=False)
+    on = info["on"] if info else []
+    s["connections"] = state["connections"] + rules._library_bonus(state, on)[0]
+    rules._put(s, seat, kind, x, y, z, d, on)
+    s["hands"][seat][kind] -= 1
+    s["scores"][seat] += gain
+    s["turn"] = (seat + 1) % state["players"]
+    s["phase"] = "place"
+    return s
+
+
+def rollout(state, me, plies=None):
+    """What the careful play of the next `plies` placements (each player's one-ply pick) brings
+    `me` against the others: + what I score, - what they score, and at the end the best reply
+    the last placement leaves the player after it (+ if that is me)."""
+    plies = PLIES if plies is None else plies
+    total = 0
+    for ply in range(plies):
+        seat = state["turn"]
+        if not sum(state["hands"][seat].values()):
+            return total  # the game ends
+        places = rules.placements(state, seat)
+        if not places:
+            return total
+        ev = Evaluation(state, seat, places)
+        i = ev.best()
+        total += ev.gains[i] if seat == me else -ev.gains[i]
+        if ev.replies is None:
+            return total  # the next player has no piece: the game ends after this placement
+        if ply == plies - 1:
+            nxt = (seat + 1) % state["players"]
+            return total + (ev.reply(i) if nxt == me else -ev.reply(i))
+        state = state_after(state, seat, places[i], ev.gains[i])
+    return total
 
 
 def place_of(command):
@@ -156,6 +234,19 @@ class Evaluation:
             if best is None or value > best:
                 best, best_i = value, i
         return best_i
+
+    def top(self, k):
+        """The indices of the k placements of best value (fewer if there are fewer), best first."""
+        if self._bounds is None:
+            self._bounds = [self._bound(i) for i in range(len(self.places))]
+        bounds = sorted((self._bounds[i], i) for i in range(len(self.places)))
+        found = []
+        for neg_bound, i in bounds:
+            if len(found) >= k and -neg_bound <= found[k - 1][0] * -1:
+                break
+            found.append((-self.value(i), i))
+            found.sort()
+        return [i for _v, i in found[:k]]
 
     def reply(self, i):
         """The most the next player can score right after placement i."""
@@ -228,6 +319,29 @@ def _feet_supported(occ, top, place, feet):
     return True
 
 
+def _rests(occ, top, place, feet, v2):
+    """Whether `place`, whose feet are supported, runs into nothing and rests on two pieces (or,
+    under rules version 1 only, on the ground and one piece), as check_place asks."""
+    kind, x, y, z, d = place
+    base = z * PLANE
+    for c in FOOTPRINT[(kind, d)][(x, y)][0]:
+        i = base + c
+        if i < top and occ[i] >= 0:
+            return False
+    on, ground = set(), 0
+    for fx, fy, fz in feet:
+        level = z + fz
+        if level:
+            on.add(occ[(level - 1) * PLANE + (y + fy) * W + x + fx])
+        else:
+            ground = 1
+    if not on:
+        return True
+    if ground and v2:
+        return False
+    return len(on) + ground >= 2
+
+
 class Replies:
     """The next player's best immediate score after a candidate placement of ours."""
 
@@ -284,6 +398,10 @@ class Replies:
         hand = self.state["hands"][self.seat]
         seen = set()
         best = 0
+        v2 = rules.rules_version(after) >= 2
+        scen = rules.SCENARIOS.get(after["options"]["scenario"])
+        # With no red point, altar or grey-only rule, _rests is the whole of check_place's test.
+        plain = not after["red"] and after["altar"] is None and not (scen and scen.get("no_special_on_grey"))
         for c in _cells(kind, x, y, z, d):
             above = c + PLANE
             if above < top and occ[above] >= 0:
@@ -301,10 +419,9 @@ class Replies:
                         if p[3] < 0 or (p[1], p[2]) not in on_board or p in seen:
                             continue
                         seen.add(p)
-                        if not _feet_supported(occ, top, p, feet):
-                            continue  # (the cheap test first: most candidates fail it)
-                        err, _info = rules.check_place(after, self.seat, *p, full=False)
-                        if err is None:
+                        if not _feet_supported(occ, top, p, feet) or not _rests(occ, top, p, feet, v2):
+                            continue  # (the cheap tests first: most candidates fail them)
+                        if plain or rules.check_place(after, self.seat, *p, full=False)[0] is None:
                             best = max(best, points(after, *p))
         return best
 

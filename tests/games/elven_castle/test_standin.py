@@ -9,7 +9,7 @@ from math import comb
 
 import pytest
 
-from games.elven_castle import GAME, rules, standin
+from games.elven_castle import GAME, rules, standin, standin_v1
 from games.testing import play_with_standins, winners
 
 from .helpers import check, given, table, table1
@@ -138,6 +138,9 @@ def test_the_stand_in_uses_a_portal_where_only_a_portal_scores():
     t = table1(2)
     given(t, 1, "place window a1 north level 0")
     given(t, 1, "place window d1 north level 0")
+    # The next player holds no portal. (When he holds one, version 2 keeps its own: the portal
+    # now would score 2, and his on the arch beside it 2 as well, so the TIP's 0.5 decides.)
+    t.state["hands"][1] = hand(bridge=10)
     t.state["turn"] = 0
     move = standin_move(t)
     assert move["piece"] == "portal" and standin.points(t.state, *standin.place_of(move)) == 2
@@ -178,6 +181,59 @@ def test_late_in_the_altar_scenario_the_topmost_piece_is_worth_up_to_the_altars_
     plain = standin.preferences(dict(t.state, options=dict(t.state["options"], scenario="none")), 0, [topmost, low])
     late = (3 / 6) ** 2  # 3 pieces placed, 3 still in hand
     assert altar[0] - plain[0] == pytest.approx(6 * late) and altar[1] == plain[1]
+
+
+# --- Version 2: the look past the next player's answer ---------------------------------------
+
+
+def test_the_stand_in_looks_past_the_next_players_careful_answer_to_its_own_next_placement():
+    t = table(2)
+    given(t, 1, "place portal b3 east level 0")  # blue has placed his only portal; red holds one
+    given(t, 0, "place window c7 east level 0")
+    t.state["turn"] = 1
+    view, legal = GAME.view(t.state, 1), GAME.legal(t.state, 1)
+    careless = GAME.parse("place bridge a1 east level 0", t.state, 1)
+    # One ply sees nothing wrong with the bridge at a1-c1 (it scores 0 and leaves nothing): the
+    # first stand-in plays it. But red's careful answer is a bridge at f1, its foot three squares
+    # from the one at c1: an arch only a portal spans, and blue has none left to spoil it with.
+    assert standin_v1.standin(view, legal) == careless
+    trial = copy.deepcopy(t)
+    trial.act(1, careless)
+    assert standin_move(trial, 0) == GAME.parse("place bridge f1 east level 0", trial.state, 0)
+    trial.act(0, standin_move(trial, 0))
+    state = standin.state_from_view(GAME.view(trial.state, 1))
+    blue = standin.Evaluation(state, 1, rules.placements(state, 1))
+    assert min(blue.reply(i) for i in range(len(blue.places))) == 3  # whatever blue does, red scores 3
+    # Version 2 plays the next placements out as each player would, and keeps clear of it.
+    move = standin_move(t)
+    assert move != careless
+    t.act(1, move)
+    t.act(0, standin_move(t, 0))
+    assert best_reply(t, 0) < 3
+
+
+def test_on_its_last_placement_the_stand_in_takes_the_highest_piece_of_equal_value():
+    t = table(2)
+    t.state["hands"][1]["window"] = 3
+    for text in (
+        "place bridge a1 north level 0",
+        "place bridge b1 north level 0",
+        "place bridge c1 north level 0",
+        "place window e1 north level 0",
+        "place window f1 north level 0",
+        "place window g1 north level 0",
+    ):
+        given(t, 1, text)
+    t.state["hands"] = [hand(bridge=1), hand()]  # red's last placement: the game ends after it
+    t.state["turn"] = 0
+    view, legal = GAME.view(t.state, 0), GAME.legal(t.state, 0)
+    low = GAME.parse("place bridge a1 east level 1", t.state, 0)  # on the bridges, over the one at b
+    high = GAME.parse("place bridge e1 east level 2", t.state, 0)  # on the windows, over the one at f
+    assert standin.points(t.state, *standin.place_of(low)) == standin.points(t.state, *standin.place_of(high)) == 1
+    assert max(standin.points(t.state, *standin.place_of(c)) for c in legal) == 1
+    assert standin_v1.standin(view, legal) == low  # the first stand-in took the first of equals
+    move = standin_move(t)
+    assert standin.points(t.state, *standin.place_of(move)) == 1 and move["z"] == 2  # the rulebook's tie-breaker
 
 
 # --- Staircase offers ------------------------------------------------------------------------

@@ -1,0 +1,340 @@
+"""The first stand-in (version 1), kept unchanged as the baseline the bench measures the
+stand-in of today against (bench/game_elven_castle.py, issue 29).
+
+A stand-in architect for a seat whose player is gone: `standin(view, legal)`.
+
+It sees only the seat's view (in Elven Castle everything is public: the castle, every hand,
+every score), rebuilds the castle from it and looks one reply ahead:
+
+    value = the points this placement scores now (with the Library's connection bonus)
+            - what the next player could score right after it (the best reply it leaves open)
+            + small preferences: keep windows, portals and the balcony for later (the
+              rulebook's TIP) unless they score more or the hand must be emptied (penalties);
+              no lone piece on the ground near the end (penalties); the topmost piece late
+              in the Altar scenario.
+
+The reply is found without listing every placement again for every candidate: the next
+player's placements of now are scored once; a candidate only takes away the ones it runs
+into, lowers the arches it stands in, and opens new ones on its own top (which are searched
+around it alone). Candidates are looked at best bound first and the search stops when no
+bound beats the best value found, so a turn costs a few milliseconds.
+
+Staircase offers: made when the seat leads (a staircase is one piece for two bridges, so the
+seat runs out a turn sooner and the game ends on that turn, while it leads; and the staircase
+scores every arch it forms); declined when behind (every turn is needed to catch up).
+
+Deterministic: no randomness, no clock; ties are broken in a fixed order (the bound, then the
+order of `legal`).
+"""
+
+from __future__ import annotations
+
+from . import rules
+
+PLANE, W = rules.PLANE, rules.W
+# How much a kept special piece is worth beyond its points now (the TIP: "at the end they can
+# be much more useful to you"), in points; a special is used when it scores this much more.
+KEEP_SPECIAL = 0.5
+
+
+def standin(view, legal):
+    if not legal:
+        raise ValueError("the stand-in was asked to move with no legal command")
+    if view["phase"] == "staircase":
+        return _staircase(view, legal)
+    state = state_from_view(view)
+    return legal[best_index(state, view["turn"], legal)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The castle rebuilt from a view
+# ---------------------------------------------------------------------------------------------
+
+
+def state_from_view(view):
+    """A rules state holding what the view shows (enough for placements and scoring)."""
+    state = {
+        "players": view["players"],
+        "options": dict(view["options"]),
+        "turn": view["turn"],
+        "phase": view["phase"],
+        "hands": [dict(h) for h in view["hands"]],
+        "scores": list(view["scores"]),
+        "pieces": [],
+        "occ": [],
+        "red": [list(p) for p in view["red"]],
+        "altar": view["altar"],
+        "connections": view["connections"],
+        "rules": view.get("rules", 1),
+    }
+    for p in view["pieces"]:
+        rules._put(state, p["owner"], p["kind"], p["x"], p["y"], p["z"], p["dir"], list(p["on"]))
+    return state
+
+
+# The cells (flat offsets at level 0) and the ground points of each piece at each anchor.
+FOOTPRINT = {
+    key: {(a[0], a[1]): (a[2], frozenset(c % PLANE for c in a[2])) for a in anchors}
+    for key, anchors in rules.ANCHORS.items()
+}
+
+
+def _cells(kind, x, y, z, d):
+    base = z * PLANE
+    return [base + c for c in FOOTPRINT[(kind, d)][(x, y)][0]]
+
+
+def _arch_columns(kind, x, y, d):
+    return {(y + dy) * W + x + dx for arch in rules.ARCHES[kind][d] for dx, dy, _dz in arch}
+
+
+def _bonus(state, on, extra_connections=0):
+    """The Library's bonus for the connections a piece resting on `on` completes."""
+    scen = rules.SCENARIOS.get(state["options"]["scenario"])
+    if not scen or "connection_bonus" not in scen or not on:
+        return 0
+    table = scen["connection_bonus"]
+    done = state["connections"] + extra_connections
+    made = rules.library_connections(state, on)
+    return sum(table[k] for k in range(done, done + made) if k < len(table))
+
+
+def points(state, kind, x, y, z, d):
+    """What the placement scores at once: its arches (by the game's variant) and any bonus."""
+    if z == 0 and kind != "staircase":
+        return 0  # on the ground with every foot: its opening is at level 0, and it joins nothing
+    spans = sum(rules.arch_spans(state, kind, x, y, z, d))
+    if state["options"]["scenario"] == "library":
+        _err, info = rules.check_place(state, state["turn"], kind, x, y, z, d, full=False)
+        spans += _bonus(state, info["on"] if info else [])
+    return spans
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing a placement
+# ---------------------------------------------------------------------------------------------
+
+
+def best_index(state, seat, legal):
+    """The index in `legal` of the placement of best value (see the module's docstring)."""
+    return Evaluation(state, seat, [place_of(c) for c in legal]).best()
+
+
+def place_of(command):
+    return command["piece"], command["x"], command["y"], command["z"], command["dir"]
+
+
+class Evaluation:
+    """The placements `places` (kind, x, y, z, dir) of `seat`, which must be all his legal
+    ones (the next player's replies are partly taken from them), valued as the module's
+    docstring says: `gains[i]` what each scores now, `best(among)` the best of them."""
+
+    def __init__(self, state, seat, places):
+        self.places = places
+        self.gains = [points(state, *p) for p in places]
+        self.prefs = preferences(state, seat, places)
+        nxt = (seat + 1) % state["players"]
+        # When the next player has no piece, the game ends before he moves: no reply to fear.
+        if sum(state["hands"][nxt].values()):
+            held = [k for k, n in state["hands"][seat].items() if n > 0]
+            self.replies = Replies(state, nxt, list(zip(places, self.gains)), held)
+        else:
+            self.replies = None
+        self._reply = {}
+        self._bounds = None
+
+    def best(self, among=None):
+        """The index (into `places`) of the best placement among the indices `among` (all by
+        default): candidates in order of their bound (the reply they leave open, which is cheap)
+        and the ones that might beat the best so far also searched for the replies they open."""
+        if self._bounds is None:
+            self._bounds = [self._bound(i) for i in range(len(self.places))]
+        among = range(len(self.places)) if among is None else among
+        bounds = sorted((self._bounds[i], i) for i in among)
+        best, best_i = None, None
+        for neg_bound, i in bounds:
+            if best is not None and -neg_bound <= best:
+                break
+            value = self.value(i)
+            if best is None or value > best:
+                best, best_i = value, i
+        return best_i
+
+    def reply(self, i):
+        """The most the next player can score right after placement i."""
+        if self.replies is None:
+            return 0
+        if i not in self._reply:
+            place = self.places[i]
+            self._reply[i] = max(self.replies.left_open(place), self.replies.opened(place))
+        return self._reply[i]
+
+    def value(self, i):
+        return self.gains[i] + self.prefs[i] - self.reply(i)
+
+    def _bound(self, i):
+        """Minus an upper bound of value(i) (sorted ascending: best first, ties in legal order)."""
+        left = self.replies.left_open(self.places[i]) if self.replies else 0
+        return -(self.gains[i] + self.prefs[i] - left)
+
+
+def preferences(state, seat, places):
+    """The small preferences added to each placement's points (see the module's docstring)."""
+    hand = state["hands"][seat]
+    opts = state["options"]
+    specials = sum(n for k, n in hand.items() if k in rules.SPECIAL)
+    must_empty = opts["penalties"] and specials >= my_turns_left(state, seat)
+    placed = sum(1 for p in state["pieces"] if p["owner"] is not None)
+    progress = placed / max(1, placed + sum(sum(h.values()) for h in state["hands"]))
+    late = progress * progress
+    top_now = max((rules._top(p) for p in state["pieces"] if p["owner"] is not None), default=0)
+    altar = opts["scenario"] == "altar"
+    out = []
+    for kind, _x, _y, z, _d in places:
+        pref = 0.0
+        if kind in rules.SPECIAL:
+            pref += 2.5 if must_empty else -KEEP_SPECIAL
+        if opts["penalties"] and z == 0 and kind != "staircase":  # a staircase's high foot is on a piece
+            pref -= 2.0 * late  # near the end nothing will be built on it: -2 for a lone piece
+        if altar and z + rules.HEIGHT[kind] > top_now:
+            pref += 6.0 * late  # the topmost piece at the end gets 6
+        out.append(pref)
+    return out
+
+
+def my_turns_left(state, seat):
+    """How many more placements `seat` makes, this one included, if nobody is stuck for space:
+    the game ends on the first turn whose player has no piece left."""
+    n = state["players"]
+    left = [sum(h.values()) for h in state["hands"]]
+    turn, mine = seat, 0
+    while left[turn] > 0:
+        left[turn] -= 1
+        mine += turn == seat
+        turn = (turn + 1) % n
+    return mine
+
+
+# The anchors at which each piece laid each way stays on the board.
+ON_BOARD = {key: {(a[0], a[1]) for a in anchors} for key, anchors in rules.ANCHORS.items()}
+
+
+def _feet_supported(occ, top, place, feet):
+    """Whether every foot of `place` stands on the board or on an occupied cell."""
+    _kind, x, y, z, _d = place
+    for fx, fy, fz in feet:
+        level = z + fz
+        if level:
+            i = (level - 1) * PLANE + (y + fy) * W + x + fx
+            if i >= top or occ[i] < 0:
+                return False
+    return True
+
+
+class Replies:
+    """The next player's best immediate score after a candidate placement of ours."""
+
+    def __init__(self, state, seat, known=(), known_kinds=()):
+        """`known`: (placement, score) pairs already listed for another seat holding the
+        kinds `known_kinds`; where a placement is legal does not depend on who holds the
+        piece, so those of the kinds this seat holds are taken over, not searched again."""
+        self.state = state
+        self.seat = seat
+        self.variant_a = state["options"]["scoring"] == "A"
+        hand = state["hands"][seat]
+        held = {k for k, n in hand.items() if n > 0}
+        scored = [(score, p) for p, score in known if score > 0 and p[0] in held]
+        missing = held - set(known_kinds)
+        if missing:
+            hands = list(state["hands"])
+            hands[seat] = {k: hand[k] if k in missing else 0 for k in hand}
+            reply_state = dict(state, turn=seat, hands=hands)
+            scored += [(points(reply_state, *p), p) for p in rules.placements(reply_state, seat)]
+        self.now = []  # (score, cells, arch columns, placement), best first
+        for score, p in scored:
+            if score > 0:
+                kind, x, y, z, d = p
+                self.now.append((score, set(_cells(kind, x, y, z, d)), _arch_columns(kind, x, y, d), p))
+        self.now.sort(key=lambda r: -r[0])
+        self._after = {}
+
+    def left_open(self, place):
+        """The best of the next player's placements of now that `place` leaves possible (with
+        the arches it stands in lowered)."""
+        if not self.now:
+            return 0
+        kind, x, y, z, d = place
+        cells, columns = FOOTPRINT[(kind, d)][(x, y)]
+        base = z * PLANE
+        taken = {base + c for c in cells}
+        best = 0
+        for score, their_cells, arch_columns, p in self.now:
+            if score <= best:
+                break
+            if taken & their_cells:
+                continue
+            if self.variant_a and columns & arch_columns:
+                score = points(self._state_after(place), *p)
+            best = max(best, score)
+        return best
+
+    def opened(self, place):
+        """The best new placement of the next player standing on `place` (0 if none)."""
+        after = self._state_after(place)
+        kind, x, y, z, d = place
+        occ = after["occ"]
+        top = len(occ)
+        hand = self.state["hands"][self.seat]
+        seen = set()
+        best = 0
+        for c in _cells(kind, x, y, z, d):
+            above = c + PLANE
+            if above < top and occ[above] >= 0:
+                continue
+            level, col = above // PLANE, above % PLANE
+            cx, cy = col % W, col // W
+            for k in rules.KINDS:
+                if hand.get(k, 0) <= 0:
+                    continue
+                for pd in rules.PLACE_DIRS[k]:
+                    feet = rules.FEET[k][pd]
+                    on_board = ON_BOARD[(k, pd)]
+                    for fx, fy, fz in feet:
+                        p = (k, cx - fx, cy - fy, level - fz, pd)
+                        if p[3] < 0 or (p[1], p[2]) not in on_board or p in seen:
+                            continue
+                        seen.add(p)
+                        if not _feet_supported(occ, top, p, feet):
+                            continue  # (the cheap test first: most candidates fail it)
+                        err, _info = rules.check_place(after, self.seat, *p, full=False)
+                        if err is None:
+                            best = max(best, points(after, *p))
+        return best
+
+    def _state_after(self, place):
+        """The castle with our candidate placed (hands untouched: only geometry matters)."""
+        if place not in self._after:
+            kind, x, y, z, d = place
+            s = dict(self.state, turn=self.seat)
+            s["occ"] = list(self.state["occ"])
+            s["pieces"] = list(self.state["pieces"])
+            _err, info = rules.check_place(self.state, self.state["turn"], kind, x, y, z, d, full=False)
+            rules._put(s, self.state["turn"], kind, x, y, z, d, info["on"] if info else [])
+            self._after = {place: s}  # one at a time: a candidate is looked at once
+        return self._after[place]
+
+
+# ---------------------------------------------------------------------------------------------
+# The staircase offer
+# ---------------------------------------------------------------------------------------------
+
+
+def _staircase(view, legal):
+    seat = view["turn"]
+    scores = view["scores"]
+    leads = all(scores[seat] > s for i, s in enumerate(scores) if i != seat)
+    make = {"type": "staircase"}
+    decline = {"type": "decline"}
+    if leads and make in legal:
+        return make
+    return decline if decline in legal else legal[0]
