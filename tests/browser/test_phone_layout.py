@@ -127,6 +127,10 @@ def test_a_move_is_made_on_a_phone_by_touch_sized_targets_only(browser, site, ki
         assert steps <= 3, f"{kind}: no move after {steps} steps"
     picked = page.locator("#move-form button.move").first.get_attribute("value")
     tap(page, "#move-form button.move")
+    # The tap posts the form: wait for the answer's page (its outcome box filled) before the
+    # screenshot, which fails ("Unable to capture screenshot") on a page still navigating.
+    page.locator("#outcome > div").wait_for(timeout=30_000)
+    page.wait_for_load_state("load")
     page.screenshot(path=str(ARTIFACTS / f"touch-{kind}-phone.png"), full_page=True)
     outcome = page.inner_text("#outcome")
     context.close()
