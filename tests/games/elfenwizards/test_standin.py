@@ -225,3 +225,18 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
             seed=600_000 + 1000 * players + game,
             check=check,
         )
+
+
+def test_at_five_players_the_stand_in_weighs_a_lead_as_version_1_did():
+    """RULINGS 36: version 2's war weighing lost to version 1 at five players (0.89x over 1,000
+    games), so there it decides as version 1, move for move, through a whole game of stand-ins."""
+    compared = []
+
+    def check(table):
+        for seat in GAME.waiting_for(table.state):
+            legal = GAME.legal(table.state, seat)
+            view = GAME.view(table.state, seat)
+            compared.append(GAME.standin(view, legal) == standin_v1.standin(view, legal))
+
+    play_with_standins(GAME, 5, standins=range(5), seed=45, check=check)
+    assert len(compared) > 50 and all(compared)
