@@ -15,7 +15,8 @@ moves they would have typed. Each played move is an event more in the log (pbem.
 and the rules draw from the seed by event number, so the games part ways after the first move
 played for a player (before it they are the same game: every way starts with two events a seat);
 the figures are sums over the seeds. Printed per game: round trips (replies) per way,
-and beside them today's count. Needs PostgreSQL (BENCH_DATABASE_URL), like bench.run; its own
+and beside them today's count; and, as the games' lengths part ways, a move's round trips per way
+(replies over replies and moves played for the players), which does not depend on the length. Needs PostgreSQL (BENCH_DATABASE_URL), like bench.run; its own
 database. BENCH_ROUND_TRIP_SEEDS (default 2) seeds per game; BENCH_ROUND_TRIP_GAMES (default
 all) the games, by name, comma-separated. BENCH_ROUND_TRIP_MAIL=0 plays each reply's move through
 services.submit instead of a mail (the same write path and orders, the same count of round
@@ -75,9 +76,19 @@ def main() -> None:
         print(
             f"  {kind:14} {totals['today']:7} {totals['forced']:7} {totals['forced + standing']:18}  {saved:6.0%}  "
             f"'{order}'  ({automatic['forced']} / {automatic['forced + standing']} moves played for the players; "
-            f"{time.perf_counter() - started:.0f} s)"
+            f"a move's round trips {_per_move(totals, automatic)}; {time.perf_counter() - started:.0f} s)"
         )
     print("  today: every move a round trip, as before issue 32 (the 'today' column is that count)")
+    print(
+        "  a move's round trips: replies / (replies + moves played for the players), per way: the games part"
+        " ways after the first move played for a player, so their lengths differ; this share does not"
+        " depend on a game's length"
+    )
+
+
+def _per_move(totals: dict, automatic: dict) -> str:
+    shares = [totals[way] / (totals[way] + automatic[way]) if totals[way] + automatic[way] else 1.0 for way in WAYS]
+    return " / ".join(f"{share:.2f}" for share in shares)
 
 
 def play_game(kind: str, way: str, order: str, seed: int, by_mail: bool = True) -> tuple[int, int]:
