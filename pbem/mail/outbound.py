@@ -12,6 +12,7 @@ bounce).
 from __future__ import annotations
 
 import binascii
+import functools
 import json
 import re
 import secrets
@@ -485,7 +486,7 @@ SIMPLE_ADDRESS = re.compile(r"[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+\Z")
 _CID = re.compile(r"[A-Za-z0-9.@_-]+\Z")
 # A line of 250 characters or more, between newlines (splitlines breaks at more than \n: its lines
 # are no longer): fewer are at most 996 bytes in UTF-8, under SMTP's 998.
-_LONG_LINE = re.compile(r"^.{250}", re.M)  # anchored at each line's start: one pass over the text
+_LONG_LINE = re.compile(r"^.{250,}", re.M)  # anchored at each line's start: one pass over the text
 
 
 def wire_bytes(message: RelatedMessage) -> bytes | None:
@@ -509,15 +510,14 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
     texts = [body, html]
     parts = []
     for text, subtype in ((body, message.content_subtype), (html, "html")):
-        # A line of 250 characters or more could be over 998 bytes: only then each line is weighed.
-        if _LONG_LINE.search(text) and any(
-            len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines()
-        ):
-            return None  # Django sends it quoted-printable
         try:
-            data = _NEWLINES.sub("\r\n", text).encode("utf-8")
+            raw = text.encode("utf-8")
         except UnicodeEncodeError:
             return None
+        if _too_long(raw, text):
+            return None  # Django sends it quoted-printable
+        # What _NEWLINES.sub("\r\n", text) makes of it, by one replace where it has no "\r".
+        data = raw.replace(b"\n", b"\r\n") if b"\r" not in raw else _NEWLINES.sub("\r\n", text).encode("utf-8")
         parts.append(
             _header("Content-Type", f'text/{subtype}; charset="utf-8"', raw=True)
             + _header("MIME-Version", "1.0", raw=True)
@@ -538,15 +538,12 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
             + _base64_lines(picture.png)
             for picture in message.pictures
         ]
-        related = [
-            _header("Content-Type", f'multipart/related; boundary="{inner}"', raw=True),
-            _header("MIME-Version", "1.0", raw=True),
-        ]
+        related = [_multipart_type("related", inner), _header("MIME-Version", "1.0", raw=True)]
         parts[1] = _multipart(related, inner, [parts[1], *images])
     extra = message.extra_headers
     lower = {name.lower() for name in extra}
     head = [
-        _header("Content-Type", f'multipart/alternative; boundary="{boundary}"', raw=True),
+        _multipart_type("alternative", boundary),
         _header("MIME-Version", "1.0", raw=True),
         _header("Subject", message.subject),
         _header("From", extra.get("From", message.from_email)),
@@ -583,12 +580,63 @@ def _multipart(head: list[bytes], boundary: str, parts: list[bytes]) -> bytes:
     )
 
 
+def _too_long(raw: bytes, text: str) -> bool:
+    """Whether a line of `text` (`raw`: its UTF-8) is over 998 bytes, as str.splitlines cuts its
+    lines. A run of 999 bytes without a newline holds one of the blocks of 499 bytes that `raw`
+    is cut into from its start: where every block has a newline, no line is that long (a block
+    is looked at by one find). Else only a line of 250 characters or more between newlines can
+    be over, and only such a line is weighed."""
+    if all(raw.find(b"\n", start, start + 499) >= 0 for start in range(0, len(raw) - 498, 499)):
+        return False
+    for found in _LONG_LINE.finditer(text):
+        line = found.group()
+        if len(line.encode(errors="surrogateescape")) > 998 and any(
+            len(part.encode(errors="surrogateescape")) > 998 for part in line.splitlines()
+        ):
+            return True
+    return False
+
+
+# Headers whose value is every message's own: written each time (the rest are kept, _folded).
+_OWN_VALUES = frozenset({"message-id", "x-pbem-notice", "date"})
+
+
 def _header(name: str, value, raw: bool = False) -> bytes:
     """One header line as the MIME classes write it: set through forbid_multi_line_headers
-    (unless the MIME class sets it itself: `raw`), folded by compat32."""
+    (unless the MIME class sets it itself: `raw`), folded by compat32. A header that repeats
+    from notice to notice (From, the game's thread, the head of a version, a seat's address and
+    subject, the MIME parts' own) is written once and kept (_folded: the same input, the same
+    bytes); a message's own (its id, number, date) each time."""
+    if type(value) is str and name.lower() not in _OWN_VALUES:
+        return _folded(name, value, raw)
+    return _fold_header(name, value, raw)
+
+
+def _fold_header(name: str, value, raw: bool) -> bytes:
     if not raw:
         name, value = forbid_multi_line_headers(name, value, "utf-8")
     return QUICK_FOLD_CRLF.fold_binary(name, value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded(name: str, value: str, raw: bool) -> bytes:
+    return _fold_header(name, value, raw)
+
+
+# A boundary as _boundary makes it: "=_pbem_" and 24 hex digits.
+_BOUNDARY = re.compile(r"=_pbem_[0-9a-f]{24}\Z")
+_SAMPLE_BOUNDARY = "=_pbem_" + "0" * 24
+
+
+def _multipart_type(subtype: str, boundary: str) -> bytes:
+    """The Content-Type header of a multipart part. Folded once per subtype with a sample
+    boundary of the same length and the boundary put in its place: the folding breaks lines at
+    spaces, ";" and "," only, and a boundary of hex digits has none, so where the lines break
+    depends on its length alone (tests/mail/test_notice_bytes.py compares the two ways)."""
+    if _BOUNDARY.match(boundary):
+        kept = _folded("Content-Type", f'multipart/{subtype}; boundary="{_SAMPLE_BOUNDARY}"', True)
+        return kept.replace(_SAMPLE_BOUNDARY.encode(), boundary.encode())
+    return _fold_header("Content-Type", f'multipart/{subtype}; boundary="{boundary}"', True)
 
 
 def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
@@ -707,13 +755,23 @@ def _newest_snapshots(cursor, pairs, specs) -> dict[int, tuple]:
 
 
 def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
-    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
+    """The event rows after each pair's low up to its version. A row at or before the pair's
+    `after` is read for the state alone (_prime_load), never for the feed: its created_at comes
+    as NULL (the driver's parsing of a timestamp was a tenth of a batch's reading)."""
+    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int, %s::int)"] * len(pairs))
     params: list = []
-    for i, ((game_id, at), _entry) in enumerate(pairs):
-        params += [i, game_id, lows[i], at]
-    columns = ", ".join(f"e.{name}::text" if name in _JSON_FIELDS else f"e.{name}" for name in _ROW_COLUMNS)
+    for i, ((game_id, at), (_game, after)) in enumerate(pairs):
+        params += [i, game_id, lows[i], after, at]
+    columns = ", ".join(
+        f"e.{name}::text"
+        if name in _JSON_FIELDS
+        else "CASE WHEN e.seq > v.after THEN e.created_at END"
+        if name == "created_at"
+        else f"e.{name}"
+        for name in _ROW_COLUMNS
+    )
     cursor.execute(
-        f"SELECT v.i, {columns} FROM (VALUES {values}) AS v(i, g, lo, hi) "
+        f"SELECT v.i, {columns} FROM (VALUES {values}) AS v(i, g, lo, after, hi) "
         f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
         "ORDER BY v.i, e.seq",
         params,
