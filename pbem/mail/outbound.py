@@ -1007,11 +1007,25 @@ def fit(board: str, width: int = TEXT_WIDTH) -> str:
     one (a list item, a board's row) under its own text. Never a word alone on the last line of
     a paragraph (the lines are made a little shorter instead), and nothing is cut: a word longer
     than the line, such as a link, stays whole."""
+    lines = board.split("\n")
+    if max(map(len, lines)) <= width and not _TRAILING_SPACE.search(board):
+        return board  # every line fits, none ends in a space: as it is (most of a notice's text)
     out: list[str] = []
-    for line in board.split("\n"):
+    for line in lines:
         line = line.rstrip()
-        out += [line] if len(line) <= width else _wrapped(line, width)
+        out += [line] if len(line) <= width else _wrapped_kept(line, width)
     return "\n".join(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped_kept(line: str, width: int) -> tuple[str, ...]:
+    """_wrapped, kept: the same long line comes in notice after notice (the news preference's,
+    a game's rule lines), and textwrap tries several widths for each."""
+    return tuple(_wrapped(line, width))
+
+
+# White space (what str.rstrip takes off) at the end of a line, the newline aside.
+_TRAILING_SPACE = re.compile(r"[^\S\n]$", re.M)
 
 
 BULLET_RE = re.compile(r"^(\s*)([*•-] |\d{1,2}[.)] )?")
@@ -1063,7 +1077,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "folded": [wrap(text) for text in (notice.context or {}).get("folded", [])],
         "talk_only": talk_only,
         "preference_text": gettext(NoticePreference(seat.notice_preference).label)
-        if seat.notice_preference in NoticePreference.values
+        if seat.notice_preference in _PREFERENCES
         else seat.notice_preference,
         "board": versioned.kept(
             "board", game.pk, version, number, lambda: fit(selectors.board_text(spec, state, number))
@@ -1080,10 +1094,17 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "tag": subject_tag(seat),
         "waiting": [state["meta"]["names"][s] for s in waiting],
         "awaited_me": number in waiting,
-        # Who the table waits for and until when, in this reader's zone.
-        "waiting_until": selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
+        # Who the table waits for and until when, in this reader's zone: the same for every
+        # reader of the batch in that zone and language (public: every seat's notice shows it).
+        "waiting_until": eventlog.shared(
+            ("awaited lines", game.pk, version, seat.time_zone, get_language()),
+            lambda: selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
+        ),
         "reader_zone": seat.time_zone or "UTC",
     }
+
+
+_PREFERENCES = frozenset(NoticePreference.values)  # (the enum's `values` builds its list at each look)
 
 
 def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tuple[list[Option], list]:
@@ -1095,9 +1116,15 @@ def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tup
     offered = versioned.kept(
         "menu", seat.game_id, version, seat.number, lambda: choosing.menu(spec, state["game"], seat.number)
     )
-    options = [
-        Option(code, offered.line(choice), taps.tap_url(seat, version, code)) for code, choice in offered.codes()
-    ]
+    # The moves as typed, kept with the menu (the game's describe of each, in the reader's language).
+    lines = versioned.kept(
+        "menu lines",
+        seat.game_id,
+        version,
+        seat.number,
+        lambda: tuple((code, offered.line(choice)) for code, choice in offered.codes()),
+    )
+    options = [Option(code, line, taps.tap_url(seat, version, code)) for code, line in lines]
     others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
     return options, others
 
