@@ -341,7 +341,7 @@ def _render(notice: Notice) -> Rendered:
     context = build_context(notice)
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     # Blank lines left by the parts a notice does not have are one blank line.
-    text = re.sub(r"\n{3,}", "\n\n", fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
+    text = _one_blank_line(fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
     html: str = (
         _with_picture(context, kind, text)
         if context.get("picture_args")
@@ -369,6 +369,14 @@ def _render(notice: Notice) -> Rendered:
         # (the outbox keeps it too, see pbem/log/anchors.py).
         headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
     return Rendered(context["subject"], text, html, recipients(notice), headers, context.get("pictures", []))
+
+
+def _one_blank_line(text: str) -> str:
+    """re.sub(r"\n{3,}", "\n\n", text) by str.replace (a run of three newlines or more loses one
+    in three at each pass, down to two; the regular expression tried every place in the text)."""
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
 
 
 # What a notice spends besides its text and HTML: its headers, the MIME parts' own headers and
@@ -1029,12 +1037,15 @@ def fit(board: str, width: int = TEXT_WIDTH) -> str:
     a paragraph (the lines are made a little shorter instead), and nothing is cut: a word longer
     than the line, such as a link, stays whole."""
     lines = board.split("\n")
-    if max(map(len, lines)) <= width and not _TRAILING_SPACE.search(board):
-        return board  # every line fits, none ends in a space: as it is (most of a notice's text)
+    stripped = list(map(str.rstrip, lines))  # (a line with nothing to strip comes back as it is)
+    if max(map(len, stripped)) <= width:
+        return board if stripped == lines else "\n".join(stripped)  # most of a notice's text
     out: list[str] = []
-    for line in lines:
-        line = line.rstrip()
-        out += [line] if len(line) <= width else _wrapped_kept(line, width)
+    for line in stripped:
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out += _wrapped_kept(line, width)
     return "\n".join(out)
 
 
@@ -1043,10 +1054,6 @@ def _wrapped_kept(line: str, width: int) -> tuple[str, ...]:
     """_wrapped, kept: the same long line comes in notice after notice (the news preference's,
     a game's rule lines), and textwrap tries several widths for each."""
     return tuple(_wrapped(line, width))
-
-
-# White space (what str.rstrip takes off) at the end of a line, the newline aside.
-_TRAILING_SPACE = re.compile(r"[^\S\n]$", re.M)
 
 
 BULLET_RE = re.compile(r"^(\s*)([*•-] |\d{1,2}[.)] )?")

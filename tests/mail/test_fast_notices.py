@@ -208,3 +208,13 @@ def test_what_a_batch_shares_is_each_seats_own_where_seats_differ(db, settings):
     assert len({n.version for n, _found in turns}) > 1
     first, later = turns[0], turns[-1]
     assert first[0].version < later[0].version and first[1][1] != later[1][1]
+
+
+def test_blank_lines_are_one_as_the_regular_expression_made_them():
+    import random
+    import re
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        text = "".join(rng.choice(["a", "\n", "\n\n\n", " ", "\r\n"]) for _ in range(rng.randint(0, 40)))
+        assert outbound._one_blank_line(text) == re.sub(r"\n{3,}", "\n\n", text), repr(text)
