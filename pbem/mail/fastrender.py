@@ -85,8 +85,14 @@ def _nodelist(nodes: Any, scope: _Scope) -> Render:
     if len(parts) == 1:
         only = parts[0]
         return (lambda c: only) if isinstance(only, str) else only
-    calls = [(lambda c, s=p: s) if isinstance(p, str) else p for p in parts]
-    return lambda c: "".join([call(c) for call in calls])
+    if len(parts) == 2:  # most bodies of an `if` or a `for`: a text and a variable, or the reverse
+        first, second = parts
+        if isinstance(first, str):
+            return lambda c: first + second(c)  # type: ignore[operator]
+        if isinstance(second, str):
+            return lambda c: first(c) + second  # type: ignore[operator]
+    # The texts stay in the list as they are: a call a text would cost more than the look at its type.
+    return lambda c: "".join([p if p.__class__ is str else p(c) for p in parts])  # type: ignore[operator,misc]
 
 
 def _node(node: Any, scope: _Scope) -> Render | str:
@@ -206,13 +212,8 @@ def _variable_node(node: VariableNode, scope: _Scope) -> Render:
 def _expression(expression, autoescape: bool, ignore_failures: bool) -> Value:
     """FilterExpression.resolve: the variable (or literal), then each filter."""
     if expression.is_var:
-        variable = _variable(expression.var)
-
-        def start(c: dict):
-            try:
-                return variable(c)
-            except VariableDoesNotExist:
-                return None if ignore_failures else ""
+        variable = _variable(expression.var, None if ignore_failures else "")
+        start = variable
 
     else:
         literal = expression.var
@@ -258,8 +259,12 @@ def _constant(value) -> Value:
     return lambda c: value
 
 
-def _variable(variable: Variable) -> Value:
-    """Variable.resolve over a dict (raises VariableDoesNotExist where Django's does)."""
+_RAISE = object()  # _variable's `missing` that raises VariableDoesNotExist, as Variable.resolve does
+
+
+def _variable(variable: Variable, missing: Any = _RAISE) -> Value:
+    """Variable.resolve over a dict: raises VariableDoesNotExist where Django's does, or gives
+    `missing` then (what FilterExpression.resolve makes of it: "" in output, None in a condition)."""
     if variable.translate or variable.message_context:
         raise Unsupported("a translated literal")
     if variable.lookups is None:
@@ -271,7 +276,11 @@ def _variable(variable: Variable) -> Value:
         try:
             current = c[first]
         except KeyError:
-            raise VariableDoesNotExist("Failed lookup for key [%s]", (first,)) from None
+            if missing is _RAISE:
+                raise VariableDoesNotExist("Failed lookup for key [%s]", (first,)) from None
+            return missing
+        if not rest and not callable(current):
+            return current  # most lookups: a name, its value
         try:
             if callable(current):
                 current = _called(current)
@@ -280,7 +289,9 @@ def _variable(variable: Variable) -> Value:
                 if callable(current):
                     current = _called(current)
         except VariableDoesNotExist:
-            raise
+            if missing is _RAISE:
+                raise
+            return missing
         except Exception as error:
             if getattr(error, "silent_variable_failure", False):
                 return ""

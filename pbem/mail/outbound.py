@@ -12,7 +12,11 @@ bounce).
 from __future__ import annotations
 
 import binascii
+import bisect
+import functools
 import json
+import os
+import random
 import re
 import secrets
 import textwrap
@@ -337,7 +341,7 @@ def _render(notice: Notice) -> Rendered:
     context = build_context(notice)
     kind = notice.kind if notice.kind in SUBJECTS else "answer"
     # Blank lines left by the parts a notice does not have are one blank line.
-    text = re.sub(r"\n{3,}", "\n\n", fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
+    text = _one_blank_line(fit(render_to_string(f"pbem/email/{kind}.txt", context).strip())) + "\n"
     html: str = (
         _with_picture(context, kind, text)
         if context.get("picture_args")
@@ -365,6 +369,14 @@ def _render(notice: Notice) -> Rendered:
         # (the outbox keeps it too, see pbem/log/anchors.py).
         headers[HEAD_HEADER] = f"{context['version']}:{context['head_hash']}"
     return Rendered(context["subject"], text, html, recipients(notice), headers, context.get("pictures", []))
+
+
+def _one_blank_line(text: str) -> str:
+    """re.sub(r"\n{3,}", "\n\n", text) by str.replace (a run of three newlines or more loses one
+    in three at each pass, down to two; the regular expression tried every place in the text)."""
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
 
 
 # What a notice spends besides its text and HTML: its headers, the MIME parts' own headers and
@@ -471,9 +483,17 @@ def _boundary(texts: list[str]) -> str:
     """A MIME boundary found in none of the message's texts (the pictures are base64, which has no
     "_"): what the generator would otherwise check by compiling a regular expression per part."""
     while True:
-        boundary = f"=_pbem_{secrets.token_hex(12)}"
+        boundary = f"=_pbem_{_BOUNDARY_RANDOM.getrandbits(96):024x}"
         if not any(boundary in text for text in texts):
             return boundary
+
+
+# A boundary needs to be found in no part, which _boundary checks, not to be unguessable: drawn
+# from a generator seeded once per process by the system's (secrets.token_hex asked the kernel
+# for twelve bytes twice a notice, a system call each).
+_BOUNDARY_RANDOM = random.Random(secrets.token_bytes(32))
+if hasattr(os, "register_at_fork"):  # a forked worker draws its own (not its siblings') boundaries
+    os.register_at_fork(after_in_child=lambda: _BOUNDARY_RANDOM.seed(secrets.token_bytes(32)))
 
 
 QUICK_FOLD_CRLF = QUICK_FOLD.clone(linesep="\r\n")
@@ -485,7 +505,7 @@ SIMPLE_ADDRESS = re.compile(r"[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+\Z")
 _CID = re.compile(r"[A-Za-z0-9.@_-]+\Z")
 # A line of 250 characters or more, between newlines (splitlines breaks at more than \n: its lines
 # are no longer): fewer are at most 996 bytes in UTF-8, under SMTP's 998.
-_LONG_LINE = re.compile(r"^.{250}", re.M)  # anchored at each line's start: one pass over the text
+_LONG_LINE = re.compile(r"^.{250,}", re.M)  # anchored at each line's start: one pass over the text
 
 
 def wire_bytes(message: RelatedMessage) -> bytes | None:
@@ -509,15 +529,14 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
     texts = [body, html]
     parts = []
     for text, subtype in ((body, message.content_subtype), (html, "html")):
-        # A line of 250 characters or more could be over 998 bytes: only then each line is weighed.
-        if _LONG_LINE.search(text) and any(
-            len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines()
-        ):
-            return None  # Django sends it quoted-printable
         try:
-            data = _NEWLINES.sub("\r\n", text).encode("utf-8")
+            raw = text.encode("utf-8")
         except UnicodeEncodeError:
             return None
+        if _too_long(raw, text):
+            return None  # Django sends it quoted-printable
+        # What _NEWLINES.sub("\r\n", text) makes of it, by one replace where it has no "\r".
+        data = raw.replace(b"\n", b"\r\n") if b"\r" not in raw else _NEWLINES.sub("\r\n", text).encode("utf-8")
         parts.append(
             _header("Content-Type", f'text/{subtype}; charset="utf-8"', raw=True)
             + _header("MIME-Version", "1.0", raw=True)
@@ -538,15 +557,12 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
             + _base64_lines(picture.png)
             for picture in message.pictures
         ]
-        related = [
-            _header("Content-Type", f'multipart/related; boundary="{inner}"', raw=True),
-            _header("MIME-Version", "1.0", raw=True),
-        ]
+        related = [_multipart_type("related", inner), _header("MIME-Version", "1.0", raw=True)]
         parts[1] = _multipart(related, inner, [parts[1], *images])
     extra = message.extra_headers
     lower = {name.lower() for name in extra}
     head = [
-        _header("Content-Type", f'multipart/alternative; boundary="{boundary}"', raw=True),
+        _multipart_type("alternative", boundary),
         _header("MIME-Version", "1.0", raw=True),
         _header("Subject", message.subject),
         _header("From", extra.get("From", message.from_email)),
@@ -583,12 +599,63 @@ def _multipart(head: list[bytes], boundary: str, parts: list[bytes]) -> bytes:
     )
 
 
+def _too_long(raw: bytes, text: str) -> bool:
+    """Whether a line of `text` (`raw`: its UTF-8) is over 998 bytes, as str.splitlines cuts its
+    lines. A run of 999 bytes without a newline holds one of the blocks of 499 bytes that `raw`
+    is cut into from its start: where every block has a newline, no line is that long (a block
+    is looked at by one find). Else only a line of 250 characters or more between newlines can
+    be over, and only such a line is weighed."""
+    if all(raw.find(b"\n", start, start + 499) >= 0 for start in range(0, len(raw) - 498, 499)):
+        return False
+    for found in _LONG_LINE.finditer(text):
+        line = found.group()
+        if len(line.encode(errors="surrogateescape")) > 998 and any(
+            len(part.encode(errors="surrogateescape")) > 998 for part in line.splitlines()
+        ):
+            return True
+    return False
+
+
+# Headers whose value is every message's own: written each time (the rest are kept, _folded).
+_OWN_VALUES = frozenset({"message-id", "x-pbem-notice", "date"})
+
+
 def _header(name: str, value, raw: bool = False) -> bytes:
     """One header line as the MIME classes write it: set through forbid_multi_line_headers
-    (unless the MIME class sets it itself: `raw`), folded by compat32."""
+    (unless the MIME class sets it itself: `raw`), folded by compat32. A header that repeats
+    from notice to notice (From, the game's thread, the head of a version, a seat's address and
+    subject, the MIME parts' own) is written once and kept (_folded: the same input, the same
+    bytes); a message's own (its id, number, date) each time."""
+    if type(value) is str and name.lower() not in _OWN_VALUES:
+        return _folded(name, value, raw)
+    return _fold_header(name, value, raw)
+
+
+def _fold_header(name: str, value, raw: bool) -> bytes:
     if not raw:
         name, value = forbid_multi_line_headers(name, value, "utf-8")
     return QUICK_FOLD_CRLF.fold_binary(name, value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded(name: str, value: str, raw: bool) -> bytes:
+    return _fold_header(name, value, raw)
+
+
+# A boundary as _boundary makes it: "=_pbem_" and 24 hex digits.
+_BOUNDARY = re.compile(r"=_pbem_[0-9a-f]{24}\Z")
+_SAMPLE_BOUNDARY = "=_pbem_" + "0" * 24
+
+
+def _multipart_type(subtype: str, boundary: str) -> bytes:
+    """The Content-Type header of a multipart part. Folded once per subtype with a sample
+    boundary of the same length and the boundary put in its place: the folding breaks lines at
+    spaces, ";" and "," only, and a boundary of hex digits has none, so where the lines break
+    depends on its length alone (tests/mail/test_notice_bytes.py compares the two ways)."""
+    if _BOUNDARY.match(boundary):
+        kept = _folded("Content-Type", f'multipart/{subtype}; boundary="{_SAMPLE_BOUNDARY}"', True)
+        return kept.replace(_SAMPLE_BOUNDARY.encode(), boundary.encode())
+    return _fold_header("Content-Type", f'multipart/{subtype}; boundary="{boundary}"', True)
 
 
 def make_message(notice: Notice, connection=None) -> EmailMultiAlternatives:
@@ -707,20 +774,40 @@ def _newest_snapshots(cursor, pairs, specs) -> dict[int, tuple]:
 
 
 def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
-    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
-    params: list = []
-    for i, ((game_id, at), _entry) in enumerate(pairs):
-        params += [i, game_id, lows[i], at]
-    columns = ", ".join(f"e.{name}::text" if name in _JSON_FIELDS else f"e.{name}" for name in _ROW_COLUMNS)
-    cursor.execute(
-        f"SELECT v.i, {columns} FROM (VALUES {values}) AS v(i, g, lo, hi) "
-        f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
-        "ORDER BY v.i, e.seq",
-        params,
+    """The event rows after each pair's low up to its version. Each game's rows are read once
+    for all its versions in the batch (from the lowest low to the highest version) and each
+    version's cut from them: a batch holding several versions of a game (a backlog, a table of
+    stand-ins) read the rows they share once for each. A row at or before every `after` of its
+    game is read for the state alone (_prime_load), never for a feed: its created_at comes as
+    NULL (the driver's parsing of timestamps was half of this query's time on the client)."""
+    spans: dict[int, list[int]] = {}  # game id -> [low, after, highest version]
+    for i, ((game_id, at), (_game, after)) in enumerate(pairs):
+        span = spans.setdefault(game_id, [lows[i], after, at])
+        span[0], span[1], span[2] = min(span[0], lows[i]), min(span[1], after), max(span[2], at)
+    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(spans))
+    columns = ", ".join(
+        f"e.{name}::text"
+        if name in _JSON_FIELDS
+        else "CASE WHEN e.seq > v.after THEN e.created_at END"
+        if name == "created_at"
+        else f"e.{name}"
+        for name in _ROW_COLUMNS
     )
-    rows_of: dict[int, list[tuple]] = {}
+    cursor.execute(
+        f"SELECT v.g, {columns} FROM (VALUES {values}) AS v(g, lo, after, hi) "
+        f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
+        "ORDER BY v.g, e.seq",
+        [x for game_id, span in spans.items() for x in (game_id, *span)],
+    )
+    of_game: dict[int, list[tuple]] = {}
     for row in cursor.fetchall():
-        rows_of.setdefault(row[0], []).append(row[1:])
+        of_game.setdefault(row[0], []).append(row[1:])
+    seq_at = _ROW_COLUMNS.index("seq")
+    seqs = {game_id: [row[seq_at] for row in rows] for game_id, rows in of_game.items()}
+    rows_of: dict[int, list[tuple]] = {}
+    for i, ((game_id, at), _entry) in enumerate(pairs):
+        rows, numbers = of_game.get(game_id, []), seqs.get(game_id, [])
+        rows_of[i] = rows[bisect.bisect_right(numbers, lows[i]) : bisect.bisect_right(numbers, at)]
     return rows_of
 
 
@@ -949,11 +1036,24 @@ def fit(board: str, width: int = TEXT_WIDTH) -> str:
     one (a list item, a board's row) under its own text. Never a word alone on the last line of
     a paragraph (the lines are made a little shorter instead), and nothing is cut: a word longer
     than the line, such as a link, stays whole."""
+    lines = board.split("\n")
+    stripped = list(map(str.rstrip, lines))  # (a line with nothing to strip comes back as it is)
+    if max(map(len, stripped)) <= width:
+        return board if stripped == lines else "\n".join(stripped)  # most of a notice's text
     out: list[str] = []
-    for line in board.split("\n"):
-        line = line.rstrip()
-        out += [line] if len(line) <= width else _wrapped(line, width)
+    for line in stripped:
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out += _wrapped_kept(line, width)
     return "\n".join(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped_kept(line: str, width: int) -> tuple[str, ...]:
+    """_wrapped, kept: the same long line comes in notice after notice (the news preference's,
+    a game's rule lines), and textwrap tries several widths for each."""
+    return tuple(_wrapped(line, width))
 
 
 BULLET_RE = re.compile(r"^(\s*)([*•-] |\d{1,2}[.)] )?")
@@ -1005,7 +1105,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "folded": [wrap(text) for text in (notice.context or {}).get("folded", [])],
         "talk_only": talk_only,
         "preference_text": gettext(NoticePreference(seat.notice_preference).label)
-        if seat.notice_preference in NoticePreference.values
+        if seat.notice_preference in _PREFERENCES
         else seat.notice_preference,
         "board": versioned.kept(
             "board", game.pk, version, number, lambda: fit(selectors.board_text(spec, state, number))
@@ -1022,10 +1122,17 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "tag": subject_tag(seat),
         "waiting": [state["meta"]["names"][s] for s in waiting],
         "awaited_me": number in waiting,
-        # Who the table waits for and until when, in this reader's zone.
-        "waiting_until": selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
+        # Who the table waits for and until when, in this reader's zone: the same for every
+        # reader of the batch in that zone and language (public: every seat's notice shows it).
+        "waiting_until": eventlog.shared(
+            ("awaited lines", game.pk, version, seat.time_zone, get_language()),
+            lambda: selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
+        ),
         "reader_zone": seat.time_zone or "UTC",
     }
+
+
+_PREFERENCES = frozenset(NoticePreference.values)  # (the enum's `values` builds its list at each look)
 
 
 def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tuple[list[Option], list]:
@@ -1037,9 +1144,15 @@ def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tup
     offered = versioned.kept(
         "menu", seat.game_id, version, seat.number, lambda: choosing.menu(spec, state["game"], seat.number)
     )
-    options = [
-        Option(code, offered.line(choice), taps.tap_url(seat, version, code)) for code, choice in offered.codes()
-    ]
+    # The moves as typed, kept with the menu (the game's describe of each, in the reader's language).
+    lines = versioned.kept(
+        "menu lines",
+        seat.game_id,
+        version,
+        seat.number,
+        lambda: tuple((code, offered.line(choice)) for code, choice in offered.codes()),
+    )
+    options = [Option(code, line, taps.tap_url(seat, version, code)) for code, line in lines]
     others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
     return options, others
 

@@ -155,3 +155,66 @@ def test_markup_in_a_players_name_is_escaped_the_quick_way_as_django_escapes_it(
     html = "".join(found[2] or "" for found in quick)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, "the hostile name reached the notices"
     assert "<script>" not in html
+
+
+def test_a_text_that_fits_is_left_as_it_is_and_one_that_does_not_is_fitted_line_by_line():
+    """outbound.fit gives a text whose lines all fit and end in no space back as it is (issue
+    34): what fitting it line by line makes of it, for texts of every kind of white space."""
+    import random
+
+    rng = random.Random(34)
+
+    def by_lines(text: str, width: int = 80) -> str:
+        out: list[str] = []
+        for line in text.split("\n"):
+            line = line.rstrip()
+            out += [line] if len(line) <= width else outbound._wrapped(line, width)
+        return "\n".join(out)
+
+    pieces = ["word", " ", "\n", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\xa0", "\u2028", "\u3000", "ü", "x" * 70]
+    texts = ["", "\n", "a \n", "a\n ", "x" * 80, "x" * 81, " " * 81]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+    for text in texts:
+        assert outbound.fit(text) == by_lines(text), repr(text)
+
+
+def test_what_a_batch_shares_is_each_seats_own_where_seats_differ(db, settings):
+    """Issue 34: in a batch, who the table waits for is written once per game, version, time
+    zone and language, and the moves as typed are kept per game, version, seat and language.
+    Each seat's notice in the batch is the one it gets alone, though the seats read different
+    languages in different zones; and a notice of a later version is not served the earlier
+    version's moves."""
+    from pbem.log import eventlog
+
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = _played("elfenland")
+    zones = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo")
+    for seat in Seat.objects.filter(game=game):
+        Seat.objects.filter(pk=seat.pk).update(time_zone=zones[seat.number % 4])
+    notices = list(Notice.objects.filter(game=game).select_related("game", "seat").order_by("id"))
+    assert {n.version for n in notices if n.kind == "turn"} and len({n.seat_id for n in notices}) >= 3
+    alone = []
+    for notice in notices:  # each with nothing kept: what a wrong key would serve shows as a difference
+        versioned.clear()
+        alone.append(_rendered(notice))
+    versioned.clear()
+    with eventlog.shared_loads():
+        outbound.prefetch(notices)
+        batched = [_rendered(n) for n in notices]
+    assert batched == alone
+    texts = {(n.seat.number, n.version): found[1] for n, found in zip(notices, batched, strict=True)}
+    assert len({text.split("\n", 1)[0] for text in texts.values()}) > 1  # the seats' own words
+    turns = [(n, found) for n, found in zip(notices, batched, strict=True) if n.kind == "turn"]
+    assert len({n.version for n, _found in turns}) > 1
+    first, later = turns[0], turns[-1]
+    assert first[0].version < later[0].version and first[1][1] != later[1][1]
+
+
+def test_blank_lines_are_one_as_the_regular_expression_made_them():
+    import random
+    import re
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        text = "".join(rng.choice(["a", "\n", "\n\n\n", " ", "\r\n"]) for _ in range(rng.randint(0, 40)))
+        assert outbound._one_blank_line(text) == re.sub(r"\n{3,}", "\n\n", text), repr(text)

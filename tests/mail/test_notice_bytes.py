@@ -165,3 +165,31 @@ def test_a_batch_over_smtp_sends_the_quick_bytes(three_tables_mail, smtp_bytes_s
         assert parsed.get_content_type() == "multipart/alternative"
         assert [p.get_content_type() for p in parsed.get_payload()] == ["text/plain", "text/html"]
         assert parsed["Message-ID"].startswith("<pbem.n")
+
+
+def test_a_multipart_header_kept_with_a_sample_boundary_is_the_one_folded_for_its_own():
+    """outbound._multipart_type folds a multipart Content-Type once per subtype with a sample
+    boundary and puts each message's boundary in its place (issue 34): the bytes folding it
+    with its own boundary gives, for boundaries as _boundary makes them."""
+    for _ in range(200):
+        boundary = outbound._boundary([])
+        for subtype in ("alternative", "related", "mixed"):
+            folded = outbound._fold_header("Content-Type", f'multipart/{subtype}; boundary="{boundary}"', True)
+            assert outbound._multipart_type(subtype, boundary) == folded
+
+
+def test_a_line_over_998_bytes_is_found_wherever_it_lies():
+    """outbound._too_long looks at blocks of 499 bytes first (issue 34): it finds what weighing
+    every line found, a line of 999 bytes or more at any place and of any characters."""
+    rng = random.Random(34)
+
+    def weighed(text: str) -> bool:
+        return any(len(line.encode(errors="surrogateescape")) > 998 for line in text.splitlines())
+
+    pieces = ["a", "ü", "€", "😀", "\n", "\r\n", "\u2028", " " * 40, "x" * 300]
+    texts = ["", "x" * 998, "x" * 999, "\n" + "x" * 999, "ü" * 499, "ü" * 500, "x" * 998 + "\n" + "y" * 998]
+    for _ in range(400):
+        texts.append("".join(rng.choice(pieces) for _ in range(rng.randint(0, 200))))
+        texts.append("\n".join("z" * rng.choice((10, 400, 997, 998, 999, 1500)) for _ in range(rng.randint(1, 6))))
+    for text in texts:
+        assert outbound._too_long(text.encode(), text) == weighed(text), len(text)
