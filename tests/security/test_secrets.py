@@ -194,13 +194,3 @@ def test_a_mac_is_the_base32_of_its_hmac_cut_to_its_length_whatever_the_length(s
             whole = base64.b32encode(hmac.new(key.encode(), text.encode(), hashlib.sha256).digest()).decode().lower()
             for length in range(0, 60):
                 assert signing.mac(text, length, key) == whole[:length], (text, length)
-
-
-def test_a_mac_from_keyed_hashes_is_hmac_sha256_for_every_length_of_key():
-    """signing.digest keeps each key's padded hashes (issue 34): the same digest as hmac's for a
-    key shorter than SHA-256's block, as long as it, longer (hashed first), and not ASCII."""
-    from pbem.play import signing
-
-    for key in ("", "k", "k" * 63, "k" * 64, "k" * 65, "x" * 200, "schlüssel-ü" * 7):
-        for text in ("pbem-notice:n1.v2.g3", "", "ü" * 100):
-            assert signing.digest(key, text) == hmac.digest(key.encode(), text.encode(), "sha256"), (key, text)
