@@ -120,11 +120,14 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
     return lines
 
 
-def dealt_lines(games: int, players: int = 5, version: int = DATA_VERSION, label: str = "") -> list[str]:
+def dealt_lines(
+    games: int, players: int = 5, version: int = DATA_VERSION, label: str = "", table: dict | None = None
+) -> list[str]:
     """The seats' table where the placement rows are dealt to the colours (data version 4 at 5
     players: RULINGS.md): wins per colour (= per seat), then the same games counted per row of the
-    table, whichever colour was dealt it; then how games end, the scores and the extras."""
-    spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version))
+    table, whichever colour was dealt it; then how games end, the scores and the extras. `table`:
+    a candidate row (setup_with_data's), else data version `version`'s."""
+    spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version, table=table))
     setting = Setting(spec, players, extra=_extras_with_rows, ending=lambda table: table.state["end_reason"])
     outcomes = play_many(setting, games)
     by_row = [
@@ -132,9 +135,10 @@ def dealt_lines(games: int, players: int = 5, version: int = DATA_VERSION, label
     ]
     for outcome in outcomes:
         del outcome.extra["rows"]
-    table = placement(players, version)
+    table = table or placement(players, version)
     rows = [" ".join(sp for sp in table["positions"][c] if not sp.startswith("W")) for c in table["colours"]]
-    title = label or f"{GAME.title}, {players} players, data version {version} (rows dealt to the colours)"
+    how = "rows dealt to the colours" if table.get("rows_dealt") else "each colour on its own row"
+    title = label or f"{GAME.title}, {players} players, data version {version} ({how})"
     return [
         f"  {title}: {games} games of stand-ins only",
         *seat_lines(outcomes, players, list(GAME.colours[:players])),
