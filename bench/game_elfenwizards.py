@@ -8,7 +8,7 @@ placement table's fairness: 1.00 = a fair share; bench/balance.py); and how ofte
 move is a numbered code of the chooser. Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per
 table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only),
 ELFENWIZARDS_BENCH_OLD_DATA_GAMES (default 0: the 5-player seats on the placement of data version
-2, the one data version 3 replaced, with the same seeds, to set beside today's) and
+3, the one data version 4 replaced by dealing its rows, with the same seeds, to set beside today's) and
 ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50). Then the stand-in of today (version 2) against the
 first one (`standin_v1`), `bench.balance.head_to_head`, over as many games as the seats' table
 per table size in ELFENWIZARDS_H2H_COUNTS (default "3,4,5"), and both versions' time per decision.
@@ -23,10 +23,22 @@ import os
 import time
 from collections import Counter
 
-from bench.balance import Setting, chooser_coverage, decision_time_lines, head_to_head, seat_balance
+from bench.balance import (
+    Outcome,
+    Setting,
+    chooser_coverage,
+    decision_time_lines,
+    ending_lines,
+    extra_lines,
+    head_to_head,
+    play_many,
+    seat_balance,
+    seat_lines,
+    spread_lines,
+)
 from bench.standins import against_random
 from games.elfenwizards import GAME, standin_v1
-from games.elfenwizards.board import DATA_VERSION
+from games.elfenwizards.board import DATA_VERSION, placement
 from games.elfenwizards.rules import setup_with_data
 from games.testing import event_from_json, fold, play_random
 
@@ -100,9 +112,42 @@ def standin_lines(games: int, standin_games: int) -> list[str]:
         "games of stand-ins only per table size; turns and each place in turn order's share of wins as extras"
     )
     for players in COUNTS if standin_games else ():
+        if placement(players).get("rows_dealt"):
+            lines += dealt_lines(standin_games, players)
+            continue
         setting = Setting(GAME, players, extra=_extras, ending=lambda table: table.state["end_reason"])
         lines += seat_balance(setting, standin_games, names=list(GAME.colours[:players]))
     return lines
+
+
+def dealt_lines(
+    games: int, players: int = 5, version: int = DATA_VERSION, label: str = "", table: dict | None = None
+) -> list[str]:
+    """The seats' table where the placement rows are dealt to the colours (data version 4 at 5
+    players: RULINGS.md): wins per colour (= per seat), then the same games counted per row of the
+    table, whichever colour was dealt it; then how games end, the scores and the extras. `table`:
+    a candidate row (setup_with_data's), else data version `version`'s."""
+    spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version, table=table))
+    setting = Setting(spec, players, extra=_extras_with_rows, ending=lambda table: table.state["end_reason"])
+    outcomes = play_many(setting, games)
+    by_row = [
+        Outcome([o.shares[o.extra["rows"].index(k)] for k in range(players)], o.scores, o.ending, {}) for o in outcomes
+    ]
+    for outcome in outcomes:
+        del outcome.extra["rows"]
+    table = table or placement(players, version)
+    rows = [" ".join(sp for sp in table["positions"][c] if not sp.startswith("W")) for c in table["colours"]]
+    how = "rows dealt to the colours" if table.get("rows_dealt") else "each colour on its own row"
+    title = label or f"{GAME.title}, {players} players, data version {version} ({how})"
+    return [
+        f"  {title}: {games} games of stand-ins only",
+        *seat_lines(outcomes, players, list(GAME.colours[:players])),
+        "    the same games by row of the placement table (its titles), whichever colour was dealt it:",
+        *seat_lines(by_row, players, rows),
+        *ending_lines(outcomes),
+        *spread_lines(outcomes),
+        *extra_lines(outcomes),
+    ]
 
 
 def head_to_head_lines(games: int, counts) -> list[str]:
@@ -116,15 +161,22 @@ def head_to_head_lines(games: int, counts) -> list[str]:
     return lines + decision_time_lines(GAME, versions, sizes=(3, 4, 5))
 
 
-def old_data_lines(games: int, version: int = 2, players: int = 5) -> list[str]:
-    """The seats on an older placement (data version 3 changed the 5-player row: RULINGS.md), the
-    same seeds as today's table above."""
+def old_data_lines(games: int, version: int = 3, players: int = 5) -> list[str]:
+    """The seats on an older placement (data version 4 deals the 5-player rows, version 3 changed
+    the 5-player row: RULINGS.md), the same seeds as today's table above."""
     if not games:
         return []
     spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version))
     setting = Setting(spec, players, extra=_extras, ending=lambda table: table.state["end_reason"])
     label = f"Elfenwizards, {players} players, placement of data version {version} (today's: {DATA_VERSION})"
+    if placement(players, DATA_VERSION).get("rows_dealt"):  # printed per row too, as today's
+        return dealt_lines(games, players, version, label)
     return seat_balance(setting, games, label=label, names=list(GAME.colours[:players]))
+
+
+def _extras_with_rows(table) -> dict:
+    rows = table.events[0].data.get("rows") or list(range(table.state["n"]))
+    return {**_extras(table), "rows": list(rows)}
 
 
 def _extras(table) -> dict:

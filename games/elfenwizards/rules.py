@@ -302,29 +302,32 @@ def setup_with_data(version, players, options, rng, table=None):
     bench/game_elfenwizards), or with the placement row `table` (a candidate the bench screens)."""
     table = table or placement(players, version)
     colours = list(table["colours"])
+    rows = dealt_rows(table, rng)
     wizards, names = [], []
     for seat, colour in enumerate(colours):
-        for i, space in enumerate(table["positions"][colour]):
+        for i, space in enumerate(table["positions"][colours[rows[seat]]]):
             wizards.append([seat, space])
             names.append(f"{colour}{i + 1}")
     gray_cost = 3 if options.get("translator_variant") else 4
-    start = Event(
-        "GameStarted",
-        {
-            "players": players,
-            "colours": colours,
-            "wizards": wizards,
-            "names": names,
-            "dragon": rng.randbelow(players),
-            "gray_cost": gray_cost,
-            "data": version,
-            "rules": RULES_VERSION,
-        },
-    )
+    data = {"players": players, "colours": colours, "wizards": wizards, "names": names}
+    if table.get("rows_dealt"):
+        data["rows"] = rows
+    data.update(dragon=rng.randbelow(players), gray_cost=gray_cost, data=version, rules=RULES_VERSION)
+    start = Event("GameStarted", data)
     s = evolve(None, start)
     events = [start]
     run_auto(s, rng, events)
     return events
+
+
+def dealt_rows(table, rng) -> list[int]:
+    """Which row of the placement table each colour plays, as indices into the table's order.
+    Data version 4 deals the 5-player rows by a shuffle drawn from the game's seed before the first
+    player is drawn (RULINGS.md, "Data version 4"), so no colour or seat is favoured by the rows
+    being unequal; before it (and at 3 and 4 players) each colour plays the row under its own name,
+    and nothing is drawn."""
+    order = list(range(len(table["colours"])))
+    return rng.shuffle(order) if table.get("rows_dealt") else order
 
 
 def _advance(s):

@@ -35,6 +35,9 @@ GAMES = {
         # recorded with placement data version 2, before version 3 changed the 5-player placement
         # (RULINGS: "Data version 3"): recording it again would lose that proof too
         ("five_players_data2_standins.json", 5, {}, 606),
+        # recorded with placement data version 3, before version 4 dealt the 5-player rows to the
+        # colours (RULINGS: "Data version 4"): recording it again would lose that proof too
+        ("five_players_data3_standins.json", 5, {}, 707),
     ],
     "elixirus": [  # 2 players, seed 4, ends with a fourth cork
         ("elixirus_2p_seed4.json", 2, {}, 4),

@@ -1,6 +1,6 @@
-"""Placement data versions (RULINGS.md, "Data version 2" and "Data version 3"): new games are set
-up with the current placement table and say so; games set up before replay unchanged from their
-own logs."""
+"""Placement data versions (RULINGS.md, "Data version 2", "Data version 3" and "Data version 4"):
+new games are set up with the current placement table and say so; games set up before replay
+unchanged from their own logs and are dealt again under their own version."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from games.base import Rng
 from games.elfenwizards import GAME
 from games.elfenwizards.board import DATA_VERSION, placement
-from games.elfenwizards.rules import setup_with_data
+from games.elfenwizards.rules import dealt_rows, setup_with_data
 from games.testing import Table, check_golden, event_from_json, fold
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "elfenwizards"
@@ -50,13 +50,27 @@ def positions(started) -> dict:
     return out
 
 
+def dealt(started) -> dict:
+    """Each colour's spaces as the row it was dealt: the row under the colour named by "rows"."""
+    colours = started["colours"]
+    return {colour: V3_FIVE[colours[row]] for colour, row in zip(colours, started["rows"])}
+
+
 def test_data_version_2_changed_only_the_three_player_placement_and_3_only_the_five_player():
-    assert DATA_VERSION == 3
     assert placement(3, version=1)["positions"] == V1_THREE
     assert placement(3, version=2)["positions"] == V2_THREE == placement(3)["positions"]
     assert placement(4, version=1) == placement(4, version=2) == placement(4)
     assert placement(5, version=1)["positions"] == placement(5, version=2)["positions"] == V2_FIVE
-    assert placement(5)["positions"] == V3_FIVE
+    assert placement(5, version=3)["positions"] == V3_FIVE
+
+
+def test_data_version_4_keeps_version_3s_rows_and_deals_them_only_at_five_players():
+    assert DATA_VERSION == 4
+    assert placement(5)["positions"] == V3_FIVE and placement(5)["rows_dealt"] is True
+    assert "rows_dealt" not in placement(5, version=3)
+    for players in (3, 4):
+        assert placement(players) == placement(players, version=3)
+        assert not placement(players).get("rows_dealt")
 
 
 def keeps_the_proposals_rules(table: dict, wizards: int) -> None:
@@ -87,11 +101,47 @@ def test_data_version_3_gives_no_player_two_sorcerers_at_five_players():
 
 
 def test_a_new_game_records_its_data_version_and_is_set_up_with_it():
-    for players in (3, 4, 5):
+    for players in (3, 4):
         started = Table(GAME, players, seed=b"new").events[0].data
-        assert started["data"] == 3
-        assert positions(started) == placement(players)["positions"]
-    assert positions(Table(GAME, 5, seed=b"new").events[0].data) == V3_FIVE
+        assert started["data"] == DATA_VERSION == 4
+        assert positions(started) == placement(players)["positions"] and "rows" not in started
+    started = Table(GAME, 5, seed=b"new").events[0].data
+    assert started["data"] == 4 and positions(started) == dealt(started)
+
+
+def test_data_version_4_deals_the_five_player_rows_to_the_colours_by_a_draw_from_the_seed():
+    """RULINGS.md, "Data version 4": a shuffle of the rows from the game's seed, drawn before the
+    first player, written into GameStarted ("rows": the index of the row each colour plays, in
+    the table's order) with the positions it gives; the same seed deals the same rows."""
+    rng = Rng(b"deal", 0)
+    started = GAME.setup(5, {}, rng)[0].data
+    assert sorted(started["rows"]) == [0, 1, 2, 3, 4]
+    assert positions(started) == dealt(started)
+    # Fisher-Yates over five rows (one draw of 5, 4, 3 and 2 outcomes), then the first player
+    assert [n for n, _ in rng.draws[:5]] == [5, 4, 3, 2, 5] and rng.draws[4][1] == started["dragon"]
+    assert GAME.setup(5, {}, Rng(b"deal", 0))[0].data == started
+    assert [name[:-1] for name in started["names"]] == [c for c in started["colours"] for _ in range(6)]
+
+
+def test_under_data_version_4_every_colour_is_dealt_every_row():
+    """No colour is favoured ex ante: over 500 seeds each colour plays each of the five rows about
+    a fifth of the time (100 expected; the seeds are fixed, so the counts are too)."""
+    counts = {(seat, row): 0 for seat in range(5) for row in range(5)}
+    table = placement(5)
+    for k in range(500):
+        for seat, row in enumerate(dealt_rows(table, Rng(f"deal-{k}".encode(), 0))):
+            counts[seat, row] += 1
+    assert all(70 <= n <= 130 for n in counts.values()), counts
+    assert dealt_rows(placement(5, version=3), Rng(b"x", 0)) == [0, 1, 2, 3, 4]
+
+
+def test_at_three_and_four_players_data_version_4_deals_as_version_3_did():
+    """Nothing is drawn for the rows there: the same events, the version number aside."""
+    for players in (3, 4):
+        new = setup_with_data(4, players, {}, Rng(b"same", 0))
+        old = setup_with_data(3, players, {}, Rng(b"same", 0))
+        assert [e.data for e in new][1:] == [e.data for e in old][1:]
+        assert {**new[0].data, "data": 3} == old[0].data
 
 
 def test_old_games_were_set_up_with_data_version_1_and_replay_unchanged():
@@ -122,6 +172,19 @@ def test_an_old_five_player_game_on_data_version_2_replays_unchanged():
     assert state["end_reason"]  # a whole game, played to one of the rulebook's endings
 
 
+def test_an_old_five_player_game_on_data_version_3_replays_unchanged():
+    """Recorded (stand-ins at every seat) before data version 4 dealt the rows: its GameStarted
+    says version 3, gives each colour the row under its own name and draws no deal, and it
+    replays to the very same final state and scores."""
+    record = json.loads((GOLDEN / "five_players_data3_standins.json").read_text())
+    started = record["events"][0]["data"]
+    assert started["data"] == 3 and "rows" not in started
+    assert positions(started) == V3_FIVE
+    check_golden(GAME, record)
+    state = fold(GAME, [event_from_json(e) for e in record["events"]])
+    assert state["end_reason"]
+
+
 def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it():
     """setup_with_data (the bench compares placements with it) sets a game up as an old version did."""
     events = setup_with_data(2, 5, {}, Rng(b"old", 0))
@@ -131,10 +194,10 @@ def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it()
 def test_a_setup_with_a_candidate_row_places_the_wizards_as_the_row_says():
     """The bench screens candidate placements (RULINGS.md, "5 players: the cause studied again")
     through setup_with_data's `table`; the version recorded is the one named."""
-    row = {**placement(5), "positions": {**V3_FIVE, "green": V3_FIVE["blue"], "blue": V3_FIVE["green"]}}
+    row = {**placement(5, 3), "positions": {**V3_FIVE, "green": V3_FIVE["blue"], "blue": V3_FIVE["green"]}}
     events = setup_with_data(DATA_VERSION, 5, {}, Rng(b"candidate", 0), table=row)
     assert positions(events[0].data) == row["positions"] != placement(5)["positions"]
-    assert events[0].data["data"] == DATA_VERSION
+    assert events[0].data["data"] == DATA_VERSION and "rows" not in events[0].data
     assert setup_with_data(DATA_VERSION, 5, {}, Rng(b"candidate", 0)) == GAME.setup(5, {}, Rng(b"candidate", 0))
 
 
@@ -146,5 +209,8 @@ def test_an_old_game_is_dealt_again_under_the_data_version_it_recorded():
     assert old == setup_with_data(2, 5, {}, Rng(b"old", 0))
     assert positions(old[0].data) == V2_FIVE
     assert GAME.setup_as_logged(5, {}, Rng(b"old", 0), {}) == setup_with_data(1, 5, {}, Rng(b"old", 0))
+    three = GAME.setup_as_logged(5, {}, Rng(b"old", 0), {"data": 3})
+    assert three == setup_with_data(3, 5, {}, Rng(b"old", 0))
+    assert positions(three[0].data) == V3_FIVE and "rows" not in three[0].data
     today = GAME.setup_as_logged(5, {}, Rng(b"new", 0), {"data": DATA_VERSION})
-    assert today == GAME.setup(5, {}, Rng(b"new", 0))
+    assert today == GAME.setup(5, {}, Rng(b"new", 0)) and "rows" in today[0].data

@@ -23,9 +23,12 @@ def test_setup_follows_the_placement_table(players):
     s = t.state
     table = PLACEMENT[str(players)]
     assert s["colours"] == table["colours"]
-    for seat, colour in enumerate(table["colours"]):
+    # each colour plays its own row, or at 5 players the row dealt to it (RULINGS "Data version 4")
+    rows = t.events[0].data.get("rows", range(players))
+    assert bool(table.get("rows_dealt")) == (players == 5) == ("rows" in t.events[0].data)
+    for seat, row in enumerate(rows):
         spaces = sorted(sp for o, sp, _g in s["wiz"] if o == seat)
-        assert spaces == sorted(table["positions"][colour])
+        assert spaces == sorted(table["positions"][table["colours"][row]])
     assert all(sp != "GD" for _o, sp, _g in s["wiz"])  # the Grand Druid starts empty
     assert s["gsupply"] == 12  # gray magic tokens in the Gray Magic space
     assert s["supply"] == [7] * players  # 7 minor spells each
