@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import itertools
 import logging
 import math
 import os
@@ -142,13 +143,24 @@ def _kept_of(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, li
 
 def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> None:
     """Kept for every later notice of this version's view; a sender that made the same picture at
-    the same moment has kept its own (the first stays: the two are the same drawing)."""
+    the same moment has kept its own (the first stays: the two are the same drawing).
+
+    Committed on its own (outside a caller's transaction) without waiting for the write-ahead log
+    to reach the disk: a kept picture is a cache (a crash that loses one costs drawing it again),
+    and the wait was a commit's flush for every picture, more than drawing it costs."""
+    from django.db import connection, transaction
+
     from pbem.models import BoardPicture
 
-    BoardPicture.objects.bulk_create(
-        [BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)],
-        ignore_conflicts=True,
-    )
+    row = BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)
+    if connection.in_atomic_block:  # committed with the caller's work, flushed or not as it is
+        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
 
 
 # The zoom and bytes of the last picture of each game that fitted its budget (this process's):
@@ -486,9 +498,30 @@ class _Recorder:
         return lambda *args, **kwargs: self.calls.append((self.blended, name, args, kwargs))
 
 
-# The calls to Pillow each op makes, by op key (_op_key: the same key, the same calls).
+# Each op compiled (_Canvas.compiled), by op key (_op_key: the same key, the same calls).
 COMPILED = 100_000
 _compiled: dict = {}
+_serial = itertools.count()  # ops' ids, never reused: a band key made before a clear() stays unequal
+
+
+def _call_rows(calls: list) -> tuple[int, int]:
+    """The first and last row of pixels these calls to Pillow may paint, with room to spare (a
+    line's width and joints, rounding); (0, -1) for none."""
+    top, bottom = math.inf, -math.inf
+    for _blended, name, args, kwargs in calls:
+        if name == "paste":
+            _colour, (_x, y), mask = args
+            ys, pad = [y, y + mask.height], 1
+        elif name in ("rectangle", "rounded_rectangle", "ellipse"):
+            box = args[0]
+            ys, pad = [box[1], box[3]], 2
+        else:  # polygon, line: points
+            ys, pad = [y for _x, y in args[0]], kwargs.get("width", 1) + 2
+        if ys:
+            top, bottom = min(top, min(ys) - pad), max(bottom, max(ys) + pad)
+    if top > bottom:
+        return 0, -1
+    return math.floor(top), math.ceil(bottom)
 
 
 class _Canvas:
@@ -525,15 +558,14 @@ class _Canvas:
         one otherwise (the same pixels, without blending each); recorded for run() to replay."""
         return _Recorder(self.calls, any(ink is not None and ink[3] < 255 for ink in inks))
 
-    def run(self, ops, keys) -> None:
-        """The ops drawn: each as the calls to Pillow it makes (its shape's or text's numbers and
-        colours worked out once and kept by its key, _compiled; a kept layer or band keeps pixels
-        of ops the next drawings meet again, this the work of drawing each)."""
-        draws = (self.solid, self.blended)
-        paste = self.image.paste
+    def compiled(self, ops, keys) -> list[tuple]:
+        """Each op as (id, first row, last row, the calls to Pillow it makes): its shape's or
+        text's numbers and colours worked out once and kept by its key (_compiled), its rows those
+        its calls may paint (_call_rows), its id a number no other key gets (_serial)."""
+        found = []
         for op, key in zip(ops, keys):
-            calls = _compiled.get(key)
-            if calls is None:
+            entry = _compiled.get(key)
+            if entry is None:
                 calls = self.calls = []
                 tag, node, transform, style = op
                 if tag == "text":
@@ -542,7 +574,16 @@ class _Canvas:
                     self.shape(tag, node, transform, style)
                 if len(_compiled) >= COMPILED:
                     _compiled.clear()
-                _compiled[key] = calls
+                entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls))
+            found.append(entry)
+        return found
+
+    def run(self, entries) -> None:
+        """The compiled ops drawn (a kept layer or band keeps the pixels of ops the next drawings
+        meet again, this the work of drawing each)."""
+        draws = (self.solid, self.blended)
+        paste = self.image.paste
+        for _id, _first, _last, calls in entries:
             for blended, name, args, kwargs in calls:
                 if name == "paste":
                     paste(*args)
@@ -899,15 +940,15 @@ def _drawn(canvas: _Canvas, keys: list, wanted):
         # bottom shows there; a shorter one takes the layer's top.
         tall = (width, round(height * _Layers.HEIGHT))
         canvas.start_on(Image.new("RGB", tall, "#ffffff"))
-        canvas.run(canvas.ops[:keep_at], keys)
+        canvas.run(canvas.compiled(canvas.ops[:keep_at], keys[:keep_at]))
         _layers.keep(tall, keys, keep_at, canvas.image)
         image, drawn = canvas.image, keep_at
     if image is not None:
         canvas.start_on(image.crop((0, 0, width, height)))  # a copy, as tall as this drawing
     else:
         canvas.start_on(Image.new("RGB", canvas.size, "#ffffff"))
-    wanted = [i for i in wanted if i >= drawn]
-    canvas.run([canvas.ops[i] for i in wanted], [keys[i] for i in wanted])
+    entries = canvas.compiled(canvas.ops, keys)
+    canvas.run([entries[i] for i in wanted if i >= drawn])
     return canvas.image
 
 
@@ -991,7 +1032,7 @@ _layers = _Layers()
 
 
 # --- kept bands (issue 34) -----------------------------------------------------------------------
-# A picture is made of bands of BAND rows, each kept (this process's, at most _Bands.BANDS of
+# A picture is made of bands of BAND rows, each kept (this process's, at most _Bands.BYTES of
 # them) as its rows of palette indices, under what draws it: the ops that reach it (each op's
 # key, its rows found from its shape), where it is and the palette. A band of the next picture
 # with the same key is the same pixels: a game's next version, or another seat's view of this
@@ -1002,68 +1043,24 @@ _layers = _Layers()
 _PAINT = re.compile(r'(?:fill|stroke|opacity|fill-opacity|stroke-opacity|stop-color)="([^"]*)"')
 
 
-def _rows(op) -> tuple[int, int]:
-    """The first and last row of pixels an op may paint, with room to spare (a stroke's width, a
-    text's accents and descenders, antialiasing)."""
-    tag, node, (s, _dx, dy), style = op
-    if tag == "text":
-        sizes = [_length(style.get("font-size"), 16.0)]
-        sizes += [_length(span.get("font-size")) for span in node if span.get("font-size")]
-        size, ys = max(sizes) * s, _numbers(node.get("y", "0"))
-        y = dy + s * (ys[0] if ys else 0.0)
-        return math.floor(y - 1.5 * size) - 2, math.ceil(y + 0.6 * size) + 2
-    stroked = _colour(style.get("stroke", "none")) is not None
-    pad = (max(1, round(_length(style.get("stroke-width"), 1.0) * s)) if stroked else 0) + 2
-    get = node.get
-    if tag == "rect":
-        ys = [_length(get("y")), _length(get("y")) + _length(get("height"))]
-    elif tag == "circle":
-        ys = [_length(get("cy")) - _length(get("r")), _length(get("cy")) + _length(get("r"))]
-    elif tag == "ellipse":
-        ys = [_length(get("cy")) - _length(get("ry")), _length(get("cy")) + _length(get("ry"))]
-    elif tag == "line":
-        ys = [_length(get("y1")), _length(get("y2"))]
-    elif tag in ("polygon", "polyline"):
-        ys = _numbers(get("points", ""))[1::2]
-    else:  # a path: its points, curves as drawn (_subpaths)
-        ys = [y for points, _closed in _subpaths(get("d", "")) for _x, y in points]
-    if not ys:
-        return 0, -1  # nothing drawn
-    return math.floor(dy + s * min(ys)) - pad, math.ceil(dy + s * max(ys)) + pad
-
-
 class _Bands:
-    """The bands kept, by key (most recently used last), the ops' ids (a small number for each
-    op key met: band keys stay small, and equal only where the ops are equal) and rows, and the
-    palettes, one per paint of a drawing (its colours and opacities: the drawings of a game's
-    next versions and other seats mostly paint with the same, and their bands then share it)."""
+    """The bands kept, by key (most recently used last: the palette's id, the width, the band's
+    place and height, and the ids of the ops that reach it, _Canvas.compiled: equal only where
+    the ops are equal), and the palettes, one per paint of a drawing (its colours and opacities:
+    the drawings of a game's next versions and other seats mostly paint with the same, and their
+    bands then share it)."""
 
-    BANDS = 8192  # kept bands: a band of 32 rows 510 wide is 16 kB of indices, deflated 1-3 kB
-    OPS = 200_000  # op keys remembered (with their rows); past that, all is forgotten
+    BYTES = 48 << 20  # kept bands' bytes: a band of 32 rows 510 wide is 16 kB (3,000 bands)
 
     def __init__(self) -> None:
-        import itertools
         import threading
         from collections import OrderedDict
 
         self.lock = threading.Lock()
-        self.serial = itertools.count()  # never reused: a band key made before a clear() stays unequal
-        self.ops: dict = {}  # op key -> (id, (first row, last row))
-        self.bands: OrderedDict = OrderedDict()  # band key -> its rows of indices (filtered), deflated
+        self.bands: OrderedDict = OrderedDict()  # band key -> its rows of indices (filtered)
+        self.size = 0  # their bytes
         self.palettes: dict = {}  # paint -> (id, palette image)
         self.hits = self.misses = 0
-
-    def of_ops(self, canvas: _Canvas, keys: list) -> list[tuple[int, tuple[int, int]]]:
-        with self.lock:
-            if len(self.ops) > self.OPS:
-                self.ops.clear()
-            found = []
-            for key, op in zip(keys, canvas.ops):
-                known = self.ops.get(key)
-                if known is None:
-                    known = self.ops[key] = (next(self.serial), _rows(op))
-                found.append(known)
-            return found
 
     def palette(self, paint: frozenset):
         """(id, palette) of a kept palette made for this paint or more (None, None): every colour
@@ -1086,11 +1083,9 @@ class _Bands:
             paint = paint | like
         palette = _palette_of(image, [c for c in map(_paint_colour, paint) if c is not None])
         with self.lock:
-            return self.palettes.setdefault(paint, (next(self.serial), palette))
+            return self.palettes.setdefault(paint, (next(_serial), palette))
 
     def get(self, keys: list) -> list[bytes | None]:
-        import zlib
-
         with self.lock:
             found = []
             for key in keys:
@@ -1100,23 +1095,21 @@ class _Bands:
                 found.append(band)
             self.hits += sum(band is not None for band in found)
             self.misses += sum(band is None for band in found)
-        return [zlib.decompress(band) if band is not None else None for band in found]
+        return found
 
-    def put(self, kept: dict) -> None:
-        import zlib
-
-        deflated = {key: zlib.compress(rows, 1) for key, rows in kept.items()}
+    def put(self, made: dict) -> None:
         with self.lock:
-            self.bands.update(deflated)
-            while len(self.bands) > self.BANDS:
-                self.bands.popitem(last=False)
+            for key, rows in made.items():
+                self.size += len(rows) - len(self.bands.get(key, b""))
+                self.bands[key] = rows
+            while self.size > self.BYTES:
+                self.size -= len(self.bands.popitem(last=False)[1])
 
     def clear(self) -> None:
         with self.lock:
-            self.ops.clear()
             self.bands.clear()
             self.palettes.clear()
-            self.hits = self.misses = 0
+            self.size = self.hits = self.misses = 0
 
 
 _bands = _Bands()
@@ -1128,13 +1121,13 @@ def _banded_png(svg: str, zoom: float) -> bytes:
     kept layer where one fits: _drawn), given their palette indices and kept."""
     canvas = _parsed(svg, zoom)
     keys = canvas.keys
-    ops = _bands.of_ops(canvas, keys)
+    ops = canvas.compiled(canvas.ops, keys)
     width, height = canvas.size
     paint = frozenset(_PAINT.findall(svg))
     palette_id, palette = _bands.palette(paint)
     count = -(-height // BAND)
     members: list[list[int]] = [[] for _ in range(count)]
-    for op_id, (first, last) in ops:
+    for op_id, first, last, _calls in ops:
         for band in range(max(0, first // BAND), min(count - 1, last // BAND) + 1):
             members[band].append(op_id)
     band_keys = [
@@ -1150,7 +1143,7 @@ def _banded_png(svg: str, zoom: float) -> bytes:
             before.append(before[-1] + (found[band] is None))
         wanted = [
             i
-            for i, (_id, (first, last)) in enumerate(ops)
+            for i, (_id, first, last, _calls) in enumerate(ops)
             if last >= 0
             and first < height
             and before[min(count, last // BAND + 1)] > before[max(0, min(count - 1, first // BAND))]
