@@ -499,7 +499,7 @@ class _Recorder:
 
 
 # Each op compiled (_Canvas.compiled), by op key (_op_key: the same key, the same calls).
-COMPILED = 100_000
+COMPILED = 30_000  # about 30 MB at most (a text op keeps its coverage)
 _compiled: dict = {}
 _serial = itertools.count()  # ops' ids, never reused: a band key made before a clear() stays unequal
 
@@ -1051,6 +1051,7 @@ class _Bands:
     bands then share it)."""
 
     BYTES = 48 << 20  # kept bands' bytes: a band of 32 rows 510 wide is 16 kB (3,000 bands)
+    USES = 12  # drawings a palette serves
 
     def __init__(self) -> None:
         import threading
@@ -1063,13 +1064,22 @@ class _Bands:
         self.hits = self.misses = 0
 
     def palette(self, paint: frozenset):
-        """(id, palette) of a kept palette made for this paint or more (None, None): every colour
-        the drawing names is in it as it is (_palette_of)."""
+        """(id, palette) of a kept palette made for this paint or more, or (None, None): every
+        colour the drawing names is in it as it is (_palette_of). A palette serves USES drawings
+        at most, then is made anew from the next (a game's boards fill up and change colours over
+        its versions: an old palette would drift from them)."""
         with self.lock:
-            kept = self.palettes.get(paint)
-            if kept is None:
-                kept = next((p for wider, p in reversed(self.palettes.items()) if paint <= wider), None)
-            return kept or (None, None)
+            key = paint if paint in self.palettes else None
+            if key is None:
+                key = next((wider for wider in reversed(self.palettes) if paint <= wider), None)
+            if key is None:
+                return None, None
+            kept = self.palettes[key]
+            kept[2] += 1
+            if kept[2] > self.USES:
+                del self.palettes[key]
+                return None, None
+            return kept[0], kept[1]
 
     def learn(self, paint: frozenset, image):
         """A palette for this drawing and those like it: its paint with that of the kept palette
@@ -1083,7 +1093,8 @@ class _Bands:
             paint = paint | like
         palette = _palette_of(image, [c for c in map(_paint_colour, paint) if c is not None])
         with self.lock:
-            return self.palettes.setdefault(paint, (next(_serial), palette))
+            kept = self.palettes.setdefault(paint, [next(_serial), palette, 0])
+            return kept[0], kept[1]
 
     def get(self, keys: list) -> list[bytes | None]:
         with self.lock:
