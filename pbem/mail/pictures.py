@@ -10,6 +10,14 @@ every glyph and fills it as a path; a drawing with anything else in it (a filter
 rotation, text placed glyph by glyph) goes to resvg as before. Each picture is made once per
 (game, version, view) and kept (BoardPicture: a version's view never changes).
 
+A new picture costs what changed since the pictures before it (this process's): each op of a
+drawing (a shape, a text) is worked out once into the calls to Pillow it makes, kept by what it
+is; the picture is made of bands of BAND rows, each kept as its palette indices under the ops
+that reach it, so that a game's next version, or another seat's view of this one, draws only the
+bands something changed reaches (_banded_png); and its palette is one made for the colours the
+SVG names, shared by the drawings painted alike (a dozen at most). Nothing kept is ever another
+drawing's: a band is taken only where every op reaching it is equal, attribute for attribute.
+
 The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
 on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
 leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours (a board is
