@@ -503,7 +503,12 @@ class _Recorder:
         self.calls, self.blended = calls, blended
 
     def __getattr__(self, name: str):
-        return lambda *args, **kwargs: self.calls.append((self.blended, name, args, kwargs))
+        # Lists (of points) kept as tuples: tuples of numbers are left alone by Python's cyclic
+        # garbage collector once it has met them, lists never are (a kept op would make every
+        # full collection of the process longer).
+        return lambda *args, **kwargs: self.calls.append(
+            (self.blended, name, tuple(tuple(a) if isinstance(a, list) else a for a in args), kwargs)
+        )
 
 
 # Each op compiled (_Canvas.compiled), by op key (_op_key: the same key, the same calls).
