@@ -938,7 +938,7 @@ def _parsed(svg: str, zoom: float) -> _Canvas:
     return canvas
 
 
-def _drawn(canvas: _Canvas, keys: list, wanted):
+def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None):
     """The canvas's ops of the indices `wanted` (in order) drawn, from a kept layer where one
     fits: the ops of a layer are in its pixels already, wanted or not. An op not wanted is not
     drawn: the pixels are the whole drawing's only where no op left out reaches (_banded_png
@@ -960,7 +960,8 @@ def _drawn(canvas: _Canvas, keys: list, wanted):
         canvas.start_on(image.crop((0, 0, width, height)))  # a copy, as tall as this drawing
     else:
         canvas.start_on(Image.new("RGB", canvas.size, "#ffffff"))
-    entries = canvas.compiled(canvas.ops, keys)
+    if entries is None:
+        entries = canvas.compiled(canvas.ops, keys)
     canvas.run([entries[i] for i in wanted if i >= drawn])
     return canvas.image
 
@@ -1172,7 +1173,7 @@ def _banded_png(svg: str, zoom: float) -> bytes:
             and first < height
             and before[min(count, last // BAND + 1)] > before[max(0, min(count - 1, first // BAND))]
         ]
-        image = _drawn(canvas, keys, wanted)
+        image = _drawn(canvas, keys, wanted, ops)
         if palette is None:
             palette_id, palette = _bands.learn(paint, image)
             band_keys = [(palette_id, *key[1:]) for key in band_keys]
