@@ -169,6 +169,28 @@ def test_a_picture_is_kept_and_every_later_batch_and_process_reuses_it(game, cou
     assert BoardPicture.objects.filter(game=game, version=5).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_picture_kept_outside_a_transaction_is_committed_without_waiting_for_the_disk(counted):
+    """Kept by a sender in autocommit (as the worker sends): committed on its own, its
+    transaction not waiting for the write-ahead log's flush (a kept picture is a cache), and
+    found by the next batch; the setting goes with that transaction, not the connection's."""
+    from django.db import connection
+
+    from pbem.models import BoardPicture
+
+    game = services.create_game("diceduel", PEOPLE[:2], {})
+    assert not connection.in_atomic_block
+    with eventlog.shared_loads():
+        first = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=7)
+    assert first is not None and BoardPicture.objects.filter(game=game, version=7).count() == 1
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
+    with eventlog.shared_loads():
+        assert pictures.board_png(HiddenSpec, "public", 1, game_id=game.pk, version=7) == first
+    assert len(counted) == 1
+
+
 def test_a_seat_never_gets_the_kept_picture_of_another_seats_view(game, counted):
     with eventlog.shared_loads():
         mine = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
