@@ -784,7 +784,7 @@ def picture_lines() -> list[str]:
         eventlog.cache_clear()
         if fresh:  # nothing kept of these versions: each menu and text board computed anew
             versioned.clear()
-        profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == label else None
+        profile = cProfile.Profile(time.process_time) if os.environ.get("BENCH_PROFILE") == label else None  # CPU
         t0 = time.perf_counter()
         if profile:
             profile.enable()
@@ -794,6 +794,7 @@ def picture_lines() -> list[str]:
         if profile:
             profile.disable()
             pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            pstats.Stats(profile).sort_stats("tottime").print_stats(25)
         n = counts.get("sent", 0)
         assert n == len(sent_bytes) and n, (label, counts)
         raw = [

@@ -118,7 +118,7 @@ def board_png(
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
 # pictures are made (palette, method) is a new key rather than old pictures under the new rules.
-RASTER_REVISION = f"pixels+resvg bands={BAND} palette={PALETTE}+named octree/{SAMPLE}+nearest libdeflate=6 zoom/{ZOOM_STEPS} min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
+RASTER_REVISION = f"pixels+resvg bands={BAND} palette={PALETTE}+named octree/{SAMPLE}+nearest libdeflate=6 zoom/{ZOOM_STEPS}+kept min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
 
 
 def drawing_digest(svg: str) -> str:
@@ -183,9 +183,13 @@ def first_zoom(kind: str | None, budget: int) -> float:
         return 1.0
     zoom, size = _FITTED[kind]
     # Cautious both ways: smaller as if the bytes went with the zoom alone, larger as if with its
-    # square (a first try that fits saves a whole drawing; a few pixels less cost nothing).
-    power = 1.0 if budget < size else 2.0
-    return _rung(min(1.0, zoom * (budget / size) ** (1 / power) * 0.97))
+    # square (a first try that fits saves a whole drawing; a few pixels less cost nothing). Never
+    # below the zoom of a picture that fitted in less than this budget: the game's pictures stay
+    # at that zoom (notices' budgets differ by a kB or two, and 0.97 of a little more rounded
+    # down was a rung smaller each time), where the next finds its ops and bands kept.
+    if budget < size:
+        return _rung(zoom * budget / size * 0.97)
+    return max(zoom, _rung(min(1.0, zoom * (budget / size) ** 0.5 * 0.97)))
 
 
 def _rung(zoom: float) -> float:
