@@ -184,12 +184,13 @@ def first_zoom(kind: str | None, budget: int) -> float:
     zoom, size = _FITTED[kind]
     # Cautious both ways: smaller as if the bytes went with the zoom alone, larger as if with its
     # square (a first try that fits saves a whole drawing; a few pixels less cost nothing). Never
-    # below the zoom of a picture that fitted in less than this budget: the game's pictures stay
+    # below the zoom of a picture that took at most 95 % of this budget: the game's pictures stay
     # at that zoom (notices' budgets differ by a kB or two, and 0.97 of a little more rounded
     # down was a rung smaller each time), where the next finds its ops and bands kept.
     if budget < size:
         return _rung(zoom * budget / size * 0.97)
-    return max(zoom, _rung(min(1.0, zoom * (budget / size) ** 0.5 * 0.97)))
+    grown = _rung(min(1.0, zoom * (budget / size) ** 0.5 * 0.97))
+    return max(zoom, grown) if size <= budget * 0.95 else grown
 
 
 def _rung(zoom: float) -> float:
