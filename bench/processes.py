@@ -234,7 +234,8 @@ def _time_pictures(spent: dict) -> None:
 
 def _what_if_pictures(mode: str) -> None:
     """In the worker: "0", the notices without pictures; "before", the pictures made as before
-    the kept layers (each drawn whole, the palette by octree of every pixel, Pillow's PNG)."""
+    the kept layers and bands (each drawn whole, the palette by octree of every pixel, Pillow's
+    PNG; each op's Pillow calls are still kept, as they are now)."""
     import io
 
     from PIL import Image
@@ -245,16 +246,21 @@ def _what_if_pictures(mode: str) -> None:
         pictures.board_png = lambda *args, **kwargs: None
         return
 
-    def paletted(image):
-        return image.quantize(pictures.PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-
-    def png(image) -> bytes:
+    def whole(svg: str, zoom: float) -> bytes | None:
+        # Each drawn whole (no kept layer, no kept band), as pictures._palette_png did before them.
+        try:
+            image = pictures._drawn(canvas := pictures._parsed(svg, zoom), canvas.keys, range(len(canvas.ops)))
+        except pictures.Unsupported:
+            image = pictures._resvg_image(svg, zoom)
+            if image is None:
+                return None
+        paletted = image.quantize(pictures.PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         out = io.BytesIO()
-        image.save(out, "PNG")
+        paletted.save(out, "PNG")
         return out.getvalue()
 
     pictures._layers.start = lambda size, keys: (None, 0, 0)
-    pictures._paletted, pictures._png = paletted, png
+    pictures._palette_png = whole
 
 
 def sink_process(port: int) -> subprocess.Popen:

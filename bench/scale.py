@@ -28,6 +28,7 @@ Needs the database set up by bench.run (Django configured, migrated).
 
 from __future__ import annotations
 
+import copy
 import cProfile
 import hashlib
 import os
@@ -618,13 +619,59 @@ def _old_rasterise(svg: str, budget: int) -> bytes | None:
 PICTURE_GAMES_ALL = ("elfenland", "elfenwizards", "elixirus", "elven_castle", "zauberschwert")
 
 
+def _forget_pictures() -> None:
+    """Nothing of this process's pictures learnt: no zoom that fitted, no label, layer, band or
+    op's calls kept."""
+    from pbem.mail import pictures
+
+    pictures._FITTED.clear()
+    pictures._text_mask.cache_clear()
+    pictures._layers.clear()
+    pictures._bands.clear()
+    pictures._compiled.clear()
+
+
+def _whole_png(svg: str, budget: int) -> bytes | None:
+    """A picture as they were made before kept layers and bands: drawn whole, paletted and
+    written whole, at the zoom pictures.rasterise's tries end at (each try is a whole drawing)."""
+    from pbem.mail import pictures
+
+    kept = pictures._palette_png
+    pictures._palette_png = lambda svg, zoom: pictures._png(
+        pictures._paletted(pictures._drawn(c := pictures._parsed(svg, zoom), c.keys, range(len(c.ops))))
+    )
+    start = pictures._layers.start
+    pictures._layers.start = lambda size, keys: (None, 0, 0)
+    try:
+        return pictures.rasterise(svg, budget, "whole " + svg[:40])
+    finally:
+        pictures._palette_png, pictures._layers.start = kept, start
+
+
+def _next_versions(spec, versions: int = 10) -> list[str]:
+    """The drawings a sender meets from the middle of a game of three played by its stand-ins:
+    `versions` versions in a row, every seat's view of each, each drawing once (seats that see
+    alike share a picture)."""
+    from games.testing import Table
+
+    players = min(max(spec.min_players, 3), spec.max_players)
+    table, states = Table(spec, players, seed=b"bench-pictures"), []
+    while waiting := spec.waiting_for(table.state):
+        states.append(copy.deepcopy(table.state))
+        table.act(waiting[0], spec.standin(spec.view(table.state, waiting[0]), spec.legal(table.state, waiting[0])))
+    middle = states[len(states) // 2 : len(states) // 2 + versions]
+    return list(dict.fromkeys(spec.render_svg(spec.view(state, seat)) for state in middle for seat in range(players)))
+
+
 def per_game_picture_lines() -> list[str]:
     """Each game's picture of seat 0's view at the start, middle and end of a game of three
     played by its stand-ins in memory (no database, nothing kept): the time to make it as a
     notice's picture is made now (pictures.rasterise: drawn straight to pixels where it can be)
     beside the old way (resvg, shrunk in tries), CPU time of this process, medians of 3 rounds;
-    a game's first picture made with nothing of this process's learnt (no zoom that fitted, no
-    label drawn before)."""
+    each round's pictures made with nothing of this process's learnt (no zoom that fitted, no
+    label, layer, band or op drawn before). Then the pictures of ten versions in a row from the
+    middle of a game, every seat's view (as a sender meets them, what it learnt kept), beside the
+    same pictures made whole (drawn, paletted and written whole, as before kept bands), alternating."""
     import importlib
 
     from pbem.mail import pictures
@@ -646,8 +693,7 @@ def per_game_picture_lines() -> list[str]:
                 pass
         new, old, new_sizes, old_sizes = [], [], [], []
         for _round in range(3):
-            pictures._FITTED.clear()
-            pictures._text_mask.cache_clear()
+            _forget_pictures()
             for svg in svgs:
                 t0 = time.process_time()
                 png = pictures.rasterise(svg, budget, kind)
@@ -665,7 +711,31 @@ def per_game_picture_lines() -> list[str]:
             f"(max {max(old) * 1000:.1f}), {statistics.median(old_sizes) / 1000:.1f} kB: {o / n:.1f}x "
             f"(budget {budget / 1000:.0f} kB)"
         )
+        lines.append(_next_versions_line(kind, spec, budget))
     return lines
+
+
+def _next_versions_line(kind: str, spec, budget: int) -> str:
+    from pbem.mail import pictures
+
+    svgs = _next_versions(spec)
+    _forget_pictures()
+    new, whole, new_sizes, whole_sizes = [], [], [], []
+    for svg in svgs:
+        t0 = time.process_time()
+        new_sizes.append(len(pictures.rasterise(svg, budget, kind) or b""))
+        new.append(time.process_time() - t0)
+        t0 = time.process_time()
+        whole_sizes.append(len(_whole_png(svg, budget) or b""))
+        whole.append(time.process_time() - t0)
+    n, w = statistics.mean(new) * 1000, statistics.mean(whole) * 1000
+    return (
+        f"pictures of a {kind} game, 10 versions in a row from its middle, every seat's view ({len(svgs)} "
+        f"drawings, the first with nothing learnt): {n:.1f} ms CPU a picture (mean; median "
+        f"{statistics.median(new) * 1000:.1f}), {statistics.mean(new_sizes) / 1000:.1f} kB; made whole "
+        f"{w:.1f} ms (median {statistics.median(whole) * 1000:.1f}), {statistics.mean(whole_sizes) / 1000:.1f} kB: "
+        f"{w / n:.1f}x (load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 def picture_lines() -> list[str]:
@@ -714,7 +784,7 @@ def picture_lines() -> list[str]:
         eventlog.cache_clear()
         if fresh:  # nothing kept of these versions: each menu and text board computed anew
             versioned.clear()
-        profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == label else None
+        profile = cProfile.Profile(time.process_time) if os.environ.get("BENCH_PROFILE") == label else None  # CPU
         t0 = time.perf_counter()
         if profile:
             profile.enable()
@@ -724,6 +794,7 @@ def picture_lines() -> list[str]:
         if profile:
             profile.disable()
             pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            pstats.Stats(profile).sort_stats("tottime").print_stats(25)
         n = counts.get("sent", 0)
         assert n == len(sent_bytes) and n, (label, counts)
         raw = [

@@ -10,6 +10,14 @@ every glyph and fills it as a path; a drawing with anything else in it (a filter
 rotation, text placed glyph by glyph) goes to resvg as before. Each picture is made once per
 (game, version, view) and kept (BoardPicture: a version's view never changes).
 
+A new picture costs what changed since the pictures before it (this process's): each op of a
+drawing (a shape, a text) is worked out once into the calls to Pillow it makes, kept by what it
+is; the picture is made of bands of BAND rows, each kept as its palette indices under the ops
+that reach it, so that a game's next version, or another seat's view of this one, draws only the
+bands something changed reaches (_banded_png); and its palette is one made for the colours the
+SVG names, shared by the drawings painted alike (a dozen at most). Nothing kept is ever another
+drawing's: a band is taken only where every op reaching it is equal, attribute for attribute.
+
 The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
 on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
 leave (`picture_budget`), and is made to fit it: a palette of at most PALETTE colours (a board is
@@ -27,6 +35,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import itertools
 import logging
 import math
 import os
@@ -47,6 +56,7 @@ MAX_TRIES = 4
 SAMPLE = 3  # the palette is chosen from every SAMPLE-th pixel of every SAMPLE-th row
 ZOOM_STEPS = 20  # pictures are drawn at zooms of whole twentieths (_rung)
 BUDGET_STEP = 1024
+BAND = 32  # rows of a kept band of a picture (_banded_png)
 
 
 @dataclass(frozen=True)
@@ -108,7 +118,7 @@ def board_png(
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
 # pictures are made (palette, method) is a new key rather than old pictures under the new rules.
-RASTER_REVISION = f"pixels+resvg palette={PALETTE} octree/{SAMPLE}+nearest libdeflate=6 zoom/{ZOOM_STEPS} min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
+RASTER_REVISION = f"pixels+resvg bands={BAND} palette={PALETTE}+named octree/{SAMPLE}+nearest libdeflate=6 zoom/{ZOOM_STEPS}+kept min_zoom={MIN_ZOOM} tries={MAX_TRIES} max={MAX_BYTES}"
 
 
 def drawing_digest(svg: str) -> str:
@@ -141,13 +151,24 @@ def _kept_of(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, li
 
 def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> None:
     """Kept for every later notice of this version's view; a sender that made the same picture at
-    the same moment has kept its own (the first stays: the two are the same drawing)."""
+    the same moment has kept its own (the first stays: the two are the same drawing).
+
+    Committed on its own (outside a caller's transaction) without waiting for the write-ahead log
+    to reach the disk: a kept picture is a cache (a crash that loses one costs drawing it again),
+    and the wait was a commit's flush for every picture, more than drawing it costs."""
+    from django.db import connection, transaction
+
     from pbem.models import BoardPicture
 
-    BoardPicture.objects.bulk_create(
-        [BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)],
-        ignore_conflicts=True,
-    )
+    row = BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)
+    if connection.in_atomic_block:  # committed with the caller's work, flushed or not as it is
+        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
 
 
 # The zoom and bytes of the last picture of each game that fitted its budget (this process's):
@@ -162,9 +183,14 @@ def first_zoom(kind: str | None, budget: int) -> float:
         return 1.0
     zoom, size = _FITTED[kind]
     # Cautious both ways: smaller as if the bytes went with the zoom alone, larger as if with its
-    # square (a first try that fits saves a whole drawing; a few pixels less cost nothing).
-    power = 1.0 if budget < size else 2.0
-    return _rung(min(1.0, zoom * (budget / size) ** (1 / power) * 0.97))
+    # square (a first try that fits saves a whole drawing; a few pixels less cost nothing). Never
+    # below the zoom of a picture that took at most 95 % of this budget: the game's pictures stay
+    # at that zoom (notices' budgets differ by a kB or two, and 0.97 of a little more rounded
+    # down was a rung smaller each time), where the next finds its ops and bands kept.
+    if budget < size:
+        return _rung(zoom * budget / size * 0.97)
+    grown = _rung(min(1.0, zoom * (budget / size) ** 0.5 * 0.97))
+    return max(zoom, grown) if size <= budget * 0.95 else grown
 
 
 def _rung(zoom: float) -> float:
@@ -207,10 +233,10 @@ def rasterise(svg: str, budget: int = MAX_BYTES, kind: str | None = None) -> byt
 
 
 def _palette_png(svg: str, zoom: float) -> bytes | None:
-    """The SVG as a palette PNG at `zoom`: drawn straight to pixels (draw_svg) where it can be,
-    else by resvg; its palette and PNG made by _paletted and _png."""
+    """The SVG as a palette PNG at `zoom`: drawn straight to pixels where it can be, of kept
+    bands where they match (_banded_png), else by resvg (its palette and PNG by _paletted, _png)."""
     try:
-        image = draw_svg(svg, zoom)
+        return _banded_png(svg, zoom)
     except Unsupported as exc:
         log.debug("drawn by resvg: %s", exc)
         image = _resvg_image(svg, zoom)
@@ -220,12 +246,19 @@ def _palette_png(svg: str, zoom: float) -> bytes | None:
 
 
 def _paletted(image):
-    """The image with a palette of PALETTE colours, without dithering (dots between two flat
-    colours cost bytes and blur the text). The palette is chosen by fast octree from a sample of
-    the pixels (a ninth: a board is flat colours, each over many pixels) and every pixel then
-    takes its nearest colour in it: measured on Elfenland boards, 4 ms a picture against 8 for the
-    octree of every pixel, and closer to the drawing (mean error 0.97 against 1.06, 99.9th
-    percentile 11 against 20, worst pixel 38 alike; sums of RGB differences)."""
+    """The image with a palette of PALETTE colours, without dithering (_palette_of)."""
+    from PIL import Image
+
+    return image.quantize(palette=_palette_of(image), dither=Image.Dither.NONE)
+
+
+def _palette_of(image, exact: list[tuple[int, int, int]] = ()):
+    """A palette of PALETTE colours for the image (a palette image, to quantize with): chosen by
+    fast octree from a sample of the pixels (a ninth: a board is flat colours, each over many
+    pixels); every pixel then takes its nearest colour in it, without dithering (dots between
+    two flat colours cost bytes and blur the text). Measured on Elfenland boards, 4 ms a picture
+    against 8 for the octree of every pixel, and closer to the drawing (mean error 0.97 against
+    1.06, 99.9th percentile 11 against 20, worst pixel 38 alike; sums of RGB differences)."""
     from PIL import Image
 
     width, height = image.size
@@ -233,14 +266,38 @@ def _paletted(image):
     if width >= 16 * SAMPLE and height >= 16 * SAMPLE:
         sample = image.resize((width // SAMPLE, height // SAMPLE), Image.Resampling.NEAREST)
     palette = sample.quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+    if not exact:
+        return palette
+    # The colours the drawing names, as they are, where the octree has nothing of them (a
+    # highlight of few pixels, or one this drawing lacks that the next of its kind has).
+    values = palette.getpalette()
+    have = {tuple(values[i : i + 3]) for i in range(0, len(values), 3)}
+    values += [v for colour in sorted(set(exact) - have)[: 256 - len(have)] for v in colour]
+    wider = Image.new("P", (1, 1))
+    wider.putpalette(values)
+    return wider
+
+
+def _paint_colour(value: str) -> tuple[int, int, int] | None:
+    try:
+        return _colour(value)
+    except Unsupported:  # an opacity
+        return None
 
 
 def _png(paletted) -> bytes:
-    """A palette image as PNG bytes, written here: each row unfiltered (PNG's filters do nothing
-    for a palette's indices) and deflated by libdeflate at level 6 (the `deflate` package: 3 ms
-    an Elfenland board and 4 % fewer bytes, against zlib's 7-9 ms at its default level), or by
-    zlib where that package is missing."""
+    """A palette image as PNG bytes (_png_of)."""
+    width, height = paletted.size
+    colours = paletted.getextrema()[1] + 1
+    palette = bytes(paletted.getpalette()[: 3 * colours])
+    return _png_of(_filtered(paletted.tobytes(), width, 0, height), width, height, palette)
+
+
+def _png_of(rows: bytes, width: int, height: int, palette: bytes) -> bytes:
+    """Rows of palette indices (each after its filter byte) as PNG bytes, written here: each row
+    unfiltered (PNG's filters do nothing for a palette's indices) and deflated by libdeflate at
+    level 6 (the `deflate` package: 3 ms an Elfenland board and 4 % fewer bytes, against zlib's
+    7-9 ms at its default level), or by zlib where that package is missing."""
     import zlib
 
     compress: Callable[[bytes, int], bytes | bytearray]
@@ -248,14 +305,6 @@ def _png(paletted) -> bytes:
         from deflate import zlib_compress as compress
     except ImportError:  # pragma: no cover - a dependency of the project; zlib does the same, slower
         compress = zlib.compress
-    width, height = paletted.size
-    raw = memoryview(paletted.tobytes())
-    rows = bytearray(height * (width + 1))  # each row after its filter byte (0: none)
-    for y in range(height):
-        start = y * (width + 1) + 1
-        rows[start : start + width] = raw[y * width : (y + 1) * width]
-    colours = paletted.getextrema()[1] + 1
-    palette = bytes(paletted.getpalette()[: 3 * colours])
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -266,7 +315,7 @@ def _png(paletted) -> bytes:
             b"\x89PNG\r\n\x1a\n",
             chunk(b"IHDR", header),
             chunk(b"PLTE", palette),
-            chunk(b"IDAT", bytes(compress(bytes(rows), 6))),
+            chunk(b"IDAT", bytes(compress(rows, 6))),
             chunk(b"IEND", b""),
         ]
     )
@@ -434,6 +483,65 @@ def _colour(value: str) -> tuple[int, int, int] | None:
         raise Unsupported(f"colour {value!r}") from None
 
 
+@functools.lru_cache(maxsize=1024)
+def _attributes(tag: str, names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Of an element's attributes, those its children inherit, as (attribute, style name); or
+    Unsupported where one is neither inherited, nor the element's own, nor inert."""
+    if tag not in SHAPE_ATTRS:
+        raise Unsupported(f"<{tag}>")
+    if "style" in names:
+        raise Unsupported("style=")
+    allowed, inherited = SHAPE_ATTRS[tag], []
+    for key in names:
+        name = key.rpartition("}")[2]
+        if name in INHERITED:
+            inherited.append((key, name))
+        elif name not in allowed and name not in INERT:
+            raise Unsupported(f"{name}= on <{tag}>")
+    return tuple(inherited)
+
+
+class _Recorder:
+    """Stands for an ImageDraw.Draw: each call recorded as (blended, method, args, kwargs)."""
+
+    def __init__(self, calls: list, blended: bool) -> None:
+        self.calls, self.blended = calls, blended
+
+    def __getattr__(self, name: str):
+        # Lists (of points) kept as tuples: tuples of numbers are left alone by Python's cyclic
+        # garbage collector once it has met them, lists never are (a kept op would make every
+        # full collection of the process longer).
+        return lambda *args, **kwargs: self.calls.append(
+            (self.blended, name, tuple(tuple(a) if isinstance(a, list) else a for a in args), kwargs)
+        )
+
+
+# Each op compiled (_Canvas.compiled), by op key (_op_key: the same key, the same calls).
+COMPILED = 30_000  # about 30 MB at most (a text op keeps its coverage)
+_compiled: dict = {}
+_serial = itertools.count()  # ops' ids, never reused: a band key made before a clear() stays unequal
+
+
+def _call_rows(calls: list) -> tuple[int, int]:
+    """The first and last row of pixels these calls to Pillow may paint, with room to spare (a
+    line's width and joints, rounding); (0, -1) for none."""
+    top, bottom = math.inf, -math.inf
+    for _blended, name, args, kwargs in calls:
+        if name == "paste":
+            _colour, (_x, y), mask = args
+            ys, pad = [y, y + mask.height], 1
+        elif name in ("rectangle", "rounded_rectangle", "ellipse"):
+            box = args[0]
+            ys, pad = [box[1], box[3]], 2
+        else:  # polygon, line: points
+            ys, pad = [y for _x, y in args[0]], kwargs.get("width", 1) + 2
+        if ys:
+            top, bottom = min(top, min(ys) - pad), max(bottom, max(ys) + pad)
+    if top > bottom:
+        return 0, -1
+    return math.floor(top), math.ceil(bottom)
+
+
 class _Canvas:
     def __init__(self, root, zoom: float) -> None:
         width, height = _length(root.get("width"), 0), _length(root.get("height"), 0)
@@ -453,19 +561,52 @@ class _Canvas:
         self.base = (sx * zoom, origin[0] * zoom, origin[1] * zoom)
         # What the drawing draws, in order: (tag, node, transform, style), found by element().
         self.ops: list[tuple] = []
+        self.keys: list[tuple] = []  # each op's key (_op_key)
+        self.calls: list = []  # what the op being compiled draws (run)
 
     def start_on(self, image) -> None:
         from PIL import ImageDraw
 
         self.image = image
-        self.draw = ImageDraw.Draw(image, "RGBA")
+        self.blended = ImageDraw.Draw(image, "RGBA")  # for inks with some transparency
+        self.solid = ImageDraw.Draw(image)  # the same pixels for opaque inks, without blending each
 
-    def run(self, ops) -> None:
-        for tag, node, transform, style in ops:
-            if tag == "text":
-                self.text(node, transform, style)
-            else:
-                self.shape(tag, node, transform, style)
+    def via(self, *inks) -> _Recorder:
+        """What draws with these inks: a draw blending them where one is not opaque, the plain
+        one otherwise (the same pixels, without blending each); recorded for run() to replay."""
+        return _Recorder(self.calls, any(ink is not None and ink[3] < 255 for ink in inks))
+
+    def compiled(self, ops, keys) -> list[tuple]:
+        """Each op as (id, first row, last row, the calls to Pillow it makes): its shape's or
+        text's numbers and colours worked out once and kept by its key (_compiled), its rows those
+        its calls may paint (_call_rows), its id a number no other key gets (_serial)."""
+        found = []
+        for op, key in zip(ops, keys):
+            entry = _compiled.get(key)
+            if entry is None:
+                calls = self.calls = []
+                tag, node, transform, style = op
+                if tag == "text":
+                    self.text(node, transform, style)
+                else:
+                    self.shape(tag, node, transform, style)
+                if len(_compiled) >= COMPILED:
+                    _compiled.clear()
+                entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls))
+            found.append(entry)
+        return found
+
+    def run(self, entries) -> None:
+        """The compiled ops drawn (a kept layer or band keeps the pixels of ops the next drawings
+        meet again, this the work of drawing each)."""
+        draws = (self.solid, self.blended)
+        paste = self.image.paste
+        for _id, _first, _last, calls in entries:
+            for blended, name, args, kwargs in calls:
+                if name == "paste":
+                    paste(*args)
+                else:
+                    getattr(draws[blended], name)(*args, **kwargs)
 
     # A transform is (scale, dx, dy): the drawings translate and scale, evenly; nothing else.
     @staticmethod
@@ -490,28 +631,26 @@ class _Canvas:
             raise Unsupported(f"transform {text!r}")
         return (s, dx, dy)
 
-    def element(self, node, transform, style: dict, depth: int = 0) -> None:
-        tag = node.tag.rpartition("}")[2]
+    def element(self, node, transform, style: dict, depth: int = 0, items: tuple = ()) -> None:
+        """The element's ops listed (self.ops, with their keys in self.keys), or Unsupported.
+        `items` is `style`'s items as a tuple, made once for each style an element changes."""
+        tag = node.tag
+        if "}" in tag:
+            tag = tag.rpartition("}")[2]
         if tag in SKIPPED:
             return
-        if tag not in SHAPE_ATTRS or depth > 20:
+        if depth > 20:
             raise Unsupported(f"<{tag}>")
-        style = dict(style)
-        allowed = SHAPE_ATTRS[tag]
-        for key, value in node.attrib.items():
-            name = key.rpartition("}")[2]
-            if name in INHERITED:
-                style[name] = value
-            elif name not in allowed and name not in INERT:
-                raise Unsupported(f"{name}= on <{tag}>")
-        if "style" in node.attrib:
-            raise Unsupported("style=")
+        inherited = _attributes(tag, tuple(node.attrib))
+        if inherited:
+            style = {**style, **{name: node.attrib[key] for key, name in inherited}}
+            items = tuple(style.items())
         transform = self.transformed(transform, node.get("transform"))
         if tag in ("svg", "g"):
             if tag == "svg" and depth:
                 raise Unsupported("a nested <svg>")
             for child in node:
-                self.element(child, transform, style, depth + 1)
+                self.element(child, transform, style, depth + 1, items)
         elif tag == "use":
             href = node.get("href") or node.get("{http://www.w3.org/1999/xlink}href") or ""
             target = self.ids.get(href[1:]) if href.startswith("#") else None
@@ -519,9 +658,11 @@ class _Canvas:
                 raise Unsupported(f"use of {href!r}")
             s, dx, dy = transform
             moved = (s, dx + s * _length(node.get("x")), dy + s * _length(node.get("y")))
-            self.element(target, moved, style, depth + 1)
+            self.element(target, moved, style, depth + 1, items)
         else:  # drawn later (run), in this order: a drawing's first ops may be a kept layer
-            self.ops.append((tag, node, transform, style))
+            op = (tag, node, transform, style)
+            self.ops.append(op)
+            self.keys.append(_op_key(op, items))
 
     def paint(self, style: dict, kind: str):
         value = style.get(kind, "#000000" if kind == "fill" else "none")
@@ -553,9 +694,9 @@ class _Canvas:
                 path = [*points, points[0]] if closed else points
                 if dashes:
                     for a, b in _dashed(path, dashes):
-                        self.draw.line([a, b], fill=stroke, width=width)
+                        self.via(stroke).line([a, b], fill=stroke, width=width)
                 elif len(path) >= 2:
-                    self.draw.line(path, fill=stroke, width=width, joint="curve" if width > 2 else None)
+                    self.via(stroke).line(path, fill=stroke, width=width, joint="curve" if width > 2 else None)
 
     def _rect(self, node, at, s: float, pen) -> list[tuple[list, bool]]:
         """A rectangle filled (and stroked, unless dashed); the outline left to stroke, if any."""
@@ -575,14 +716,14 @@ class _Canvas:
         if dashes or not stroke:
             if fill:
                 if radius >= 1:
-                    self.draw.rounded_rectangle(box, radius, fill=fill)
+                    self.via(fill).rounded_rectangle(box, radius, fill=fill)
                 else:
-                    self.draw.rectangle(box, fill=fill)
+                    self.via(fill).rectangle(box, fill=fill)
             return [([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True)] if stroke else []
         if radius >= 1:
-            self.draw.rounded_rectangle(box, radius, fill=fill, outline=stroke, width=width)
+            self.via(fill, stroke).rounded_rectangle(box, radius, fill=fill, outline=stroke, width=width)
         else:
-            self.draw.rectangle(box, fill=fill, outline=stroke, width=width)
+            self.via(fill, stroke).rectangle(box, fill=fill, outline=stroke, width=width)
         return []
 
     def _ellipse(self, tag: str, node, at, s: float, pen) -> list[tuple[list, bool]]:
@@ -597,10 +738,10 @@ class _Canvas:
             return []
         box = [cx - rx, cy - ry, cx + rx, cy + ry]
         if not dashes:
-            self.draw.ellipse(box, fill=fill, outline=stroke, width=width)
+            self.via(fill, stroke).ellipse(box, fill=fill, outline=stroke, width=width)
             return []
         if fill:
-            self.draw.ellipse(box, fill=fill)
+            self.via(fill).ellipse(box, fill=fill)
         steps = max(12, int(math.pi * (rx + ry) / 2))
         ring = [
             (cx + rx * math.cos(2 * math.pi * i / steps), cy + ry * math.sin(2 * math.pi * i / steps))
@@ -622,14 +763,14 @@ class _Canvas:
             if len(points) < 2:
                 return []
             if fill:
-                self.draw.polygon(points, fill=fill)
+                self.via(fill).polygon(points, fill=fill)
             return [(points, tag == "polygon")]
         outlines = []
         if tag == "path":
             for points, closed in _subpaths(node.get("d", "")):
                 points = [at(x, y) for x, y in points]
                 if fill and len(points) > 2:
-                    self.draw.polygon(points, fill=fill)
+                    self.via(fill).polygon(points, fill=fill)
                 outlines.append((points, closed))
         return outlines
 
@@ -687,7 +828,7 @@ class _Canvas:
         mask, left, top = _text_mask(text, font, anchor)
         if fill[3] < 255:
             mask = mask.point(lambda v, a=fill[3]: v * a // 255)
-        self.image.paste(fill[:3], (round(x) + left, round(y) + top), mask)
+        self.calls.append((False, "paste", (fill[:3], (round(x) + left, round(y) + top), mask), {}))
 
     @staticmethod
     def font(style: dict, scale: float):
@@ -783,9 +924,13 @@ def draw_svg(svg: str, zoom: float = 1.0):
     those of a kept layer (the same ops in the same places: a game's map, grid and legend, drawn
     before what moves), it starts from that layer's pixels and draws only the rest: the same
     pixels as drawn whole, since each op paints over what the ones before left."""
-    import xml.etree.ElementTree as ET
+    canvas = _parsed(svg, zoom)
+    return _drawn(canvas, canvas.keys, range(len(canvas.ops)))
 
-    from PIL import Image
+
+def _parsed(svg: str, zoom: float) -> _Canvas:
+    """The SVG read, its ops listed in drawing order (canvas.ops), nothing drawn yet."""
+    import xml.etree.ElementTree as ET
 
     try:
         root = ET.fromstring(svg)
@@ -795,7 +940,16 @@ def draw_svg(svg: str, zoom: float = 1.0):
         raise Unsupported("not an <svg>")
     canvas = _Canvas(root, zoom)
     canvas.element(root, canvas.base, {})
-    keys = [_op_key(op) for op in canvas.ops]
+    return canvas
+
+
+def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None):
+    """The canvas's ops of the indices `wanted` (in order) drawn, from a kept layer where one
+    fits: the ops of a layer are in its pixels already, wanted or not. An op not wanted is not
+    drawn: the pixels are the whole drawing's only where no op left out reaches (_banded_png
+    draws every op that reaches the bands it makes)."""
+    from PIL import Image
+
     width, height = canvas.size
     image, drawn, keep_at = _layers.start(canvas.size, keys)
     if keep_at:
@@ -804,22 +958,25 @@ def draw_svg(svg: str, zoom: float = 1.0):
         # bottom shows there; a shorter one takes the layer's top.
         tall = (width, round(height * _Layers.HEIGHT))
         canvas.start_on(Image.new("RGB", tall, "#ffffff"))
-        canvas.run(canvas.ops[:keep_at])
+        canvas.run(canvas.compiled(canvas.ops[:keep_at], keys[:keep_at]))
         _layers.keep(tall, keys, keep_at, canvas.image)
         image, drawn = canvas.image, keep_at
     if image is not None:
         canvas.start_on(image.crop((0, 0, width, height)))  # a copy, as tall as this drawing
     else:
         canvas.start_on(Image.new("RGB", canvas.size, "#ffffff"))
-    canvas.run(canvas.ops[drawn:])
+    if entries is None:
+        entries = canvas.compiled(canvas.ops, keys)
+    canvas.run([entries[i] for i in wanted if i >= drawn])
     return canvas.image
 
 
-def _op_key(op) -> tuple:
+def _op_key(op, items: tuple | None = None) -> tuple:
     """What an op draws, as a value: its element's attributes (and a text's words and spans), with
-    the transform and the style it inherits. Two ops of equal keys paint the same pixels."""
+    the transform and the style it inherits (`items`: the style's items, if made already). Two
+    ops of equal keys paint the same pixels."""
     tag, node, transform, style = op
-    key: tuple = (tag, tuple(node.attrib.items()), transform, tuple(style.items()))
+    key: tuple = (tag, tuple(node.attrib.items()), transform, tuple(style.items()) if items is None else items)
     if tag == "text":
         key += (node.text, tuple((tuple(span.attrib.items()), span.text, span.tail) for span in node))
     return key
@@ -891,3 +1048,155 @@ class _Layers:
 
 
 _layers = _Layers()
+
+
+# --- kept bands (issue 34) -----------------------------------------------------------------------
+# A picture is made of bands of BAND rows, each kept (this process's, at most _Bands.BYTES of
+# them) as its rows of palette indices, under what draws it: the ops that reach it (each op's
+# key, its rows found from its shape), where it is and the palette. A band of the next picture
+# with the same key is the same pixels: a game's next version, or another seat's view of this
+# one, draws again only the bands that something changed reaches, with every op that reaches
+# them (the rest of the picture is kept bands), and its PNG deflates rows mostly kept.
+
+# The paint of a drawing (its palette's key): every colour and opacity the SVG names.
+_PAINT = re.compile(r'(?:fill|stroke|opacity|fill-opacity|stroke-opacity|stop-color)="([^"]*)"')
+
+
+class _Bands:
+    """The bands kept, by key (most recently used last: the palette's id, the width, the band's
+    place and height, and the ids of the ops that reach it, _Canvas.compiled: equal only where
+    the ops are equal), and the palettes, one per paint of a drawing (its colours and opacities:
+    the drawings of a game's next versions and other seats mostly paint with the same, and their
+    bands then share it)."""
+
+    BYTES = 48 << 20  # kept bands' bytes: a band of 32 rows 510 wide is 16 kB (3,000 bands)
+    USES = 12  # drawings a palette serves
+
+    def __init__(self) -> None:
+        import threading
+        from collections import OrderedDict
+
+        self.lock = threading.Lock()
+        self.bands: OrderedDict = OrderedDict()  # band key -> its rows of indices (filtered)
+        self.size = 0  # their bytes
+        self.palettes: dict = {}  # paint -> (id, palette image)
+        self.hits = self.misses = 0
+
+    def palette(self, paint: frozenset):
+        """(id, palette) of a kept palette made for this paint or more, or (None, None): every
+        colour the drawing names is in it as it is (_palette_of). A palette serves USES drawings
+        at most, then is made anew from the next (a game's boards fill up and change colours over
+        its versions: an old palette would drift from them)."""
+        with self.lock:
+            key = paint if paint in self.palettes else None
+            if key is None:
+                key = next((wider for wider in reversed(self.palettes) if paint <= wider), None)
+            if key is None:
+                return None, None
+            kept = self.palettes[key]
+            kept[2] += 1
+            if kept[2] > self.USES:
+                del self.palettes[key]
+                return None, None
+            return kept[0], kept[1]
+
+    def learn(self, paint: frozenset, image):
+        """A palette for this drawing and those like it: its paint with that of the kept palette
+        it shares most with (a game's drawings differ by a highlight, a seat's colour: the next
+        ones then find the palette made for both), chosen from its pixels (_palette_of)."""
+        with self.lock:
+            if len(self.palettes) > 64:
+                self.palettes.clear()
+            like = max(self.palettes, key=lambda wider: len(wider & paint), default=frozenset())
+        if len(like & paint) * 2 >= len(paint):
+            paint = paint | like
+        palette = _palette_of(image, [c for c in map(_paint_colour, paint) if c is not None])
+        with self.lock:
+            kept = self.palettes.setdefault(paint, [next(_serial), palette, 0])
+            return kept[0], kept[1]
+
+    def get(self, keys: list) -> list[bytes | None]:
+        with self.lock:
+            found = []
+            for key in keys:
+                band = self.bands.get(key)
+                if band is not None:
+                    self.bands.move_to_end(key)
+                found.append(band)
+            self.hits += sum(band is not None for band in found)
+            self.misses += sum(band is None for band in found)
+        return found
+
+    def put(self, made: dict) -> None:
+        with self.lock:
+            for key, rows in made.items():
+                self.size += len(rows) - len(self.bands.get(key, b""))
+                self.bands[key] = rows
+            while self.size > self.BYTES:
+                self.size -= len(self.bands.popitem(last=False)[1])
+
+    def clear(self) -> None:
+        with self.lock:
+            self.bands.clear()
+            self.palettes.clear()
+            self.size = self.hits = self.misses = 0
+
+
+_bands = _Bands()
+
+
+def _banded_png(svg: str, zoom: float) -> bytes:
+    """The SVG drawn straight to pixels as a palette PNG (or Unsupported), of kept bands where it
+    can: only the bands no kept one matches are drawn (with every op that reaches them, from a
+    kept layer where one fits: _drawn), given their palette indices and kept."""
+    canvas = _parsed(svg, zoom)
+    keys = canvas.keys
+    ops = canvas.compiled(canvas.ops, keys)
+    width, height = canvas.size
+    paint = frozenset(_PAINT.findall(svg))
+    palette_id, palette = _bands.palette(paint)
+    count = -(-height // BAND)
+    members: list[list[int]] = [[] for _ in range(count)]
+    for op_id, first, last, _calls in ops:
+        for band in range(max(0, first // BAND), min(count - 1, last // BAND) + 1):
+            members[band].append(op_id)
+    band_keys = [
+        (palette_id, width, band * BAND, min(BAND, height - band * BAND), tuple(ids))
+        for band, ids in enumerate(members)
+    ]
+    found = _bands.get(band_keys) if palette is not None else [None] * count
+    missing = [band for band, rows in enumerate(found) if rows is None]
+    if missing:
+        # Every op that reaches a missing band, in order: those bands are then the whole drawing's.
+        before = [0]
+        for band in range(count):
+            before.append(before[-1] + (found[band] is None))
+        wanted = [
+            i
+            for i, (_id, first, last, _calls) in enumerate(ops)
+            if last >= 0
+            and first < height
+            and before[min(count, last // BAND + 1)] > before[max(0, min(count - 1, first // BAND))]
+        ]
+        image = _drawn(canvas, keys, wanted, ops)
+        if palette is None:
+            palette_id, palette = _bands.learn(paint, image)
+            band_keys = [(palette_id, *key[1:]) for key in band_keys]
+        top, bottom = missing[0] * BAND, min(height, (missing[-1] + 1) * BAND)
+        indices = image.crop((0, top, width, bottom)).quantize(palette=palette, dither=0).tobytes()
+        made = {}
+        for band in missing:
+            start, rows = band * BAND, min(BAND, height - band * BAND)
+            found[band] = made[band_keys[band]] = _filtered(indices, width, start - top, rows)
+        _bands.put(made)
+    return _png_of(b"".join(found), width, height, bytes(palette.getpalette()))  # type: ignore[arg-type]
+
+
+def _filtered(indices: bytes, width: int, start: int, rows: int) -> bytes:
+    """`rows` rows of palette indices from row `start`, each after its PNG filter byte (0: none)."""
+    out = bytearray(rows * (width + 1))
+    raw = memoryview(indices)
+    for y in range(rows):
+        at = y * (width + 1) + 1
+        out[at : at + width] = raw[(start + y) * width : (start + y + 1) * width]
+    return bytes(out)
