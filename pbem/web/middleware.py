@@ -1,5 +1,7 @@
 """An API request body over PBEM_API_MAX_BODY_BYTES is answered 413, in the API's error shape,
-before anything reads it (a request of 10 MB used to end in a 500)."""
+before anything reads it (a request of 10 MB used to end in a 500); an API query parameter given
+more than once is answered 422 (no parameter of the API is a list: django-ninja would read the
+last value and answer as if the others were not there)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,16 @@ def refused(request) -> JsonResponse | None:
             return JsonResponse({"code": "bad_request", "message": "Content-Length is not a number."}, status=400)
         if int(length) > limit:
             return too_large(limit)
+        repeated = sorted(name for name, values in request.GET.lists() if len(values) > 1)
+        if repeated:
+            return JsonResponse(
+                {
+                    "code": "invalid",
+                    "message": f"The request is not valid: the query parameter {repeated[0]!r} is given more than once.",
+                    "detail": {"repeated": repeated},
+                },
+                status=422,
+            )
     return None
 
 

@@ -77,3 +77,23 @@ def test_a_lone_surrogate_in_say_is_refused_clearly(api, duel):
     assert response.status_code == 422, response.content
     assert "surrogate" in response.json()["message"]
     assert events(game) == before
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "at=&at=v&at=0.0",  # the shape schemathesis sent: the last value alone used to be read, a 200
+        "at=1&at=2",
+    ],
+)
+def test_a_query_parameter_given_twice_is_refused_not_read_as_its_last_value(client, duel, query):
+    game, _seats, _tokens = duel
+    response = client.get(f"/api/games/{game.pk}/state?{query}")
+    body = error(response, 422, "invalid")
+    assert "'at'" in body["message"] and "more than once" in body["message"]
+    assert body["detail"] == {"repeated": ["at"]}
+
+
+def test_a_list_query_of_games_given_twice_is_refused_and_once_is_answered(client, duel):
+    error(client.get("/api/games?limit=5&limit=500"), 422, "invalid")
+    assert client.get("/api/games?limit=5").status_code == 200
