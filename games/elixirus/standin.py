@@ -57,7 +57,11 @@ def standin(view, legal):
     """One of `legal`, chosen from `view` (the seat's own view) alone."""
     if len(legal) == 1:
         return legal[0]
-    look = Look(view)
+    return choose(Look(view), legal)
+
+
+def choose(look, legal):
+    """The decision once the view is read (shared with the candidate `standin_v2`)."""
     kinds = {c["type"] for c in legal}
     if "place" in kinds:
         # The collecting is simulated only for the most promising spaces (by a first glance).
@@ -268,12 +272,14 @@ _CONTEXTS: dict = {}
 MEMO_LIMIT = 100_000
 
 
-def _context(key) -> Context:
-    if sum(len(c.memo) + len(c.bowl_memo) for c in _CONTEXTS.values()) > MEMO_LIMIT:
-        _CONTEXTS.clear()
-    ctx = _CONTEXTS.get(key)
+def _context(key, contexts=_CONTEXTS, make=Context) -> Context:
+    """The context of `key`, made by `make` and remembered in `contexts` (another stand-in
+    version keeps its own)."""
+    if sum(len(c.memo) + len(c.bowl_memo) for c in contexts.values()) > MEMO_LIMIT:
+        contexts.clear()
+    ctx = contexts.get(key)
     if ctx is None:
-        ctx = _CONTEXTS[key] = Context(key)
+        ctx = contexts[key] = make(key)
     return ctx
 
 
@@ -291,8 +297,11 @@ class Seat:
         self.front = tuple(shown["front"])
         self.pool = tuple(sorted(self.front + ((self.bowl,) if self.bowl else ())))
         sealed = {f for t in view["tables"] for f in t["corks"]}
-        self.ctx = _context((tab["table"], tuple(f in sealed for f in FLASKS), future))
+        self.ctx = self.context((tab["table"], tuple(f in sealed for f in FLASKS), future))
         self._single: dict = {}
+
+    def context(self, key) -> Context:
+        return _context(key)
 
     def plan(self, pool):
         """(value, moves) of the best use of `pool` this round."""
