@@ -12,6 +12,9 @@ Tables used below (seat 0 has T1, seat 1 has T2):
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from math import comb
 
 import pytest
@@ -19,7 +22,7 @@ import pytest
 from games.elixirus import GAME, standin_v1
 from games.elixirus import standin as standin_module
 from games.elixirus.standin import Look
-from games.testing import play_with_standins, winners
+from games.testing import Table, play_with_standins, winners
 
 from .helpers import check_invariants, give_front, pos, set_curves, table, take
 
@@ -287,3 +290,20 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
             GAME, players, standins=standins, seed=600_000 + 1000 * players + game, check=every_third
         )
         check_invariants(table)
+
+
+# --- Version 1, kept as the bench's baseline ------------------------------------------------------
+
+
+def test_version_1_is_kept_move_for_move():
+    """standin_v1 decides as the stand-in did before version 2: the digest of every decision of a
+    three-player game of version 1 only (seed `balance-1`, as bench.balance.play plays it) was
+    recorded from standin.py before version 2 changed it."""
+    table = Table(GAME, 3, {}, seed=b"balance-1")
+    pick, log = random.Random(1), []
+    while awaited := GAME.waiting_for(table.state):
+        seat = pick.choice(awaited)
+        command = standin_v1.standin(GAME.view(table.state, seat), GAME.legal(table.state, seat))
+        log.append(["v1", seat, command])
+        table.act(seat, command)
+    assert hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16] == "55f268559fdd6ac7"
