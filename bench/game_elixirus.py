@@ -11,9 +11,9 @@ size with one stand-in) and ELIXIRUS_BENCH_STANDIN_GAMES (default 100 of stand-i
 Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares (by place
 from the drawn first start player) with 95 % intervals, how games end and the score spread over
 ELIXIRUS_BALANCE_GAMES (default 1,000) games of stand-ins per table size (ELIXIRUS_BALANCE_COUNTS,
-default 2-5); the candidate version 2 (`standin_v2`, not kept yet: RULINGS 37, 39) against the
-stand-in of today (version 1) over as many games per table size (ELIXIRUS_H2H_COUNTS, default
-2-5), 'clearly' better when the 95 % interval lies above 1.00x; and the time a decision of each takes.
+default 2-5); the stand-in of today (version 2) against the first one (`standin_v1`, RULINGS 37)
+over as many games per table size (ELIXIRUS_H2H_COUNTS, default 2-5), 'clearly' better when the
+95 % interval lies above 1.00x; and the time a decision of each takes.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections import Counter
 
 from bench.balance import Setting, decision_time_lines, head_to_head, seat_balance
 from bench.standins import against_random, percentile_ms
-from games.elixirus import GAME, standin_v2
+from games.elixirus import GAME, standin_v1
 from games.testing import canonical, event_from_json, fold, play_random, play_with_standins, winners
 
 COUNTS = (2, 3, 4, 5)
@@ -100,14 +100,11 @@ def balance_lines(games: int, counts, h2h_counts) -> list[str]:
         setting = Setting(GAME, players, ending=lambda table: table.state["end"], order=first_player_order)
         lines += seat_balance(setting, games, names=PLACES[:players])
     lines.append(
-        "elixirus: candidate version 2 (standin_v2) against today's stand-in (version 1); "
-        "'clearly' = the interval above 1.00×"
+        "elixirus: stand-in version 2 (today's) against version 1 (standin_v1); 'clearly' = the interval above 1.00×"
     )
     for players in h2h_counts:
-        lines += head_to_head(GAME, standin_v2.standin, GAME.standin, players, games, names=("version 2", "version 1"))
-    lines += decision_time_lines(
-        GAME, [("version 2 (candidate)", standin_v2.standin), ("version 1 (today)", GAME.standin)]
-    )
+        lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games, names=("version 2", "version 1"))
+    lines += decision_time_lines(GAME, [("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)])
     return lines
 
 

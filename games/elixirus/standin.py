@@ -5,11 +5,16 @@ of ingredients on its concoction table this round (points on the flasks and in t
 corks, progress towards corks, one ingredient saved in the bowl, the rest on the poison flask).
 
 - Stage A places an apprentice where the simulated collecting leaves the seat most (every
-  apprentice already placed takes, in resolution order, what suits its own table best).
+  apprentice already placed takes, in resolution order, what suits its own table best), plus a
+  guess of its effect: Steal counts most (a rival's best collected ingredient changes hands).
 - Stage B takes the curves, uses the effect and keeps the drawn ingredients that raise the plan
   most (Steal also counts what the victim loses; Replace and Dance what they change for the
   apprentices still to collect).
 - Stage C uses the basket tile on the best leftover, then plays the plan one move at a time.
+
+This is version 2 (issue 29); `standin_v1.py` keeps the first one, which guessed the Steal space
+worth 1.5 points when placing (a third of the 4.5 of today): it seldom took it, and lost to a seat
+that did (RULINGS 37).
 
 Deterministic: no randomness, no clock; ties go to the first legal command. The memo of searched
 positions is shared between calls, which is safe because every entry is a pure function of its key.
@@ -36,8 +41,10 @@ BOWL_NEXT = 0.7
 BOWL_LATER = 0.35
 # Taking from a rival is worth this share of their loss on top of our gain.
 DENIAL = 0.35
-# What an effect is worth when the apprentice is placed, before anything has been collected.
-EFFECT_GUESS = {"steal": 1.5, "swap": 1.0, "draw": 2.0, "replace": 0.3, "dance": 0.3, "collect": 1.5}
+# What an effect is worth when the apprentice is placed, before anything has been collected. A Steal
+# takes a rival's best collected ingredient: our gain and their loss (version 1 guessed 1.5; any
+# figure from 4.5 to 12 did about as well against it over 400 two-player games: RULINGS 37).
+EFFECT_GUESS = {"steal": 4.5, "swap": 1.0, "draw": 2.0, "replace": 0.3, "dance": 0.3, "collect": 1.5}
 # How likely the game goes on after this round (see `_future`).
 FUTURE_FEW_LEFT = 0.3
 FUTURE_ONE_SHORT = 0.6
@@ -57,7 +64,11 @@ def standin(view, legal):
     """One of `legal`, chosen from `view` (the seat's own view) alone."""
     if len(legal) == 1:
         return legal[0]
-    look = Look(view)
+    return choose(Look(view), legal)
+
+
+def choose(look, legal):
+    """The decision once the view is read (a later candidate version subclasses `Look`)."""
     kinds = {c["type"] for c in legal}
     if "place" in kinds:
         # The collecting is simulated only for the most promising spaces (by a first glance).
@@ -268,12 +279,14 @@ _CONTEXTS: dict = {}
 MEMO_LIMIT = 100_000
 
 
-def _context(key) -> Context:
-    if sum(len(c.memo) + len(c.bowl_memo) for c in _CONTEXTS.values()) > MEMO_LIMIT:
-        _CONTEXTS.clear()
-    ctx = _CONTEXTS.get(key)
+def _context(key, contexts=_CONTEXTS, make=Context) -> Context:
+    """The context of `key`, made by `make` and remembered in `contexts` (another stand-in
+    version keeps its own)."""
+    if sum(len(c.memo) + len(c.bowl_memo) for c in contexts.values()) > MEMO_LIMIT:
+        contexts.clear()
+    ctx = contexts.get(key)
     if ctx is None:
-        ctx = _CONTEXTS[key] = Context(key)
+        ctx = contexts[key] = make(key)
     return ctx
 
 
@@ -291,8 +304,11 @@ class Seat:
         self.front = tuple(shown["front"])
         self.pool = tuple(sorted(self.front + ((self.bowl,) if self.bowl else ())))
         sealed = {f for t in view["tables"] for f in t["corks"]}
-        self.ctx = _context((tab["table"], tuple(f in sealed for f in FLASKS), future))
+        self.ctx = self.context((tab["table"], tuple(f in sealed for f in FLASKS), future))
         self._single: dict = {}
+
+    def context(self, key) -> Context:
+        return _context(key)
 
     def plan(self, pool):
         """(value, moves) of the best use of `pool` this round."""

@@ -12,15 +12,17 @@ Tables used below (seat 0 has T1, seat 1 has T2):
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from math import comb
 
 import pytest
 
-from games.elixirus import GAME, standin_v2
+from games.elixirus import GAME, standin_v1
 from games.elixirus import standin as standin_module
-from games.elixirus.data_model import TABLES, matches
 from games.elixirus.standin import Look
-from games.testing import play_with_standins, winners
+from games.testing import Table, play_with_standins, winners
 
 from .helpers import check_invariants, give_front, pos, set_curves, table, take
 
@@ -87,6 +89,22 @@ def test_it_does_not_place_behind_a_rival_who_will_take_what_it_wants():
     t.state["spaces"][pos(t, "swap")][0] = 1
     t.state["left"][1] -= 1
     assert choose(t, 0) != {"type": "place", "piece": "swap", "space": 2}
+
+
+def test_it_takes_the_steal_space_behind_a_rival_who_collects_well_where_version_1_did_not():
+    # dance, collect, steal face up and resolved in that order: seat 1 collects first on the collect
+    # piece (orange leaf 3 and purple berry 2: T2's recipe book; red root 2: T1's); the steal, last,
+    # takes one of them. Version 1 (steal guessed 1.5) takes orange stem 2 for its vitality instead.
+    t = table(2, tables=["T1", "T2"], signpost=4)
+    set_curves(t, "steal", ["green seed 2", "purple leaf 2", "blue stem 2", "green berry 2"])
+    set_curves(t, "collect", ["red root 2", "orange leaf 3", "purple berry 2", "green seed 1"])
+    set_curves(t, "dance", ["blue stem 1", "orange stem 2", "green berry 1", "purple leaf 1"])
+    s = t.state
+    s["spaces"][pos(t, "collect")][:2] = [1, 1]
+    s["left"][1] -= 2
+    assert choose(t, 0) == {"type": "place", "piece": "steal", "space": 3}
+    view, legal = GAME.view(s, 0), GAME.legal(s, 0)
+    assert standin_v1.standin(view, legal) == {"type": "place", "piece": "dance", "space": 2}
 
 
 # --- Stage B: collecting, effects, keeping ---------------------------------------------------------
@@ -274,72 +292,18 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
         check_invariants(table)
 
 
-# --- The candidate version 2 (standin_v2, not kept yet): the fourth cork ends the game -------------
+# --- Version 1, kept as the bench's baseline ------------------------------------------------------
 
 
-def choose_v2(t, seat):
-    return standin_v2.standin(GAME.view(t.state, seat), GAME.legal(t.state, seat))
-
-
-def fill(t, seat, flask, k):
-    """Fills the first k spaces of a seat's flask with matching ingredients from the bag or the
-    forest (not crystals)."""
-    s = t.state
-    req = TABLES[s["tables"][seat]]["flasks"][flask]
-    for need in req[:k]:
-        free = s["bag"] + [tok for curves in s["curves"] for tok in curves if tok is not None]
-        tok = next(tok for tok in free if tok != "crystal" and matches(tok, need))
-        take(s, tok)
-        s["flasks"][seat][flask].append(tok)
-
-
-def three_corks_and_one_short(scores, rival_front=("blue seed 1",)):
-    """Stage C: seat 0 (T1) holds three corks and lacks one ingredient of its fertility flask, which
-    lies in front of it (green blossom 2: the fifth space needs a blossom, and it fits neither the
-    healing flask's first space nor the recipe book); `scores`: the seats' scores as last revealed."""
-    t = brewing({0: ["green blossom 2"], 1: list(rival_front)})
-    s = t.state
-    for flask in ("vitality", "love", "recovery"):
-        fill(t, 0, flask, len(TABLES["T1"]["flasks"][flask]))
-        s["corks"][0][flask] = 5
-    fill(t, 0, "fertility", 4)
-    s["history"] = [[[points, 0, 0, 0, 0, 0] for points in scores]]
-    return t
-
-
-def test_it_keeps_a_flask_open_rather_than_end_the_game_behind():
-    t = three_corks_and_one_short(scores=[40, 70])
-    assert choose(t, 0)["to"] == "fertility"  # version 1, today's stand-in, ends the game behind
-    assert choose_v2(t, 0) == {"type": "put", "ing": "green blossom 2", "to": "bowl"}
-
-
-def test_it_takes_the_fourth_cork_that_ends_the_game_ahead():
-    t = three_corks_and_one_short(scores=[70, 40])
-    assert choose_v2(t, 0) == {"type": "put", "ing": "green blossom 2", "to": "fertility"}
-
-
-def test_it_takes_the_fourth_cork_behind_when_a_rival_ends_the_game_this_round_anyway():
-    t = three_corks_and_one_short(scores=[40, 70], rival_front=("blue seed 1", "yellow stem 1"))
-    s = t.state
-    for flask in ("vitality", "love", "recovery"):
-        fill(t, 1, flask, len(TABLES["T2"]["flasks"][flask]))
-        s["corks"][1][flask] = 5
-    fill(t, 1, "fertility", 4)  # T2's fertility tops with a stem: seat 1's yellow stem 1 ends the game
-    assert standin_v2.Look(GAME.view(s, 0)).future == 0.0
-    assert choose_v2(t, 0) == {"type": "put", "ing": "green blossom 2", "to": "fertility"}
-
-
-def test_ahead_it_collects_what_takes_its_fourth_cork_rather_than_more_points():
-    # Seat 0 as in stage C above, but collecting: a later cork (seat 1 sealed fertility first) is
-    # worth 2 + 2 with green blossom 2, less than red root 3 in the recipe book (6); ahead, ending
-    # the game now wins it.
-    t = three_corks_and_one_short(scores=[70, 40])
-    s = t.state
-    s["front"][0] = []
-    s["bag"].append("green blossom 2")
-    s["corks"][1]["fertility"] = 5
-    set_curves(t, "swap", ["purple leaf 1", "green blossom 2", "red root 3", None])
-    s["spaces"][pos(t, "swap")][0] = 0
-    s["phase"], s["drafts"], s["queue"], s["qi"], s["step"] = "collect", None, [[pos(t, "swap"), 0]], 0, "take"
-    assert choose(t, 0) == {"type": "take", "curves": [3]}  # version 1, today's stand-in
-    assert choose_v2(t, 0) == {"type": "take", "curves": [2]}
+def test_version_1_is_kept_move_for_move():
+    """standin_v1 decides as the stand-in did before version 2: the digest of every decision of a
+    three-player game of version 1 only (seed `balance-1`, as bench.balance.play plays it) was
+    recorded from standin.py before version 2 changed it."""
+    table = Table(GAME, 3, {}, seed=b"balance-1")
+    pick, log = random.Random(1), []
+    while awaited := GAME.waiting_for(table.state):
+        seat = pick.choice(awaited)
+        command = standin_v1.standin(GAME.view(table.state, seat), GAME.legal(table.state, seat))
+        log.append(["v1", seat, command])
+        table.act(seat, command)
+    assert hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16] == "55f268559fdd6ac7"

@@ -1,4 +1,8 @@
-"""A stand-in for a seat whose player is gone: a sensible player that sees only that seat's view.
+"""The first stand-in (version 1), kept unchanged as the baseline the bench measures the stand-in of
+today against (bench/game_elixirus.py, issue 29; RULINGS 37). Version 2 (`standin.py`) differs in
+one figure: what an apprentice on the Steal space is worth when it is placed (EFFECT_GUESS).
+
+A stand-in for a seat whose player is gone: a sensible player that sees only that seat's view.
 
 Every decision is measured with one yardstick, `Seat.plan`: the best the seat can make of a set
 of ingredients on its concoction table this round (points on the flasks and in the recipe book,
@@ -10,16 +14,6 @@ corks, progress towards corks, one ingredient saved in the bowl, the rest on the
   most (Steal also counts what the victim loses; Replace and Dance what they change for the
   apprentices still to collect).
 - Stage C uses the basket tile on the best leftover, then plays the plan one move at a time.
-
-A candidate version 2, not (yet) the stand-in the game plays (`standin.py`, version 1, is): it
-was not shown clearly better over 1,000 games (RULINGS 37, 39); the bench measures it against
-version 1 so that a later session can finish the measurement. It knows that the fourth cork ends the game. In stage C every seat's ingredients are known: when a
-rival's plan takes its fourth cork, the game ends this round and only points count (no progress,
-nothing saved in the bowl); otherwise, when its own plan would end the game with the seat not
-ahead, it keeps a flask open (the plan that takes the fourth cork loses END_LOSE). Before the
-concocting, a seat one cork short guesses the final scores (what each seat has, plus a share per
-apprentice still out) and values a plan that takes the fourth cork END_WIN more when ahead,
-END_LOSE less when behind.
 
 Deterministic: no randomness, no clock; ties go to the first legal command. The memo of searched
 positions is shared between calls, which is safe because every entry is a pure function of its key.
@@ -61,22 +55,17 @@ WORTH_AN_EFFECT = 0.05
 WORTH_A_PICK = 0.5
 WORTH_A_REPLACE = 0.5
 WORTH_A_DANCE = 0.3
-# The fourth cork ends the game: a plan that takes it gains this much more when the seat would be
-# ahead at the end (by more than END_MARGIN, guessed before the concocting), and this much less
-# when it would be behind (in stage C, where every ingredient in front of every seat is known,
-# exactly: ending the game behind loses it for sure, so the stand-in keeps a flask open instead).
-END_WIN = 10.0
-END_LOSE = -40.0
-END_MARGIN = 3.0
-# What an apprentice still to collect is likely to add to a seat's score (for the guess above).
-PER_APPRENTICE = 4.0
 
 
 def standin(view, legal):
     """One of `legal`, chosen from `view` (the seat's own view) alone."""
     if len(legal) == 1:
         return legal[0]
-    look = Look(view)
+    return choose(Look(view), legal)
+
+
+def choose(look, legal):
+    """The decision once the view is read."""
     kinds = {c["type"] for c in legal}
     if "place" in kinds:
         # The collecting is simulated only for the most promising spaces (by a first glance).
@@ -179,10 +168,8 @@ class Context:
     end this round): the worth of each step up each flask, and a memo of searched positions."""
 
     def __init__(self, key):
-        table, sealed, future, end_bonus = key
+        table, sealed, future = key
         facts = _FACTS[table]
-        self.sealed = sealed
-        self.end_bonus = end_bonus
         self.sizes, self.points, self.slot, self.fits = facts.sizes, facts.points, facts.slot, facts.fits
         self.fit_list = facts.fit_list
         self.value = VALUE
@@ -249,10 +236,10 @@ class Context:
         """What is left goes onto the poison flask, except the one best kept in the bowl (unless this
         plan takes a fourth cork: the game ends and the bowl is poured onto the poison flask)."""
         if not pool:
-            return (self.end_bonus if sum(map(eq, levels, self.sizes)) >= CORKS_TO_END else 0.0, ())
+            return (0.0, ())
         poison = -sum(map(VALUE.__getitem__, pool))
         if sum(map(eq, levels, self.sizes)) >= CORKS_TO_END:
-            return (poison + self.end_bonus, tuple((t, "poison") for t in pool))
+            return (poison, tuple((t, "poison") for t in pool))
         keep, keep_value = None, None
         for tok in pool:
             v = self.bowl_value(levels, book, tok) + self.value[tok]
@@ -289,12 +276,14 @@ _CONTEXTS: dict = {}
 MEMO_LIMIT = 100_000
 
 
-def _context(key) -> Context:
-    if sum(len(c.memo) + len(c.bowl_memo) for c in _CONTEXTS.values()) > MEMO_LIMIT:
-        _CONTEXTS.clear()
-    ctx = _CONTEXTS.get(key)
+def _context(key, contexts=_CONTEXTS, make=Context) -> Context:
+    """The context of `key`, made by `make` and remembered in `contexts` (another stand-in
+    version keeps its own)."""
+    if sum(len(c.memo) + len(c.bowl_memo) for c in contexts.values()) > MEMO_LIMIT:
+        contexts.clear()
+    ctx = contexts.get(key)
     if ctx is None:
-        ctx = _CONTEXTS[key] = Context(key)
+        ctx = contexts[key] = make(key)
     return ctx
 
 
@@ -302,7 +291,7 @@ class Seat:
     """A seat's table as the viewer knows it: its flasks' levels, recipe book, bowl and the
     ingredients lying in front of it (for the viewer itself: its secret concocting so far)."""
 
-    def __init__(self, view, seat, future, end_bonus=0.0):
+    def __init__(self, view, seat, future):
         tab = view["tables"][seat]
         shown = view["mine"] if seat == view["seat"] and view["mine"] is not None else tab
         self.seat = seat
@@ -312,8 +301,11 @@ class Seat:
         self.front = tuple(shown["front"])
         self.pool = tuple(sorted(self.front + ((self.bowl,) if self.bowl else ())))
         sealed = {f for t in view["tables"] for f in t["corks"]}
-        self.ctx = _context((tab["table"], tuple(f in sealed for f in FLASKS), future, end_bonus))
+        self.ctx = self.context((tab["table"], tuple(f in sealed for f in FLASKS), future))
         self._single: dict = {}
+
+    def context(self, key) -> Context:
+        return _context(key)
 
     def plan(self, pool):
         """(value, moves) of the best use of `pool` this round."""
@@ -326,28 +318,6 @@ class Seat:
         if placed is not None:
             return placed
         return self.ctx.bowl_value(self.levels, self.book, tok) if bowl_free else -VALUE[tok]
-
-    def final_gain(self, moves, table=None) -> tuple[int, bool]:
-        """What `moves` add to the seat's score if the game ends this round (a kept bowl ingredient is
-        poured onto the poison flask), and whether they take the seat's fourth cork; from `table`
-        (the seat's revealed table) when given, else from where the seat's concocting stands."""
-        ctx = self.ctx
-        levels, book = list(self.levels), list(self.book)
-        if table is not None:
-            levels = [len(table["flasks"][f]) for f in FLASKS]
-            book = [t is not None for t in table["book"]]
-        gain = 0
-        for tok, dest in moves:
-            if dest in ("poison", "bowl"):
-                gain -= VALUE[tok]
-            elif dest == "book":
-                book[ctx.slot[tok]] = True
-                gain += 2 * VALUE[tok] + (3 if all(book) else 0)
-            else:
-                fi = FLASKS.index(dest)
-                levels[fi] += 1
-                gain += ctx.points[tok] + (_cork(ctx.sealed[fi]) if levels[fi] == ctx.sizes[fi] else 0)
-        return gain, sum(map(eq, levels, ctx.sizes)) >= CORKS_TO_END
 
     def quick(self, tok):
         """What one ingredient is worth to this seat on its own (for guessing others' picks)."""
@@ -364,57 +334,15 @@ class Look:
         self.view = view
         self.me = view["seat"]
         self.future = _future(view)
-        self.end_bonus = 0.0
         self._seats: dict = {}
         self._unseen: list | None = None
         self._draw: dict = {}
         self.pos_of = {f["piece"]: f["pos"] for f in view["forest"] if f["piece"] is not None}
-        if view["phase"] == "brew":
-            self._brew_outlook()
-        elif len(view["tables"][self.me]["corks"]) >= CORKS_TO_END - 1:
-            self.end_bonus = self._end_guess()
 
     def seat(self, s) -> Seat:
         if s not in self._seats:
-            self._seats[s] = Seat(self.view, s, self.future, self.end_bonus if s == self.me else 0.0)
+            self._seats[s] = Seat(self.view, s, self.future)
         return self._seats[s]
-
-    def score(self, s) -> int:
-        return sum(self.view["tables"][s]["score"])
-
-    def _brew_outlook(self):
-        """In stage C every seat's ingredients are known: if a rival's plan takes its fourth cork,
-        the game ends this round (only points count now); otherwise, if ours would end it with us
-        behind, we keep a flask open."""
-        finals = []
-        for s in range(self.view["players"]):
-            if s != self.me:
-                rival = self.seat(s)
-                gain, ends = rival.final_gain(rival.plan(rival.pool)[1])
-                if ends:
-                    self.future, self._seats = 0.0, {}
-                    return
-                finals.append(self.score(s) + gain)
-        self.future, self._seats = _future(self.view, exact=True), {}
-        me = self.seat(self.me)
-        done = [tuple(m) for m in self.view["mine"]["moves"] if m[1] not in ("bowl", "basket")]
-        gain, ends = me.final_gain(tuple(done) + me.plan(me.pool)[1], self.view["tables"][self.me])
-        if ends and finals and self.score(self.me) + gain <= max(finals):
-            self.end_bonus, self._seats = END_LOSE, {}
-
-    def _end_guess(self) -> float:
-        """Before the concocting: END_WIN if this seat would likely end the game ahead, END_LOSE if
-        behind, else nothing (what each seat has plus a guess for each apprentice still out)."""
-        out = Counter(s for f in self.view["forest"] if f["up"] for s in f["spaces"] if s is not None)
-        guess = []
-        for s, tab in enumerate(self.view["tables"]):
-            seat = self.seat(s)
-            guess.append(self.score(s) + seat.plan(seat.pool)[0] + PER_APPRENTICE * (tab["left"] + out[s]))
-        self._seats = {}
-        margin = guess[self.me] - max(g for s, g in enumerate(guess) if s != self.me)
-        if margin > END_MARGIN:
-            return END_WIN
-        return END_LOSE if margin < -END_MARGIN else 0.0
 
     def unseen(self) -> list[str]:
         """The ingredients nobody can see now (in the bag or the box): all of them minus those in
@@ -553,11 +481,10 @@ def _visible(view):
     yield from view["looking"] or ()
 
 
-def _future(view, exact=False) -> float:
+def _future(view) -> float:
     """How likely the game goes on after this round, as a weight for progress and for a saved
     bowl ingredient: low when a rival one cork short has in front of it enough ingredients to
-    finish a flask, lower when someone is one cork short or the ingredients run low. `exact`: the
-    rivals' plans are known not to end the game this round (stage C)."""
+    finish a flask, lower when someone is one cork short or the ingredients run low."""
     weight = 1.0
     if view["bag"] + view["box"] < 4 * view["players"]:
         weight = FUTURE_FEW_LEFT
@@ -565,7 +492,7 @@ def _future(view, exact=False) -> float:
         if len(tab["corks"]) < CORKS_TO_END - 1 or s == view["seat"]:
             continue
         weight = min(weight, FUTURE_ONE_SHORT)
-        if view["phase"] == "brew" and not exact and _may_finish(view, tab):
+        if view["phase"] == "brew" and _may_finish(view, tab):
             weight = min(weight, FUTURE_ABOUT_TO_END)
     return weight
 
