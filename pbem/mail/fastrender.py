@@ -90,9 +90,9 @@ def _nodelist(nodes: Any, scope: _Scope) -> Render:
         if isinstance(first, str):
             return lambda c: first + second(c)  # type: ignore[operator]
         if isinstance(second, str):
-            return lambda c: first(c) + second  # type: ignore[operator]
+            return lambda c: first(c) + second
     # The texts stay in the list as they are: a call a text would cost more than the look at its type.
-    return lambda c: "".join([p if p.__class__ is str else p(c) for p in parts])  # type: ignore[operator,misc]
+    return lambda c: "".join([p if p.__class__ is str else p(c) for p in parts])  # type: ignore[operator]
 
 
 def _node(node: Any, scope: _Scope) -> Render | str:

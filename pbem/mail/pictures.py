@@ -41,7 +41,7 @@ import math
 import os
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pbem.log import eventlog
@@ -252,7 +252,7 @@ def _paletted(image):
     return image.quantize(palette=_palette_of(image), dither=Image.Dither.NONE)
 
 
-def _palette_of(image, exact: list[tuple[int, int, int]] = ()):
+def _palette_of(image, exact: Sequence[tuple[int, int, int]] = ()):
     """A palette of PALETTE colours for the image (a palette image, to quantize with): chosen by
     fast octree from a sample of the pixels (a ninth: a board is flat colours, each over many
     pixels); every pixel then takes its nearest colour in it, without dithering (dots between
@@ -1107,7 +1107,7 @@ class _Bands:
         with self.lock:
             if len(self.palettes) > 64:
                 self.palettes.clear()
-            like = max(self.palettes, key=lambda wider: len(wider & paint), default=frozenset())
+            like: frozenset = max(self.palettes, key=lambda wider: len(wider & paint), default=frozenset())
         if len(like & paint) * 2 >= len(paint):
             paint = paint | like
         palette = _palette_of(image, [c for c in map(_paint_colour, paint) if c is not None])
@@ -1164,7 +1164,7 @@ def _banded_png(svg: str, zoom: float) -> bytes:
         (palette_id, width, band * BAND, min(BAND, height - band * BAND), tuple(ids))
         for band, ids in enumerate(members)
     ]
-    found = _bands.get(band_keys) if palette is not None else [None] * count
+    found: list[bytes | None] = _bands.get(band_keys) if palette is not None else [None] * count
     missing = [band for band, rows in enumerate(found) if rows is None]
     if missing:
         # Every op that reaches a missing band, in order: those bands are then the whole drawing's.
