@@ -333,6 +333,8 @@ class Seat:
 class Look:
     """The stand-in's reading of its view, with what it works out from it kept for the call."""
 
+    effect_guess = EFFECT_GUESS  # what a placed apprentice's effect is worth (standin_v1 has its own)
+
     def __init__(self, view):
         self.view = view
         self.me = view["seat"]
@@ -398,7 +400,7 @@ class Look:
                 toks = toks[baskets[before] :]
         me = self.seat(self.me)
         values = sorted((me.quick(t) for t in toks), reverse=True)[: baskets[sp]]
-        return sum(values) + (EFFECT_GUESS[command["piece"]] if sp == 2 else 0.0)
+        return sum(values) + (self.effect_guess[command["piece"]] if sp == 2 else 0.0)
 
     def placement_value(self, command):
         view = self.view
@@ -443,7 +445,7 @@ class Look:
                     mine += [curves[pos][c] for c in pick]
                     draws += 1 if 0 in pick else 0
                     if sp == 2 and not (piece == "collect" and view["basket"] == self.me):
-                        effects += EFFECT_GUESS[piece]
+                        effects += self.effect_guess[piece]
                 else:
                     other = self.seat(s)
                     pick = sorted(full, key=lambda c, pos=pos, other=other: -other.quick(curves[pos][c]))[:k]
