@@ -36,7 +36,9 @@ def test_the_create_button_sends_the_form_while_the_last_field_still_has_focus(
     page.fill("textarea[name=invitees]", "Alice <alice@example.org>\nBob <bob@example.org>")
     page.fill("input[name=opt_rounds]", "1")
     assert page.evaluate("document.activeElement.name") == "opt_rounds"
-    page.click("text=Create, and send me my invitation")
+    # The answer page loaded, not only started: its elements read before that may be null.
+    with page.expect_navigation(wait_until="load"):
+        page.click("text=Create, and send me my invitation")
     assert "Your invitation is on its way to alice@example.org" in page.content()
     assert len(posts) == 1 and Game.objects.filter(title=title).exists()
     context.close()
@@ -74,7 +76,9 @@ def test_a_refused_value_in_a_folded_field_is_named_at_the_top_and_its_fold_open
     # A value the browser's own check would stop (min=1) reaches the server, as from an old page.
     page.evaluate("document.querySelector('form.stack').noValidate = true")
     page.evaluate("document.querySelector('input[name=bank_days]').value = '0'")
-    page.click("text=Create, and send me my invitation")
+    # The answer page loaded, not only started: its elements read before that may be null.
+    with page.expect_navigation(wait_until="load"):
+        page.click("text=Create, and send me my invitation")
     assert page.evaluate("document.querySelector('details#more-rules').open") is True
     # The page comes back at its top, the field two screens down: the top says which, and leads there.
     refused = page.locator("#refused")

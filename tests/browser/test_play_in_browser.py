@@ -93,7 +93,9 @@ def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
     page.fill("input[name=opt_rounds]", "1")
     shot(page, "01-create-game")
     # The number field keeps the focus: the click on the button moves it, as a person's does.
-    page.click("text=Create, and send me my invitation")
+    # The answer page loaded, not only started: its elements read before that may be null.
+    with page.expect_navigation(wait_until="load"):
+        page.click("text=Create, and send me my invitation")
     assert "Your invitation is on its way to alice@example.org" in page.content()
     game = Game.objects.get(title="Browser duel")
     assert game.status == "open"
