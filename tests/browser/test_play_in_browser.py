@@ -105,7 +105,8 @@ def test_a_game_from_lobby_to_replay(browser, site, mailoutbox):
     for address in ("alice@example.org", "bob@example.org"):
         invitations.update({m.to[0]: m for m in mailoutbox if m.subject.startswith("Invitation")})
         page.goto(link_in(invitations[address], f"{site}/invite/"))
-        page.click("text=Accept my seat")
+        with page.expect_navigation(wait_until="load"):  # the answer page read whole below
+            page.click("text=Accept my seat")
     assert "the game has begun" in page.content()
     shot(page, "02-accepted")
     game.refresh_from_db()
