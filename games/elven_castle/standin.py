@@ -1,7 +1,7 @@
 """A stand-in architect for a seat whose player is gone: `standin(view, legal)`.
 
-This is version 2 (issue 29); `standin_v1.py` keeps the first one, which stopped at the one-ply
-value below, as the baseline the bench measures this one against.
+This is version 2 (issue 29). Version 1 stopped at the one-ply value below: `standin_v1.py` plays
+it as this code with the look-ahead off (the baseline the bench measures this one against).
 
 It sees only the seat's view (in Elven Castle everything is public: the castle, every hand,
 every score) and rebuilds the castle from it. Each placement first gets its one-ply value, the
@@ -47,13 +47,14 @@ PLANE, W = rules.PLANE, rules.W
 KEEP_SPECIAL = 0.5
 
 
-def standin(view, legal):
+def standin(view, legal, lookahead=None):
+    """Version 2's choice; `lookahead=0` is version 1's (`standin_v1`): the one-ply value alone."""
     if not legal:
         raise ValueError("the stand-in was asked to move with no legal command")
     if view["phase"] == "staircase":
         return _staircase(view, legal)
     state = state_from_view(view)
-    return legal[best_index(state, view["turn"], legal)]
+    return legal[best_index(state, view["turn"], legal, LOOKAHEAD if lookahead is None else lookahead)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,11 +132,14 @@ LOOKAHEAD = 8
 PLIES = 2
 
 
-def best_index(state, seat, legal):
-    """The index in `legal` of the placement of best value (see the module's docstring)."""
+def best_index(state, seat, legal, lookahead=LOOKAHEAD):
+    """The index in `legal` of the placement of best value (see the module's docstring); with
+    `lookahead` 0 the best one-ply value, the first of equals (version 1)."""
     places = [place_of(c) for c in legal]
     judged = Evaluation(state, seat, places)
-    candidates = judged.top(LOOKAHEAD)
+    if not lookahead:
+        return judged.best()
+    candidates = judged.top(lookahead)
     if len(candidates) == 1:
         return candidates[0]
     last = my_turns_left(state, seat) == 1
