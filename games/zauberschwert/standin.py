@@ -9,8 +9,8 @@ move gives the others too (a stone for an opponent counts against it, divided am
 opponents), so it fights for contested cards and does not hand a rival the half they lack.
 Deterministic: equal values keep the order of `legal`.
 
-Version 2 (this module; `standin_v1` is the first, kept for the bench's comparison): magic is
-saved for the creatures still to come, so Transformus turns only spare magic into a stone (the
+Version 2 (`standin`; `standin_v1` plays version 1, the bench's baseline, as this code with
+`version=1`): magic is saved for the creatures still to come, so Transformus turns only spare magic into a stone (the
 first version cast it every round near the end and could leave two creatures nobody could pay
 for); it opens an auction when it must (rules version 2); it makes at most one offer to each
 player a round (offers are free by default since rules version 2).
@@ -26,7 +26,7 @@ from .rules import ADV, ART, ARTIFACTS, CAP, DATA_SPELL, RULES, SPELL_ID, artifa
 # comes every round, so magic is the cheaper resource: this is its worth with many rounds to go.
 # (Version 1 had 0.4: it spent magic too cheaply, and lost about two games in three against this
 # value at 3 players; bench/game_zauberschwert.py.)
-MAGIC_WORTH = 0.75
+MAGIC_WORTH = {1: 0.4, 2: 0.75}
 # Magic a seat holds beyond what the creatures to come need is worth this share of a magic point.
 SPARE_SHARE = 1 / 3
 # Of the creatures still to come, the share a player can expect to defeat (at a table of n).
@@ -60,12 +60,14 @@ class Seen:
     out: set = field(default_factory=set)  # artifact cards laid out or discarded: in no hand
     creatures_left: list = field(default_factory=list)  # creatures still to be fought (display + deck)
     rounds_left: float = 1.0
+    version: int = 2  # the stand-in's version (1: `standin_v1`, the bench's baseline)
 
     @classmethod
-    def of(cls, view: dict) -> Seen:
+    def of(cls, view: dict, version: int = 2) -> Seen:
         players = view["players_info"]
         seen = cls(
             view,
+            version=version,
             me=view["seat"],
             n=view["players"],
             magic=[p["magic"] for p in players],
@@ -84,7 +86,7 @@ class Seen:
 
     def magic_worth(self) -> float:
         """Stones per magic point: less as the end nears (at the very end only the tie-break)."""
-        return max(0.02, MAGIC_WORTH * min(1.0, (self.rounds_left - 0.5) / 3))
+        return max(0.02, MAGIC_WORTH[self.version] * min(1.0, (self.rounds_left - 0.5) / 3))
 
     def magic_to_keep(self, seat: int | None = None) -> int:
         """The magic worth keeping for `seat` (this one by default): the strength of the strongest
@@ -185,7 +187,10 @@ class Seen:
 
     def paying(self, seat: int, pay: int) -> float:
         """What paying `pay` magic costs `seat`: magic it would still hold beyond what the fights
-        to come need is spare, worth a third (a seat at the cap of 30 wastes its income anyway)."""
+        to come need is spare, worth a third (a seat at the cap of 30 wastes its income anyway).
+        Version 1 paid every magic point at its full worth."""
+        if self.version == 1:
+            return pay * self.magic_worth()
         left = self.magic[seat] - pay
         spare = max(0, min(pay, left - self.magic_to_keep(seat)))
         return (pay - spare + spare * SPARE_SHARE) * self.magic_worth()
@@ -331,7 +336,7 @@ def _auction(seen: Seen, legal: list) -> dict:
     bids = [c for c in legal if c["type"] == "bid"]
     if not bids:
         return {"type": "pass"}
-    if {"type": "pass"} not in legal:  # the first bid must be made: the lowest
+    if {"type": "pass"} not in legal and seen.version >= 2:  # the first bid must be made: the lowest
         return bids[0]
     lowest = bids[0]["amount"]
     card = auction["card"]
@@ -367,6 +372,10 @@ def _spells(seen: Seen, legal: list) -> dict:
 def _cast_worth(seen: Seen, command: dict) -> float:
     spell = command["spell"]
     effect = DATA_SPELL[spell]["effect"]
+    if spell == "Transformus" and seen.version == 1:
+        # magic above what the fights ahead can use is wasted at the cap: turn it into a stone
+        spare = seen.magic[seen.me] + RULES["income"] > CAP or seen.rounds_left <= 2
+        return effect["gain_ps"] - effect["pay_mp"] * seen.magic_worth() * (0.5 if spare else 1.0)
     if spell == "Transformus":
         # only spare magic becomes a stone: what the fights still to come need is kept
         magic = seen.magic[seen.me]
@@ -453,7 +462,7 @@ def _offer(seen: Seen, offers: list) -> dict | None:
     players = [p for p in seen.view["players_info"] if p["seat"] != seen.me and p["hand_count"]]
     players.sort(key=lambda p: (-p["hand_count"], (p["seat"] - seen.me) % seen.n))
     made = seen.view.get("offers_made") or 0
-    if made >= len(players):  # one offer to each player a round is enough
+    if made >= len(players) and seen.version >= 2:  # one offer to each player a round is enough
         return None
     for player in players[made % len(players) :] + players[: made % len(players)]:
         command = {"type": "offer", "give": give, "to": player["seat"], "want": want}
@@ -480,10 +489,10 @@ DECISIONS = {
 }
 
 
-def standin(view: dict, legal: list) -> dict:
+def standin(view: dict, legal: list, version: int = 2) -> dict:
     """The move a sensible player would make, from this seat's view alone; always one of `legal`."""
     if not legal:
         raise ValueError("the stand-in was asked to move with no legal command")
     decide = DECISIONS.get(view["step"])
-    command = decide(Seen.of(view), legal) if decide else legal[0]
+    command = decide(Seen.of(view, version), legal) if decide else legal[0]
     return command if command in legal else legal[-1]

@@ -3,15 +3,18 @@ sensible choice in a chosen position for every kind of decision the game asks fo
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from games.testing import play_with_standins, winners
+from games.testing import Table, play_with_standins, winners
 from games.zauberschwert import GAME, standin_v1
 from games.zauberschwert.rules import ADV, SPELL_ID
 
@@ -369,3 +372,26 @@ def test_standin_at_the_magic_cap_fights_a_creature_made_dearer_by_fulmentus():
     table.act(YELLOW, {"type": "fulmentus", "delta": 2})
     assert table.state["step"] == "lone" and table.state["fight"]["strength"] == 9
     assert standin_move(table, RED) == {"type": "fight"}
+
+
+V1_GAMES = [
+    # (players, options, seed, digest of [seat, command] of every decision), recorded from the
+    # first stand-in's own module (a frozen copy until 2026-12-07) before it became today's code
+    # with version=1; the seat to move drawn from random.Random(seed) where several are awaited.
+    (2, {"offers_per_round": 2}, 1, "c4a1d6b3bbb30d8c"),
+    (3, {}, 0, "b7f72b359256050a"),
+    (4, {"offers_per_round": 2}, 3, "b757d9748a65f626"),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V1_GAMES)
+def test_version_1_is_kept_move_for_move(players, options, seed, digest):
+    """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
+    table = Table(GAME, players, options, seed=f"v1rec-{players}-{seed}".encode())
+    pick, log = random.Random(seed), []
+    while awaited := GAME.waiting_for(table.state):
+        seat = pick.choice(awaited)
+        command = standin_v1.standin(GAME.view(table.state, seat), GAME.legal(table.state, seat))
+        log.append([seat, command])
+        table.act(seat, command)
+    assert hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16] == digest
