@@ -394,7 +394,7 @@ def _recorded_game(players: int, options: dict, seed: int) -> tuple[list, list]:
         legal = GAME.legal(t.state, seat)
         view = GAME.view(t.state, seat)
         if seat % 2 == 0 or players == 2 and seat == 1 and seed % 2:
-            command = GAME.standin(view, legal)
+            command = S.standin_v2(view, legal)
             commands.append(command)
             s = S.Seat(view)
             held = tuple(s.up + s.down)
