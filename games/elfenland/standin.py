@@ -470,19 +470,19 @@ def block_command(seat: Seat, plan: Plan, legal) -> dict | None:
 # ---------------------------------------------------------------------------------------------
 
 RIVAL_LIMIT = 1000  # the search for the rival's plan (several a decision)
-RIVAL_TYPED = 2.0  # the rival's hand is guessed as this many times its expected share of each kind
 TROUBLE_LOSS = 10.0  # Trouble (one a game) only where it costs the rival this much (a town), ...
 LAST_TROUBLE_LOSS = 1.0  # ... or, in the last round, anything
 BLOCK_LOSS = 1.0  # a spare counter is laid where it costs the rival at least this much
 
 
 def rival_hand(seat: Seat, size: int) -> tuple:
-    """The rival's hidden hand as guessed: of each kind RIVAL_TYPED times its share of the
-    `size` cards among the cards not in this seat's hand (rounded up), so a typed payment the
-    rival's cards would likely make fits; the plan's count of all cards is the true `size`."""
+    """The rival's hidden hand as guessed: of each kind its share of the `size` cards it holds,
+    shared out like the cards this seat does not hold, rounded up (eight cards: two of each
+    kind). The kinds then sum to more than `size`: the plan counts all cards against the true
+    `size`, and a typed payment fits where the rival would likely hold the cards."""
     rest = [B.CARD_COUNTS[k] - seat.hand[i] for i, k in enumerate(KINDS)]
     total = sum(rest) or 1
-    return tuple(min(size, -int(-RIVAL_TYPED * size * r // total)) for r in rest)
+    return tuple(min(size, -(-size * r // total)) for r in rest)
 
 
 def rival_seat(seat: Seat) -> tuple[Seat, int]:
