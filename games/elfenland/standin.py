@@ -11,7 +11,9 @@ decision then follows from the plan:
 - step 3 (place): the first counter the plan lays (among equal plans, one that lays no counter
   on a route out of a rival's town to a town it needs); when it lays none, Trouble on a route the
   leading rival is about to use; else a spare counter (not the one to keep) laid where it is slow
-  on a route out of a rival's town, so that no quicker counter can go there; else pass;
+  on a route out of a rival's town, so that no quicker counter can go there; else pass. In the
+  duel (two players, version 3) Trouble or a spare counter goes instead where it costs the
+  rival's plan most, that plan guessed from this seat's view (`duel_command`);
 - step 4 (move): the plan's first route, paying a caravan with the cards the plan needs least;
   'end' when no route is worth the cards;
 - discarding: the card whose loss harms next round's plan least;
@@ -22,8 +24,10 @@ ends (unvisited towns one and two routes away: next round starts there) less 1 f
 unvisited town it leaves alone (no unvisited town next to it), and, in the last round, the Home
 City penalty and the card tie-break.
 
-This is version 2 (issue 29); `standin_v1.py` keeps the first one, which had no spare-counter
-block, did not mind helping a rival with the counters it laid and did not count towns left alone.
+This is version 3 (issue 29), which plays the duel otherwise and decides as version 2 at 3 to 6
+players; `standin_v2` (today's code with version=2) decides as version 2 did at every table size,
+and `standin_v1.py` keeps the first one, which had no spare-counter block, did not mind helping a
+rival with the counters it laid and did not count towns left alone.
 """
 
 from __future__ import annotations
