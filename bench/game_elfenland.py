@@ -140,7 +140,7 @@ def balance_lines(games: int, counts, h2h_counts) -> list[str]:
     )
     for players in h2h_counts:
         old, name = (standin.standin_v2, "version 2") if players == 2 else (standin_v1.standin, "version 1")
-        lines += head_to_head(GAME, GAME.standin, old, players, games, names=("version 3", name))
+        lines += head_to_head(GAME, GAME.standin, old, players, games, names=("version 3", f"{name} stand-in"))
     lines += decision_time_lines(
         GAME,
         [("version 3 (today)", GAME.standin), ("version 2", standin.standin_v2), ("version 1", standin_v1.standin)],
