@@ -15,8 +15,10 @@ stand-in) and ELFENLAND_BENCH_STANDIN_GAMES (default 100 per table size of stand
 Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares with 95 %
 intervals, how games end and the score spread over ELFENLAND_BALANCE_GAMES (default 1,000) games
 of stand-ins per table size (2 to 6 players; ELFENLAND_BALANCE_COUNTS to choose), the stand-in of
-today (version 2) against the first one (`standin_v1`) over as many games at 2, 3 and 4 players
-(ELFENLAND_H2H_COUNTS), and the time a decision of each takes (mean and p99).
+today (version 3) against the previous one over as many games at 2, 3 and 4 players
+(ELFENLAND_H2H_COUNTS): at 2 players version 2 (`standin.standin_v2`: version 3 changed only the
+duel), at 3 to 6 players version 1 (`standin_v1`; there versions 3 and 2 decide alike), and the
+time a decision of each takes (mean and p99).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import time
 from collections import Counter
 
 from bench.balance import Setting, decision_time_lines, head_to_head, seat_balance
-from games.elfenland import GAME, standin_v1
+from games.elfenland import GAME, standin, standin_v1
 from games.elfenland import board as B
 from games.elfenland import rules as R
 from games.testing import Table, canonical, event_from_json, fold, play_random, play_with_standins, winners
@@ -132,10 +134,17 @@ def balance_lines(games: int, counts, h2h_counts) -> list[str]:
     lines = [f"elfenland: seats (seat 1 is the first player of round 1), {games} games of stand-ins per table size"]
     for players in counts:
         lines += seat_balance(Setting(GAME, players, ending=ending), games)
-    lines.append("elfenland: stand-in version 2 against version 1 (standin_v1); 'clearly' = the interval above 1.00×")
+    lines.append(
+        "elfenland: stand-in version 3 against the previous one that decides otherwise at that table size "
+        "(2 players: version 2; 3-6 players: version 1); 'clearly' = the interval above 1.00×"
+    )
     for players in h2h_counts:
-        lines += head_to_head(GAME, GAME.standin, standin_v1.standin, players, games)
-    lines += decision_time_lines(GAME, [("version 2 (today)", GAME.standin), ("version 1", standin_v1.standin)])
+        old, name = (standin.standin_v2, "version 2") if players == 2 else (standin_v1.standin, "version 1")
+        lines += head_to_head(GAME, GAME.standin, old, players, games, names=("version 3", f"{name} stand-in"))
+    lines += decision_time_lines(
+        GAME,
+        [("version 3 (today)", GAME.standin), ("version 2", standin.standin_v2), ("version 1", standin_v1.standin)],
+    )
     return lines
 
 

@@ -11,7 +11,9 @@ decision then follows from the plan:
 - step 3 (place): the first counter the plan lays (among equal plans, one that lays no counter
   on a route out of a rival's town to a town it needs); when it lays none, Trouble on a route the
   leading rival is about to use; else a spare counter (not the one to keep) laid where it is slow
-  on a route out of a rival's town, so that no quicker counter can go there; else pass;
+  on a route out of a rival's town, so that no quicker counter can go there; else pass. In the
+  duel (two players, version 3) Trouble or a spare counter goes instead where it costs the
+  rival's plan most, that plan guessed from this seat's view (`duel_command`);
 - step 4 (move): the plan's first route, paying a caravan with the cards the plan needs least;
   'end' when no route is worth the cards;
 - discarding: the card whose loss harms next round's plan least;
@@ -22,12 +24,15 @@ ends (unvisited towns one and two routes away: next round starts there) less 1 f
 unvisited town it leaves alone (no unvisited town next to it), and, in the last round, the Home
 City penalty and the card tie-break.
 
-This is version 2 (issue 29); `standin_v1.py` keeps the first one, which had no spare-counter
-block, did not mind helping a rival with the counters it laid and did not count towns left alone.
+This is version 3 (issue 29), which plays the duel otherwise and decides as version 2 at 3 to 6
+players; `standin_v2` (today's code with version=2) decides as version 2 did at every table size,
+and `standin_v1.py` keeps the first one, which had no spare-counter block, did not mind helping a
+rival with the counters it laid and did not count towns left alone.
 """
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from operator import ge
 
@@ -50,6 +55,8 @@ NEAR_WEIGHT, NEXT_WEIGHT = 0.8, 0.3  # value of an unvisited town 1 or 2 routes 
 # ends) costs this much before the last round: among plans collecting as many towns, the one that
 # leaves the rest in groups (a town left alone takes a journey of its own later).
 STRANDED_COST = 1.0
+# Version 3 (issue 29) plays the duel (2 players) differently; version=2 decides as version 2 did.
+VERSION = 3
 
 RING1 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 1) & PIECE_MASK for t in TOWNS]
 RING2 = [sum(1 << TOWN[o] for o in TOWNS if B.distance(t, o) == 2) & PIECE_MASK for t in TOWNS]
@@ -101,7 +108,7 @@ def _stranded(candidates: int, unseen: int | None = None) -> int:
 class Seat:
     """What the plan needs to know, read from one seat's view."""
 
-    def __init__(self, view, hand=None, elf=None):
+    def __init__(self, view, hand=None, elf=None, version=VERSION):
         me = view["seat"]
         mine = view["seats"][me]
         self.view = view
@@ -121,6 +128,8 @@ class Seat:
         self.home = TOWN[view["home"]] if view.get("home") else None
         self.round = view["round"]
         self._rival_routes = None
+        # the duel: two players, version 3 on (what one rival loses is what this seat gains)
+        self.duel = version >= 3 and view["players"] == 2
 
     @property
     def rival_routes(self) -> frozenset:
@@ -169,19 +178,21 @@ class Plan:
         return [(s[0], s[4]) for s in self.steps if s[4] is not None]
 
 
-def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
+def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT, budget=None) -> Plan:
     """The plan with the highest score from the seat's Elf: a search over routes with the hand
     split in typed cards still free and a count of "any" cards owed (a caravan takes any cards,
     so a path is payable exactly when its typed demands fit kind by kind and all its cards fit
     the hand's size), bounded (a town needs at least one card) and with dominated states skipped.
     `counters` may be laid on free land routes on the way (placement), one route each; the
-    search stops after `limit` states (the best plan found by then)."""
+    search stops after `limit` states (the best plan found by then). `budget`: how many cards
+    the hand holds in all, when not the sum of its kinds (a guessed hand)."""
     helps = seat.rival_routes if counters and board is None else frozenset()  # this round's board only
     board = seat.board if board is None else board
     ways = _ways(tuple(sorted(board.items())), frozenset(seat.trouble), seat.lakes, seat.boatmen)
     collected, end_value, last = seat.collected, seat.end_value, seat.last
     ends: dict = {}  # end_value's answers: before the last round it does not depend on the cards left
-    best = Plan(end_value(seat.start, 0, sum(seat.hand)), [], seat.hand)
+    budget = sum(seat.hand) if budget is None else budget
+    best = Plan(end_value(seat.start, 0, budget), [], seat.hand)
     top = best.score  # the best plan's score, at hand
     seen: dict = {}
     path: list = []
@@ -231,7 +242,7 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT) -> Plan:
                 visit(other, nfree, left - amount, nctrs, nplaced, new, newcount, nhelping)
             path.pop()
 
-    visit(seat.start, seat.hand, sum(seat.hand), tuple(sorted(counters)), (), 0, 0)
+    visit(seat.start, seat.hand, budget, tuple(sorted(counters)), (), 0, 0)
     # `visit` calls itself through its closure: a cycle holding the search's states, which only
     # the cycle collector could free (a full collection over the heap in a worker). Broken here,
     # the search is freed at once.
@@ -352,15 +363,21 @@ def spare_cards(seat: Seat, pool: tuple, n: int) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def standin(view, legal):
+def standin(view, legal, version=VERSION):
     """The command a sensible player would give now, chosen from `legal` using `view` only."""
     if not legal:
         raise ValueError("the seat is not awaited: nothing to choose")
     if len(legal) == 1:
         return legal[0]
     decide = _DECISIONS.get(view["phase"])
-    command = decide(view, legal) if decide else None
+    command = decide(view, legal, version=version) if decide else None
     return command if command in legal else _fallback(legal)
+
+
+def standin_v2(view, legal):
+    """Version 2, kept for the bench's head-to-head table: today's code with the duel's play off
+    (at 3 to 6 players the two decide alike)."""
+    return standin(view, legal, version=2)
 
 
 def _fallback(legal):
@@ -382,10 +399,10 @@ def counter_gains(seat: Seat, kinds) -> dict:
     return gains
 
 
-def choose_draw(view, legal):
+def choose_draw(view, legal, version=VERSION):
     """The face-up counter that improves the plan most (ties: the one matching most cards);
     a blind draw when none improves it (a hidden counter might)."""
-    seat = Seat(view)
+    seat = Seat(view, version=version)
     takes = [cmd for cmd in legal if cmd["type"] == "take"]
     gains = counter_gains(seat, [cmd["counter"] for cmd in takes])
     best = max(takes, key=lambda cmd: (gains[cmd["counter"]], seat.hand[KIND[cmd["counter"]]]), default=None)
@@ -398,8 +415,8 @@ def placing_plan(seat: Seat, limit=NODE_LIMIT) -> Plan:
     return best_plan(seat, tuple(seat.up + seat.down), limit=limit)
 
 
-def choose_place(view, legal, limit=NODE_LIMIT):
-    seat = Seat(view)
+def choose_place(view, legal, limit=NODE_LIMIT, version=VERSION):
+    seat = Seat(view, version=version)
     plan = placing_plan(seat, limit)
     return place_command(seat, plan, legal)
 
@@ -410,6 +427,8 @@ def place_command(seat: Seat, plan: Plan, legal) -> dict:
         route, counter = plan.places[0]
         hidden = counter not in seat.up
         return {"type": "place", "counter": counter, "route": route, "hidden": hidden}
+    if seat.duel:
+        return duel_command(seat, plan, legal) or {"type": "pass"}
     target = trouble_target(seat, plan, legal)
     if target:
         return {"type": "trouble", "route": target}
@@ -450,6 +469,80 @@ def block_command(seat: Seat, plan: Plan, legal) -> dict | None:
     return None
 
 
+# ---------------------------------------------------------------------------------------------
+# the duel (2 players, version 3)
+# ---------------------------------------------------------------------------------------------
+
+RIVAL_LIMIT = 1000  # the search for the rival's plan (several a decision)
+TROUBLE_LOSS = 10.0  # Trouble (one a game) only where it costs the rival this much (a town), ...
+LAST_TROUBLE_LOSS = 1.0  # ... or, in the last round, anything
+BLOCK_LOSS = 1.0  # a spare counter is laid where it costs the rival at least this much
+
+
+def rival_hand(seat: Seat, size: int) -> tuple:
+    """The rival's hidden hand as guessed: of each kind its share of the `size` cards it holds,
+    shared out like the cards this seat does not hold, rounded up (eight cards: two of each
+    kind). The kinds then sum to more than `size`: the plan counts all cards against the true
+    `size`, and a typed payment fits where the rival would likely hold the cards."""
+    rest = [B.CARD_COUNTS[k] - seat.hand[i] for i, k in enumerate(KINDS)]
+    total = sum(rest) or 1
+    return tuple(min(size, -(-size * r // total)) for r in rest)
+
+
+def rival_seat(seat: Seat) -> tuple[Seat, int]:
+    """The single rival as a Seat, from what this seat sees (its Elf, towns, face-up counters and
+    how many cards it holds; its hand guessed, its face-down counters unknown), and its size."""
+    st = seat.view["seats"][1 - seat.me]
+    rival = copy.copy(seat)
+    rival.me, rival.start = 1 - seat.me, TOWN[st["elf"]]
+    rival.hand = rival_hand(seat, st["cards"])
+    rival.up, rival.down = list(st["up"]), []
+    rival.collected, rival.count = sum(1 << TOWN[t] for t in st["towns"]), len(st["towns"])
+    rival.home = None
+    rival._rival_routes = frozenset()
+    return rival, st["cards"]
+
+
+def rival_plan(rival: Seat, size: int, board=None, trouble=None) -> Plan:
+    if trouble is not None:
+        rival = copy.copy(rival)
+        rival.trouble = trouble
+    return best_plan(rival, tuple(rival.up), board=board, limit=RIVAL_LIMIT, budget=size)
+
+
+def duel_command(seat: Seat, plan: Plan, legal) -> dict | None:
+    """With one rival, and nothing of this seat's plan left to place: Trouble or a spare counter
+    where it costs the rival's plan (as guessed from this seat's view) most, on a route of that
+    plan this seat's plan does not use. Trouble (one a game) only for a town's worth, or
+    anything in the last round; a spare counter for any loss (before the last round the counter
+    worth keeping is kept)."""
+    rival, size = rival_seat(seat)
+    base = rival_plan(rival, size)
+    mine = {step[0] for step in plan.steps}
+    theirs = [step[0] for step in base.steps if step[0] not in mine]
+    best: tuple = (0.0, None)
+    allowed = {cmd["route"] for cmd in legal if cmd["type"] == "trouble"}
+    for route in dict.fromkeys(theirs):
+        if route in allowed:
+            loss = base.score - rival_plan(rival, size, trouble={**seat.trouble, route: seat.me}).score
+            if loss >= (LAST_TROUBLE_LOSS if seat.last else TROUBLE_LOSS) and loss > best[0]:
+                best = (loss, {"type": "trouble", "route": route})
+    held = seat.up + seat.down
+    spare = sorted(set(held))
+    if not seat.last and spare:
+        keep = max(held, key=lambda c: (seat.hand[KIND[c]], len(ALLOWED[c]), c))
+        if held.count(keep) == 1:
+            spare.remove(keep)
+    places = {(cmd["route"], cmd["counter"]) for cmd in legal if cmd["type"] == "place"}
+    for route in dict.fromkeys(theirs):
+        for c in spare:
+            if (route, c) in places:
+                loss = base.score - rival_plan(rival, size, board={**seat.board, route: c}).score
+                if loss >= BLOCK_LOSS and loss > best[0]:
+                    best = (loss, {"type": "place", "counter": c, "route": route, "hidden": c not in seat.up})
+    return best[1]
+
+
 def trouble_target(seat: Seat, plan: Plan, legal) -> str | None:
     """A route for Trouble: one my plan does not use, leaving the leading rival's Elf towards a
     town that rival still needs (the leader: most town pieces, ties to the next to move), when
@@ -483,8 +576,8 @@ def move_plan(seat: Seat) -> Plan:
     return best_plan(seat)
 
 
-def choose_move(view, legal):
-    seat = Seat(view)
+def choose_move(view, legal, version=VERSION):
+    seat = Seat(view, version=version)
     plan = move_plan(seat)
     if not plan.steps:
         return {"type": "end"}
@@ -508,8 +601,8 @@ def next_round_value(seat: Seat, hand: tuple, counters) -> float:
     return best_plan(trial, tuple(counters), board={}).score
 
 
-def choose_discard(view, legal):
-    seat = Seat(view)
+def choose_discard(view, legal, version=VERSION):
+    seat = Seat(view, version=version)
     held = sorted(set(seat.up + seat.down)) or [None]
     options = []
     for cmd in legal:
@@ -520,8 +613,8 @@ def choose_discard(view, legal):
     return max(options, key=lambda o: o[:3])[3]
 
 
-def choose_keep(view, legal):
-    seat = Seat(view)
+def choose_keep(view, legal, version=VERSION):
+    seat = Seat(view, version=version)
     options = []
     for cmd in legal:
         if cmd["counter"] is None:
