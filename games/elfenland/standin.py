@@ -26,8 +26,8 @@ City penalty and the card tie-break.
 
 This is version 3 (issue 29), which plays the duel otherwise and decides as version 2 at 3 to 6
 players; `standin_v2` (today's code with version=2) decides as version 2 did at every table size,
-and `standin_v1.py` keeps the first one, which had no spare-counter block, did not mind helping a
-rival with the counters it laid and did not count towns left alone.
+and `standin_v1.py` plays the first one as this code with version=1: no spare-counter block, no
+care for a rival helped by the counters it lays, no count of towns left alone.
 """
 
 from __future__ import annotations
@@ -130,6 +130,7 @@ class Seat:
         self._rival_routes = None
         # the duel: two players, version 3 on (what one rival loses is what this seat gains)
         self.duel = version >= 3 and view["players"] == 2
+        self.version = version
 
     @property
     def rival_routes(self) -> frozenset:
@@ -159,6 +160,8 @@ class Seat:
         value = NEAR_WEIGHT * _bits(RING1[town] & unseen) + NEXT_WEIGHT * _bits(RING2[town] & unseen)
         if self.home is not None and self.round == B.ROUNDS - 1:
             value -= 0.5 * B.DIST[TOWNS[town]][TOWNS[self.home]]
+        if self.version < 2:  # version 1 did not count the towns a plan leaves alone
+            return min(value, 8.0)
         return min(value, 8.0) - STRANDED_COST * _stranded(unseen & ~RING1[town] & ~(1 << town), unseen)
 
 
@@ -186,7 +189,8 @@ def best_plan(seat: Seat, counters=(), board=None, limit=NODE_LIMIT, budget=None
     `counters` may be laid on free land routes on the way (placement), one route each; the
     search stops after `limit` states (the best plan found by then). `budget`: how many cards
     the hand holds in all, when not the sum of its kinds (a guessed hand)."""
-    helps = seat.rival_routes if counters and board is None else frozenset()  # this round's board only
+    # this round's board only; version 1 did not mind helping a rival
+    helps = seat.rival_routes if counters and board is None and seat.version >= 2 else frozenset()
     board = seat.board if board is None else board
     ways = _ways(tuple(sorted(board.items())), frozenset(seat.trouble), seat.lakes, seat.boatmen)
     collected, end_value, last = seat.collected, seat.end_value, seat.last
@@ -432,7 +436,7 @@ def place_command(seat: Seat, plan: Plan, legal) -> dict:
     target = trouble_target(seat, plan, legal)
     if target:
         return {"type": "trouble", "route": target}
-    block = block_command(seat, plan, legal)
+    block = block_command(seat, plan, legal) if seat.version >= 2 else None
     if block:
         return block
     return {"type": "pass"}
@@ -596,7 +600,7 @@ def step_command(seat: Seat, plan: Plan, index: int) -> dict:
 
 def next_round_value(seat: Seat, hand: tuple, counters) -> float:
     """How good next round's opening is with this hand and these counters (an empty board)."""
-    trial = Seat(seat.view, dict(zip(KINDS, hand)))
+    trial = Seat(seat.view, dict(zip(KINDS, hand)), version=seat.version)
     trial.last = False
     return best_plan(trial, tuple(counters), board={}).score
 

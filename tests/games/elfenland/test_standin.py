@@ -573,3 +573,26 @@ def test_soak_stand_ins_beside_random_players(players, config, request):
         events_hide_secrets(tb)
         st = tb.state
         assert st["phase"] == "over" and (st["round"] == 4 or st["all20"])
+
+
+V1_GAMES = [
+    # (players, seed, digest of [seat, command] of every decision), recorded from the first
+    # stand-in's own module (a frozen copy until 2026-12-07) before it became today's code with
+    # version=1; the seat to move drawn from random.Random(seed) where several are awaited.
+    (2, 1, "0600d673d1eb4a6d"),
+    (3, 0, "695422d862334844"),
+    (5, 2, "4e9189ddf32a770f"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "digest"), V1_GAMES)
+def test_version_1_is_kept_move_for_move(players, seed, digest):
+    """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
+    t = Table(GAME, players, {}, seed=f"v1rec-{players}-{seed}".encode())
+    pick, log = random.Random(seed), []
+    while awaited := GAME.waiting_for(t.state):
+        seat = pick.choice(awaited)
+        command = standin_v1.standin(GAME.view(t.state, seat), GAME.legal(t.state, seat))
+        log.append([seat, command])
+        t.act(seat, command)
+    assert hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16] == digest
