@@ -437,11 +437,20 @@ def _timeouts_alone_line(templates) -> tuple[str, float]:
 # --- notices ---------------------------------------------------------------------------------
 
 
-def _sink_process(port: int) -> subprocess.Popen:
+def _sink_process(port: int, pipelining: bool = False) -> subprocess.Popen:
+    """An SMTP sink (aiosmtpd) in a process of its own; `pipelining`: it says PIPELINING in its
+    EHLO answer (RFC 2920, as Postfix does; aiosmtpd reads pipelined commands in order either way)."""
+    ehlo = (
+        "    async def handle_EHLO(self, server, session, envelope, hostname, responses):\n"
+        "        session.host_name = hostname\n        return [*responses[:-1], '250-PIPELINING', responses[-1]]\n"
+        if pipelining
+        else ""
+    )
     code = (
         "import asyncio, sys, time\nfrom aiosmtpd.controller import Controller\n"
         "class H:\n    async def handle_DATA(self, server, session, envelope):\n        return '250 OK'\n"
-        f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
+        + ehlo
+        + f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
         "sys.stdin.read(); c.stop()\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
