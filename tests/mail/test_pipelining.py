@@ -202,26 +202,23 @@ def test_the_sender_pipelines_its_batch_and_records_each_outcome(make_game, sett
         make_game(3)
     server = Server(rcpt="bob@ 550 5.1.1 User unknown")
     controller = mail_goes_to(server, settings)
-    writes: list[int] = []
-    real = pipelining.sendmail
+    clients: list[Writes] = []
+    real = pipelining.Session.__init__
 
-    def counting(client, *args):
-        if not isinstance(client.sock, Writes):
-            client.sock = Writes(client.sock)
-        before = client.sock.count
-        try:
-            return real(client, *args)
-        finally:
-            writes.append(client.sock.count - before)
+    def counting(session, client):
+        client.sock = Writes(client.sock)
+        clients.append(client.sock)
+        real(session, client)
 
-    pipelining.sendmail = counting
+    pipelining.Session.__init__ = counting
     try:
         assert send_all() == {"sent": 6, "undeliverable": 3}
     finally:
-        pipelining.sendmail = real
+        pipelining.Session.__init__ = real
         controller.stop()
-    # The envelope and DATA, then the message (a refused one: then RSET); EHLO before the first.
-    assert writes == [3] + [2] * 8
+    # EHLO, then for each message the envelope and DATA in one write and the message in another
+    # (a refused one: RSET instead), then QUIT: one command at a time would be 4 writes a message.
+    assert [sock.count for sock in clients] == [1 + 9 * 2 + 1]
     assert len(server.messages) == 6
     assert all(frm.startswith("bounces+n") for frm, _to, _m in server.messages)
     assert Notice.objects.filter(status="bounced").count() == 3
