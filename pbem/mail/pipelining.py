@@ -116,8 +116,8 @@ def _commands(client: smtplib.SMTP, from_addr: str, to_addrs: list[str], msg: by
     """MAIL, each RCPT and DATA as smtplib writes them (the SIZE option where the server has it)."""
     options = f" size={len(msg)}" if client.does_esmtp and client.has_extn("size") else ""
     commands = [
-        f"mail FROM:{smtplib.quoteaddr(from_addr)}{options}",
-        *(f"rcpt TO:{smtplib.quoteaddr(address)}" for address in to_addrs),
+        f"mail FROM:{_quoteaddr(from_addr)}{options}",
+        *(f"rcpt TO:{_quoteaddr(address)}" for address in to_addrs),
         "data",
     ]
     if any("\r" in command or "\n" in command for command in commands):
@@ -172,10 +172,20 @@ def _envelope(client: smtplib.SMTP, commands: list[str], from_addr: str, to_addr
     return refused
 
 
+# An address that email.utils.parseaddr gives back as it is (smtplib.quoteaddr puts it in <>).
+_SIMPLE = re.compile(r"[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+\Z")
+
+
+def _quoteaddr(address: str) -> str:
+    """smtplib.quoteaddr(address), without parsing an address that needs none (a notice's)."""
+    return f"<{address}>" if _SIMPLE.match(address) else smtplib.quoteaddr(address)
+
+
 def _quoted(msg: bytes) -> bytes:
     """The message after DATA's 354 as smtplib.SMTP.data sends it: a line's leading period
-    doubled, a CRLF at the end if it has none, then the period that ends it."""
-    quoted = _PERIODS.sub(b"..", msg)
+    doubled (looked for by one search first: most messages have none), a CRLF at the end if it
+    has none, then the period that ends it."""
+    quoted = _PERIODS.sub(b"..", msg) if msg.startswith(b".") or b"\n." in msg else msg
     if quoted[-2:] != CRLF:
         quoted += CRLF
     return quoted + b"." + CRLF

@@ -223,3 +223,19 @@ def test_the_sender_pipelines_its_batch_and_records_each_outcome(make_game, sett
     assert all(frm.startswith("bounces+n") for frm, _to, _m in server.messages)
     assert Notice.objects.filter(status="bounced").count() == 3
     assert sending.BATCH >= 9
+
+
+@pytest.mark.parametrize(
+    "address", ["alice@example.org", "bounces+n12-abc=x@pbem.example", "Alice <alice@example.org>", "odd address"]
+)
+def test_an_address_is_quoted_as_smtplib_quotes_it(address):
+    assert pipelining._quoteaddr(address) == smtplib.quoteaddr(address)
+
+
+@pytest.mark.parametrize(
+    "message", [b"a\r\nb\r\n", b".a\r\n", b"a\r\n.b\r\n..c", b"a.\r\nb", b"", b"no periods at all", b"x\n.y"]
+)
+def test_a_message_is_quoted_as_smtplib_quotes_it(message):
+    expected = smtplib._quote_periods(message)
+    expected += b"" if expected[-2:] == b"\r\n" else b"\r\n"
+    assert pipelining._quoted(message) == expected + b".\r\n"

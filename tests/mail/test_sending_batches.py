@@ -296,3 +296,44 @@ def test_over_smtp_each_answer_is_read_after_the_next_message_is_composed_and_ev
     retried = Notice.objects.get(status="pending")
     assert "SMTPServerDisconnected" in retried.last_error
     assert Notice.objects.filter(status="sent").count() == 8
+
+
+def test_each_version_of_a_game_in_a_batch_has_the_state_the_log_gives_it(make_game, monkeypatch):
+    """A batch holding several versions of a game folds the later ones on from the earlier ones
+    (outbound._went_on), except across an undo: each state is the one a load from the log gives."""
+    from pbem.log import eventlog
+    from pbem.models import Game, Seat
+    from pbem.registry import get_game
+
+    game = make_game(2)
+    spec = get_game(game.kind)
+    first = Game.objects.get(pk=game.pk).version
+
+    def standin_move() -> int:
+        state = eventlog.load(Game.objects.get(pk=game.pk)).state["game"]
+        seat = spec.waiting_for(state)[0]
+        services.submit(game.pk, seat, command=spec.standin(spec.view(state, seat), spec.legal(state, seat)))
+        return seat
+
+    for _ in range(3):
+        standin_move()
+    services.submit(game.pk, standin_move(), "undo")
+    standin_move()
+    game = Game.objects.get(pk=game.pk)
+    seat = Seat.objects.get(game=game, number=0)
+    versions = list(range(first, game.version + 1))
+    batch = [Notice(game=game, seat=seat, kind="news", version=v, to_email=seat.email) for v in versions]
+    went_on, real = [], outbound._went_on
+
+    def counting(*args):
+        loaded = real(*args)
+        went_on.append(loaded is not None)
+        return loaded
+
+    monkeypatch.setattr(outbound, "_went_on", counting)
+    with eventlog.shared_loads():
+        outbound.prefetch(batch)
+        primed = {v: eventlog.load(game, at=v).state for v in versions}
+    eventlog.cache_clear()
+    assert primed == {v: eventlog.load(Game.objects.get(pk=game.pk), at=v).state for v in versions}
+    assert True in went_on and False in went_on  # gone on from the version before, but not over the undo
