@@ -142,7 +142,7 @@ def _envelope(client: smtplib.SMTP, commands: list[str], from_addr: str, to_addr
         elif sent:
             _drain(client, len(to_addrs) + 1)
         else:
-            client._rset()
+            _reset(client)
         raise smtplib.SMTPSenderRefused(code, text, from_addr)
     refused: dict = {}
     for address, command in zip(to_addrs, commands[1:-1], strict=True):
@@ -160,14 +160,14 @@ def _envelope(client: smtplib.SMTP, commands: list[str], from_addr: str, to_addr
         if code == 421:
             client.close()
         else:
-            client._rset()
+            _reset(client)
         raise smtplib.SMTPRecipientsRefused(refused)
     code, text = answer(commands[-1])
     if code != 354:
         if code == 421:
             client.close()
         else:
-            client._rset()  # the envelope the server took is dropped, as a new MAIL would need
+            _reset(client)  # the envelope the server took is dropped, as a new MAIL would need
         raise smtplib.SMTPDataError(code, text)
     return refused
 
@@ -201,7 +201,15 @@ def _drain(client: smtplib.SMTP, count: int) -> None:
             code, _answer = client.getreply()
         if code == 354:
             _end_empty_data(client)
-        client._rset()
+        _reset(client)
+    except smtplib.SMTPServerDisconnected:
+        pass
+
+
+def _reset(client: smtplib.SMTP) -> None:
+    """RSET, a server gone by then left for the next use to find (smtplib's own _rset)."""
+    try:
+        client.rset()
     except smtplib.SMTPServerDisconnected:
         pass
 
