@@ -77,7 +77,10 @@ class Session:
         """Sends a message; returns the outcomes known now: the message before it, once its answer
         is read, and this one when it failed before its content went out (an Unsent one: the
         connection was lost with the answer before it, so it may be sent again on a new one)."""
-        commands = _commands(self.client, from_addr, to_addrs, msg)
+        try:
+            commands = _commands(self.client, from_addr, to_addrs, msg)
+        except ValueError as exc:  # an address with a line break: refused before anything is sent
+            return [*self.finish(), (token, exc)]
         if self.piped and self.client.sock is not None:
             try:
                 self.client.send("".join(f"{command}\r\n" for command in commands))

@@ -239,3 +239,19 @@ def test_a_message_is_quoted_as_smtplib_quotes_it(message):
     expected = smtplib._quote_periods(message)
     expected += b"" if expected[-2:] == b"\r\n" else b"\r\n"
     assert pipelining._quoted(message) == expected + b".\r\n"
+
+
+@pytest.mark.parametrize("piped", [True, False])
+def test_each_answer_is_read_with_the_next_message_and_a_bad_address_fails_alone(serve, piped):
+    """A session reads the answer to a message's end of data when the next one goes (or at
+    finish); an address that keeps a line break through smtplib's quoting is refused before
+    anything of its message is sent."""
+    server = Server(pipelining=piped)
+    client = serve(server)
+    session = pipelining.Session(client)
+    assert session.send("first", SENDER, ["alice@example.org"], MESSAGE) == []
+    done = session.send("second", SENDER, [",\r\nRSET"], MESSAGE)
+    assert done[0] == ("first", {}) and done[1][0] == "second" and isinstance(done[1][1], ValueError)
+    assert session.send("third", SENDER, ["carol@example.org"], MESSAGE) == []
+    assert session.finish() == [("third", {})]
+    assert [to for _f, to, _m in server.messages] == [["alice@example.org"], ["carol@example.org"]]
