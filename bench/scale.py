@@ -17,7 +17,9 @@ Sizes (environment; the defaults are the issue's):
                                (the picture part also times each of the five games' pictures, start,
                                middle and end, beside the old way: resvg shrunk in tries)
     BENCH_PROFILE=resend       cProfile of one of the picture part's sender runs ("first drawing",
-                               "resend", "no pictures", "no pictures, nothing kept"), printed
+                               "resend", "resend, PIPELINING", "no pictures", "no pictures,
+                               PIPELINING", "no pictures, nothing kept"), printed (the
+                               PIPELINING runs: to a sink that says it, as Postfix does)
     BENCH_PARTS=notice,picture,page,served,pipe,sweep,timeout   which parts to run (all by default)
 
 Each notices line also gives the CPU a message of the sending process and of the SMTP sink,
@@ -437,11 +439,20 @@ def _timeouts_alone_line(templates) -> tuple[str, float]:
 # --- notices ---------------------------------------------------------------------------------
 
 
-def _sink_process(port: int) -> subprocess.Popen:
+def _sink_process(port: int, pipelining: bool = False) -> subprocess.Popen:
+    """An SMTP sink (aiosmtpd) in a process of its own; `pipelining`: it says PIPELINING in its
+    EHLO answer (RFC 2920, as Postfix does; aiosmtpd reads pipelined commands in order either way)."""
+    ehlo = (
+        "    async def handle_EHLO(self, server, session, envelope, hostname, responses):\n"
+        "        session.host_name = hostname\n        return [*responses[:-1], '250-PIPELINING', responses[-1]]\n"
+        if pipelining
+        else ""
+    )
     code = (
         "import asyncio, sys, time\nfrom aiosmtpd.controller import Controller\n"
         "class H:\n    async def handle_DATA(self, server, session, envelope):\n        return '250 OK'\n"
-        f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
+        + ehlo
+        + f"c = Controller(H(), hostname='127.0.0.1', port={port}); c.start(); print('ready', flush=True)\n"
         "sys.stdin.read(); c.stop()\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -766,19 +777,26 @@ def picture_lines() -> list[str]:
         Notice.objects.filter(status="pending").update(status="skipped")
         Notice.objects.bulk_create([Notice(**{f: getattr(n, f) for f in fields}) for n in made])
 
-    port = free_port()
-    sink = _sink_process(port)
+    # Two sinks: aiosmtpd as it is (no PIPELINING), and one saying PIPELINING as Postfix does;
+    # bare smtplib (which never pipelines) measured against the same sink as the sender, each time.
+    sinks = {
+        piped: (port, _sink_process(port, pipelining=piped))
+        for piped, port in ((False, free_port()), (True, free_port()))
+    }
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
+    settings.EMAIL_HOST, settings.EMAIL_USE_TLS = "127.0.0.1", False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
     sent_bytes: list = []  # (message, its bytes if the sender wrote them): the bytes made after timing
-    real_send = sending._send
+    real_wire = sending._wire
 
-    def recording(message, data=None):
+    def recording(message):
+        data = real_wire(message)
         sent_bytes.append((message, data))
-        return real_send(message, data)
+        return data
 
-    def sender(label: str, fresh: bool = False) -> tuple[float, float, int, int]:
+    def sender(label: str, fresh: bool = False, piped: bool = False) -> tuple[float, float, int, int]:
+        port, sink = sinks[piped]
+        settings.EMAIL_PORT = port
         copies()
         sent_bytes.clear()
         eventlog.cache_clear()
@@ -811,10 +829,11 @@ def picture_lines() -> list[str]:
         return took / n, bare / n, sum(len(d) for _f, _t, d in raw) // n, pictured, cpu
 
     try:
-        sending._send = recording
+        sending._wire = recording
         BoardPicture.objects.all().delete()
         cold = sender("first drawing")
         warm = sender("resend")
+        warm_piped = sender("resend, PIPELINING", piped=True)
         drawn = BoardPicture.objects.count()
         # Without pictures: none made, none of the kept ones read (their bytes are 50 kB a notice).
         board_png, prefetch_kept = pictures.board_png, pictures.prefetch_kept
@@ -822,12 +841,14 @@ def picture_lines() -> list[str]:
         pictures.prefetch_kept = lambda *args, **kwargs: None
         try:
             bare_text = sender("no pictures")
+            piped_text = sender("no pictures, PIPELINING", piped=True)
             fresh_text = sender("no pictures, nothing kept", fresh=True)
         finally:
             pictures.board_png, pictures.prefetch_kept = board_png, prefetch_kept
     finally:
-        sending._send = real_send
-        sink.communicate("")
+        sending._wire = real_wire
+        for _port, sink in sinks.values():
+            sink.communicate("")
 
     def line(label: str, figures: tuple[float, float, int, int, str], target: float) -> str:
         mine, bare, size, pictured, cpu = figures
@@ -846,7 +867,11 @@ def picture_lines() -> list[str]:
         f"{len(made)} made, the rest folded or skipped as the sender does), {drawn} distinct pictures kept",
         line("each drawn for the first time", cold, 0.5),
         line("sent again (pictures kept)", warm, 0.5),
+        line("sent again (pictures kept), the server saying PIPELINING", warm_piped, 0.5),
         line("without pictures", bare_text, 0.7).replace("notices with pictures, without", "notices without"),
+        line("without pictures, the server saying PIPELINING", piped_text, 0.7).replace(
+            "notices with pictures, without", "notices without"
+        ),
         line("without pictures, nothing kept", fresh_text, 0.7).replace(
             "notices with pictures, without pictures, nothing kept",
             "notices without pictures, their menus and text boards not kept (computed anew)",

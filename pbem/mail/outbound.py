@@ -31,6 +31,7 @@ from types import SimpleNamespace
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
+import msgspec
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
@@ -42,7 +43,7 @@ from django.utils import dateformat, timezone
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from games.i18n import game_text
-from pbem.log import eventlog
+from pbem.log import eventlog, fold
 from pbem.mail import fastrender, pictures
 from pbem.models import Event, Game, GameStatus, Notice, NoticePreference, PlayerSettings, Seat, Snapshot
 from pbem.play import addressing, calendar, choosing, languages, selectors, signing, taps, versioned
@@ -702,10 +703,11 @@ def prefetch(notices: list[Notice]) -> None:
         game_ids = sorted({game_id for (game_id, _at) in ranges})
         special = _seating_and_undos(cursor, game_ids)
     games = {}
+    folded: dict[int, tuple] = {}  # game id -> what _prime_load folded last for it, to go on from
     for i, ((game_id, at), (game, after)) in enumerate(pairs):
         games[game_id] = game
         raw = rows_of.get(i, [])
-        _prime_load(game, specs[i], at, snaps.get(i), raw)
+        folded[game_id] = _prime_load(game, specs[i], at, snaps.get(i), raw, folded.get(game_id))
         _share_feed(game_id, at, after, raw)
     for game_id, game in games.items():
         _share_seating(game, special[game_id])
@@ -857,15 +859,48 @@ def _share_seating(game: Game, rows: list[tuple]) -> None:
 _ROW_COLUMNS = selectors.FEED_FIELDS
 
 
-def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple]) -> None:
+def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple], before: tuple | None = None):
     """eventlog.load(game, at=at) from rows read here, kept where that load looks first; an undo
-    after the snapshot reaching back behind it is left to eventlog.load (a replay from the start)."""
+    after the snapshot reaching back behind it is left to eventlog.load (a replay from the start).
+    `before`: what this returned for an earlier version of the game in the batch (a backlog, a
+    table of stand-ins: a version a move), gone on from when it was folded from the same snapshot
+    and no undo came since (_went_on). Returns (snapshot seq, version, state, undone) or None."""
+    start = snap[0] if snap else 0
+    if before is not None and before[0] == start and before[1] < at:
+        loaded = _went_on(game, spec, at, raw, before)
+        if loaded is not None:
+            eventlog.prime_load(game, at, loaded)
+            return (start, at, loaded.state, loaded.undone)
     index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
-    start = snap[0] if snap else 0  # loaded_from folds only the rows after the snapshot: only they are decoded
+    # loaded_from folds only the rows after the snapshot: only they are decoded
     rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw if row[index[0]] > start]
     loaded = eventlog.loaded_from(game, spec, at, snap, rows)
-    if loaded is not None:
-        eventlog.prime_load(game, at, loaded)
+    if loaded is None:
+        return None
+    eventlog.prime_load(game, at, loaded)
+    return (start, at, loaded.state, loaded.undone)
+
+
+_encode_state = msgspec.json.Encoder().encode
+
+
+def _went_on(game: Game, spec, at: int, raw: list[tuple], before: tuple) -> eventlog.Loaded | None:
+    """The state at `at` from the one folded at an earlier version (`before`): a copy of it (its
+    JSON read back, as a snapshot's is; used only where that copy equals it, so no tuple, no
+    number key turns into something else) with the events after that version folded in. None
+    where an undo is among them (it may take back what the earlier state holds)."""
+    _start, version, state, undone = before
+    seq_at, type_at = _ROW_COLUMNS.index("seq"), _ROW_COLUMNS.index("type")
+    new = [row for row in raw if version < row[seq_at] <= at]
+    if len(new) != at - version or any(row[type_at] == "pbem.Undone" for row in new):
+        return None
+    copy = eventlog.json_loads(_encode_state(state))
+    if copy != state:
+        return None
+    index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
+    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in new]
+    state = fold.fold_rows(spec, copy, rows, undone)
+    return eventlog.Loaded(game.pk, spec, state, at, game.head_hash, set(undone))
 
 
 # ---------------------------------------------------------------------------------------------
