@@ -20,8 +20,9 @@ from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.db import connection
 
+from pbem.mail import pipelining, sending
 from pbem.management.commands.smtpd import make_controller
-from pbem.models import Event, InboundMessage
+from pbem.models import Event, InboundMessage, Notice
 from pbem.play import services
 from tests.conftest import CAST, requires_postgres
 
@@ -248,3 +249,40 @@ def test_the_tests_postfix_brings_its_own_config_and_takes_no_port_but_its_own(s
         shutil.rmtree(folder, ignore_errors=True)
     assert host_mail_files() == before
     assert not server.base.exists()
+
+
+@requires_postgres
+def test_a_batch_of_notices_goes_out_through_a_real_postfix_pipelined_and_each_arrives_whole(
+    smtp_sink, postfix, settings, monkeypatch
+):
+    """The sender's batch through a real Postfix, which says PIPELINING (RFC 2920): each notice's
+    envelope and DATA go in one write and its end of data is answered while the next is composed.
+    Postfix relays every one to the players' mail server (the sink) as it was written."""
+    # This instance relays the players' mail to their server (the sink) with Postfix's SMTP client.
+    postfix.postconf("-M", "smtp/unix=smtp unix - - n - - smtp")
+    postfix.postconf("-e", f"default_transport = smtp:[127.0.0.1]:{smtp_sink.port}", "smtp_tls_security_level = none")
+    subprocess.run(["postfix", "-c", str(postfix.dir), "reload"], check=True, timeout=60, capture_output=True)
+    with smtplib.SMTP("127.0.0.1", postfix.port) as client:
+        client.ehlo()
+        assert client.has_extn("pipelining")
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    for _ in range(6):
+        services.create_game("diceduel", CAST[:2], {})
+    settings.EMAIL_PORT = postfix.port  # the service sends through Postfix
+    assert Notice.objects.count() == 12
+    said, real = [], pipelining.pipelines
+    monkeypatch.setattr(pipelining, "pipelines", lambda client: said.append(real(client)) or said[-1])
+    sending.send_pending(None)
+    assert said == [True]  # one connection, pipelined
+    notices = list(Notice.objects.order_by("id"))
+    assert {n.status for n in notices} == {"sent"}
+    log = postfix.wait_for_log("status=sent", count=12)
+    assert "mail=12 rcpt=12 data=12" in log and "improper command pipelining" not in log
+    assert postfix.warnings() == []
+    received = smtp_sink.wait_for(12, timeout=60)
+    assert sorted(str(m["Message-ID"]) for m in received) == sorted(n.message_id for n in notices)
+    by_id = {str(m["Message-ID"]): m for m in received}
+    for notice in notices:
+        arrived = by_id[notice.message_id]
+        assert str(arrived["Subject"]) == notice.subject and arrived["To"].addresses[0].addr_spec == notice.to_email
+        assert arrived["Received"]  # through Postfix, not straight to the sink
