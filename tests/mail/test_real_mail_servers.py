@@ -252,12 +252,12 @@ def test_the_tests_postfix_brings_its_own_config_and_takes_no_port_but_its_own(s
 
 
 @requires_postgres
-def test_a_batch_of_notices_goes_out_through_a_real_postfix_pipelined_and_each_arrives_whole(
+def test_a_batch_of_notices_goes_out_through_a_real_postfix_pipelined_and_every_one_arrives(
     smtp_sink, postfix, settings, monkeypatch
 ):
     """The sender's batch through a real Postfix, which says PIPELINING (RFC 2920): each notice's
     envelope and DATA go in one write and its end of data is answered while the next is composed.
-    Postfix relays every one to the players' mail server (the sink) as it was written."""
+    Postfix relays every one to the players' mail server (the sink)."""
     # This instance relays the players' mail to their server (the sink) with Postfix's SMTP client.
     postfix.postconf("-M", "smtp/unix=smtp unix - - n - - smtp")
     postfix.postconf("-e", f"default_transport = smtp:[127.0.0.1]:{smtp_sink.port}", "smtp_tls_security_level = none")
