@@ -39,8 +39,10 @@ import itertools
 import logging
 import math
 import os
+import pickle
 import re
 import struct
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -84,36 +86,83 @@ def board_png(
     """The seat's view of the board as PNG bytes of at most `budget`, or None.
 
     With the game and version it shows, made once and kept (BoardPicture): a version's view never
-    changes, so a picture is looked for by (game, version, drawing_digest of its SVG) before it is
-    rasterised, and kept once made. Within a batch (eventlog.shared_loads) the same drawing is
-    looked up once. A seat never gets a picture of anything but its own view: the key is the
-    digest of the very SVG its view draws."""
+    changes, so a picture is looked for before it is rasterised, and kept once made. It is kept
+    under drawing_digest of its SVG (every seat whose view draws the same SVG shares it), and the
+    view is kept pointing at it under view_digest (the view's bytes, the game's drawing code, the
+    language): a notice sent again, or another notice of the same view, finds its picture
+    without drawing the SVG (a lookup). Within a batch (eventlog.shared_loads) the same drawing
+    is looked up once. A seat never gets a picture of anything but its own view: both keys are
+    digests of exactly what it sees (its view, or the SVG its view draws)."""
     if spec.render_svg is None or game_state is None:
         return None
     try:
-        svg = spec.render_svg(spec.view(game_state, seat))
+        view = spec.view(game_state, seat)
     except Exception:  # noqa: BLE001 - a game's drawing bug must not stop its notices
-        log.exception("render_svg of %s failed", spec.name)
+        log.exception("the view of %s failed", spec.name)
         return None
     if game_id is None or version is None:
-        return eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget, spec.name))
-    drawing = drawing_digest(svg)
+        svg = _svg_of(spec, view)
+        return (
+            None
+            if svg is None
+            else eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget, spec.name))
+        )
     # The pictures kept of this version, read once a batch (or all of a batch's at once by
     # prefetch_kept); a box each, so that one made here is found by the batch's next seat alike.
     kept_here = eventlog.shared(
         ("kept pictures", game_id, version), lambda: _kept_of([(game_id, version)])[game_id, version]
     )
+    seen = view_digest(spec, view)
+    svg, drawing = None, _drawing_seen(kept_here, seen)
+    if drawing is None:
+        svg = _svg_of(spec, view)
+        if svg is None:
+            return None
+        drawing = drawing_digest(svg)
+    rows: list[tuple[str, bytes, int]] = []
+    if seen is not None and seen not in kept_here:  # the view pointed at its drawing from now on
+        kept_here[seen] = [(SEEN_AS + drawing.encode(), 0)]
+        rows.append((seen, SEEN_AS + drawing.encode(), 0))
     box = kept_here.setdefault(drawing, [None])
     kept = box[0]
     if kept is not None:
         png, made_under = kept
         if len(png) <= budget and (png or budget <= made_under):
+            _keep(game_id, version, rows)
             return png or None  # empty: nothing fitted a budget at least this large
+    if svg is None:
+        svg = _svg_of(spec, view)
+        if svg is None:
+            return None
     png = eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget, spec.name))
     if kept is None:
-        _keep(game_id, version, drawing, png or b"", budget)
+        rows.append((drawing, png or b"", budget))
         box[0] = (png or b"", budget)
+    _keep(game_id, version, rows)
     return png
+
+
+def _svg_of(spec, view) -> str | None:
+    try:
+        return spec.render_svg(view)
+    except Exception:  # noqa: BLE001 - a game's drawing bug must not stop its notices
+        log.exception("render_svg of %s failed", spec.name)
+        return None
+
+
+# A kept row under a view's digest holds this and the digest of the drawing that view draws
+# (made_under 0): a picture's PNG starts with PNG's signature, or is empty.
+SEEN_AS = b"drawing:"
+
+
+def _drawing_seen(kept_here: dict, seen: str | None) -> str | None:
+    """The drawing digest the view `seen` was kept pointing at, if that drawing is kept too."""
+    box = kept_here.get(seen) if seen is not None else None
+    if box is None or box[0] is None or not box[0][0].startswith(SEEN_AS):
+        return None
+    drawing = box[0][0][len(SEEN_AS) :].decode()
+    found = kept_here.get(drawing)
+    return drawing if found is not None and found[0] is not None else None
 
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
@@ -123,6 +172,51 @@ RASTER_REVISION = f"pixels+resvg bands={BAND} palette={PALETTE}+named octree/{SA
 
 def drawing_digest(svg: str) -> str:
     return hashlib.sha256(f"{RASTER_REVISION}\n{svg}".encode()).hexdigest()
+
+
+def view_digest(spec, view) -> str | None:
+    """A key for the picture of this view, made without drawing it: the view's pickled bytes (a
+    view that pickles alike is equal: same types, same values; one equal but pickled otherwise, a
+    set in another order, only misses), the game's drawing code (_code_revision: every file of
+    the package that draws it), the language it is drawn in (games.i18n) and RASTER_REVISION.
+    None where the view will not pickle or the code's files are not found: the picture is then
+    looked for by its drawing alone."""
+    from games import i18n
+
+    revision = _code_revision(getattr(spec.render_svg, "__module__", None) or "")
+    if revision is None:
+        return None
+    try:
+        data = pickle.dumps(view, protocol=5)
+    except Exception:  # noqa: BLE001 - anything that does not pickle: no key of this kind
+        return None
+    head = f"view\n{RASTER_REVISION}\n{spec.name}\n{revision}\n{i18n.current()}\n".encode()
+    return hashlib.sha256(head + data).hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _code_revision(module: str) -> str | None:
+    """A digest of the files of the module's folder (and those below it: a game's code, data and
+    translations) and of the files beside its top package's __init__ (games/*.py): what draws a
+    view. Read once per process; None for a module without a file."""
+    from pathlib import Path
+
+    found = getattr(sys.modules.get(module), "__file__", None)
+    if not found or not module:
+        return None
+    folder = Path(found).parent
+    top_file = getattr(sys.modules.get(module.partition(".")[0]), "__file__", None)
+    top_folder = Path(top_file).parent if top_file else folder
+    files = sorted(f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts)
+    files += sorted(f for f in top_folder.glob("*.py") if f.is_file() and f.parent != folder)
+    digest = hashlib.sha256()
+    try:
+        for path in files:
+            digest.update(f"{path.relative_to(top_folder.parent)}\n".encode())
+            digest.update(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return digest.hexdigest()
 
 
 def prefetch_kept(pairs: set[tuple[int, int]]) -> None:
@@ -149,26 +243,32 @@ def _kept_of(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, li
     return found
 
 
-def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> None:
-    """Kept for every later notice of this version's view; a sender that made the same picture at
-    the same moment has kept its own (the first stays: the two are the same drawing).
+def _keep(game_id: int, version: int, rows: list[tuple[str, bytes, int]]) -> None:
+    """Kept for every later notice of this version's view: (key, png, made_under) rows, a
+    picture under its drawing's digest, or a view's pointer to its drawing (SEEN_AS); a sender
+    that kept the same row at the same moment has kept its own (the first stays: the same).
 
     Committed on its own (outside a caller's transaction) without waiting for the write-ahead log
     to reach the disk: a kept picture is a cache (a crash that loses one costs drawing it again),
     and the wait was a commit's flush for every picture, more than drawing it costs."""
+    if not rows:
+        return
     from django.db import connection, transaction
 
     from pbem.models import BoardPicture
 
-    row = BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)
+    kept = [
+        BoardPicture(game_id=game_id, version=version, drawing=key, png=png, made_under=made_under)
+        for key, png, made_under in rows
+    ]
     if connection.in_atomic_block:  # committed with the caller's work, flushed or not as it is
-        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
+        BoardPicture.objects.bulk_create(kept, ignore_conflicts=True)
         return
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
+        BoardPicture.objects.bulk_create(kept, ignore_conflicts=True)
 
 
 # The zoom and bytes of the last picture of each game that fitted its budget (this process's):

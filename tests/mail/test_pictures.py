@@ -143,6 +143,14 @@ class HiddenSpec:
     )
 
 
+def kept_pictures(game, version: int) -> list[bytes]:
+    """The pictures kept of the version (not the views' pointers to them)."""
+    from pbem.models import BoardPicture
+
+    rows = BoardPicture.objects.filter(game=game, version=version).values_list("png", flat=True)
+    return [bytes(png) for png in rows if not bytes(png).startswith(pictures.SEEN_AS)]
+
+
 @pytest.fixture
 def counted(monkeypatch):
     calls = []
@@ -157,8 +165,6 @@ def game(db):
 
 
 def test_a_picture_is_kept_and_every_later_batch_and_process_reuses_it(game, counted):
-    from pbem.models import BoardPicture
-
     with eventlog.shared_loads():
         first = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=5)
     # Another batch, as after a restart: nothing in memory, the kept row is found.
@@ -166,7 +172,7 @@ def test_a_picture_is_kept_and_every_later_batch_and_process_reuses_it(game, cou
         again = [pictures.board_png(HiddenSpec, "public", seat, game_id=game.pk, version=5) for seat in range(3)]
     assert len(counted) == 1
     assert first is not None and again == [first] * 3
-    assert BoardPicture.objects.filter(game=game, version=5).count() == 1
+    assert len(kept_pictures(game, 5)) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -176,13 +182,11 @@ def test_a_picture_kept_outside_a_transaction_is_committed_without_waiting_for_t
     found by the next batch; the setting goes with that transaction, not the connection's."""
     from django.db import connection
 
-    from pbem.models import BoardPicture
-
     game = services.create_game("diceduel", PEOPLE[:2], {})
     assert not connection.in_atomic_block
     with eventlog.shared_loads():
         first = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=7)
-    assert first is not None and BoardPicture.objects.filter(game=game, version=7).count() == 1
+    assert first is not None and len(kept_pictures(game, 7)) == 1
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
@@ -200,6 +204,75 @@ def test_a_seat_never_gets_the_kept_picture_of_another_seats_view(game, counted)
     assert len(counted) == 3
     for seat, png in enumerate(mine):  # each the picture of its own view, drawn afresh
         assert png == pictures.rasterise(HiddenSpec.render_svg(HiddenSpec.view("hidden", seat)))
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The SVGs HiddenSpec draws, each call."""
+    calls = []
+    real = HiddenSpec.render_svg
+    monkeypatch.setattr(HiddenSpec, "render_svg", staticmethod(lambda view: calls.append(view) or real(view)))
+    return calls
+
+
+def test_a_kept_picture_is_found_by_its_view_without_drawing_its_svg(game, counted, drawn):
+    with eventlog.shared_loads():
+        first = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert len(drawn) == 3
+    with eventlog.shared_loads():  # a resend, in another batch or process: the kept rows alone
+        pictures.prefetch_kept({(game.pk, 5)})
+        again = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert again == first and len(set(first)) == 3
+    assert len(drawn) == 3 and len(counted) == 3  # no SVG drawn, no picture made again
+
+
+def test_a_pictures_view_key_changes_when_the_view_changes():
+    from games import i18n
+
+    key = lambda state, seat: pictures.view_digest(HiddenSpec, HiddenSpec.view(state, seat))  # noqa: E731
+    assert key("hidden", 0) == key("hidden", 0) is not None
+    assert len({key("hidden", 0), key("hidden", 1), key("hidden", 2), key("later", 0), key("public", 0)}) == 5
+    assert key("public", 0) == key("public", 2)  # seats that see alike share it
+    # Alike in value but not in type, or drawn in another language: another key.
+    assert pictures.view_digest(HiddenSpec, {"seat": 1}) != pictures.view_digest(HiddenSpec, {"seat": 1.0})
+    assert pictures.view_digest(HiddenSpec, {"seat": [1]}) != pictures.view_digest(HiddenSpec, {"seat": (1,)})
+    with i18n.using("de"):
+        german = key("hidden", 0)
+    assert german != key("hidden", 0)
+
+
+def test_a_view_key_names_the_games_drawing_code():
+    """The code that draws a view is part of its key: a game's new drawing code (a new deploy)
+    draws its pictures anew rather than finding those of the old code under the same view."""
+    spec = get_game(DRAWN[0])
+    revision = pictures._code_revision(spec.render_svg.__module__)
+    assert revision is not None and revision != pictures._code_revision(HiddenSpec.render_svg.__module__)
+    assert pictures._code_revision("no.such.module") is None
+
+
+def test_a_seat_never_gets_another_seats_picture_through_a_view_key(game, counted, drawn):
+    """Each seat's view points at its own drawing: a resend of every seat, in any order, gives
+    each its own picture, the picture of its view drawn afresh."""
+    with eventlog.shared_loads():
+        for seat in (2, 0, 1):
+            pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5)
+    with eventlog.shared_loads():
+        again = {seat: pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in (1, 2, 0)}
+    for seat, png in again.items():
+        assert png == pictures.rasterise(HiddenSpec.render_svg(HiddenSpec.view("hidden", seat)))
+    assert len(set(again.values())) == 3
+
+
+def test_a_view_pointing_at_a_picture_no_longer_kept_draws_it_again(game, counted, drawn):
+    from pbem.models import BoardPicture
+
+    with eventlog.shared_loads():
+        first = pictures.board_png(HiddenSpec, "hidden", 1, game_id=game.pk, version=5)
+    BoardPicture.objects.filter(game=game, version=5).exclude(made_under=0).delete()  # pruned
+    with eventlog.shared_loads():
+        again = pictures.board_png(HiddenSpec, "hidden", 1, game_id=game.pk, version=5)
+    assert again == first and len(drawn) == 2 and len(counted) == 2
+    assert len(kept_pictures(game, 5)) == 1
 
 
 def test_a_new_version_is_drawn_anew(game, counted):
