@@ -662,6 +662,7 @@ class _Canvas:
         # What the drawing draws, in order: (tag, node, transform, style), found by element().
         self.ops: list[tuple] = []
         self.keys: list[tuple] = []  # each op's key (_op_key)
+        self.known: list | None = None  # each op compiled, where read from kept pieces (_pieced)
         self.calls: list = []  # what the op being compiled draws (run)
 
     def start_on(self, image) -> None:
@@ -695,6 +696,12 @@ class _Canvas:
                 entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls))
             found.append(entry)
         return found
+
+    def entries(self, upto: int | None = None) -> list[tuple]:
+        """The first `upto` ops (all by default) compiled: as kept with their pieces, or now."""
+        if self.known is not None:
+            return self.known[:upto]
+        return self.compiled(self.ops[:upto], self.keys[:upto])
 
     def run(self, entries) -> None:
         """The compiled ops drawn (a kept layer or band keeps the pixels of ops the next drawings
@@ -1029,9 +1036,13 @@ def draw_svg(svg: str, zoom: float = 1.0):
 
 
 def _parsed(svg: str, zoom: float) -> _Canvas:
-    """The SVG read, its ops listed in drawing order (canvas.ops), nothing drawn yet."""
+    """The SVG read, its ops listed in drawing order (canvas.ops), nothing drawn yet: of kept
+    pieces where it can be (_pieced), else read whole."""
     import xml.etree.ElementTree as ET
 
+    canvas = _pieced(svg, zoom)
+    if canvas is not None:
+        return canvas
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as exc:
@@ -1043,14 +1054,98 @@ def _parsed(svg: str, zoom: float) -> _Canvas:
     return canvas
 
 
-def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None):
+# Each top-level piece of a drawing (an element of the <svg> and all in it) read once, kept by its
+# text and where it is drawn (_pieced): (its ops, their keys, their compiled calls).
+PIECES = 8_192
+_pieces: dict = {}
+
+
+class _Whole(Exception):
+    """The drawing is read whole, not in pieces (_pieced)."""
+
+
+def _pieced(svg: str, zoom: float) -> _Canvas | None:
+    """The SVG's ops from its top-level pieces (each element of the <svg>, with everything in
+    it), each read once and kept by its text and the place it is drawn at (the <svg>'s size,
+    zoom and inherited attributes): a game's next drawing has most of its pieces, word for word,
+    and reads only those that changed. The ops and keys are those of reading it whole (a piece
+    of the same text, at the same place, draws the same ops). None (read it whole) for a drawing
+    with anything else in it: a reference (<use>: what it draws is elsewhere), a comment,
+    CDATA, a declaration, or pieces that do not read as XML on their own."""
+    import xml.etree.ElementTree as ET
+
+    if "<!" in svg or "<?" in svg or "href" in svg:
+        return None
+    chunks = svg.split("<")  # each a tag (without its "<") and the text after it
+    if len(chunks) < 3 or chunks[0].strip() or not chunks[1].startswith("svg") or not chunks[-1].startswith("/svg>"):
+        return None
+    try:
+        # +1 a tag that opens, -1 one that closes, 0 one that closes itself: the depth after each
+        depths = list(
+            itertools.accumulate(-1 if c[0] == "/" else 0 if c[c.index(">") - 1] == "/" else 1 for c in chunks[2:-1])
+        )
+        root = ET.fromstring("<" + chunks[1][: chunks[1].index(">") + 1] + "</svg>")
+    except (ValueError, IndexError, ET.ParseError):
+        return None
+    if depths and (depths[-1] != 0 or min(depths) < 0):
+        return None
+    canvas = _Canvas(root, zoom)
+    inherited = _attributes("svg", tuple(root.attrib))
+    style = {name: root.attrib[key] for key, name in inherited}
+    items = tuple(style.items())
+    place = (canvas.size, canvas.base, items)
+    entries: list = []
+    start = 2
+    try:
+        for end in [i + 2 for i, depth in enumerate(depths) if depth == 0]:
+            text = "<" + "<".join(chunks[start : end + 1])
+            ops, keys, compiled = _piece(canvas, text[: text.rindex(">") + 1], place, style, items)
+            canvas.ops += ops
+            canvas.keys += keys
+            entries += compiled
+            start = end + 1
+    except _Whole:
+        return None
+    canvas.known = entries
+    return canvas
+
+
+def _piece(canvas: _Canvas, text: str, place: tuple, style: dict, items: tuple) -> tuple:
+    """(ops, keys, compiled calls) of one top-level piece of a drawing, kept (_pieces)."""
+    import xml.etree.ElementTree as ET
+
+    key = (text, place)
+    found = _pieces.get(key)
+    if found is not None:
+        return found
+    try:
+        node = ET.fromstring(text)
+    except ET.ParseError:
+        raise _Whole from None
+    ops, keys = canvas.ops, canvas.keys
+    canvas.ops, canvas.keys = [], []
+    try:
+        canvas.element(node, place[1], style, 1, items)
+        found = (canvas.ops, canvas.keys, canvas.compiled(canvas.ops, canvas.keys))
+    finally:
+        canvas.ops, canvas.keys = ops, keys
+    if len(_pieces) >= PIECES:
+        _pieces.clear()
+    _pieces[key] = found
+    return found
+
+
+def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None, rows: int | None = None):
     """The canvas's ops of the indices `wanted` (in order) drawn, from a kept layer where one
     fits: the ops of a layer are in its pixels already, wanted or not. An op not wanted is not
     drawn: the pixels are the whole drawing's only where no op left out reaches (_banded_png
-    draws every op that reaches the bands it makes)."""
+    draws every op that reaches the bands it makes). With `rows`, only the drawing's first
+    `rows` rows are drawn (the image is that tall: what the ops paint below it is left out, the
+    pixels above are the same)."""
     from PIL import Image
 
     width, height = canvas.size
+    height = height if rows is None else max(1, min(height, rows))
     image, drawn, keep_at = _layers.start(canvas.size, keys)
     if keep_at:
         # Drawn anew, taller than this drawing (HEIGHT times): the same game's next picture may
@@ -1058,15 +1153,15 @@ def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None):
         # bottom shows there; a shorter one takes the layer's top.
         tall = (width, round(height * _Layers.HEIGHT))
         canvas.start_on(Image.new("RGB", tall, "#ffffff"))
-        canvas.run(canvas.compiled(canvas.ops[:keep_at], keys[:keep_at]))
+        canvas.run(canvas.entries(keep_at))
         _layers.keep(tall, keys, keep_at, canvas.image)
         image, drawn = canvas.image, keep_at
     if image is not None:
         canvas.start_on(image.crop((0, 0, width, height)))  # a copy, as tall as this drawing
     else:
-        canvas.start_on(Image.new("RGB", canvas.size, "#ffffff"))
+        canvas.start_on(Image.new("RGB", (width, height), "#ffffff"))
     if entries is None:
-        entries = canvas.compiled(canvas.ops, keys)
+        entries = canvas.entries()
     canvas.run([entries[i] for i in wanted if i >= drawn])
     return canvas.image
 
@@ -1170,7 +1265,7 @@ class _Bands:
     bands then share it)."""
 
     BYTES = 48 << 20  # kept bands' bytes: a band of 32 rows 510 wide is 16 kB (3,000 bands)
-    USES = 12  # drawings a palette serves
+    USES = 400  # drawings a palette serves
 
     def __init__(self) -> None:
         import threading
@@ -1251,7 +1346,7 @@ def _banded_png(svg: str, zoom: float) -> bytes:
     kept layer where one fits: _drawn), given their palette indices and kept."""
     canvas = _parsed(svg, zoom)
     keys = canvas.keys
-    ops = canvas.compiled(canvas.ops, keys)
+    ops = canvas.entries()
     width, height = canvas.size
     paint = frozenset(_PAINT.findall(svg))
     palette_id, palette = _bands.palette(paint)
@@ -1278,7 +1373,8 @@ def _banded_png(svg: str, zoom: float) -> bytes:
             and first < height
             and before[min(count, last // BAND + 1)] > before[max(0, min(count - 1, first // BAND))]
         ]
-        image = _drawn(canvas, keys, wanted, ops)
+        bottom = min(height, (missing[-1] + 1) * BAND)
+        image = _drawn(canvas, keys, wanted, ops, bottom)
         if palette is None:
             palette_id, palette = _bands.learn(paint, image)
             band_keys = [(palette_id, *key[1:]) for key in band_keys]

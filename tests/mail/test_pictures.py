@@ -658,3 +658,60 @@ def test_an_opaque_ink_is_drawn_without_blending_the_same_pixels(monkeypatch):
     for svg, image in zip(svgs, mine):
         assert ImageChops.difference(pictures.draw_svg(svg), image).getbbox() is None
     _forget()
+
+
+def _read_whole(svg: str, zoom: float):
+    """The drawing read whole, as before kept pieces."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    canvas = pictures._Canvas(root, zoom)
+    canvas.element(root, canvas.base, {})
+    return canvas
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+def test_a_drawing_read_from_kept_pieces_has_the_ops_of_the_drawing_read_whole(kind):
+    """Each top-level piece of a drawing is read once and kept by its text and place: a game's
+    next drawings, read mostly from kept pieces, list the same ops (keys) as read whole, and
+    draw the same pixels."""
+    from PIL import ImageChops
+
+    _forget()
+    pictures._pieces.clear()
+    pieced = 0
+    for svg in game_views(kind, every=15):
+        canvas = pictures._parsed(svg, 0.85)
+        whole = _read_whole(svg, 0.85)
+        assert canvas.keys == whole.keys, kind
+        assert [entry[1:] for entry in canvas.entries()] == [entry[1:] for entry in whole.entries()], kind
+        pieced += canvas.known is not None
+        image = pictures._drawn(canvas, canvas.keys, range(len(canvas.ops)))
+        _forget()
+        drawn_whole = pictures._drawn(whole, whole.keys, range(len(whole.ops)))
+        assert ImageChops.difference(image, drawn_whole).getbbox() is None, kind
+    if "href" not in svg:
+        assert pieced and pictures._pieces
+
+
+def test_a_piece_is_kept_by_its_place_as_well_as_its_text():
+    """The same piece drawn in another <svg> (another zoom, another inherited size) is read anew;
+    a drawing with a reference in it (<use>), a comment or pieces that are not XML on their own
+    is read whole."""
+    pictures._pieces.clear()
+    piece = '<text x="2" y="9">A</text>'
+    small = f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" font-size="8">{piece}</svg>'
+    large = small.replace('font-size="8"', 'font-size="12"')
+    keys = [pictures._parsed(svg, zoom).keys for svg, zoom in ((small, 1.0), (small, 2.0), (large, 1.0))]
+    assert keys[0] != keys[1] and keys[0] != keys[2] and len(pictures._pieces) == 3
+    used = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><defs><rect id="r" width="4" height="4"/>'
+        '</defs><use href="#r" x="3"/></svg>'
+    )
+    commented = small.replace(piece, f"<!-- a note -->{piece}")
+    odd = small.replace(piece, f'<g aria-label="a/>b">{piece}</g>')  # its tag seems to close itself
+    for svg in (used, commented, odd):
+        assert pictures._pieced(svg, 1.0) is None
+    quoted = small.replace(piece, '<text x="2" y="9" aria-label="a>b/">A</text>')
+    for svg in (used, commented, odd, quoted):
+        assert pictures._parsed(svg, 1.0).keys == _read_whole(svg, 1.0).keys
