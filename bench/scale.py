@@ -620,8 +620,8 @@ PICTURE_GAMES_ALL = ("elfenland", "elfenwizards", "elixirus", "elven_castle", "z
 
 
 def _forget_pictures() -> None:
-    """Nothing of this process's pictures learnt: no zoom that fitted, no label, layer, band or
-    op's calls kept."""
+    """Nothing of this process's pictures learnt: no zoom that fitted, no label, layer, band,
+    piece or op's calls kept."""
     from pbem.mail import pictures
 
     pictures._FITTED.clear()
@@ -629,6 +629,7 @@ def _forget_pictures() -> None:
     pictures._layers.clear()
     pictures._bands.clear()
     pictures._compiled.clear()
+    pictures._pieces.clear()
 
 
 def _whole_png(svg: str, budget: int) -> bytes | None:

@@ -678,7 +678,7 @@ class _Canvas:
         return _Recorder(self.calls, any(ink is not None and ink[3] < 255 for ink in inks))
 
     def compiled(self, ops, keys) -> list[tuple]:
-        """Each op as (id, first row, last row, the calls to Pillow it makes): its shape's or
+        """Each op as (id, first row, last row, the calls to Pillow it makes, its key): its shape's or
         text's numbers and colours worked out once and kept by its key (_compiled), its rows those
         its calls may paint (_call_rows), its id a number no other key gets (_serial)."""
         found = []
@@ -693,7 +693,7 @@ class _Canvas:
                     self.shape(tag, node, transform, style)
                 if len(_compiled) >= COMPILED:
                     _compiled.clear()
-                entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls))
+                entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls), key)
             found.append(entry)
         return found
 
@@ -708,7 +708,7 @@ class _Canvas:
         meet again, this the work of drawing each)."""
         draws = (self.solid, self.blended)
         paste = self.image.paste
-        for _id, _first, _last, calls in entries:
+        for _id, _first, _last, calls, _key in entries:
             for blended, name, args, kwargs in calls:
                 if name == "paste":
                     paste(*args)
@@ -1056,8 +1056,10 @@ def _parsed(svg: str, zoom: float) -> _Canvas:
 
 # Each top-level piece of a drawing (an element of the <svg> and all in it) read once, kept by its
 # text and where it is drawn (_pieced): (its ops, their keys, their compiled calls).
-PIECES = 8_192
+PIECES = 4_096  # pieces kept at most, and their text's characters at most (a piece's text and
+PIECE_CHARS = 8 << 20  # the list of its ops' keys and calls are what it adds: those are kept anyway)
 _pieces: dict = {}
+_piece_chars = [0]
 
 
 class _Whole(Exception):
@@ -1100,7 +1102,7 @@ def _pieced(svg: str, zoom: float) -> _Canvas | None:
         for end in [i + 2 for i, depth in enumerate(depths) if depth == 0]:
             text = "<" + "<".join(chunks[start : end + 1])
             ops, keys, compiled = _piece(canvas, text[: text.rindex(">") + 1], place, style, items)
-            canvas.ops += ops
+            canvas.ops += [None] * ops
             canvas.keys += keys
             entries += compiled
             start = end + 1
@@ -1126,12 +1128,18 @@ def _piece(canvas: _Canvas, text: str, place: tuple, style: dict, items: tuple) 
     canvas.ops, canvas.keys = [], []
     try:
         canvas.element(node, place[1], style, 1, items)
-        found = (canvas.ops, canvas.keys, canvas.compiled(canvas.ops, canvas.keys))
+        # Its ops not kept (their elements weigh more than all the rest: canvas.ops is read for
+        # its length once compiled calls are known, canvas.known), nor its own keys: the equal
+        # keys kept with the compiled calls stand for them (one copy of each op's key).
+        compiled = canvas.compiled(canvas.ops, canvas.keys)
+        found = (len(canvas.ops), [entry[4] for entry in compiled], compiled)
     finally:
         canvas.ops, canvas.keys = ops, keys
-    if len(_pieces) >= PIECES:
+    if len(_pieces) >= PIECES or _piece_chars[0] + len(text) > PIECE_CHARS:
         _pieces.clear()
+        _piece_chars[0] = 0
     _pieces[key] = found
+    _piece_chars[0] += len(text)
     return found
 
 
@@ -1352,7 +1360,7 @@ def _banded_png(svg: str, zoom: float) -> bytes:
     palette_id, palette = _bands.palette(paint)
     count = -(-height // BAND)
     members: list[list[int]] = [[] for _ in range(count)]
-    for op_id, first, last, _calls in ops:
+    for op_id, first, last, _calls, _key in ops:
         for band in range(max(0, first // BAND), min(count - 1, last // BAND) + 1):
             members[band].append(op_id)
     band_keys = [
@@ -1368,7 +1376,7 @@ def _banded_png(svg: str, zoom: float) -> bytes:
             before.append(before[-1] + (found[band] is None))
         wanted = [
             i
-            for i, (_id, first, last, _calls) in enumerate(ops)
+            for i, (_id, first, last, _calls, _key) in enumerate(ops)
             if last >= 0
             and first < height
             and before[min(count, last // BAND + 1)] > before[max(0, min(count - 1, first // BAND))]
