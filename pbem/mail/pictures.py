@@ -659,8 +659,9 @@ class _Canvas:
         self.size = (max(1, round(width * zoom)), max(1, round(height * zoom)))
         self.ids = {element.get("id"): element for element in root.iter() if element.get("id")}
         self.base = (sx * zoom, origin[0] * zoom, origin[1] * zoom)
-        # What the drawing draws, in order: (tag, node, transform, style), found by element().
-        self.ops: list[tuple] = []
+        # What the drawing draws, in order: (tag, node, transform, style), found by element(); None
+        # for an op read from a kept piece (its compiled calls are in self.known).
+        self.ops: list = []
         self.keys: list[tuple] = []  # each op's key (_op_key)
         self.known: list | None = None  # each op compiled, where read from kept pieces (_pieced)
         self.calls: list = []  # what the op being compiled draws (run)
