@@ -1074,10 +1074,11 @@ def _pieced(svg: str, zoom: float) -> _Canvas | None:
     and reads only those that changed. The ops and keys are those of reading it whole (a piece
     of the same text, at the same place, draws the same ops). None (read it whole) for a drawing
     with anything else in it: a reference (<use>: what it draws is elsewhere), a comment,
-    CDATA, a declaration, or pieces that do not read as XML on their own."""
+    CDATA, a declaration, an attribute in single quotes or with a ">" in its value, or pieces
+    that do not read as XML on their own."""
     import xml.etree.ElementTree as ET
 
-    if "<!" in svg or "<?" in svg or "href" in svg:
+    if "<!" in svg or "<?" in svg or "href" in svg or "='" in svg or "= '" in svg:
         return None
     chunks = svg.split("<")  # each a tag (without its "<") and the text after it
     if len(chunks) < 3 or chunks[0].strip() or not chunks[1].startswith("svg") or not chunks[-1].startswith("/svg>"):
@@ -1092,29 +1093,59 @@ def _pieced(svg: str, zoom: float) -> _Canvas | None:
         return None
     if depths and (depths[-1] != 0 or min(depths) < 0):
         return None
+    if any(c.count('"', 0, c.index(">")) % 2 for c in chunks[1:]):  # a ">" in a quoted value
+        return None
     canvas = _Canvas(root, zoom)
     inherited = _attributes("svg", tuple(root.attrib))
     style = {name: root.attrib[key] for key, name in inherited}
     items = tuple(style.items())
     place = (canvas.size, canvas.base, items)
+    texts, start = [], 2
+    for end in [i + 2 for i, depth in enumerate(depths) if depth == 0]:
+        text = "<" + "<".join(chunks[start : end + 1])
+        texts.append(text[: text.rindex(">") + 1])
+        start = end + 1
+    nodes = _pieces_read(svg, texts, place)
+    if nodes is None:
+        return None
     entries: list = []
-    start = 2
     try:
-        for end in [i + 2 for i, depth in enumerate(depths) if depth == 0]:
-            text = "<" + "<".join(chunks[start : end + 1])
-            ops, keys, compiled = _piece(canvas, text[: text.rindex(">") + 1], place, style, items)
+        for text, node in zip(texts, nodes):
+            ops, keys, compiled = _piece(canvas, text, place, style, items, node)
             canvas.ops += [None] * ops
             canvas.keys += keys
             entries += compiled
-            start = end + 1
     except _Whole:
         return None
     canvas.known = entries
     return canvas
 
 
-def _piece(canvas: _Canvas, text: str, place: tuple, style: dict, items: tuple) -> tuple:
-    """(ops, keys, compiled calls) of one top-level piece of a drawing, kept (_pieces)."""
+def _pieces_read(svg: str, texts: list[str], place: tuple) -> list | None:
+    """Each piece's element where more than a few pieces are new (the drawing read once, its
+    <svg>'s children, each checked against its piece's tag: a new game's first drawing would
+    otherwise read every piece on its own), else None for each (each new piece reads its own
+    text); None where the children are not the pieces found."""
+    import xml.etree.ElementTree as ET
+
+    if sum((text, place) not in _pieces for text in texts) <= 8:
+        return [None] * len(texts)
+    try:
+        children = list(ET.fromstring(svg))
+    except ET.ParseError:
+        return None
+    if len(children) != len(texts):
+        return None
+    for text, child in zip(texts, children):
+        name = child.tag.rpartition("}")[2]
+        if not text.startswith(name, 1) or text[1 + len(name)] not in " \t\r\n/>":
+            return None
+    return children
+
+
+def _piece(canvas: _Canvas, text: str, place: tuple, style: dict, items: tuple, node=None) -> tuple:
+    """(ops, keys, compiled calls) of one top-level piece of a drawing, kept (_pieces); read from
+    its text, or `node` (its element, read with the whole drawing)."""
     import xml.etree.ElementTree as ET
 
     key = (text, place)
@@ -1122,7 +1153,7 @@ def _piece(canvas: _Canvas, text: str, place: tuple, style: dict, items: tuple) 
     if found is not None:
         return found
     try:
-        node = ET.fromstring(text)
+        node = ET.fromstring(text) if node is None else node
     except ET.ParseError:
         raise _Whole from None
     ops, keys = canvas.ops, canvas.keys
