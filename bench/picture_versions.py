@@ -81,7 +81,7 @@ def _interleaved(spec, games: int = 20, rounds: int = 12) -> list[str]:
 def _interval(values: list[float]) -> str:
     mean = statistics.mean(values)
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return f"{mean * 1000:.2f} ms ± {half * 1000:.2f}"
+    return f"{mean * 1000:.2f} ms ± {half * 1000:.2f} (median {statistics.median(values) * 1000:.2f})"
 
 
 def _line(kind: str, how: str, svgs: list[str], skip: int, modules) -> str:
