@@ -816,7 +816,10 @@ def picture_lines() -> list[str]:
         BoardPicture.objects.all().delete()
         cold = sender("first drawing")
         warm = sender("resend")
-        drawn = BoardPicture.objects.count()
+        # The pictures, not the views kept pointing at them (pictures.SEEN_AS).
+        drawn = sum(
+            not bytes(png).startswith(pictures.SEEN_AS) for png in BoardPicture.objects.values_list("png", flat=True)
+        )
         # Without pictures: none made, none of the kept ones read (their bytes are 50 kB a notice).
         board_png, prefetch_kept = pictures.board_png, pictures.prefetch_kept
         pictures.board_png = lambda *args, **kwargs: None
