@@ -10,13 +10,15 @@ every glyph and fills it as a path; a drawing with anything else in it (a filter
 rotation, text placed glyph by glyph) goes to resvg as before. Each picture is made once per
 (game, version, view) and kept (BoardPicture: a version's view never changes).
 
-A new picture costs what changed since the pictures before it (this process's): each op of a
-drawing (a shape, a text) is worked out once into the calls to Pillow it makes, kept by what it
-is; the picture is made of bands of BAND rows, each kept as its palette indices under the ops
-that reach it, so that a game's next version, or another seat's view of this one, draws only the
-bands something changed reaches (_banded_png); and its palette is one made for the colours the
-SVG names, shared by the drawings painted alike (a dozen at most). Nothing kept is ever another
-drawing's: a band is taken only where every op reaching it is equal, attribute for attribute.
+A new picture costs what changed since the pictures before it (this process's): each top-level
+piece of its SVG is read once, kept by its text and place (_pieced); each op of a drawing (a
+shape, a text) is worked out once into the calls to Pillow it makes, kept by what it is; the
+picture is made of bands of BAND rows, each kept as its palette indices under the ops that reach
+it, so that a game's next version, or another seat's view of this one, draws only the bands
+something changed reaches (_banded_png); and its palette is one made for the colours the SVG
+names, shared by the drawings painted alike (a few hundred at most: _Bands.USES). Nothing kept
+is ever another drawing's: a band is taken only where every op reaching it is equal, attribute
+for attribute. A kept picture is found by its view, without drawing its SVG (view_digest).
 
 The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
 on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
@@ -1305,7 +1307,7 @@ class _Bands:
     bands then share it)."""
 
     BYTES = 48 << 20  # kept bands' bytes: a band of 32 rows 510 wide is 16 kB (3,000 bands)
-    USES = 400  # drawings a palette serves
+    USES = 400  # drawings a palette serves (a dozen made games' bands stale while others' were drawn)
 
     def __init__(self) -> None:
         import threading

@@ -620,7 +620,7 @@ def test_a_band_changed_by_one_op_is_drawn_again_with_every_op_that_reaches_it()
 @pytest.mark.parametrize("kind", DRAWN)
 def test_a_palette_shared_by_drawings_painted_alike_is_as_close_to_each_as_its_own(kind):
     """A palette is made for a paint (the colours an SVG names) and the drawings painted with it
-    or less share it (a dozen at most, then it is made anew): each picture stays about as close
+    or less share it (a few hundred at most, then it is made anew): each picture stays about as close
     to its drawing as the octree of its own sample (the mean difference of RGB summed: within
     one of it, about as far on average; measured at zoom 0.85 over whole games, 0.64-1.31 times
     it, 0.95-1.03 on average), and every colour the SVG names is in the picture as it is."""
