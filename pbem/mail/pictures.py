@@ -199,8 +199,9 @@ def view_digest(spec, view) -> str | None:
 @functools.lru_cache(maxsize=64)
 def _code_revision(module: str) -> str | None:
     """A digest of the files of the module's folder (and those below it: a game's code, data and
-    translations) and of the files beside its top package's __init__ (games/*.py): what draws a
-    view. Read once per process; None for a module without a file."""
+    translations), of the files beside its top package's __init__ (games/*.py) and of its folders
+    that are no package (games/locale): what draws a view. Read once per process; None for a
+    module without a file."""
     from pathlib import Path
 
     found = getattr(sys.modules.get(module), "__file__", None)
@@ -210,7 +211,14 @@ def _code_revision(module: str) -> str | None:
     top_file = getattr(sys.modules.get(module.partition(".")[0]), "__file__", None)
     top_folder = Path(top_file).parent if top_file else folder
     files = sorted(f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts)
-    files += sorted(f for f in top_folder.glob("*.py") if f.is_file() and f.parent != folder)
+    if top_folder != folder:  # the top package's own modules and folders that are no package (its locale)
+        shared = [top_folder, *(d for d in top_folder.iterdir() if d.is_dir() and not (d / "__init__.py").exists())]
+        files += sorted(
+            f
+            for place in shared
+            for f in (place.glob("*") if place == top_folder else place.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts
+        )
     digest = hashlib.sha256()
     try:
         for path in files:
