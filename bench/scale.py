@@ -631,8 +631,8 @@ PICTURE_GAMES_ALL = ("elfenland", "elfenwizards", "elixirus", "elven_castle", "z
 
 
 def _forget_pictures() -> None:
-    """Nothing of this process's pictures learnt: no zoom that fitted, no label, layer, band or
-    op's calls kept."""
+    """Nothing of this process's pictures learnt: no zoom that fitted, no label, layer, band,
+    piece or op's calls kept."""
     from pbem.mail import pictures
 
     pictures._FITTED.clear()
@@ -640,6 +640,7 @@ def _forget_pictures() -> None:
     pictures._layers.clear()
     pictures._bands.clear()
     pictures._compiled.clear()
+    pictures._pieces.clear()
 
 
 def _whole_png(svg: str, budget: int) -> bytes | None:
@@ -834,7 +835,10 @@ def picture_lines() -> list[str]:
         cold = sender("first drawing")
         warm = sender("resend")
         warm_piped = sender("resend, PIPELINING", piped=True)
-        drawn = BoardPicture.objects.count()
+        # The pictures, not the views kept pointing at them (pictures.SEEN_AS).
+        drawn = sum(
+            not bytes(png).startswith(pictures.SEEN_AS) for png in BoardPicture.objects.values_list("png", flat=True)
+        )
         # Without pictures: none made, none of the kept ones read (their bytes are 50 kB a notice).
         board_png, prefetch_kept = pictures.board_png, pictures.prefetch_kept
         pictures.board_png = lambda *args, **kwargs: None

@@ -10,13 +10,15 @@ every glyph and fills it as a path; a drawing with anything else in it (a filter
 rotation, text placed glyph by glyph) goes to resvg as before. Each picture is made once per
 (game, version, view) and kept (BoardPicture: a version's view never changes).
 
-A new picture costs what changed since the pictures before it (this process's): each op of a
-drawing (a shape, a text) is worked out once into the calls to Pillow it makes, kept by what it
-is; the picture is made of bands of BAND rows, each kept as its palette indices under the ops
-that reach it, so that a game's next version, or another seat's view of this one, draws only the
-bands something changed reaches (_banded_png); and its palette is one made for the colours the
-SVG names, shared by the drawings painted alike (a dozen at most). Nothing kept is ever another
-drawing's: a band is taken only where every op reaching it is equal, attribute for attribute.
+A new picture costs what changed since the pictures before it (this process's): each top-level
+piece of its SVG is read once, kept by its text and place (_pieced); each op of a drawing (a
+shape, a text) is worked out once into the calls to Pillow it makes, kept by what it is; the
+picture is made of bands of BAND rows, each kept as its palette indices under the ops that reach
+it, so that a game's next version, or another seat's view of this one, draws only the bands
+something changed reaches (_banded_png); and its palette is one made for the colours the SVG
+names, shared by the drawings painted alike (a few hundred at most: _Bands.USES). Nothing kept
+is ever another drawing's: a band is taken only where every op reaching it is equal, attribute
+for attribute. A kept picture is found by its view, without drawing its SVG (view_digest).
 
 The budget is the whole notice's: a notice with its picture weighs at most NOTICE_BUDGET bytes
 on the wire (a phone on mobile data). The picture gets what the text, the HTML and the headers
@@ -39,8 +41,10 @@ import itertools
 import logging
 import math
 import os
+import pickle
 import re
 import struct
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -84,36 +88,83 @@ def board_png(
     """The seat's view of the board as PNG bytes of at most `budget`, or None.
 
     With the game and version it shows, made once and kept (BoardPicture): a version's view never
-    changes, so a picture is looked for by (game, version, drawing_digest of its SVG) before it is
-    rasterised, and kept once made. Within a batch (eventlog.shared_loads) the same drawing is
-    looked up once. A seat never gets a picture of anything but its own view: the key is the
-    digest of the very SVG its view draws."""
+    changes, so a picture is looked for before it is rasterised, and kept once made. It is kept
+    under drawing_digest of its SVG (every seat whose view draws the same SVG shares it), and the
+    view is kept pointing at it under view_digest (the view's bytes, the game's drawing code, the
+    language): a notice sent again, or another notice of the same view, finds its picture
+    without drawing the SVG (a lookup). Within a batch (eventlog.shared_loads) the same drawing
+    is looked up once. A seat never gets a picture of anything but its own view: both keys are
+    digests of exactly what it sees (its view, or the SVG its view draws)."""
     if spec.render_svg is None or game_state is None:
         return None
     try:
-        svg = spec.render_svg(spec.view(game_state, seat))
+        view = spec.view(game_state, seat)
     except Exception:  # noqa: BLE001 - a game's drawing bug must not stop its notices
-        log.exception("render_svg of %s failed", spec.name)
+        log.exception("the view of %s failed", spec.name)
         return None
     if game_id is None or version is None:
-        return eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget, spec.name))
-    drawing = drawing_digest(svg)
+        svg = _svg_of(spec, view)
+        return (
+            None
+            if svg is None
+            else eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget, spec.name))
+        )
     # The pictures kept of this version, read once a batch (or all of a batch's at once by
     # prefetch_kept); a box each, so that one made here is found by the batch's next seat alike.
     kept_here = eventlog.shared(
         ("kept pictures", game_id, version), lambda: _kept_of([(game_id, version)])[game_id, version]
     )
+    seen = view_digest(spec, view)
+    svg, drawing = None, _drawing_seen(kept_here, seen)
+    if drawing is None:
+        svg = _svg_of(spec, view)
+        if svg is None:
+            return None
+        drawing = drawing_digest(svg)
+    rows: list[tuple[str, bytes, int]] = []
+    if seen is not None and seen not in kept_here:  # the view pointed at its drawing from now on
+        kept_here[seen] = [(SEEN_AS + drawing.encode(), 0)]
+        rows.append((seen, SEEN_AS + drawing.encode(), 0))
     box = kept_here.setdefault(drawing, [None])
     kept = box[0]
     if kept is not None:
         png, made_under = kept
         if len(png) <= budget and (png or budget <= made_under):
+            _keep(game_id, version, rows)
             return png or None  # empty: nothing fitted a budget at least this large
+    if svg is None:
+        svg = _svg_of(spec, view)
+        if svg is None:
+            return None
     png = eventlog.shared(("board png", svg, budget), lambda: rasterise(svg, budget, spec.name))
     if kept is None:
-        _keep(game_id, version, drawing, png or b"", budget)
+        rows.append((drawing, png or b"", budget))
         box[0] = (png or b"", budget)
+    _keep(game_id, version, rows)
     return png
+
+
+def _svg_of(spec, view) -> str | None:
+    try:
+        return spec.render_svg(view)
+    except Exception:  # noqa: BLE001 - a game's drawing bug must not stop its notices
+        log.exception("render_svg of %s failed", spec.name)
+        return None
+
+
+# A kept row under a view's digest holds this and the digest of the drawing that view draws
+# (made_under 0): a picture's PNG starts with PNG's signature, or is empty.
+SEEN_AS = b"drawing:"
+
+
+def _drawing_seen(kept_here: dict, seen: str | None) -> str | None:
+    """The drawing digest the view `seen` was kept pointing at, if that drawing is kept too."""
+    box = kept_here.get(seen) if seen is not None else None
+    if box is None or box[0] is None or not box[0][0].startswith(SEEN_AS):
+        return None
+    drawing = box[0][0][len(SEEN_AS) :].decode()
+    found = kept_here.get(drawing)
+    return drawing if found is not None and found[0] is not None else None
 
 
 # What the rasteriser makes of an SVG: part of a kept picture's key, so that a change to how
@@ -123,6 +174,59 @@ RASTER_REVISION = f"pixels+resvg bands={BAND} palette={PALETTE}+named octree/{SA
 
 def drawing_digest(svg: str) -> str:
     return hashlib.sha256(f"{RASTER_REVISION}\n{svg}".encode()).hexdigest()
+
+
+def view_digest(spec, view) -> str | None:
+    """A key for the picture of this view, made without drawing it: the view's pickled bytes (a
+    view that pickles alike is equal: same types, same values; one equal but pickled otherwise, a
+    set in another order, only misses), the game's drawing code (_code_revision: every file of
+    the package that draws it), the language it is drawn in (games.i18n) and RASTER_REVISION.
+    None where the view will not pickle or the code's files are not found: the picture is then
+    looked for by its drawing alone."""
+    from games import i18n
+
+    revision = _code_revision(getattr(spec.render_svg, "__module__", None) or "")
+    if revision is None:
+        return None
+    try:
+        data = pickle.dumps(view, protocol=5)
+    except Exception:  # noqa: BLE001 - anything that does not pickle: no key of this kind
+        return None
+    head = f"view\n{RASTER_REVISION}\n{spec.name}\n{revision}\n{i18n.current()}\n".encode()
+    return hashlib.sha256(head + data).hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _code_revision(module: str) -> str | None:
+    """A digest of the files of the module's folder (and those below it: a game's code, data and
+    translations), of the files beside its top package's __init__ (games/*.py) and of its folders
+    that are no package (games/locale): what draws a view. Read once per process; None for a
+    module without a file."""
+    from pathlib import Path
+
+    found = getattr(sys.modules.get(module), "__file__", None)
+    if not found or not module:
+        return None
+    folder = Path(found).parent
+    top_file = getattr(sys.modules.get(module.partition(".")[0]), "__file__", None)
+    top_folder = Path(top_file).parent if top_file else folder
+    files = sorted(f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts)
+    if top_folder != folder:  # the top package's own modules and folders that are no package (its locale)
+        shared = [top_folder, *(d for d in top_folder.iterdir() if d.is_dir() and not (d / "__init__.py").exists())]
+        files += sorted(
+            f
+            for place in shared
+            for f in (place.glob("*") if place == top_folder else place.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts
+        )
+    digest = hashlib.sha256()
+    try:
+        for path in files:
+            digest.update(f"{path.relative_to(top_folder.parent)}\n".encode())
+            digest.update(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return digest.hexdigest()
 
 
 def prefetch_kept(pairs: set[tuple[int, int]]) -> None:
@@ -149,26 +253,32 @@ def _kept_of(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, li
     return found
 
 
-def _keep(game_id: int, version: int, drawing: str, png: bytes, budget: int) -> None:
-    """Kept for every later notice of this version's view; a sender that made the same picture at
-    the same moment has kept its own (the first stays: the two are the same drawing).
+def _keep(game_id: int, version: int, rows: list[tuple[str, bytes, int]]) -> None:
+    """Kept for every later notice of this version's view: (key, png, made_under) rows, a
+    picture under its drawing's digest, or a view's pointer to its drawing (SEEN_AS); a sender
+    that kept the same row at the same moment has kept its own (the first stays: the same).
 
     Committed on its own (outside a caller's transaction) without waiting for the write-ahead log
     to reach the disk: a kept picture is a cache (a crash that loses one costs drawing it again),
     and the wait was a commit's flush for every picture, more than drawing it costs."""
+    if not rows:
+        return
     from django.db import connection, transaction
 
     from pbem.models import BoardPicture
 
-    row = BoardPicture(game_id=game_id, version=version, drawing=drawing, png=png, made_under=budget)
+    kept = [
+        BoardPicture(game_id=game_id, version=version, drawing=key, png=png, made_under=made_under)
+        for key, png, made_under in rows
+    ]
     if connection.in_atomic_block:  # committed with the caller's work, flushed or not as it is
-        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
+        BoardPicture.objects.bulk_create(kept, ignore_conflicts=True)
         return
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        BoardPicture.objects.bulk_create([row], ignore_conflicts=True)
+        BoardPicture.objects.bulk_create(kept, ignore_conflicts=True)
 
 
 # The zoom and bytes of the last picture of each game that fitted its budget (this process's):
@@ -559,9 +669,11 @@ class _Canvas:
         self.size = (max(1, round(width * zoom)), max(1, round(height * zoom)))
         self.ids = {element.get("id"): element for element in root.iter() if element.get("id")}
         self.base = (sx * zoom, origin[0] * zoom, origin[1] * zoom)
-        # What the drawing draws, in order: (tag, node, transform, style), found by element().
-        self.ops: list[tuple] = []
+        # What the drawing draws, in order: (tag, node, transform, style), found by element(); None
+        # for an op read from a kept piece (its compiled calls are in self.known).
+        self.ops: list = []
         self.keys: list[tuple] = []  # each op's key (_op_key)
+        self.known: list | None = None  # each op compiled, where read from kept pieces (_pieced)
         self.calls: list = []  # what the op being compiled draws (run)
 
     def start_on(self, image) -> None:
@@ -577,7 +689,7 @@ class _Canvas:
         return _Recorder(self.calls, any(ink is not None and ink[3] < 255 for ink in inks))
 
     def compiled(self, ops, keys) -> list[tuple]:
-        """Each op as (id, first row, last row, the calls to Pillow it makes): its shape's or
+        """Each op as (id, first row, last row, the calls to Pillow it makes, its key): its shape's or
         text's numbers and colours worked out once and kept by its key (_compiled), its rows those
         its calls may paint (_call_rows), its id a number no other key gets (_serial)."""
         found = []
@@ -592,16 +704,22 @@ class _Canvas:
                     self.shape(tag, node, transform, style)
                 if len(_compiled) >= COMPILED:
                     _compiled.clear()
-                entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls))
+                entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls), key)
             found.append(entry)
         return found
+
+    def entries(self, upto: int | None = None) -> list[tuple]:
+        """The first `upto` ops (all by default) compiled: as kept with their pieces, or now."""
+        if self.known is not None:
+            return self.known[:upto]
+        return self.compiled(self.ops[:upto], self.keys[:upto])
 
     def run(self, entries) -> None:
         """The compiled ops drawn (a kept layer or band keeps the pixels of ops the next drawings
         meet again, this the work of drawing each)."""
         draws = (self.solid, self.blended)
         paste = self.image.paste
-        for _id, _first, _last, calls in entries:
+        for _id, _first, _last, calls, _key in entries:
             for blended, name, args, kwargs in calls:
                 if name == "paste":
                     paste(*args)
@@ -929,9 +1047,13 @@ def draw_svg(svg: str, zoom: float = 1.0):
 
 
 def _parsed(svg: str, zoom: float) -> _Canvas:
-    """The SVG read, its ops listed in drawing order (canvas.ops), nothing drawn yet."""
+    """The SVG read, its ops listed in drawing order (canvas.ops), nothing drawn yet: of kept
+    pieces where it can be (_pieced), else read whole."""
     import xml.etree.ElementTree as ET
 
+    canvas = _pieced(svg, zoom)
+    if canvas is not None:
+        return canvas
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as exc:
@@ -943,14 +1065,137 @@ def _parsed(svg: str, zoom: float) -> _Canvas:
     return canvas
 
 
-def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None):
+# Each top-level piece of a drawing (an element of the <svg> and all in it) read once, kept by its
+# text and where it is drawn (_pieced): (its ops, their keys, their compiled calls).
+PIECES = 4_096  # pieces kept at most, and their text's characters at most (a piece's text and
+PIECE_CHARS = 8 << 20  # the list of its ops' keys and calls are what it adds: those are kept anyway)
+_pieces: dict = {}
+_piece_chars = [0]
+
+
+class _Whole(Exception):
+    """The drawing is read whole, not in pieces (_pieced)."""
+
+
+def _pieced(svg: str, zoom: float) -> _Canvas | None:
+    """The SVG's ops from its top-level pieces (each element of the <svg>, with everything in
+    it), each read once and kept by its text and the place it is drawn at (the <svg>'s size,
+    zoom and inherited attributes): a game's next drawing has most of its pieces, word for word,
+    and reads only those that changed. The ops and keys are those of reading it whole (a piece
+    of the same text, at the same place, draws the same ops). None (read it whole) for a drawing
+    with anything else in it: a reference (<use>: what it draws is elsewhere), a comment,
+    CDATA, a declaration, an attribute in single quotes or with a ">" in its value, or pieces
+    that do not read as XML on their own."""
+    import xml.etree.ElementTree as ET
+
+    if "<!" in svg or "<?" in svg or "href" in svg or "='" in svg or "= '" in svg:
+        return None
+    chunks = svg.split("<")  # each a tag (without its "<") and the text after it
+    if len(chunks) < 3 or chunks[0].strip() or not chunks[1].startswith("svg") or not chunks[-1].startswith("/svg>"):
+        return None
+    try:
+        # +1 a tag that opens, -1 one that closes, 0 one that closes itself: the depth after each
+        depths = list(
+            itertools.accumulate(-1 if c[0] == "/" else 0 if c[c.index(">") - 1] == "/" else 1 for c in chunks[2:-1])
+        )
+        root = ET.fromstring("<" + chunks[1][: chunks[1].index(">") + 1] + "</svg>")
+    except (ValueError, IndexError, ET.ParseError):
+        return None
+    if depths and (depths[-1] != 0 or min(depths) < 0):
+        return None
+    if any(c.count('"', 0, c.index(">")) % 2 for c in chunks[1:]):  # a ">" in a quoted value
+        return None
+    canvas = _Canvas(root, zoom)
+    inherited = _attributes("svg", tuple(root.attrib))
+    style = {name: root.attrib[key] for key, name in inherited}
+    items = tuple(style.items())
+    place = (canvas.size, canvas.base, items)
+    texts, start = [], 2
+    for end in [i + 2 for i, depth in enumerate(depths) if depth == 0]:
+        text = "<" + "<".join(chunks[start : end + 1])
+        texts.append(text[: text.rindex(">") + 1])
+        start = end + 1
+    nodes = _pieces_read(svg, texts, place)
+    if nodes is None:
+        return None
+    entries: list = []
+    try:
+        for text, node in zip(texts, nodes):
+            ops, keys, compiled = _piece(canvas, text, place, style, items, node)
+            canvas.ops += [None] * ops
+            canvas.keys += keys
+            entries += compiled
+    except _Whole:
+        return None
+    canvas.known = entries
+    return canvas
+
+
+def _pieces_read(svg: str, texts: list[str], place: tuple) -> list | None:
+    """Each piece's element where more than a few pieces are new (the drawing read once, its
+    <svg>'s children, each checked against its piece's tag: a new game's first drawing would
+    otherwise read every piece on its own), else None for each (each new piece reads its own
+    text); None where the children are not the pieces found."""
+    import xml.etree.ElementTree as ET
+
+    if sum((text, place) not in _pieces for text in texts) <= 8:
+        return [None] * len(texts)
+    try:
+        children = list(ET.fromstring(svg))
+    except ET.ParseError:
+        return None
+    if len(children) != len(texts):
+        return None
+    for text, child in zip(texts, children):
+        name = child.tag.rpartition("}")[2]
+        if not text.startswith(name, 1) or text[1 + len(name)] not in " \t\r\n/>":
+            return None
+    return children
+
+
+def _piece(canvas: _Canvas, text: str, place: tuple, style: dict, items: tuple, node=None) -> tuple:
+    """(ops, keys, compiled calls) of one top-level piece of a drawing, kept (_pieces); read from
+    its text, or `node` (its element, read with the whole drawing)."""
+    import xml.etree.ElementTree as ET
+
+    key = (text, place)
+    found = _pieces.get(key)
+    if found is not None:
+        return found
+    try:
+        node = ET.fromstring(text) if node is None else node
+    except ET.ParseError:
+        raise _Whole from None
+    ops, keys = canvas.ops, canvas.keys
+    canvas.ops, canvas.keys = [], []
+    try:
+        canvas.element(node, place[1], style, 1, items)
+        # Its ops not kept (their elements weigh more than all the rest: canvas.ops is read for
+        # its length once compiled calls are known, canvas.known), nor its own keys: the equal
+        # keys kept with the compiled calls stand for them (one copy of each op's key).
+        compiled = canvas.compiled(canvas.ops, canvas.keys)
+        found = (len(canvas.ops), [entry[4] for entry in compiled], compiled)
+    finally:
+        canvas.ops, canvas.keys = ops, keys
+    if len(_pieces) >= PIECES or _piece_chars[0] + len(text) > PIECE_CHARS:
+        _pieces.clear()
+        _piece_chars[0] = 0
+    _pieces[key] = found
+    _piece_chars[0] += len(text)
+    return found
+
+
+def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None, rows: int | None = None):
     """The canvas's ops of the indices `wanted` (in order) drawn, from a kept layer where one
     fits: the ops of a layer are in its pixels already, wanted or not. An op not wanted is not
     drawn: the pixels are the whole drawing's only where no op left out reaches (_banded_png
-    draws every op that reaches the bands it makes)."""
+    draws every op that reaches the bands it makes). With `rows`, only the drawing's first
+    `rows` rows are drawn (the image is that tall: what the ops paint below it is left out, the
+    pixels above are the same)."""
     from PIL import Image
 
     width, height = canvas.size
+    height = height if rows is None else max(1, min(height, rows))
     image, drawn, keep_at = _layers.start(canvas.size, keys)
     if keep_at:
         # Drawn anew, taller than this drawing (HEIGHT times): the same game's next picture may
@@ -958,15 +1203,15 @@ def _drawn(canvas: _Canvas, keys: list, wanted, entries: list | None = None):
         # bottom shows there; a shorter one takes the layer's top.
         tall = (width, round(height * _Layers.HEIGHT))
         canvas.start_on(Image.new("RGB", tall, "#ffffff"))
-        canvas.run(canvas.compiled(canvas.ops[:keep_at], keys[:keep_at]))
+        canvas.run(canvas.entries(keep_at))
         _layers.keep(tall, keys, keep_at, canvas.image)
         image, drawn = canvas.image, keep_at
     if image is not None:
         canvas.start_on(image.crop((0, 0, width, height)))  # a copy, as tall as this drawing
     else:
-        canvas.start_on(Image.new("RGB", canvas.size, "#ffffff"))
+        canvas.start_on(Image.new("RGB", (width, height), "#ffffff"))
     if entries is None:
-        entries = canvas.compiled(canvas.ops, keys)
+        entries = canvas.entries()
     canvas.run([entries[i] for i in wanted if i >= drawn])
     return canvas.image
 
@@ -1070,7 +1315,7 @@ class _Bands:
     bands then share it)."""
 
     BYTES = 48 << 20  # kept bands' bytes: a band of 32 rows 510 wide is 16 kB (3,000 bands)
-    USES = 12  # drawings a palette serves
+    USES = 400  # drawings a palette serves (a dozen made games' bands stale while others' were drawn)
 
     def __init__(self) -> None:
         import threading
@@ -1151,13 +1396,13 @@ def _banded_png(svg: str, zoom: float) -> bytes:
     kept layer where one fits: _drawn), given their palette indices and kept."""
     canvas = _parsed(svg, zoom)
     keys = canvas.keys
-    ops = canvas.compiled(canvas.ops, keys)
+    ops = canvas.entries()
     width, height = canvas.size
     paint = frozenset(_PAINT.findall(svg))
     palette_id, palette = _bands.palette(paint)
     count = -(-height // BAND)
     members: list[list[int]] = [[] for _ in range(count)]
-    for op_id, first, last, _calls in ops:
+    for op_id, first, last, _calls, _key in ops:
         for band in range(max(0, first // BAND), min(count - 1, last // BAND) + 1):
             members[band].append(op_id)
     band_keys = [
@@ -1173,12 +1418,13 @@ def _banded_png(svg: str, zoom: float) -> bytes:
             before.append(before[-1] + (found[band] is None))
         wanted = [
             i
-            for i, (_id, first, last, _calls) in enumerate(ops)
+            for i, (_id, first, last, _calls, _key) in enumerate(ops)
             if last >= 0
             and first < height
             and before[min(count, last // BAND + 1)] > before[max(0, min(count - 1, first // BAND))]
         ]
-        image = _drawn(canvas, keys, wanted, ops)
+        bottom = min(height, (missing[-1] + 1) * BAND)
+        image = _drawn(canvas, keys, wanted, ops, bottom)
         if palette is None:
             palette_id, palette = _bands.learn(paint, image)
             band_keys = [(palette_id, *key[1:]) for key in band_keys]

@@ -143,6 +143,14 @@ class HiddenSpec:
     )
 
 
+def kept_pictures(game, version: int) -> list[bytes]:
+    """The pictures kept of the version (not the views' pointers to them)."""
+    from pbem.models import BoardPicture
+
+    rows = BoardPicture.objects.filter(game=game, version=version).values_list("png", flat=True)
+    return [bytes(png) for png in rows if not bytes(png).startswith(pictures.SEEN_AS)]
+
+
 @pytest.fixture
 def counted(monkeypatch):
     calls = []
@@ -157,8 +165,6 @@ def game(db):
 
 
 def test_a_picture_is_kept_and_every_later_batch_and_process_reuses_it(game, counted):
-    from pbem.models import BoardPicture
-
     with eventlog.shared_loads():
         first = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=5)
     # Another batch, as after a restart: nothing in memory, the kept row is found.
@@ -166,7 +172,7 @@ def test_a_picture_is_kept_and_every_later_batch_and_process_reuses_it(game, cou
         again = [pictures.board_png(HiddenSpec, "public", seat, game_id=game.pk, version=5) for seat in range(3)]
     assert len(counted) == 1
     assert first is not None and again == [first] * 3
-    assert BoardPicture.objects.filter(game=game, version=5).count() == 1
+    assert len(kept_pictures(game, 5)) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -176,13 +182,11 @@ def test_a_picture_kept_outside_a_transaction_is_committed_without_waiting_for_t
     found by the next batch; the setting goes with that transaction, not the connection's."""
     from django.db import connection
 
-    from pbem.models import BoardPicture
-
     game = services.create_game("diceduel", PEOPLE[:2], {})
     assert not connection.in_atomic_block
     with eventlog.shared_loads():
         first = pictures.board_png(HiddenSpec, "public", 0, game_id=game.pk, version=7)
-    assert first is not None and BoardPicture.objects.filter(game=game, version=7).count() == 1
+    assert first is not None and len(kept_pictures(game, 7)) == 1
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
@@ -200,6 +204,75 @@ def test_a_seat_never_gets_the_kept_picture_of_another_seats_view(game, counted)
     assert len(counted) == 3
     for seat, png in enumerate(mine):  # each the picture of its own view, drawn afresh
         assert png == pictures.rasterise(HiddenSpec.render_svg(HiddenSpec.view("hidden", seat)))
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The SVGs HiddenSpec draws, each call."""
+    calls = []
+    real = HiddenSpec.render_svg
+    monkeypatch.setattr(HiddenSpec, "render_svg", staticmethod(lambda view: calls.append(view) or real(view)))
+    return calls
+
+
+def test_a_kept_picture_is_found_by_its_view_without_drawing_its_svg(game, counted, drawn):
+    with eventlog.shared_loads():
+        first = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert len(drawn) == 3
+    with eventlog.shared_loads():  # a resend, in another batch or process: the kept rows alone
+        pictures.prefetch_kept({(game.pk, 5)})
+        again = [pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert again == first and len(set(first)) == 3
+    assert len(drawn) == 3 and len(counted) == 3  # no SVG drawn, no picture made again
+
+
+def test_a_pictures_view_key_changes_when_the_view_changes():
+    from games import i18n
+
+    key = lambda state, seat: pictures.view_digest(HiddenSpec, HiddenSpec.view(state, seat))  # noqa: E731
+    assert key("hidden", 0) == key("hidden", 0) is not None
+    assert len({key("hidden", 0), key("hidden", 1), key("hidden", 2), key("later", 0), key("public", 0)}) == 5
+    assert key("public", 0) == key("public", 2)  # seats that see alike share it
+    # Alike in value but not in type, or drawn in another language: another key.
+    assert pictures.view_digest(HiddenSpec, {"seat": 1}) != pictures.view_digest(HiddenSpec, {"seat": 1.0})
+    assert pictures.view_digest(HiddenSpec, {"seat": [1]}) != pictures.view_digest(HiddenSpec, {"seat": (1,)})
+    with i18n.using("de"):
+        german = key("hidden", 0)
+    assert german != key("hidden", 0)
+
+
+def test_a_view_key_names_the_games_drawing_code():
+    """The code that draws a view is part of its key: a game's new drawing code (a new deploy)
+    draws its pictures anew rather than finding those of the old code under the same view."""
+    spec = get_game(DRAWN[0])
+    revision = pictures._code_revision(spec.render_svg.__module__)
+    assert revision is not None and revision != pictures._code_revision(HiddenSpec.render_svg.__module__)
+    assert pictures._code_revision("no.such.module") is None
+
+
+def test_a_seat_never_gets_another_seats_picture_through_a_view_key(game, counted, drawn):
+    """Each seat's view points at its own drawing: a resend of every seat, in any order, gives
+    each its own picture, the picture of its view drawn afresh."""
+    with eventlog.shared_loads():
+        for seat in (2, 0, 1):
+            pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5)
+    with eventlog.shared_loads():
+        again = {seat: pictures.board_png(HiddenSpec, "hidden", seat, game_id=game.pk, version=5) for seat in (1, 2, 0)}
+    for seat, png in again.items():
+        assert png == pictures.rasterise(HiddenSpec.render_svg(HiddenSpec.view("hidden", seat)))
+    assert len(set(again.values())) == 3
+
+
+def test_a_view_pointing_at_a_picture_no_longer_kept_draws_it_again(game, counted, drawn):
+    from pbem.models import BoardPicture
+
+    with eventlog.shared_loads():
+        first = pictures.board_png(HiddenSpec, "hidden", 1, game_id=game.pk, version=5)
+    BoardPicture.objects.filter(game=game, version=5).exclude(made_under=0).delete()  # pruned
+    with eventlog.shared_loads():
+        again = pictures.board_png(HiddenSpec, "hidden", 1, game_id=game.pk, version=5)
+    assert again == first and len(drawn) == 2 and len(counted) == 2
+    assert len(kept_pictures(game, 5)) == 1
 
 
 def test_a_new_version_is_drawn_anew(game, counted):
@@ -547,7 +620,7 @@ def test_a_band_changed_by_one_op_is_drawn_again_with_every_op_that_reaches_it()
 @pytest.mark.parametrize("kind", DRAWN)
 def test_a_palette_shared_by_drawings_painted_alike_is_as_close_to_each_as_its_own(kind):
     """A palette is made for a paint (the colours an SVG names) and the drawings painted with it
-    or less share it (a dozen at most, then it is made anew): each picture stays about as close
+    or less share it (a few hundred at most, then it is made anew): each picture stays about as close
     to its drawing as the octree of its own sample (the mean difference of RGB summed: within
     one of it, about as far on average; measured at zoom 0.85 over whole games, 0.64-1.31 times
     it, 0.95-1.03 on average), and every colour the SVG names is in the picture as it is."""
@@ -585,3 +658,60 @@ def test_an_opaque_ink_is_drawn_without_blending_the_same_pixels(monkeypatch):
     for svg, image in zip(svgs, mine):
         assert ImageChops.difference(pictures.draw_svg(svg), image).getbbox() is None
     _forget()
+
+
+def _read_whole(svg: str, zoom: float):
+    """The drawing read whole, as before kept pieces."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    canvas = pictures._Canvas(root, zoom)
+    canvas.element(root, canvas.base, {})
+    return canvas
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+def test_a_drawing_read_from_kept_pieces_has_the_ops_of_the_drawing_read_whole(kind):
+    """Each top-level piece of a drawing is read once and kept by its text and place: a game's
+    next drawings, read mostly from kept pieces, list the same ops (keys) as read whole, and
+    draw the same pixels."""
+    from PIL import ImageChops
+
+    _forget()
+    pictures._pieces.clear()
+    pieced = 0
+    for svg in game_views(kind, every=15):
+        canvas = pictures._parsed(svg, 0.85)
+        whole = _read_whole(svg, 0.85)
+        assert canvas.keys == whole.keys, kind
+        assert [entry[1:] for entry in canvas.entries()] == [entry[1:] for entry in whole.entries()], kind
+        pieced += canvas.known is not None
+        image = pictures._drawn(canvas, canvas.keys, range(len(canvas.ops)))
+        _forget()
+        drawn_whole = pictures._drawn(whole, whole.keys, range(len(whole.ops)))
+        assert ImageChops.difference(image, drawn_whole).getbbox() is None, kind
+    if "href" not in svg:
+        assert pieced and pictures._pieces
+
+
+def test_a_piece_is_kept_by_its_place_as_well_as_its_text():
+    """The same piece drawn in another <svg> (another zoom, another inherited size) is read anew;
+    a drawing with a reference in it (<use>), a comment or pieces that are not XML on their own
+    is read whole."""
+    pictures._pieces.clear()
+    piece = '<text x="2" y="9">A</text>'
+    small = f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" font-size="8">{piece}</svg>'
+    large = small.replace('font-size="8"', 'font-size="12"')
+    keys = [pictures._parsed(svg, zoom).keys for svg, zoom in ((small, 1.0), (small, 2.0), (large, 1.0))]
+    assert keys[0] != keys[1] and keys[0] != keys[2] and len(pictures._pieces) == 3
+    used = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><defs><rect id="r" width="4" height="4"/>'
+        '</defs><use href="#r" x="3"/></svg>'
+    )
+    commented = small.replace(piece, f"<!-- a note -->{piece}")
+    odd = small.replace(piece, f'<g aria-label="a/>b">{piece}</g>')  # its tag seems to close itself
+    for svg in (used, commented, odd):
+        assert pictures._pieced(svg, 1.0) is None
+    quoted = small.replace(piece, '<text x="2" y="9" aria-label="a>b/">A</text>')
+    for svg in (used, commented, odd, quoted):
+        assert pictures._parsed(svg, 1.0).keys == _read_whole(svg, 1.0).keys
