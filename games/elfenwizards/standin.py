@@ -63,6 +63,10 @@ WAR_LOST = 0.1
 # (0.89x a fair share, 0.82-0.97, 1,000 games; RULINGS 36): with four rivals a war it stays out of
 # is fought by the others, and the lead it gives up is taken. There it weighs a lead as version 1.
 WAR_WEIGHED_UP_TO = 4
+# How much the others' titles count against its own, by table size (1.0: their mean; RULINGS 36).
+# At five players half: a title kept from one of four rivals mostly goes to another of them, so a
+# spell spent spoiling (or a die placed for it) buys less than a spell for its own titles.
+RIVALS_COUNTED = {5: 0.5}
 
 
 def standin(view, legal):
@@ -139,6 +143,7 @@ class Look:
         self.contest_owners = [{self.owner[w] for w in cands} for cands in self.contests]
         self.rank_key = {w: (self.turn_pos[o], _wizard_key(w)) for w, o in self.owner.items()}
         self.ending = [self.ending_bonus(q) for q in range(self.n)]
+        self.rivals_counted = RIVALS_COUNTED.get(self.n, 1.0)
         self.points = {c["wizard"]: c["points"] for c in view["spells_cast"]}
         self._worth_memo: dict[tuple, float] = {}
         # major dice per level and seat
@@ -224,7 +229,7 @@ class Look:
                 p = self.hold(margin, self.threat(ci, owner, pot), pot[level][owner])
                 win = WIN[level] + (self.ending[owner] if level == "druid" else 0.0)
                 value = p * win + (1 - p) * LOSE[level]
-            total += value if owner == self.me else -value / (self.n - 1)
+            total += value if owner == self.me else -value / (self.n - 1) * self.rivals_counted
         return total
 
     def standing(self, points, dice, minor, before=None, levels=None, pot=None):

@@ -13,10 +13,10 @@ from math import comb
 
 import pytest
 
-from games.elfenwizards import GAME, standin_v1
+from games.elfenwizards import GAME, standin, standin_v1
 from games.testing import play_with_standins, winners
 
-from .helpers import BLUE, GREEN, RED, stage
+from .helpers import BLACK, BLUE, GREEN, RED, stage
 from .test_bot import invariants
 
 
@@ -227,16 +227,39 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
         )
 
 
-def test_at_five_players_the_stand_in_weighs_a_lead_as_version_1_did():
+def test_at_five_players_it_weighs_a_lead_as_version_1_and_differs_only_in_how_much_the_others_count(
+    monkeypatch,
+):
     """RULINGS 36: version 2's war weighing lost to version 1 at five players (0.89x over 1,000
-    games), so there it decides as version 1, move for move, through a whole game of stand-ins."""
-    compared = []
+    games), so there it weighs a lead as version 1 did; what it changes at five is only how much
+    the others' titles count (`RIVALS_COUNTED`). Counted as version 1 counts them (their mean), it
+    decides as version 1, move for move, through a whole game of stand-ins; as it counts them, not."""
+    for counted, same in (({}, True), (standin.RIVALS_COUNTED, False)):
+        monkeypatch.setattr(standin, "RIVALS_COUNTED", counted)
+        compared = []
 
-    def check(table):
-        for seat in GAME.waiting_for(table.state):
-            legal = GAME.legal(table.state, seat)
-            view = GAME.view(table.state, seat)
-            compared.append(GAME.standin(view, legal) == standin_v1.standin(view, legal))
+        def check(table, compared=compared):
+            for seat in GAME.waiting_for(table.state):
+                legal = GAME.legal(table.state, seat)
+                view = GAME.view(table.state, seat)
+                compared.append(GAME.standin(view, legal) == standin_v1.standin(view, legal))
 
-    play_with_standins(GAME, 5, standins=range(5), seed=45, check=check)
-    assert len(compared) > 50 and all(compared)
+        play_with_standins(GAME, 5, standins=range(5), seed=45, check=check)
+        assert len(compared) > 50 and all(compared) == same
+
+
+def test_at_five_players_the_others_titles_count_half_so_it_does_not_spend_a_spell_spoiling_one():
+    """Five players, placement of data version 1 (red D1 N3 W1-W4, black S1 S4 W1-W4, blue S2 N1 N4
+    N7 W1 W3, ...). Everyone but red has passed; blue's 5 for blue1 leads black's 4 for black1 for
+    the Druid title D1, and red's own candidates have what they need. A minor spell for black1
+    would tie the contest and rout blue1: version 1 casts it (a quarter of blue's Druid title is
+    worth more than the spell), version 2 at five players, counting the others' titles at half
+    (a title kept from one of four rivals mostly goes to another), keeps the spell and passes."""
+    t = stage("compete", 5, dragon=RED, passed=[False, True, True, True, True])
+    cast(t, BLUE, "blue1", 5)
+    cast(t, BLACK, "black1", 4)
+    for wizard in ("red1", "red2", "red3", "red4", "red5", "red6"):
+        cast(t, RED, wizard, 1)
+    assert choose(t, RED) == {"type": "pass"}
+    view, legal = GAME.view(t.state, RED), GAME.legal(t.state, RED)
+    assert standin_v1.standin(view, legal) == {"type": "cast", "spell": "minor", "wizard": "black1"}
