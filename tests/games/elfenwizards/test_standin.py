@@ -263,3 +263,16 @@ def test_at_five_players_the_others_titles_count_half_so_it_does_not_spend_a_spe
     assert choose(t, RED) == {"type": "pass"}
     view, legal = GAME.view(t.state, RED), GAME.legal(t.state, RED)
     assert standin_v1.standin(view, legal) == {"type": "cast", "spell": "minor", "wizard": "black1"}
+
+
+def test_at_five_players_the_others_fights_count_half_in_placing_dice():
+    """Red (five players, placement of data version 1) has no wizard on a Sorcerer space: the
+    Sorcerer level's two contests (black1 against blue1 for D1, yellow1 against black2 for D2) are
+    the others' fights, whose stakes on the Major Spells space are a spoiling spell's. At five
+    players they count half of version 1's, as the others' titles do; red's own stakes (the Grand
+    Druid) are version 1's."""
+    t = stage("cast1", 5, dragon=RED, rolled=[6, 5, 4, 3, 2, 1, 1])
+    view = GAME.view(t.state, RED)
+    now, before = standin.Look(view), standin_v1.Look(view)
+    assert now.stakes("sorcerer") == 0.5 * before.stakes("sorcerer") > 0
+    assert now.stakes("druid") == before.stakes("druid") > 0
