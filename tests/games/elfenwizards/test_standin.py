@@ -16,7 +16,7 @@ import pytest
 from games.elfenwizards import GAME, standin, standin_v1
 from games.testing import play_with_standins, winners
 
-from .helpers import BLACK, BLUE, GREEN, RED, stage
+from .helpers import BLACK, BLUE, GREEN, RED, YELLOW, stage
 from .test_bot import invariants
 
 
@@ -276,3 +276,19 @@ def test_at_five_players_the_others_fights_count_half_in_placing_dice():
     now, before = standin.Look(view), standin_v1.Look(view)
     assert now.stakes("sorcerer") == 0.5 * before.stakes("sorcerer") > 0
     assert now.stakes("druid") == before.stakes("druid") > 0
+
+
+def test_at_four_players_the_others_titles_count_half_so_it_does_not_spend_a_spell_spoiling_one(monkeypatch):
+    """Four players (red D1 N1 N6 W1 W2 W4, green D2 N3 N8 W1 W3 W4, yellow S2 S3 N4 N7 W2 W4, ...).
+    Everyone but red has passed; green's 5 for green2 (N3) leads yellow's 4 for yellow3 (N4) for
+    the Sorcerer title S2, and red's own candidates have what they need. Counting the others'
+    titles at their mean (a third each), a minor spell for yellow3 that ties the contest was worth
+    its cost; counted at half, red keeps the spell and passes."""
+    t = stage("compete", 4, dragon=RED, passed=[False, True, True, True])
+    cast(t, GREEN, "green2", 5)
+    cast(t, YELLOW, "yellow3", 4)
+    for wizard in ("red1", "red2", "red3", "red4", "red5", "red6"):
+        cast(t, RED, wizard, 1)
+    assert choose(t, RED) == {"type": "pass"}
+    monkeypatch.setattr(standin, "RIVALS_COUNTED", {})
+    assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "yellow3"}
