@@ -4,7 +4,7 @@ It sees only that seat's view (in Elfenwizards everything is public anyway) and 
 decision with one yardstick, `Look.standing`: what the titles would give each player this turn if
 the competition ended now, each leading candidate discounted by how easily the players still in
 the competition could overturn its lead with the spells they hold; its own share counts, the
-others' mean counts against it.
+others' mean counts against it (at four and five players half of it: `RIVALS_COUNTED`).
 
 This is version 2 (issue 29); `standin_v1.py` keeps the first one. Version 1 looked only at a
 rival's next two spells, so it fought every war of minor spells to the end, two at a time, and
@@ -12,6 +12,10 @@ mostly lost or tied it with all its minor spells spent. Version 2 also weighs th
 a lead that a rival candidate's owner could overturn with every spell he has left (his dice at that
 level and his minor spells), and that the leader could not answer with every spell of his, holds
 only a tenth as often; so it stays out of wars it cannot win and keeps its spells for those it can.
+At five players that weighing lost to version 1, so there it weighs a lead as version 1 did. At four
+and five players it counts the others' titles at half against its own: a title it keeps from one
+of several rivals mostly goes to another, so it spends less on spoiling and more on its own titles
+(RULINGS 36).
 
 - Phases 2 and 3 (placing dice): each die goes where it adds most: a Major Spells space in
   proportion to the stakes of the contests at that level (its own candidates first), the Minor
@@ -63,6 +67,12 @@ WAR_LOST = 0.1
 # (0.89x a fair share, 0.82-0.97, 1,000 games; RULINGS 36): with four rivals a war it stays out of
 # is fought by the others, and the lead it gives up is taken. There it weighs a lead as version 1.
 WAR_WEIGHED_UP_TO = 4
+# How much the others' titles count against its own, by table size (1.0: their mean; RULINGS 36).
+# At four and five players half: a title kept from one of three or four rivals mostly goes to
+# another of them, so a spell spent spoiling buys less than a spell for its own titles; the stakes
+# of the others' fights on a Major Spells space count as much less. (At five 1.36x version 1, at
+# four 1.23x version 2's mean, over 1,000 games each.)
+RIVALS_COUNTED = {4: 0.5, 5: 0.5}
 
 
 def standin(view, legal):
@@ -139,6 +149,7 @@ class Look:
         self.contest_owners = [{self.owner[w] for w in cands} for cands in self.contests]
         self.rank_key = {w: (self.turn_pos[o], _wizard_key(w)) for w, o in self.owner.items()}
         self.ending = [self.ending_bonus(q) for q in range(self.n)]
+        self.rivals_counted = RIVALS_COUNTED.get(self.n, 1.0)
         self.points = {c["wizard"]: c["points"] for c in view["spells_cast"]}
         self._worth_memo: dict[tuple, float] = {}
         # major dice per level and seat
@@ -224,7 +235,7 @@ class Look:
                 p = self.hold(margin, self.threat(ci, owner, pot), pot[level][owner])
                 win = WIN[level] + (self.ending[owner] if level == "druid" else 0.0)
                 value = p * win + (1 - p) * LOSE[level]
-            total += value if owner == self.me else -value / (self.n - 1)
+            total += value if owner == self.me else -value / (self.n - 1) * self.rivals_counted
         return total
 
     def standing(self, points, dice, minor, before=None, levels=None, pot=None):
@@ -293,7 +304,7 @@ class Look:
             elif mine:
                 total += 0.15 * swing  # only this seat may cast: one point is enough
             elif len(owners) > 1:
-                total += 0.2 * swing  # the others' fight: worth a spoiling spell
+                total += 0.2 * swing * self.rivals_counted  # the others' fight: worth a spoiling spell
         return total
 
     def die_worth(self, value: int, space: str) -> float:

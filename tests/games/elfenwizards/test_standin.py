@@ -13,10 +13,10 @@ from math import comb
 
 import pytest
 
-from games.elfenwizards import GAME, standin_v1
+from games.elfenwizards import GAME, standin, standin_v1
 from games.testing import play_with_standins, winners
 
-from .helpers import BLUE, GREEN, RED, stage
+from .helpers import BLACK, BLUE, GREEN, RED, YELLOW, stage
 from .test_bot import invariants
 
 
@@ -227,16 +227,68 @@ def test_soak_stand_ins_beside_random_players_200_games(players):
         )
 
 
-def test_at_five_players_the_stand_in_weighs_a_lead_as_version_1_did():
+def test_at_five_players_it_weighs_a_lead_as_version_1_and_differs_only_in_how_much_the_others_count(
+    monkeypatch,
+):
     """RULINGS 36: version 2's war weighing lost to version 1 at five players (0.89x over 1,000
-    games), so there it decides as version 1, move for move, through a whole game of stand-ins."""
-    compared = []
+    games), so there it weighs a lead as version 1 did; what it changes at five is only how much
+    the others' titles count (`RIVALS_COUNTED`). Counted as version 1 counts them (their mean), it
+    decides as version 1, move for move, through a whole game of stand-ins; as it counts them, not."""
+    for counted, same in (({}, True), (standin.RIVALS_COUNTED, False)):
+        monkeypatch.setattr(standin, "RIVALS_COUNTED", counted)
+        compared = []
 
-    def check(table):
-        for seat in GAME.waiting_for(table.state):
-            legal = GAME.legal(table.state, seat)
-            view = GAME.view(table.state, seat)
-            compared.append(GAME.standin(view, legal) == standin_v1.standin(view, legal))
+        def check(table, compared=compared):
+            for seat in GAME.waiting_for(table.state):
+                legal = GAME.legal(table.state, seat)
+                view = GAME.view(table.state, seat)
+                compared.append(GAME.standin(view, legal) == standin_v1.standin(view, legal))
 
-    play_with_standins(GAME, 5, standins=range(5), seed=45, check=check)
-    assert len(compared) > 50 and all(compared)
+        play_with_standins(GAME, 5, standins=range(5), seed=45, check=check)
+        assert len(compared) > 50 and all(compared) == same
+
+
+def test_at_five_players_the_others_titles_count_half_so_it_does_not_spend_a_spell_spoiling_one():
+    """Five players, placement of data version 1 (red D1 N3 W1-W4, black S1 S4 W1-W4, blue S2 N1 N4
+    N7 W1 W3, ...). Everyone but red has passed; blue's 5 for blue1 leads black's 4 for black1 for
+    the Druid title D1, and red's own candidates have what they need. A minor spell for black1
+    would tie the contest and rout blue1: version 1 casts it (a quarter of blue's Druid title is
+    worth more than the spell), version 2 at five players, counting the others' titles at half
+    (a title kept from one of four rivals mostly goes to another), keeps the spell and passes."""
+    t = stage("compete", 5, dragon=RED, passed=[False, True, True, True, True])
+    cast(t, BLUE, "blue1", 5)
+    cast(t, BLACK, "black1", 4)
+    for wizard in ("red1", "red2", "red3", "red4", "red5", "red6"):
+        cast(t, RED, wizard, 1)
+    assert choose(t, RED) == {"type": "pass"}
+    view, legal = GAME.view(t.state, RED), GAME.legal(t.state, RED)
+    assert standin_v1.standin(view, legal) == {"type": "cast", "spell": "minor", "wizard": "black1"}
+
+
+def test_at_five_players_the_others_fights_count_half_in_placing_dice():
+    """Red (five players, placement of data version 1) has no wizard on a Sorcerer space: the
+    Sorcerer level's two contests (black1 against blue1 for D1, yellow1 against black2 for D2) are
+    the others' fights, whose stakes on the Major Spells space are a spoiling spell's. At five
+    players they count half of version 1's, as the others' titles do; red's own stakes (the Grand
+    Druid) are version 1's."""
+    t = stage("cast1", 5, dragon=RED, rolled=[6, 5, 4, 3, 2, 1, 1])
+    view = GAME.view(t.state, RED)
+    now, before = standin.Look(view), standin_v1.Look(view)
+    assert now.stakes("sorcerer") == 0.5 * before.stakes("sorcerer") > 0
+    assert now.stakes("druid") == before.stakes("druid") > 0
+
+
+def test_at_four_players_the_others_titles_count_half_so_it_does_not_spend_a_spell_spoiling_one(monkeypatch):
+    """Four players (red D1 N1 N6 W1 W2 W4, green D2 N3 N8 W1 W3 W4, yellow S2 S3 N4 N7 W2 W4, ...).
+    Everyone but red has passed; green's 5 for green2 (N3) leads yellow's 4 for yellow3 (N4) for
+    the Sorcerer title S2, and red's own candidates have what they need. Counting the others'
+    titles at their mean (a third each), a minor spell for yellow3 that ties the contest was worth
+    its cost; counted at half, red keeps the spell and passes."""
+    t = stage("compete", 4, dragon=RED, passed=[False, True, True, True])
+    cast(t, GREEN, "green2", 5)
+    cast(t, YELLOW, "yellow3", 4)
+    for wizard in ("red1", "red2", "red3", "red4", "red5", "red6"):
+        cast(t, RED, wizard, 1)
+    assert choose(t, RED) == {"type": "pass"}
+    monkeypatch.setattr(standin, "RIVALS_COUNTED", {})
+    assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "yellow3"}
