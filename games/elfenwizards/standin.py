@@ -6,7 +6,8 @@ the competition ended now, each leading candidate discounted by how easily the p
 the competition could overturn its lead with the spells they hold; its own share counts, the
 others' mean counts against it (at four and five players half of it: `RIVALS_COUNTED`).
 
-This is version 2 (issue 29); `standin_v1.py` keeps the first one. Version 1 looked only at a
+This is version 2 (issue 29); `standin_v1.py` plays the first one as this code with `version=1`
+(no war weighed, the others' titles counted at their mean at every table size). Version 1 looked only at a
 rival's next two spells, so it fought every war of minor spells to the end, two at a time, and
 mostly lost or tied it with all its minor spells spent. Version 2 also weighs the war (`Look.hold`):
 a lead that a rival candidate's owner could overturn with every spell he has left (his dice at that
@@ -75,11 +76,12 @@ WAR_WEIGHED_UP_TO = 4
 RIVALS_COUNTED = {4: 0.5, 5: 0.5}
 
 
-def standin(view, legal):
-    """One of `legal`, chosen from `view` (the seat's own view) alone."""
+def standin(view, legal, version=2):
+    """One of `legal`, chosen from `view` (the seat's own view) alone; `version=1` is the first
+    stand-in's choice (`standin_v1`)."""
     if len(legal) == 1:
         return legal[0]
-    look = Look(view)
+    look = Look(view, version)
     kind = legal[0]["type"]
     phase = view["phase"]
     if phase in ("cast1", "cast2"):
@@ -119,8 +121,9 @@ def _wizard_key(name: str):
 class Look:
     """What the seat sees, read from its view once per decision."""
 
-    def __init__(self, view):
+    def __init__(self, view, version=2):
         self.view = view
+        self.version = version
         self.colours = list(view["colours"])
         self.n = len(self.colours)
         self.me = view["seat"]
@@ -149,7 +152,7 @@ class Look:
         self.contest_owners = [{self.owner[w] for w in cands} for cands in self.contests]
         self.rank_key = {w: (self.turn_pos[o], _wizard_key(w)) for w, o in self.owner.items()}
         self.ending = [self.ending_bonus(q) for q in range(self.n)]
-        self.rivals_counted = RIVALS_COUNTED.get(self.n, 1.0)
+        self.rivals_counted = RIVALS_COUNTED.get(self.n, 1.0) if version >= 2 else 1.0
         self.points = {c["wizard"]: c["points"] for c in view["spells_cast"]}
         self._worth_memo: dict[tuple, float] = {}
         # major dice per level and seat
@@ -194,7 +197,7 @@ class Look:
         """The chance a lead of `margin` holds against `threat` (the rivals' next two spells, all
         their spells) with the leader's own `own` spells to answer."""
         two, full = threat
-        if self.n > WAR_WEIGHED_UP_TO:
+        if self.n > WAR_WEIGHED_UP_TO or self.version < 2:  # version 1's: the next two spells only
             return 1.0 if margin > two else 0.5 + 0.5 * margin / (two + 1)
         if margin > full:
             return 1.0

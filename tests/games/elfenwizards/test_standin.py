@@ -9,12 +9,15 @@ W2 W3 (red1..red7), green D2 S2 N3 N6 W1 W2 W3, blue S1 S4 N1 N4 N5 N8 W2. So re
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from math import comb
 
 import pytest
 
 from games.elfenwizards import GAME, standin, standin_v1
-from games.testing import play_with_standins, winners
+from games.testing import Table, play_with_standins, winners
 
 from .helpers import BLACK, BLUE, GREEN, RED, YELLOW, stage
 from .test_bot import invariants
@@ -273,7 +276,7 @@ def test_at_five_players_the_others_fights_count_half_in_placing_dice():
     Druid) are version 1's."""
     t = stage("cast1", 5, dragon=RED, rolled=[6, 5, 4, 3, 2, 1, 1])
     view = GAME.view(t.state, RED)
-    now, before = standin.Look(view), standin_v1.Look(view)
+    now, before = standin.Look(view), standin.Look(view, version=1)
     assert now.stakes("sorcerer") == 0.5 * before.stakes("sorcerer") > 0
     assert now.stakes("druid") == before.stakes("druid") > 0
 
@@ -292,3 +295,26 @@ def test_at_four_players_the_others_titles_count_half_so_it_does_not_spend_a_spe
     assert choose(t, RED) == {"type": "pass"}
     monkeypatch.setattr(standin, "RIVALS_COUNTED", {})
     assert choose(t, RED) == {"type": "cast", "spell": "minor", "wizard": "yellow3"}
+
+
+V1_GAMES = [
+    # (players, seed, digest of [seat, command] of every decision), recorded from the first
+    # stand-in's own module (a frozen copy until 2026-12-07) before it became today's code with
+    # version=1; the seat to move drawn from random.Random(seed) where several are awaited.
+    (3, 1, "610545fe66d0736b"),
+    (4, 0, "f32f4b955128200d"),
+    (5, 2, "d8a6feb079af5549"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "digest"), V1_GAMES)
+def test_version_1_is_kept_move_for_move(players, seed, digest):
+    """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
+    table = Table(GAME, players, {}, seed=f"v1rec-{players}-{seed}".encode())
+    pick, log = random.Random(seed), []
+    while awaited := GAME.waiting_for(table.state):
+        seat = pick.choice(awaited)
+        command = standin_v1.standin(GAME.view(table.state, seat), GAME.legal(table.state, seat))
+        log.append([seat, command])
+        table.act(seat, command)
+    assert hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16] == digest
