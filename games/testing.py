@@ -181,6 +181,25 @@ def play_with_standins(
     return table
 
 
+def decisions_digest(spec: GameSpec, standin, players: int, options: dict, seed: int, openings: int = 0) -> str:
+    """The digest (16 hex digits) of every [seat, command] of a game played by `standin` at every
+    seat after `openings` random moves: the seat to move and those moves drawn from
+    random.Random(seed). It pins a stand-in kept as the bench's baseline (`standin_v1`) to the
+    decisions of the module it was once a frozen copy of."""
+    table = Table(spec, players, options, seed=f"v1rec-{players}-{seed}".encode())
+    pick, log = random.Random(seed), []
+    while awaited := spec.waiting_for(table.state):
+        seat = pick.choice(awaited)
+        legal = spec.legal(table.state, seat)
+        if openings:
+            command, openings = pick.choice(legal), openings - 1
+        else:
+            command = standin(spec.view(table.state, seat), legal)
+        log.append([seat, command])
+        table.act(seat, command)
+    return hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def winners(spec: GameSpec, table: Table) -> list[int]:
     """The seats sharing first place."""
     result = spec.result(table.state)
