@@ -120,6 +120,79 @@ def test_the_row_is_the_one_the_django_way_stores(db, settings, raw, recipients)
         assert (bytes(value) if field.column == "raw" else value) == row[field.column], field.column
 
 
+# Pieces of header blocks and From values, tricky ones included (folds, lone CRs, control
+# characters, mbox "From " lines, nameless lines, groups, comments, quotes, domain literals).
+NAMES = [
+    "From",
+    "from",
+    "Message-ID",
+    "MESSAGE-id",
+    "Subject",
+    "Received",
+    "From ",
+    "",
+    " ",
+    "\t",
+    "Bad Name",
+    "X\x01Y",
+]
+ADDRESSES = [
+    "a@b.c",
+    "Alice <alice@example.org>",
+    '"Doe, J." <j@d.org>',
+    "J. Doe <j@d>",
+    "<x@y>",
+    "a@b, c@d",
+    "(c) a@b",
+    "a@[1.2.3.4]",
+    '"q\\"x" <a@b>',
+    "=?utf-8?q?J=C3=B6rg?= <J@E.ORG>",
+    "a..b@c",
+    "a@b.",
+    "Alice\r\n <a@b.c>",
+    '"a<b" <c@d>',
+    "undisclosed-recipients:;",
+    "<>",
+    "a@b (Alice)",
+    "<a@b> x",
+]
+VALUES = ["<id-1@x>", "hello: world", " spaced ", "", "\x0cff", "\x0bvt", "<a\x01b@x>", ": colon"]
+
+
+def random_block(rng) -> str:
+    lines = []
+    for _ in range(rng.randint(0, 7)):
+        name = rng.choice(NAMES)
+        value = rng.choice(ADDRESSES if name.lower() == "from" else VALUES + ADDRESSES)
+        line = name + rng.choice([":", ": ", ":\t", " : ", ""]) + value
+        if rng.random() < 0.3:
+            line += rng.choice(["\r\n", "\n", "\r"]) + rng.choice([" ", "\t", ""]) + rng.choice(VALUES)
+        lines.append(line + rng.choice(["\r\n", "\n", "\r"]))
+    if rng.random() < 0.2:
+        lines.insert(rng.randint(0, len(lines)), "From sender@example.org Mon Jan  1 00:00:00 2026\n")
+    return "".join(lines)
+
+
+def test_headers_read_without_the_email_package_are_those_pythons_parser_reads():
+    import random
+    from email._policybase import compat32
+    from email.parser import BytesParser
+    from email.utils import parseaddr
+
+    rng = random.Random(34)
+    plain = 0
+    for _ in range(3000):
+        raw = random_block(rng).encode() + b"\r\n\r\nbody\r\n"
+        block = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+        parsed = BytesParser(policy=compat32).parsebytes(block + b"\n\n")
+        assert pipe_store.headers_of(raw) == [(k, str(v)) for k, v in parsed.items()], raw
+        sender = str(parsed.get("From") or "")
+        address = pipe_store.plain_address(sender)
+        plain += address is not None
+        assert address is None or address == parseaddr(sender)[1], sender
+    assert plain > 100  # the plain forms were read here, not all left to parseaddr
+
+
 # --- PostgreSQL -------------------------------------------------------------------------------
 
 
