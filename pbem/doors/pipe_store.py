@@ -84,7 +84,7 @@ class Plan:
         self.broker_timeout = float(env("CELERY_BROKER_CONNECTION_TIMEOUT", "1"))
         self.broker = redis_address(env("CELERY_BROKER_URL", ""))
         data_dir = env("PBEM_DATA_DIR", os.path.join(ROOT, "data"))
-        url = env("DATABASE_URL") or f"sqlite:///{os.path.join(data_dir, 'pbem.sqlite3')}"
+        url = env("DATABASE_URL", f"sqlite:///{os.path.join(data_dir, 'pbem.sqlite3')}")
         if url.startswith("sqlite:"):
             self.database: Sqlite | Postgres = Sqlite(sqlite_path(url))
         else:

@@ -120,6 +120,43 @@ def test_the_row_is_the_one_the_django_way_stores(db, settings, raw, recipients)
         assert (bytes(value) if field.column == "raw" else value) == row[field.column], field.column
 
 
+DJANGO_PARAMS = """
+import json, django
+django.setup()
+from django.db import connection
+params = connection.get_connection_params()
+print(json.dumps({k: str(v) for k, v in params.items() if k not in ("cursor_factory", "context", "prepare_threshold")}))
+"""
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgres://pbem:p%40ss%2Fw@DB.example.org:5433/pbem",
+        "postgresql://pbem@127.0.0.1/pbem?sslmode=require&connect_timeout=3&application_name=pipe",
+        "postgres://%2Fvar%2Frun%2Fpostgresql/pbem",
+        "pgsql://pbem@db/pbem?currentSchema=inbox",
+        "postgres://pbem@db/pbem?options=-c%20work_mem%3D4MB",
+    ],
+)
+def test_libpq_gets_the_connection_keywords_django_gives_psycopg(url):
+    done = subprocess.run(
+        [sys.executable, "-c", DJANGO_PARAMS],
+        capture_output=True,
+        cwd=ROOT,
+        env={
+            **service_env(DATABASE_URL=url, PBEM_DB_STATEMENT_TIMEOUT="7"),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        },
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    django_gives = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PBEM_DB_STATEMENT_TIMEOUT", "7")
+        assert pipe_store.postgres_params(url) == django_gives
+
+
 # Pieces of header blocks and From values, tricky ones included (folds, lone CRs, control
 # characters, mbox "From " lines, nameless lines, groups, comments, quotes, domain literals).
 NAMES = [
