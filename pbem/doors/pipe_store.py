@@ -11,7 +11,8 @@ message on stdin (pbem/doors/pipe.py). `plan()` decides from the environment alo
 message is read, whether this store can take it: the project's own settings (config.settings),
 a broker on redis://, PostgreSQL through a libpq it finds, or SQLite. Anything else (no broker:
 the message is processed before the answer; settings of a deployment's own; another broker or
-database) raises NotHere, and the caller stores the message Django's way.
+database; PBEM_PIPE_STORE=django, the operator's way back) raises NotHere, and the caller stores
+the message Django's way.
 
 What is stored is what `pbem.doors.inbox.store_raw` stores (tests/doors/test_pipe_store.py holds
 the two alike: the columns, the Message-ID or content digest, the sender, a large message's
@@ -93,6 +94,8 @@ class Plan:
 
 def plan() -> Plan:
     """The settings this store works with, or NotHere (decided before the message is read)."""
+    if os.environ.get("PBEM_PIPE_STORE", "") == "django":  # the operator's choice: Django's way always
+        raise NotHere("PBEM_PIPE_STORE=django")
     if os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings") not in ("config.settings", "config.settings_store"):
         raise NotHere("settings of the deployment's own")
     broker = os.environ.get("CELERY_BROKER_URL", "")

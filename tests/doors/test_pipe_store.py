@@ -64,7 +64,11 @@ def lean_env(queue: str, **extra) -> dict:
 
 
 def deliver(way: str, mail: bytes, env: dict, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([*WAYS[way], *args], input=mail, capture_output=True, cwd=ROOT, env=env, timeout=120)
+    return deliver_command([*WAYS[way], *args], mail, env)
+
+
+def deliver_command(command: list[str], mail: bytes, env: dict) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, input=mail, capture_output=True, cwd=ROOT, env=env, timeout=120)
     # Nothing the pipe says carries the reply address's token, whatever happened.
     assert b"abcdefghijklmnop" not in done.stdout + done.stderr
     return done
@@ -304,6 +308,18 @@ def test_the_task_is_the_message_celery_itself_publishes(queue):
             k: v for k, v in celery[part].items() if k not in changing
         }, part
     assert ours["headers"]["id"] == ours["headers"]["root_id"] == ours["properties"]["correlation_id"]
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_pbem_pipe_store_django_takes_djangos_way_which_queues_from_its_child(queue):
+    command = [sys.executable, "-c", LOADED, "manage.py", "receive_email", "--recipient", TOKEN_ADDRESS]
+    done = deliver_command(command, MAIL, lean_env(queue, PBEM_PIPE_STORE="django"))
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "django.db" in json.loads(done.stdout.decode().strip().splitlines()[-1])  # Django's way indeed
+    stored = InboundMessage.objects.get(message_id="<store-1@example.org>")
+    wait_until(lambda: broker().llen(queue), 60, "the child to queue the task")
+    assert json.loads(base64.b64decode(json.loads(broker().lindex(queue, 0))["body"]))[0] == [stored.pk]
 
 
 # --- the exit statuses ------------------------------------------------------------------------
