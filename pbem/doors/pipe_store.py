@@ -107,22 +107,58 @@ def plan() -> Plan:
         raise NotHere(f"settings this store does not read: {exc}") from exc
 
 
+# What a URL may hold for this module to read it without urllib.parse (it imports re, which with
+# json and base64 was a quarter of this process's CPU): no escapes, "+", fragment, IPv6 literal,
+# blank or non-ASCII character. Any other URL is read by urllib.parse itself.
+PLAIN_URL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*,;=:@/?")
+
+
+class Url:
+    """A URL as urllib.parse.urlsplit reads it (the scheme and host name lower-cased, the port
+    checked) and dj_database_url and kombu take it: user, password, host and path unquoted, the
+    query as parse_qsl's pairs."""
+
+    def __init__(self, url: str):
+        scheme, sep, rest = url.partition("://")
+        if not (sep and scheme.isascii() and scheme.isalnum() and scheme[0].isalpha() and PLAIN_URL.issuperset(rest)):
+            self._read_by_urllib(url)
+            return
+        end = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
+        netloc, (self.path, _, query) = rest[:end], rest[end:].partition("?")
+        userinfo, at, hostinfo = netloc.rpartition("@")
+        user, colon, password = userinfo.partition(":")
+        self.username, self.password = (user, password if colon else None) if at else (None, None)
+        host, has_port, port = hostinfo.partition(":")
+        if has_port and not (port.isdigit() and int(port) <= 65535):
+            self._read_by_urllib(url)  # which says what is wrong with it
+            return
+        self.scheme, self.hostname, self.port = scheme.lower(), host.lower() or None, int(port) if port else None
+        pairs = [part.split("=", 1) for part in query.split("&") if "=" in part]
+        self.query = [(name, value) for name, value in pairs if value]
+
+    def _read_by_urllib(self, url: str) -> None:
+        from urllib.parse import parse_qsl, unquote, urlsplit
+
+        parts = urlsplit(url)
+        self.scheme, self.path, self.port = parts.scheme, unquote(parts.path), parts.port
+        self.username = None if parts.username is None else unquote(parts.username)
+        self.password = None if parts.password is None else unquote(parts.password)
+        self.hostname = unquote(parts.hostname) if parts.hostname else None
+        self.query = parse_qsl(parts.query)
+
+
 def redis_address(url: str) -> tuple[str, int, str, str, int]:
     """(host, port, user, password, db) of a redis:// broker URL, as kombu reads it."""
-    from urllib.parse import unquote, urlsplit
-
-    parts = urlsplit(url)
+    parts = Url(url)
     if parts.scheme != "redis" or parts.query or not parts.hostname:
         raise ValueError("a broker other than redis://host")
     db = parts.path.strip("/") or "0"
-    return (parts.hostname, parts.port or 6379, unquote(parts.username or ""), unquote(parts.password or ""), int(db))
+    return (parts.hostname, parts.port or 6379, parts.username or "", parts.password or "", int(db))
 
 
 def sqlite_path(url: str) -> str:
     """The file of a sqlite:/// URL, as dj_database_url reads it."""
-    from urllib.parse import unquote, urlsplit
-
-    path = unquote(urlsplit(url).path[1:])
+    path = Url(url).path[1:]
     if not path or path == ":memory:" or url == "sqlite://:memory:":
         raise ValueError("an in-memory SQLite database")
     return path
@@ -136,25 +172,23 @@ NOT_FOR_LIBPQ = {"assume_role", "isolation_level", "pool", "server_side_binding"
 def postgres_params(url: str) -> dict[str, str]:
     """libpq's connection keywords for DATABASE_URL as Django passes them to psycopg: the URL read
     as dj_database_url reads it, the settings' connect and statement time-outs by default."""
-    from urllib.parse import parse_qs, unquote, urlsplit
-
-    parts = urlsplit(url)
+    parts = Url(url)
     if parts.scheme not in ("postgres", "postgresql", "pgsql"):
         raise ValueError(f"a {parts.scheme}:// database")
     options: dict[str, str] = {}
-    for key, values in parse_qs(parts.query).items():
-        if len(values) != 1 or key in NOT_FOR_LIBPQ or key in ("cursor_factory", "context"):
+    for key, value in parts.query:
+        if key in options or key in NOT_FOR_LIBPQ or key in ("cursor_factory", "context"):
             raise ValueError(f"the database option {key}")
-        options[key] = values[0]
+        options[key] = value
     if "currentSchema" in options:
         options["options"] = f"-c search_path={options.pop('currentSchema')}"
-    name = unquote(parts.path[1:])
+    name = parts.path[1:]
     if not name:
         raise ValueError("a database URL without a database name")
     params = {"dbname": name, **options, "client_encoding": "UTF8"}
     for key, value in (("user", parts.username), ("password", parts.password), ("host", parts.hostname)):
         if value:
-            params[key] = unquote(value)
+            params[key] = value
     if parts.port:
         params["port"] = str(parts.port)
     params.setdefault("connect_timeout", str(int(os.environ.get("PBEM_DB_CONNECT_TIMEOUT", "5"))))
@@ -372,10 +406,14 @@ def row_of(raw: bytes, recipients: list[str], max_bytes: int) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def utc_now():
-    from datetime import UTC, datetime
+def utc_now(offset: str = "") -> str:
+    """Now in UTC as str(datetime) writes it (microseconds only when there are some), `offset`
+    after it: Django's SQLite backend stores naive UTC so; PostgreSQL reads it with "+00:00"."""
+    import time
 
-    return datetime.now(UTC)
+    seconds, micro = divmod(time.time_ns() // 1000, 1_000_000)
+    text = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds))
+    return text + (f".{micro:06d}" if micro else "") + offset
 
 
 class Sqlite:
@@ -391,17 +429,16 @@ class Sqlite:
 
     def store(self, row: dict) -> tuple[int, bool]:
         """(the row's id, whether it is new): a Message-ID stored before is not stored again."""
-        import json
         import sqlite3
-        from urllib.parse import quote
 
         values = {
             **row,
-            "received_at": str(utc_now().replace(tzinfo=None)),
-            "envelope_to": json.dumps(row["envelope_to"]),
+            "received_at": utc_now(),
+            "envelope_to": to_json(row["envelope_to"]),
         }
         # mode=rw: a database file that is not there is an error, not a new empty file.
-        connection = sqlite3.connect(f"file:{quote(self.path)}?mode=rw", uri=True, timeout=20, isolation_level=None)
+        uri = "file:" + self.path.replace("%", "%25").replace("?", "%3F").replace("#", "%23") + "?mode=rw"
+        connection = sqlite3.connect(uri, uri=True, timeout=20, isolation_level=None)
         try:
             columns = ", ".join(f'"{c}"' for c in COLUMNS)
             cursor = connection.execute(
@@ -427,9 +464,7 @@ class Postgres:
 
     def store(self, row: dict) -> tuple[int, bool]:
         """(the row's id, whether it is new): a Message-ID stored before is not stored again."""
-        import json
-
-        values = {**row, "received_at": utc_now().isoformat(), "envelope_to": json.dumps(row["envelope_to"])}
+        values = {**row, "received_at": utc_now("+00:00"), "envelope_to": to_json(row["envelope_to"])}
         columns = ", ".join(f'"{c}"' for c in COLUMNS)
         places = ", ".join(f"${n}" for n in range(1, len(COLUMNS) + 1))
         insert = (
@@ -560,8 +595,7 @@ def task_message(name: str, args: list, queue: str) -> bytes:
     """The task as Celery 5 (task protocol 2) publishes it by name to the default exchange, in the
     envelope kombu's Redis transport pushes onto the queue's list."""
     import _socket
-    import base64
-    import json
+    import binascii
 
     task_id = new_uuid()
     body = [list(args), {}, {"callbacks": None, "errbacks": None, "chain": None, "chord": None}]
@@ -596,13 +630,31 @@ def task_message(name: str, args: list, queue: str) -> bytes:
         "delivery_tag": new_uuid(),
     }
     envelope = {
-        "body": base64.b64encode(json.dumps(body).encode()).decode(),
+        "body": binascii.b2a_base64(to_json(body).encode(), newline=False).decode(),
         "content-encoding": "utf-8",
         "content-type": "application/json",
         "headers": headers,
         "properties": properties,
     }
-    return json.dumps(envelope).encode()
+    return to_json(envelope).encode()
+
+
+def to_json(value) -> str:
+    """json.dumps(value) for the None, booleans, numbers, strings, lists and dicts of str keys
+    written here, by the C encoder json itself uses for strings (the json package imports re)."""
+    from _json import encode_basestring_ascii
+
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return encode_basestring_ascii(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(to_json(item) for item in value) + "]"
+    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        return "{" + ", ".join(f"{encode_basestring_ascii(k)}: {to_json(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not written as JSON here: {type(value).__name__}")
 
 
 def resp(*words: str | bytes) -> bytes:

@@ -234,6 +234,55 @@ def test_headers_read_without_the_email_package_are_those_pythons_parser_reads()
     assert plain > 100  # the plain forms were read here, not all left to parseaddr
 
 
+def random_url(rng) -> str:
+    user = rng.choice(["", "pbem@", "pbem:pw@", "u:p!$&'()*,;=@", ":pw@", "a@b@", "pbem:@"])
+    host = rng.choice(["db", "DB.Example.ORG", "127.0.0.1", "", "h-1.x"])
+    port = rng.choice(["", ":5432", ":05432", ":0", ":99999", ":", ":x"])
+    path = rng.choice(["", "/", "/pbem", "/13", "/a/b", "//abs/file.db"])
+    query = rng.choice(["", "?", "?sslmode=require", "?a=1&b=&c&=d&a=2", "?x=y?z", "?options=-c"])
+    return rng.choice(["postgres", "REDIS", "sqlite", "pgsql"]) + "://" + user + host + port + path + query
+
+
+def test_urls_read_without_urllib_are_read_as_urllib_reads_them():
+    import random
+
+    rng = random.Random(34)
+    for _ in range(3000):
+        url = random_url(rng)
+        slow = pipe_store.Url.__new__(pipe_store.Url)
+        try:
+            slow._read_by_urllib(url)
+        except ValueError:
+            with pytest.raises(ValueError):
+                pipe_store.Url(url)
+            continue
+        fast = pipe_store.Url(url)
+        for name in ("scheme", "username", "password", "hostname", "port", "path", "query"):
+            assert getattr(fast, name) == getattr(slow, name), (url, name)
+
+
+def test_json_written_without_the_json_package_is_what_json_dumps_writes():
+    import random
+
+    rng = random.Random(34)
+    pieces = ["play@pbem.localhost", "J\u00f6rg", "\u2603 \U0001f600", 'q"uote\\', "\x00\x1f\x7f\n\t", "", "<a@b>"]
+    for _ in range(500):
+        value = {
+            "list": [rng.choice(pieces) for _ in range(rng.randint(0, 4))],
+            "nested": {"n": rng.randint(-5, 10**12), "none": None, "flags": [True, False]},
+            rng.choice(pieces): (rng.choice(pieces), 0),
+        }
+        assert pipe_store.to_json(value) == json.dumps(value)
+    written = pipe_store.task_message(pipe_store.TASK, [12], "celery").decode()
+    assert written == json.dumps(json.loads(written))
+
+
+def test_the_time_is_written_as_str_of_a_datetime_writes_it():
+    for offset in ("", "+00:00"):
+        text = pipe_store.utc_now(offset)
+        assert str(datetime.fromisoformat(text)) == text
+
+
 # --- PostgreSQL -------------------------------------------------------------------------------
 
 
