@@ -1,9 +1,10 @@
 """The pipe door's own store without Django (issue 34): a message from an MTA written into the
 inbound table by the standard library and libpq (PostgreSQL, loaded with ctypes: psycopg's
 import alone was 0.3 s of CPU) or sqlite3 (the embedded database), then its processing queued by
-one Redis command in the form Celery's worker takes. No Django, no psycopg, no Celery, no kombu:
-the pipe without the listener cost 0.3-0.4 s of CPU a message on Django's ORM, 1.4-1.8 s of wall
-time on a loaded two-core machine; this is about twice `python -c pass`.
+one Redis command in the form Celery's worker takes. No Django, no psycopg, no Celery, no kombu,
+and for the usual message and settings not even re, json or the email package: the pipe without
+the listener cost 0.3-0.4 s of CPU a message on Django's ORM, 1.4-1.8 s of wall time on a loaded
+two-core machine; this costs about what `python -c pass` costs (README, "Mail at scale").
 
 Run where an MTA waits for the answer: pbem/doors/handoff.py's slow way (scripts/pbem-pipe, as
 `python -I -S`, when no listener is named or it is away), and `manage.py receive_email` with the
