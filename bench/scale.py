@@ -1125,12 +1125,13 @@ def pipe_lines() -> list[str]:
             "--recipient",
             f"play@{settings.PBEM_MAIL_DOMAIN}",
         ]
-        without = ROOT / "data" / "bench-pipe-nohandoff.env"  # scripts/pbem-pipe falling back to receive_email
+        without = ROOT / "data" / "bench-pipe-nohandoff.env"  # scripts/pbem-pipe storing the message itself
         without.write_text("".join(f"{k}={env[k]}\n" for k in keep if env.get(k)))
         slow_env = {**env, **{k: env.get(k, "") for k in keep}}
         receive = [sys.executable, "manage.py", "receive_email", "--recipient", f"play@{settings.PBEM_MAIL_DOMAIN}"]
         ways = {
             "bare": ([sys.executable, "-c", "pass"], env, False),
+            "bare -I -S": ([sys.executable, "-I", "-S", "-c", "pass"], env, False),  # as the wrapper runs Python
             "handoff": (pipe, env, False),
             "receive": (receive, slow_env, True),
             "fallback": ([*pipe[:2], str(without), *pipe[3:]], env, True),
@@ -1158,13 +1159,16 @@ def pipe_lines() -> list[str]:
         return f"{fig['wall']:.3f} s wall, {fig['cpu']:.3f} s CPU, exit {sorted(fig['codes'])}{queued}"
 
     slow = max(figures["receive"]["wall"], figures["fallback"]["wall"])
+    isolated = figures["bare -I -S"]
     return [
         f"pipe door ({how}): {fast:.3f} s a message handed to the listener (scripts/pbem-pipe with PBEM_PIPE_HANDOFF, "
         f"exit {sorted(figures['handoff']['codes'])}); python -c pass {bare:.3f} s (target < 0.3 s: "
         f"{'ok' if fast < 0.3 else 'BELOW TARGET'})",
-        f"pipe door without the handoff: manage.py receive_email {way('receive')}; scripts/pbem-pipe falling back to "
-        f"it {way('fallback')}; python -c pass {bare:.3f} s wall, {figures['bare']['cpu']:.3f} s CPU (target < 1 s: "
-        f"{'ok' if slow < 1 else 'BELOW TARGET'}; medians of {PIPE_RUNS} runs taken in turn)",
+        f"pipe door without the handoff (pbem/doors/pipe_store.py): manage.py receive_email {way('receive')}; "
+        f"scripts/pbem-pipe with no listener {way('fallback')}; python -c pass {bare:.3f} s wall, "
+        f"{figures['bare']['cpu']:.3f} s CPU, python -I -S -c pass {isolated['wall']:.3f} s wall, "
+        f"{isolated['cpu']:.3f} s CPU (target < 1 s: {'ok' if slow < 1 else 'BELOW TARGET'}; medians of "
+        f"{PIPE_RUNS} runs taken in turn; load average {os.getloadavg()[0]:.1f} at the end)",
     ]
 
 
@@ -1186,7 +1190,7 @@ def _pipe_rounds(ways: dict, message, broker: str) -> dict:
             used = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             done = subprocess.run(
-                cmd, input=message() if name != "bare" else b"", env=env, cwd=ROOT, capture_output=True
+                cmd, input=b"" if name.startswith("bare") else message(), env=env, cwd=ROOT, capture_output=True
             )
             wall = time.perf_counter() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -10,10 +10,12 @@ as it does for any mail, and its answer is the exit status.
     65  EX_DATAERR: no message, or one over the hard limit (here or the listener's 552)
     75  EX_TEMPFAIL: the listener answered 4xx (it could not store it now): the MTA retries
 
-Whatever else happens (no listener there, no recipient to name, a recipient the listener will
-not take from the network: another domain, a token it refuses at RCPT), the message goes the
-pipe's own slow way, `manage.py receive_email` (stores every message; processing decides),
-which gives the exit status: no mail is lost or bounced because the listener is away.
+Whatever else happens (no listener named or there, no recipient to name, a recipient the
+listener will not take from the network: another domain, a token it refuses at RCPT), the
+message goes the pipe's own slow way, which stores every message (processing decides) and gives
+the exit status: no mail is lost or bounced because the listener is away. That way is
+pbem/doors/pipe_store.py in this process (the standard library and libpq: no Django) where the
+settings allow it (a Redis broker, the project's settings), else `manage.py receive_email`.
 """
 
 from __future__ import annotations
@@ -210,7 +212,12 @@ def _answer(code: int, reason: str, stage: str) -> int:
 
 
 def slow_way(raw: bytes, argv: list[str], why: str) -> int:
-    """`manage.py receive_email` with the same arguments and the message on its stdin."""
+    """The pipe's own store in this process (pbem/doors/pipe_store.py: the standard library and
+    libpq, no Django) where the settings allow it; else `manage.py receive_email` with the same
+    arguments and the message on its stdin."""
+    stored = own_store(raw, argv)
+    if stored is not None:
+        return stored
     import subprocess  # only here: the fast way does without it
 
     limit = left()
@@ -229,6 +236,26 @@ def slow_way(raw: bytes, argv: list[str], why: str) -> int:
         return done.returncode
     print(f"pbem-pipe: receive_email failed (status {done.returncode}) after: {why}", file=sys.stderr)
     return EX_TEMPFAIL
+
+
+def own_store(raw: bytes, argv: list[str]) -> int | None:
+    """The exit status of pipe_store's delivery, or None where it cannot take the message (other
+    arguments, settings it does not serve: pipe_store.plan says)."""
+    recipients, rest = _recipients(argv)
+    if rest:
+        return None
+    if ROOT not in sys.path:
+        sys.path.append(ROOT)  # after the standard library: this file runs with `python -I -S`
+    # -I ignores PYTHONDONTWRITEBYTECODE, which scripts/pbem-pipe sets: the pipe's user writes
+    # no bytecode into the installation.
+    sys.dont_write_bytecode = sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+    from pbem.doors import pipe_store
+
+    try:
+        plan = pipe_store.plan()
+    except pipe_store.NotHere:
+        return None
+    return pipe_store.deliver(plan, recipients, raw=raw, seconds=left())
 
 
 def run(argv: list[str]) -> int:

@@ -1,14 +1,18 @@
 """The pipe door's own way in: `manage.py receive_email` with the message on stdin, as an MTA runs
-it once a message (scripts/pbem-pipe without PBEM_PIPE_HANDOFF, or the handoff's slow way when
-the SMTP listener is away). manage.py hands that form here.
+it once a message (the handoff's slow way runs the same store in its own process; see
+pbem/doors/handoff.py). manage.py hands that form here.
 
-The MTA waits for the exit status, so the process loads only what storing needs: Django on
-config.settings_store (no URL config, no ESP SDKs, no admin, no API), no system checks, no
-management framework and no Celery. The message is stored (and committed) before the answer;
-then the processing task is queued by a child process the MTA does not wait for (forked after the store: Django already loaded, the Celery app and the broker's
-client imported there), at once. Should that child fail, the message is stored "received" and the
-inbound sweep processes it, as when the broker is down. Issue 34: this door took 2.3-5 s a
-message; importing Celery and publishing were a third of it.
+The MTA waits for the exit status, so the process loads only what storing needs. On the
+project's settings with a Redis broker, that is no Django at all: pbem.doors.pipe_store writes
+the row with libpq or sqlite3 and pushes the processing task onto the broker's list (issue 34:
+this door took 2.3-5 s a message, then 0.3-0.4 s of CPU on Django's ORM). Otherwise (no broker:
+the message is processed before the answer; settings of the deployment's own; another broker),
+Django on config.settings_store (no URL config, no ESP SDKs, no admin, no API), no system checks,
+no management framework and no Celery: the message is stored (and committed) before the answer,
+then the processing task is queued by a child process the MTA does not wait for (forked after
+the store: Django already loaded, the Celery app and the broker's client imported there). Should
+that child fail, the message is stored "received" and the inbound sweep processes it, as when
+the broker is down.
 
 Exit status, as sendmail's sysexits mean them to an MTA (the management command's own):
     0   stored (or stored before: a repeat is harmless)
@@ -67,6 +71,14 @@ def main(argv: list[str], celery_app: str, command: list[str]) -> int:
     if recipients is None:
         print(f"pbem-pipe: not the pipe's arguments: {' '.join(argv)}", file=sys.stderr)
         return EX_TEMPFAIL
+    from pbem.doors import pipe_store
+
+    try:
+        plan = pipe_store.plan()
+    except pipe_store.NotHere:
+        plan = None  # Django's way, below
+    if plan is not None:
+        return pipe_store.deliver(plan, recipients)
     settings = _setup()
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
@@ -152,14 +164,13 @@ def stored_line(message, created: bool, size: int) -> str:
     """What was stored, in one line: its row, sender, size and Message-ID, and where it stands
     (processed already on a run without a broker, else queued). Not the recipient: a reply
     address holds a seat token, a full credential."""
-    if not created:
-        return f"Already stored as inbound message #{message.pk} ({message.message_id}): a repeat, nothing done."
-    message.refresh_from_db(fields=["status"])
-    where = "queued for processing" if message.status == "received" else f"processed: {message.status}"
-    return (
-        f"Stored inbound message #{message.pk} from {message.sender or 'an unknown sender'} "
-        f"({size:,} bytes, {message.message_id}); {where}."
-    )
+    from pbem.doors.pipe_store import stored_text
+
+    where = ""
+    if created:
+        message.refresh_from_db(fields=["status"])
+        where = "queued for processing" if message.status == "received" else f"processed: {message.status}"
+    return stored_text(message.pk, message.sender, message.message_id, created, size, where)
 
 
 @contextmanager

@@ -1,7 +1,9 @@
 """The pipe door without the handoff stores a message importing only what storing needs (issue
 34): `manage.py receive_email` as an MTA runs it (scripts/pbem-pipe passes config.settings) loads
 no URL config, no ESP SDK, no admin, no API, no Celery in the process the MTA waits for, and
-still stores the message and queues its processing (from a child the MTA does not wait for)."""
+still stores the message and queues its processing. With a Redis broker on these settings that
+is pbem/doors/pipe_store.py, with no Django at all (tests/doors/test_pipe_store.py); without a
+broker, Django's way, which processes the message before the answer."""
 
 from __future__ import annotations
 
