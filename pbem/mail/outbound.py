@@ -39,9 +39,11 @@ from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_header
 from django.db import connection as db
 from django.template import Context, Engine, engines
 from django.template.loaders.filesystem import Loader as FilesystemLoader
-from django.utils import dateformat, timezone
+from django.utils import timezone
+from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
+from games import i18n
 from games.i18n import game_text
 from pbem.log import eventlog, fold
 from pbem.mail import fastrender, pictures
@@ -334,7 +336,10 @@ def language_of(notice: Notice) -> str:
 
 def render(notice: Notice) -> Rendered:
     """Subject, text and HTML in the reader's language (the platform's words and the game's)."""
-    with languages.reading(language_of(notice)):
+    language = languages.supported(language_of(notice))
+    if get_language() == language and i18n.current() == language:
+        return _render(notice)  # read in it already (a batch's run of notices in one language)
+    with languages.reading(language):
         return _render(notice)
 
 
@@ -555,7 +560,7 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
             + _header("Content-ID", f"<{picture.cid}>", raw=True)
             + _header("Content-Disposition", f'inline; filename="{picture.cid.split("@")[0]}.png"', raw=True)
             + b"\r\n"
-            + _base64_lines(picture.png)
+            + (_base64_kept(picture.png) if type(picture.png) is bytes else _base64_lines(picture.png))
             for picture in message.pictures
         ]
         related = [_multipart_type("related", inner), _header("MIME-Version", "1.0", raw=True)]
@@ -581,6 +586,14 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
         if name.lower() not in {"from", "to", "cc", "reply-to"}:
             head.append(_header(name, value))
     return _multipart(head, boundary, parts)
+
+
+@functools.lru_cache(maxsize=64)
+def _base64_kept(data: bytes) -> bytes:
+    """_base64_lines of a picture, kept by its bytes: the same picture goes to every seat that
+    sees the same board, and again in a notice sent anew (a retry, a reminder); 64 of them are
+    about 3 MB."""
+    return _base64_lines(data)
 
 
 def _base64_lines(data: bytes) -> bytes:
@@ -1159,8 +1172,11 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "awaited_me": number in waiting,
         # Who the table waits for and until when, in this reader's zone: the same for every
         # reader of the batch in that zone and language (public: every seat's notice shows it).
+        # Read from the game's row as the batch read it (its awaited seats and deadlines: the
+        # row's version, not the notice's), with the names at the notice's version: the notices
+        # of a move to several seats, each at its own version, share it.
         "waiting_until": eventlog.shared(
-            ("awaited lines", game.pk, version, seat.time_zone, get_language()),
+            ("awaited lines", game.pk, game.version, tuple(state["meta"]["names"]), seat.time_zone, get_language()),
             lambda: selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
         ),
         "reader_zone": seat.time_zone or "UTC",
@@ -1297,7 +1313,23 @@ def local_time(moment: datetime, zone_name: str | None = "UTC") -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     # The day's and the month's names in the reader's language (render's): 'Do 10 Dez 2026'.
-    return f"{dateformat.format(moment.astimezone(zone), 'D d M Y, H:i')} {zone.key}"
+    # What dateformat.format(moment, 'D d M Y, H:i') writes, with the names looked up once a
+    # language (dateformat builds a formatter and splits its format at every call: a notice's
+    # deadline cost more than its headers).
+    days, months = _date_names(get_language())
+    at = moment.astimezone(zone)
+    return (
+        f"{days[at.weekday()]} {at.day:02d} {months[at.month]} {at.year:04d}, {at.hour:02d}:{at.minute:02d} {zone.key}"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _date_names(language: str | None) -> tuple[tuple[str, ...], dict[int, str]]:
+    """The short names of the week's days (dateformat's D) and of the months (its M) in the active
+    language (`language`: its code, the key they are kept by)."""
+    return tuple(str(WEEKDAYS_ABBR[day]) for day in range(7)), {
+        month: str(MONTHS_3[month]).title() for month in range(1, 13)
+    }
 
 
 def _when(iso: str, zone_name: str | None = "UTC") -> str:

@@ -122,7 +122,7 @@ def send_claimed(ids: list[int]) -> list[str]:
     superseded = superseded_news(list(notices.values()))
     waiting = waiting_answers(list(notices.values()))
     combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
-    with _collector_paused(), mail_connection() as conn, eventlog.shared_loads():
+    with _collector_paused(), mail_connection() as conn, eventlog.shared_loads(), languages.reading(_usual(notices)):
         outbound.prefetch([notices[i] for i in ids if i in notices and i not in superseded])
         # Over SMTP, each message goes out as soon as it is composed, and the answer to its end of
         # data is read once the next one is composed (_Outgoing): the server takes in a message
@@ -162,6 +162,17 @@ def send_claimed(ids: list[int]) -> list[str]:
             finally:
                 record_sent(sent)  # whatever broke the loop, what went out is recorded
     return results
+
+
+def _usual(notices: dict[int, Notice]) -> str:
+    """The language most of the batch's seats read: the batch is composed in it (outbound.render
+    switches to a notice's own language only where it is another)."""
+    counts: dict[str, int] = {}
+    for notice in notices.values():
+        if notice.seat_id:
+            language = languages.of_seat(outbound.seat_of(notice))
+            counts[language] = counts.get(language, 0) + 1
+    return max(counts, key=counts.__getitem__) if counts else languages.DEFAULT
 
 
 @contextlib.contextmanager
