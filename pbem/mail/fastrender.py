@@ -478,8 +478,11 @@ def compile_source(template) -> Render:
     """What compile_template returns, as one generated function (see above)."""
     writer = _Writer()
     writer.nodelist(template.nodelist, _Scope(template, autoescape=True, blocks={}), "c", 1)
-    source = "def body(c):\n    _o = []\n    _a = _o.append\n" + "".join(writer.lines) + '    return "".join(_o)\n'
-    namespace = dict(writer.constants, _escape=html.escape, _dict=dict)
+    # Whether ints are written with thousands' separators, read once a rendering (settings is a
+    # lazy object: each attribute read is a call).
+    start = "def body(c):\n    _o = []\n    _a = _o.append\n    _thousands = _settings.USE_THOUSAND_SEPARATOR\n"
+    source = start + "".join(writer.lines) + '    return "".join(_o)\n'
+    namespace = dict(writer.constants, _escape=html.escape, _dict=dict, _settings=settings)
     try:
         exec(compile(source, f"<notice template {template.origin.name}>", "exec"), namespace)  # noqa: S102 - our own source
     except (SyntaxError, RecursionError, MemoryError) as error:
@@ -580,7 +583,7 @@ class _Writer:
         shown = "_escape(_t)" if scope.autoescape else "_t"
         self.line(depth, f"if _t.__class__ is str: _a({shown})")
         # An int as localize writes it without thousands' separators (the closure's check).
-        self.line(depth, "elif _t.__class__ is int and not _settings.USE_THOUSAND_SEPARATOR: _a(str(_t))")
+        self.line(depth, "elif _t.__class__ is int and not _thousands: _a(str(_t))")
         self.line(depth, f"else: _a({slow}({c}))")
 
     def lookup(self, expression, c: str, depth: int) -> bool:
@@ -589,7 +592,7 @@ class _Writer:
         names = _names(expression)
         if names is None:
             return False
-        self.constants.update(_FAIL=_FAIL, _quick=_step_quick, _settings=settings)
+        self.constants.update(_FAIL=_FAIL, _quick=_step_quick)
         self.line(depth, f"_t = {c}.get({names[0]!r}, _FAIL)")
         for bit in names[1:]:
             self.line(depth, f"_t = _quick(_t, {bit!r})")

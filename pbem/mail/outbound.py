@@ -15,6 +15,7 @@ import binascii
 import bisect
 import functools
 import json
+import operator
 import os
 import random
 import re
@@ -775,15 +776,17 @@ def _ranges_of(notices: list[Notice]) -> dict[tuple[int, int], list]:
 
 def _newest_snapshots(cursor, pairs, specs) -> dict[int, tuple]:
     """The newest snapshot at or before each version (as eventlog.load picks it)."""
-    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
-    params: list = []
+    # The pairs as arrays (one text of the statement whatever their number: the driver parses it
+    # once, where a VALUES list of as many placeholders was parsed anew for every batch).
+    columns: list[list[int]] = [[], [], [], []]
     for i, ((game_id, at), _entry) in enumerate(pairs):
-        params += [i, game_id, at, specs[i].version]
+        for column, value in zip(columns, (i, game_id, at, specs[i].version), strict=True):
+            column.append(value)
     cursor.execute(
-        f"SELECT v.i, s.seq, s.state::text FROM (VALUES {values}) AS v(i, g, a, rv) "
+        "SELECT v.i, s.seq, s.state::text FROM unnest(%s::int[], %s::int[], %s::int[], %s::int[]) AS v(i, g, a, rv) "
         f"JOIN LATERAL (SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = v.g "
         "AND reducer_version = v.rv AND seq <= v.a ORDER BY seq DESC LIMIT 1) s ON true",
-        params,
+        columns,
     )
     return {i: (seq, state) for i, seq, state in cursor.fetchall()}
 
@@ -799,7 +802,6 @@ def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
     for i, ((game_id, at), (_game, after)) in enumerate(pairs):
         span = spans.setdefault(game_id, [lows[i], after, at])
         span[0], span[1], span[2] = min(span[0], lows[i]), min(span[1], after), max(span[2], at)
-    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(spans))
     columns = ", ".join(
         f"e.{name}::text"
         if name in _JSON_FIELDS
@@ -809,10 +811,10 @@ def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
         for name in _ROW_COLUMNS
     )
     cursor.execute(
-        f"SELECT v.g, {columns} FROM (VALUES {values}) AS v(g, lo, after, hi) "
+        f"SELECT v.g, {columns} FROM unnest(%s::int[], %s::int[], %s::int[], %s::int[]) AS v(g, lo, after, hi) "
         f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
         "ORDER BY v.g, e.seq",
-        [x for game_id, span in spans.items() for x in (game_id, *span)],
+        [list(spans), *([span[k] for span in spans.values()] for k in range(3))],
     )
     of_game: dict[int, list[tuple]] = {}
     for row in cursor.fetchall():
@@ -870,6 +872,9 @@ def _share_seating(game: Game, rows: list[tuple]) -> None:
 
 
 _ROW_COLUMNS = selectors.FEED_FIELDS
+# The columns of a row that eventlog.row_from_text takes, in its order (the first: the seq).
+_state_columns = operator.itemgetter(*(_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT))
+_STATE_SEQ = _ROW_COLUMNS.index(eventlog.ROW_FROM_TEXT[0])
 
 
 def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple], before: tuple | None = None):
@@ -884,9 +889,8 @@ def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple],
         if loaded is not None:
             eventlog.prime_load(game, at, loaded)
             return (start, at, loaded.state, loaded.undone)
-    index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
     # loaded_from folds only the rows after the snapshot: only they are decoded
-    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw if row[index[0]] > start]
+    rows = [eventlog.row_from_text(*_state_columns(row)) for row in raw if row[_STATE_SEQ] > start]
     loaded = eventlog.loaded_from(game, spec, at, snap, rows)
     if loaded is None:
         return None
@@ -910,8 +914,7 @@ def _went_on(game: Game, spec, at: int, raw: list[tuple], before: tuple) -> even
     copy = eventlog.json_loads(_encode_state(state))
     if copy != state:
         return None
-    index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
-    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in new]
+    rows = [eventlog.row_from_text(*_state_columns(row)) for row in new]
     state = fold.fold_rows(spec, copy, rows, undone)
     return eventlog.Loaded(game.pk, spec, state, at, game.head_hash, set(undone))
 

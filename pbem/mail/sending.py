@@ -578,24 +578,29 @@ def _record_sent_at_once(sent: list[tuple[Notice, EmailMessage]]) -> None:
         # Plain statements over a VALUES list: the ORM's CASE per row costs more to build (and to
         # run) than the whole send of a notice.
         with db.cursor() as cursor:
+            # The rows as arrays: one text of each statement whatever the batch's size (the driver
+            # parses it once, where a VALUES list of as many placeholders was parsed every batch).
             cursor.execute(
                 f"UPDATE {Notice._meta.db_table} AS n SET status = %s, next_attempt_at = NULL, sent_at = %s, "
                 "message_id = v.message_id, subject = v.subject, chain_head = v.chain_head "
-                f"FROM (VALUES {', '.join(['(%s::bigint, %s, %s, %s)'] * len(rows))}) "
+                "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) "
                 "AS v(id, message_id, subject, chain_head) WHERE n.id = v.id AND n.status = %s",
                 [
                     NoticeStatus.SENT,
                     now,
-                    *(x for n in rows for x in (n.pk, n.message_id, n.subject, n.chain_head)),
+                    [n.pk for n in rows],
+                    [n.message_id for n in rows],
+                    [n.subject for n in rows],
+                    [n.chain_head for n in rows],
                     NoticeStatus.SENDING,
                 ],
             )
             if newest:
                 cursor.execute(
                     f"UPDATE {Seat._meta.db_table} AS s SET last_notice_version = v.version "
-                    f"FROM (VALUES {', '.join(['(%s::bigint, %s::int)'] * len(newest))}) AS v(id, version) "
+                    "FROM unnest(%s::bigint[], %s::int[]) AS v(id, version) "
                     "WHERE s.id = v.id AND s.last_notice_version < v.version",
-                    [x for item in newest.items() for x in item],
+                    [list(newest), list(newest.values())],
                 )
     else:
         # Only rows still claimed (status sending), as _finish does one by one.
