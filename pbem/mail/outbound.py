@@ -21,6 +21,7 @@ import random
 import re
 import secrets
 import textwrap
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -580,7 +581,7 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
         elif values:
             head.append(_header(name, ", ".join(str(v) for v in values)))
     if "date" not in lower:
-        head.append(_header("Date", formatdate(localtime=settings.EMAIL_USE_LOCALTIME)))
+        head.append(_date_header(int(time.time()), settings.EMAIL_USE_LOCALTIME, formatdate))
     if "message-id" not in lower:
         return None  # ours always carry one; Django would make one up
     for name, value in extra.items():
@@ -595,6 +596,12 @@ def _base64_kept(data: bytes) -> bytes:
     sees the same board, and again in a notice sent anew (a retry, a reminder); 64 of them are
     about 3 MB."""
     return _base64_lines(data)
+
+
+@functools.lru_cache(maxsize=2)
+def _date_header(second: int, localtime: bool, write: Callable) -> bytes:
+    """The Date header at a second (what `write`, formatdate, writes then): written once a second."""
+    return _header("Date", write(second, localtime=localtime))
 
 
 def _base64_lines(data: bytes) -> bytes:
@@ -647,6 +654,17 @@ def _header(name: str, value, raw: bool = False) -> bytes:
 
 
 def _fold_header(name: str, value, raw: bool) -> bytes:
+    if (
+        type(value) is str
+        and value.isascii()
+        and len(name) + 2 + len(value) <= 78
+        and "\n" not in value
+        and "\r" not in value
+        and name.lower() != "subject"
+    ):
+        # What forbid_multi_line_headers leaves as it is (ASCII, no line break, not a subject)
+        # and compat32 writes on one line (_QuickFold): a message's id, number and date.
+        return f"{name}: {value}\r\n".encode("ascii")
     if not raw:
         name, value = forbid_multi_line_headers(name, value, "utf-8")
     return QUICK_FOLD_CRLF.fold_binary(name, value)
