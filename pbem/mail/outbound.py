@@ -743,9 +743,15 @@ def prefetch(notices: list[Notice]) -> None:
         _share_feed(game_id, at, after, raw)
     for game_id, game in games.items():
         _share_seating(game, special[game_id])
-    # The pictures kept of the versions notices that carry one speak of (pictures.board_png).
+    # The pictures kept of the versions notices that carry one speak of (pictures.board_png), of
+    # the games that draw one (_with_picture asks for none of the others).
+    drawn = {game.kind for game in games.values() if get_game(game.kind).render_svg is not None}
     pictures.prefetch_kept(
-        {(g.pk, min(n.version or g.version, g.version)) for n in notices if (g := n.game) is not None and _pictured(n)}
+        {
+            (g.pk, min(n.version or g.version, g.version))
+            for n in notices
+            if (g := n.game) is not None and g.kind in drawn and _pictured(n)
+        }
     )
     _share_calendars(notices)
 
