@@ -1,7 +1,8 @@
 """The sender's CPU a notice, this tree's pbem/mail/{sending,outbound,fastrender,pipelining}.py
 against another revision's (`BENCH_SENDER_BEFORE`, a git revision, default main), in one process,
 alternated batch by batch, on the Elven Castle notices bench/scale.py's picture part made
-(run it first with the same BENCH_DB_NAME: this reads that database, it makes nothing).
+(run it first with the same BENCH_DB_NAME: this reads that database, it makes nothing), or with
+BENCH_SENDER_KIND=tally the Tally notices of its notice part (without pictures only).
 
     BENCH_DB_NAME=pbem_bench_x .venv/bin/python -m bench.sender_cpu [rounds]
 
@@ -23,11 +24,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from bench.common import ROOT, free_port, setup_django
 
 BEFORE = os.environ.get("BENCH_SENDER_BEFORE", "main")
+KIND = os.environ.get("BENCH_SENDER_KIND", "elven_castle")  # tally: the notice part's 1,000 notices
 MODULES = ("fastrender", "pipelining", "outbound", "sending")
 
 
@@ -57,7 +60,7 @@ def _templates():
     from pbem.models import Notice
 
     fields = ("game_id", "seat_id", "kind", "version", "to_email")
-    rows = Notice.objects.filter(game__kind="elven_castle").order_by("id")
+    rows = Notice.objects.filter(game__kind=KIND).order_by("id")
     groups: dict = {}
     for notice in rows:
         groups.setdefault(tuple(getattr(notice, f) for f in fields) + (repr(notice.context),), []).append(notice)
@@ -70,6 +73,7 @@ def _templates():
 def main() -> None:
     setup_django()
     from django.conf import settings
+    from django.db.models import F
 
     from bench.scale import _cpu_of, _sink_process
     from pbem.log import eventlog
@@ -93,6 +97,8 @@ def main() -> None:
     def send(module, label: str, with_pictures: bool, last: bool) -> tuple[float, float]:
         Notice.objects.filter(status="pending").update(status="skipped")
         Notice.objects.bulk_create([Notice(**{f: getattr(n, f) for f in fields}) for n in made])
+        # Made an hour ago: news past its fold time (outbox.fold_seconds), due as the rest.
+        Notice.objects.filter(status="pending").update(created_at=F("created_at") - timedelta(hours=1))
         eventlog.cache_clear()
         if not with_pictures:
             pictures.board_png = lambda *args, **kwargs: None
@@ -111,20 +117,22 @@ def main() -> None:
             pictures.board_png, pictures.prefetch_kept = board_png, prefetch_kept
         n = counts.get("sent", 0)
         assert n, counts
+        sent.add(n)
         return mine / n * 1000, theirs / n * 1000
 
     figures: dict = {}
+    sent: set[int] = set()
     try:
         for r in range(rounds + 1):
             for label, module in (("before", before), ("after", after)):
-                for with_pictures in (True, False):
+                for with_pictures in (True, False) if KIND == "elven_castle" else (False,):
                     got = send(module, label, with_pictures, r == rounds)
                     if r:
                         figures.setdefault((label, with_pictures), []).append(got)
     finally:
         sink.communicate("")
     load = os.getloadavg()[0]
-    for with_pictures in (True, False):
+    for with_pictures in (True, False) if KIND == "elven_castle" else (False,):
         what = "resent (pictures kept)" if with_pictures else "without pictures"
         parts = []
         for label in ("before", "after"):
@@ -134,7 +142,10 @@ def main() -> None:
                 f"{label if label == 'after' else BEFORE}: median {statistics.median(mine):.2f} ms "
                 f"(min {min(mine):.2f}, max {max(mine):.2f}; the sink {sink_cpu:.2f})"
             )
-        print(f"the sender's CPU a notice, {what}, {len(made)} notices, {rounds} rounds: " + "; ".join(parts))
+        print(
+            f"the sender's CPU a notice, {what}, {'/'.join(map(str, sorted(sent)))} notices sent of {len(made)} made, "
+            f"{rounds} rounds: " + "; ".join(parts)
+        )
     print(f"load average {load:.1f}")
     for label, profile in profiles.items():
         print(f"--- profile: {label}, without pictures")
