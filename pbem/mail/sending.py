@@ -120,6 +120,8 @@ def send_claimed(ids: list[int]) -> list[str]:
     }
     sent: list[tuple[Notice, EmailMessage]] = []
     superseded = superseded_news(list(notices.values()))
+    # The superseded news the batch skips, recorded together (one statement where each was one).
+    skipped = _skip_superseded({i: later for i, later in superseded.items() if not _unwanted(notices[i])})
     waiting = waiting_answers(list(notices.values()))
     combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
     with _collector_paused(), mail_connection() as conn, eventlog.shared_loads(), languages.reading(_usual(notices)):
@@ -137,6 +139,9 @@ def send_claimed(ids: list[int]) -> list[str]:
                 notice = notices.get(notice_id)
                 if notice is None:
                     results.append("not_claimed")
+                    continue
+                if notice_id in skipped:
+                    results.append("skipped")
                     continue
                 result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
                 results.append(result)
@@ -162,6 +167,27 @@ def send_claimed(ids: list[int]) -> list[str]:
             finally:
                 record_sent(sent)  # whatever broke the loop, what went out is recorded
     return results
+
+
+def _skip_superseded(later: dict[int, int]) -> set[int]:
+    """Marks skipped the claimed news notices `later` names ({news id: the notice that tells it and
+    more}), as _compose would one by one (_finish), in one statement on PostgreSQL; their ids."""
+    if not later:
+        return set()
+    reasons = {i: f"superseded by notice {by}, which tells it and more" for i, by in later.items()}
+    if db.vendor != "postgresql":
+        for notice_id, reason in reasons.items():
+            Notice.objects.filter(pk=notice_id, status=NoticeStatus.SENDING).update(
+                status=NoticeStatus.SKIPPED, next_attempt_at=None, last_error=reason
+            )
+        return set(reasons)
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Notice._meta.db_table} AS n SET status = %s, next_attempt_at = NULL, last_error = v.reason "
+            "FROM unnest(%s::bigint[], %s::text[]) AS v(id, reason) WHERE n.id = v.id AND n.status = %s",
+            [NoticeStatus.SKIPPED, list(reasons), list(reasons.values()), NoticeStatus.SENDING],
+        )
+    return set(reasons)
 
 
 def _usual(notices: dict[int, Notice]) -> str:
