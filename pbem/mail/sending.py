@@ -124,7 +124,7 @@ def send_claimed(ids: list[int]) -> list[str]:
     skipped = _skip_superseded({i: later for i, later in superseded.items() if not _unwanted(notices[i])})
     waiting = waiting_answers(list(notices.values()))
     combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
-    with _collector_paused(), mail_connection() as conn, eventlog.shared_loads(), languages.reading(_usual(notices)):
+    with _collector_paused(), mail_connection() as conn, eventlog.shared_loads():
         outbound.prefetch([notices[i] for i in ids if i in notices and i not in superseded])
         # Over SMTP, each message goes out as soon as it is composed, and the answer to its end of
         # data is read once the next one is composed (_Outgoing): the server takes in a message
@@ -135,22 +135,25 @@ def send_claimed(ids: list[int]) -> list[str]:
         pipe = _Outgoing(conn) if isinstance(conn.connection, SMTPBackend) else None
         ready: list[tuple[int, Notice, EmailMessage, bytes | None]] = []
         try:
-            for notice_id in ids:
-                notice = notices.get(notice_id)
-                if notice is None:
-                    results.append("not_claimed")
-                    continue
-                if notice_id in skipped:
-                    results.append("skipped")
-                    continue
-                result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
-                results.append(result)
-                if message is not None:
-                    item = (len(results) - 1, notice, message, _wire(message))
-                    if pipe is not None:
-                        pipe.put(item)
-                    else:
-                        ready.append(item)
+            # Composed in the language most of the batch's seats read (outbound.render switches
+            # only for a notice in another); what is recorded after the loop, as before it.
+            with languages.reading(_usual(notices)):
+                for notice_id in ids:
+                    notice = notices.get(notice_id)
+                    if notice is None:
+                        results.append("not_claimed")
+                        continue
+                    if notice_id in skipped:
+                        results.append("skipped")
+                        continue
+                    result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
+                    results.append(result)
+                    if message is not None:
+                        item = (len(results) - 1, notice, message, _wire(message))
+                        if pipe is not None:
+                            pipe.put(item)
+                        else:
+                            ready.append(item)
         finally:
             outcomes = pipe.close() if pipe is not None else []
             try:
