@@ -47,7 +47,16 @@ class Unsupported(Exception):
 
 def compile_template(template) -> Render:
     """A function of a dict of variables that writes what `template.render(Context(dict))` writes
-    (`template`: a django.template.base.Template, autoescape on as Context's default)."""
+    (`template`: a django.template.base.Template, autoescape on as Context's default): one
+    generated Python function (compile_source), or where Python refuses its source, the closures."""
+    try:
+        return compile_source(template)
+    except Unsupported:
+        return compile_closures(template)
+
+
+def compile_closures(template) -> Render:
+    """compile_template by closures, one a node (the generated function's fallback and parts)."""
     body = _nodelist(template.nodelist, _Scope(template, autoescape=True, blocks={}))
 
     def render(context: dict) -> str:
@@ -451,3 +460,243 @@ def _for(node: ForNode, scope: _Scope) -> Render:
         return "".join(out)
 
     return render
+
+
+# --- a template as one Python function ----------------------------------------------------------
+#
+# The closures above cost a call for every node and every variable of a notice (a notice's four
+# templates are some three hundred). The same nodes are also written out as the source of one
+# Python function a template (compiled by Python once): its texts appended as constants, its
+# `if` and `for` Python's own, a variable holding a plain str written (escaped, with autoescape
+# on) where it is found; anything else (a lookup with dots, a filter, a callable, a value that is
+# not a str, a condition that is not one name, a node of another kind) goes through the closure
+# above that writes it, so the rules stay those closures' (Django's). Where Python refuses the
+# source (blocks nested too deep), the closures render the template.
+
+
+def compile_source(template) -> Render:
+    """What compile_template returns, as one generated function (see above)."""
+    writer = _Writer()
+    writer.nodelist(template.nodelist, _Scope(template, autoescape=True, blocks={}), "c", 1)
+    # Whether ints are written with thousands' separators, read once a rendering (settings is a
+    # lazy object: each attribute read is a call).
+    start = "def body(c):\n    _o = []\n    _a = _o.append\n    _thousands = _settings.USE_THOUSAND_SEPARATOR\n"
+    source = start + "".join(writer.lines) + '    return "".join(_o)\n'
+    namespace = dict(writer.constants, _escape=html.escape, _dict=dict, _settings=settings)
+    try:
+        exec(compile(source, f"<notice template {template.origin.name}>", "exec"), namespace)  # noqa: S102 - our own source
+    except (SyntaxError, RecursionError, MemoryError) as error:
+        raise Unsupported(f"the generated source: {error}") from error
+    body = namespace["body"]
+
+    def render(context: dict) -> str:
+        return body({**BUILTINS, **context})
+
+    render.source = source  # type: ignore[attr-defined]
+    return render
+
+
+class _Writer:
+    """The lines of the generated function; `constants`: the closures and values they name."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.constants: dict[str, Any] = {}
+        self.count = 0
+        self.writes = False  # whether a node written since it was cleared may set a variable
+
+    def name(self, prefix: str, value: Any = None, constant: bool = False) -> str:
+        self.count += 1
+        name = f"_{prefix}{self.count}"
+        if constant:
+            self.constants[name] = value
+        return name
+
+    def line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text + "\n")
+
+    def nodelist(self, nodes: Any, scope: _Scope, c: str, depth: int) -> None:
+        text: list[str] = []
+        for node in nodes:
+            if type(node) is TextNode:
+                text.append(node.s)
+                continue
+            if type(node) in (LoadNode, CommentNode):
+                continue
+            self.text("".join(text), depth)
+            text = []
+            self.node(node, scope, c, depth)
+        self.text("".join(text), depth)
+
+    def text(self, text: str, depth: int) -> None:
+        if text:
+            self.line(depth, f"_a({text!r})")
+
+    def node(self, node: Any, scope: _Scope, c: str, depth: int) -> None:
+        kind = type(node)
+        try:
+            if kind is VariableNode:
+                return self.variable(node, scope, c, depth)
+            if kind is IfNode:
+                return self.branches(node, scope, c, depth)
+            if kind is ForNode:
+                return self.loop(node, scope, c, depth)
+            if kind is AutoEscapeControlNode:
+                return self.nodelist(node.nodelist, scope.but(autoescape=node.setting), c, depth)
+            if kind is IncludeNode:
+                if node.extra_context or node.isolated_context:
+                    raise Unsupported("include with values")
+                included = scope.template.engine.get_template(_constant_name(node.template))
+                return self.scoped(included.nodelist, scope.but(template=included, blocks={}), c, depth)
+            if kind is ExtendsNode:
+                return self.extends(node, scope, c, depth)
+            if kind is BlockNode:
+                return self.scoped(scope.blocks.get(node.name, node).nodelist, scope, c, depth)
+        except Unsupported:
+            pass
+        self.writes = True  # a node rendered by a closure of its own may set a variable (`as`)
+        part = _node(node, scope)
+        if isinstance(part, str):
+            return self.text(part, depth)
+        self.line(depth, f"_a({self.name('n', part, constant=True)}({c}))")
+
+    def scoped(self, nodes: Any, scope: _Scope, c: str, depth: int) -> None:
+        """A block or an included template: what it sets is its own (a copy of the variables,
+        made only where something in it may set one)."""
+        inner, before, mark = self.name("c"), self.writes, len(self.lines)
+        self.writes = False
+        self.nodelist(nodes, scope, inner, depth)
+        self.lines.insert(mark, "    " * depth + f"{inner} = {'_dict(' + c + ')' if self.writes else c}\n")
+        self.writes = before or self.writes
+
+    def extends(self, node: ExtendsNode, scope: _Scope, c: str, depth: int) -> None:
+        parent = scope.template.engine.get_template(_constant_name(node.parent_name))
+        if any(type(n) is ExtendsNode for n in parent.nodelist):
+            raise Unsupported("more than one level of extends")
+        blocks = {**{b.name: b for b in parent.nodelist.get_nodes_by_type(BlockNode)}, **node.blocks}
+        self.nodelist(parent.nodelist, scope.but(template=parent, blocks=blocks), c, depth)
+
+    def variable(self, node: VariableNode, scope: _Scope, c: str, depth: int) -> None:
+        slow = self.name("v", _variable_node(node, scope), constant=True)
+        if not self.lookup(node.filter_expression, c, depth):
+            return self.line(depth, f"_a({slow}({c}))")
+        shown = "_escape(_t)" if scope.autoescape else "_t"
+        self.line(depth, f"if _t.__class__ is str: _a({shown})")
+        # An int as localize writes it without thousands' separators (the closure's check).
+        self.line(depth, "elif _t.__class__ is int and not _thousands: _a(str(_t))")
+        self.line(depth, f"else: _a({slow}({c}))")
+
+    def lookup(self, expression, c: str, depth: int) -> bool:
+        """Writes the lines that set _t to what a variable of names and dots (no filter) finds
+        the quick way (_step_quick), _FAIL where that is not sure; False for anything else."""
+        names = _names(expression)
+        if names is None:
+            return False
+        self.constants.update(_FAIL=_FAIL, _quick=_step_quick)
+        self.line(depth, f"_t = {c}.get({names[0]!r}, _FAIL)")
+        for bit in names[1:]:
+            self.line(depth, f"_t = _quick(_t, {bit!r})")
+        return True
+
+    def condition(self, condition, scope: _Scope, c: str, depth: int) -> None:
+        """Sets _t to what `if` tests (the condition's value, None where it raised
+        VariableDoesNotExist, as _if has it)."""
+        test = _condition(condition, scope.autoescape)
+        name = self.name("f", test, constant=True)
+        self.constants["_tested"] = _tested
+        if isinstance(condition, TemplateLiteral) and self.lookup(condition.value, c, depth):
+            # Found the quick way unless missing or to be called: then the closure's way.
+            self.line(depth, f"if _t is _FAIL or callable(_t): _t = _tested({name}, {c})")
+        else:
+            self.line(depth, f"_t = _tested({name}, {c})")
+
+    def branches(self, node: IfNode, scope: _Scope, c: str, depth: int) -> None:
+        for condition, body in node.conditions_nodelists:
+            if condition is None:
+                self.nodelist(body, scope, c, depth)
+                return
+            self.condition(condition, scope, c, depth)
+            self.line(depth, "if _t:")
+            self.line(depth + 1, "pass")
+            self.nodelist(body, scope, c, depth + 1)
+            self.line(depth, "else:")
+            self.line(depth + 1, "pass")
+            depth += 1
+
+    def loop(self, node: ForNode, scope: _Scope, c: str, depth: int) -> None:
+        sequence = self.name("s", _expression(node.sequence, scope.autoescape, ignore_failures=True), constant=True)
+        inner, values, loop, item, i, count = (self.name(p) for p in ("c", "values", "loop", "item", "i", "count"))
+        names = list(node.loopvars)
+        self.line(depth, f"{values} = {sequence}({c})")
+        self.line(depth, f"if {values} is None: {values} = []")
+        self.line(depth, f"if not hasattr({values}, '__len__'): {values} = list({values})")
+        self.line(depth, f"if len({values}) < 1:")
+        self.line(depth + 1, "pass")
+        self.nodelist(node.nodelist_empty, scope, c, depth + 1)
+        self.line(depth, "else:")
+        depth += 1
+        self.line(depth, f"{loop} = {{'parentloop': {c}.get('forloop', {{}})}}")
+        self.line(depth, f"{inner} = {{**{c}, 'forloop': {loop}}}")
+        self.line(depth, f"{count} = len({values})")
+        order = f"reversed({values})" if node.is_reversed else values
+        self.line(depth, f"for {i}, {item} in enumerate({order}):")
+        depth += 1
+        self.line(depth, f"{loop}.update(counter0={i}, counter={i} + 1, revcounter={count} - {i},")
+        self.line(depth + 1, f"revcounter0={count} - {i} - 1, first={i} == 0, last={i} == {count} - 1)")
+        if len(names) > 1:
+            self.constants["_unpacked"] = _unpacked
+            self.line(depth, f"{inner}.update(_unpacked({item}, {names!r}))")
+        else:
+            self.line(depth, f"{inner}[{names[0]!r}] = {item}")
+        self.nodelist(node.nodelist_loop, scope, inner, depth)
+
+
+def _names(expression) -> list[str] | None:
+    """The names a variable looks up (`a.b.c`: a, b, c) when it has no filter, else None."""
+    if not expression.is_var or expression.filters:
+        return None
+    variable = expression.var
+    if variable.translate or variable.message_context or variable.lookups is None:
+        return None
+    return list(variable.lookups)
+
+
+_FAIL = object()  # a lookup the quick way could not be sure of: the closure's way then
+
+
+def _step_quick(current, bit: str):
+    """One step of a lookup (_step) where it is plain: a key of a dict, else an attribute of an
+    object that has no items and is not to be called; _FAIL for anything else (a callable, an
+    object with items, a key or an attribute that is not there), for the closure to look up by
+    every rule. A value found that is to be called is given as it is: the next step or the
+    caller sends it to the closure."""
+    if current is _FAIL or callable(current):
+        return _FAIL
+    kind = current.__class__
+    if kind is dict:
+        return current.get(bit, _FAIL)
+    if hasattr(kind, "__getitem__"):
+        return _FAIL
+    try:
+        return getattr(current, bit, _FAIL)
+    except Exception:  # noqa: BLE001 - what Django makes of it is the closure's to say
+        return _FAIL
+
+
+def _tested(condition: Value, c: dict):
+    """What _if makes of a condition: its value, None where a variable of it does not exist."""
+    try:
+        return condition(c)
+    except VariableDoesNotExist:
+        return None
+
+
+def _unpacked(item, names: list[str]) -> zip:
+    """A loop's item unpacked into its names, as _for does (and Django's ForNode)."""
+    try:
+        size = len(item)
+    except TypeError:
+        size = 1
+    if size != len(names):
+        raise ValueError(f"Need {len(names)} values to unpack in for loop; got {size}. ")
+    return zip(names, item)

@@ -15,11 +15,13 @@ import binascii
 import bisect
 import functools
 import json
+import operator
 import os
 import random
 import re
 import secrets
 import textwrap
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,9 +41,11 @@ from django.core.mail.message import SafeMIMEMultipart, forbid_multi_line_header
 from django.db import connection as db
 from django.template import Context, Engine, engines
 from django.template.loaders.filesystem import Loader as FilesystemLoader
-from django.utils import dateformat, timezone
+from django.utils import timezone
+from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
+from games import i18n
 from games.i18n import game_text
 from pbem.log import eventlog, fold
 from pbem.mail import fastrender, pictures
@@ -334,7 +338,10 @@ def language_of(notice: Notice) -> str:
 
 def render(notice: Notice) -> Rendered:
     """Subject, text and HTML in the reader's language (the platform's words and the game's)."""
-    with languages.reading(language_of(notice)):
+    language = languages.supported(language_of(notice))
+    if get_language() == language and i18n.current() == language:
+        return _render(notice)  # read in it already (a batch's run of notices in one language)
+    with languages.reading(language):
         return _render(notice)
 
 
@@ -555,7 +562,7 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
             + _header("Content-ID", f"<{picture.cid}>", raw=True)
             + _header("Content-Disposition", f'inline; filename="{picture.cid.split("@")[0]}.png"', raw=True)
             + b"\r\n"
-            + _base64_lines(picture.png)
+            + (_base64_kept(picture.png) if type(picture.png) is bytes else _base64_lines(picture.png))
             for picture in message.pictures
         ]
         related = [_multipart_type("related", inner), _header("MIME-Version", "1.0", raw=True)]
@@ -574,13 +581,27 @@ def wire_bytes(message: RelatedMessage) -> bytes | None:
         elif values:
             head.append(_header(name, ", ".join(str(v) for v in values)))
     if "date" not in lower:
-        head.append(_header("Date", formatdate(localtime=settings.EMAIL_USE_LOCALTIME)))
+        head.append(_date_header(int(time.time()), settings.EMAIL_USE_LOCALTIME, formatdate))
     if "message-id" not in lower:
         return None  # ours always carry one; Django would make one up
     for name, value in extra.items():
         if name.lower() not in {"from", "to", "cc", "reply-to"}:
             head.append(_header(name, value))
     return _multipart(head, boundary, parts)
+
+
+@functools.lru_cache(maxsize=64)
+def _base64_kept(data: bytes) -> bytes:
+    """_base64_lines of a picture, kept by its bytes: the same picture goes to every seat that
+    sees the same board, and again in a notice sent anew (a retry, a reminder); 64 of them are
+    about 3 MB."""
+    return _base64_lines(data)
+
+
+@functools.lru_cache(maxsize=2)
+def _date_header(second: int, localtime: bool, write: Callable) -> bytes:
+    """The Date header at a second (what `write`, formatdate, writes then): written once a second."""
+    return _header("Date", write(second, localtime=localtime))
 
 
 def _base64_lines(data: bytes) -> bytes:
@@ -633,6 +654,17 @@ def _header(name: str, value, raw: bool = False) -> bytes:
 
 
 def _fold_header(name: str, value, raw: bool) -> bytes:
+    if (
+        type(value) is str
+        and value.isascii()
+        and len(name) + 2 + len(value) <= 78
+        and "\n" not in value
+        and "\r" not in value
+        and name.lower() != "subject"
+    ):
+        # What forbid_multi_line_headers leaves as it is (ASCII, no line break, not a subject)
+        # and compat32 writes on one line (_QuickFold): a message's id, number and date.
+        return f"{name}: {value}\r\n".encode("ascii")
     if not raw:
         name, value = forbid_multi_line_headers(name, value, "utf-8")
     return QUICK_FOLD_CRLF.fold_binary(name, value)
@@ -711,9 +743,15 @@ def prefetch(notices: list[Notice]) -> None:
         _share_feed(game_id, at, after, raw)
     for game_id, game in games.items():
         _share_seating(game, special[game_id])
-    # The pictures kept of the versions notices that carry one speak of (pictures.board_png).
+    # The pictures kept of the versions notices that carry one speak of (pictures.board_png), of
+    # the games that draw one (_with_picture asks for none of the others).
+    drawn = {game.kind for game in games.values() if get_game(game.kind).render_svg is not None}
     pictures.prefetch_kept(
-        {(g.pk, min(n.version or g.version, g.version)) for n in notices if (g := n.game) is not None and _pictured(n)}
+        {
+            (g.pk, min(n.version or g.version, g.version))
+            for n in notices
+            if (g := n.game) is not None and g.kind in drawn and _pictured(n)
+        }
     )
     _share_calendars(notices)
 
@@ -762,15 +800,17 @@ def _ranges_of(notices: list[Notice]) -> dict[tuple[int, int], list]:
 
 def _newest_snapshots(cursor, pairs, specs) -> dict[int, tuple]:
     """The newest snapshot at or before each version (as eventlog.load picks it)."""
-    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(pairs))
-    params: list = []
+    # The pairs as arrays (one text of the statement whatever their number: the driver parses it
+    # once, where a VALUES list of as many placeholders was parsed anew for every batch).
+    columns: list[list[int]] = [[], [], [], []]
     for i, ((game_id, at), _entry) in enumerate(pairs):
-        params += [i, game_id, at, specs[i].version]
+        for column, value in zip(columns, (i, game_id, at, specs[i].version), strict=True):
+            column.append(value)
     cursor.execute(
-        f"SELECT v.i, s.seq, s.state::text FROM (VALUES {values}) AS v(i, g, a, rv) "
+        "SELECT v.i, s.seq, s.state::text FROM unnest(%s::int[], %s::int[], %s::int[], %s::int[]) AS v(i, g, a, rv) "
         f"JOIN LATERAL (SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = v.g "
         "AND reducer_version = v.rv AND seq <= v.a ORDER BY seq DESC LIMIT 1) s ON true",
-        params,
+        columns,
     )
     return {i: (seq, state) for i, seq, state in cursor.fetchall()}
 
@@ -786,7 +826,6 @@ def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
     for i, ((game_id, at), (_game, after)) in enumerate(pairs):
         span = spans.setdefault(game_id, [lows[i], after, at])
         span[0], span[1], span[2] = min(span[0], lows[i]), min(span[1], after), max(span[2], at)
-    values = ", ".join(["(%s::int, %s::int, %s::int, %s::int)"] * len(spans))
     columns = ", ".join(
         f"e.{name}::text"
         if name in _JSON_FIELDS
@@ -796,10 +835,10 @@ def _events_between(cursor, pairs, lows) -> dict[int, list[tuple]]:
         for name in _ROW_COLUMNS
     )
     cursor.execute(
-        f"SELECT v.g, {columns} FROM (VALUES {values}) AS v(g, lo, after, hi) "
+        f"SELECT v.g, {columns} FROM unnest(%s::int[], %s::int[], %s::int[], %s::int[]) AS v(g, lo, after, hi) "
         f"JOIN {Event._meta.db_table} e ON e.game_id = v.g AND e.seq > v.lo AND e.seq <= v.hi "
         "ORDER BY v.g, e.seq",
-        [x for game_id, span in spans.items() for x in (game_id, *span)],
+        [list(spans), *([span[k] for span in spans.values()] for k in range(3))],
     )
     of_game: dict[int, list[tuple]] = {}
     for row in cursor.fetchall():
@@ -857,6 +896,9 @@ def _share_seating(game: Game, rows: list[tuple]) -> None:
 
 
 _ROW_COLUMNS = selectors.FEED_FIELDS
+# The columns of a row that eventlog.row_from_text takes, in its order (the first: the seq).
+_state_columns = operator.itemgetter(*(_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT))
+_STATE_SEQ = _ROW_COLUMNS.index(eventlog.ROW_FROM_TEXT[0])
 
 
 def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple], before: tuple | None = None):
@@ -871,9 +913,8 @@ def _prime_load(game: Game, spec, at: int, snap: tuple | None, raw: list[tuple],
         if loaded is not None:
             eventlog.prime_load(game, at, loaded)
             return (start, at, loaded.state, loaded.undone)
-    index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
     # loaded_from folds only the rows after the snapshot: only they are decoded
-    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in raw if row[index[0]] > start]
+    rows = [eventlog.row_from_text(*_state_columns(row)) for row in raw if row[_STATE_SEQ] > start]
     loaded = eventlog.loaded_from(game, spec, at, snap, rows)
     if loaded is None:
         return None
@@ -897,8 +938,7 @@ def _went_on(game: Game, spec, at: int, raw: list[tuple], before: tuple) -> even
     copy = eventlog.json_loads(_encode_state(state))
     if copy != state:
         return None
-    index = [_ROW_COLUMNS.index(name) for name in eventlog.ROW_FROM_TEXT]
-    rows = [eventlog.row_from_text(*(row[i] for i in index)) for row in new]
+    rows = [eventlog.row_from_text(*_state_columns(row)) for row in new]
     state = fold.fold_rows(spec, copy, rows, undone)
     return eventlog.Loaded(game.pk, spec, state, at, game.head_hash, set(undone))
 
@@ -1159,8 +1199,11 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         "awaited_me": number in waiting,
         # Who the table waits for and until when, in this reader's zone: the same for every
         # reader of the batch in that zone and language (public: every seat's notice shows it).
+        # Read from the game's row as the batch read it (its awaited seats and deadlines: the
+        # row's version, not the notice's), with the names at the notice's version: the notices
+        # of a move to several seats, each at its own version, share it.
         "waiting_until": eventlog.shared(
-            ("awaited lines", game.pk, version, seat.time_zone, get_language()),
+            ("awaited lines", game.pk, game.version, tuple(state["meta"]["names"]), seat.time_zone, get_language()),
             lambda: selectors.awaited_lines(game, seat.time_zone, names=state["meta"]["names"]),
         ),
         "reader_zone": seat.time_zone or "UTC",
@@ -1297,7 +1340,23 @@ def local_time(moment: datetime, zone_name: str | None = "UTC") -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     # The day's and the month's names in the reader's language (render's): 'Do 10 Dez 2026'.
-    return f"{dateformat.format(moment.astimezone(zone), 'D d M Y, H:i')} {zone.key}"
+    # What dateformat.format(moment, 'D d M Y, H:i') writes, with the names looked up once a
+    # language (dateformat builds a formatter and splits its format at every call: a notice's
+    # deadline cost more than its headers).
+    days, months = _date_names(get_language())
+    at = moment.astimezone(zone)
+    return (
+        f"{days[at.weekday()]} {at.day:02d} {months[at.month]} {at.year:04d}, {at.hour:02d}:{at.minute:02d} {zone.key}"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _date_names(language: str | None) -> tuple[tuple[str, ...], dict[int, str]]:
+    """The short names of the week's days (dateformat's D) and of the months (its M) in the active
+    language (`language`: its code, the key they are kept by)."""
+    return tuple(str(WEEKDAYS_ABBR[day]) for day in range(7)), {
+        month: str(MONTHS_3[month]).title() for month in range(1, 13)
+    }
 
 
 def _when(iso: str, zone_name: str | None = "UTC") -> str:

@@ -120,6 +120,8 @@ def send_claimed(ids: list[int]) -> list[str]:
     }
     sent: list[tuple[Notice, EmailMessage]] = []
     superseded = superseded_news(list(notices.values()))
+    # The superseded news the batch skips, recorded together (one statement where each was one).
+    skipped = _skip_superseded({i: later for i, later in superseded.items() if not _unwanted(notices[i])})
     waiting = waiting_answers(list(notices.values()))
     combining = {n.to_email.lower() for n in notices.values() if getattr(n, "combines", False) and n.kind == "turn"}
     with _collector_paused(), mail_connection() as conn, eventlog.shared_loads():
@@ -133,19 +135,25 @@ def send_claimed(ids: list[int]) -> list[str]:
         pipe = _Outgoing(conn) if isinstance(conn.connection, SMTPBackend) else None
         ready: list[tuple[int, Notice, EmailMessage, bytes | None]] = []
         try:
-            for notice_id in ids:
-                notice = notices.get(notice_id)
-                if notice is None:
-                    results.append("not_claimed")
-                    continue
-                result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
-                results.append(result)
-                if message is not None:
-                    item = (len(results) - 1, notice, message, _wire(message))
-                    if pipe is not None:
-                        pipe.put(item)
-                    else:
-                        ready.append(item)
+            # Composed in the language most of the batch's seats read (outbound.render switches
+            # only for a notice in another); what is recorded after the loop, as before it.
+            with languages.reading(_usual(notices)):
+                for notice_id in ids:
+                    notice = notices.get(notice_id)
+                    if notice is None:
+                        results.append("not_claimed")
+                        continue
+                    if notice_id in skipped:
+                        results.append("skipped")
+                        continue
+                    result, message = _compose(notice, conn.connection, superseded.get(notice_id), waiting, combining)
+                    results.append(result)
+                    if message is not None:
+                        item = (len(results) - 1, notice, message, _wire(message))
+                        if pipe is not None:
+                            pipe.put(item)
+                        else:
+                            ready.append(item)
         finally:
             outcomes = pipe.close() if pipe is not None else []
             try:
@@ -162,6 +170,38 @@ def send_claimed(ids: list[int]) -> list[str]:
             finally:
                 record_sent(sent)  # whatever broke the loop, what went out is recorded
     return results
+
+
+def _skip_superseded(later: dict[int, int]) -> set[int]:
+    """Marks skipped the claimed news notices `later` names ({news id: the notice that tells it and
+    more}), as _compose would one by one (_finish), in one statement on PostgreSQL; their ids."""
+    if not later:
+        return set()
+    reasons = {i: f"superseded by notice {by}, which tells it and more" for i, by in later.items()}
+    if db.vendor != "postgresql":
+        for notice_id, reason in reasons.items():
+            Notice.objects.filter(pk=notice_id, status=NoticeStatus.SENDING).update(
+                status=NoticeStatus.SKIPPED, next_attempt_at=None, last_error=reason
+            )
+        return set(reasons)
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Notice._meta.db_table} AS n SET status = %s, next_attempt_at = NULL, last_error = v.reason "
+            "FROM unnest(%s::bigint[], %s::text[]) AS v(id, reason) WHERE n.id = v.id AND n.status = %s",
+            [NoticeStatus.SKIPPED, list(reasons), list(reasons.values()), NoticeStatus.SENDING],
+        )
+    return set(reasons)
+
+
+def _usual(notices: dict[int, Notice]) -> str:
+    """The language most of the batch's seats read: the batch is composed in it (outbound.render
+    switches to a notice's own language only where it is another)."""
+    counts: dict[str, int] = {}
+    for notice in notices.values():
+        if notice.seat_id:
+            language = languages.of_seat(outbound.seat_of(notice))
+            counts[language] = counts.get(language, 0) + 1
+    return max(counts, key=counts.__getitem__) if counts else languages.DEFAULT
 
 
 @contextlib.contextmanager
@@ -567,24 +607,29 @@ def _record_sent_at_once(sent: list[tuple[Notice, EmailMessage]]) -> None:
         # Plain statements over a VALUES list: the ORM's CASE per row costs more to build (and to
         # run) than the whole send of a notice.
         with db.cursor() as cursor:
+            # The rows as arrays: one text of each statement whatever the batch's size (the driver
+            # parses it once, where a VALUES list of as many placeholders was parsed every batch).
             cursor.execute(
                 f"UPDATE {Notice._meta.db_table} AS n SET status = %s, next_attempt_at = NULL, sent_at = %s, "
                 "message_id = v.message_id, subject = v.subject, chain_head = v.chain_head "
-                f"FROM (VALUES {', '.join(['(%s::bigint, %s, %s, %s)'] * len(rows))}) "
+                "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) "
                 "AS v(id, message_id, subject, chain_head) WHERE n.id = v.id AND n.status = %s",
                 [
                     NoticeStatus.SENT,
                     now,
-                    *(x for n in rows for x in (n.pk, n.message_id, n.subject, n.chain_head)),
+                    [n.pk for n in rows],
+                    [n.message_id for n in rows],
+                    [n.subject for n in rows],
+                    [n.chain_head for n in rows],
                     NoticeStatus.SENDING,
                 ],
             )
             if newest:
                 cursor.execute(
                     f"UPDATE {Seat._meta.db_table} AS s SET last_notice_version = v.version "
-                    f"FROM (VALUES {', '.join(['(%s::bigint, %s::int)'] * len(newest))}) AS v(id, version) "
+                    "FROM unnest(%s::bigint[], %s::int[]) AS v(id, version) "
                     "WHERE s.id = v.id AND s.last_notice_version < v.version",
-                    [x for item in newest.items() for x in item],
+                    [list(newest), list(newest.values())],
                 )
     else:
         # Only rows still claimed (status sending), as _finish does one by one.

@@ -93,7 +93,7 @@ def _both_ways(message) -> tuple[bytes, bytes | None]:
     boundary = "=_pbem_" + "0" * 24
     with (
         mock.patch.object(outbound, "_boundary", lambda texts: boundary),
-        mock.patch.object(outbound, "formatdate", lambda localtime=False: FIXED_DATE),
+        mock.patch.object(outbound, "formatdate", lambda timeval=None, localtime=False: FIXED_DATE),
         mock.patch.object(django_message, "formatdate", lambda localtime=False: FIXED_DATE),
     ):
         return message.message().as_bytes(linesep="\r\n"), outbound.wire_bytes(message)
