@@ -554,6 +554,7 @@ def _forget() -> None:
     pictures._layers.clear()
     pictures._bands.clear()
     pictures._compiled.clear()
+    pictures._plans.clear()
 
 
 def _decoded(png: bytes):
