@@ -627,6 +627,12 @@ def render_svg(v):
     )
 
 
+# What render_svg does not read of the view: every seat's picture of a version is the same one
+# (everything is public), found by the sender without drawing it again for each seat
+# (pbem.mail.pictures.view_digest; tests/games/elven_castle/test_pictures.py draws it).
+render_svg.picture_ignores = ("seat",)  # type: ignore[attr-defined]
+
+
 def _picture_header(v, parts, width):
     """Title, the scenario or the result, and the scores at the top, in `width` units (the scores
     wrap); returns the height used."""

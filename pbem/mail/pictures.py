@@ -179,7 +179,8 @@ def drawing_digest(svg: str) -> str:
 def view_digest(spec, view) -> str | None:
     """A key for the picture of this view, made without drawing it: the view's pickled bytes (a
     view that pickles alike is equal: same types, same values; one equal but pickled otherwise, a
-    set in another order, only misses), the game's drawing code (_code_revision: every file of
+    set in another order, only misses) but for the keys its drawing does not read (a game's
+    `render_svg.picture_ignores`), the game's drawing code (_code_revision: every file of
     the package that draws it), the language it is drawn in (games.i18n) and RASTER_REVISION.
     None where the view will not pickle or the code's files are not found: the picture is then
     looked for by its drawing alone."""
@@ -188,11 +189,18 @@ def view_digest(spec, view) -> str | None:
     revision = _code_revision(getattr(spec.render_svg, "__module__", None) or "")
     if revision is None:
         return None
+    # What the drawing does not read of the view (a game's render_svg says so: `picture_ignores`,
+    # names of the view's keys; a test draws every seat's view of real games with those keys
+    # changed): left out, so that seats whose views differ only there (Elven Castle, all
+    # public, differs by the seat alone) find one picture without drawing it again.
+    ignored = getattr(spec.render_svg, "picture_ignores", ())
+    if ignored and isinstance(view, dict):
+        view = {key: value for key, value in view.items() if key not in ignored}
     try:
         data = pickle.dumps(view, protocol=5)
     except Exception:  # noqa: BLE001 - anything that does not pickle: no key of this kind
         return None
-    head = f"view\n{RASTER_REVISION}\n{spec.name}\n{revision}\n{i18n.current()}\n".encode()
+    head = f"view\n{RASTER_REVISION}\n{spec.name}\n{revision}\n{i18n.current()}\n{sorted(ignored)}\n".encode()
     return hashlib.sha256(head + data).hexdigest()
 
 
