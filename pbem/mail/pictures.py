@@ -664,6 +664,9 @@ def _call_rows(calls: list) -> tuple[int, int]:
     return math.floor(top), math.ceil(bottom)
 
 
+_NOWHERE = (1.0, 0.0, 0.0)  # the transform a <use>'s target is walked with once (_Canvas.walked)
+
+
 class _Canvas:
     def __init__(self, root, zoom: float) -> None:
         width, height = _length(root.get("width"), 0), _length(root.get("height"), 0)
@@ -687,6 +690,7 @@ class _Canvas:
         self.keys: list[tuple] = []  # each op's key (_op_key)
         self.known: list | None = None  # each op compiled, where read from kept pieces (_pieced)
         self.calls: list = []  # what the op being compiled draws (run)
+        self.used: dict = {}  # each <use>'s target's ops, by its href, depth and style (walked)
 
     def start_on(self, image) -> None:
         from PIL import ImageDraw
@@ -795,11 +799,34 @@ class _Canvas:
                 raise Unsupported(f"use of {href!r}")
             s, dx, dy = transform
             moved = (s, dx + s * _length(node.get("x")), dy + s * _length(node.get("y")))
-            self.element(target, moved, style, depth + 1, items)
+            used = self.used.get((href, depth, items))
+            if used is None:
+                used = self.used[href, depth, items] = self.walked(target, style, depth + 1, items)
+            if used is None or used is False:
+                self.element(target, moved, style, depth + 1, items)
+            else:  # the same ops as walking it again, at this place
+                for head, target_node, target_style, tail in used:
+                    self.ops.append((head[0], target_node, moved, target_style))
+                    self.keys.append((*head, moved, *tail))
         else:  # drawn later (run), in this order: a drawing's first ops may be a kept layer
             op = (tag, node, transform, style)
             self.ops.append(op)
             self.keys.append(_op_key(op, items))
+
+    def walked(self, target, style: dict, depth: int, items: tuple) -> list | bool:
+        """The ops of a <use>'s target without a place (their keys cut around the transform:
+        (tag, attributes), the rest), for every <use> of it: the target's ops all take the
+        <use>'s transform as it is, unless something in it transforms or uses again (False:
+        walked at each <use>)."""
+        if any(e.get("transform") is not None or e.tag.rpartition("}")[2] == "use" for e in target.iter()):
+            return False
+        ops, keys = self.ops, self.keys
+        self.ops, self.keys = [], []
+        try:
+            self.element(target, _NOWHERE, style, depth, items)
+            return [(key[:2], op[1], op[3], key[3:]) for op, key in zip(self.ops, self.keys)]
+        finally:
+            self.ops, self.keys = ops, keys
 
     def paint(self, style: dict, kind: str):
         value = style.get(kind, "#000000" if kind == "fill" else "none")

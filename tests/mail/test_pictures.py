@@ -781,3 +781,25 @@ def test_a_piece_is_kept_by_its_place_as_well_as_its_text():
     quoted = small.replace(piece, '<text x="2" y="9" aria-label="a>b/">A</text>')
     for svg in (used, commented, odd, quoted):
         assert pictures._parsed(svg, 1.0).keys == _read_whole(svg, 1.0).keys
+
+
+def test_a_uses_target_walked_once_gives_the_ops_of_walking_it_at_each_use(monkeypatch):
+    """The ops of a <use>'s target are found once and placed at each <use> (_Canvas.walked):
+    the same ops, keys and places as walking the target again at each, and the same pixels."""
+    from bench.phone_notices import moments
+
+    spec = get_game("elven_castle")  # its castle's boxes: a <use> each
+    for _moment, state in moments(spec)[1:]:
+        svg = spec.render_svg(spec.view(state, 0))
+        assert svg.count("<use") > 10
+        pictures._pieces.clear()
+        once = pictures._parsed(svg, 0.9)
+        with monkeypatch.context() as patched:
+            patched.setattr(pictures._Canvas, "walked", lambda self, *args: False)
+            pictures._pieces.clear()
+            each = pictures._parsed(svg, 0.9)
+        assert once.keys == each.keys
+        if once.known is None:
+            assert [(op[0], op[1].attrib, op[2], op[3]) for op in once.ops] == [
+                (op[0], op[1].attrib, op[2], op[3]) for op in each.ops
+            ]
