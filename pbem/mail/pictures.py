@@ -857,6 +857,8 @@ class _Canvas:
             geometry, outline = (_length(node.get("cx")), _length(node.get("cy")), rx, ry), _Canvas._ellipse
         else:
             geometry, outline = _line_numbers(tag, node), _Canvas._lines
+            if tag == "polygon" and not dashes and len(geometry[1][0][0]) >= 2:
+                return _polygon_plan(geometry[1][0][0], s, pen)
 
         def draw(canvas: _Canvas, dx: float, dy: float) -> None:
             def at(x: float, y: float) -> tuple[float, float]:
@@ -1032,6 +1034,23 @@ def _ink(text: str, font, fill, anchor: str):
     if fill[3] < 255:
         mask = mask.point(lambda v, a=fill[3]: v * a // 255)
     return (fill[:3], mask, left, top)
+
+
+def _polygon_plan(points: list[tuple[float, float]], s: float, pen) -> Callable:
+    """The plan of a polygon of two points or more, stroked without dashes: the calls
+    _Canvas._lines and stroked make of it (the same tuples), made here without their steps."""
+    fill, stroke, width, _dashes = pen
+    blend_fill, blend_stroke = fill is not None and fill[3] < 255, stroke is not None and stroke[3] < 255
+    line = {"fill": stroke, "width": width, "joint": "curve" if width > 2 else None}
+
+    def draw(canvas: _Canvas, dx: float, dy: float) -> None:
+        placed = tuple([(dx + s * x, dy + s * y) for x, y in points])
+        if fill:
+            canvas.calls.append((blend_fill, "polygon", (placed,), {"fill": fill}))
+        if stroke:
+            canvas.calls.append((blend_stroke, "line", ((*placed, placed[0]),), line))
+
+    return draw
 
 
 def _line_numbers(tag: str, node) -> tuple:

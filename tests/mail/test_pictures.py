@@ -803,3 +803,30 @@ def test_a_uses_target_walked_once_gives_the_ops_of_walking_it_at_each_use(monke
             assert [(op[0], op[1].attrib, op[2], op[3]) for op in once.ops] == [
                 (op[0], op[1].attrib, op[2], op[3]) for op in each.ops
             ]
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+def test_an_op_moved_is_placed_from_its_plan_to_the_calls_compiling_it_there_makes(kind):
+    """Each op's plan (_plans: what it draws, kept without its place) placed elsewhere makes the
+    calls to Pillow that compiling the op there anew makes, number for number: a drawing moved
+    down by a fraction of a pixel (as Elven Castle's plan moves when the castle grows), compiled
+    with the plans of the drawing in place, and compiled with nothing kept."""
+    import re
+
+    from bench.phone_notices import moments
+
+    spec = get_game(kind)
+    for _moment, state in moments(spec):
+        svg = spec.render_svg(spec.view(state, 0))
+        head = re.match(r"<svg[^>]*>", svg).group(0)
+        moved = head + '<g transform="translate(3.3 17.7)">' + svg[len(head) : -len("</svg>")] + "</g></svg>"
+        try:
+            for zoom in (1.0, 0.9):
+                pictures._compiled.clear(), pictures._plans.clear(), pictures._pieces.clear()
+                pictures._parsed(svg, zoom).entries()  # the plans learnt in place
+                pictures._compiled.clear(), pictures._pieces.clear()
+                placed = [entry[1:4] for entry in pictures._parsed(moved, zoom).entries()]
+                pictures._compiled.clear(), pictures._plans.clear(), pictures._pieces.clear()
+                assert placed == [entry[1:4] for entry in pictures._parsed(moved, zoom).entries()]
+        except pictures.Unsupported:
+            continue
