@@ -11,6 +11,15 @@ Two ways a sender meets a game's pictures, for each game:
   seat whose turn is next after each move (as the replies benchmark's worker meets them); the
   first third not counted (the map and palettes learnt).
 No database: the pictures are made (pictures.rasterise), not looked up.
+
+    .venv/bin/python -m bench.picture_versions --sender [rounds]
+
+The pictures of notices as the sender meets them (issue 34): 20 Elven Castle games of three
+played by the stand-in to mid-game, then three moves each, every seat's notice of each game's
+last version, through `board_png` (the view, its key, the SVG, the drawing; what is kept held in
+memory in place of the database), each round with nothing of the process's learnt (its first
+pictures), rounds alternating this tree's pictures.py and games/elven_castle/view.py against
+BENCH_PICTURES_BEFORE's: the CPU a notice.
 """
 
 from __future__ import annotations
@@ -45,12 +54,28 @@ def _modules():
     return before, pictures
 
 
+def _view_before():
+    """BEFORE's games/elven_castle/view.py, loaded beside this tree's (its render_svg)."""
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{BEFORE}:games/elven_castle/view.py"], check=True, capture_output=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "view_before.py"
+    path.write_bytes(source)
+    name = "games.elven_castle._view_before"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
 def _forget(module) -> None:
     module._FITTED.clear()
     module._text_mask.cache_clear()
     module._layers.clear()
     module._bands.clear()
     module._compiled.clear()
+    if hasattr(module, "_plans"):
+        module._plans.clear()
     if hasattr(module, "_pieces"):
         module._pieces.clear()
 
@@ -108,6 +133,66 @@ def _line(kind: str, how: str, svgs: list[str], skip: int, modules) -> str:
     )
 
 
+def _sender_notices(spec, games: int = 20, moves: int = 3) -> list[tuple[int, int, int, dict]]:
+    """(game, version, seat, state) of each seat's notice of each game's last version: `games`
+    games of three played by the stand-in to the middle of a game, then `moves` more (a game's
+    middle a move later than the game's before it, in ten steps: the stand-in plays alike)."""
+    from games.testing import Table
+
+    notices = []
+    for g in range(games):
+        table, version = Table(spec, 3, seed=f"sender {g}".encode()), 0
+        while (waiting := spec.waiting_for(table.state)) and version < 18 + g % 10 + moves:
+            table.act(waiting[0], spec.standin(spec.view(table.state, waiting[0]), spec.legal(table.state, waiting[0])))
+            version += 1
+        notices += [(g, version, seat, copy.deepcopy(table.state)) for seat in range(3)]
+    return notices
+
+
+def _sender_round(module, spec, notices) -> float:
+    """The CPU a notice of making its picture with `module` (its board_png), nothing learnt before."""
+    from pbem.log import eventlog
+
+    _forget(module)
+    kept: dict = {}
+    module._kept_of = lambda pairs: {pair: kept.setdefault(pair, {}) for pair in pairs}
+    module._keep = lambda game_id, version, rows: None  # the rows are in `kept` already (board_png's boxes)
+    budget = module.picture_budget(16_000)
+    started = time.process_time()
+    with eventlog.shared_loads():
+        for game_id, version, seat, state in notices:
+            module.board_png(spec, state, seat, budget, game_id, version)
+    return (time.process_time() - started) / len(notices)
+
+
+def sender_main(rounds: int) -> int:
+    import dataclasses
+    import gc
+
+    from pbem.registry import get_game
+
+    before, now = _modules()
+    spec = get_game("elven_castle")
+    old_spec = dataclasses.replace(spec, render_svg=_view_before().render_svg)
+    notices = _sender_notices(spec)
+    spent: dict[str, list[float]] = {"before": [], "now": []}
+    gc.disable()  # as the sender's batch (sending._collector_paused)
+    for _round in range(rounds):
+        for name, module, game in (("before", before, old_spec), ("now", now, spec)):
+            spent[name].append(_sender_round(module, game, notices))
+    gc.enable()
+    pictures = len({now.drawing_digest(spec.render_svg(spec.view(state, seat))) for _g, _v, seat, state in notices})
+    print(
+        f"Elven Castle notices' pictures as the sender meets them ({len(notices)} notices, {pictures} distinct "
+        f"drawings; {rounds} rounds alternating, each with nothing learnt): now {_interval(spent['now'])} CPU a "
+        f"notice; before ({BEFORE}) {_interval(spent['before'])}: "
+        f"{statistics.mean(spent['before']) / statistics.mean(spent['now']):.2f}x "
+        f"(load average {os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
+    return 0
+
+
 def main() -> int:
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -116,6 +201,8 @@ def main() -> int:
     django.setup()
     from pbem.registry import get_game
 
+    if sys.argv[1:2] == ["--sender"]:
+        return sender_main(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
     modules = _modules()
     print(f"pictures now against {BEFORE}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
     for kind in sys.argv[1:] or GAMES:

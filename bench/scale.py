@@ -641,6 +641,7 @@ def _forget_pictures() -> None:
     pictures._bands.clear()
     pictures._compiled.clear()
     pictures._pieces.clear()
+    pictures._plans.clear()
 
 
 def _whole_png(svg: str, budget: int) -> bytes | None:

@@ -436,25 +436,19 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
     last = last_piece(v)
     left, top = round(PLAN_LEFT * scale), round(PLAN_TOP * scale)
     squares, frames, dots, levels, numbers = [], [], [], [], []
-    free, red_free = _("free ground"), _("red point, free ground")
     for y in range(rules.D - 1, -1, -1):
         for x in range(rules.W):
             px, py = left + x * cw, top + (rules.D - 1 - y) * ch
             sq = rules.square(x, y)
             here = tops.get((x, y))
             if here is None:
-                fill, name = "#f4f0e4", free
+                fill = "#f4f0e4"
                 if (x, y) in red:
-                    name = red_free
                     dots.append(f'<circle cx="{px + cw // 2}" cy="{py + ch // 2}" r="{cw // 7}"/>')
             else:
                 level, owner, pid, arch = here
                 fill = TINT[rules.COLOURS[owner]] if owner is not None else TINT[None]
-                name = _("level {level}, {owner} {piece} #{number}").format(
-                    level=level, owner=_owner_name(owner), piece=piece(v["pieces"][pid]["kind"]), number=pid
-                )
                 if arch:
-                    name += _(", arch {n} high").format(n=arch)
                     levels.append(
                         f'<text x="{px + cw // 2}" y="{py + ch // 2}">{level}<tspan font-size="'
                         f'{round(12 * scale)}" font-weight="normal">{ARCH}{arch}</tspan></text>'
@@ -470,7 +464,8 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
             rect = f'<rect id="ec-{sq}" x="{px}" y="{py}" width="{cw}" height="{ch}" fill="{fill}"/>'
             target = f"ec-{sq}"
             if links and target in links:
-                rect = f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {escape(name)}">{rect}</a>'
+                name = escape(_square_name(v, here, (x, y) in red))
+                rect = f'<a href="{escape(links[target], quote=True)}" aria-label="{sq}: {name}">{rect}</a>'
             squares.append(rect)
     labels = []
     for y in range(rules.D):
@@ -491,6 +486,20 @@ def plan_parts(v, links=None, cw=38, ch=44, scale=1.0):
         f'<g font-size="{round(14 * scale)}" fill="#333">{"".join(labels)}</g></g>'
     )
     return width, height, markup
+
+
+def _square_name(v, here, red_point):
+    """A square of the plan as a link names it (`here`: its column's top, as `columns` has it);
+    worked out for the linked squares alone (the picture links none)."""
+    if here is None:
+        return _("red point, free ground") if red_point else _("free ground")
+    level, owner, pid, arch = here
+    name = _("level {level}, {owner} {piece} #{number}").format(
+        level=level, owner=_owner_name(owner), piece=piece(v["pieces"][pid]["kind"]), number=pid
+    )
+    if arch:
+        name += _(", arch {n} high").format(n=arch)
+    return name
 
 
 def _plan_svg(v, links=None):
@@ -625,6 +634,12 @@ def render_svg(v):
         f'viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" fill="#fff"/>'
         f"{''.join(parts)}</svg>"
     )
+
+
+# What render_svg does not read of the view: every seat's picture of a version is the same one
+# (everything is public), found by the sender without drawing it again for each seat
+# (pbem.mail.pictures.view_digest; tests/games/elven_castle/test_pictures.py draws it).
+render_svg.picture_ignores = ("seat",)  # type: ignore[attr-defined]
 
 
 def _picture_header(v, parts, width):

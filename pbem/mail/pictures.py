@@ -179,7 +179,8 @@ def drawing_digest(svg: str) -> str:
 def view_digest(spec, view) -> str | None:
     """A key for the picture of this view, made without drawing it: the view's pickled bytes (a
     view that pickles alike is equal: same types, same values; one equal but pickled otherwise, a
-    set in another order, only misses), the game's drawing code (_code_revision: every file of
+    set in another order, only misses) but for the keys its drawing does not read (a game's
+    `render_svg.picture_ignores`), the game's drawing code (_code_revision: every file of
     the package that draws it), the language it is drawn in (games.i18n) and RASTER_REVISION.
     None where the view will not pickle or the code's files are not found: the picture is then
     looked for by its drawing alone."""
@@ -188,11 +189,18 @@ def view_digest(spec, view) -> str | None:
     revision = _code_revision(getattr(spec.render_svg, "__module__", None) or "")
     if revision is None:
         return None
+    # What the drawing does not read of the view (a game's render_svg says so: `picture_ignores`,
+    # names of the view's keys; a test draws every seat's view of real games with those keys
+    # changed): left out, so that seats whose views differ only there (Elven Castle, all
+    # public, differs by the seat alone) find one picture without drawing it again.
+    ignored = getattr(spec.render_svg, "picture_ignores", ())
+    if ignored and isinstance(view, dict):
+        view = {key: value for key, value in view.items() if key not in ignored}
     try:
         data = pickle.dumps(view, protocol=5)
     except Exception:  # noqa: BLE001 - anything that does not pickle: no key of this kind
         return None
-    head = f"view\n{RASTER_REVISION}\n{spec.name}\n{revision}\n{i18n.current()}\n".encode()
+    head = f"view\n{RASTER_REVISION}\n{spec.name}\n{revision}\n{i18n.current()}\n{sorted(ignored)}\n".encode()
     return hashlib.sha256(head + data).hexdigest()
 
 
@@ -629,6 +637,10 @@ class _Recorder:
 # Each op compiled (_Canvas.compiled), by op key (_op_key: the same key, the same calls).
 COMPILED = 30_000  # about 30 MB at most (a text op keeps its coverage)
 _compiled: dict = {}
+# Each op's plan (_Canvas.shape_plan, text_plan: what it draws, read once), by its key without its
+# place (the translation of its transform): placed at (dx, dy) it makes the calls compiling the op
+# there makes, number for number (each coordinate is dx + s * x as when read in place).
+_plans: dict = {}
 _serial = itertools.count()  # ops' ids, never reused: a band key made before a clear() stays unequal
 
 
@@ -650,6 +662,9 @@ def _call_rows(calls: list) -> tuple[int, int]:
     if top > bottom:
         return 0, -1
     return math.floor(top), math.ceil(bottom)
+
+
+_NOWHERE = (1.0, 0.0, 0.0)  # the transform a <use>'s target is walked with once (_Canvas.walked)
 
 
 class _Canvas:
@@ -675,6 +690,7 @@ class _Canvas:
         self.keys: list[tuple] = []  # each op's key (_op_key)
         self.known: list | None = None  # each op compiled, where read from kept pieces (_pieced)
         self.calls: list = []  # what the op being compiled draws (run)
+        self.used: dict = {}  # each <use>'s target's ops, by its href, depth and style (walked)
 
     def start_on(self, image) -> None:
         from PIL import ImageDraw
@@ -697,11 +713,18 @@ class _Canvas:
             entry = _compiled.get(key)
             if entry is None:
                 calls = self.calls = []
-                tag, node, transform, style = op
-                if tag == "text":
-                    self.text(node, transform, style)
-                else:
-                    self.shape(tag, node, transform, style)
+                tag, node, (s, dx, dy), style = op
+                # What it draws wherever it is (its numbers, colours, text and fonts), kept by its
+                # key without its place: an op moved (a board drawn lower when what is above it
+                # grew) is placed anew, not read anew (_plans).
+                plan_key = (key[0], key[1], s, *key[3:])
+                plan = _plans.get(plan_key)
+                if plan is None:
+                    plan = self.text_plan(node, s, style) if tag == "text" else self.shape_plan(tag, node, s, style)
+                    if len(_plans) >= COMPILED:
+                        _plans.clear()
+                    _plans[plan_key] = plan
+                plan(self, dx, dy)
                 if len(_compiled) >= COMPILED:
                     _compiled.clear()
                 entry = _compiled[key] = (next(_serial), *_call_rows(calls), tuple(calls), key)
@@ -776,11 +799,34 @@ class _Canvas:
                 raise Unsupported(f"use of {href!r}")
             s, dx, dy = transform
             moved = (s, dx + s * _length(node.get("x")), dy + s * _length(node.get("y")))
-            self.element(target, moved, style, depth + 1, items)
+            used = self.used.get((href, depth, items))
+            if used is None:
+                used = self.used[href, depth, items] = self.walked(target, style, depth + 1, items)
+            if used is None or used is False:
+                self.element(target, moved, style, depth + 1, items)
+            else:  # the same ops as walking it again, at this place
+                for head, target_node, target_style, tail in used:
+                    self.ops.append((head[0], target_node, moved, target_style))
+                    self.keys.append((*head, moved, *tail))
         else:  # drawn later (run), in this order: a drawing's first ops may be a kept layer
             op = (tag, node, transform, style)
             self.ops.append(op)
             self.keys.append(_op_key(op, items))
+
+    def walked(self, target, style: dict, depth: int, items: tuple) -> list | bool:
+        """The ops of a <use>'s target without a place (their keys cut around the transform:
+        (tag, attributes), the rest), for every <use> of it: the target's ops all take the
+        <use>'s transform as it is, unless something in it transforms or uses again (False:
+        walked at each <use>)."""
+        if any(e.get("transform") is not None or e.tag.rpartition("}")[2] == "use" for e in target.iter()):
+            return False
+        ops, keys = self.ops, self.keys
+        self.ops, self.keys = [], []
+        try:
+            self.element(target, _NOWHERE, style, depth, items)
+            return [(key[:2], op[1], op[3], key[3:]) for op, key in zip(self.ops, self.keys)]
+        finally:
+            self.ops, self.keys = ops, keys
 
     def paint(self, style: dict, kind: str):
         value = style.get(kind, "#000000" if kind == "fill" else "none")
@@ -790,23 +836,40 @@ class _Canvas:
         alpha = float(style.get(f"{kind}-opacity", 1)) * float(style.get("opacity", 1))
         return (*colour, max(0, min(255, round(alpha * 255))))
 
-    def shape(self, tag: str, node, transform, style: dict) -> None:
-        s, dx, dy = transform
-
-        def at(x: float, y: float) -> tuple[float, float]:
-            return (dx + s * x, dy + s * y)
-
+    def shape_plan(self, tag: str, node, s: float, style: dict) -> Callable:
+        """A shape's plan (_plans): its numbers and paint read once; the function returned draws
+        it translated by (dx, dy)."""
         fill, stroke = self.paint(style, "fill"), self.paint(style, "stroke")
         width = max(1, round(_length(style.get("stroke-width"), 1.0) * s)) if stroke else 0
         dashes = _numbers(style.get("stroke-dasharray", "")) if stroke else []
         dashes = [d * s for d in dashes] if any(dashes) else []
         pen = (fill, stroke, width, dashes)
         if tag == "rect":
-            outlines = self._rect(node, at, s, pen)
+            x, y = _length(node.get("x")), _length(node.get("y"))
+            w, h = _length(node.get("width")), _length(node.get("height"))
+            geometry: tuple = (x, y, x + w, y + h, w > 0 and h > 0, _length(node.get("rx") or node.get("ry")) * s)
+            outline = _Canvas._rect
         elif tag in ("circle", "ellipse"):
-            outlines = self._ellipse(tag, node, at, s, pen)
+            if tag == "circle":
+                rx = ry = _length(node.get("r")) * s
+            else:
+                rx, ry = _length(node.get("rx")) * s, _length(node.get("ry")) * s
+            geometry, outline = (_length(node.get("cx")), _length(node.get("cy")), rx, ry), _Canvas._ellipse
         else:
-            outlines = self._lines(tag, node, at, fill)
+            geometry, outline = _line_numbers(tag, node), _Canvas._lines
+            if tag == "polygon" and not dashes and len(geometry[1][0][0]) >= 2:
+                return _polygon_plan(geometry[1][0][0], s, pen)
+
+        def draw(canvas: _Canvas, dx: float, dy: float) -> None:
+            def at(x: float, y: float) -> tuple[float, float]:
+                return (dx + s * x, dy + s * y)
+
+            canvas.stroked(outline(canvas, geometry, at, pen), pen)
+
+        return draw
+
+    def stroked(self, outlines: list[tuple[list, bool]], pen) -> None:
+        _fill, stroke, width, dashes = pen
         if stroke:
             for points, closed in outlines:
                 path = [*points, points[0]] if closed else points
@@ -816,15 +879,13 @@ class _Canvas:
                 elif len(path) >= 2:
                     self.via(stroke).line(path, fill=stroke, width=width, joint="curve" if width > 2 else None)
 
-    def _rect(self, node, at, s: float, pen) -> list[tuple[list, bool]]:
+    def _rect(self, geometry: tuple, at, pen) -> list[tuple[list, bool]]:
         """A rectangle filled (and stroked, unless dashed); the outline left to stroke, if any."""
         fill, stroke, width, dashes = pen
-        x, y = _length(node.get("x")), _length(node.get("y"))
-        w, h = _length(node.get("width")), _length(node.get("height"))
-        if w <= 0 or h <= 0:
+        x, y, right, bottom, drawn, radius = geometry
+        if not drawn:
             return []
-        (x0, y0), (x1, y1) = at(x, y), at(x + w, y + h)
-        radius = _length(node.get("rx") or node.get("ry")) * s
+        (x0, y0), (x1, y1) = at(x, y), at(right, bottom)
         box = [round(x0), round(y0), round(x1) - 1, round(y1) - 1]
         if stroke and not dashes:
             # SVG strokes the edge's middle, Pillow inside the box: the box grown by half the
@@ -844,14 +905,11 @@ class _Canvas:
             self.via(fill, stroke).rectangle(box, fill=fill, outline=stroke, width=width)
         return []
 
-    def _ellipse(self, tag: str, node, at, s: float, pen) -> list[tuple[list, bool]]:
+    def _ellipse(self, geometry: tuple, at, pen) -> list[tuple[list, bool]]:
         """A circle or ellipse filled (and stroked, unless dashed: then its ring is returned)."""
         fill, stroke, width, dashes = pen
-        cx, cy = at(_length(node.get("cx")), _length(node.get("cy")))
-        if tag == "circle":
-            rx = ry = _length(node.get("r")) * s
-        else:
-            rx, ry = _length(node.get("rx")) * s, _length(node.get("ry")) * s
+        x, y, rx, ry = geometry
+        cx, cy = at(x, y)
         if rx <= 0 or ry <= 0:
             return []
         box = [cx - rx, cy - ry, cx + rx, cy + ry]
@@ -867,34 +925,31 @@ class _Canvas:
         ]
         return [(ring, True)]
 
-    def _lines(self, tag: str, node, at, fill) -> list[tuple[list, bool]]:
-        """A line, polygon, polyline or path: its fill drawn, its outlines returned to stroke."""
-        if tag == "line":
-            ends = [
-                at(_length(node.get("x1")), _length(node.get("y1"))),
-                at(_length(node.get("x2")), _length(node.get("y2"))),
-            ]
-            return [(ends, False)]
-        if tag in ("polygon", "polyline"):
-            numbers = _numbers(node.get("points", ""))
-            points = [at(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)]
-            if len(points) < 2:
-                return []
-            if fill:
-                self.via(fill).polygon(points, fill=fill)
-            return [(points, tag == "polygon")]
+    def _lines(self, geometry: tuple, at, pen) -> list[tuple[list, bool]]:
+        """A line, polygon, polyline or path (_line_numbers): its fill drawn, its outlines returned
+        to stroke."""
+        fill = pen[0]
+        tag, subpaths = geometry
         outlines = []
-        if tag == "path":
-            for points, closed in _subpaths(node.get("d", "")):
-                points = [at(x, y) for x, y in points]
-                if fill and len(points) > 2:
+        for numbers, closed in subpaths:
+            points = [at(x, y) for x, y in numbers]
+            if tag == "line":
+                return [(points, False)]
+            if tag in ("polygon", "polyline"):
+                if len(points) < 2:
+                    return []
+                if fill:
                     self.via(fill).polygon(points, fill=fill)
-                outlines.append((points, closed))
+                return [(points, closed)]
+            if fill and len(points) > 2:
+                self.via(fill).polygon(points, fill=fill)
+            outlines.append((points, closed))
         return outlines
 
-    def text(self, node, transform, style: dict) -> None:
-        """A line of text, with spans in it that change its font or colour (not its place)."""
-        s, dx, dy = transform
+    def text_plan(self, node, s: float, style: dict) -> Callable:
+        """A line of text, with spans in it that change its font or colour (not its place): its
+        plan (_plans), its runs, fonts and coverage found once; the function returned draws it
+        translated by (dx, dy)."""
         xs, ys = _numbers(node.get("x", "0")), _numbers(node.get("y", "0"))
         if len(xs) != 1 or len(ys) != 1:
             raise Unsupported("a <text> placed glyph by glyph")
@@ -913,7 +968,7 @@ class _Canvas:
         # White space as SVG has it: runs of it one space, none at the ends.
         joined = re.sub(r"\s+", " ", "".join(text for text, _style in pieces))
         if not joined.strip():
-            return
+            return _nothing
         runs, left = [], joined.lstrip()
         lead = len(joined) - len(left)
         for text, piece_style in pieces:
@@ -929,24 +984,33 @@ class _Canvas:
         anchor = style.get("text-anchor", "start")
         if anchor not in ("start", "middle", "end"):
             raise Unsupported("text-anchor")
-        x, y = dx + s * xs[0], dy + s * ys[0]
+        x0, y0 = xs[0], ys[0]
         if len(runs) == 1:
             text, font, fill = runs[0]
-            self.put(x, y, text, font, fill, {"start": "ls", "middle": "ms", "end": "rs"}[anchor])
-            return
-        widths = [font.getlength(text) for text, font, _fill in runs]
-        x -= {"start": 0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
-        for (text, font, fill), width in zip(runs, widths):
-            self.put(x, y, text, font, fill, "ls")
-            x += width
+            ink = _ink(text, font, fill, {"start": "ls", "middle": "ms", "end": "rs"}[anchor])
 
-    def put(self, x: float, y: float, text: str, font, fill, anchor: str) -> None:
-        if fill is None:
-            return
-        mask, left, top = _text_mask(text, font, anchor)
-        if fill[3] < 255:
-            mask = mask.point(lambda v, a=fill[3]: v * a // 255)
-        self.calls.append((False, "paste", (fill[:3], (round(x) + left, round(y) + top), mask), {}))
+            def one(canvas: _Canvas, dx: float, dy: float) -> None:
+                canvas.put(dx + s * x0, dy + s * y0, ink)
+
+            return one
+        widths = [font.getlength(text) for text, font, _fill in runs]
+        shift = {"start": 0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
+        inks = [(_ink(text, font, fill, "ls"), width) for (text, font, fill), width in zip(runs, widths)]
+
+        def several(canvas: _Canvas, dx: float, dy: float) -> None:
+            x, y = dx + s * x0, dy + s * y0
+            x -= shift
+            for ink, width in inks:
+                canvas.put(x, y, ink)
+                x += width
+
+        return several
+
+    def put(self, x: float, y: float, ink) -> None:
+        """A run of text (_ink) with its anchor point at (x, y)."""
+        if ink is not None:
+            colour, mask, left, top = ink
+            self.calls.append((False, "paste", (colour, (round(x) + left, round(y) + top), mask), {}))
 
     @staticmethod
     def font(style: dict, scale: float):
@@ -955,6 +1019,50 @@ class _Canvas:
         bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
         italic = style.get("font-style", "normal") in ("italic", "oblique")
         return _font(bold, italic, round(size * 4) / 4)
+
+
+def _nothing(canvas, dx: float, dy: float) -> None:
+    """The plan of an op that draws nothing (a text of white space)."""
+
+
+def _ink(text: str, font, fill, anchor: str):
+    """A run of text as it is pasted: (colour, coverage, its offset from the anchor point), or
+    None where it has no fill."""
+    if fill is None:
+        return None
+    mask, left, top = _text_mask(text, font, anchor)
+    if fill[3] < 255:
+        mask = mask.point(lambda v, a=fill[3]: v * a // 255)
+    return (fill[:3], mask, left, top)
+
+
+def _polygon_plan(points: list[tuple[float, float]], s: float, pen) -> Callable:
+    """The plan of a polygon of two points or more, stroked without dashes: the calls
+    _Canvas._lines and stroked make of it (the same tuples), made here without their steps."""
+    fill, stroke, width, _dashes = pen
+    blend_fill, blend_stroke = fill is not None and fill[3] < 255, stroke is not None and stroke[3] < 255
+    line = {"fill": stroke, "width": width, "joint": "curve" if width > 2 else None}
+
+    def draw(canvas: _Canvas, dx: float, dy: float) -> None:
+        placed = tuple([(dx + s * x, dy + s * y) for x, y in points])
+        if fill:
+            canvas.calls.append((blend_fill, "polygon", (placed,), {"fill": fill}))
+        if stroke:
+            canvas.calls.append((blend_stroke, "line", ((*placed, placed[0]),), line))
+
+    return draw
+
+
+def _line_numbers(tag: str, node) -> tuple:
+    """(tag, subpaths) of a line, polygon, polyline or path: each subpath's points as the
+    element has them (not yet placed) and whether it is closed."""
+    if tag == "line":
+        ends = [(_length(node.get("x1")), _length(node.get("y1"))), (_length(node.get("x2")), _length(node.get("y2")))]
+        return tag, [(ends, False)]
+    if tag in ("polygon", "polyline"):
+        numbers = _numbers(node.get("points", ""))
+        return tag, [([(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)], tag == "polygon")]
+    return tag, _subpaths(node.get("d", "")) if tag == "path" else []
 
 
 def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:

@@ -263,6 +263,71 @@ def test_a_seat_never_gets_another_seats_picture_through_a_view_key(game, counte
     assert len(set(again.values())) == 3
 
 
+@pytest.mark.parametrize("kind", [kind for kind in DRAWN if getattr(get_game(kind).render_svg, "picture_ignores", ())])
+def test_what_a_games_drawing_says_it_does_not_read_of_the_view_changes_nothing_drawn(kind):
+    """A game's render_svg.picture_ignores (view keys left out of a picture's view key, so seats
+    whose views differ only there share one picture) is checked on every seat's view of a game
+    its stand-ins play: those keys changed, or left out, draw the same SVG."""
+    from games.testing import play_with_standins
+
+    spec = get_game(kind)
+    ignored = spec.render_svg.picture_ignores
+    players = min(max(spec.min_players, 3), spec.max_players)
+    views = []
+
+    def keep(table):
+        if len(table.events) % 9 == 0:
+            views.extend(spec.view(table.state, seat) for seat in range(players))
+
+    play_with_standins(spec, players, range(players), seed=3, check=keep)
+    assert views
+    for view in views:
+        svg = spec.render_svg(view)
+        assert spec.render_svg({key: value for key, value in view.items() if key not in ignored}) == svg
+        assert spec.render_svg({**view, **{key: ("changed", view.get(key)) for key in ignored}}) == svg
+
+
+def _ignoring_svg(view):
+    return HiddenSpec.render_svg(view)
+
+
+_ignoring_svg.picture_ignores = ("unread",)
+
+
+class IgnoringSpec(HiddenSpec):
+    """HiddenSpec whose drawing says it does not read "unread" (it does not)."""
+
+    name = "ignoring"
+    view = staticmethod(lambda state, seat: {**HiddenSpec.view(state, seat), "unread": seat})
+    render_svg = staticmethod(_ignoring_svg)
+
+
+def test_seats_whose_views_differ_only_where_the_drawing_does_not_read_share_one_picture_drawn_once(game, counted):
+    """Their views differ (in "unread"), their pictures' view keys do not: the second and third
+    seat's pictures are found by their views, without drawing the SVG again; where the views
+    differ in what the drawing reads (the hidden state: each seat its own colour), each seat
+    still gets its own picture."""
+    drawn = []
+
+    def counting(view):
+        drawn.append(view)
+        return _ignoring_svg(view)
+
+    counting.picture_ignores = _ignoring_svg.picture_ignores
+    counting.__module__ = _ignoring_svg.__module__
+    spec = type("Counting", (IgnoringSpec,), {"render_svg": staticmethod(counting)})
+    with eventlog.shared_loads():
+        public = [pictures.board_png(spec, "public", seat, game_id=game.pk, version=5) for seat in range(3)]
+    assert len(drawn) == 1 and len(counted) == 1 and public[0] is not None and len(set(public)) == 1
+    with eventlog.shared_loads():
+        hidden = [pictures.board_png(spec, "hidden", seat, game_id=game.pk, version=6) for seat in range(3)]
+    assert len(set(hidden)) == 3 and len(drawn) == 4
+    for seat, png in enumerate(hidden):
+        assert png == pictures.rasterise(HiddenSpec.render_svg(HiddenSpec.view("hidden", seat)))
+    key = lambda state, seat: pictures.view_digest(spec, spec.view(state, seat))  # noqa: E731
+    assert key("public", 0) == key("public", 2) != pictures.view_digest(HiddenSpec, HiddenSpec.view("public", 0))
+
+
 def test_a_view_pointing_at_a_picture_no_longer_kept_draws_it_again(game, counted, drawn):
     from pbem.models import BoardPicture
 
@@ -554,6 +619,7 @@ def _forget() -> None:
     pictures._layers.clear()
     pictures._bands.clear()
     pictures._compiled.clear()
+    pictures._plans.clear()
 
 
 def _decoded(png: bytes):
@@ -715,3 +781,52 @@ def test_a_piece_is_kept_by_its_place_as_well_as_its_text():
     quoted = small.replace(piece, '<text x="2" y="9" aria-label="a>b/">A</text>')
     for svg in (used, commented, odd, quoted):
         assert pictures._parsed(svg, 1.0).keys == _read_whole(svg, 1.0).keys
+
+
+def test_a_uses_target_walked_once_gives_the_ops_of_walking_it_at_each_use(monkeypatch):
+    """The ops of a <use>'s target are found once and placed at each <use> (_Canvas.walked):
+    the same ops, keys and places as walking the target again at each, and the same pixels."""
+    from bench.phone_notices import moments
+
+    spec = get_game("elven_castle")  # its castle's boxes: a <use> each
+    for _moment, state in moments(spec)[1:]:
+        svg = spec.render_svg(spec.view(state, 0))
+        assert svg.count("<use") > 10
+        pictures._pieces.clear()
+        once = pictures._parsed(svg, 0.9)
+        with monkeypatch.context() as patched:
+            patched.setattr(pictures._Canvas, "walked", lambda self, *args: False)
+            pictures._pieces.clear()
+            each = pictures._parsed(svg, 0.9)
+        assert once.keys == each.keys
+        if once.known is None:
+            assert [(op[0], op[1].attrib, op[2], op[3]) for op in once.ops] == [
+                (op[0], op[1].attrib, op[2], op[3]) for op in each.ops
+            ]
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+def test_an_op_moved_is_placed_from_its_plan_to_the_calls_compiling_it_there_makes(kind):
+    """Each op's plan (_plans: what it draws, kept without its place) placed elsewhere makes the
+    calls to Pillow that compiling the op there anew makes, number for number: a drawing moved
+    down by a fraction of a pixel (as Elven Castle's plan moves when the castle grows), compiled
+    with the plans of the drawing in place, and compiled with nothing kept."""
+    import re
+
+    from bench.phone_notices import moments
+
+    spec = get_game(kind)
+    for _moment, state in moments(spec):
+        svg = spec.render_svg(spec.view(state, 0))
+        head = re.match(r"<svg[^>]*>", svg).group(0)
+        moved = head + '<g transform="translate(3.3 17.7)">' + svg[len(head) : -len("</svg>")] + "</g></svg>"
+        try:
+            for zoom in (1.0, 0.9):
+                pictures._compiled.clear(), pictures._plans.clear(), pictures._pieces.clear()
+                pictures._parsed(svg, zoom).entries()  # the plans learnt in place
+                pictures._compiled.clear(), pictures._pieces.clear()
+                placed = [entry[1:4] for entry in pictures._parsed(moved, zoom).entries()]
+                pictures._compiled.clear(), pictures._plans.clear(), pictures._pieces.clear()
+                assert placed == [entry[1:4] for entry in pictures._parsed(moved, zoom).entries()]
+        except pictures.Unsupported:
+            continue

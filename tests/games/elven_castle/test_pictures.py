@@ -171,3 +171,16 @@ def test_the_pictures_text_and_colours_are_drawn():
     k = 600 / view.PICTURE_UNITS  # the phone layout's units drawn 600 px wide
     x, y = round(13 * k), round(35 * k)  # the middle of the red player's colour square before the scores
     assert rows[y][x * 4 : x * 4 + 3] == red
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_seats_picture_is_the_same_drawing_so_it_is_drawn_once(players):
+    """render_svg.picture_ignores says the picture does not read the view's seat (the sender then
+    finds one picture for every seat of a version): every seat's and a spectator's view, and the
+    view with its seat changed or left out, draw the same SVG, all through random games."""
+    assert view.render_svg.picture_ignores == ("seat",)
+    for v in views_of_bot_games(players, every=7):
+        svg = GAME.render_svg(v)
+        for seat in [None, *range(players), players + 3]:
+            assert GAME.render_svg({**v, "seat": seat}) == svg
+        assert GAME.render_svg({key: value for key, value in v.items() if key != "seat"}) == svg
