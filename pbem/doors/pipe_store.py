@@ -128,7 +128,8 @@ class Url:
         netloc, (self.path, _, query) = rest[:end], rest[end:].partition("?")
         userinfo, at, hostinfo = netloc.rpartition("@")
         user, colon, password = userinfo.partition(":")
-        self.username, self.password = (user, password if colon else None) if at else (None, None)
+        self.username: str | None = user if at else None
+        self.password: str | None = password if at and colon else None
         host, has_port, port = hostinfo.partition(":")
         if has_port and not (port.isdigit() and int(port) <= 65535):
             self._read_by_urllib(url)  # which says what is wrong with it
@@ -187,9 +188,9 @@ def postgres_params(url: str) -> dict[str, str]:
     if not name:
         raise ValueError("a database URL without a database name")
     params = {"dbname": name, **options, "client_encoding": "UTF8"}
-    for key, value in (("user", parts.username), ("password", parts.password), ("host", parts.hostname)):
-        if value:
-            params[key] = value
+    for key, given in (("user", parts.username), ("password", parts.password), ("host", parts.hostname)):
+        if given:
+            params[key] = given
     if parts.port:
         params["port"] = str(parts.port)
     params.setdefault("connect_timeout", str(int(os.environ.get("PBEM_DB_CONNECT_TIMEOUT", "5"))))
@@ -447,7 +448,7 @@ class Sqlite:
                 'ON CONFLICT ("message_id") DO NOTHING',
                 [values[c] for c in COLUMNS],
             )
-            if cursor.rowcount == 1:
+            if cursor.rowcount == 1 and cursor.lastrowid is not None:
                 return cursor.lastrowid, True
             found = connection.execute(f'SELECT "id" FROM "{TABLE}" WHERE "message_id" = ?', [row["message_id"]])
             return found.fetchone()[0], False
@@ -600,7 +601,7 @@ def task_message(name: str, args: list, queue: str) -> bytes:
 
     task_id = new_uuid()
     body = [list(args), {}, {"callbacks": None, "errbacks": None, "chain": None, "chord": None}]
-    headers = {
+    headers: dict[str, object] = {
         "lang": "py",
         "task": name,
         "id": task_id,

@@ -802,7 +802,7 @@ class _Canvas:
             used = self.used.get((href, depth, items))
             if used is None:
                 used = self.used[href, depth, items] = self.walked(target, style, depth + 1, items)
-            if used is None or used is False:
+            if not isinstance(used, list):  # False: walked at each <use>
                 self.element(target, moved, style, depth + 1, items)
             else:  # the same ops as walking it again, at this place
                 for head, target_node, target_style, tail in used:
