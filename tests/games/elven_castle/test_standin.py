@@ -337,6 +337,14 @@ def test_version_2_is_kept_move_for_move(players, options, seed, digest):
     assert decisions_digest(GAME, standin.standin_v2, players, options, seed, openings=players) == digest
 
 
-def test_with_two_players_version_3_decides_as_version_2_move_for_move():
-    players, options, seed, digest = V2_GAMES[0]
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V2_GAMES[:2])
+def test_with_two_or_three_players_version_3_decides_as_version_2_move_for_move(players, options, seed, digest):
+    """Version 3 counts the leader's points apart from 4 players up (RULINGS §0: with 3 it gave
+    the last to play 1.43x in variant A); below that it makes version 2's moves."""
     assert decisions_digest(GAME, standin.standin, players, options, seed, openings=players) == digest
+
+
+def test_with_four_players_version_3_decides_otherwise_than_version_2():
+    players, options, seed, digest = V2_GAMES[2]
+    assert players == 4
+    assert decisions_digest(GAME, standin.standin, players, options, seed, openings=players) != digest
