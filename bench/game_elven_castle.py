@@ -14,11 +14,13 @@ Games of stand-ins only are deterministic: with the same options every game is t
 (the seed only draws the first player). So each such game here opens with one random placement
 per seat (seeded), and the stand-ins play the rest.
 
-Head to head (issue 29): the stand-in of today (version 2) against the first one
-(`standin_v1`), with the seat-balance settings (one random opening placement a seat, no
-scenario, no staircase, no penalties), per table size (ELVEN_CASTLE_H2H_COUNTS, default 2,3,4)
-and variant (ELVEN_CASTLE_H2H_VARIANTS, default AB); "clearly better" = the 95 % interval of its
-wins a seat lies above 1.00× the fair share. Then the time a decision of each takes.
+Head to head (issue 29): each stand-in version against the one before it, with the seat-balance
+settings (one random opening placement a seat, no scenario, no staircase, no penalties): version
+3 (today) against version 2 (`standin.standin_v2`) at 4 players (with 2 and 3 players version 3
+makes version 2's moves: tested), version 2 against version 1 (`standin_v1`) at 2, 3 and 4;
+per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
+(ELVEN_CASTLE_H2H_VARIANTS, default AB); "clearly better" = the 95 % interval of its wins a seat
+lies above 1.00× the fair share. Then the time a decision of each takes.
 `python -m bench.game_elven_castle 1000 h2h` prints only these.
 """
 
@@ -301,29 +303,46 @@ def balance_lines(games: int, show: bool = False) -> list[str]:
     return lines
 
 
+# Each version against the one before it, and the table sizes where their moves can differ.
+VERSIONS = (
+    (("version 3", standin.standin), ("version 2", standin.standin_v2), (4,)),
+    (("version 2", standin.standin_v2), ("version 1", standin_v1.standin), (2, 3, 4)),
+)
+
+
 def h2h_lines(games: int, show: bool = False) -> list[str]:
-    """Stand-in version 2 against version 1 per table size and variant, and their decision times."""
+    """Each stand-in version against the one before it per table size and variant, and the time a
+    decision of each takes."""
     counts = [int(n) for n in os.environ.get("ELVEN_CASTLE_H2H_COUNTS", "2,3,4").split(",") if n.strip()]
     variants = os.environ.get("ELVEN_CASTLE_H2H_VARIANTS", "AB")
-    lines = [
-        f"elven_castle: stand-in version 2 against version 1 (standin_v1), {games} games per table size and "
-        "variant, one random opening placement a seat; 'clearly' = the interval above 1.00×"
-    ]
-    for players in counts:
-        for variant in variants:
-            lines += head_to_head(
-                GAME,
-                standin.standin,
-                standin_v1.standin,
-                players,
-                games,
-                {"scoring": variant},
-                random_opening=1,
-                names=(f"variant {variant}: version 2", "version 1"),
-            )
-            if show:
-                print(lines[-1], flush=True)
-    times = decision_time_lines(GAME, [("version 2 (today)", standin.standin), ("version 1", standin_v1.standin)])
+    lines = []
+    for (new_name, new), (old_name, old), sizes in VERSIONS:
+        lines.append(
+            f"elven_castle: stand-in {new_name} against {old_name}, {games} games per table size and "
+            "variant, one random opening placement a seat; 'clearly' = the interval above 1.00×"
+        )
+        for players in (n for n in counts if n in sizes):
+            for variant in variants:
+                lines += head_to_head(
+                    GAME,
+                    new,
+                    old,
+                    players,
+                    games,
+                    {"scoring": variant},
+                    random_opening=1,
+                    names=(f"variant {variant}: {new_name}", old_name),
+                )
+                if show:
+                    print(lines[-1], flush=True)
+    times = decision_time_lines(
+        GAME,
+        [
+            ("version 3 (today)", standin.standin),
+            ("version 2", standin.standin_v2),
+            ("version 1", standin_v1.standin),
+        ],
+    )
     if show:
         print("\n".join(times), flush=True)
     return lines + times

@@ -1,7 +1,8 @@
 """A stand-in architect for a seat whose player is gone: `standin(view, legal)`.
 
-This is version 2 (issue 29). Version 1 stopped at the one-ply value below: `standin_v1.py` plays
-it as this code with the look-ahead off (the baseline the bench measures this one against).
+This is version 3 (issue 29). Version 1 stopped at the one-ply value below: `standin_v1.py` plays
+it as this code with the look-ahead off. Version 2 counted every opponent's points in the
+look-ahead alike; `standin_v2` plays it (the baseline the bench measures version 3 against).
 
 It sees only the seat's view (in Elven Castle everything is public: the castle, every hand,
 every score) and rebuilds the castle from it. Each placement first gets its one-ply value, the
@@ -22,12 +23,20 @@ careful answer leaves it, which the one-ply value cannot: a point taken now that
 answer score more, or a placement that leaves the next player nothing good to do. On its last
 placement, of equal values it takes the highest piece (the rulebook's tie-breaker).
 
+Version 3 counts the others' points in that look-ahead by who they help win: in full those of
+the opponent who would lead after it (his score after it, the one to beat), the rest's at
+OTHERS_WEIGHT. Version 2 subtracted every opponent's points alike, so with four players the
+three behind spent their placements denying one another as much as the leader, and whoever
+led early (the first to play, who takes what the opening leaves open: RULINGS §0) kept his
+lead. With two players the one opponent is the leader: the same choices as version 2; with
+three, version 3 decides as version 2 too (LEADER_COUNTED_FROM: measured, RULINGS §0).
+
 The reply is found without listing every placement again for every candidate: the next
 player's placements of now are scored once; a candidate only takes away the ones it runs
 into, lowers the arches it stands in, and opens new ones on its own top (which are searched
 around it alone). Candidates are looked at best bound first and the search stops when no
 bound beats the best value found, so a one-ply value costs about a millisecond and a
-decision of version 2 about ten.
+decision of version 2 or 3 about ten.
 
 Staircase offers: made when the seat leads (a staircase is one piece for two bridges, so the
 seat runs out a turn sooner and the game ends on that turn, while it leads; and the staircase
@@ -47,14 +56,21 @@ PLANE, W = rules.PLANE, rules.W
 KEEP_SPECIAL = 0.5
 
 
-def standin(view, legal, lookahead=None):
-    """Version 2's choice; `lookahead=0` is version 1's (`standin_v1`): the one-ply value alone."""
+def standin(view, legal, lookahead=None, version=3):
+    """Version 3's choice; `version=2` is version 2's (`standin_v2`), `lookahead=0` version 1's
+    (`standin_v1`): the one-ply value alone."""
     if not legal:
         raise ValueError("the stand-in was asked to move with no legal command")
     if view["phase"] == "staircase":
         return _staircase(view, legal)
     state = state_from_view(view)
-    return legal[best_index(state, view["turn"], legal, LOOKAHEAD if lookahead is None else lookahead)]
+    return legal[best_index(state, view["turn"], legal, LOOKAHEAD if lookahead is None else lookahead, version)]
+
+
+def standin_v2(view, legal):
+    """Version 2 (the bench's baseline for version 3): the look-ahead counts every opponent's
+    points alike against the seat."""
+    return standin(view, legal, version=2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +148,16 @@ LOOKAHEAD = 8
 PLIES = 2
 
 
-def best_index(state, seat, legal, lookahead=LOOKAHEAD):
+# Version 3: of the opponents' points in the look-ahead, those of the opponent who would lead
+# after it count in full, the others' at this weight (see the module's docstring).
+OTHERS_WEIGHT = 0.25
+# ... with this many players or more. With 3, counting the leader's points in full made the last
+# to play win 1.43x (1.24-1.61) in variant A over 240 games, where version 2 is within the
+# bounds (RULINGS §0): with 3 players version 3 decides as version 2.
+LEADER_COUNTED_FROM = 4
+
+
+def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
     """The index in `legal` of the placement of best value (see the module's docstring); with
     `lookahead` 0 the best one-ply value, the first of equals (version 1)."""
     places = [place_of(c) for c in legal]
@@ -146,12 +171,29 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD):
     best, best_i = None, None
     for i in candidates:
         after = state_after(state, seat, places[i], judged.gains[i])
-        value = judged.gains[i] + judged.prefs[i] + rollout(after, seat)
+        got = rollout_gains(after)
+        counted = against_leader if version >= 3 and state["players"] >= LEADER_COUNTED_FROM else against_all
+        value = judged.gains[i] + judged.prefs[i] + counted(after, seat, got)
         # On its last placement, of equal values the highest piece (the rulebook's tie-breaker).
         key = (value, places[i][3] + rules.HEIGHT[places[i][0]] if last else 0)
         if best is None or key > best:
             best, best_i = key, i
     return best_i
+
+
+def against_all(state, me, got):
+    """Version 2: what the look-ahead brings me, less what it brings every opponent alike."""
+    return got[me] - sum(g for seat, g in enumerate(got) if seat != me)
+
+
+def against_leader(state, me, got):
+    """Version 3: what the look-ahead brings me, less the score the best-placed opponent would
+    have after it (in full: the one to beat) and OTHERS_WEIGHT of what it brings the rest. With
+    two players the same choices as version 2 (the one opponent is the leader)."""
+    others = [seat for seat in range(len(got)) if seat != me]
+    leader = max(others, key=lambda seat: state["scores"][seat] + got[seat])  # the first of equals
+    rest = sum(got[seat] for seat in others if seat != leader)
+    return got[me] - (state["scores"][leader] + got[leader]) - OTHERS_WEIGHT * rest
 
 
 def state_after(state, seat, place, gain):
@@ -175,28 +217,33 @@ def state_after(state, seat, place, gain):
 
 
 def rollout(state, me, plies=None):
+    """What the careful play of the next `plies` placements brings `me` against the others (+ what
+    I score, - what they score, the last one's reply included): version 2's look-ahead value."""
+    return against_all(state, me, rollout_gains(state, plies))
+
+
+def rollout_gains(state, plies=None):
     """What the careful play of the next `plies` placements (each player's one-ply pick) brings
-    `me` against the others: + what I score, - what they score, and at the end the best reply
-    the last placement leaves the player after it (+ if that is me)."""
+    each seat, and at the end the best reply the last placement leaves the player after it."""
     plies = PLIES if plies is None else plies
-    total = 0
+    got = [0] * state["players"]
     for ply in range(plies):
         seat = state["turn"]
         if not sum(state["hands"][seat].values()):
-            return total  # the game ends
+            return got  # the game ends
         places = rules.placements(state, seat)
         if not places:
-            return total
+            return got
         ev = Evaluation(state, seat, places)
         i = ev.best()
-        total += ev.gains[i] if seat == me else -ev.gains[i]
+        got[seat] += ev.gains[i]
         if ev.replies is None:
-            return total  # the next player has no piece: the game ends after this placement
+            return got  # the next player has no piece: the game ends after this placement
         if ply == plies - 1:
-            nxt = (seat + 1) % state["players"]
-            return total + (ev.reply(i) if nxt == me else -ev.reply(i))
+            got[(seat + 1) % state["players"]] += ev.reply(i)
+            return got
         state = state_after(state, seat, places[i], ev.gains[i])
-    return total
+    return got
 
 
 def place_of(command):

@@ -236,6 +236,27 @@ def test_on_its_last_placement_the_stand_in_takes_the_highest_piece_of_equal_val
     assert standin.points(t.state, *standin.place_of(move)) == 1 and move["z"] == 2  # the rulebook's tie-breaker
 
 
+# --- Version 3: the opponent to beat ---------------------------------------------------------
+
+
+def test_version_3_would_rather_an_opponent_behind_scored_than_the_one_who_would_lead():
+    state = {"scores": [5, 9, 3, 4]}
+    to_the_leader = [1, 1, 0, 0]  # what the look-ahead brings each seat after one candidate
+    to_those_behind = [1, 0, 2, 1]  # after another: more points in all, none to the leader
+    assert standin.against_all(state, 0, to_the_leader) > standin.against_all(state, 0, to_those_behind)
+    assert standin.against_leader(state, 0, to_the_leader) == 1 - 10
+    assert standin.against_leader(state, 0, to_those_behind) == 1 - 9 - standin.OTHERS_WEIGHT * 3
+    assert standin.against_leader(state, 0, to_those_behind) > standin.against_leader(state, 0, to_the_leader)
+    # an opponent who would overtake the leader becomes the one to beat
+    assert standin.against_leader(state, 0, [0, 0, 7, 0]) == 0 - 10 - standin.OTHERS_WEIGHT * 0
+
+
+def test_with_two_players_version_3_values_as_version_2_up_to_a_constant():
+    state = {"scores": [4, 7]}
+    for got in ([0, 0], [2, 1], [1, 3], [0, 5]):
+        assert standin.against_leader(state, 0, got) == standin.against_all(state, 0, got) - 7
+
+
 # --- Staircase offers ------------------------------------------------------------------------
 
 
@@ -299,3 +320,31 @@ def test_version_1_is_kept_move_for_move(players, options, seed, digest):
     """standin_v1 (the bench's baseline) decides as the first stand-in did: the same placements,
     staircase answers included, in games of version 1 only."""
     assert decisions_digest(GAME, standin_v1.standin, players, options, seed, openings=players) == digest
+
+
+V2_GAMES = [
+    # (players, options, seed, digest), recorded from version 2's own module (standin.py at commit
+    # afb47f1, before version 3) with games.testing.decisions_digest.
+    (2, {"scoring": "A", "staircase": True, "penalties": True}, 0, "4e087b160bfe0e16"),
+    (3, {"scoring": "B", "staircase": False, "penalties": True, "scenario": "altar"}, 3, "d231e5f1d35ecbf9"),
+    (4, {"scoring": "A", "staircase": True, "penalties": False, "scenario": "catacombs"}, 5, "fa69e98a68fde695"),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V2_GAMES)
+def test_version_2_is_kept_move_for_move(players, options, seed, digest):
+    """standin.standin_v2 (the bench's baseline for version 3) decides as version 2 did."""
+    assert decisions_digest(GAME, standin.standin_v2, players, options, seed, openings=players) == digest
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V2_GAMES[:2])
+def test_with_two_or_three_players_version_3_decides_as_version_2_move_for_move(players, options, seed, digest):
+    """Version 3 counts the leader's points apart from 4 players up (RULINGS §0: with 3 it gave
+    the last to play 1.43x in variant A); below that it makes version 2's moves."""
+    assert decisions_digest(GAME, standin.standin, players, options, seed, openings=players) == digest
+
+
+def test_with_four_players_version_3_decides_otherwise_than_version_2():
+    players, options, seed, digest = V2_GAMES[2]
+    assert players == 4
+    assert decisions_digest(GAME, standin.standin, players, options, seed, openings=players) != digest
