@@ -28,6 +28,9 @@ from __future__ import annotations
 import os
 import sys
 
+# What relays add, left out of the content digest as inbound.py leaves it out (standard library only).
+from pbem.mail.trace import TRACE_HEADERS
+
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -204,29 +207,6 @@ def postgres_params(url: str) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------------
 
 CONTROL = {c: None for c in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F]}  # inbound.CONTROL_RE
-
-# inbound.TRACE_HEADERS: what relays add, left out of the content digest.
-TRACE_HEADERS = {
-    "received",
-    "return-path",
-    "delivered-to",
-    "x-original-to",
-    "envelope-to",
-    "x-received",
-    "arc-seal",
-    "arc-message-signature",
-    "arc-authentication-results",
-    "authentication-results",
-    "received-spf",
-    "dkim-signature",
-    "x-google-dkim-signature",
-    "x-gm-message-state",
-    "x-spam-status",
-    "x-spam-score",
-    "x-spam-flag",
-    "x-virus-scanned",
-    "x-pbem-truncated",
-}
 
 
 def clean(value: str) -> str:

@@ -26,6 +26,8 @@ from html.parser import HTMLParser
 from django.conf import settings
 from mailparser_reply.parser import EmailMessage as ReplyText
 
+from pbem.mail.trace import TRACE_HEADERS  # left out of the content hash (trace.py says why)
+
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
 MAX_LINES = 40  # commands in one reply; more is not a turn but a paste accident
 MAX_LINE_LENGTH = 500
@@ -123,31 +125,6 @@ def _headers(raw: bytes):
 @functools.lru_cache(maxsize=4)
 def _parsed_headers(raw: bytes):
     return email.message_from_bytes(header_block(raw) + b"\n\n", policy=email.policy.compat32)
-
-
-# Headers a relay adds or rewrites on the way: left out of the content hash, so the same mail
-# arriving by two routes (a retry through another relay, two MX hosts) hashes the same.
-TRACE_HEADERS = {
-    "received",
-    "return-path",
-    "delivered-to",
-    "x-original-to",
-    "envelope-to",
-    "x-received",
-    "arc-seal",
-    "arc-message-signature",
-    "arc-authentication-results",
-    "authentication-results",
-    "received-spf",
-    "dkim-signature",
-    "x-google-dkim-signature",
-    "x-gm-message-state",
-    "x-spam-status",
-    "x-spam-score",
-    "x-spam-flag",
-    "x-virus-scanned",
-    "x-pbem-truncated",
-}
 
 
 def message_id_of(raw: bytes) -> str:
