@@ -193,7 +193,15 @@ def through_the_guide(ports: dict) -> list[str]:
     print(f"reply in: {len(raw)} bytes (LF), piped by Postfix, stored by the {stored.channel} door, {stored.status}")
     bob = wait("Bob's notice after Alice's move", lambda: mailbox(ports["imap"], f"bob@{PLAYERS}")[bob_before:])
     print("the next notice reached Bob's mailbox")
-    if not any("relay=pbem," in line and "status=sent" in line for line in postfix_log(ports).splitlines()):
+
+    # Postfix logs the pipe's delivery once the pipe command has exited, which may be after the
+    # listener stored the reply and Bob's notice went out: waited for, not read once.
+    def piped() -> bool:
+        return any("relay=pbem," in line and "status=sent" in line for line in postfix_log(ports).splitlines())
+
+    try:
+        wait("Postfix's log of the delivery through the pipe", piped, timeout=30)
+    except RuntimeError:
         problems.append("Postfix's log has no delivery through the pipe (relay=pbem, status=sent)")
     return problems + imap_door(ports, game, [n for n in bob if str(n["Reply-To"] or "").startswith("play+")][-1])
 
