@@ -98,7 +98,7 @@ def main(argv: list[str], celery_app: str, command: list[str]) -> int:
             try:
                 message, created = inbox.store_raw(raw, "pipe", recipients, publish=False)
             except Exception as exc:  # noqa: BLE001 - the database away, a time-out: the MTA retries
-                raise GiveUp(f"could not store the message: {exc}", EX_TEMPFAIL) from exc
+                raise GiveUp(f"could not store the message: {pipe_store.first_line(exc)}", EX_TEMPFAIL) from exc
             print(stored_line(message, created, len(raw)), flush=True)
     except GiveUp as exc:
         print(f"pbem-pipe: {exc}", file=sys.stderr)

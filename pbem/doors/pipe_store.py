@@ -696,6 +696,13 @@ def stored_text(inbound_id: int, sender: str, message_id: str, created: bool, si
     )
 
 
+def first_line(exc: BaseException) -> str:
+    """An error's first line for the MTA's log: PostgreSQL's DETAIL after it may quote the row
+    ("Failing row contains (...)"), whose recipients hold seat tokens."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def watchdog(seconds: float, limit: int) -> None:
     """Ends the process with 75 once `seconds` (what is left of PBEM_PIPE_TIMEOUT, `limit`) have
     passed, whatever it waits on: a libpq call holds the main thread in C, where no signal
@@ -729,7 +736,7 @@ def deliver(plan: Plan, recipients: list[str], raw: bytes | None = None, seconds
         except Failed:
             raise
         except Exception as exc:  # noqa: BLE001 - the database away, a lock, a broken table: the MTA retries
-            raise Failed(f"could not store the message: {exc}", EX_TEMPFAIL) from exc
+            raise Failed(f"could not store the message: {first_line(exc)}", EX_TEMPFAIL) from exc
     except Failed as exc:
         print(f"pbem-pipe: {exc}", file=sys.stderr, flush=True)
         return exc.status

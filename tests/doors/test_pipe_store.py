@@ -11,6 +11,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import types
 from datetime import datetime
 
 import pytest
@@ -521,3 +522,27 @@ def test_the_store_loads_no_django_orm_url_config_esp_sdk_psycopg_or_celery(way,
     assert loaded.returncode == 0, loaded.stderr.decode()[-2000:]
     assert b"queued for processing" in loaded.stdout and broker().llen(queue) == 1
     assert json.loads(loaded.stdout.decode().strip().splitlines()[-1]) == []
+
+
+class RowQuotingDatabase:
+    """A database refusing the row the way PostgreSQL refuses one that breaks a constraint: its
+    DETAIL quotes the failing row, recipients (seat tokens) included."""
+
+    def store(self, row: dict):
+        raise RuntimeError(
+            'new row for relation "pbem_inboundmessage" violates check constraint "x"\n'
+            f"DETAIL:  Failing row contains ({row['sender']}, {row['envelope_to']})."
+        )
+
+
+def test_a_refused_row_is_75_and_its_seat_token_never_reaches_the_mtas_log(capsys):
+    token = "play+7-1-secrettokenabcdef@pbem.test"
+    plan = types.SimpleNamespace(timeout=60, hard_limit=10_000_000, max_bytes=1_000_000, database=RowQuotingDatabase())
+    mail = b"From: alice@players.test\nTo: " + token.encode() + b"\nSubject: Re: turn\n\nmark 5\n"
+
+    status = pipe_store.deliver(plan, [token], raw=mail, seconds=0)  # 0: no watchdog in this process
+
+    printed = capsys.readouterr()
+    assert status == 75
+    assert "could not store the message" in printed.err and "violates check constraint" in printed.err
+    assert "secrettoken" not in printed.err + printed.out

@@ -24,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from pbem.doors import inbox
 from pbem.doors.pipe import GiveUp, stored_line, time_limit
+from pbem.doors.pipe_store import first_line
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
@@ -76,7 +77,7 @@ class Command(BaseCommand):
         try:
             message, created = inbox.store_raw(raw, channel, recipients)
         except Exception as exc:
-            raise CommandError(f"could not store the message: {exc}", returncode=EX_TEMPFAIL) from exc
+            raise CommandError(f"could not store the message: {first_line(exc)}", returncode=EX_TEMPFAIL) from exc
         if say:
             self.stdout.write(stored_line(message, created, len(raw)))
         return created
