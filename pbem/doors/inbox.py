@@ -73,11 +73,11 @@ def store_raw(
 
     A message over PBEM_INBOUND_MAX_BYTES is kept as its headers only (marked X-Pbem-Truncated):
     enough to answer its sender that it was too large, without filling the database."""
-    from pbem.mail import inbound
+    from pbem.mail import inbound, trace
 
     message_id = inbound.message_id_of(raw)
     if len(raw) > settings.PBEM_INBOUND_MAX_BYTES:
-        raw = inbound.truncated(raw)
+        raw = trace.truncated(raw)
     try:
         message = _create_once(
             message_id=message_id,

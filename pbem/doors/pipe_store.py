@@ -29,7 +29,7 @@ import os
 import sys
 
 # What relays add, left out of the content digest as inbound.py leaves it out (standard library only).
-from pbem.mail.trace import TRACE_HEADERS
+from pbem.mail.trace import TRACE_HEADERS, truncated
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75
@@ -334,28 +334,6 @@ def plain_address(value: str) -> str | None:
     if not at or not all(part and ATEXT.issuperset(part) for part in [*local.split("."), *domain.split(".")]):
         return None
     return address
-
-
-def truncated(raw: bytes) -> bytes:
-    """The headers of an oversized message, marked with its size (inbound.truncated)."""
-    for sep in (b"\r\n\r\n", b"\n\n"):
-        if sep in raw[:200_000]:
-            head = raw.split(sep, 1)[0]
-            break
-    else:
-        head = raw[:64_000]
-    newline = b"\r\n" if b"\r\n" in head else b"\n"
-    kept, dropping = [], False
-    for line in head.splitlines():
-        if line[:1] in (b" ", b"\t"):
-            if not dropping:
-                kept.append(line)
-            continue
-        dropping = line.lower().startswith((b"content-type", b"content-transfer-encoding", b"mime-version"))
-        if not dropping:
-            kept.append(line)
-    head = b"".join(line + newline for line in kept)
-    return head + b"X-Pbem-Truncated: " + str(len(raw)).encode() + newline + newline
 
 
 def row_of(raw: bytes, recipients: list[str], max_bytes: int) -> dict:

@@ -447,13 +447,7 @@ def _for(node: ForNode, scope: _Scope) -> Render:
                 last=i == count - 1,
             )
             if unpack:
-                try:
-                    size = len(item)
-                except TypeError:
-                    size = 1
-                if size != len(names):
-                    raise ValueError(f"Need {len(names)} values to unpack in for loop; got {size}. ")
-                inner.update(zip(names, item))
+                inner.update(_unpacked(item, names))
             else:
                 inner[names[0]] = item
             out.append(body(inner))

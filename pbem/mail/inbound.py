@@ -26,7 +26,7 @@ from html.parser import HTMLParser
 from django.conf import settings
 from mailparser_reply.parser import EmailMessage as ReplyText
 
-from pbem.mail.trace import TRACE_HEADERS  # left out of the content hash (trace.py says why)
+from pbem.mail.trace import TRACE_HEADERS  # shared with the pipe's store (trace.py)
 
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
 MAX_LINES = 40  # commands in one reply; more is not a turn but a paste accident
@@ -149,28 +149,6 @@ def content_hash(raw: bytes) -> str:
     digest = hashlib.sha256(repr(kept).encode("utf-8", "replace"))
     digest.update(b"\n".join(body_lines).strip())
     return digest.hexdigest()
-
-
-def truncated(raw: bytes) -> bytes:
-    """The headers of an oversized message, marked with its size: all we keep of it."""
-    for sep in (b"\r\n\r\n", b"\n\n"):
-        if sep in raw[:200_000]:
-            head = raw.split(sep, 1)[0]
-            break
-    else:
-        head = raw[:64_000]
-    newline = b"\r\n" if b"\r\n" in head else b"\n"
-    kept, dropping = [], False
-    for line in head.splitlines():
-        if line[:1] in (b" ", b"\t"):  # a folded continuation of the header above
-            if not dropping:
-                kept.append(line)
-            continue
-        dropping = line.lower().startswith((b"content-type", b"content-transfer-encoding", b"mime-version"))
-        if not dropping:
-            kept.append(line)
-    head = b"".join(line + newline for line in kept)
-    return head + b"X-Pbem-Truncated: " + str(len(raw)).encode() + newline + newline
 
 
 def sender_of(raw: bytes) -> str:

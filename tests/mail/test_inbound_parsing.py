@@ -7,7 +7,7 @@ import email.policy
 
 import pytest
 
-from pbem.mail import inbound, outbound
+from pbem.mail import inbound, outbound, trace
 from pbem.models import Notice
 
 from .conftest import send_all
@@ -112,7 +112,7 @@ def test_oversized_message_keeps_headers_and_its_size(settings):
     raw = b"From: alice@example.org\r\nSubject: big\r\nContent-Type: multipart/mixed;\r\n boundary=x\r\n\r\n" + b"a" * (
         settings.PBEM_INBOUND_MAX_BYTES + 10
     )
-    kept = inbound.truncated(raw)
+    kept = trace.truncated(raw)
     assert len(kept) < 300 and b"boundary" not in kept
     parsed = inbound.parse(kept)
     assert parsed.too_large and parsed.size == len(raw) and parsed.sender == "alice@example.org"
