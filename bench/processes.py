@@ -498,14 +498,43 @@ def real_game_run() -> str:
     n = timed["replies"]
     rate, bare_rate = n / timed["seconds"], n / timed["bare"]
     ratio = rate / bare_rate
-
-    def ms(key: str) -> str:
-        return f"{cpu_spent.get(key, 0.0) / n * 1000:.1f}"
-
+    timed["load"] = (load_before, load_after)
     processing = cpu_spent.get("process_inbound", 0.0) + cpu_spent.get("process_inbound_batch", 0.0)
     sending_cpu = cpu_spent.get("send_pending_notices", 0.0)
     pictures_made = cpu_spent.get("picture:count", 0)
     tasks = sum(v for k, v in cpu_spent.items() if k.endswith(":count") and not k.startswith("picture"))
+    return _real_line(n, rate, bare_rate, ratio, timed, cpu_spent, processing, sending_cpu, pictures_made, tasks, pairs)
+
+
+def ceiling_clause(bare_wall: float, bare_cpu: float, sending_cpu: float, picture_cpu: float) -> str:
+    """The most the ratio can be with one worker, from this run's own figures (seconds a reply).
+
+    One worker does a reply's work in turn: at least a bare submit's CPU (the move applied), then
+    the notices it causes. Were the listener, Celery and all the rest of the reply's processing
+    free, a reply would still take `bare_cpu + sending_cpu` of the worker's time, so the rate is
+    at most 1 / that, and the ratio (rate / bare rate) at most `bare_wall / (bare_cpu + sending_cpu)`;
+    with only the pictures' drawing counted, `bare_wall / (bare_cpu + picture_cpu)`."""
+    if not sending_cpu:
+        return "no ceiling: no notice was sent"
+    return (
+        f"with one worker the ratio can be at most {bare_wall / (bare_cpu + sending_cpu):.3f} even were the listener, "
+        f"Celery and the reply's processing free (a bare submit's {bare_wall * 1000:.1f} ms against its CPU "
+        f"{bare_cpu * 1000:.1f} ms + the notices' {sending_cpu * 1000:.1f} ms), and at most "
+        f"{bare_wall / (bare_cpu + picture_cpu):.3f} were everything but the pictures' drawing "
+        f"({picture_cpu * 1000:.1f} ms a reply) free"
+    )
+
+
+def _real_line(
+    n, rate, bare_rate, ratio, timed, cpu_spent, processing, sending_cpu, pictures_made, tasks, pairs
+) -> str:
+    def ms(key: str) -> str:
+        return f"{cpu_spent.get(key, 0.0) / n * 1000:.1f}"
+
+    ceiling = ceiling_clause(
+        timed["bare"] / n, timed["bare_cpu"] / n, sending_cpu / n, cpu_spent.get("picture", 0.0) / n
+    )
+    load_before, load_after = timed["load"]
     return (
         f"{REAL_KIND} replies through the SMTP listener and one Celery worker, the notices they cause composed and "
         f"sent {PICTURES_LINE.get(PICTURES_MODE, 'with their pictures')} to a local "
@@ -519,7 +548,7 @@ def real_game_run() -> str:
         f"made a reply, {cpu_spent.get('picture', 0.0) / max(1, pictures_made) * 1000:.1f} ms each), the listener "
         f"{ms('listener')} ms, the sink {ms('sink')} ms ({n} replies in {len(pairs)} games of {REAL_PLAYERS} players "
         f"{WARM_MOVES} moves in, {ROUNDS} rounds after one untimed; load average "
-        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, {os.cpu_count()} cores)"
+        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, {os.cpu_count()} cores); {ceiling}"
     )
 
 
