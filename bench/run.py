@@ -20,7 +20,9 @@ Prints, in one run and against the same database:
 
 `python -m bench.run replay` runs only the replay line, `python -m bench.run pages` only the seat
 and audit pages at 10 and 1,000 events, `python -m bench.run pipe` only the pipe door's lines; `python -m bench.run scale` only the last part; bench/scale.py says how to scale it down.
-`python -m bench.run processes` runs the mail part, then replies through the SMTP listener and one
+`python -m bench.run wire` runs issue 34's lines in one run: replay, pages, pipe door, notices out
+with and without pictures, 10,000 due seats, and replies with their notices through the listener and
+one worker. `python -m bench.run processes` runs the mail part, then replies through the SMTP listener and one
 Celery worker in processes of their own (bench/processes.py): the tally game's with notices left in
 the outbox, then a real game's with the notices they cause sent with their pictures to a local SMTP
 sink, beside bare services.submit of the same moves (`python -m bench.run processes real`: only that).
@@ -265,6 +267,26 @@ def _mail_rate(games: int, rounds: int) -> str:
     )
 
 
+def wire_lines() -> None:
+    """Issue 34's lines in one run, each beside its baseline: replay from scratch, the seat and
+    audit pages at 10 and 1,000 events, the pipe door, notices out (Tally, and Elven Castle with
+    and without pictures), 10,000 due seats timed out by one worker, and replies through the
+    listener and one worker with the notices they cause (bench/processes.py)."""
+    from bench import processes, scale
+
+    big = new_game()
+    fill(big.pk, 10_000 - big.version)
+    big.refresh_from_db()
+    print(replay_line(big), flush=True)
+    for part in (scale.page_lines, scale.pipe_lines, scale.notice_lines, scale.picture_lines, scale.timeout_lines):
+        try:
+            for line in part():
+                print(line, flush=True)
+        except Exception as exc:  # noqa: BLE001 - one part failing must not hide the rest
+            print(f"{part.__name__}: failed: {exc!r}", flush=True)
+    print(processes.real_game_run(), flush=True)
+
+
 def main() -> int:
     sys.path.insert(0, os.getcwd())
     recreate_database()
@@ -298,6 +320,9 @@ def main() -> int:
 
         for line in scale.page_lines() if sys.argv[1:] == ["pages"] else scale.pipe_lines():
             print(line, flush=True)
+        return 0
+    if sys.argv[1:] == ["wire"]:
+        wire_lines()
         return 0
     if sys.argv[1:] == ["replay"]:
         big = new_game()
