@@ -15,10 +15,11 @@ stand-in) and ELFENLAND_BENCH_STANDIN_GAMES (default 100 per table size of stand
 Then the tables every game's benchmark shares (bench/balance.py, issue 29): seat shares with 95 %
 intervals, how games end and the score spread over ELFENLAND_BALANCE_GAMES (default 1,000) games
 of stand-ins per table size (2 to 6 players; ELFENLAND_BALANCE_COUNTS to choose), the stand-in of
-today (version 3) against the previous one over as many games at 2, 3 and 4 players
-(ELFENLAND_H2H_COUNTS): at 2 players version 2 (`standin.standin_v2`: version 3 changed only the
-duel), at 3 to 6 players version 1 (`standin_v1`; there versions 3 and 2 decide alike), and the
-time a decision of each takes (mean and p99).
+today (version 3) against the previous one over as many games per table size (2 to 6 players,
+as the seat tables; ELFENLAND_H2H_COUNTS to choose): at 2 players version 2
+(`standin.standin_v2`: version 3 changed only the duel), at 3 to 6 players version 1
+(`standin_v1`; there versions 3 and 2 decide alike), and the time a decision of each takes
+(mean and p99).
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def run() -> list[str]:
     lines += balance_lines(
         int(os.environ.get("ELFENLAND_BALANCE_GAMES", "1000")),
         _counts("ELFENLAND_BALANCE_COUNTS", "2,3,4,5,6"),
-        _counts("ELFENLAND_H2H_COUNTS", "2,3,4"),
+        _counts("ELFENLAND_H2H_COUNTS", "2,3,4,5,6"),
     )
     return lines
 

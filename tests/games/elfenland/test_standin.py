@@ -589,3 +589,20 @@ V1_GAMES = [
 def test_version_1_is_kept_move_for_move(players, seed, digest):
     """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
     assert decisions_digest(GAME, standin_v1.standin, players, {}, seed) == digest
+
+
+V3_DUELS = [
+    # (seed, digest of [seat, command] of every decision of a 2-player game of today's stand-in,
+    # version 3): its moves when RULINGS 31's head-to-head against version 2 was measured (code of
+    # commit bc8a604; the same digests then and now). At 3 to 6 players version 3 decides as
+    # version 2, which CHOICES_DIGEST pins. A change that moves these is a new stand-in version.
+    (1, "7b6d7b0f18fbd6ee"),
+    (2, "fb3507b89bf086fa"),
+    (3, "842c9f87fcece879"),
+]
+
+
+@pytest.mark.parametrize(("seed", "digest"), V3_DUELS)
+def test_version_3_decides_the_duel_as_when_its_figures_were_measured(seed, digest):
+    """The stand-in of today plays the duel as it did when its figures were taken."""
+    assert decisions_digest(GAME, GAME.standin, 2, {}, seed) == digest

@@ -607,6 +607,19 @@ def test_rules_version_1_removal_every_die_must_count_and_the_game_picks_the_wiz
     assert e.data["from"] == ["red1", "red1"]  # the wizard with the most tokens
 
 
+def test_typed_by_mail_remove_5_2_1_is_accepted_under_rules_version_2_and_names_the_wizards():
+    # Issue 29: rules version 1 refused the command a player types, `remove 5 2 1` with one token.
+    t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 1})
+    e = first(t.act(RED, GAME.parse("remove 5 2 1", t.state, RED)), "GrayMagicRemoved")
+    assert e.data["dice"] == [5, 2, 1] and e.data["from"] == ["red1"]
+    t = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 2, "red5": 1})
+    e = first(t.act(RED, GAME.parse("remove 5 2 1 from red1 red5", t.state, RED)), "GrayMagicRemoved")
+    assert e.data["from"] == ["red1", "red5"]  # the player's choice, not the wizard with the most
+    old = stage("gray9", gdice=[[RED, 5], [RED, 2], [RED, 1]], gray={"red1": 1}, rules=1)
+    with pytest.raises(Rejected, match="must count"):
+        old.act(RED, GAME.parse("remove 5 2 1", old.state, RED))
+
+
 def test_translators_variant_three_pips_remove_a_token():
     t = stage("gray9", gdice=[[RED, 3]], gray={"red1": 1}, options={"translator_variant": True})
     e = first(t.act(RED, {"type": "remove", "dice": [3]}), "GrayMagicRemoved")

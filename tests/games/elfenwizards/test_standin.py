@@ -308,3 +308,22 @@ V1_GAMES = [
 def test_version_1_is_kept_move_for_move(players, seed, digest):
     """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
     assert decisions_digest(GAME, standin_v1.standin, players, {}, seed) == digest
+
+
+V2_GAMES = [
+    # (players, seed, digest of [seat, command] of every decision): today's stand-in (version 2) at
+    # 3 and 4 players, as when RULINGS 36's head-to-head was measured (3 players: the code of
+    # commit cae0566; 4 players: of 992c891, the others' titles at half) and the seat tables of
+    # 2026-12-07 21:27-21:48 UTC; the same digests then and now. A change that moves these is a
+    # new stand-in version, and those tables are then to be measured again.
+    (3, 1, "8110897dbc038ad7"),
+    (3, 2, "30a56919c6f23d33"),
+    (4, 0, "6c3b2fe42115ab64"),
+    (4, 3, "f9bffef11c2019b9"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "digest"), V2_GAMES)
+def test_version_2_decides_as_when_its_figures_were_measured(players, seed, digest):
+    """The stand-in of today makes the moves it made when its figures were taken."""
+    assert decisions_digest(GAME, GAME.standin, players, {}, seed) == digest

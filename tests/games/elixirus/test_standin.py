@@ -22,7 +22,7 @@ import pytest
 from games.elixirus import GAME, standin_v1
 from games.elixirus import standin as standin_module
 from games.elixirus.standin import Look
-from games.testing import Table, play_with_standins, winners
+from games.testing import Table, decisions_digest, play_with_standins, winners
 
 from .helpers import check_invariants, give_front, pos, set_curves, table, take
 
@@ -307,3 +307,20 @@ def test_version_1_is_kept_move_for_move():
         log.append(["v1", seat, command])
         table.act(seat, command)
     assert hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16] == "55f268559fdd6ac7"
+
+
+V2_GAMES = [
+    # (players, seed, digest of [seat, command] of every decision): today's stand-in, version 2, as
+    # it was when RULINGS 39's second seat table and ruling 37's head-to-head were measured
+    # (2026-12-07, the code of commit 9e193d9; the same digests then and now). A change that moves
+    # these is a new stand-in version, and those tables are then to be measured again.
+    (2, 1, "6a26a4eb960c42f6"),
+    (3, 2, "bc223e36b851d7cb"),
+    (5, 3, "d2c2375a911e000b"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "digest"), V2_GAMES)
+def test_version_2_decides_as_when_its_seat_tables_were_measured(players, seed, digest):
+    """The stand-in of today (version 2) makes the moves it made when its figures were taken."""
+    assert decisions_digest(GAME, GAME.standin, players, {}, seed) == digest

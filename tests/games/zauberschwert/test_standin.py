@@ -385,3 +385,20 @@ V1_GAMES = [
 def test_version_1_is_kept_move_for_move(players, options, seed, digest):
     """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
     assert decisions_digest(GAME, standin_v1.standin, players, options, seed) == digest
+
+
+V2_GAMES = [
+    # (players, seed, digest of [seat, command] of every decision): today's stand-in, version 2, as
+    # it was when RULINGS' seat tables and head-to-head were measured (2026-12-06, commit 0586222;
+    # the same digests then and now). A change that moves these is a new stand-in version, and
+    # those tables are then to be measured again.
+    (2, 1, "92d665b570e2fa32"),
+    (3, 0, "9dae1e2d85e2db55"),
+    (4, 2, "4f0f15252a0475c1"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "digest"), V2_GAMES)
+def test_version_2_decides_as_when_its_seat_tables_were_measured(players, seed, digest):
+    """The stand-in of today (version 2) makes the moves it made when its figures were taken."""
+    assert decisions_digest(GAME, GAME.standin, players, {}, seed) == digest
