@@ -56,15 +56,21 @@ PLANE, W = rules.PLANE, rules.W
 KEEP_SPECIAL = 0.5
 
 
-def standin(view, legal, lookahead=None, version=3):
-    """Version 3's choice; `version=2` is version 2's (`standin_v2`), `lookahead=0` version 1's
-    (`standin_v1`): the one-ply value alone."""
+def standin(view, legal, lookahead=None, version=4):
+    """Version 4's choice; `version=3` is version 3's (`standin_v3`), `version=2` version 2's
+    (`standin_v2`), `lookahead=0` version 1's (`standin_v1`): the one-ply value alone."""
     if not legal:
         raise ValueError("the stand-in was asked to move with no legal command")
     if view["phase"] == "staircase":
         return _staircase(view, legal)
     state = state_from_view(view)
     return legal[best_index(state, view["turn"], legal, LOOKAHEAD if lookahead is None else lookahead, version)]
+
+
+def standin_v3(view, legal):
+    """Version 3 (the bench's baseline for version 4): the leader's points in full, the others' at
+    OTHERS_WEIGHT, with no regard to who finishes first when the look-ahead reaches the end."""
+    return standin(view, legal, version=3)
 
 
 def standin_v2(view, legal):
@@ -157,7 +163,18 @@ OTHERS_WEIGHT = 0.25
 LEADER_COUNTED_FROM = 4
 
 
-def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
+# Version 4: when the look-ahead reaches the end of the game (every remaining placement played out,
+# or a player to move with no piece or no space), finishing first is worth WIN points more: in
+# full when strictly ahead on points, at TIED_WIN of it when level on points and the highest piece
+# (the rulebook's tie-breaker) is ours, shared when the tops are level too.
+WIN = 10.0
+TIED_WIN = 0.5
+RANK_FROM = 4
+OWN_WEIGHT = 1.0
+OTHERS_WEIGHT_V4 = 0.25
+
+
+def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=4):
     """The index in `legal` of the placement of best value (see the module's docstring); with
     `lookahead` 0 the best one-ply value, the first of equals (version 1)."""
     places = [place_of(c) for c in legal]
@@ -169,11 +186,18 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
         return candidates[0]
     last = my_turns_left(state, seat) == 1
     best, best_i = None, None
+    counted = against_leader if version >= 3 and state["players"] >= LEADER_COUNTED_FROM else against_all
+    ranked = version >= 4 and state["players"] >= RANK_FROM
     for i in candidates:
         after = state_after(state, seat, places[i], judged.gains[i])
-        got = rollout_gains(after)
-        counted = against_leader if version >= 3 and state["players"] >= LEADER_COUNTED_FROM else against_all
-        value = judged.gains[i] + judged.prefs[i] + counted(after, seat, got)
+        got, end = rollout(after)
+        if ranked:
+            mine = OWN_WEIGHT * (judged.gains[i] + got[seat])
+            value = mine + judged.prefs[i] + counted(after, seat, got, OTHERS_WEIGHT_V4) - got[seat]
+        else:
+            value = judged.gains[i] + judged.prefs[i] + counted(after, seat, got)
+        if ranked and end is not None:
+            value += finishing_first(end, seat, [s + g for s, g in zip(after["scores"], got)])
         # On its last placement, of equal values the highest piece (the rulebook's tie-breaker).
         key = (value, places[i][3] + rules.HEIGHT[places[i][0]] if last else 0)
         if best is None or key > best:
@@ -181,19 +205,19 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
     return best_i
 
 
-def against_all(state, me, got):
+def against_all(state, me, got, _weight=None):
     """Version 2: what the look-ahead brings me, less what it brings every opponent alike."""
     return got[me] - sum(g for seat, g in enumerate(got) if seat != me)
 
 
-def against_leader(state, me, got):
+def against_leader(state, me, got, weight=OTHERS_WEIGHT):
     """Version 3: what the look-ahead brings me, less the score the best-placed opponent would
     have after it (in full: the one to beat) and OTHERS_WEIGHT of what it brings the rest. With
     two players the same choices as version 2 (the one opponent is the leader)."""
     others = [seat for seat in range(len(got)) if seat != me]
     leader = max(others, key=lambda seat: state["scores"][seat] + got[seat])  # the first of equals
     rest = sum(got[seat] for seat in others if seat != leader)
-    return got[me] - (state["scores"][leader] + got[leader]) - OTHERS_WEIGHT * rest
+    return got[me] - (state["scores"][leader] + got[leader]) - weight * rest
 
 
 def state_after(state, seat, place, gain):
@@ -216,34 +240,52 @@ def state_after(state, seat, place, gain):
     return s
 
 
-def rollout(state, me, plies=None):
-    """What the careful play of the next `plies` placements brings `me` against the others (+ what
-    I score, - what they score, the last one's reply included): version 2's look-ahead value."""
-    return against_all(state, me, rollout_gains(state, plies))
+def finishing_first(end, me, final):
+    """Version 4: what finishing first is worth to `me` in a game ending as `end` (its castle) with
+    the scores `final`: WIN strictly ahead on points, TIED_WIN of it level on points with the
+    highest piece, shared when the tops are level too, 0 behind."""
+    best_other = max(score for seat, score in enumerate(final) if seat != me)
+    if final[me] != best_other:
+        return WIN if final[me] > best_other else 0.0
+    level = [seat for seat, score in enumerate(final) if score == final[me]]
+    tops = {seat: rules.highest(end, seat) for seat in level}
+    highest = max(tops.values())
+    if tops[me] < highest:
+        return 0.0
+    return WIN * TIED_WIN / sum(1 for top in tops.values() if top == highest)
 
 
 def rollout_gains(state, plies=None):
     """What the careful play of the next `plies` placements (each player's one-ply pick) brings
     each seat, and at the end the best reply the last placement leaves the player after it."""
+    return rollout(state, plies)[0]
+
+
+def rollout(state, plies=None):
+    """rollout_gains, and the castle the game ends with if it ends within them (the last reply's
+    piece not placed), else None."""
     plies = PLIES if plies is None else plies
     got = [0] * state["players"]
     for ply in range(plies):
         seat = state["turn"]
         if not sum(state["hands"][seat].values()):
-            return got  # the game ends
+            return got, state  # the game ends
         places = rules.placements(state, seat)
         if not places:
-            return got
+            return got, state
         ev = Evaluation(state, seat, places)
         i = ev.best()
         got[seat] += ev.gains[i]
-        if ev.replies is None:
-            return got  # the next player has no piece: the game ends after this placement
+        if ev.replies is None:  # the next player has no piece: the game ends after this placement
+            return got, state_after(state, seat, places[i], ev.gains[i])
         if ply == plies - 1:
-            got[(seat + 1) % state["players"]] += ev.reply(i)
-            return got
+            replier = (seat + 1) % state["players"]
+            got[replier] += ev.reply(i)
+            then = (replier + 1) % state["players"]
+            left = sum(state["hands"][then].values()) - (then == seat)
+            return got, (state_after(state, seat, places[i], ev.gains[i]) if left <= 0 else None)
         state = state_after(state, seat, places[i], ev.gains[i])
-    return got
+    return got, None
 
 
 def place_of(command):
