@@ -172,6 +172,16 @@ TIED_WIN = 0.5
 RANK_FROM = 4
 OWN_WEIGHT = 1.0
 OTHERS_WEIGHT_V4 = 0.25
+ALL_COUNTED_FROM = 2.0
+LEAD_BONUS = 0.0
+LEVEL_MARGIN = -1
+LEAD_POWER = 2
+
+
+def progress(state):
+    """The share of the game's pieces placed so far (0 at the start, 1 at the end)."""
+    placed = sum(1 for p in state["pieces"] if p["owner"] is not None)
+    return placed / max(1, placed + sum(sum(h.values()) for h in state["hands"]))
 
 
 def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=4):
@@ -188,6 +198,10 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=4):
     best, best_i = None, None
     counted = against_leader if version >= 3 and state["players"] >= LEADER_COUNTED_FROM else against_all
     ranked = version >= 4 and state["players"] >= RANK_FROM
+    if ranked and LEVEL_MARGIN >= 0:
+        counted = against_the_top
+    if ranked and progress(state) >= ALL_COUNTED_FROM:
+        counted = against_all
     for i in candidates:
         after = state_after(state, seat, places[i], judged.gains[i])
         got, end = rollout(after)
@@ -196,8 +210,12 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=4):
             value = mine + judged.prefs[i] + counted(after, seat, got, OTHERS_WEIGHT_V4) - got[seat]
         else:
             value = judged.gains[i] + judged.prefs[i] + counted(after, seat, got)
-        if ranked and end is not None:
-            value += finishing_first(end, seat, [s + g for s, g in zip(after["scores"], got)])
+        if ranked:
+            final = [s + g for s, g in zip(after["scores"], got)]
+            if end is not None:
+                value += finishing_first(end, seat, final)
+            elif final[seat] > max(f for k, f in enumerate(final) if k != seat):
+                value += LEAD_BONUS * (progress(state) ** LEAD_POWER)
         # On its last placement, of equal values the highest piece (the rulebook's tie-breaker).
         key = (value, places[i][3] + rules.HEIGHT[places[i][0]] if last else 0)
         if best is None or key > best:
@@ -218,6 +236,18 @@ def against_leader(state, me, got, weight=OTHERS_WEIGHT):
     leader = max(others, key=lambda seat: state["scores"][seat] + got[seat])  # the first of equals
     rest = sum(got[seat] for seat in others if seat != leader)
     return got[me] - (state["scores"][leader] + got[leader]) - weight * rest
+
+
+def against_the_top(state, me, got, weight=OTHERS_WEIGHT):
+    """Version 4: as against_leader, but an opponent who would come level with the leader (within
+    LEVEL_MARGIN points of him) counts in full too, not at `weight`: under version 3 drawing
+    level cost a quarter and going past cost in full, so the others drew level and stopped."""
+    others = [seat for seat in range(len(got)) if seat != me]
+    final = {seat: state["scores"][seat] + got[seat] for seat in others}
+    leader = max(others, key=lambda seat: final[seat])  # the first of equals
+    top = final[leader]
+    rest = sum(got[seat] * (1 if final[seat] >= top - LEVEL_MARGIN else weight) for seat in others if seat != leader)
+    return got[me] - top - rest
 
 
 def state_after(state, seat, place, gain):
