@@ -1,8 +1,9 @@
 """A stand-in architect for a seat whose player is gone: `standin(view, legal)`.
 
-This is version 3 (issue 29). Version 1 stopped at the one-ply value below: `standin_v1.py` plays
+This is version 4 (issue 29). Version 1 stopped at the one-ply value below: `standin_v1.py` plays
 it as this code with the look-ahead off. Version 2 counted every opponent's points in the
-look-ahead alike; `standin_v2` plays it (the baseline the bench measures version 3 against).
+look-ahead alike; `standin_v2` plays it. Version 3 counted the leader apart; `standin_v3` plays
+it (the baseline the bench measures version 4 against).
 
 It sees only the seat's view (in Elven Castle everything is public: the castle, every hand,
 every score) and rebuilds the castle from it. Each placement first gets its one-ply value, the
@@ -30,6 +31,14 @@ three behind spent their placements denying one another as much as the leader, a
 led early (the first to play, who takes what the opening leaves open: RULINGS §0) kept his
 lead. With two players the one opponent is the leader: the same choices as version 2; with
 three, version 3 decides as version 2 too (LEADER_COUNTED_FROM: measured, RULINGS §0).
+
+Version 4 (from 4 players; with 2 and 3 it decides as versions 2 and 3) counts in full, beside
+the leader, every opponent who would come within LEVEL_MARGIN point of him: under version 3
+drawing level with the leader cost a quarter of its points and going past him cost in full, so
+the others drew level and stopped there, and first place was tied on points in 39.5 % of
+4-player games of variant A (RULINGS §0). And when the look-ahead reaches the end of the game,
+finishing first is worth WIN points more: strictly ahead on points in full, level on points with
+the highest piece (the rulebook's tie-breaker) at TIED_WIN of it.
 
 The reply is found without listing every placement again for every candidate: the next
 player's placements of now are scored once; a candidate only takes away the ones it runs
