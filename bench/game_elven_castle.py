@@ -16,7 +16,7 @@ per seat (seeded), and the stand-ins play the rest.
 
 Head to head (issue 29): each stand-in version against the one before it, with the seat-balance
 settings (one random opening placement a seat, no scenario, no staircase, no penalties): the newest
-version, 4 (today), against version 3 (`standin.standin_v3`) at 4 players (with 2 and 3 players
+version, 4 (a candidate, not in play), against version 3 (today) (`standin.standin_v3`) at 4 players (with 2 and 3 players
 versions 4 and 3 make version 2's moves: tested); with ELVEN_CASTLE_H2H_ALL=1 also version 3
 against version 2 (`standin.standin_v2`) at 4 and version 2 against version 1 (`standin_v1`) at
 2, 3 and 4; per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
@@ -306,7 +306,7 @@ def balance_lines(games: int, show: bool = False) -> list[str]:
 
 # Each version against the one before it, and the table sizes where their moves can differ.
 VERSIONS = (
-    (("version 4", standin.standin), ("version 3", standin.standin_v3), (4,)),
+    (("version 4 (candidate)", standin.standin_v4), ("version 3", standin.standin_v3), (4,)),
     (("version 3", standin.standin_v3), ("version 2", standin.standin_v2), (4,)),
     (("version 2", standin.standin_v2), ("version 1", standin_v1.standin), (2, 3, 4)),
 )
@@ -341,8 +341,8 @@ def h2h_lines(games: int, show: bool = False) -> list[str]:
     times = decision_time_lines(
         GAME,
         [
-            ("version 4 (today)", standin.standin),
-            ("version 3", standin.standin_v3),
+            ("version 4 (candidate)", standin.standin_v4),
+            ("version 3 (today)", standin.standin),
             ("version 2", standin.standin_v2),
             ("version 1", standin_v1.standin),
         ],
