@@ -15,10 +15,11 @@ Games of stand-ins only are deterministic: with the same options every game is t
 per seat (seeded), and the stand-ins play the rest.
 
 Head to head (issue 29): each stand-in version against the one before it, with the seat-balance
-settings (one random opening placement a seat, no scenario, no staircase, no penalties): version
-3 (today) against version 2 (`standin.standin_v2`) at 4 players (with 2 and 3 players version 3
-makes version 2's moves: tested), version 2 against version 1 (`standin_v1`) at 2, 3 and 4;
-per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
+settings (one random opening placement a seat, no scenario, no staircase, no penalties): the newest
+version, 4 (a candidate, not in play), against version 3 (today) (`standin.standin_v3`) at 4 players (with 2 and 3 players
+versions 4 and 3 make version 2's moves: tested); with ELVEN_CASTLE_H2H_ALL=1 also version 3
+against version 2 (`standin.standin_v2`) at 4 and version 2 against version 1 (`standin_v1`) at
+2, 3 and 4; per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
 (ELVEN_CASTLE_H2H_VARIANTS, default AB); "clearly better" = the 95 % interval of its wins a seat
 lies above 1.00× the fair share. Then the time a decision of each takes.
 `python -m bench.game_elven_castle 1000 h2h` prints only these.
@@ -305,7 +306,8 @@ def balance_lines(games: int, show: bool = False) -> list[str]:
 
 # Each version against the one before it, and the table sizes where their moves can differ.
 VERSIONS = (
-    (("version 3", standin.standin), ("version 2", standin.standin_v2), (4,)),
+    (("version 4 (candidate)", standin.standin_v4), ("version 3", standin.standin_v3), (4,)),
+    (("version 3", standin.standin_v3), ("version 2", standin.standin_v2), (4,)),
     (("version 2", standin.standin_v2), ("version 1", standin_v1.standin), (2, 3, 4)),
 )
 
@@ -316,7 +318,8 @@ def h2h_lines(games: int, show: bool = False) -> list[str]:
     counts = [int(n) for n in os.environ.get("ELVEN_CASTLE_H2H_COUNTS", "2,3,4").split(",") if n.strip()]
     variants = os.environ.get("ELVEN_CASTLE_H2H_VARIANTS", "AB")
     lines = []
-    for (new_name, new), (old_name, old), sizes in VERSIONS:
+    pairs = VERSIONS if os.environ.get("ELVEN_CASTLE_H2H_ALL") == "1" else VERSIONS[:1]
+    for (new_name, new), (old_name, old), sizes in pairs:
         lines.append(
             f"elven_castle: stand-in {new_name} against {old_name}, {games} games per table size and "
             "variant, one random opening placement a seat; 'clearly' = the interval above 1.00×"
@@ -338,6 +341,7 @@ def h2h_lines(games: int, show: bool = False) -> list[str]:
     times = decision_time_lines(
         GAME,
         [
+            ("version 4 (candidate)", standin.standin_v4),
             ("version 3 (today)", standin.standin),
             ("version 2", standin.standin_v2),
             ("version 1", standin_v1.standin),

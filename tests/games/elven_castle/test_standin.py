@@ -251,6 +251,62 @@ def test_version_3_would_rather_an_opponent_behind_scored_than_the_one_who_would
     assert standin.against_leader(state, 0, [0, 0, 7, 0]) == 0 - 10 - standin.OTHERS_WEIGHT * 0
 
 
+# --- Version 4: drawing level with the leader, and finishing first -----------------------------
+
+
+def test_version_4_counts_in_full_an_opponent_who_would_draw_level_with_the_leader():
+    state = {"scores": [5, 9, 7, 4]}
+    level = [1, 0, 2, 0]  # the third seat would come level with the leader (9)
+    behind = [1, 0, 1, 0]  # ... or within a point of him (8)
+    far = [1, 0, 0, 2]  # the fourth would stay far behind (6)
+    # version 3: drawing level costs a quarter of its points, going past in full
+    assert standin.against_leader(state, 0, level) == 1 - 9 - standin.OTHERS_WEIGHT * 2
+    assert standin.against_leader(state, 0, [1, 0, 3, 0]) == 1 - 10
+    # version 4: coming within LEVEL_MARGIN (1) of the leader costs in full too
+    assert standin.LEVEL_MARGIN == 1
+    assert standin.against_the_top(state, 0, level) == 1 - 9 - 2
+    assert standin.against_the_top(state, 0, behind) == 1 - 9 - 1
+    assert standin.against_the_top(state, 0, far) == 1 - 9 - standin.OTHERS_WEIGHT * 2
+    assert standin.against_the_top(state, 0, far) > standin.against_the_top(state, 0, level)
+
+
+def test_finishing_first_is_worth_more_strictly_ahead_on_points_than_on_the_tie_breaker():
+    t = table(4)
+    given(t, 0, "place bridge a1 north level 0")
+    given(t, 1, "place window e1 north level 0")  # the second seat's piece is the higher
+    state = standin.state_from_view(GAME.view(t.state, 0))
+    win = standin.WIN
+    assert standin.finishing_first(state, 0, [8, 7, 3, 2]) == win
+    assert standin.finishing_first(state, 0, [8, 8, 3, 2]) == 0  # level, and his piece is higher
+    assert standin.finishing_first(state, 1, [8, 8, 3, 2]) == win * standin.TIED_WIN
+    assert standin.finishing_first(state, 2, [8, 8, 3, 2]) == 0
+    assert standin.finishing_first(state, 0, [7, 8, 3, 2]) == 0
+    assert 0 < standin.TIED_WIN < 1
+
+
+def test_on_its_last_placement_the_stand_in_breaks_a_tie_on_points_when_it_can():
+    t = table(4)
+    for text in (
+        "place bridge a1 north level 0",
+        "place bridge b1 north level 0",
+        "place bridge c1 north level 0",
+        "place window e1 north level 0",
+        "place window g1 north level 0",
+    ):
+        given(t, 1, text)
+    t.state["hands"] = [hand(bridge=1), hand(), hand(), hand()]  # its last placement: the game ends after it
+    t.state["scores"] = [5, 6, 3, 2]
+    t.state["turn"] = 0
+    level = GAME.parse("place bridge a1 east level 1", t.state, 0)  # over the bridge at b: 1, level with 6
+    ahead = GAME.parse("place bridge e1 east level 2", t.state, 0)  # on the windows, over nothing at f
+    assert standin.points(t.state, *standin.place_of(level)) == 1
+    assert standin.points(t.state, *standin.place_of(ahead)) == 3
+    assert standin_move(t) == ahead  # version 3, in play: one point of margin is one point
+    assert standin.standin_v4(GAME.view(t.state, 0), GAME.legal(t.state, 0)) == ahead
+    state = standin.state_from_view(GAME.view(t.state, 0))
+    assert standin.finishing_first(state, 0, [8, 6, 3, 2]) == standin.WIN
+
+
 def test_with_two_players_version_3_values_as_version_2_up_to_a_constant():
     state = {"scores": [4, 7]}
     for got in ([0, 0], [2, 1], [1, 3], [0, 5]):
@@ -338,13 +394,37 @@ def test_version_2_is_kept_move_for_move(players, options, seed, digest):
 
 
 @pytest.mark.parametrize(("players", "options", "seed", "digest"), V2_GAMES[:2])
-def test_with_two_or_three_players_version_3_decides_as_version_2_move_for_move(players, options, seed, digest):
-    """Version 3 counts the leader's points apart from 4 players up (RULINGS §0: with 3 it gave
-    the last to play 1.43x in variant A); below that it makes version 2's moves."""
-    assert decisions_digest(GAME, standin.standin, players, options, seed, openings=players) == digest
+def test_with_two_or_three_players_versions_3_and_4_decide_as_version_2_move_for_move(players, options, seed, digest):
+    """Versions 3 and 4 count the leader's points apart from 4 players up (RULINGS §0: with 3 it
+    gave the last to play 1.43x in variant A); below that they make version 2's moves."""
+    assert decisions_digest(GAME, standin.standin_v3, players, options, seed, openings=players) == digest
+    assert decisions_digest(GAME, standin.standin_v4, players, options, seed, openings=players) == digest
 
 
 def test_with_four_players_version_3_decides_otherwise_than_version_2():
     players, options, seed, digest = V2_GAMES[2]
     assert players == 4
-    assert decisions_digest(GAME, standin.standin, players, options, seed, openings=players) != digest
+    assert decisions_digest(GAME, standin.standin_v3, players, options, seed, openings=players) != digest
+
+
+V3_GAMES = [
+    # (players, options, seed, digest), recorded from version 3's own module (standin.py at commit
+    # faa6a58, before version 4) with games.testing.decisions_digest: 4 players, where version 3
+    # decides otherwise than version 2.
+    (4, {"scoring": "A", "staircase": True, "penalties": False, "scenario": "catacombs"}, 5, "c68069bd2d00e4fc"),
+    (4, {"scoring": "A", "staircase": False, "penalties": False}, 7, "439e60dd17691765"),
+    (4, {"scoring": "B", "staircase": True, "penalties": True, "scenario": "altar"}, 11, "5fdd14958c0e17ae"),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V3_GAMES)
+def test_version_3_is_kept_move_for_move(players, options, seed, digest):
+    """standin.standin_v3 (the bench's baseline for version 4) decides as version 3 did, and so
+    does the stand-in in play (version 4 is a candidate: RULINGS §0)."""
+    assert decisions_digest(GAME, standin.standin_v3, players, options, seed, openings=players) == digest
+    assert decisions_digest(GAME, GAME.standin, players, options, seed, openings=players) == digest
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V3_GAMES)
+def test_with_four_players_version_4_decides_otherwise_than_version_3(players, options, seed, digest):
+    assert decisions_digest(GAME, standin.standin_v4, players, options, seed, openings=players) != digest
