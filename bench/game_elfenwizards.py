@@ -7,8 +7,9 @@ their length in turns, their score spread and the wins per colour with 95 % inte
 placement table's fairness: 1.00 = a fair share; bench/balance.py); and how often the stand-in's
 move is a numbered code of the chooser. Game counts: ELFENWIZARDS_BENCH_GAMES (default 200 per
 table size with one stand-in), ELFENWIZARDS_BENCH_STANDIN_GAMES (default 1,000 of stand-ins only),
-ELFENWIZARDS_BENCH_OLD_DATA_GAMES (default 0: the 5-player seats on the placement of data version
-3, the one data version 4 replaced by dealing its rows, with the same seeds, to set beside today's) and
+ELFENWIZARDS_BENCH_OLD_DATA_GAMES (default 0: the 5-player seats and rows on the placement of data
+version 4, version 3's rows dealt, which data version 5 replaced, with the same seeds, to set beside
+today's) and
 ELFENWIZARDS_BENCH_COVERAGE_GAMES (default 50). Then the stand-in of today (version 2) against the
 first one (`standin_v1`), `bench.balance.head_to_head`, over as many games as the seats' table
 per table size in ELFENWIZARDS_H2H_COUNTS (default "3,4,5"), and both versions' time per decision.
@@ -161,15 +162,15 @@ def head_to_head_lines(games: int, counts) -> list[str]:
     return lines + decision_time_lines(GAME, versions, sizes=(3, 4, 5))
 
 
-def old_data_lines(games: int, version: int = 3, players: int = 5) -> list[str]:
-    """The seats on an older placement (data version 4 deals the 5-player rows, version 3 changed
-    the 5-player row: RULINGS.md), the same seeds as today's table above."""
+def old_data_lines(games: int, version: int = 4, players: int = 5) -> list[str]:
+    """The seats on an older placement (data version 5 changed the dealt 5-player rows, version 4
+    dealt them, version 3 changed the 5-player row: RULINGS.md), the same seeds as today's table."""
     if not games:
         return []
     spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, version))
     setting = Setting(spec, players, extra=_extras, ending=lambda table: table.state["end_reason"])
     label = f"Elfenwizards, {players} players, placement of data version {version} (today's: {DATA_VERSION})"
-    if placement(players, DATA_VERSION).get("rows_dealt"):  # printed per row too, as today's
+    if placement(players, version).get("rows_dealt") or placement(players, DATA_VERSION).get("rows_dealt"):
         return dealt_lines(games, players, version, label)
     return seat_balance(setting, games, label=label, names=list(GAME.colours[:players]))
 

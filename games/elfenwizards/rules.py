@@ -322,9 +322,9 @@ def setup_with_data(version, players, options, rng, table=None):
 
 def dealt_rows(table, rng) -> list[int]:
     """Which row of the placement table each colour plays, as indices into the table's order.
-    Data version 4 deals the 5-player rows by a shuffle drawn from the game's seed before the first
-    player is drawn (RULINGS.md, "Data version 4"), so no colour or seat is favoured by the rows
-    being unequal; before it (and at 3 and 4 players) each colour plays the row under its own name,
+    Data versions 4 and 5 deal the 5-player rows by a shuffle drawn from the game's seed before the
+    first player is drawn (RULINGS.md, "Data version 4"), so no colour or seat is favoured by the
+    rows being unequal; before it (and at 3 and 4 players) each colour plays the row under its own name,
     and nothing is drawn."""
     order = list(range(len(table["colours"])))
     return rng.shuffle(order) if table.get("rows_dealt") else order

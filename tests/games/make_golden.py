@@ -38,6 +38,9 @@ GAMES = {
         # recorded with placement data version 3, before version 4 dealt the 5-player rows to the
         # colours (RULINGS: "Data version 4"): recording it again would lose that proof too
         ("five_players_data3_standins.json", 5, {}, 707),
+        # recorded with placement data version 4, before version 5 changed the dealt 5-player rows
+        # (RULINGS: "Data version 5"): recording it again would lose that proof too
+        ("five_players_data4_standins.json", 5, {}, 808),
     ],
     "elixirus": [  # 2 players, seed 4, ends with a fourth cork
         ("elixirus_2p_seed4.json", 2, {}, 4),

@@ -1,4 +1,4 @@
-"""Placement data versions (RULINGS.md, "Data version 2", "Data version 3" and "Data version 4"):
+"""Placement data versions (RULINGS.md, "Data version 2" to "Data version 5"):
 new games are set up with the current placement table and say so; games set up before replay
 unchanged from their own logs and are dealt again under their own version."""
 
@@ -40,6 +40,15 @@ V3_FIVE = {
     "yellow": ["S3", "N2", "N5", "W2", "W3", "W4"],
     "black": ["S1", "N3", "N8", "W1", "W2", "W4"],
 }
+# 5 players, data version 5: other rows, still dealt (version 2's, the S1 S4 row with N7 from the
+# S2 row's, the S2 row with N5 from the S3 row's; RULINGS.md, "Data version 5")
+V5_FIVE = {
+    "red": ["D1", "N3", "W1", "W2", "W3", "W4"],
+    "green": ["D2", "N6", "W1", "W2", "W3", "W4"],
+    "blue": ["S2", "N1", "N4", "N5", "W1", "W3"],
+    "yellow": ["S3", "N2", "N8", "W2", "W3", "W4"],
+    "black": ["S1", "S4", "N7", "W1", "W2", "W3"],
+}
 PAIRS = [("D1", "D2"), ("S1", "S2"), ("S3", "S4"), ("N1", "N2"), ("N3", "N4"), ("N5", "N6"), ("N7", "N8")]
 
 
@@ -50,10 +59,10 @@ def positions(started) -> dict:
     return out
 
 
-def dealt(started) -> dict:
+def dealt(started, rows: dict = V5_FIVE) -> dict:
     """Each colour's spaces as the row it was dealt: the row under the colour named by "rows"."""
     colours = started["colours"]
-    return {colour: V3_FIVE[colours[row]] for colour, row in zip(colours, started["rows"])}
+    return {colour: rows[colours[row]] for colour, row in zip(colours, started["rows"])}
 
 
 def test_data_version_2_changed_only_the_three_player_placement_and_3_only_the_five_player():
@@ -65,12 +74,25 @@ def test_data_version_2_changed_only_the_three_player_placement_and_3_only_the_f
 
 
 def test_data_version_4_keeps_version_3s_rows_and_deals_them_only_at_five_players():
-    assert DATA_VERSION == 4
-    assert placement(5)["positions"] == V3_FIVE and placement(5)["rows_dealt"] is True
+    assert placement(5, version=4)["positions"] == V3_FIVE and placement(5, version=4)["rows_dealt"] is True
     assert "rows_dealt" not in placement(5, version=3)
     for players in (3, 4):
         assert placement(players) == placement(players, version=3)
         assert not placement(players).get("rows_dealt")
+
+
+def test_data_version_5_changes_only_the_five_player_rows_and_still_deals_them():
+    """RULINGS.md, "Data version 5": version 2's rows, the two-Sorcerer row with a Necromancer (N7)
+    from the S2 row, which takes N5 from the S3 row; dealt as in version 4; 3 and 4 players
+    unchanged."""
+    assert DATA_VERSION == 5
+    assert placement(5)["positions"] == V5_FIVE and placement(5)["rows_dealt"] is True
+    for players in (3, 4):
+        assert placement(players) == placement(players, version=4)
+    started = GAME.setup(5, {}, Rng(b"five", 0))[0].data
+    assert started["data"] == 5 and positions(started) == dealt(started)
+    v4 = setup_with_data(4, 5, {}, Rng(b"five", 0))[0].data  # the same seed deals the same shuffle
+    assert v4["rows"] == started["rows"] and positions(v4) == dealt(v4, V3_FIVE)
 
 
 def keeps_the_proposals_rules(table: dict, wizards: int) -> None:
@@ -94,7 +116,7 @@ def test_the_new_placements_keep_the_proposals_rules():
 
 def test_data_version_3_gives_no_player_two_sorcerers_at_five_players():
     """The cause of the change (RULINGS.md, "Data version 3"): black's two Sorcerers in version 2."""
-    old, new = placement(5, version=2)["positions"], placement(5)["positions"]
+    old, new = placement(5, version=2)["positions"], placement(5, version=3)["positions"]
     assert sum(sp.startswith("S") for sp in old["black"]) == 2
     assert all(sum(sp[0] in "DS" for sp in held) >= 1 for held in new.values())
     assert all(sum(sp.startswith("S") for sp in held) <= 1 for held in new.values())
@@ -103,10 +125,10 @@ def test_data_version_3_gives_no_player_two_sorcerers_at_five_players():
 def test_a_new_game_records_its_data_version_and_is_set_up_with_it():
     for players in (3, 4):
         started = Table(GAME, players, seed=b"new").events[0].data
-        assert started["data"] == DATA_VERSION == 4
+        assert started["data"] == DATA_VERSION == 5
         assert positions(started) == placement(players)["positions"] and "rows" not in started
     started = Table(GAME, 5, seed=b"new").events[0].data
-    assert started["data"] == 4 and positions(started) == dealt(started)
+    assert started["data"] == 5 and positions(started) == dealt(started)
 
 
 def test_data_version_4_deals_the_five_player_rows_to_the_colours_by_a_draw_from_the_seed():
@@ -185,6 +207,17 @@ def test_an_old_five_player_game_on_data_version_3_replays_unchanged():
     assert state["end_reason"]
 
 
+def test_an_old_five_player_game_on_data_version_4_replays_unchanged():
+    """Recorded (stand-ins at every seat) before data version 5 changed the dealt rows: its
+    GameStarted says version 4 and deals version 3's rows, and it replays to the very same final
+    state and scores."""
+    record = json.loads((GOLDEN / "five_players_data4_standins.json").read_text())
+    started = record["events"][0]["data"]
+    assert started["data"] == 4 and positions(started) == dealt(started, V3_FIVE)
+    check_golden(GAME, record)
+    assert fold(GAME, [event_from_json(e) for e in record["events"]])["end_reason"]
+
+
 def test_a_setup_with_an_older_data_version_uses_that_placement_and_records_it():
     """setup_with_data (the bench compares placements with it) sets a game up as an old version did."""
     events = setup_with_data(2, 5, {}, Rng(b"old", 0))
@@ -212,5 +245,7 @@ def test_an_old_game_is_dealt_again_under_the_data_version_it_recorded():
     three = GAME.setup_as_logged(5, {}, Rng(b"old", 0), {"data": 3})
     assert three == setup_with_data(3, 5, {}, Rng(b"old", 0))
     assert positions(three[0].data) == V3_FIVE and "rows" not in three[0].data
+    four = GAME.setup_as_logged(5, {}, Rng(b"old", 0), {"data": 4})
+    assert four == setup_with_data(4, 5, {}, Rng(b"old", 0)) and positions(four[0].data) == dealt(four[0].data, V3_FIVE)
     today = GAME.setup_as_logged(5, {}, Rng(b"new", 0), {"data": DATA_VERSION})
     assert today == GAME.setup(5, {}, Rng(b"new", 0)) and "rows" in today[0].data

@@ -9,11 +9,14 @@ W2 W3 (red1..red7), green D2 S2 N3 N6 W1 W2 W3, blue S1 S4 N1 N4 N5 N8 W2. So re
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from math import comb
 
 import pytest
 
 from games.elfenwizards import GAME, standin, standin_v1
+from games.elfenwizards.rules import setup_with_data
 from games.testing import decisions_digest, play_with_standins, winners
 
 from .helpers import BLACK, BLUE, GREEN, RED, YELLOW, stage
@@ -306,8 +309,11 @@ V1_GAMES = [
 
 @pytest.mark.parametrize(("players", "seed", "digest"), V1_GAMES)
 def test_version_1_is_kept_move_for_move(players, seed, digest):
-    """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone."""
-    assert decisions_digest(GAME, standin_v1.standin, players, {}, seed) == digest
+    """standin_v1 (the bench's baseline) decides as the first stand-in did, in games of it alone,
+    set up on placement data version 4 (the one they were recorded on: a later placement is
+    another game, not another decision)."""
+    spec = dataclasses.replace(GAME, setup=functools.partial(setup_with_data, 4))
+    assert decisions_digest(spec, standin_v1.standin, players, {}, seed) == digest
 
 
 V2_GAMES = [
@@ -320,6 +326,10 @@ V2_GAMES = [
     (3, 2, "30a56919c6f23d33"),
     (4, 0, "6c3b2fe42115ab64"),
     (4, 3, "f9bffef11c2019b9"),
+    # 5 players, placement data version 5: as when its 1,000-game row table (candidate Q2b) was
+    # measured (RULINGS, "Data version 5"; 2026-12-07 evening).
+    (5, 1, "004f087cf1e23e59"),
+    (5, 2, "67b860f688dee78c"),
 ]
 
 
