@@ -17,9 +17,9 @@ per seat (seeded), and the stand-ins play the rest.
 Head to head (issue 29): each stand-in version against the one before it, with the seat-balance
 settings (one random opening placement a seat, no scenario, no staircase, no penalties): the newest
 version, 4 (a candidate, not in play), against version 3 (today) (`standin.standin_v3`) at 4 players (with 2 and 3 players
-versions 4 and 3 make version 2's moves: tested); with ELVEN_CASTLE_H2H_ALL=1 also version 3
-against version 2 (`standin.standin_v2`) at 4 and version 2 against version 1 (`standin_v1`) at
-2, 3 and 4; per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
+versions 4 and 3 make version 2's moves: tested), and the stand-in in play, version 3, against
+version 2 (`standin.standin_v2`) at 4; with ELVEN_CASTLE_H2H_ALL=1 also version 2 against
+version 1 (`standin_v1`) at 2, 3 and 4; per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
 (ELVEN_CASTLE_H2H_VARIANTS, default AB); "clearly better" = the 95 % interval of its wins a seat
 lies above 1.00× the fair share. Then the time a decision of each takes.
 `python -m bench.game_elven_castle 1000 h2h` prints only these.
@@ -318,7 +318,8 @@ def h2h_lines(games: int, show: bool = False) -> list[str]:
     counts = [int(n) for n in os.environ.get("ELVEN_CASTLE_H2H_COUNTS", "2,3,4").split(",") if n.strip()]
     variants = os.environ.get("ELVEN_CASTLE_H2H_VARIANTS", "AB")
     lines = []
-    pairs = VERSIONS if os.environ.get("ELVEN_CASTLE_H2H_ALL") == "1" else VERSIONS[:1]
+    # The candidate against the stand-in in play, and the one in play against the one before it.
+    pairs = VERSIONS if os.environ.get("ELVEN_CASTLE_H2H_ALL") == "1" else VERSIONS[:2]
     for (new_name, new), (old_name, old), sizes in pairs:
         lines.append(
             f"elven_castle: stand-in {new_name} against {old_name}, {games} games per table size and "
