@@ -250,7 +250,8 @@ class Choice:
     note: str = ""
 
 
-# At most this many featured moves are numbered in a notice (the rest: typed, or on the web).
+# At most this many featured moves are numbered in a notice (the rest: typed, or on the web), unless
+# the game's spec says otherwise (`GameSpec.max_featured`).
 MAX_FEATURED = 20
 
 
@@ -352,6 +353,10 @@ class GameSpec:
     # event's payload is `first_payload`, under the component data it recorded (a game whose data
     # has versions: the offline verifier deals an old game again as it was dealt). None: `setup`.
     setup_as_logged: Callable[[int, dict, Any, dict], list[Event]] | None = None
+    # The most featured moves (numbered codes) a notice of this game holds; None: as many as its
+    # `choices` feature. A game whose rules single out more moves than MAX_FEATURED that a player
+    # must be able to make by code alone (Elven Castle: every scoring placement) lifts the cap.
+    max_featured: int | None = MAX_FEATURED
 
     def choices_for(self, state, seat: int) -> list[Choice]:
         """The chooser's moves for `seat` (the game's own `choices`, else `default_choices`)."""

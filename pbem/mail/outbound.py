@@ -46,6 +46,7 @@ from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from games import i18n
+from games.base import MAX_FEATURED
 from games.i18n import game_text
 from pbem.log import eventlog, fold
 from pbem.mail import fastrender, pictures
@@ -1084,7 +1085,8 @@ def _mailto_links(ctx: dict) -> None:
         return
     subject = _quote(ctx["subject"] if ctx["subject"].lower().startswith("re:") else f"Re: {ctx['subject']}")
     for option in ctx.get("options", ()):
-        option.mailto = f"mailto:{address}?subject={subject}&body={_quote(option.line)}"
+        if option.tap_url:  # a plain numbered line has neither (TAPPED)
+            option.mailto = f"mailto:{address}?subject={subject}&body={_quote(option.line)}"
 
 
 # What urllib.parse.quote (safe "/") makes of each ASCII character: an ASCII text quoted by one
@@ -1188,6 +1190,7 @@ def _seat_context(notice: Notice, game: Game, spec, state: dict, seat: Seat, ver
         if notice.kind != "answer" and not talk_only
         else "",
         "options": options,
+        "plain_options": options[TAPPED:],  # numbered lines without a button (TAPPED)
         "other_options": others,
         "deadline": _when(deadline, seat.time_zone) if deadline else "",
         "seat_url": addressing.seat_url(seat),
@@ -1230,12 +1233,17 @@ def _options(notice: Notice, spec, state: dict, seat: Seat, version: int) -> tup
         seat.number,
         lambda: tuple((code, offered.line(choice)) for code, choice in offered.codes()),
     )
-    options = [Option(code, line, taps.tap_url(seat, version, code)) for code, line in lines]
+    options = [Option(code, line, taps.tap_url(seat, version, code) if code <= TAPPED else "") for code, line in lines]
     others = [(group.name, group.unfeatured, group.example) for group in offered.groups if group.unfeatured]
     return options, others
 
 
 MAX_SINCE = 100
+# Codes with a one-tap button and a mailto in a notice's HTML (about 0.7 kB each); a game that
+# numbers more (Elven Castle numbers every scoring placement: up to 50 in a turn of random play,
+# hundreds in a castle built as a grid) lists the rest as plain numbered lines, about 0.1 kB,
+# so the notice keeps its picture and stays under a mail program's clipping size.
+TAPPED = MAX_FEATURED
 
 
 def own_doing(item, seat: int) -> bool:
