@@ -57,5 +57,7 @@ GAME = GameSpec.from_modules(
     ),
     colours=rules.COLOURS,
     check_options=rules.check_options,
+    # Every scoring placement is a numbered code (RULINGS §10): up to 50 in a turn of random play.
+    max_featured=None,
     rulebook=N_("Place an arch on the ground or on two pieces; score the height of the arch beneath it."),
 )

@@ -12,7 +12,7 @@ import difflib
 import re
 from functools import cache
 
-from games.base import MAX_FEATURED, Choice, ParseError, key, match_name, normalize
+from games.base import Choice, ParseError, key, match_name, normalize
 
 from . import rules, standin
 from . import words as W
@@ -251,20 +251,20 @@ def help(state, seat):
 # The chooser: every legal move once, the ones that matter first
 # ---------------------------------------------------------------------------------------------
 
-# Every scoring placement is featured (a numbered code), most points first, up to this many (each
-# piece type's best always among them), leaving a place for the careful pick: the contract's cap
-# on a notice's codes (games.base.MAX_FEATURED). In stand-in games of rules version 2 a turn has
-# at most 28 (median 2, 9 in one turn out of ten): in a rare turn with more, the lowest-scoring
-# ones are two steps away in the web chooser (piece, then where) or typed.
-FEATURED_MOST = MAX_FEATURED - 1
+# Every scoring placement is featured (a numbered code), most points first, however many: the
+# spec lifts the platform's cap of MAX_FEATURED codes a notice (`max_featured=None`). Stand-ins
+# leave at most 28 in a turn (median 2), random play up to 50 (one turn in ten more than 19), a
+# castle built as a grid of bridges hundreds: under a cap of 20 a player who left many arches
+# open could not make every scoring move by code (issue 29, RULINGS §10). A notice gives the
+# first 20 codes a tap button and lists the rest as plain numbered lines, so it stays light.
 
 
 def choices(state, seat):
     """The legal moves for a two-step chooser (piece, then where). Featured: every scoring
-    placement (at most FEATURED_MOST), most points first, each type's best always; and the
-    careful placement the stand-in would make (it may score less but leave the next player
-    less), so a game can be played with the numbered codes alone. With nothing scoring, the
-    careful placement of each piece type. The rest follow per piece type, best first."""
+    placement, most points first; and the careful placement the stand-in would make (it may
+    score less but leave the next player less), so a game can be played with the numbered codes
+    alone. With nothing scoring, the careful placement of each piece type. The rest follow per
+    piece type, best first."""
     legal = rules.legal(state, seat)
     if not legal:
         return []
@@ -316,17 +316,16 @@ def choices(state, seat):
 
 
 def _featured(places, judged):
-    """The indices of the featured placements (without the careful pick)."""
+    """The indices of the featured placements (without the careful pick): every scoring one, most
+    points first; with none, the careful placement of each piece type."""
     gains = judged.gains
+    scoring = sorted((i for i in range(len(places)) if gains[i] > 0), key=lambda i: (-gains[i], i))
+    if scoring:
+        return scoring
     by_kind: dict[str, list[int]] = {}
     for i, p in enumerate(places):
         by_kind.setdefault(p[0], []).append(i)
-    scoring = {k: sorted((i for i in idx if gains[i] > 0), key=lambda i: (-gains[i], i)) for k, idx in by_kind.items()}
-    if not any(scoring.values()):
-        return sorted({judged.best(idx) for idx in by_kind.values()}, key=lambda i: (-judged.value(i), i))
-    firsts = [best[0] for best in scoring.values() if best]
-    others = sorted((i for best in scoring.values() for i in best[1:]), key=lambda i: (-gains[i], i))
-    return sorted(firsts + others[: max(0, FEATURED_MOST - len(firsts))], key=lambda i: (-gains[i], i))
+    return sorted({judged.best(idx) for idx in by_kind.values()}, key=lambda i: (-judged.value(i), i))
 
 
 def _resting_on(state):
