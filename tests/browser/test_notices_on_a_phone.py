@@ -23,6 +23,7 @@ from pbem.models import Notice, Seat
 from pbem.play import services
 from pbem.registry import get_game
 from tests.chromium import CHROMIUM, NEEDS_CHROMIUM, artifacts
+from tests.mail.test_many_codes import PEOPLE, grid
 from tests.mail.test_pictures_in_browser import as_a_client_shows_it
 from tests.mail.whole_games import FIVE_GAMES, people, play_typed, seeded
 
@@ -160,3 +161,22 @@ def test_a_notice_at_the_start_middle_and_end_fits_a_phone_and_weighs_at_most_60
     assert drawn, f"{kind}: no notice had a picture"  # every game here draws one
     for moment, label in drawn:
         assert label["px"] >= LABEL_LIMIT, f"{kind} {moment}: {label['text']!r} shown at {label['px']:.1f} px"
+
+
+def test_an_elven_castle_notice_of_236_codes_fits_a_phone_and_weighs_at_most_60_kb(db, settings):
+    """Issue 29: every scoring placement is a code; codes after the 20th are plain lines."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    game = services.create_game("elven_castle", PEOPLE, {})
+    for line in grid((1, 4, 7)):
+        game.refresh_from_db()
+        services.submit(game.pk, game.awaited[0], line)
+    notice = Notice.objects.filter(game=game, kind="turn").order_by("-id").first()
+    raw = as_sent_after_the_previous_one(notice)
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    text = parsed.get_body(preferencelist=("plain",)).get_content()
+    assert " 236  place " in text
+    (seen,) = measured([("236-codes", as_a_client_shows_it(parsed)[0], None)], "elven_castle")
+    for width in (320, 390):
+        assert seen[width]["scrollWidth"] <= width, f"scrolls sideways at {width} px"
+    assert len(raw) <= WEIGHT_LIMIT, f"{len(raw)} bytes"
