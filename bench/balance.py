@@ -170,6 +170,10 @@ def extra_lines(outcomes: list[Outcome]) -> list[str]:
         values = [float(outcome.extra.get(key, 0)) for outcome in outcomes]
         if all(v in (0.0, 1.0) for v in values):
             lines.append(f"    {key}: {sum(values) / len(values):.1%}")
+        elif "× fair share" in key:  # a seat's share by another measure (e.g. place in turn order)
+            mean = statistics.mean(values)
+            half = Z95 * statistics.pstdev(values) / math.sqrt(len(values))
+            lines.append(f"    {key}: {mean:.2f} (95 % interval {mean - half:.2f}–{mean + half:.2f})")
         else:
             lines.append(f"    {key}: mean {statistics.mean(values):.2f}, median {statistics.median(values):g}")
     return lines
