@@ -200,21 +200,29 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
     judged = Evaluation(state, seat, places)
     if not lookahead:
         return judged.best()
+    soft = version >= 5 and state["players"] >= RANK_FROM
+    if soft and lookahead == LOOKAHEAD:
+        lookahead = SOFT_WIDTH
     candidates = judged.top(lookahead)
     if len(candidates) == 1:
         return candidates[0]
     last = my_turns_left(state, seat) == 1
     best, best_i = None, None
     counted = against_leader if version >= 3 and state["players"] >= LEADER_COUNTED_FROM else against_all
-    ranked = version >= 4 and state["players"] >= RANK_FROM
+    ranked = version == 4 and state["players"] >= RANK_FROM
     if ranked:
         counted = against_the_top
+    if soft:
+        counted = against_the_field
+        ranked = SOFT_WIN > 0
     for i in candidates:
         after = state_after(state, seat, places[i], judged.gains[i])
-        got, end = rollout(after)
+        got, end = rollout(after, SOFT_PLIES if soft else None)
         value = judged.gains[i] + judged.prefs[i] + counted(after, seat, got)
         if ranked and end is not None:
-            value += finishing_first(end, seat, [s + g for s, g in zip(after["scores"], got)])
+            value += (SOFT_WIN / WIN if soft else 1.0) * finishing_first(
+                end, seat, [s + g for s, g in zip(after["scores"], got)]
+            )
         # On its last placement, of equal values the highest piece (the rulebook's tie-breaker).
         key = (value, places[i][3] + rules.HEIGHT[places[i][0]] if last else 0)
         if best is None or key > best:
@@ -250,6 +258,26 @@ def against_the_top(state, me, got):
         got[seat] * (1 if final[seat] >= top - LEVEL_MARGIN else OTHERS_WEIGHT) for seat in others if seat != leader
     )
     return got[me] - top - rest
+
+
+SOFT_T = 1.0
+SOFT_SELF = False
+SOFT_WIN = 0.0
+SOFT_WIDTH = 8
+SOFT_PLIES = 2
+
+
+def against_the_field(state, me, got):
+    """Version 5 (screen): own final score less a soft max over the opponents' final scores."""
+    import math
+
+    if not SOFT_T:
+        return against_leader(state, me, got)
+    final = [s + g for s, g in zip(state["scores"], got)]
+    pool = [f for seat, f in enumerate(final) if SOFT_SELF or seat != me]
+    top = max(pool)
+    soft = top + SOFT_T * math.log(sum(math.exp((f - top) / SOFT_T) for f in pool))
+    return got[me] - soft
 
 
 def state_after(state, seat, place, gain):
