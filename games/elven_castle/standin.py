@@ -59,6 +59,8 @@ order of `legal`).
 
 from __future__ import annotations
 
+import math
+
 from . import rules
 
 PLANE, W = rules.PLANE, rules.W
@@ -67,10 +69,10 @@ PLANE, W = rules.PLANE, rules.W
 KEEP_SPECIAL = 0.5
 
 
-def standin(view, legal, lookahead=None, version=3):
-    """Version 3's choice (the one in play); `version=4` is the candidate version 4's
-    (`standin_v4`), `version=2` version 2's (`standin_v2`), `lookahead=0` version 1's
-    (`standin_v1`): the one-ply value alone."""
+def standin(view, legal, lookahead=None, version=5):
+    """Version 5's choice (the one in play); `version=3` is version 3's (`standin_v3`), `version=4`
+    the candidate version 4's (`standin_v4`), `version=2` version 2's (`standin_v2`),
+    `lookahead=0` version 1's (`standin_v1`): the one-ply value alone."""
     if not legal:
         raise ValueError("the stand-in was asked to move with no legal command")
     if view["phase"] == "staircase":
@@ -79,9 +81,15 @@ def standin(view, legal, lookahead=None, version=3):
     return legal[best_index(state, view["turn"], legal, LOOKAHEAD if lookahead is None else lookahead, version)]
 
 
+def standin_v5(view, legal):
+    """Version 5 (in play): from 4 players, its own reply after the three opponents' answers in
+    the look-ahead, and the opponents counted by a soft max of their scores (RULINGS §0)."""
+    return standin(view, legal, version=5)
+
+
 def standin_v3(view, legal):
-    """Version 3 (in play, and the bench's baseline for version 4): the leader's points in full,
-    the others' at OTHERS_WEIGHT, with no regard to who finishes first at the end."""
+    """Version 3 (in play until version 5, and the bench's baseline for versions 4 and 5): the
+    leader's points in full, the others' at OTHERS_WEIGHT, with no regard to who finishes first."""
     return standin(view, legal, version=3)
 
 
@@ -193,17 +201,26 @@ WIN = 10.0
 TIED_WIN = 0.5
 
 
-def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
+# Version 5, from FIELD_FROM players: of the FIELD_WIDTH placements of best one-ply value, the
+# look-ahead plays out FIELD_PLIES placements (with four players the three opponents' careful
+# answers, and then the best the seat itself could score: its own reply) and counts the
+# opponents' scores after it by a soft max of softness SOFTNESS points (`against_the_field`).
+# Five candidates of three placements cost what version 3's eight of two do (RULINGS §0).
+FIELD_FROM = 4
+FIELD_WIDTH = 5
+FIELD_PLIES = 3
+SOFTNESS = 2.5
+
+
+def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=5):
     """The index in `legal` of the placement of best value (see the module's docstring); with
     `lookahead` 0 the best one-ply value, the first of equals (version 1)."""
     places = [place_of(c) for c in legal]
     judged = Evaluation(state, seat, places)
     if not lookahead:
         return judged.best()
-    soft = version >= 5 and state["players"] >= RANK_FROM
-    if soft and lookahead == LOOKAHEAD:
-        lookahead = SOFT_WIDTH
-    candidates = judged.top(lookahead)
+    field = version >= 5 and state["players"] >= FIELD_FROM
+    candidates = judged.top(FIELD_WIDTH if field and lookahead == LOOKAHEAD else lookahead)
     if len(candidates) == 1:
         return candidates[0]
     last = my_turns_left(state, seat) == 1
@@ -212,17 +229,14 @@ def best_index(state, seat, legal, lookahead=LOOKAHEAD, version=3):
     ranked = version == 4 and state["players"] >= RANK_FROM
     if ranked:
         counted = against_the_top
-    if soft:
+    if field:
         counted = against_the_field
-        ranked = SOFT_WIN > 0
     for i in candidates:
         after = state_after(state, seat, places[i], judged.gains[i])
-        got, end = rollout(after, SOFT_PLIES if soft else None)
+        got, end = rollout(after, FIELD_PLIES if field else None)
         value = judged.gains[i] + judged.prefs[i] + counted(after, seat, got)
         if ranked and end is not None:
-            value += (SOFT_WIN / WIN if soft else 1.0) * finishing_first(
-                end, seat, [s + g for s, g in zip(after["scores"], got)]
-            )
+            value += finishing_first(end, seat, [s + g for s, g in zip(after["scores"], got)])
         # On its last placement, of equal values the highest piece (the rulebook's tie-breaker).
         key = (value, places[i][3] + rules.HEIGHT[places[i][0]] if last else 0)
         if best is None or key > best:
@@ -260,23 +274,17 @@ def against_the_top(state, me, got):
     return got[me] - top - rest
 
 
-SOFT_T = 1.0
-SOFT_SELF = False
-SOFT_WIN = 0.0
-SOFT_WIDTH = 8
-SOFT_PLIES = 2
-
-
 def against_the_field(state, me, got):
-    """Version 5 (screen): own final score less a soft max over the opponents' final scores."""
-    import math
-
-    if not SOFT_T:
-        return against_leader(state, me, got)
+    """Version 5: what the look-ahead brings me, less a soft max of the opponents' scores after it,
+    SOFTNESS * log(sum of exp(score / SOFTNESS)): the best of them (the one to beat) and up to
+    SOFTNESS * log(3) more as the others come near him. A point to an opponent costs his share,
+    exp(score / SOFTNESS) over the sum: the closer to the top the more, the shares summing to one,
+    with no kink where he draws level with the leader or passes him (version 3: a quarter below
+    the leader's score, in full above it, so drawing level was cheap: RULINGS §0)."""
     final = [s + g for s, g in zip(state["scores"], got)]
-    pool = [f for seat, f in enumerate(final) if SOFT_SELF or seat != me]
+    pool = [f for seat, f in enumerate(final) if seat != me]
     top = max(pool)
-    soft = top + SOFT_T * math.log(sum(math.exp((f - top) / SOFT_T) for f in pool))
+    soft = top + SOFTNESS * math.log(sum(math.exp((f - top) / SOFTNESS) for f in pool))
     return got[me] - soft
 
 
