@@ -1,10 +1,10 @@
 """A stand-in architect for a seat whose player is gone: `standin(view, legal)`.
 
-This is version 3 (issue 29), the one in play; version 4 (`standin_v4`) is a candidate, not in
+This is version 5 (issue 29), the one in play; version 4 (`standin_v4`) is a candidate, not in
 play (below). Version 1 stopped at the one-ply value below: `standin_v1.py` plays it as this code
 with the look-ahead off. Version 2 counted every opponent's points in the look-ahead alike;
-`standin_v2` plays it. `standin_v3` is version 3 by name (the baseline the bench measures
-version 4 against).
+`standin_v2` plays it. `standin_v3` plays version 3 (in play before version 5, and the baseline
+the bench measures versions 4 and 5 against).
 
 It sees only the seat's view (in Elven Castle everything is public: the castle, every hand,
 every score) and rebuilds the castle from it. Each placement first gets its one-ply value, the
@@ -42,12 +42,22 @@ the others drew level and stopped there, and first place was tied on points in 3
 finishing first is worth WIN points more: strictly ahead on points in full, level on points with
 the highest piece (the rulebook's tie-breaker) at TIED_WIN of it.
 
+Version 5, in play, from 4 players (with 2 and 3 it decides as versions 2 and 3: tested) changes
+the look-ahead twice. It plays out FIELD_PLIES (3) placements instead of 2, so with four players
+it sees the three opponents' careful answers and then the most it could score itself (its own
+reply), on FIELD_WIDTH (5) candidates instead of 8 (the same cost). And it counts the opponents'
+scores after it by a soft max, SOFTNESS * log(sum of exp(score / SOFTNESS)) with SOFTNESS 2.5
+points: the best of them, and more the nearer the others come to him; a point to an opponent
+costs his share, the nearer the top the more, the shares summing to one, with no kink where he
+draws level with the leader (`against_the_field`). It beat version 3 head to head in both
+variants and ties first place on points less often (RULINGS §0).
+
 The reply is found without listing every placement again for every candidate: the next
 player's placements of now are scored once; a candidate only takes away the ones it runs
 into, lowers the arches it stands in, and opens new ones on its own top (which are searched
 around it alone). Candidates are looked at best bound first and the search stops when no
 bound beats the best value found, so a one-ply value costs about a millisecond and a
-decision of version 2 or 3 about ten.
+decision of version 2, 3 or 5 about ten (at idle; 15 ms at 4 players).
 
 Staircase offers: made when the seat leads (a staircase is one piece for two bridges, so the
 seat runs out a turn sooner and the game ends on that turn, while it leads; and the staircase
