@@ -15,11 +15,11 @@ Games of stand-ins only are deterministic: with the same options every game is t
 per seat (seeded), and the stand-ins play the rest.
 
 Head to head (issue 29): each stand-in version against the one before it, with the seat-balance
-settings (one random opening placement a seat, no scenario, no staircase, no penalties): the newest
-version, 4 (a candidate, not in play), against version 3 (today) (`standin.standin_v3`) at 4 players (with 2 and 3 players
-versions 4 and 3 make version 2's moves: tested), and the stand-in in play, version 3, against
-version 2 (`standin.standin_v2`) at 4; with ELVEN_CASTLE_H2H_ALL=1 also version 2 against
-version 1 (`standin_v1`) at 2, 3 and 4; per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
+settings (one random opening placement a seat, no scenario, no staircase, no penalties): the stand-in
+in play, version 5, against version 3 (`standin.standin_v3`), which it replaced, at 4 players (with 2
+and 3 players versions 3, 4 and 5 make version 2's moves: tested), and version 3 against version 2
+(`standin.standin_v2`) at 4; with ELVEN_CASTLE_H2H_ALL=1 also the candidate version 4 (not in play)
+against version 3 at 4, and version 2 against version 1 (`standin_v1`) at 2, 3 and 4; per table size (ELVEN_CASTLE_H2H_COUNTS limits them, default 2,3,4) and variant
 (ELVEN_CASTLE_H2H_VARIANTS, default AB); "clearly better" = the 95 % interval of its wins a seat
 lies above 1.00× the fair share. Then the time a decision of each takes.
 `python -m bench.game_elven_castle 1000 h2h` prints only these.
@@ -306,8 +306,9 @@ def balance_lines(games: int, show: bool = False) -> list[str]:
 
 # Each version against the one before it, and the table sizes where their moves can differ.
 VERSIONS = (
-    (("version 4 (candidate)", standin.standin_v4), ("version 3", standin.standin_v3), (4,)),
+    (("version 5", standin.standin_v5), ("version 3", standin.standin_v3), (4,)),
     (("version 3", standin.standin_v3), ("version 2", standin.standin_v2), (4,)),
+    (("version 4 (candidate)", standin.standin_v4), ("version 3", standin.standin_v3), (4,)),
     (("version 2", standin.standin_v2), ("version 1", standin_v1.standin), (2, 3, 4)),
 )
 
@@ -318,7 +319,7 @@ def h2h_lines(games: int, show: bool = False) -> list[str]:
     counts = [int(n) for n in os.environ.get("ELVEN_CASTLE_H2H_COUNTS", "2,3,4").split(",") if n.strip()]
     variants = os.environ.get("ELVEN_CASTLE_H2H_VARIANTS", "AB")
     lines = []
-    # The candidate against the stand-in in play, and the one in play against the one before it.
+    # The stand-in in play (version 5) against the one it replaced (3), and 3 against 2.
     pairs = VERSIONS if os.environ.get("ELVEN_CASTLE_H2H_ALL") == "1" else VERSIONS[:2]
     for (new_name, new), (old_name, old), sizes in pairs:
         lines.append(
@@ -342,8 +343,9 @@ def h2h_lines(games: int, show: bool = False) -> list[str]:
     times = decision_time_lines(
         GAME,
         [
+            ("version 5 (today)", standin.standin),
             ("version 4 (candidate)", standin.standin_v4),
-            ("version 3 (today)", standin.standin),
+            ("version 3", standin.standin_v3),
             ("version 2", standin.standin_v2),
             ("version 1", standin_v1.standin),
         ],

@@ -5,6 +5,7 @@ sensible choice for each decision the game asks for, in chosen positions. Soak r
 from __future__ import annotations
 
 import copy
+import math
 from math import comb
 
 import pytest
@@ -301,7 +302,7 @@ def test_on_its_last_placement_the_stand_in_breaks_a_tie_on_points_when_it_can()
     ahead = GAME.parse("place bridge e1 east level 2", t.state, 0)  # on the windows, over nothing at f
     assert standin.points(t.state, *standin.place_of(level)) == 1
     assert standin.points(t.state, *standin.place_of(ahead)) == 3
-    assert standin_move(t) == ahead  # version 3, in play: one point of margin is one point
+    assert standin_move(t) == ahead  # version 5, in play (and version 3): one point of margin is one point
     assert standin.standin_v4(GAME.view(t.state, 0), GAME.legal(t.state, 0)) == ahead
     state = standin.state_from_view(GAME.view(t.state, 0))
     assert standin.finishing_first(state, 0, [8, 6, 3, 2]) == standin.WIN
@@ -311,6 +312,57 @@ def test_with_two_players_version_3_values_as_version_2_up_to_a_constant():
     state = {"scores": [4, 7]}
     for got in ([0, 0], [2, 1], [1, 3], [0, 5]):
         assert standin.against_leader(state, 0, got) == standin.against_all(state, 0, got) - 7
+
+
+# --- Version 5: a soft max over the field, and its own reply -------------------------------------
+
+
+def test_version_5_minds_an_opponent_who_would_draw_level_with_the_leader_more_than_one_far_behind():
+    state = {"scores": [5, 9, 7, 4]}
+    to_the_third = [0, 0, 2, 0]  # the third seat would come level with the leader (9)
+    to_the_fourth = [0, 0, 0, 2]  # the fourth would stay far behind (6)
+    # version 3: both cost a quarter of their points, alike
+    assert standin.against_leader(state, 0, to_the_third) == standin.against_leader(state, 0, to_the_fourth)
+    # version 5: the closer to the top, the more an opponent's points cost
+    assert standin.against_the_field(state, 0, to_the_third) < standin.against_the_field(state, 0, to_the_fourth)
+
+
+def test_version_5_prices_an_opponents_points_with_no_kink_where_he_draws_level_or_goes_past():
+    state = {"scores": [5, 9, 7, 4]}
+
+    def cost(count, gain):  # what the third seat's points after the look-ahead cost seat 0
+        return count(state, 0, [0, 0, 0, 0]) - count(state, 0, [0, 0, gain, 0])
+
+    v3 = [cost(standin.against_leader, g + 1) - cost(standin.against_leader, g) for g in range(4)]
+    v5 = [cost(standin.against_the_field, g + 1) - cost(standin.against_the_field, g) for g in range(4)]
+    assert v3 == [0.25, 0.25, 0.5, 1]  # to 8, to 9 (level with the leader): a quarter; past him: in full
+    assert all(0 < a < b < 1 for a, b in zip(v5, v5[1:]))  # the nearer the top, the dearer
+    jumps = [b - a for a, b in zip(v5, v5[1:])]
+    assert max(jumps) < 0.15  # smoothly: about 0.33, 0.42, 0.52, 0.62 (version 3 jumps by 0.5)
+    # the opponents' shares sum to one: a point to each of them costs exactly one point
+    assert standin.against_the_field(state, 0, [0, 1, 1, 1]) == pytest.approx(
+        standin.against_the_field(state, 0, [0, 0, 0, 0]) - 1
+    )
+    # it never counts less than the best opponent's score, nor more than SOFTNESS * log(3) beyond
+    value = standin.against_the_field(state, 0, [0, 0, 0, 0])
+    assert -9 - standin.SOFTNESS * math.log(3) < value < -9
+
+
+def test_with_four_players_version_5_looks_past_the_three_opponents_to_its_own_next_score():
+    """Version 3 plays out the next two placements; version 5 the three opponents' and then what
+    the seat itself could score after them (its own reply), at the cost of fewer candidates."""
+    assert (standin.FIELD_PLIES, standin.FIELD_WIDTH) == (3, 5) and (standin.PLIES, standin.LOOKAHEAD) == (2, 8)
+    table_ = play_with_standins(GAME, 4, [0, 1, 2, 3], {}, seed=3)
+    state, own_replies = None, 0
+    for event in table_.events:
+        state = GAME.evolve(state, event)
+        if event.type != "PiecePlaced" or not GAME.waiting_for(state):
+            continue
+        me = (state["turn"] - 1) % 4  # the seat that has just placed
+        after = standin.state_from_view(GAME.view(state, state["turn"]))
+        assert standin.rollout_gains(after, standin.PLIES)[me] == 0  # two placements: never its own
+        own_replies += standin.rollout_gains(after, standin.FIELD_PLIES)[me] > 0
+    assert own_replies > 0
 
 
 # --- Staircase offers ------------------------------------------------------------------------
@@ -394,11 +446,14 @@ def test_version_2_is_kept_move_for_move(players, options, seed, digest):
 
 
 @pytest.mark.parametrize(("players", "options", "seed", "digest"), V2_GAMES[:2])
-def test_with_two_or_three_players_versions_3_and_4_decide_as_version_2_move_for_move(players, options, seed, digest):
-    """Versions 3 and 4 count the leader's points apart from 4 players up (RULINGS §0: with 3 it
-    gave the last to play 1.43x in variant A); below that they make version 2's moves."""
+def test_with_two_or_three_players_versions_3_4_and_5_decide_as_version_2_move_for_move(players, options, seed, digest):
+    """Versions 3, 4 and 5 change the look-ahead from 4 players up (RULINGS §0: with 3 counting
+    the leader apart gave the last to play 1.43x in variant A); below that they make version 2's
+    moves, and so does the stand-in in play."""
     assert decisions_digest(GAME, standin.standin_v3, players, options, seed, openings=players) == digest
     assert decisions_digest(GAME, standin.standin_v4, players, options, seed, openings=players) == digest
+    assert decisions_digest(GAME, standin.standin_v5, players, options, seed, openings=players) == digest
+    assert decisions_digest(GAME, GAME.standin, players, options, seed, openings=players) == digest
 
 
 def test_with_four_players_version_3_decides_otherwise_than_version_2():
@@ -419,12 +474,31 @@ V3_GAMES = [
 
 @pytest.mark.parametrize(("players", "options", "seed", "digest"), V3_GAMES)
 def test_version_3_is_kept_move_for_move(players, options, seed, digest):
-    """standin.standin_v3 (the bench's baseline for version 4) decides as version 3 did, and so
-    does the stand-in in play (version 4 is a candidate: RULINGS §0)."""
+    """standin.standin_v3 (the bench's baseline for versions 4 and 5) decides as version 3 did, in
+    play until version 5 (RULINGS §0)."""
     assert decisions_digest(GAME, standin.standin_v3, players, options, seed, openings=players) == digest
-    assert decisions_digest(GAME, GAME.standin, players, options, seed, openings=players) == digest
 
 
 @pytest.mark.parametrize(("players", "options", "seed", "digest"), V3_GAMES)
 def test_with_four_players_version_4_decides_otherwise_than_version_3(players, options, seed, digest):
     assert decisions_digest(GAME, standin.standin_v4, players, options, seed, openings=players) != digest
+
+
+V5_GAMES = [
+    # (players, options, seed, digest), recorded from version 5 when it was put in play (the same
+    # games as V3_GAMES) with games.testing.decisions_digest.
+    (4, {"scoring": "A", "staircase": True, "penalties": False, "scenario": "catacombs"}, 5, "73485e8f1bfcb006"),
+    (4, {"scoring": "A", "staircase": False, "penalties": False}, 7, "7ecb7a45e0ac4c9b"),
+    (4, {"scoring": "B", "staircase": True, "penalties": True, "scenario": "altar"}, 11, "08802ffe6a50792f"),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V5_GAMES)
+def test_version_5_is_kept_move_for_move_and_is_the_stand_in_in_play(players, options, seed, digest):
+    assert decisions_digest(GAME, standin.standin_v5, players, options, seed, openings=players) == digest
+    assert decisions_digest(GAME, GAME.standin, players, options, seed, openings=players) == digest
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "digest"), V3_GAMES)
+def test_with_four_players_version_5_decides_otherwise_than_version_3(players, options, seed, digest):
+    assert decisions_digest(GAME, standin.standin_v5, players, options, seed, openings=players) != digest
