@@ -50,8 +50,9 @@ scores after it by a soft max, SOFTNESS * log(sum of exp(score / SOFTNESS)) with
 points: the best of them, and more the nearer the others come to him; a point to an opponent
 costs his share, the nearer the top the more, the shares summing to one, with no kink where he
 draws level with the leader (`against_the_field`). It beat version 3 head to head in both
-variants and ties first place on points less often; but at tables of version 5 only, variant B's
-edge for the last to play grows from 1.26x to 2.16x (its castles grow tall): open, RULINGS §0.
+variants and ties first place on points less often; at tables of version 5 only, variant B's
+edge for the last to play grows from 1.26x to 2.16x (its castles grow twice as tall): the
+rulebook's variant B played well, kept (RULINGS §0).
 
 The reply is found without listing every placement again for every candidate: the next
 player's placements of now are scored once; a candidate only takes away the ones it runs
