@@ -75,3 +75,22 @@ def test_a_turn_with_more_scoring_placements_than_20_numbers_every_one_and_the_l
     # the last code is a scoring placement of the lowest score, and it scored
     lowest = min(standin.points(state, *standin.place_of(c)) for c in scoring)
     assert after.state["game"]["scores"][seat] == state["scores"][seat] + lowest
+
+
+def test_a_code_one_past_the_last_of_236_is_refused_and_changes_nothing(db, settings, mailoutbox):
+    """A reply guessing a code beyond the plain lines (or one of a bigger menu) is refused."""
+    settings.PBEM_NOTICE_DISPATCH = "none"
+    game = services.create_game("elven_castle", PEOPLE, {})
+    for line in grid((1, 4, 7)):
+        game.refresh_from_db()
+        services.submit(game.pk, game.awaited[0], line)
+    send_all()
+    game.refresh_from_db()
+    seat = game.awaited[0]
+    notice = email.message_from_bytes(_newest_mail_to(mailoutbox, PEOPLE[seat].email), policy=email.policy.default)
+    text = notice.get_body(preferencelist=("plain",)).get_content()
+    last = max(int(n) for n in re.findall(r"^ {2,}(\d+) {2}", text, re.M))
+    before = eventlog.load(game).version
+    message = deliver(reply("gmail", notice, str(last + 1), sender=PEOPLE[seat].email))
+    assert (message.status, message.error_code) == ("refused", "no_such_code"), message.outcome
+    assert eventlog.load(Game.objects.get(pk=game.pk)).version == before
